@@ -1,0 +1,341 @@
+"""Validation shared by the two Python backends, written once so that it matches docs/api.md.
+
+``docs/api.md`` fixes, for every function, which checks run, in which order, and the exact text of
+every error (E1–E16). ``rust_core`` implements the same table in Rust; the ``"python"`` and
+``"numpy"`` backends both call the helpers here, so there is a single Python copy of the contract
+and the tests can hold all three backends to the same messages.
+
+The helpers only look at dtypes, shapes and ids; they never compute a result. Each backend calls
+one ``validate_*`` function at its top, which runs the checks in the documented order and hands
+back the inputs converted to NumPy arrays.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: The float dtypes the kernels compute in natively (E1, E5).
+FLOAT_DTYPES: tuple[np.dtype, ...] = (np.dtype(np.float32), np.dtype(np.float64))
+
+#: Environment variable that sets the default thread count (as for ``rust_core``).
+NUM_THREADS_ENV = "RUST_CORE_NUM_THREADS"
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    """Format a shape as a Python tuple, ``(2, 3)``, ``(3,)``, ``()``, as the messages require."""
+    return repr(tuple(int(s) for s in shape))
+
+
+# --- dtypes -------------------------------------------------------------------------------------
+
+
+def as_float_array(name: str, value: Any) -> np.ndarray:
+    """Read a float argument (``table``, ``x``, ``q``, ``k``, ``v``) with ``np.asarray``.
+
+    E1: only float32 and float64 are computed natively, so anything else (float16, integers,
+    bool, object) is rejected rather than silently converted — the result dtype must be the
+    input's dtype.
+    """
+    arr = np.asarray(value)
+    if arr.dtype not in FLOAT_DTYPES:
+        raise TypeError(f"{name} has dtype {arr.dtype.name}; expected float32 or float64")
+    return arr
+
+
+def as_float_arrays(named: list[tuple[str, Any]]) -> list[np.ndarray]:
+    """Read several float arguments of one call; E1 then E2 for each of them, in order.
+
+    E2: all float inputs of one call share the dtype of the first one (``q`` for attention), so
+    the kernels never mix precisions. Each argument is checked completely (E1, then E2 against
+    the first) before the next one is looked at.
+    """
+    arrays: list[np.ndarray] = []
+    first_name = named[0][0]
+    for name, value in named:
+        arr = as_float_array(name, value)
+        if arrays and arr.dtype != arrays[0].dtype:
+            raise TypeError(
+                f"{name} has dtype {arr.dtype.name} but {first_name} has dtype "
+                f"{arrays[0].dtype.name}; all inputs of one call must share one dtype"
+            )
+        arrays.append(arr)
+    return arrays
+
+
+def as_ids(value: Any) -> np.ndarray:
+    """Read ``ids`` with ``np.asarray``; E3 if its dtype is not an integer dtype.
+
+    Any signed or unsigned integer width is accepted. ``bool`` is not: ``True`` as an id is far
+    more likely a mistake (a mask passed by accident) than a deliberate id 1.
+    """
+    arr = np.asarray(value)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"ids has dtype {arr.dtype.name}; expected an integer dtype")
+    return arr
+
+
+def as_mask(value: Any, dtype: np.dtype) -> np.ndarray:
+    """Read ``mask``; E4 unless it is bool or a float dtype. Float masks are cast to ``dtype``.
+
+    A bool mask is kept as bool (True = may attend) so each backend can turn it into 0 / -inf
+    itself; a float mask is added to the scores, so it is cast to the dtype of ``q`` first, as
+    the contract says, and every backend adds exactly the same numbers.
+    """
+    arr = np.asarray(value)
+    if arr.dtype == np.bool_:
+        return arr
+    if not np.issubdtype(arr.dtype, np.floating):
+        raise TypeError(f"mask has dtype {arr.dtype.name}; expected bool or a float dtype")
+    return arr.astype(dtype, copy=False)
+
+
+def one_hot_dtype(dtype: Any) -> np.dtype:
+    """Normalise ``one_hot``'s ``dtype`` argument; E5 unless it is float32 or float64."""
+    dt = np.dtype(dtype)
+    if dt not in FLOAT_DTYPES:
+        raise TypeError(f"dtype {dt.name} is not supported; expected float32 or float64")
+    return dt
+
+
+# --- shapes and values --------------------------------------------------------------------------
+
+
+def check_table(table: np.ndarray) -> None:
+    """E7: an embedding table is a matrix [V, d] — one row per vocabulary entry."""
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D [V, d], got shape {_shape(table.shape)}")
+
+
+def check_vocab_size(vocab_size: Any) -> int:
+    """E16: a vocabulary needs at least one entry for a one-hot row to have its single 1."""
+    size = operator.index(vocab_size)
+    if size < 1:
+        raise ValueError(f"vocab_size must be at least 1, got {size}")
+    return size
+
+
+def check_ids_in_range(ids: np.ndarray, vocab_size: int) -> None:
+    """E6: every id must be in ``[0, vocab_size)``; the first bad one in C order is reported.
+
+    Negative ids are errors (no Python-style counting from the end): a negative id is a bug in
+    the tokenizer, not a request for the last row. The comparison is done without converting
+    the ids, so uint64 ids above 2**63 and ids narrower than ``vocab_size`` both work.
+    """
+    if ids.size == 0:
+        return
+    info = np.iinfo(ids.dtype)
+    bad = ids < 0 if info.min < 0 else np.zeros(ids.shape, dtype=bool)
+    if vocab_size <= info.max:
+        bad = bad | (ids >= vocab_size)
+    if bad.any():
+        first = int(np.ravel(ids, order="C")[np.flatnonzero(np.ravel(bad, order="C"))[0]])
+        raise IndexError(f"id {first} is out of range for a vocabulary of size {vocab_size}")
+
+
+def normalize_axis(axis: Any, shape: tuple[int, ...]) -> int:
+    """E8: ``axis`` must name one of the dimensions of ``x`` (negative counts from the end).
+
+    A 0-d ``x`` has no axis at all, so it always fails here — softmax needs a slice.
+    """
+    ax = operator.index(axis)
+    ndim = len(shape)
+    if not -ndim <= ax < ndim:
+        raise ValueError(f"axis {ax} is out of bounds for x of shape {_shape(shape)}")
+    return ax % ndim
+
+
+def resolve_scale(scale: Any, d_k: int) -> float:
+    """The factor applied to q·k: 1/√d_k by default (1 when d_k = 0), else ``scale``; E14.
+
+    The default keeps the scores' variance independent of d_k (the "scaled" in scaled
+    dot-product attention). ``d_k = 0`` makes every dot product 0, so any finite factor gives
+    the same scores; 1 avoids dividing by zero. A NaN or infinite scale would turn every score
+    into NaN, so it is rejected up front.
+    """
+    if scale is None:
+        return 1.0 if d_k == 0 else 1.0 / math.sqrt(d_k)
+    value = float(scale)
+    if not math.isfinite(value):
+        raise ValueError(f"scale must be a finite number, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class AttentionInputs:
+    """Validated arguments of ``attention`` / ``attention_weights``.
+
+    ``lead`` are the leading (batch/head) dimensions shared by ``q``, ``k`` and ``v``;
+    ``scores_shape`` is ``(*lead, n, m)``. ``mask`` is ``None``, a bool array (True = may
+    attend) or a float array already cast to the dtype of ``q``; it is not broadcast yet
+    (broadcasting is cheap for NumPy and explicit for the pure-Python backend).
+    """
+
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray | None
+    mask: np.ndarray | None
+    causal: bool
+    scale: float
+    lead: tuple[int, ...]
+    n: int
+    m: int
+    d_k: int
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.q.dtype
+
+    @property
+    def scores_shape(self) -> tuple[int, ...]:
+        return (*self.lead, self.n, self.m)
+
+
+def _check_matrices(named: list[tuple[str, np.ndarray]]) -> None:
+    """E9: q, k and v are (batches of) matrices [..., n, d]; checked in the order given."""
+    for name, arr in named:
+        if arr.ndim < 2:
+            raise ValueError(
+                f"{name} must have at least 2 dimensions [..., n, d], got shape {_shape(arr.shape)}"
+            )
+
+
+def _check_mask_broadcasts(mask: np.ndarray, scores_shape: tuple[int, ...]) -> None:
+    """E13: the mask must broadcast *to* the scores (NumPy's rules, one direction only).
+
+    It may have fewer dimensions than the scores, never more, and each of its dimensions is
+    either 1 or equal to the matching dimension of the scores — the mask never enlarges the
+    result.
+    """
+    ok = mask.ndim <= len(scores_shape) and all(
+        ms in (1, ss) for ms, ss in zip(mask.shape[::-1], scores_shape[::-1], strict=False)
+    )
+    if not ok:
+        raise ValueError(
+            f"mask of shape {_shape(mask.shape)} cannot be broadcast to the scores' shape "
+            f"{_shape(scores_shape)}"
+        )
+
+
+def validate_attention(
+    q: Any, k: Any, v: Any | None, mask: Any, causal: bool, scale: Any, *, with_v: bool
+) -> AttentionInputs:
+    """Run the attention checks in the documented order and return the converted inputs.
+
+    Order (docs/api.md): E1 then E2 for q, k, v; E9 for q, k, v; E10; E11 (k, then v); E12;
+    E4; E13; E14. ``with_v=False`` is ``attention_weights``, which has no ``v``.
+    """
+    names = [("q", q), ("k", k)] + ([("v", v)] if with_v else [])
+    arrays = as_float_arrays(names)
+    qa, ka = arrays[0], arrays[1]
+    va = arrays[2] if with_v else None
+    _check_matrices([(name, arr) for (name, _), arr in zip(names, arrays, strict=True)])
+
+    if qa.shape[-1] != ka.shape[-1]:
+        raise ValueError(
+            f"q has shape {_shape(qa.shape)} and k has shape {_shape(ka.shape)}: "
+            "their last dimensions (d_k) differ"
+        )
+    lead = qa.shape[:-2]
+    for name, arr in [("k", ka), ("v", va)]:
+        if arr is not None and arr.shape[:-2] != lead:
+            raise ValueError(
+                f"q has shape {_shape(qa.shape)} and {name} has shape {_shape(arr.shape)}: "
+                "leading dimensions must be equal"
+            )
+    if va is not None and va.shape[-2] != ka.shape[-2]:
+        raise ValueError(
+            f"k has shape {_shape(ka.shape)} and v has shape {_shape(va.shape)}: "
+            "they must have the same number of keys (m)"
+        )
+
+    n, m, d_k = qa.shape[-2], ka.shape[-2], qa.shape[-1]
+    scores_shape = (*lead, n, m)
+    mask_arr = None
+    if mask is not None:
+        mask_arr = as_mask(mask, qa.dtype)
+        _check_mask_broadcasts(mask_arr, scores_shape)
+    return AttentionInputs(
+        q=qa,
+        k=ka,
+        v=va,
+        mask=mask_arr,
+        causal=bool(causal),
+        scale=resolve_scale(scale, d_k),
+        lead=tuple(lead),
+        n=n,
+        m=m,
+        d_k=d_k,
+    )
+
+
+def validate_embedding_lookup(table: Any, ids: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Order: E1 (table), E3, E7, E6. Returns ``(table, ids)`` as arrays."""
+    table_arr = as_float_array("table", table)
+    ids_arr = as_ids(ids)
+    check_table(table_arr)
+    check_ids_in_range(ids_arr, table_arr.shape[0])
+    return table_arr, ids_arr
+
+
+def validate_one_hot(ids: Any, vocab_size: Any, dtype: Any) -> tuple[np.ndarray, int, np.dtype]:
+    """Order: E5, E3, E16, E6. Returns ``(ids, vocab_size, dtype)`` normalised."""
+    dt = one_hot_dtype(dtype)
+    ids_arr = as_ids(ids)
+    size = check_vocab_size(vocab_size)
+    check_ids_in_range(ids_arr, size)
+    return ids_arr, size, dt
+
+
+def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
+    """Order: E1, E8. Returns ``(x, axis)`` with ``axis`` made non-negative."""
+    arr = as_float_array("x", x)
+    return arr, normalize_axis(axis, arr.shape)
+
+
+# --- threads ------------------------------------------------------------------------------------
+
+
+def default_num_threads() -> int:
+    """``RUST_CORE_NUM_THREADS`` if it is an integer >= 1, else the number of cores.
+
+    The Python backends read the same variable as ``rust_core`` so that a benchmark run under
+    one setting reports the same thread count for every lane. A malformed value is ignored
+    rather than fatal: it should not stop the app from starting.
+    """
+    raw = os.environ.get(NUM_THREADS_ENV, "").strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    return value if value >= 1 else (os.cpu_count() or 1)
+
+
+class ThreadCount:
+    """The ``set_num_threads`` / ``get_num_threads`` state of one backend.
+
+    The Python backends are single-threaded (NumPy's BLAS has its own pool), but they keep the
+    setting so that they expose exactly ``rust_core``'s API and the benchmark code can treat
+    all three lanes alike. Each backend owns its own instance, as each Rust pool is its own.
+    """
+
+    def __init__(self) -> None:
+        self._value: int | None = None
+
+    def get(self) -> int:
+        """The current setting; the default is resolved on first use, not at import."""
+        if self._value is None:
+            self._value = default_num_threads()
+        return self._value
+
+    def set(self, n: Any) -> None:
+        """E15: a pool needs at least one thread."""
+        value = operator.index(n)
+        if value < 1:
+            raise ValueError(f"number of threads must be at least 1, got {value}")
+        self._value = value

@@ -1,0 +1,283 @@
+//! Scaled dot-product attention: Z = softmax(Q Kᵀ · scale + mask) V.
+//!
+//! Shapes (after the binding has flattened the leading dimensions into one `batch`):
+//! q [batch, n, d_k], k [batch, m, d_k], v [batch, m, d_v] → z [batch, n, d_v], weights [batch, n, m].
+//!
+//! Every query row is independent, so rows are the unit of parallel work; each row is computed by
+//! one thread in a fixed order, which makes results identical for any number of threads. Only one
+//! row of scores (length m) exists at a time per task: `attention` never materialises the n×m
+//! matrix.
+
+use rayon::prelude::*;
+
+use crate::error::{checked_len, fmt_shape, CoreError, Result};
+use crate::real::Real;
+use crate::softmax::softmax_in_place;
+use crate::vecops::{axpy, dot};
+
+/// Below this many multiply-adds the call runs on the calling thread.
+const PARALLEL_MIN_WORK: usize = 1 << 16;
+/// Aim for at least this much work in each parallel task.
+const WORK_PER_TASK: usize = 1 << 14;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dims {
+    /// The leading dimensions `...` shared by q, k and v.
+    pub lead: Vec<usize>,
+    /// Product of `lead`.
+    pub batch: usize,
+    pub n: usize,
+    pub m: usize,
+    pub d_k: usize,
+    pub d_v: usize,
+}
+
+impl Dims {
+    /// The shape of the weights, `(*lead, n, m)`.
+    pub fn scores_shape(&self) -> Vec<usize> {
+        [self.lead.as_slice(), &[self.n, self.m]].concat()
+    }
+}
+
+fn split_last_two<'a>(name: &str, shape: &'a [usize]) -> Result<(&'a [usize], usize, usize)> {
+    match shape {
+        [lead @ .., rows, cols] => Ok((lead, *rows, *cols)),
+        _ => Err(CoreError::Value(format!(
+            "{name} must have at least 2 dimensions [..., n, d], got shape {}",
+            fmt_shape(shape)
+        ))),
+    }
+}
+
+/// Check q [..., n, d_k], k [..., m, d_k] and (for `attention`) v [..., m, d_v], in the order and
+/// with the messages of docs/api.md.
+pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dims> {
+    let (q_lead, n, d_k) = split_last_two("q", q)?;
+    let (k_lead, m, k_dk) = split_last_two("k", k)?;
+    let v_parts = v.map(|v| split_last_two("v", v)).transpose()?;
+    if k_dk != d_k {
+        return Err(CoreError::Value(format!(
+            "q has shape {} and k has shape {}: their last dimensions (d_k) differ",
+            fmt_shape(q),
+            fmt_shape(k)
+        )));
+    }
+    let lead_mismatch = |name: &str, shape: &[usize]| {
+        CoreError::Value(format!(
+            "q has shape {} and {name} has shape {}: leading dimensions must be equal",
+            fmt_shape(q),
+            fmt_shape(shape)
+        ))
+    };
+    if k_lead != q_lead {
+        return Err(lead_mismatch("k", k));
+    }
+    let mut d_v = 0;
+    if let (Some(v), Some((v_lead, v_m, v_dv))) = (v, v_parts) {
+        if v_lead != q_lead {
+            return Err(lead_mismatch("v", v));
+        }
+        if v_m != m {
+            return Err(CoreError::Value(format!(
+                "k has shape {} and v has shape {}: they must have the same number of keys (m)",
+                fmt_shape(k),
+                fmt_shape(v)
+            )));
+        }
+        d_v = v_dv;
+    }
+    Ok(Dims { lead: q_lead.to_vec(), batch: checked_len(q_lead)?, n, m, d_k, d_v })
+}
+
+/// 1/√d_k, the default scale; 1 when d_k = 0 (there is nothing to scale, and 1/0 would turn the
+/// empty dot products into NaN).
+pub fn default_scale(d_k: usize) -> f64 {
+    if d_k == 0 {
+        1.0
+    } else {
+        1.0 / (d_k as f64).sqrt()
+    }
+}
+
+pub fn check_scale(scale: f64) -> Result<f64> {
+    if scale.is_finite() {
+        Ok(scale)
+    } else {
+        Err(CoreError::Value(format!("scale must be a finite number, got {}", py_float_repr(scale))))
+    }
+}
+
+/// Python's `repr` of the non-finite floats (the only ones E14 prints).
+fn py_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x > 0.0 {
+        "inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// The values of a mask: which keys a query may attend to, or numbers added to its scores.
+#[derive(Debug, Clone, Copy)]
+pub enum MaskValues<'a, T> {
+    Allow(&'a [bool]),
+    Add(&'a [T]),
+}
+
+/// A C-contiguous mask broadcast (without copying) to the scores' shape `(*lead, n, m)`:
+/// element (b, i, j) sits at `offsets[b] + i·row_stride + j·col_stride`, where a broadcast
+/// dimension has stride 0.
+#[derive(Debug, Clone)]
+pub struct Mask<'a, T> {
+    values: MaskValues<'a, T>,
+    offsets: Vec<usize>,
+    row_stride: usize,
+    col_stride: usize,
+}
+
+impl<'a, T: Real> Mask<'a, T> {
+    pub fn broadcast(values: MaskValues<'a, T>, mask_shape: &[usize], dims: &Dims) -> Result<Self> {
+        let target = dims.scores_shape();
+        let error = || {
+            CoreError::Value(format!(
+                "mask of shape {} cannot be broadcast to the scores' shape {}",
+                fmt_shape(mask_shape),
+                fmt_shape(&target)
+            ))
+        };
+        if mask_shape.len() > target.len() {
+            return Err(error());
+        }
+        // Left-pad the mask's shape with 1s, as NumPy does, then give broadcast dimensions stride 0.
+        let padded: Vec<usize> =
+            std::iter::repeat_n(1, target.len() - mask_shape.len()).chain(mask_shape.iter().copied()).collect();
+        let mut strides = vec![0usize; target.len()];
+        let mut c_stride = 1usize;
+        for axis in (0..target.len()).rev() {
+            if padded[axis] == target[axis] {
+                strides[axis] = if padded[axis] == 1 { 0 } else { c_stride };
+            } else if padded[axis] != 1 {
+                return Err(error());
+            }
+            c_stride *= padded[axis];
+        }
+        let lead_strides = &strides[..dims.lead.len()];
+        let offsets = (0..dims.batch)
+            .map(|b| {
+                // Unravel the flat batch index over the leading dimensions, last fastest.
+                let mut rest = b;
+                let mut offset = 0;
+                for (&size, &stride) in dims.lead.iter().zip(lead_strides).rev() {
+                    offset += (rest % size) * stride;
+                    rest /= size;
+                }
+                offset
+            })
+            .collect();
+        Ok(Mask {
+            values,
+            offsets,
+            row_stride: strides[target.len() - 2],
+            col_stride: strides[target.len() - 1],
+        })
+    }
+}
+
+/// What a call needs besides q, k, v.
+#[derive(Debug, Clone)]
+pub struct Options<'a, T> {
+    pub mask: Option<Mask<'a, T>>,
+    pub causal: bool,
+    pub scale: T,
+}
+
+/// Scores of query row `i` of batch `b` against all m keys:
+/// s_j = (q_i · k_j)·scale + mask_add_j, then −inf wherever the key is masked out (bool mask False,
+/// or j > i when causal) whatever the score was.
+fn score_row<T: Real>(q_i: &[T], k_b: &[T], b: usize, i: usize, d_k: usize, opt: &Options<T>, s: &mut [T]) {
+    for (j, s_j) in s.iter_mut().enumerate() {
+        *s_j = if opt.causal && j > i {
+            T::neg_infinity()
+        } else {
+            dot(q_i, &k_b[j * d_k..(j + 1) * d_k]) * opt.scale
+        };
+    }
+    if let Some(mask) = &opt.mask {
+        let base = mask.offsets[b] + i * mask.row_stride;
+        let at = |j: usize| base + j * mask.col_stride;
+        match mask.values {
+            MaskValues::Add(add) => {
+                for (j, s_j) in s.iter_mut().enumerate() {
+                    if !(opt.causal && j > i) {
+                        *s_j = *s_j + add[at(j)];
+                    }
+                }
+            }
+            MaskValues::Allow(allow) => {
+                for (j, s_j) in s.iter_mut().enumerate() {
+                    if !allow[at(j)] {
+                        *s_j = T::neg_infinity();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Run `f(scratch, row_index, out_row)` over the rows of `out` (each `row_len` long), serially for
+/// small work and in the current rayon pool otherwise. `scratch` is a per-task buffer of `m` values.
+fn for_each_row<T, F>(out: &mut [T], row_len: usize, m: usize, work: usize, f: F)
+where
+    T: Real,
+    F: Fn(&mut Vec<T>, usize, &mut [T]) + Sync,
+{
+    if row_len == 0 || out.is_empty() {
+        return;
+    }
+    if work < PARALLEL_MIN_WORK {
+        let mut scratch = vec![T::zero(); m];
+        for (r, row) in out.chunks_mut(row_len).enumerate() {
+            f(&mut scratch, r, row);
+        }
+    } else {
+        let rows = out.len() / row_len;
+        let rows_per_task = (WORK_PER_TASK * rows / work.max(1)).max(1);
+        out.par_chunks_mut(row_len)
+            .enumerate()
+            .with_min_len(rows_per_task)
+            .for_each_init(|| vec![T::zero(); m], |scratch, (r, row)| f(scratch, r, row));
+    }
+}
+
+/// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v; `out` must be zero on entry.
+pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+    let Dims { n, m, d_k, d_v, .. } = *dims;
+    debug_assert_eq!(out.len(), dims.batch * n * d_v);
+    let work = dims.batch * n * m * (d_k + d_v + 1);
+    for_each_row(out, d_v, m, work, |s, r, z_i| {
+        let (b, i) = (r / n, r % n);
+        let k_b = &k[b * m * d_k..(b + 1) * m * d_k];
+        let v_b = &v[b * m * d_v..(b + 1) * m * d_v];
+        score_row(&q[r * d_k..(r + 1) * d_k], k_b, b, i, d_k, opt, s);
+        // A query with nothing to attend to keeps its zero output (not 0·v, which is NaN for inf v).
+        if softmax_in_place(s) {
+            for (j, &a_ij) in s.iter().enumerate() {
+                axpy(a_ij, &v_b[j * d_v..(j + 1) * d_v], z_i);
+            }
+        }
+    });
+}
+
+/// weights [batch, n, m] = softmax(q kᵀ·scale + mask).
+pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+    let Dims { n, m, d_k, .. } = *dims;
+    debug_assert_eq!(out.len(), dims.batch * n * m);
+    let work = dims.batch * n * m * (d_k + 1);
+    // The output row itself holds the scores, so no scratch buffer is needed (m = 0 below).
+    for_each_row(out, m, 0, work, |_, r, a_i| {
+        let (b, i) = (r / n, r % n);
+        score_row(&q[r * d_k..(r + 1) * d_k], &k[b * m * d_k..(b + 1) * m * d_k], b, i, d_k, opt, a_i);
+        softmax_in_place(a_i);
+    });
+}

@@ -1,0 +1,30 @@
+//! rust_core: embedding lookup, softmax and multi-threaded attention over NumPy arrays.
+//!
+//! The kernels (`embedding`, `softmax`, `attention`) are plain Rust over slices and know nothing of
+//! Python; `py` is the thin binding that converts arrays, releases the GIL and maps errors.
+
+pub mod attention;
+pub mod embedding;
+pub mod error;
+pub mod real;
+pub mod softmax;
+pub mod threads;
+pub mod vecops;
+
+mod py;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+#[pyo3(name = "_rust_core")]
+fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(py::embedding_lookup, m)?)?;
+    m.add_function(wrap_pyfunction!(py::one_hot, m)?)?;
+    m.add_function(wrap_pyfunction!(py::softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(py::attention, m)?)?;
+    m.add_function(wrap_pyfunction!(py::attention_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
+    Ok(())
+}

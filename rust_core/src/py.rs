@@ -1,0 +1,421 @@
+//! The binding layer: converts Python arguments to slices, dispatches on dtype, releases the GIL
+//! around the kernels, and converts results and errors back. No math lives here.
+
+use numpy::ndarray::{ArrayD, CowArray, IxDyn};
+use numpy::{
+    Element, IntoPyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::attention::{self as attn, Dims, Mask, MaskValues, Options};
+use crate::embedding;
+use crate::error::{checked_len, fmt_shape, try_filled, CoreError};
+use crate::real::Real;
+use crate::softmax as sm;
+use crate::threads;
+
+/// The one place where kernel errors become Python exceptions.
+impl From<CoreError> for PyErr {
+    fn from(e: CoreError) -> PyErr {
+        match e {
+            CoreError::Type(m) => PyTypeError::new_err(m),
+            CoreError::Value(m) => PyValueError::new_err(m),
+            CoreError::Index(m) => PyIndexError::new_err(m),
+            CoreError::Memory(m) => PyMemoryError::new_err(m),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading arguments
+
+/// Any array-like as a NumPy array: arrays pass through, lists and scalars go through
+/// `numpy.asarray`, so every backend accepts the same inputs.
+fn as_ndarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
+    if let Ok(arr) = obj.cast::<PyUntypedArray>() {
+        return Ok(arr.clone());
+    }
+    let arr = obj.py().import("numpy")?.getattr("asarray")?.call1((obj,))?;
+    Ok(arr.cast_into::<PyUntypedArray>()?)
+}
+
+fn dtype_name(arr: &Bound<'_, PyUntypedArray>) -> PyResult<String> {
+    arr.dtype().getattr("name")?.extract()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Float {
+    F32,
+    F64,
+}
+
+fn float_kind(name: &str, arr: &Bound<'_, PyUntypedArray>) -> PyResult<(Float, String)> {
+    let dtype = dtype_name(arr)?;
+    match dtype.as_str() {
+        "float32" => Ok((Float::F32, dtype)),
+        "float64" => Ok((Float::F64, dtype)),
+        _ => Err(CoreError::Type(format!("{name} has dtype {dtype}; expected float32 or float64")).into()),
+    }
+}
+
+/// The float kind shared by named arrays, checking E1 then E2 for each in turn.
+fn shared_float_kind(arrays: &[(&str, &Bound<'_, PyUntypedArray>)]) -> PyResult<Float> {
+    let (first_name, first) = arrays[0];
+    let (kind, first_dtype) = float_kind(first_name, first)?;
+    for &(name, arr) in &arrays[1..] {
+        let (other, dtype) = float_kind(name, arr)?;
+        if other != kind {
+            return Err(CoreError::Type(format!(
+                "{name} has dtype {dtype} but {first_name} has dtype {first_dtype}; \
+                 all inputs of one call must share one dtype"
+            ))
+            .into());
+        }
+    }
+    Ok(kind)
+}
+
+fn readonly<'py, T: Element>(arr: &Bound<'py, PyUntypedArray>) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
+    arr.cast::<PyArrayDyn<T>>()?
+        .try_readonly()
+        .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))
+}
+
+/// The array's elements in C order: borrowed when already C-contiguous, copied once otherwise.
+fn contiguous<'a, T: Element + Clone>(ro: &'a PyReadonlyArrayDyn<'_, T>) -> CowArray<'a, T, IxDyn> {
+    let view = ro.as_array();
+    if view.is_standard_layout() {
+        CowArray::from(view)
+    } else {
+        CowArray::from(view.as_standard_layout().into_owned())
+    }
+}
+
+fn as_slice<'a, T>(c: &'a CowArray<'_, T, IxDyn>) -> &'a [T] {
+    // `contiguous` only returns standard-layout arrays, for which `as_slice` is always Some.
+    c.as_slice().unwrap_or(&[])
+}
+
+/// The ids of an integer array of any width and signedness, widened to i128 so that every value
+/// (u64::MAX included) stays exact until it is checked against the vocabulary (E3 here, E6 later).
+fn read_ids(ids: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i128>> {
+    macro_rules! widen {
+        ($t:ty) => {{
+            let ro = readonly::<$t>(ids)?;
+            let c = contiguous(&ro);
+            Ok(as_slice(&c).iter().map(|&id| i128::from(id)).collect())
+        }};
+    }
+    match dtype_name(ids)?.as_str() {
+        "int8" => widen!(i8),
+        "int16" => widen!(i16),
+        "int32" => widen!(i32),
+        "int64" => widen!(i64),
+        "uint8" => widen!(u8),
+        "uint16" => widen!(u16),
+        "uint32" => widen!(u32),
+        "uint64" => widen!(u64),
+        other => Err(CoreError::Type(format!("ids has dtype {other}; expected an integer dtype")).into()),
+    }
+}
+
+fn to_numpy<'py, T: Element>(py: Python<'py>, data: Vec<T>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    let arr = ArrayD::from_shape_vec(IxDyn(shape), data)
+        .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
+    Ok(arr.into_pyarray(py).into_any())
+}
+
+/// Run a kernel without the GIL, in the thread pool.
+fn compute<R: Send>(py: Python<'_>, f: impl FnOnce() -> R + Send) -> PyResult<R> {
+    Ok(py.detach(|| threads::install(f))?)
+}
+
+// ---------------------------------------------------------------------------------------------
+// embedding_lookup, one_hot
+
+fn lookup_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    table: &Bound<'py, PyUntypedArray>,
+    rows: &[usize],
+    ids_shape: &[usize],
+    d: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ro = readonly::<T>(table)?;
+    let t = contiguous(&ro);
+    let t = as_slice(&t);
+    let out_shape = [ids_shape, &[d]].concat();
+    let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
+    compute(py, || embedding::embedding_lookup(t, d, rows, &mut out))?;
+    to_numpy(py, out, &out_shape)
+}
+
+/// Rows of `table` [V, d] picked by `ids` (any integer dtype, any shape) → [*ids.shape, d].
+#[pyfunction]
+pub fn embedding_lookup<'py>(
+    py: Python<'py>,
+    table: &Bound<'py, PyAny>,
+    ids: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let table = as_ndarray(table)?;
+    let ids = as_ndarray(ids)?;
+    let (kind, _) = float_kind("table", &table)?;
+    let ids_raw = read_ids(&ids)?;
+    let (vocab, d) = embedding::check_table_shape(table.shape())?;
+    let rows = embedding::check_ids(&ids_raw, vocab)?;
+    match kind {
+        Float::F32 => lookup_typed::<f32>(py, &table, &rows, ids.shape(), d),
+        Float::F64 => lookup_typed::<f64>(py, &table, &rows, ids.shape(), d),
+    }
+}
+
+fn one_hot_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    rows: &[usize],
+    ids_shape: &[usize],
+    vocab: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out_shape = [ids_shape, &[vocab]].concat();
+    let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
+    embedding::one_hot(rows, vocab, T::one(), &mut out);
+    to_numpy(py, out, &out_shape)
+}
+
+/// One-hot vectors: [*ids.shape, vocab_size] with a single 1 per row.
+#[pyfunction]
+#[pyo3(signature = (ids, vocab_size, dtype=None))]
+pub fn one_hot<'py>(
+    py: Python<'py>,
+    ids: &Bound<'py, PyAny>,
+    vocab_size: i64,
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let dtype = match dtype {
+        Some(d) => np.getattr("dtype")?.call1((d,))?,
+        None => np.getattr("dtype")?.call1(("float32",))?,
+    };
+    let dtype: String = dtype.getattr("name")?.extract()?;
+    let kind = match dtype.as_str() {
+        "float32" => Float::F32,
+        "float64" => Float::F64,
+        _ => {
+            return Err(CoreError::Type(format!(
+                "dtype {dtype} is not supported; expected float32 or float64"
+            ))
+            .into())
+        }
+    };
+    let ids = as_ndarray(ids)?;
+    let ids_raw = read_ids(&ids)?;
+    let vocab = embedding::check_vocab_size(vocab_size)?;
+    let rows = embedding::check_ids(&ids_raw, vocab)?;
+    match kind {
+        Float::F32 => one_hot_typed::<f32>(py, &rows, ids.shape(), vocab),
+        Float::F64 => one_hot_typed::<f64>(py, &rows, ids.shape(), vocab),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// softmax
+
+fn softmax_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    axis: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ro = readonly::<T>(x)?;
+    let last = x.ndim() - 1;
+    // Move `axis` last so that each slice is a contiguous row: [..., len] (a copy either way,
+    // since the result is a new array).
+    let view = ro.as_array();
+    let mut perm: Vec<usize> = (0..x.ndim()).filter(|&a| a != axis).collect();
+    perm.push(axis);
+    let moved = view.permuted_axes(perm.clone());
+    let moved_shape = moved.shape().to_vec();
+    let mut data = try_filled(checked_len(&moved_shape)?, T::zero())?;
+    for (dst, &src) in data.iter_mut().zip(moved.iter()) {
+        *dst = src;
+    }
+    let len = moved_shape[last];
+    compute(py, || sm::softmax_rows(&mut data, len))?;
+    if axis == last {
+        return to_numpy(py, data, &moved_shape);
+    }
+    // Undo the move: [..., len] back to x's shape, then C order.
+    let moved_back = ArrayD::from_shape_vec(IxDyn(&moved_shape), data)
+        .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
+    let mut inverse = vec![0; perm.len()];
+    for (i, &p) in perm.iter().enumerate() {
+        inverse[p] = i;
+    }
+    let out = moved_back.permuted_axes(inverse).as_standard_layout().into_owned();
+    Ok(out.into_pyarray(py).into_any())
+}
+
+/// Numerically stable softmax along `axis` (see docs/api.md for −inf, NaN and empty slices).
+#[pyfunction]
+#[pyo3(signature = (x, axis=-1))]
+pub fn softmax<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, axis: i64) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    let (kind, _) = float_kind("x", &x)?;
+    let ndim = x.ndim() as i64;
+    let resolved = if axis < 0 { axis + ndim } else { axis };
+    if !(0..ndim).contains(&resolved) {
+        return Err(CoreError::Value(format!(
+            "axis {axis} is out of bounds for x of shape {}",
+            fmt_shape(x.shape())
+        ))
+        .into());
+    }
+    match kind {
+        Float::F32 => softmax_typed::<f32>(py, &x, resolved as usize),
+        Float::F64 => softmax_typed::<f64>(py, &x, resolved as usize),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// attention, attention_weights
+
+/// A mask read as the kernel's element type: bool stays bool, any float is cast to q's dtype.
+enum MaskArray<'py, T: Element> {
+    Allow(PyReadonlyArrayDyn<'py, bool>),
+    Add(PyReadonlyArrayDyn<'py, T>),
+}
+
+fn read_mask<'py, T: Real + Element>(mask: &Bound<'py, PyUntypedArray>) -> PyResult<MaskArray<'py, T>> {
+    let dtype = dtype_name(mask)?;
+    if dtype == "bool" {
+        return Ok(MaskArray::Allow(readonly::<bool>(mask)?));
+    }
+    if !dtype.starts_with("float") {
+        return Err(CoreError::Type(format!("mask has dtype {dtype}; expected bool or a float dtype")).into());
+    }
+    let cast = mask.call_method1("astype", (numpy::dtype::<T>(mask.py()),))?;
+    Ok(MaskArray::Add(readonly::<T>(&cast.cast_into::<PyUntypedArray>()?)?))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn attention_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    q: &Bound<'py, PyUntypedArray>,
+    k: &Bound<'py, PyUntypedArray>,
+    v: Option<&Bound<'py, PyUntypedArray>>,
+    dims: &Dims,
+    mask: Option<&Bound<'py, PyUntypedArray>>,
+    causal: bool,
+    scale: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mask_array = mask.map(read_mask::<T>).transpose()?;
+    let mask_c = mask_array.as_ref().map(|m| match m {
+        MaskArray::Allow(ro) => (Some(contiguous(ro)), None),
+        MaskArray::Add(ro) => (None, Some(contiguous(ro))),
+    });
+    let mask = match (&mask_c, mask) {
+        (Some((allow, add)), Some(arr)) => {
+            let values = match (allow, add) {
+                (Some(a), _) => MaskValues::Allow(as_slice(a)),
+                (_, Some(a)) => MaskValues::Add(as_slice(a)),
+                _ => unreachable!("a mask is either bool or float"),
+            };
+            Some(Mask::broadcast(values, arr.shape(), dims)?)
+        }
+        _ => None,
+    };
+    let scale = attn::check_scale(scale.unwrap_or_else(|| attn::default_scale(dims.d_k)))?;
+    let opt = Options { mask, causal, scale: T::from(scale).unwrap_or_else(T::one) };
+
+    let q_ro = readonly::<T>(q)?;
+    let q_c = contiguous(&q_ro);
+    let k_ro = readonly::<T>(k)?;
+    let k_c = contiguous(&k_ro);
+    let (q_s, k_s) = (as_slice(&q_c), as_slice(&k_c));
+    match v {
+        Some(v) => {
+            let v_ro = readonly::<T>(v)?;
+            let v_c = contiguous(&v_ro);
+            let v_s = as_slice(&v_c);
+            let out_shape = [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat();
+            let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
+            compute(py, || attn::attention(q_s, k_s, v_s, dims, &opt, &mut out))?;
+            to_numpy(py, out, &out_shape)
+        }
+        None => {
+            let out_shape = dims.scores_shape();
+            let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
+            compute(py, || attn::attention_weights(q_s, k_s, dims, &opt, &mut out))?;
+            to_numpy(py, out, &out_shape)
+        }
+    }
+}
+
+/// Validate and dispatch both attention entry points (`v` is None for the weights).
+fn attention_entry<'py>(
+    py: Python<'py>,
+    q: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    v: Option<&Bound<'py, PyAny>>,
+    mask: Option<&Bound<'py, PyAny>>,
+    causal: bool,
+    scale: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let q = as_ndarray(q)?;
+    let k = as_ndarray(k)?;
+    let v = v.map(as_ndarray).transpose()?;
+    let mut named = vec![("q", &q), ("k", &k)];
+    if let Some(v) = &v {
+        named.push(("v", v));
+    }
+    let kind = shared_float_kind(&named)?;
+    let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
+    let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
+    match kind {
+        Float::F32 => attention_typed::<f32>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale),
+        Float::F64 => attention_typed::<f64>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale),
+    }
+}
+
+/// softmax(q kᵀ · scale + mask) v: q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → [..., n, d_v].
+#[pyfunction]
+#[pyo3(signature = (q, k, v, *, mask=None, causal=false, scale=None))]
+pub fn attention<'py>(
+    py: Python<'py>,
+    q: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    v: &Bound<'py, PyAny>,
+    mask: Option<&Bound<'py, PyAny>>,
+    causal: bool,
+    scale: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    attention_entry(py, q, k, Some(v), mask, causal, scale)
+}
+
+/// The [..., n, m] weights softmax(q kᵀ · scale + mask) of the same computation as `attention`.
+#[pyfunction]
+#[pyo3(signature = (q, k, *, mask=None, causal=false, scale=None))]
+pub fn attention_weights<'py>(
+    py: Python<'py>,
+    q: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    mask: Option<&Bound<'py, PyAny>>,
+    causal: bool,
+    scale: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    attention_entry(py, q, k, None, mask, causal, scale)
+}
+
+// ---------------------------------------------------------------------------------------------
+// threads
+
+/// Resize the thread pool the kernels use (n ≥ 1). Calls already running finish on the old pool.
+#[pyfunction]
+pub fn set_num_threads(n: i64) -> PyResult<()> {
+    Ok(threads::set_num_threads(n)?)
+}
+
+/// The size of the thread pool the kernels use.
+#[pyfunction]
+pub fn get_num_threads() -> PyResult<usize> {
+    Ok(threads::get_num_threads()?)
+}
