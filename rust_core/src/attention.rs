@@ -13,10 +13,9 @@ use rayon::prelude::*;
 use crate::error::{checked_len, fmt_shape, CoreError, Result};
 use crate::real::Real;
 use crate::softmax::softmax_in_place;
+use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 use crate::vecops::{axpy, dot};
 
-/// Below this many multiply-adds the call runs on the calling thread.
-const PARALLEL_MIN_WORK: usize = 1 << 16;
 /// Aim for at least this much work in each parallel task.
 const WORK_PER_TASK: usize = 1 << 14;
 
@@ -86,7 +85,14 @@ pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dim
         }
         d_v = v_dv;
     }
-    Ok(Dims { lead: q_lead.to_vec(), batch: checked_len(q_lead)?, n, m, d_k, d_v })
+    Ok(Dims {
+        lead: q_lead.to_vec(),
+        batch: checked_len(q_lead)?,
+        n,
+        m,
+        d_k,
+        d_v,
+    })
 }
 
 /// 1/√d_k, the default scale; 1 when d_k = 0 (there is nothing to scale, and 1/0 would turn the
@@ -103,7 +109,10 @@ pub fn check_scale(scale: f64) -> Result<f64> {
     if scale.is_finite() {
         Ok(scale)
     } else {
-        Err(CoreError::Value(format!("scale must be a finite number, got {}", py_float_repr(scale))))
+        Err(CoreError::Value(format!(
+            "scale must be a finite number, got {}",
+            py_float_repr(scale)
+        )))
     }
 }
 
@@ -150,8 +159,9 @@ impl<'a, T: Real> Mask<'a, T> {
             return Err(error());
         }
         // Left-pad the mask's shape with 1s, as NumPy does, then give broadcast dimensions stride 0.
-        let padded: Vec<usize> =
-            std::iter::repeat_n(1, target.len() - mask_shape.len()).chain(mask_shape.iter().copied()).collect();
+        let padded: Vec<usize> = std::iter::repeat_n(1, target.len() - mask_shape.len())
+            .chain(mask_shape.iter().copied())
+            .collect();
         let mut strides = vec![0usize; target.len()];
         let mut c_stride = 1usize;
         for axis in (0..target.len()).rev() {
@@ -195,7 +205,15 @@ pub struct Options<'a, T> {
 /// Scores of query row `i` of batch `b` against all m keys:
 /// s_j = (q_i · k_j)·scale + mask_add_j, then −inf wherever the key is masked out (bool mask False,
 /// or j > i when causal) whatever the score was.
-fn score_row<T: Real>(q_i: &[T], k_b: &[T], b: usize, i: usize, d_k: usize, opt: &Options<T>, s: &mut [T]) {
+fn score_row<T: Real>(
+    q_i: &[T],
+    k_b: &[T],
+    b: usize,
+    i: usize,
+    d_k: usize,
+    opt: &Options<T>,
+    s: &mut [T],
+) {
     for (j, s_j) in s.iter_mut().enumerate() {
         *s_j = if opt.causal && j > i {
             T::neg_infinity()
@@ -226,7 +244,7 @@ fn score_row<T: Real>(q_i: &[T], k_b: &[T], b: usize, i: usize, d_k: usize, opt:
 }
 
 /// Run `f(scratch, row_index, out_row)` over the rows of `out` (each `row_len` long), serially for
-/// small work and in the current rayon pool otherwise. `scratch` is a per-task buffer of `m` values.
+/// small work or off the pool, and split across the pool otherwise. `scratch` is a per-task buffer of `m` values.
 fn for_each_row<T, F>(out: &mut [T], row_len: usize, m: usize, work: usize, f: F)
 where
     T: Real,
@@ -235,7 +253,7 @@ where
     if row_len == 0 || out.is_empty() {
         return;
     }
-    if work < PARALLEL_MIN_WORK {
+    if work < PARALLEL_MIN_WORK || !in_pool() {
         let mut scratch = vec![T::zero(); m];
         for (r, row) in out.chunks_mut(row_len).enumerate() {
             f(&mut scratch, r, row);
@@ -246,16 +264,25 @@ where
         out.par_chunks_mut(row_len)
             .enumerate()
             .with_min_len(rows_per_task)
-            .for_each_init(|| vec![T::zero(); m], |scratch, (r, row)| f(scratch, r, row));
+            .for_each_init(
+                || vec![T::zero(); m],
+                |scratch, (r, row)| f(scratch, r, row),
+            );
     }
+}
+
+/// Multiply-adds of one `attention` call (scores, exponentials, weighted sum), saturating.
+pub fn attention_work(dims: &Dims) -> usize {
+    dims.batch
+        .saturating_mul(dims.n.saturating_mul(dims.m))
+        .saturating_mul(dims.d_k + dims.d_v + 1)
 }
 
 /// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v; `out` must be zero on entry.
 pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
     let Dims { n, m, d_k, d_v, .. } = *dims;
     debug_assert_eq!(out.len(), dims.batch * n * d_v);
-    let work = dims.batch * n * m * (d_k + d_v + 1);
-    for_each_row(out, d_v, m, work, |s, r, z_i| {
+    for_each_row(out, d_v, m, attention_work(dims), |s, r, z_i| {
         let (b, i) = (r / n, r % n);
         let k_b = &k[b * m * d_k..(b + 1) * m * d_k];
         let v_b = &v[b * m * d_v..(b + 1) * m * d_v];
@@ -273,11 +300,19 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
 pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
     let Dims { n, m, d_k, .. } = *dims;
     debug_assert_eq!(out.len(), dims.batch * n * m);
-    let work = dims.batch * n * m * (d_k + 1);
+    let work = dims.batch.saturating_mul(n * m).saturating_mul(d_k + 1);
     // The output row itself holds the scores, so no scratch buffer is needed (m = 0 below).
     for_each_row(out, m, 0, work, |_, r, a_i| {
         let (b, i) = (r / n, r % n);
-        score_row(&q[r * d_k..(r + 1) * d_k], &k[b * m * d_k..(b + 1) * m * d_k], b, i, d_k, opt, a_i);
+        score_row(
+            &q[r * d_k..(r + 1) * d_k],
+            &k[b * m * d_k..(b + 1) * m * d_k],
+            b,
+            i,
+            d_k,
+            opt,
+            a_i,
+        );
         softmax_in_place(a_i);
     });
 }

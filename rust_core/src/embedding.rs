@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use crate::error::{CoreError, Result};
+use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// Rows per parallel task: copying a row is cheap, so tasks need many of them to pay for the split.
 const ROWS_PER_TASK: usize = 256;
@@ -41,23 +42,34 @@ pub fn check_table_shape(shape: &[usize]) -> Result<(usize, usize)> {
 
 pub fn check_vocab_size(vocab_size: i64) -> Result<usize> {
     if vocab_size < 1 {
-        return Err(CoreError::Value(format!("vocab_size must be at least 1, got {vocab_size}")));
+        return Err(CoreError::Value(format!(
+            "vocab_size must be at least 1, got {vocab_size}"
+        )));
     }
-    usize::try_from(vocab_size).map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
+    usize::try_from(vocab_size)
+        .map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
 }
 
 /// `out[i, :] = table[rows[i], :]` for a row-major `table` with `d` columns; `out` is [len(rows), d].
 /// Rows must already be checked (`check_ids`).
-pub fn embedding_lookup<T: Copy + Send + Sync>(table: &[T], d: usize, rows: &[usize], out: &mut [T]) {
+pub fn embedding_lookup<T: Copy + Send + Sync>(
+    table: &[T],
+    d: usize,
+    rows: &[usize],
+    out: &mut [T],
+) {
     debug_assert_eq!(out.len(), rows.len() * d);
     if d == 0 {
         return;
     }
     let copy_row = |(dst, &r): (&mut [T], &usize)| dst.copy_from_slice(&table[r * d..(r + 1) * d]);
-    if rows.len() * d < 1 << 16 {
+    if out.len() < PARALLEL_MIN_WORK || !in_pool() {
         out.chunks_mut(d).zip(rows).for_each(copy_row);
     } else {
-        out.par_chunks_mut(d).zip(rows).with_min_len(ROWS_PER_TASK).for_each(copy_row);
+        out.par_chunks_mut(d)
+            .zip(rows)
+            .with_min_len(ROWS_PER_TASK)
+            .for_each(copy_row);
     }
 }
 

@@ -17,9 +17,10 @@ pub type Result<T> = std::result::Result<T, CoreError>;
 impl fmt::Display for CoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CoreError::Type(m) | CoreError::Value(m) | CoreError::Index(m) | CoreError::Memory(m) => {
-                f.write_str(m)
-            }
+            CoreError::Type(m)
+            | CoreError::Value(m)
+            | CoreError::Index(m)
+            | CoreError::Memory(m) => f.write_str(m),
         }
     }
 }
@@ -46,7 +47,10 @@ pub fn checked_len(shape: &[usize]) -> Result<usize> {
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
         .filter(|&len| len <= isize::MAX as usize)
         .ok_or_else(|| {
-            CoreError::Memory(format!("an array of shape {} is too large", fmt_shape(shape)))
+            CoreError::Memory(format!(
+                "an array of shape {} is too large",
+                fmt_shape(shape)
+            ))
         })
 }
 

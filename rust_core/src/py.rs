@@ -37,7 +37,11 @@ fn as_ndarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArra
     if let Ok(arr) = obj.cast::<PyUntypedArray>() {
         return Ok(arr.clone());
     }
-    let arr = obj.py().import("numpy")?.getattr("asarray")?.call1((obj,))?;
+    let arr = obj
+        .py()
+        .import("numpy")?
+        .getattr("asarray")?
+        .call1((obj,))?;
     Ok(arr.cast_into::<PyUntypedArray>()?)
 }
 
@@ -56,7 +60,10 @@ fn float_kind(name: &str, arr: &Bound<'_, PyUntypedArray>) -> PyResult<(Float, S
     match dtype.as_str() {
         "float32" => Ok((Float::F32, dtype)),
         "float64" => Ok((Float::F64, dtype)),
-        _ => Err(CoreError::Type(format!("{name} has dtype {dtype}; expected float32 or float64")).into()),
+        _ => Err(CoreError::Type(format!(
+            "{name} has dtype {dtype}; expected float32 or float64"
+        ))
+        .into()),
     }
 }
 
@@ -77,7 +84,9 @@ fn shared_float_kind(arrays: &[(&str, &Bound<'_, PyUntypedArray>)]) -> PyResult<
     Ok(kind)
 }
 
-fn readonly<'py, T: Element>(arr: &Bound<'py, PyUntypedArray>) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
+fn readonly<'py, T: Element>(
+    arr: &Bound<'py, PyUntypedArray>,
+) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
     arr.cast::<PyArrayDyn<T>>()?
         .try_readonly()
         .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))
@@ -117,19 +126,25 @@ fn read_ids(ids: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i128>> {
         "uint16" => widen!(u16),
         "uint32" => widen!(u32),
         "uint64" => widen!(u64),
-        other => Err(CoreError::Type(format!("ids has dtype {other}; expected an integer dtype")).into()),
+        other => {
+            Err(CoreError::Type(format!("ids has dtype {other}; expected an integer dtype")).into())
+        }
     }
 }
 
-fn to_numpy<'py, T: Element>(py: Python<'py>, data: Vec<T>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+fn to_numpy<'py, T: Element>(
+    py: Python<'py>,
+    data: Vec<T>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     let arr = ArrayD::from_shape_vec(IxDyn(shape), data)
         .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
     Ok(arr.into_pyarray(py).into_any())
 }
 
-/// Run a kernel without the GIL, in the thread pool.
-fn compute<R: Send>(py: Python<'_>, f: impl FnOnce() -> R + Send) -> PyResult<R> {
-    Ok(py.detach(|| threads::install(f))?)
+/// Run a kernel of about `work` operations without the GIL (in the pool when worth it).
+fn compute<R: Send>(py: Python<'_>, work: usize, f: impl FnOnce() -> R + Send) -> PyResult<R> {
+    Ok(py.detach(|| threads::run(work, f))?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,7 +162,9 @@ fn lookup_typed<'py, T: Real + Element>(
     let t = as_slice(&t);
     let out_shape = [ids_shape, &[d]].concat();
     let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-    compute(py, || embedding::embedding_lookup(t, d, rows, &mut out))?;
+    compute(py, out.len(), || {
+        embedding::embedding_lookup(t, d, rows, &mut out)
+    })?;
     to_numpy(py, out, &out_shape)
 }
 
@@ -239,7 +256,7 @@ fn softmax_typed<'py, T: Real + Element>(
         *dst = src;
     }
     let len = moved_shape[last];
-    compute(py, || sm::softmax_rows(&mut data, len))?;
+    compute(py, data.len(), || sm::softmax_rows(&mut data, len))?;
     if axis == last {
         return to_numpy(py, data, &moved_shape);
     }
@@ -250,14 +267,21 @@ fn softmax_typed<'py, T: Real + Element>(
     for (i, &p) in perm.iter().enumerate() {
         inverse[p] = i;
     }
-    let out = moved_back.permuted_axes(inverse).as_standard_layout().into_owned();
+    let out = moved_back
+        .permuted_axes(inverse)
+        .as_standard_layout()
+        .into_owned();
     Ok(out.into_pyarray(py).into_any())
 }
 
 /// Numerically stable softmax along `axis` (see docs/api.md for −inf, NaN and empty slices).
 #[pyfunction]
-#[pyo3(signature = (x, axis=-1))]
-pub fn softmax<'py>(py: Python<'py>, x: &Bound<'py, PyAny>, axis: i64) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (x, axis=-1), text_signature = "(x, axis=-1)")]
+pub fn softmax<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    axis: i64,
+) -> PyResult<Bound<'py, PyAny>> {
     let x = as_ndarray(x)?;
     let (kind, _) = float_kind("x", &x)?;
     let ndim = x.ndim() as i64;
@@ -284,16 +308,23 @@ enum MaskArray<'py, T: Element> {
     Add(PyReadonlyArrayDyn<'py, T>),
 }
 
-fn read_mask<'py, T: Real + Element>(mask: &Bound<'py, PyUntypedArray>) -> PyResult<MaskArray<'py, T>> {
+fn read_mask<'py, T: Real + Element>(
+    mask: &Bound<'py, PyUntypedArray>,
+) -> PyResult<MaskArray<'py, T>> {
     let dtype = dtype_name(mask)?;
     if dtype == "bool" {
         return Ok(MaskArray::Allow(readonly::<bool>(mask)?));
     }
     if !dtype.starts_with("float") {
-        return Err(CoreError::Type(format!("mask has dtype {dtype}; expected bool or a float dtype")).into());
+        return Err(CoreError::Type(format!(
+            "mask has dtype {dtype}; expected bool or a float dtype"
+        ))
+        .into());
     }
     let cast = mask.call_method1("astype", (numpy::dtype::<T>(mask.py()),))?;
-    Ok(MaskArray::Add(readonly::<T>(&cast.cast_into::<PyUntypedArray>()?)?))
+    Ok(MaskArray::Add(readonly::<T>(
+        &cast.cast_into::<PyUntypedArray>()?,
+    )?))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -324,7 +355,11 @@ fn attention_typed<'py, T: Real + Element>(
         _ => None,
     };
     let scale = attn::check_scale(scale.unwrap_or_else(|| attn::default_scale(dims.d_k)))?;
-    let opt = Options { mask, causal, scale: T::from(scale).unwrap_or_else(T::one) };
+    let opt = Options {
+        mask,
+        causal,
+        scale: T::from(scale).unwrap_or_else(T::one),
+    };
 
     let q_ro = readonly::<T>(q)?;
     let q_c = contiguous(&q_ro);
@@ -338,13 +373,17 @@ fn attention_typed<'py, T: Real + Element>(
             let v_s = as_slice(&v_c);
             let out_shape = [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat();
             let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-            compute(py, || attn::attention(q_s, k_s, v_s, dims, &opt, &mut out))?;
+            compute(py, attn::attention_work(dims), || {
+                attn::attention(q_s, k_s, v_s, dims, &opt, &mut out)
+            })?;
             to_numpy(py, out, &out_shape)
         }
         None => {
             let out_shape = dims.scores_shape();
             let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-            compute(py, || attn::attention_weights(q_s, k_s, dims, &opt, &mut out))?;
+            compute(py, attn::attention_work(dims), || {
+                attn::attention_weights(q_s, k_s, dims, &opt, &mut out)
+            })?;
             to_numpy(py, out, &out_shape)
         }
     }
@@ -371,8 +410,12 @@ fn attention_entry<'py>(
     let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
     let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
     match kind {
-        Float::F32 => attention_typed::<f32>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale),
-        Float::F64 => attention_typed::<f64>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale),
+        Float::F32 => {
+            attention_typed::<f32>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale)
+        }
+        Float::F64 => {
+            attention_typed::<f64>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale)
+        }
     }
 }
 

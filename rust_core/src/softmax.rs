@@ -8,9 +8,10 @@
 use rayon::prelude::*;
 
 use crate::real::Real;
+use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 
-/// Below this many elements the whole call runs on the calling thread: a pool hand-off costs more.
-const PARALLEL_MIN_ELEMENTS: usize = 1 << 15;
+/// Elements per parallel task.
+const ELEMENTS_PER_TASK: usize = 1 << 13;
 
 /// Softmax of one slice in place. Returns `false` when the slice had nothing to normalise (empty or
 /// all −inf; it is then all zeros), so attention can give such a query a zero output.
@@ -22,7 +23,9 @@ pub fn softmax_in_place<T: Real>(row: &mut [T]) -> bool {
         row.fill(T::nan());
         return true;
     }
-    let max = row.iter().fold(T::neg_infinity(), |m, &x| if x > m { x } else { m });
+    let max = row
+        .iter()
+        .fold(T::neg_infinity(), |m, &x| if x > m { x } else { m });
     if max == T::neg_infinity() {
         row.fill(T::zero());
         return false;
@@ -38,19 +41,22 @@ pub fn softmax_in_place<T: Real>(row: &mut [T]) -> bool {
     true
 }
 
-/// Softmax of every row of a row-major [rows, len] buffer, in place, in parallel when large.
+/// Softmax of every row of a row-major [rows, len] buffer, in place; split across the pool when
+/// large and called on it (see `threads::run`).
 pub fn softmax_rows<T: Real>(data: &mut [T], len: usize) {
     if len == 0 || data.is_empty() {
         return;
     }
-    if data.len() < PARALLEL_MIN_ELEMENTS {
+    if data.len() < PARALLEL_MIN_WORK || !in_pool() {
         data.chunks_mut(len).for_each(|row| {
             softmax_in_place(row);
         });
     } else {
-        let rows_per_task = (PARALLEL_MIN_ELEMENTS / 4 / len).max(1);
-        data.par_chunks_mut(len).with_min_len(rows_per_task).for_each(|row| {
-            softmax_in_place(row);
-        });
+        let rows_per_task = (ELEMENTS_PER_TASK / len).max(1);
+        data.par_chunks_mut(len)
+            .with_min_len(rows_per_task)
+            .for_each(|row| {
+                softmax_in_place(row);
+            });
     }
 }

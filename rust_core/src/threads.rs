@@ -48,7 +48,9 @@ pub fn pool() -> Result<Arc<ThreadPool>> {
 
 pub fn set_num_threads(n: i64) -> Result<()> {
     if n < 1 {
-        return Err(CoreError::Value(format!("number of threads must be at least 1, got {n}")));
+        return Err(CoreError::Value(format!(
+            "number of threads must be at least 1, got {n}"
+        )));
     }
     let new = build(n as usize)?;
     *POOL.write().unwrap_or_else(|e| e.into_inner()) = Some(new);
@@ -59,7 +61,24 @@ pub fn get_num_threads() -> Result<usize> {
     Ok(pool()?.current_num_threads())
 }
 
-/// Run `f` inside the current pool, so that rayon's parallel iterators in it use that pool.
-pub fn install<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R> {
-    Ok(pool()?.install(f))
+/// Below this many multiply-adds (or copies) a call stays on the calling thread: handing it to the
+/// pool and back costs more than it saves.
+pub const PARALLEL_MIN_WORK: usize = 1 << 16;
+
+/// Run a call of about `work` elementary operations: inside the pool when it is big enough to share
+/// and the pool has more than one thread, else right here on the calling thread. Kernels split their
+/// work only when they find themselves on a pool thread (`in_pool`), so a one-thread setting really
+/// means one thread, and calls from several Python threads then run side by side on their own threads.
+pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
+    let pool = pool()?;
+    if work < PARALLEL_MIN_WORK || pool.current_num_threads() == 1 {
+        Ok(f())
+    } else {
+        Ok(pool.install(f))
+    }
+}
+
+/// True on a thread of the pool, where a kernel may split its work with rayon.
+pub fn in_pool() -> bool {
+    rayon::current_thread_index().is_some()
 }

@@ -1,0 +1,45 @@
+# One command per job; CI (.ci/run) runs `make lint` and `make test`, exactly as the README says.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+HOST   ?= 127.0.0.1
+PORT   ?= 8501
+
+.PHONY: setup run test test-rust test-python lint bench clean
+
+# The pinned tools and libraries, once per change of requirements/dev.txt.
+$(VENV)/.requirements: requirements/dev.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements/dev.txt
+	touch $@
+
+# Build the wheel (release profile) and install it as a user would: a real install, not editable,
+# so a module missing from the wheel fails the tests.
+setup: $(VENV)/.requirements
+	$(PIP) install --quiet --no-build-isolation --no-deps --force-reinstall .
+
+run: setup
+	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
+
+test: setup test-rust test-python
+
+test-rust:
+	cargo test --quiet
+
+test-python:
+	$(PY) -m pytest
+
+lint: $(VENV)/.requirements
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(MAKE) --no-print-directory setup
+	$(PY) -m mypy.stubtest rust_core._rust_core
+
+bench: setup
+	$(PY) -m transformer_walk.bench
+
+clean:
+	rm -rf $(VENV) target dist

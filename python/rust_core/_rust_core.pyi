@@ -1,0 +1,56 @@
+"""Type stubs for the compiled extension (checked against the binary by `mypy.stubtest` in `make lint`)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "__version__",
+    "attention",
+    "attention_weights",
+    "embedding_lookup",
+    "get_num_threads",
+    "one_hot",
+    "set_num_threads",
+    "softmax",
+]
+__version__: str
+
+def embedding_lookup(table: npt.ArrayLike, ids: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """Rows of `table` [V, d] picked by `ids` (any integer dtype, any shape) → [*ids.shape, d]."""
+
+def one_hot(
+    ids: npt.ArrayLike, vocab_size: int, dtype: npt.DTypeLike | None = None
+) -> npt.NDArray[np.floating[Any]]:
+    """One-hot vectors [*ids.shape, vocab_size]; `dtype` float32 (default) or float64."""
+
+def softmax(x: npt.ArrayLike, axis: int = -1) -> npt.NDArray[np.floating[Any]]:
+    """Numerically stable softmax along `axis`."""
+
+def attention(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    *,
+    mask: npt.ArrayLike | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> npt.NDArray[np.floating[Any]]:
+    """softmax(q kᵀ · scale + mask) v: [..., n, d_k], [..., m, d_k], [..., m, d_v] → [..., n, d_v]."""
+
+def attention_weights(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    *,
+    mask: npt.ArrayLike | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> npt.NDArray[np.floating[Any]]:
+    """The [..., n, m] weights softmax(q kᵀ · scale + mask)."""
+
+def set_num_threads(n: int) -> None:
+    """Resize the thread pool the kernels use (n ≥ 1)."""
+
+def get_num_threads() -> int:
+    """The size of the thread pool the kernels use."""

@@ -1,0 +1,162 @@
+"""rust_core's thread pool: results independent of the thread count, the GIL released, and calls
+from several Python threads at once that are correct and really overlap."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+rust_core = pytest.importorskip("rust_core", reason="rust_core is not built")
+
+
+@pytest.fixture(autouse=True)
+def restore_threads():
+    before = rust_core.get_num_threads()
+    yield
+    rust_core.set_num_threads(before)
+
+
+def _inputs(seed: int = 0, dtype=np.float32):
+    rng = np.random.default_rng(seed)
+    # Sizes above the parallel threshold, with n not a multiple of any task size.
+    q = rng.standard_normal((2, 3, 301, 32)).astype(dtype)
+    k = rng.standard_normal((2, 3, 257, 32)).astype(dtype)
+    v = rng.standard_normal((2, 3, 257, 24)).astype(dtype)
+    x = rng.standard_normal((1031, 129)).astype(dtype) * 20
+    table = rng.standard_normal((5000, 96)).astype(dtype)
+    ids = rng.integers(0, 5000, size=(64, 130))
+    return q, k, v, x, table, ids
+
+
+def _all_ops(q, k, v, x, table, ids):
+    return [
+        rust_core.attention(q, k, v),
+        rust_core.attention(q, k, v, causal=True),
+        rust_core.attention_weights(q, k, mask=np.tril(np.ones((301, 257), bool))),
+        rust_core.softmax(x),
+        rust_core.softmax(x, axis=0),
+        rust_core.embedding_lookup(table, ids),
+    ]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_results_do_not_depend_on_the_number_of_threads(dtype):
+    inputs = _inputs(dtype=dtype)
+    rust_core.set_num_threads(1)
+    one = _all_ops(*inputs)
+    for n in (2, 3, 8):
+        rust_core.set_num_threads(n)
+        assert rust_core.get_num_threads() == n
+        for a, b in zip(one, _all_ops(*inputs), strict=True):
+            np.testing.assert_array_equal(a, b)  # bitwise: each row is computed by one thread
+
+
+def test_concurrent_calls_from_python_threads_are_correct():
+    inputs = _inputs(seed=1)
+    expected = _all_ops(*inputs)
+    errors: list[BaseException] = []
+
+    def worker(i: int):
+        try:
+            rust_core.set_num_threads(1 + i % 3)  # resize the pool while other calls run
+            for _ in range(3):
+                for a, b in zip(expected, _all_ops(*inputs), strict=True):
+                    np.testing.assert_array_equal(a, b)
+        except BaseException as e:  # noqa: BLE001 - reported to the main thread below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a call deadlocked"
+    assert not errors, errors[0]
+
+
+def _long_attention():
+    rng = np.random.default_rng(2)
+    q = rng.standard_normal((1, 4, 1500, 64)).astype(np.float32)
+    return q, q.copy(), q.copy()
+
+
+def test_the_gil_is_released_during_compute():
+    """While one thread is inside rust_core, another keeps running Python bytecode.
+
+    If the GIL were held for the whole call, the counter could not move until the call returned.
+    """
+    q, k, v = _long_attention()
+    rust_core.set_num_threads(1)
+    start = time.perf_counter()
+    rust_core.attention(q, k, v)
+    single = time.perf_counter() - start
+
+    done = threading.Event()
+    ticks_during_call = 0
+
+    def call():
+        rust_core.attention(q, k, v)
+        done.set()
+
+    t = threading.Thread(target=call)
+    t.start()
+    while not done.is_set():
+        ticks_during_call += 1
+        time.sleep(0)  # yield the GIL, as any Python code eventually does
+    t.join()
+    assert single > 0.05, "the call is too short to observe"
+    assert ticks_during_call > 100
+
+
+def test_calls_from_two_python_threads_run_in_parallel():
+    """Two single-threaded calls from two Python threads keep two cores busy at once: the process
+    uses clearly more CPU time than wall time (with the GIL held, the ratio would stay near 1)."""
+    import os
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs at least two cores")
+    q, k, v = _long_attention()
+    rust_core.set_num_threads(1)
+    best = 0.0
+    for _ in range(3):  # a busy machine can steal a core for a moment; keep the best of three
+        threads = [threading.Thread(target=rust_core.attention, args=(q, k, v)) for _ in range(2)]
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        ratio = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+        best = max(best, ratio)
+        if best > 1.5:
+            break
+    assert best > 1.5, f"CPU/wall ratio {best:.2f}: the calls did not overlap"
+
+
+def test_a_multi_threaded_pool_uses_several_cores_for_one_call():
+    import os
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs at least two cores")
+    q, k, v = _long_attention()
+    rust_core.set_num_threads(2)
+    best = 0.0
+    for _ in range(3):
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        rust_core.attention(q, k, v)
+        best = max(best, (time.process_time() - cpu0) / (time.perf_counter() - wall0))
+        if best > 1.5:
+            break
+    assert best > 1.5, f"CPU/wall ratio {best:.2f}: one call did not use two threads"
+
+
+def test_default_thread_count_comes_from_the_environment(tmp_path):
+    import subprocess
+    import sys
+
+    code = "import rust_core; print(rust_core.get_num_threads())"
+    env = {**__import__("os").environ, "RUST_CORE_NUM_THREADS": "3"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "3", out.stderr
