@@ -113,7 +113,7 @@ def test_the_gil_is_released_during_compute():
 
 def test_calls_from_two_python_threads_run_in_parallel():
     """Two single-threaded calls from two Python threads keep two cores busy at once: the process
-    uses clearly more CPU time than wall time (with the GIL held, the ratio would stay near 1)."""
+    uses clearly more CPU time than wall time (with the GIL held it could not pass 1)."""
     import os
 
     if (os.cpu_count() or 1) < 2:
@@ -121,7 +121,7 @@ def test_calls_from_two_python_threads_run_in_parallel():
     q, k, v = _long_attention()
     rust_core.set_num_threads(1)
     best = 0.0
-    for _ in range(3):  # a busy machine can steal a core for a moment; keep the best of three
+    for _ in range(5):  # a busy machine can steal a core for a moment; keep the best try
         threads = [threading.Thread(target=rust_core.attention, args=(q, k, v)) for _ in range(2)]
         wall0, cpu0 = time.perf_counter(), time.process_time()
         for t in threads:
@@ -130,9 +130,9 @@ def test_calls_from_two_python_threads_run_in_parallel():
             t.join()
         ratio = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
         best = max(best, ratio)
-        if best > 1.5:
+        if best > 1.3:
             break
-    assert best > 1.5, f"CPU/wall ratio {best:.2f}: the calls did not overlap"
+    assert best > 1.3, f"CPU/wall ratio {best:.2f}: the calls did not overlap"
 
 
 def test_a_multi_threaded_pool_uses_several_cores_for_one_call():
@@ -143,13 +143,13 @@ def test_a_multi_threaded_pool_uses_several_cores_for_one_call():
     q, k, v = _long_attention()
     rust_core.set_num_threads(2)
     best = 0.0
-    for _ in range(3):
+    for _ in range(5):
         wall0, cpu0 = time.perf_counter(), time.process_time()
         rust_core.attention(q, k, v)
         best = max(best, (time.process_time() - cpu0) / (time.perf_counter() - wall0))
-        if best > 1.5:
+        if best > 1.3:
             break
-    assert best > 1.5, f"CPU/wall ratio {best:.2f}: one call did not use two threads"
+    assert best > 1.3, f"CPU/wall ratio {best:.2f}: one call did not use two threads"
 
 
 def test_default_thread_count_comes_from_the_environment(tmp_path):

@@ -203,8 +203,9 @@ pub struct Options<'a, T> {
 }
 
 /// Scores of query row `i` of batch `b` against all m keys:
-/// s_j = (q_i · k_j)·scale + mask_add_j, then −inf wherever the key is masked out (bool mask False,
-/// or j > i when causal) whatever the score was.
+/// s_j = (q_i · k_j)·scale + mask_j, where a bool mask adds 0 (True) or −inf (False) — so a NaN or
+/// +inf score stays NaN, as in PyTorch's reference — and causal sets −inf for j > i, whatever the
+/// score (the product is not even computed).
 fn score_row<T: Real>(
     q_i: &[T],
     k_b: &[T],
@@ -235,7 +236,7 @@ fn score_row<T: Real>(
             MaskValues::Allow(allow) => {
                 for (j, s_j) in s.iter_mut().enumerate() {
                     if !allow[at(j)] {
-                        *s_j = T::neg_infinity();
+                        *s_j = *s_j + T::neg_infinity();
                     }
                 }
             }

@@ -3,8 +3,8 @@
 
 use numpy::ndarray::{ArrayD, CowArray, IxDyn};
 use numpy::{
-    Element, IntoPyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -302,10 +302,19 @@ pub fn softmax<'py>(
 // ---------------------------------------------------------------------------------------------
 // attention, attention_weights
 
-/// A mask read as the kernel's element type: bool stays bool, any float is cast to q's dtype.
+/// A mask as read from Python: bool, float of q's dtype (borrowed), or float of another dtype
+/// converted to q's (overflow → ±inf, silently, as a cast does: float64's lowest value is a common
+/// "masked" marker).
 enum MaskArray<'py, T: Element> {
     Allow(PyReadonlyArrayDyn<'py, bool>),
     Add(PyReadonlyArrayDyn<'py, T>),
+    Converted(ArrayD<T>),
+}
+
+/// The mask's elements in C order, ready for `MaskValues`.
+enum MaskData<'a, T> {
+    Allow(CowArray<'a, bool, IxDyn>),
+    Add(CowArray<'a, T, IxDyn>),
 }
 
 fn read_mask<'py, T: Real + Element>(
@@ -321,10 +330,25 @@ fn read_mask<'py, T: Real + Element>(
         ))
         .into());
     }
-    let cast = mask.call_method1("astype", (numpy::dtype::<T>(mask.py()),))?;
-    Ok(MaskArray::Add(readonly::<T>(
-        &cast.cast_into::<PyUntypedArray>()?,
-    )?))
+    if mask.dtype().is_equiv_to(&numpy::dtype::<T>(mask.py())) {
+        return Ok(MaskArray::Add(readonly::<T>(mask)?));
+    }
+    // float16 and float32 widen to float64 exactly; then one rounding to T.
+    let wide = mask
+        .call_method1("astype", ("float64",))?
+        .cast_into::<PyUntypedArray>()?;
+    let ro = readonly::<f64>(&wide)?;
+    Ok(MaskArray::Converted(ro.as_array().mapv(T::from_f64_lossy)))
+}
+
+impl<'py, T: Element + Clone> MaskArray<'py, T> {
+    fn data(&self) -> MaskData<'_, T> {
+        match self {
+            MaskArray::Allow(ro) => MaskData::Allow(contiguous(ro)),
+            MaskArray::Add(ro) => MaskData::Add(contiguous(ro)),
+            MaskArray::Converted(a) => MaskData::Add(a.as_standard_layout()),
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -339,16 +363,12 @@ fn attention_typed<'py, T: Real + Element>(
     scale: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mask_array = mask.map(read_mask::<T>).transpose()?;
-    let mask_c = mask_array.as_ref().map(|m| match m {
-        MaskArray::Allow(ro) => (Some(contiguous(ro)), None),
-        MaskArray::Add(ro) => (None, Some(contiguous(ro))),
-    });
-    let mask = match (&mask_c, mask) {
-        (Some((allow, add)), Some(arr)) => {
-            let values = match (allow, add) {
-                (Some(a), _) => MaskValues::Allow(as_slice(a)),
-                (_, Some(a)) => MaskValues::Add(as_slice(a)),
-                _ => unreachable!("a mask is either bool or float"),
+    let mask_data = mask_array.as_ref().map(MaskArray::data);
+    let mask = match (&mask_data, mask) {
+        (Some(data), Some(arr)) => {
+            let values = match data {
+                MaskData::Allow(c) => MaskValues::Allow(as_slice(c)),
+                MaskData::Add(c) => MaskValues::Add(as_slice(c)),
             };
             Some(Mask::broadcast(values, arr.shape(), dims)?)
         }

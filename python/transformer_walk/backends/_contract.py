@@ -80,24 +80,38 @@ def as_ids(value: Any) -> np.ndarray:
     return arr
 
 
-def as_mask(value: Any, dtype: np.dtype) -> np.ndarray:
-    """Read ``mask``; E4 unless it is bool or a float dtype. Float masks are cast to ``dtype``.
+def as_mask(value: Any) -> np.ndarray:
+    """Read ``mask``; E4 unless it is bool (True = may attend) or a float dtype (added).
 
-    A bool mask is kept as bool (True = may attend) so each backend can turn it into 0 / -inf
-    itself; a float mask is added to the scores, so it is cast to the dtype of ``q`` first, as
-    the contract says, and every backend adds exactly the same numbers.
+    Any float width is accepted (a float16 mask is common and harmless); it is cast to the
+    dtype of ``q`` later, by ``cast_mask``, once its shape is known to be right.
     """
     arr = np.asarray(value)
-    if arr.dtype == np.bool_:
-        return arr
-    if not np.issubdtype(arr.dtype, np.floating):
+    if arr.dtype != np.bool_ and not np.issubdtype(arr.dtype, np.floating):
         raise TypeError(f"mask has dtype {arr.dtype.name}; expected bool or a float dtype")
-    return arr.astype(dtype, copy=False)
+    return arr
+
+
+def cast_mask(mask: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Cast a float mask to the dtype of ``q``; a bool mask is returned unchanged.
+
+    The contract adds the mask "cast to the dtype of q", so every backend adds exactly the same
+    numbers. Values beyond float32's range become ±inf, which is what that cast means, hence
+    no overflow warning.
+    """
+    if mask.dtype == np.bool_:
+        return mask
+    with np.errstate(over="ignore"):
+        return mask.astype(dtype, copy=False)
 
 
 def one_hot_dtype(dtype: Any) -> np.dtype:
-    """Normalise ``one_hot``'s ``dtype`` argument; E5 unless it is float32 or float64."""
-    dt = np.dtype(dtype)
+    """Normalise ``one_hot``'s ``dtype`` argument; E5 unless it is float32 or float64.
+
+    ``None`` means the default, float32 (as in ``rust_core``) — not NumPy's ``np.dtype(None)``,
+    which would be float64.
+    """
+    dt = np.dtype(np.float32 if dtype is None else dtype)
     if dt not in FLOAT_DTYPES:
         raise TypeError(f"dtype {dt.name} is not supported; expected float32 or float64")
     return dt
@@ -258,8 +272,9 @@ def validate_attention(
     scores_shape = (*lead, n, m)
     mask_arr = None
     if mask is not None:
-        mask_arr = as_mask(mask, qa.dtype)
+        mask_arr = as_mask(mask)
         _check_mask_broadcasts(mask_arr, scores_shape)
+        mask_arr = cast_mask(mask_arr, qa.dtype)
     return AttentionInputs(
         q=qa,
         k=ka,

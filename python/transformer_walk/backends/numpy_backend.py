@@ -1,0 +1,128 @@
+"""The ``"numpy"`` backend: the rust_core API as idiomatic, vectorised NumPy.
+
+Every function validates its inputs with ``_contract`` (same checks, order and messages as
+``rust_core``), then computes in the dtype of its input: float32 stays float32. IEEE special
+values (-inf scores from masks, NaN) are part of the contract, so the arithmetic runs under
+``np.errstate(all="ignore")`` — they are expected, not worth a warning. Results are new
+C-contiguous arrays; inputs are never modified.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from transformer_walk.backends import _contract
+
+_threads = _contract.ThreadCount()
+
+
+def embedding_lookup(table: Any, ids: Any) -> np.ndarray:
+    """Rows ``ids`` of ``table`` [V, d] → ``[*ids.shape, d]``."""
+    table, ids = _contract.validate_embedding_lookup(table, ids)
+    # Ids are known to be in [0, V), so they fit in intp; take() copies into a new array.
+    return np.ascontiguousarray(np.take(table, ids.astype(np.intp), axis=0))
+
+
+def one_hot(ids: Any, vocab_size: int, dtype: Any = np.float32) -> np.ndarray:
+    """``[*ids.shape, vocab_size]`` with a single 1 per row, at column ``ids[...]``."""
+    ids, vocab_size, dtype = _contract.validate_one_hot(ids, vocab_size, dtype)
+    flat = ids.reshape(-1).astype(np.intp)
+    out = np.zeros((flat.size, vocab_size), dtype=dtype)
+    out[np.arange(flat.size), flat] = 1
+    return out.reshape(*ids.shape, vocab_size)
+
+
+def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """The stable softmax of docs/api.md along ``axis``, without validation.
+
+    Subtracting each slice's maximum keeps exp() from overflowing at ±1e4. A slice whose
+    maximum is -inf (all entries -inf, e.g. a fully masked query) is shifted by 0 instead, so
+    its exponentials are all exactly 0 and the result is 0 rather than 0/0. NaN needs no
+    special case: max() propagates it, and x - NaN poisons the whole slice; a +inf maximum
+    gives inf - inf = NaN in the same way.
+    """
+    if x.size == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        mx = np.max(x, axis=axis, keepdims=True)
+        shift = np.where(np.isneginf(mx), np.zeros_like(mx), mx)
+        e = np.exp(x - shift)
+        total = np.sum(e, axis=axis, keepdims=True)
+        # total is 0 only for all -inf slices (any other slice has an exp(0) = 1 term).
+        out = np.divide(e, total, out=np.zeros_like(e), where=total != 0)
+    return np.ascontiguousarray(out)
+
+
+def softmax(x: Any, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax of ``x`` along ``axis``; same shape and dtype as ``x``."""
+    x, axis = _contract.validate_softmax(x, axis)
+    return _softmax(x, axis)
+
+
+def _weights(a: _contract.AttentionInputs) -> np.ndarray:
+    """softmax(q kᵀ · scale + mask) with the causal rule, as a [..., n, m] array."""
+    neg_inf = np.array(-np.inf, dtype=a.dtype)
+    with np.errstate(all="ignore"):
+        scores = np.matmul(a.q, np.swapaxes(a.k, -1, -2)) * a.dtype.type(a.scale)
+        if a.mask is not None:
+            if a.mask.dtype == np.bool_:
+                # The contract's bool mask *adds* 0 or -inf (so a NaN score stays NaN).
+                scores = scores + np.where(a.mask, np.zeros((), a.dtype), neg_inf)
+            else:
+                scores = scores + a.mask
+        if a.causal:
+            # Query i sees keys j <= i: the lower triangle of an n x m matrix, top-left aligned
+            # like torch.tril(ones(n, m)). Causal *sets* the other scores to -inf.
+            scores = np.where(np.tri(a.n, a.m, dtype=bool), scores, neg_inf)
+    return _softmax(scores.astype(a.dtype, copy=False), axis=-1)
+
+
+def attention_weights(
+    q: Any, k: Any, *, mask: Any = None, causal: bool = False, scale: float | None = None
+) -> np.ndarray:
+    """The [..., n, m] attention probabilities softmax(q kᵀ · scale + mask)."""
+    a = _contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
+    return _weights(a)
+
+
+def attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> np.ndarray:
+    """Scaled dot-product attention: softmax(q kᵀ · scale + mask) v → [..., n, d_v]."""
+    a = _contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    weights = _weights(a)
+    with np.errstate(all="ignore"):
+        out = np.matmul(weights, a.v)
+    # A query that may attend to nothing (all-zero weights) outputs zeros — even where v holds
+    # inf or NaN, for which 0 · v would be NaN.
+    attends_to_nothing = ~np.any(weights != 0, axis=-1, keepdims=True)
+    return np.ascontiguousarray(np.where(attends_to_nothing, np.zeros((), a.dtype), out))
+
+
+def set_num_threads(n: int) -> None:
+    """Set the thread count this backend reports (NumPy itself is not re-configured)."""
+    _threads.set(n)
+
+
+def get_num_threads() -> int:
+    """The thread count set by ``set_num_threads``, or the default (see ``_contract``)."""
+    return _threads.get()
+
+
+__all__ = [
+    "attention",
+    "attention_weights",
+    "embedding_lookup",
+    "get_num_threads",
+    "one_hot",
+    "set_num_threads",
+    "softmax",
+]

@@ -1,0 +1,175 @@
+"""The ``"python"`` backend: the rust_core API computed with Python floats, lists and ``math``.
+
+This is the slow, obviously-correct lane: the arithmetic is plain loops over Python lists that a
+learner can read line by line next to docs/api.md. NumPy is used only at the edges — to read
+and validate the inputs (``_contract``), to turn them into nested lists (``tolist``), and to
+build the result array (``np.array(..., dtype=...)`` and ``reshape``). Python floats are IEEE
+doubles, so float32 inputs are computed in double precision and rounded once, at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from transformer_walk.backends import _contract
+
+_threads = _contract.ThreadCount()
+
+
+def _to_array(values: list, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """Build the result: nested lists of Python floats → a new C-contiguous array."""
+    return np.array(values, dtype=dtype).reshape(shape)
+
+
+def embedding_lookup(table: Any, ids: Any) -> np.ndarray:
+    """Rows ``ids`` of ``table`` [V, d] → ``[*ids.shape, d]``."""
+    table, ids = _contract.validate_embedding_lookup(table, ids)
+    rows = table.tolist()
+    d = table.shape[1]
+    picked = [rows[i] for i in ids.reshape(-1).tolist()]
+    return _to_array(picked, table.dtype, (*ids.shape, d))
+
+
+def one_hot(ids: Any, vocab_size: int, dtype: Any = np.float32) -> np.ndarray:
+    """``[*ids.shape, vocab_size]`` with a single 1 per row, at column ``ids[...]``."""
+    ids, vocab_size, dtype = _contract.validate_one_hot(ids, vocab_size, dtype)
+    rows = []
+    for i in ids.reshape(-1).tolist():
+        row = [0.0] * vocab_size
+        row[i] = 1.0
+        rows.append(row)
+    return _to_array(rows, dtype, (*ids.shape, vocab_size))
+
+
+def _softmax_slice(xs: list[float]) -> list[float]:
+    """docs/api.md's softmax of one slice, step by step.
+
+    1. an empty slice stays empty; 2. any NaN makes the whole slice NaN; 3. if the maximum is
+    -inf (every entry is -inf) the slice is all zeros; 4. otherwise exp(x - max), divided by
+    the sum. Subtracting the maximum keeps every exponent <= 0, so math.exp never overflows
+    (and a +inf entry gives inf - inf = NaN, as the contract says).
+    """
+    if not xs:
+        return []
+    if any(math.isnan(x) for x in xs):
+        return [math.nan] * len(xs)
+    mx = max(xs)
+    if mx == -math.inf:
+        return [0.0] * len(xs)
+    es = [math.exp(x - mx) for x in xs]
+    total = sum(es)
+    return [e / total for e in es]
+
+
+def softmax(x: Any, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax of ``x`` along ``axis``; same shape and dtype as ``x``."""
+    x, axis = _contract.validate_softmax(x, axis)
+    # Edge: move the axis last and flatten to a list of slices (layout only, no arithmetic).
+    moved = np.moveaxis(x, axis, -1)
+    length = moved.shape[-1]
+    count = math.prod(moved.shape[:-1])
+    slices = moved.reshape(count, length).tolist()
+    result = _to_array([_softmax_slice(s) for s in slices], x.dtype, moved.shape)
+    return np.ascontiguousarray(np.moveaxis(result, -1, axis))
+
+
+def _dot(a: list[float], b: list[float]) -> float:
+    """Σ a_t b_t over Python floats (0.0 for empty vectors, i.e. d_k = 0)."""
+    return sum((x * y for x, y in zip(a, b, strict=True)), 0.0)
+
+
+def _weight_rows(a: _contract.AttentionInputs) -> list[list[list[float]]]:
+    """The attention weights as nested lists [batch][i][j], batch = the flattened leading dims.
+
+    For each query i and key j: s_ij = (q_i · k_j) · scale + mask_ij, where a bool mask adds
+    0 (True) or -inf (False) and a float mask adds its value; causal then *sets* s_ij = -inf
+    for j > i. Each row is then softmax-ed by ``_softmax_slice``.
+    """
+    batch = math.prod(a.lead)
+    qs = a.q.reshape(batch, a.n, a.d_k).tolist()
+    ks = a.k.reshape(batch, a.m, a.d_k).tolist()
+    masks = None
+    if a.mask is not None:
+        # Edge: broadcast the mask to the scores' shape (stride tricks only, no arithmetic).
+        masks = np.broadcast_to(a.mask, a.scores_shape).reshape(batch, a.n, a.m).tolist()
+    weights = []
+    for b in range(batch):
+        rows = []
+        for i in range(a.n):
+            scores = []
+            for j in range(a.m):
+                s = _dot(qs[b][i], ks[b][j]) * a.scale
+                if masks is not None:
+                    mask_ij = masks[b][i][j]
+                    if isinstance(mask_ij, bool):
+                        mask_ij = 0.0 if mask_ij else -math.inf
+                    s = s + mask_ij
+                if a.causal and j > i:
+                    s = -math.inf
+                scores.append(s)
+            rows.append(_softmax_slice(scores))
+        weights.append(rows)
+    return weights
+
+
+def attention_weights(
+    q: Any, k: Any, *, mask: Any = None, causal: bool = False, scale: float | None = None
+) -> np.ndarray:
+    """The [..., n, m] attention probabilities softmax(q kᵀ · scale + mask)."""
+    a = _contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
+    return _to_array(_weight_rows(a), a.dtype, a.scores_shape)
+
+
+def attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> np.ndarray:
+    """Scaled dot-product attention: z_i = Σ_j a_ij v_j → [..., n, d_v]."""
+    a = _contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    assert a.v is not None
+    batch = math.prod(a.lead)
+    d_v = a.v.shape[-1]
+    vs = a.v.reshape(batch, a.m, d_v).tolist()
+    out = []
+    for b, rows in enumerate(_weight_rows(a)):
+        z_rows = []
+        for row in rows:
+            if all(w == 0.0 for w in row):
+                # A query that may attend to nothing outputs zeros (even for an inf or NaN v,
+                # where 0 * v would be NaN).
+                z_rows.append([0.0] * d_v)
+            else:
+                z_rows.append(
+                    [sum((w * vs[b][j][t] for j, w in enumerate(row)), 0.0) for t in range(d_v)]
+                )
+        out.append(z_rows)
+    return _to_array(out, a.dtype, (*a.lead, a.n, d_v))
+
+
+def set_num_threads(n: int) -> None:
+    """Set the thread count this backend reports (it always computes on one thread)."""
+    _threads.set(n)
+
+
+def get_num_threads() -> int:
+    """The thread count set by ``set_num_threads``, or the default (see ``_contract``)."""
+    return _threads.get()
+
+
+__all__ = [
+    "attention",
+    "attention_weights",
+    "embedding_lookup",
+    "get_num_threads",
+    "one_hot",
+    "set_num_threads",
+    "softmax",
+]
