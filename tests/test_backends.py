@@ -26,11 +26,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import BACKEND_NAMES, BACKEND_PAIRS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
 from transformer_walk.backends import _contract, get_backend
+
+from conftest import BACKEND_NAMES, BACKEND_PAIRS
 
 PROPERTY = settings(
     max_examples=60,

@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import BACKEND_NAMES, BACKEND_PAIRS
+
 from transformer_walk.backends import get_backend
+
+from conftest import BACKEND_NAMES, BACKEND_PAIRS
 
 F32, F64 = np.float32, np.float64
 

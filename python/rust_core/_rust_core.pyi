@@ -1,4 +1,4 @@
-"""Type stubs for the compiled extension (checked against the binary by `mypy.stubtest` in `make lint`)."""
+"""Stubs for the compiled extension; `make lint` checks them against the binary (mypy.stubtest)."""
 
 from typing import Any
 
@@ -37,7 +37,10 @@ def attention(
     causal: bool = False,
     scale: float | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
-    """softmax(q kᵀ · scale + mask) v: [..., n, d_k], [..., m, d_k], [..., m, d_v] → [..., n, d_v]."""
+    """softmax(q kᵀ · scale + mask) v.
+
+    q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → [..., n, d_v].
+    """
 
 def attention_weights(
     q: npt.ArrayLike,

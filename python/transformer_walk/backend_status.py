@@ -27,12 +27,23 @@ class BackendStatus:
         return self.module is not None
 
 
+# What every backend must offer (docs/api.md); checked because an import can "succeed" without them.
+REQUIRED = ("embedding_lookup", "one_hot", "softmax", "attention", "attention_weights")
+
+
 def backend_status(name: str) -> BackendStatus:
     """Try to import one backend and report the outcome instead of raising."""
     try:
-        return BackendStatus(name, get_backend(name), None)
+        module = get_backend(name)
     except ImportError as exc:  # ModuleNotFoundError included
         return BackendStatus(name, None, f"{type(exc).__name__}: {exc}")
+    missing = [function for function in REQUIRED if not hasattr(module, function)]
+    if missing:
+        # From the repository root, the Cargo crate directory rust_core/ imports as an empty
+        # namespace package when the extension is not installed.
+        where = getattr(module, "__file__", None) or list(getattr(module, "__path__", []))
+        return BackendStatus(name, None, f"{module.__name__} ({where}) lacks {', '.join(missing)}")
+    return BackendStatus(name, module, None)
 
 
 def backend_statuses() -> dict[str, BackendStatus]:

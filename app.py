@@ -1,0 +1,13 @@
+"""transformer-walk: the Streamlit entry. It only routes; the pages live in transformer_walk.pages.
+
+streamlit run app.py
+"""
+
+import streamlit as st
+
+from transformer_walk.navigation import build_navigation
+from transformer_walk.sidebar import render_sidebar
+
+st.set_page_config(page_title="Transformer walk", page_icon=":material/route:", layout="wide")
+render_sidebar()
+build_navigation().run()

@@ -1,0 +1,73 @@
+"""Altair charts of the pages. Labels come in as arguments, so the charts know no language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+HIGHLIGHT = "#e4572e"  # the key that wins the most weight
+MUTED = "#8da0cb"
+
+
+def attention_weights(
+    tokens: Sequence[str],
+    weights: Sequence[float],
+    top_index: int,
+    *,
+    token_title: str,
+    weight_title: str,
+) -> alt.Chart:
+    """One bar per key, in sentence order, the largest weight highlighted and labelled."""
+    data = pd.DataFrame(
+        {
+            "token": list(tokens),
+            "weight": [float(w) for w in weights],
+            "top": [i == top_index for i in range(len(tokens))],
+        }
+    )
+    base = alt.Chart(data).encode(
+        x=alt.X("token:N", sort=list(tokens), title=token_title, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("weight:Q", title=weight_title, scale=alt.Scale(domain=[0, 1])),
+    )
+    bars = base.mark_bar(cornerRadiusTopLeft=3, cornerRadiusTopRight=3).encode(
+        color=alt.condition("datum.top", alt.value(HIGHLIGHT), alt.value(MUTED)),
+        tooltip=[
+            alt.Tooltip("token:N", title=token_title),
+            alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
+        ],
+    )
+    labels = base.mark_text(dy=-8).encode(text=alt.Text("weight:Q", format=".3f"))
+    return (bars + labels).properties(height=260)
+
+
+def timings(
+    frame: pd.DataFrame,
+    *,
+    x_title: str,
+    y_title: str,
+    lane_title: str,
+    lane_order: Sequence[str],
+) -> alt.Chart:
+    """Time per call against size on log–log axes, one line per lane.
+
+    ``frame`` has columns ``x`` (the size), ``seconds`` (measured median) and ``lane`` (display
+    name); only measured cells belong in it — estimates are not data.
+    """
+    return (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(
+            # nice=False: keep the axes on the measured sizes instead of padding to a decade
+            x=alt.X("x:Q", title=x_title, scale=alt.Scale(type="log", nice=False)),
+            y=alt.Y("seconds:Q", title=y_title, scale=alt.Scale(type="log")),
+            color=alt.Color("lane:N", title=lane_title, sort=list(lane_order)),
+            tooltip=[
+                alt.Tooltip("lane:N", title=lane_title),
+                alt.Tooltip("x:Q", title=x_title),
+                alt.Tooltip("time:N", title=y_title),
+            ],
+        )
+        .properties(height=340)
+    )

@@ -1,0 +1,48 @@
+"""The pages of the road, grouped as the learner walks it (DESIGN.md, "The app").
+
+Page files are addressed by absolute path inside the installed package, so the app runs the same
+from a checkout or from a wheel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+from streamlit.navigation.page import StreamlitPage
+
+from transformer_walk.i18n import t
+
+PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+# (group message id, [(file, url path, title message id, icon)]); the first page is the default.
+ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
+    (
+        "nav.attention",
+        [("attention_by_hand.py", "attention-by-hand", "abh.title", ":material/calculate:")],
+    ),
+    ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
+]
+
+
+def page_path(filename: str) -> Path:
+    return PAGES_DIR / filename
+
+
+def build_navigation() -> StreamlitPage:
+    """``st.navigation`` over the road's pages, with translated group and page titles."""
+    default_file = ROAD[0][1][0][0]
+    groups = {
+        t(group): [
+            st.Page(
+                page_path(file),
+                title=t(title),
+                icon=icon,
+                url_path=url,
+                default=file == default_file,
+            )
+            for file, url, title, icon in pages
+        ]
+        for group, pages in ROAD
+    }
+    return st.navigation(groups)

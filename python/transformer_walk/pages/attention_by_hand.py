@@ -1,0 +1,320 @@
+"""Attention by hand: the query "his" against the keys Tom / loves / his / dog, number by number.
+
+Renders ``worked_example.worked_example`` (computed by the sidebar's backend); holds no math.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, latex_steps
+from transformer_walk.i18n import t
+from transformer_walk.sidebar import selected_backend
+from transformer_walk.worked_example import (
+    DEFAULT_SCORES,
+    DEFAULT_TOKENS,
+    DEFAULT_VALUES,
+    QUERY_INDEX,
+    AttentionTrace,
+    InputError,
+    worked_example,
+)
+
+EDITOR_KEY = "abh_editor"  # the data editor's edit state (edited_rows, …)
+REVEALED_KEY = "abh_revealed"
+GUESS_KEY = "abh_guess"  # (token index or None, weight): copied out of the form on submit
+GUESS_TOKEN_KEY = "abh_guess_token"  # the form's widgets
+GUESS_WEIGHT_KEY = "abh_guess_weight"
+
+
+def _reset_inputs() -> None:
+    st.session_state.pop(EDITOR_KEY, None)  # forgetting the edits brings back the seed's numbers
+
+
+def _reveal() -> None:
+    st.session_state[GUESS_KEY] = (
+        st.session_state.get(GUESS_TOKEN_KEY),
+        st.session_state.get(GUESS_WEIGHT_KEY),
+    )
+    st.session_state[REVEALED_KEY] = True
+
+
+def _hide() -> None:
+    st.session_state[REVEALED_KEY] = False
+
+
+def _setting() -> None:
+    st.markdown(t("abh.intro"))
+    cols = st.columns(3)
+    for col, (formula, caption) in zip(
+        cols,
+        [
+            (latex_steps.MATCH, "abh.move.match"),
+            (latex_steps.SOFTMAX, "abh.move.normalise"),
+            (latex_steps.WEIGHTED_SUM, "abh.move.aggregate"),
+        ],
+        strict=True,
+    ):
+        with col:
+            st.markdown(t(caption))
+            st.latex(formula)
+    with st.expander(t("abh.qkv.title")):
+        st.markdown(t("abh.qkv.body"))
+        st.table(
+            pd.DataFrame(
+                {
+                    t("abh.qkv.col.vector"): ["Query  q", "Key  k", "Value  v"],
+                    t("abh.qkv.col.role"): [t("abh.qkv.q"), t("abh.qkv.k"), t("abh.qkv.v")],
+                }
+            ).set_index(t("abh.qkv.col.vector"))
+        )
+        st.markdown(t("abh.qkv.caveat"))
+
+
+def _editor_frame() -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "s": list(DEFAULT_SCORES),
+            "v1": [row[0] for row in DEFAULT_VALUES],
+            "v2": [row[1] for row in DEFAULT_VALUES],
+        },
+        index=pd.Index(list(DEFAULT_TOKENS), name="token"),
+    )
+    return frame
+
+
+def _input_error_text(error: InputError) -> str:
+    if error.code == "wrong_shape":
+        return t("abh.err.shape")
+    names = []
+    for kind, row, col in error.cells:
+        token = DEFAULT_TOKENS[row]
+        names.append(
+            t("abh.err.cell_s", token=token)
+            if kind == "s"
+            else t("abh.err.cell_v", token=token, col=(col or 0) + 1)
+        )
+    return t(f"abh.err.{error.code}", cells=", ".join(names))
+
+
+def _step_scores(backend: str) -> AttentionTrace:
+    """Step 1: the inputs (editable) and the scores. Returns the trace the later steps show."""
+    st.header(t("abh.step1.title"), divider="gray")
+    left, right = st.columns([5, 4], gap="large")
+    with left:
+        st.markdown(t("abh.step1.body"))
+        st.latex(latex_steps.QUERY)
+        st.latex(latex_steps.SCORE)
+        st.caption(t("abh.step1.encoder_note"))
+    with right:
+        st.markdown(t("abh.editor.title"))
+        edited = st.data_editor(
+            _editor_frame(),
+            key=EDITOR_KEY,
+            num_rows="fixed",
+            width="stretch",
+            column_config={
+                "_index": st.column_config.TextColumn(t("abh.col.token"), disabled=True),
+                "s": st.column_config.NumberColumn(t("abh.col.s"), help=t("abh.col.s_help")),
+                "v1": st.column_config.NumberColumn("v_j[1]", help=t("abh.col.v_help")),
+                "v2": st.column_config.NumberColumn("v_j[2]", help=t("abh.col.v_help")),
+            },
+        )
+        st.button(t("abh.editor.reset"), on_click=_reset_inputs, icon=":material/restart_alt:")
+
+    scores = edited["s"].tolist()
+    values = edited[["v1", "v2"]].values.tolist()
+    try:
+        trace = worked_example(backend, scores=scores, values=values, query_index=QUERY_INDEX)
+    except InputError as error:
+        st.warning(_input_error_text(error) + " " + t("abh.err.fallback"), icon="✏️")
+        trace = worked_example(backend, query_index=QUERY_INDEX)
+
+    st.latex(latex_steps.scores(trace))
+    st.info(t("abh.illustrative"), icon=":material/info:")
+    return trace
+
+
+def _predict(trace: AttentionTrace) -> bool:
+    """The predict-then-reveal moment. Returns True once the learner has revealed."""
+    with st.container(border=True):
+        st.subheader(t("abh.predict.title"))
+        if not st.session_state.get(REVEALED_KEY, False):
+            with st.form("abh_predict"):
+                st.radio(
+                    t("abh.predict.top"),
+                    options=list(range(trace.n)),
+                    format_func=trace.tokens.__getitem__,
+                    index=None,
+                    horizontal=True,
+                    key=GUESS_TOKEN_KEY,
+                )
+                st.slider(
+                    t("abh.predict.weight", token=trace.tokens[0]),
+                    min_value=0.0,
+                    max_value=1.0,
+                    value=0.25,
+                    step=0.01,
+                    key=GUESS_WEIGHT_KEY,
+                    help=t("abh.predict.weight_help"),
+                )
+                st.form_submit_button(t("abh.predict.reveal"), type="primary", on_click=_reveal)
+            st.caption(t("abh.predict.hint"))
+            return False
+
+        guess_index, guess_weight = st.session_state.get(GUESS_KEY, (None, None))
+        top, second = trace.top_index, trace.runner_up_index
+        top_token = trace.tokens[top]
+        weight = f"{trace.weights[top]:.3f}"
+        st.markdown(t("abh.reveal.answer", token=top_token, weight=weight, query=trace.query_token))
+        if guess_index is None:
+            st.info(t("abh.reveal.no_guess"))
+        elif guess_index in trace.top_indices:
+            st.success(t("abh.reveal.right", token=trace.tokens[guess_index]))
+        else:
+            st.warning(t("abh.reveal.wrong", guess=trace.tokens[guess_index], token=top_token))
+        if second is not None and trace.lead_ratio is not None:
+            st.markdown(
+                t(
+                    f"abh.reveal.{trace.lead_kind}",
+                    top=top_token,
+                    second=trace.tokens[second],
+                    s_top=f"{trace.scores[top]:g}",
+                    s_second=f"{trace.scores[second]:g}",
+                    ratio=f"{trace.lead_ratio:.2f}",
+                )
+            )
+        if guess_weight is not None:
+            verdict = trace.weight_guess_verdict(0, guess_weight)
+            st.markdown(
+                t(
+                    f"abh.reveal.weight_{verdict}",
+                    token=trace.tokens[0],
+                    guess=f"{guess_weight:.2f}",
+                    weight=f"{trace.weights[0]:.3f}",
+                )
+            )
+        st.button(t("abh.reveal.again"), on_click=_hide, icon=":material/replay:")
+        return True
+
+
+def _step_softmax(trace: AttentionTrace) -> None:
+    st.header(t("abh.step2.title"), divider="gray")
+    left, right = st.columns([5, 4], gap="large")
+    with left:
+        st.markdown(t("abh.step2.body"))
+        st.latex(latex_steps.SOFTMAX)
+        st.latex(latex_steps.SOFTMAX_STABLE)
+        st.markdown(t("abh.step2.stable"))
+        st.latex(latex_steps.softmax_of_top(trace))
+    with right:
+        st.altair_chart(
+            charts.attention_weights(
+                trace.tokens,
+                trace.weights,
+                trace.top_index,
+                token_title=t("abh.chart.token"),
+                weight_title=t("abh.chart.weight", query=trace.query_token),
+            ),
+            width="stretch",
+        )
+        m1, m2, m3 = st.columns(3)
+        m1.metric(t("abh.metric.max"), f"{trace.max_score:.3f}")
+        m2.metric(t("abh.metric.exp_sum"), f"{trace.exp_sum:.3f}")
+        m3.metric(t("abh.metric.weight_sum"), f"{trace.weights.sum():.3f}")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("abh.col.s"): trace.scores,
+                "s_j − m": trace.shifted_scores,
+                "exp(s_j − m)": trace.shifted_exp,
+                "α_j": trace.weights,
+            },
+            index=pd.Index(trace.tokens, name=t("abh.col.token")),
+        ),
+        width="stretch",
+        column_config={
+            name: st.column_config.NumberColumn(format="%.3f")
+            for name in (t("abh.col.s"), "s_j − m", "exp(s_j − m)", "α_j")
+        },
+    )
+    st.latex(latex_steps.weights(trace))
+
+
+def _step_values(trace: AttentionTrace) -> None:
+    st.header(t("abh.step3.title"), divider="gray")
+    st.markdown(t("abh.step3.body"))
+    st.latex(latex_steps.WEIGHTED_SUM)
+    st.latex(latex_steps.weighted_sum(trace))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "α_j": trace.weights,
+                "v_j": [_vector_text(v) for v in trace.values],
+                "α_j v_j": [_vector_text(c) for c in trace.contributions],
+            },
+            index=pd.Index(trace.tokens, name=t("abh.col.token")),
+        ),
+        width="stretch",
+        column_config={"α_j": st.column_config.NumberColumn(format="%.3f")},
+    )
+    cols = st.columns(len(trace.z) + 1)
+    for i, value in enumerate(trace.z):
+        cols[i].metric(f"z_his[{i + 1}]", f"{value:.3f}")
+    with cols[-1]:
+        st.caption(t("abh.step3.seed_check"))
+    st.latex(latex_steps.FUSED_CALL)
+    st.success(
+        t(
+            "abh.fused",
+            backend=t(f"backend.{trace.backend}"),
+            z=_vector_text(trace.z),
+            total=_vector_text(trace.weighted_sum),
+            diff=f"{trace.fused_difference:.1e}" if trace.fused_difference else "0",
+        ),
+        icon=":material/check_circle:",
+    )
+
+
+def _vector_text(values: Iterable[float]) -> str:
+    return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
+
+
+def _caveats_and_heads() -> None:
+    st.header(t("abh.caveat.title"), divider="gray")
+    st.markdown(t("abh.caveat.body"))
+    st.subheader(t("abh.heads.title"))
+    st.markdown(t("abh.heads.body"))
+    cols = st.columns(3)
+    for col, head in zip(cols, ("1", "2", "3"), strict=True):
+        with col.container(border=True):
+            st.markdown(t(f"abh.heads.h{head}"))
+    st.latex(latex_steps.MULTI_HEAD)
+    st.markdown(t("abh.heads.after"))
+    with st.expander(t("abh.matrix.title")):
+        st.latex(latex_steps.MATRIX_FORM)
+        st.markdown(t("abh.matrix.body"))
+
+
+def render() -> None:
+    st.title(t("abh.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    _setting()
+    trace = _step_scores(name)
+    if _predict(trace):
+        _step_softmax(trace)
+        _step_values(trace)
+    else:
+        st.info(t("abh.locked"), icon=":material/lock:")
+    _caveats_and_heads()
+
+
+render()

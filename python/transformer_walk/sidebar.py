@@ -1,0 +1,62 @@
+"""The sidebar every page shares: the language and the backend, kept in ``st.session_state``."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import streamlit as st
+
+from transformer_walk.backend_status import backend_status, backend_statuses, default_backend
+from transformer_walk.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
+
+BACKEND_KEY = "backend"
+
+
+def _init_language() -> None:
+    """First run of a session: take ``?lang=zh`` from the URL if given, so links can pick it."""
+    if LANGUAGE_KEY not in st.session_state:
+        wanted = st.query_params.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+        st.session_state[LANGUAGE_KEY] = wanted if wanted in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def render_sidebar() -> None:
+    """Language and backend pickers. Call before building the navigation (titles are translated)."""
+    _init_language()
+    statuses = backend_statuses()
+    available = [name for name, status in statuses.items() if status.available]
+    if st.session_state.get(BACKEND_KEY) not in available:
+        st.session_state[BACKEND_KEY] = default_backend(available)
+
+    with st.sidebar:
+        # Bilingual label: findable whichever language is showing.
+        st.radio(
+            "Language · 语言",
+            options=list(LANGUAGES),
+            format_func=LANGUAGES.__getitem__,
+            key=LANGUAGE_KEY,
+            horizontal=True,
+        )
+        if not available:
+            st.error(t("sidebar.no_backend"))
+            return
+        # Labels are looked up now, not inside format_func: it may be called outside this run.
+        labels = {name: t(f"backend.{name}") for name in available}
+        st.radio(
+            t("sidebar.backend"),
+            options=available,
+            format_func=labels.__getitem__,
+            captions=[t(f"backend.{name}.caption") for name in available],
+            key=BACKEND_KEY,
+            help=t("sidebar.backend_help"),
+        )
+        if not statuses["rust"].available:
+            st.caption(t("sidebar.rust_missing"))
+
+
+def selected_backend() -> tuple[str, ModuleType] | None:
+    """(name, module) of the backend picked in the sidebar, or None if none imports."""
+    name = st.session_state.get(BACKEND_KEY)
+    if name is None:
+        return None
+    status = backend_status(name)
+    return (name, status.module) if status.module is not None else None

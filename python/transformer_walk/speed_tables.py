@@ -1,0 +1,166 @@
+"""What the Speed page shows of a ``BenchResult``: tables, chart data, highlights, the CSV.
+
+The numbers are the benchmark's measured medians; this module only arranges and labels them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+from transformer_walk.bench import (
+    ERROR,
+    OK,
+    OPS,
+    SKIPPED,
+    UNAVAILABLE,
+    BenchResult,
+    Cell,
+    format_seconds,
+    format_speedup,
+)
+from transformer_walk.i18n import t
+
+
+def lane_name(lane: str, cores: int) -> str:
+    return t(f"lane.{lane}", cores=cores)
+
+
+def cell_text(cell: Cell | None) -> str:
+    if cell is None:
+        return ""
+    if cell.status == OK and cell.median_s is not None:
+        return format_seconds(cell.median_s) + (" ⚠" if cell.matches_reference is False else "")
+    if cell.status == SKIPPED and cell.estimate_s is not None:
+        return t("speed.cell.skipped", estimate=format_seconds(cell.estimate_s))
+    return t({UNAVAILABLE: "speed.cell.unavailable", ERROR: "speed.cell.error"}[cell.status])
+
+
+def _lanes(result: BenchResult) -> list[str]:
+    return list(result.meta["lanes"])
+
+
+def medians_table(result: BenchResult, op: str) -> pd.DataFrame:
+    """Sizes down, lanes across, each cell a median time (or why there is none)."""
+    cores = result.meta["cores"]
+    rows = {
+        label: {
+            lane_name(lane, cores): cell_text(result.cell(op, label, lane))
+            for lane in _lanes(result)
+        }
+        for label, _ in result.cases(op)
+    }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = t("speed.col.size")
+    return frame
+
+
+def speedups_table(result: BenchResult, op: str, versus: str) -> pd.DataFrame | None:
+    """How many times faster each other lane ran than ``versus`` (measured medians only).
+
+    None when ``versus`` was not part of the run.
+    """
+    cores = result.meta["cores"]
+    lanes = _lanes(result)
+    if versus not in lanes:
+        return None
+    others = [lane for lane in lanes if lane != versus]
+    rows = {}
+    for label, _ in result.cases(op):
+        ups = {lane: result.speedup(op, label, lane, versus) for lane in others}
+        rows[label] = {
+            lane_name(lane, cores): "—" if up is None else format_speedup(up)
+            for lane, up in ups.items()
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = t("speed.col.size")
+    return frame
+
+
+def chart_frame(result: BenchResult, op: str) -> pd.DataFrame:
+    """Measured cells only (x, seconds, lane, time text): estimates are not plotted."""
+    cores = result.meta["cores"]
+    records = [
+        {
+            "x": cell.x,
+            "seconds": cell.median_s,
+            "lane": lane_name(cell.lane, cores),
+            "time": format_seconds(cell.median_s),
+        }
+        for cell in result.cells
+        if cell.op == op and cell.status == OK and cell.median_s
+    ]
+    return pd.DataFrame(records, columns=["x", "seconds", "lane", "time"])
+
+
+@dataclass(frozen=True)
+class Highlight:
+    label: str  # "Rust · 1 thread vs NumPy"
+    value: str  # "3.20×"
+    size: str  # the case it was measured at
+
+
+def highlights(result: BenchResult, op: str) -> list[Highlight]:
+    """Speed-ups at the largest size both lanes measured, for a row of metrics."""
+    cores = result.meta["cores"]
+    pairs = [
+        ("numpy", "python"),
+        ("rust-1", "numpy"),
+        ("rust-all", "numpy"),
+        ("rust-all", "python"),
+    ]
+    found = []
+    for lane, versus in pairs:
+        for label, _ in reversed(result.cases(op)):
+            up = result.speedup(op, label, lane, versus)
+            if up is not None:
+                title = t(
+                    "speed.highlight", lane=lane_name(lane, cores), versus=lane_name(versus, cores)
+                )
+                found.append(Highlight(title, format_speedup(up), label))
+                break
+    return found
+
+
+def measured_at(result: BenchResult) -> str:
+    """'2026-01-31 12:00:00' from the ISO timestamp in the metadata."""
+    return str(result.meta["finished_at"]).replace("T", " ").removesuffix("+00:00")
+
+
+def any_skipped(result: BenchResult, op: str) -> bool:
+    return any(c.op == op and c.status == SKIPPED for c in result.cells)
+
+
+def mismatches(result: BenchResult, op: str) -> list[Cell]:
+    """Cells whose output differed from NumPy's (a backend bug worth seeing)."""
+    return [c for c in result.cells if c.op == op and c.matches_reference is False]
+
+
+def problems(result: BenchResult, op: str) -> list[Cell]:
+    """The first unavailable or failing cell of each lane (one explanation per lane)."""
+    first: dict[str, Cell] = {}
+    for c in result.cells:
+        if c.op == op and c.status in (UNAVAILABLE, ERROR):
+            first.setdefault(c.lane, c)
+    return list(first.values())
+
+
+def x_title(op: str) -> str:
+    return t(f"speed.axis.{OPS[op].axis}")
+
+
+def csv_frame(result: BenchResult) -> pd.DataFrame:
+    """Every cell, untranslated, for download (samples as a space-separated list)."""
+    records = []
+    for cell in result.cells:
+        record = asdict(cell)
+        sizes = record.pop("sizes")
+        record["samples_s"] = " ".join(f"{s:.9g}" for s in cell.samples_s)
+        record.update({f"size_{k}": v for k, v in sizes.items()})
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def csv_bytes(result: BenchResult) -> bytes:
+    return csv_frame(result).to_csv(index=False).encode("utf-8")

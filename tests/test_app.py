@@ -1,0 +1,308 @@
+"""The app through Streamlit's AppTest: both pages, both languages, the interactions that matter.
+
+AppTest notes (streamlit 1.67):
+- ``AppTest.from_file("app.py")`` runs the router; ``switch_page`` takes a page *file* path. Pages
+  live inside the package, so we pass the absolute path ``navigation.page_path(...)``.
+- A data editor cannot be edited with ``set_value``; its edit state (``edited_rows`` …) is assigned
+  on ``at.session_state`` before ``run()``, which is what the browser would send.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import backend_status as backend_status_module
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60  # seconds per run: generous, the Speed run below is sized to take a few
+EDITOR_KEY = "abh_editor"
+TIME_TEXT = re.compile(r"^\d+(\.\d+)? (ns|µs|ms|s)( ⚠)?$")
+
+
+def open_app(language: str = "en") -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    return at.run()
+
+
+def open_speed(language: str = "en") -> AppTest:
+    at = open_app(language)
+    return at.switch_page(str(page_path("speed.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def edit(at: AppTest, rows: dict[int, dict[str, object]]) -> AppTest:
+    at.session_state[EDITOR_KEY] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def reveal(at: AppTest, language: str = "en", guess: int | None = 0) -> AppTest:
+    if guess is not None:
+        at.radio(key="abh_guess_token").set_value(guess)
+    label = translate("abh.predict.reveal", language)
+    next(b for b in at.button if b.label == label).click()
+    return at.run()
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def shown_weights(at: AppTest) -> list[float]:
+    return [float(w) for w in table_with(at, "exp(s_j − m)")["α_j"]]
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def softmax(scores: list[float]) -> np.ndarray:
+    e = np.exp(np.array(scores) - max(scores))
+    return e / e.sum()
+
+
+# --- Attention by hand ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_attention_page_renders(language: str) -> None:
+    at = open_app(language)
+    no_exception(at)
+    assert at.title[0].value == translate("abh.title", language)
+    assert at.header[0].value == translate("abh.step1.title", language)
+    assert any(r"[2.50,\;0.50,\;1.00,\;0.80]" in x.value for x in at.latex)
+    assert len(at.data_editor) == 1
+    # Before the reveal the answer is hidden: no weights, no z.
+    assert not at.metric
+    assert any(i.value == translate("abh.locked", language) for i in at.info)
+    assert at.radio(key="abh_guess_token").options == ["Tom", "loves", "his", "dog"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_reveal_shows_weights_and_z_his(language: str) -> None:
+    at = reveal(open_app(language), language, guess=0)
+    no_exception(at)
+    np.testing.assert_allclose(shown_weights(at), [0.649, 0.088, 0.145, 0.119], atol=5e-4)
+    assert metric(at, "z_his[1]") == "0.853"
+    assert metric(at, "z_his[2]") == "0.292"
+    assert any(x.value == translate("abh.reveal.right", language, token="Tom") for x in at.success)
+    assert any(r"\approx [0.853,\;0.292]" in x.value for x in at.latex)
+    assert len(at.get("vega_lite_chart")) == 1  # the weights bar chart
+
+
+def test_editing_a_score_changes_the_weights_shown() -> None:
+    at = reveal(open_app(), guess=0)
+    at = edit(at, {1: {"s": 3.0}})  # loves: 0.5 → 3.0
+    no_exception(at)
+    expected = softmax([2.5, 3.0, 1.0, 0.8])
+    np.testing.assert_allclose(shown_weights(at), expected, atol=5e-4)
+    z = expected @ np.array([[1, 0], [0, 1], [1, 1], [0.5, 0.5]])
+    assert metric(at, "z_his[1]") == f"{z[0]:.3f}"
+    assert metric(at, "z_his[2]") == f"{z[1]:.3f}"
+    answer = translate(
+        "abh.reveal.answer", "en", token="loves", weight=f"{expected[1]:.3f}", query="his"
+    )
+    assert any(m.value == answer for m in at.markdown)
+    assert any(
+        w.value == translate("abh.reveal.wrong", "en", guess="Tom", token="loves")
+        for w in at.warning
+    )
+
+
+def test_a_tie_is_explained_and_any_tied_guess_is_right() -> None:
+    at = edit(open_app(), {0: {"s": 1.0}, 1: {"s": 1.0}, 3: {"s": 1.0}})  # all four score 1.0
+    at = reveal(at, guess=2)
+    no_exception(at)
+    np.testing.assert_allclose(shown_weights(at), [0.25] * 4)
+    assert any(s.value == translate("abh.reveal.right", "en", token="his") for s in at.success)
+    assert any(m.value.startswith("A tie: Tom and loves both score 1") for m in at.markdown)
+
+
+def test_editing_v_changes_z_only() -> None:
+    at = reveal(open_app(), guess=0)
+    at = edit(at, {0: {"v1": 2.0}})  # Tom's value: [1, 0] → [2, 0]
+    no_exception(at)
+    np.testing.assert_allclose(shown_weights(at), [0.649, 0.088, 0.145, 0.119], atol=5e-4)
+    weights = softmax([2.5, 0.5, 1.0, 0.8])
+    z = weights @ np.array([[2, 0], [0, 1], [1, 1], [0.5, 0.5]])
+    assert metric(at, "z_his[1]") == f"{z[0]:.3f}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bad_input_gives_a_friendly_message_and_the_page_keeps_working(language: str) -> None:
+    at = reveal(open_app(language), language)
+    at = edit(at, {1: {"s": None}, 3: {"v2": float("nan")}})
+    no_exception(at)
+    cells = ", ".join(
+        [
+            translate("abh.err.cell_s", language, token="loves"),
+            translate("abh.err.cell_v", language, token="dog", col=2),
+        ]
+    )
+    message = translate("abh.err.not_finite", language, cells=cells)
+    assert any(w.value.startswith(message) for w in at.warning), [w.value for w in at.warning]
+    # The steps fall back to the article's numbers rather than breaking.
+    assert metric(at, "z_his[1]") == "0.853"
+
+
+def test_reset_brings_back_the_articles_numbers() -> None:
+    at = reveal(open_app())
+    at = edit(at, {1: {"s": 3.0}})
+    assert metric(at, "z_his[1]") != "0.853"
+    next(b for b in at.button if b.label == translate("abh.editor.reset", "en")).click().run()
+    no_exception(at)
+    assert metric(at, "z_his[1]") == "0.853"
+
+
+def test_weight_guess_feedback_and_hide_again() -> None:
+    at = open_app()
+    at.slider(key="abh_guess_weight").set_value(0.25)
+    at = reveal(at, guess=2)
+    no_exception(at)
+    assert any(
+        w.value == translate("abh.reveal.wrong", "en", guess="his", token="Tom") for w in at.warning
+    )
+    low = translate("abh.reveal.weight_low", "en", token="Tom", guess="0.25", weight="0.649")
+    assert any(m.value == low for m in at.markdown)
+    next(b for b in at.button if b.label == translate("abh.reveal.again", "en")).click().run()
+    no_exception(at)
+    assert not at.metric  # hidden again, the form is back
+    assert at.radio(key="abh_guess_token").options == ["Tom", "loves", "his", "dog"]
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_available_backend_computes_the_page(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_app()
+    at.radio(key="backend").set_value(name).run()
+    at = reveal(at)
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(label in c.value for c in at.caption)
+    assert metric(at, "z_his[1]") == "0.853"
+    assert any(f"**{label}**" in s.value for s in at.success)  # the fused call names the backend
+
+
+def test_without_rust_numpy_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = backend_status_module.get_backend
+
+    def no_rust(name: str):  # noqa: ANN202 - returns a module
+        if name == "rust":
+            raise ModuleNotFoundError("No module named 'rust_core._rust_core'")
+        return real(name)
+
+    monkeypatch.setattr(backend_status_module, "get_backend", no_rust)
+    at = open_app()
+    no_exception(at)
+    assert at.radio(key="backend").value == "numpy"
+    assert "rust" not in at.radio(key="backend").options
+    assert any(c.value == translate("sidebar.rust_missing", "en") for c in at.sidebar.caption)
+
+
+def test_language_from_the_url() -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params["lang"] = "zh"
+    at.run()
+    no_exception(at)
+    assert at.title[0].value == translate("abh.title", "zh")
+
+
+def test_switching_language_keeps_the_backend() -> None:
+    at = open_app()
+    at.radio(key="backend").set_value("numpy").run()
+    at.radio(key="lang").set_value("zh").run()
+    no_exception(at)
+    assert at.title[0].value == translate("abh.title", "zh")
+    assert at.radio(key="backend").value == "numpy"
+
+
+# --- Speed ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_speed_page_renders(language: str) -> None:
+    at = open_speed(language)
+    no_exception(at)
+    assert at.title[0].value == translate("speed.title", language)
+    assert any(i.value == translate("speed.no_results", language) for i in at.info)
+
+
+def _run_tiny_softmax(at: AppTest, language: str = "en") -> AppTest:
+    at.radio(key="speed_op").set_value("softmax").run()
+    at.multiselect(key="speed_softmax_rows").set_value([16, 64])
+    at.selectbox(key="speed_softmax_cols").set_value(64)
+    at.slider(key="speed_repeats").set_value(3)
+    next(b for b in at.button if b.label == translate("speed.run", language)).click()
+    return at.run()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_speed_run_at_tiny_sizes_fills_the_tables(language: str) -> None:
+    at = _run_tiny_softmax(open_speed(language), language)
+    no_exception(at)
+    medians = table_with(at, translate("lane.numpy", language))
+    assert list(medians.index) == ["rows=16 cols=64", "rows=64 cols=64"]
+    for lane in ("python", "numpy", "rust-1", "rust-all"):
+        column = translate(f"lane.{lane}", language, cores=_cores())
+        for text in medians[column]:
+            if backend_status("rust" if lane.startswith("rust") else lane).available:
+                assert TIME_TEXT.match(text), text
+            else:
+                assert text == translate("speed.cell.unavailable", language)
+    speedups = [d.value for d in at.dataframe if "×" in d.value.to_string()]
+    assert len(speedups) == 2  # × vs NumPy and × vs pure Python
+    assert all(list(table.index) == list(medians.index) for table in speedups)
+    assert len(at.get("vega_lite_chart")) == 1
+    assert len(at.get("download_button")) == 1
+    assert at.metric  # the highlights row
+
+
+def test_speed_results_survive_reruns_and_page_changes() -> None:
+    at = _run_tiny_softmax(open_speed())
+    at.radio(key="speed_op").set_value("attention").run()
+    assert any(i.value == translate("speed.no_results", "en") for i in at.info)
+    at.radio(key="speed_op").set_value("softmax").run()
+    no_exception(at)
+    assert "rows=16 cols=64" in table_with(at, "NumPy").index
+    at.switch_page(str(page_path("attention_by_hand.py"))).run()
+    at.switch_page(str(page_path("speed.py"))).run()
+    no_exception(at)
+    at.radio(key="speed_op").set_value("softmax").run()
+    assert "rows=16 cols=64" in table_with(at, "NumPy").index
+
+
+@pytest.mark.skipif(not backend_status("python").available, reason="no pure-Python backend")
+def test_speed_marks_pure_python_skipped_with_an_estimate() -> None:
+    at = open_speed()
+    at.radio(key="speed_op").set_value("attention").run()
+    at.multiselect(key="speed_attention_n").set_value([16, 512])
+    at.selectbox(key="speed_attention_heads").set_value(1)
+    at.selectbox(key="speed_attention_d").set_value(16)
+    at.slider(key="speed_repeats").set_value(3)
+    at.slider(key="speed_budget").set_value(0.5)
+    next(b for b in at.button if b.label == translate("speed.run", "en")).click().run()
+    no_exception(at)
+    python = table_with(at, "Pure Python")["Pure Python"]
+    assert TIME_TEXT.match(python.iloc[0])
+    assert re.match(r"^skipped \(estimated \d+(\.\d+)? (µs|ms|s)\)$", python.iloc[1]), python.iloc[
+        1
+    ]
+
+
+def _cores() -> int:
+    from transformer_walk.bench import available_cores
+
+    return available_cores()

@@ -1,0 +1,143 @@
+"""The real app in headless Chromium: every page renders with no exception, in both languages.
+
+Starts ``streamlit run app.py`` on a free port (against whatever ``transformer_walk`` this Python
+imports — the installed package), drives Debian's chromium through Playwright, and always stops
+the server. Skipped, with the reason, where Playwright or Chromium is missing; browsers are never
+downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+RENDER_TIMEOUT_MS = 60_000
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).is_file(), reason=f"chromium not found (looked for {CHROMIUM})"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless=true",
+        f"--server.port={port}",
+        "--server.address=127.0.0.1",
+        "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none",
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"streamlit exited early:\n{process.stdout.read()}")  # type: ignore[union-attr]
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as reply:
+                    if reply.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not start serving within 60 s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_sync.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):  # noqa: ANN001, ANN201 - Playwright types
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield context.new_page()
+    context.close()
+
+
+def settle(page, text: str) -> None:  # noqa: ANN001
+    """Wait until ``text`` shows and the script has finished running, then check for errors."""
+    page.get_by_text(text, exact=False).first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+        timeout=RENDER_TIMEOUT_MS
+    )
+    assert page.locator('[data-testid="stException"]').count() == 0, page.locator(
+        '[data-testid="stException"]'
+    ).first.inner_text()
+
+
+def test_attention_by_hand_in_english(server: str, page) -> None:  # noqa: ANN001
+    page.goto(server + "/")
+    settle(page, "Attention by hand")
+    settle(page, "Predict, then reveal")
+    page.get_by_role("radiogroup").filter(has_text="loves").get_by_text("Tom", exact=True).click()
+    page.get_by_role("button", name="Reveal the weights").click()
+    settle(page, "Step 3 · The weights blend the values")
+    for label, value in (("z_his[1]", "0.853"), ("z_his[2]", "0.292")):
+        metric = page.locator('[data-testid="stMetric"]').filter(has_text=label)
+        metric.wait_for(timeout=RENDER_TIMEOUT_MS)
+        assert value in metric.inner_text()
+    settle(page, "Right: Tom wins.")
+
+
+def test_attention_by_hand_in_chinese_and_back(server: str, page) -> None:  # noqa: ANN001
+    page.goto(server + "/?lang=zh")
+    settle(page, "手算注意力")
+    settle(page, "先预测，再揭晓")
+    assert page.get_by_text("第 1 步").count() >= 1
+    page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).click()
+    settle(page, "Predict, then reveal")
+
+
+def test_speed_page_runs(server: str, page) -> None:  # noqa: ANN001
+    page.goto(server + "/speed")
+    settle(page, "Speed: pure Python vs NumPy vs Rust")
+    page.get_by_role("button", name="Run the race").click()
+    settle(page, "Median time per call")
+    settle(page, "Time against size (log–log)")
+
+
+def test_speed_page_in_chinese(server: str, page) -> None:  # noqa: ANN001
+    page.goto(server + "/speed?lang=zh")
+    settle(page, "速度：纯 Python、NumPy 与 Rust 同台比拼")
+    page.get_by_role("button").filter(has_text="开始比赛").wait_for(timeout=RENDER_TIMEOUT_MS)
+    settle(page, "这个运算还没有测量结果")

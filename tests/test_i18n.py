@@ -1,0 +1,95 @@
+"""Every message exists in both languages with the same fields; every id the code uses exists."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from transformer_walk import bench, i18n, speed_choices
+from transformer_walk.backends import BACKENDS
+from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
+
+PACKAGE = Path(i18n.__file__).parent
+SOURCES = [*PACKAGE.glob("*.py"), *PACKAGE.glob("pages/*.py")]
+# Any string literal shaped like a message id, wherever it sits (t(...) calls, tuples, dicts).
+LITERAL_ID = re.compile(r'"((?:abh|speed|nav|sidebar|common|backend|lane)\.[a-z0-9_.\-]+)"')
+# Same text in both languages on purpose (names, formulas, formats).
+SAME_IN_BOTH = {
+    "backend.numpy",
+    "lane.numpy",
+    "speed.op.softmax",
+    "speed.progress",
+    "abh.metric.exp_sum",
+    "abh.col.token",
+}
+
+
+def _fields(text: str) -> set[str] | None:
+    """The format fields of a message; None for LaTeX-bearing ones, which take no fields."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    except ValueError:
+        return None
+
+
+@pytest.mark.parametrize("key", sorted(MESSAGES))
+def test_message_has_both_languages_with_the_same_fields(key: str) -> None:
+    entry = MESSAGES[key]
+    assert set(entry) == set(LANGUAGES)
+    assert all(text.strip() for text in entry.values())
+    assert _fields(entry["en"]) == _fields(entry["zh"])
+    if key not in SAME_IN_BOTH:
+        assert entry["en"] != entry["zh"]
+        assert re.search(r"[\u4e00-\u9fff]", entry["zh"]), "the Chinese text has no Chinese"
+
+
+@pytest.mark.parametrize("key", sorted(k for k in MESSAGES if _fields(MESSAGES[k]["en"])))
+def test_messages_with_fields_format(key: str) -> None:
+    fields = dict.fromkeys(_fields(MESSAGES[key]["en"]) or (), "X")
+    for language in LANGUAGES:
+        assert "X" in translate(key, language, **fields)
+
+
+@pytest.mark.parametrize("key", sorted(k for k in MESSAGES if _fields(MESSAGES[k]["en"]) is None))
+def test_latex_messages_are_returned_verbatim(key: str) -> None:
+    for language in LANGUAGES:
+        assert translate(key, language) == MESSAGES[key][language]
+
+
+def _dynamic_ids() -> set[str]:
+    """Ids the code builds with f-strings, spelled out from the data they come from."""
+    ids = {f"backend.{b}" for b in BACKENDS} | {f"backend.{b}.caption" for b in BACKENDS}
+    ids |= {f"lane.{lane}" for lane in bench.LANES}
+    ids |= {f"speed.op.{op}" for op in bench.OPS} | {f"speed.op.{op}.shape" for op in bench.OPS}
+    ids |= {f"speed.chart.slope.{op}" for op in bench.OPS}
+    ids |= {f"speed.axis.{spec.axis}" for spec in bench.OPS.values()}
+    ids |= {f"speed.param.{p}" for c in speed_choices.CHOICES.values() for p in c.fixed_options}
+    ids |= {f"speed.{status}" for status in (bench.UNAVAILABLE, bench.ERROR)}
+    ids |= {f"abh.err.{code}" for code in ("not_a_number", "not_finite")}
+    ids |= {f"abh.heads.h{i}" for i in (1, 2, 3)}
+    ids |= {f"abh.reveal.weight_{v}" for v in ("close", "high", "low")}
+    ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
+    return ids
+
+
+def _used_ids() -> set[str]:
+    used = _dynamic_ids()
+    for path in SOURCES:
+        found = LITERAL_ID.findall(path.read_text(encoding="utf-8"))
+        used |= {name for name in found if not name.endswith(".py")}  # page files, not ids
+    return used
+
+
+def test_every_message_id_used_in_the_code_exists() -> None:
+    assert sorted(_used_ids() - set(MESSAGES)) == []
+
+
+def test_every_message_is_used() -> None:
+    assert sorted(set(MESSAGES) - _used_ids()) == []
+
+
+def test_outside_streamlit_the_language_is_english() -> None:
+    assert i18n.t("abh.title") == MESSAGES["abh.title"]["en"]
