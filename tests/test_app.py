@@ -28,15 +28,14 @@ EDITOR_KEY = "abh_editor"
 TIME_TEXT = re.compile(r"^\d+(\.\d+)? (ns|µs|ms|s)( ⚠)?$")
 
 
-def open_app(language: str = "en") -> AppTest:
+def open_app(language: str = "en", page: str = "attention_by_hand.py") -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.session_state["lang"] = language
-    return at.run()
+    return at.run().switch_page(str(page_path(page))).run()
 
 
 def open_speed(language: str = "en") -> AppTest:
-    at = open_app(language)
-    return at.switch_page(str(page_path("speed.py"))).run()
+    return open_app(language, page="speed.py")
 
 
 def no_exception(at: AppTest) -> None:

@@ -13,9 +13,11 @@ from transformer_walk.backends import BACKENDS
 from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
 
 PACKAGE = Path(i18n.__file__).parent
-SOURCES = [*PACKAGE.glob("*.py"), *PACKAGE.glob("pages/*.py")]
+# Where ids are used: the package and its pages, not where they are defined (i18n.py, texts/).
+SOURCES = [p for p in [*PACKAGE.glob("*.py"), *PACKAGE.glob("pages/*.py")] if p.name != "i18n.py"]
+PREFIXES = sorted({key.split(".")[0] for key in MESSAGES})
 # Any string literal shaped like a message id, wherever it sits (t(...) calls, tuples, dicts).
-LITERAL_ID = re.compile(r'"((?:abh|speed|nav|sidebar|common|backend|lane)\.[a-z0-9_.\-]+)"')
+LITERAL_ID = re.compile(rf'"((?:{"|".join(PREFIXES)})\.[a-z0-9_.\-]+)"')
 # Same text in both languages on purpose (names, formulas, formats).
 SAME_IN_BOTH = {
     "backend.numpy",

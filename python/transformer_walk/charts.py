@@ -71,3 +71,66 @@ def timings(
         )
         .properties(height=340)
     )
+
+
+def heatmap(
+    matrix: Sequence[Sequence[float]],
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    row_title: str,
+    col_title: str,
+    value_title: str,
+    show_values: bool = True,
+    fmt: str = ".2f",
+    scheme: str = "blues",
+    domain: tuple[float, float] | None = None,
+    cell: int = 34,
+) -> alt.Chart:
+    """A labelled matrix (rows top to bottom, as printed), values written in the cells when small.
+
+    Labels may repeat (a sentence can hold the same word twice), so rows and columns are keyed by
+    position and shown by label.
+    """
+    rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
+    cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
+    data = pd.DataFrame(
+        [
+            {"row": rows[i], "col": cols[j], "value": float(v)}
+            for i, row in enumerate(matrix)
+            for j, v in enumerate(row)
+        ]
+    )
+    strip = "split(datum.value, ':').slice(1).join(':')"  # "3:dog" → "dog"
+    color_scale = (
+        alt.Scale(scheme=scheme, domain=list(domain)) if domain else alt.Scale(scheme=scheme)
+    )
+    base = alt.Chart(data).encode(
+        x=alt.X(
+            "col:N", sort=cols, title=col_title, axis=alt.Axis(labelExpr=strip, labelAngle=-40)
+        ),
+        y=alt.Y("row:N", sort=rows, title=row_title, axis=alt.Axis(labelExpr=strip)),
+    )
+    rects = base.mark_rect().encode(
+        color=alt.Color("value:Q", title=value_title, scale=color_scale),
+        tooltip=[
+            alt.Tooltip("row:N", title=row_title),
+            alt.Tooltip("col:N", title=col_title),
+            alt.Tooltip("value:Q", title=value_title, format=fmt),
+        ],
+    )
+    chart = rects
+    if show_values and len(rows) * len(cols) <= 400:
+        mid = (
+            (domain[0] + domain[1]) / 2
+            if domain
+            else float(data["value"].median())
+            if len(data)
+            else 0
+        )
+        text = base.mark_text(fontSize=11).encode(
+            text=alt.Text("value:Q", format=fmt),
+            color=alt.condition(f"datum.value > {mid}", alt.value("white"), alt.value("black")),
+        )
+        chart = rects + text
+    return chart.properties(width=max(160, cell * len(cols)), height=max(120, cell * len(rows)))

@@ -15,9 +15,25 @@ LANGUAGE_KEY = "lang"  # session-state key of the sidebar's language picker (and
 
 MESSAGES: dict[str, dict[str, str]] = {
     # --- navigation and sidebar -----------------------------------------------------------------
+    "nav.representation": {"en": "Representation", "zh": "表示"},
+    "nav.before_attention": {"en": "Before attention", "zh": "注意力之前"},
     "nav.attention": {"en": "Attention", "zh": "注意力"},
     "nav.speed": {"en": "Speed", "zh": "速度"},
     "sidebar.backend": {"en": "Backend", "zh": "计算后端"},
+    "sidebar.sentence": {"en": "Your sentence", "zh": "你的句子"},
+    "sidebar.sentence_help": {
+        "en": "Every page of the road computes with this text. Try your own: a longer sentence, "
+        "a repeated word, Chinese, an emoji.",
+        "zh": "路线上的每一页都用这段文字计算。试试你自己的句子：更长的句子、重复的词、"
+        "中文，甚至表情符号。",
+    },
+    "common.solved": {"en": "What this solved:", "zh": "这一步解决了什么："},
+    "common.hurts": {"en": "What still hurts:", "zh": "还有什么痛点："},
+    "common.empty_text": {
+        "en": "The sentence in the sidebar has no tokens yet. Type a few words there to see "
+        "this page's numbers.",
+        "zh": "侧边栏里的句子还没有任何词元。在那里输入几个词，就能看到这一页的数字。",
+    },
     "sidebar.backend_help": {
         "en": "Every number on the pages is computed by the implementation picked here. All three "
         "follow one contract (docs/api.md) and agree up to rounding.",
@@ -542,6 +558,25 @@ MESSAGES: dict[str, dict[str, str]] = {
     "lane.rust-1": {"en": "Rust · 1 thread", "zh": "Rust · 单线程"},
     "lane.rust-all": {"en": "Rust · all {cores} threads", "zh": "Rust · 全部 {cores} 个线程"},
 }
+
+
+def _merge_page_messages() -> None:
+    """Add the messages of every module in ``transformer_walk.texts`` (one per page), so pages can
+    keep their words beside each other without sharing one file. Ids must not collide."""
+    import importlib
+    import pkgutil
+
+    from transformer_walk import texts
+
+    for info in sorted(pkgutil.iter_modules(texts.__path__), key=lambda i: i.name):
+        page_messages = importlib.import_module(f"{texts.__name__}.{info.name}").MESSAGES
+        clash = MESSAGES.keys() & page_messages.keys()
+        if clash:
+            raise RuntimeError(f"texts.{info.name} redefines message ids {sorted(clash)}")
+        MESSAGES.update(page_messages)
+
+
+_merge_page_messages()
 
 
 def current_language() -> str:

@@ -18,8 +18,31 @@ PAGES_DIR = Path(__file__).resolve().parent / "pages"
 # (group message id, [(file, url path, title message id, icon)]); the first page is the default.
 ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     (
+        "nav.representation",
+        [
+            ("tokens.py", "tokens", "tok.title", ":material/text_fields:"),
+            ("ngrams.py", "n-grams", "ngram.title", ":material/format_list_numbered:"),
+            ("one_hot.py", "one-hot", "onehot.title", ":material/grid_on:"),
+            ("embeddings.py", "embeddings", "emb.title", ":material/scatter_plot:"),
+            ("dimensionality.py", "dimensionality", "dim.title", ":material/open_in_full:"),
+        ],
+    ),
+    (
+        "nav.before_attention",
+        [
+            ("rnn_cnn.py", "rnn-and-cnn", "rnn.title", ":material/linear_scale:"),
+            ("seq2seq.py", "seq2seq", "s2s.title", ":material/compress:"),
+        ],
+    ),
+    (
         "nav.attention",
-        [("attention_by_hand.py", "attention-by-hand", "abh.title", ":material/calculate:")],
+        [
+            ("attention_by_hand.py", "attention-by-hand", "abh.title", ":material/calculate:"),
+            ("qkv.py", "q-k-v", "qkv.title", ":material/key:"),
+            ("scaling.py", "scaling", "scale.title", ":material/tune:"),
+            ("self_attention.py", "self-attention", "sam.title", ":material/apps:"),
+            ("multi_head.py", "multi-head", "mh.title", ":material/view_column:"),
+        ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
 ]

@@ -8,8 +8,11 @@ import streamlit as st
 
 from transformer_walk.backend_status import backend_status, backend_statuses, default_backend
 from transformer_walk.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
+from transformer_walk.model import DEFAULT_SENTENCE
 
 BACKEND_KEY = "backend"
+SENTENCE_KEY = "sentence"
+MAX_SENTENCE_CHARS = 2000  # the toy pages draw n×n matrices; more text only makes them unreadable
 
 
 def _init_language() -> None:
@@ -27,7 +30,15 @@ def render_sidebar() -> None:
     if st.session_state.get(BACKEND_KEY) not in available:
         st.session_state[BACKEND_KEY] = default_backend(available)
 
+    st.session_state.setdefault(SENTENCE_KEY, DEFAULT_SENTENCE)
     with st.sidebar:
+        st.text_area(
+            t("sidebar.sentence"),
+            key=SENTENCE_KEY,
+            max_chars=MAX_SENTENCE_CHARS,
+            height=80,
+            help=t("sidebar.sentence_help"),
+        )
         # Bilingual label: findable whichever language is showing.
         st.radio(
             "Language · 语言",
@@ -60,3 +71,8 @@ def selected_backend() -> tuple[str, ModuleType] | None:
         return None
     status = backend_status(name)
     return (name, status.module) if status.module is not None else None
+
+
+def current_sentence() -> str:
+    """The sentence in the sidebar (the running example unless the learner changed it)."""
+    return str(st.session_state.get(SENTENCE_KEY, DEFAULT_SENTENCE))
