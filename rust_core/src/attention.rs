@@ -3,14 +3,24 @@
 //! Shapes (after the binding has flattened the leading dimensions into one `batch`):
 //! q [batch, n, d_k], k [batch, m, d_k], v [batch, m, d_v] → z [batch, n, d_v], weights [batch, n, m].
 //!
-//! Every query row is independent, so rows are the unit of parallel work; each row is computed by
-//! one thread in a fixed order, which makes results identical for any number of threads. Only one
-//! row of scores (length m) exists at a time per task: `attention` never materialises the n×m
-//! matrix.
+//! `attention` is tiled in the manner of FlashAttention: a task takes a block of query rows, walks
+//! the keys a tile at a time, and keeps for each row a running maximum m_i, a running sum l_i and
+//! an unnormalised output o_i (the "online softmax"):
+//!
+//!   S = Q_blk K_tileᵀ · scale (+ mask)            one matrix product per tile
+//!   m' = max(m, rowmax S);  P = exp(S − m')      the vectorised exp
+//!   l = l·exp(m − m') + rowsum P;  o = o·exp(m − m') + P V_tile
+//!   z = o / l                                     at the end
+//!
+//! so scores never exist as an n×m matrix (a task holds BLOCK_Q × BLOCK_K of them) and the
+//! products run through a fast GEMM. Tasks are (batch, query block) pairs spread over the pool;
+//! each is computed in a fixed order, so results are identical for any number of threads. The
+//! row-by-row `*_reference` functions below are the readable definition tests compare against.
 
 use rayon::prelude::*;
 
 use crate::error::{checked_len, fmt_shape, CoreError, Result};
+use crate::matmul::{matmul_ab, matmul_abt, Mat};
 use crate::real::Real;
 use crate::softmax::softmax_in_place;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
@@ -279,8 +289,16 @@ pub fn attention_work(dims: &Dims) -> usize {
         .saturating_mul(dims.d_k + dims.d_v + 1)
 }
 
-/// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v; `out` must be zero on entry.
-pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+/// The plain reference of `attention`: one query row at a time, one dot product per score. Tests
+/// hold the tiled kernel to it. `out` must be zero on entry.
+pub fn attention_reference<T: Real>(
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    out: &mut [T],
+) {
     let Dims { n, m, d_k, d_v, .. } = *dims;
     debug_assert_eq!(out.len(), dims.batch * n * d_v);
     for_each_row(out, d_v, m, attention_work(dims), |s, r, z_i| {
@@ -297,8 +315,14 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
     });
 }
 
-/// weights [batch, n, m] = softmax(q kᵀ·scale + mask).
-pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+/// The plain reference of `attention_weights`, row by row.
+pub fn attention_weights_reference<T: Real>(
+    q: &[T],
+    k: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    out: &mut [T],
+) {
     let Dims { n, m, d_k, .. } = *dims;
     debug_assert_eq!(out.len(), dims.batch * n * m);
     let work = dims.batch.saturating_mul(n * m).saturating_mul(d_k + 1);
@@ -315,5 +339,239 @@ pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T
             a_i,
         );
         softmax_in_place(a_i);
+    });
+}
+
+/// Query rows per task: with BLOCK_K keys per tile, a 64 × 256 score tile and the matching K and V
+/// tiles stay within a core's L2 cache for d_k up to a few hundred.
+const BLOCK_Q: usize = 64;
+/// Keys per tile.
+const BLOCK_K: usize = 256;
+
+/// Scores of the tile rows i0.. and keys j0.. in `s` (row stride `cols`): add the mask, then set
+/// −inf where causal hides the key (the same rules as `score_row`).
+fn mask_tile<T: Real>(s: &mut [T], b: usize, i0: usize, j0: usize, cols: usize, opt: &Options<T>) {
+    for (r, row) in s.chunks_mut(cols).enumerate() {
+        let i = i0 + r;
+        if let Some(mask) = &opt.mask {
+            let base = mask.offsets[b] + i * mask.row_stride;
+            let at = |c: usize| base + (j0 + c) * mask.col_stride;
+            match mask.values {
+                MaskValues::Add(add) => row
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(c, x)| *x = *x + add[at(c)]),
+                MaskValues::Allow(allow) => row.iter_mut().enumerate().for_each(|(c, x)| {
+                    if !allow[at(c)] {
+                        *x = *x + T::neg_infinity();
+                    }
+                }),
+            }
+        }
+        if opt.causal && j0 + cols > i + 1 {
+            // keys j > i, i.e. columns c > i − j0
+            let first_hidden = (i + 1).saturating_sub(j0);
+            row[first_hidden..].fill(T::neg_infinity());
+        }
+    }
+}
+
+/// Per-row state of the online softmax.
+#[derive(Clone, Copy)]
+struct RowState<T> {
+    max: T,
+    sum: T,
+    /// A NaN or +inf score: the row's output is NaN whatever else happens.
+    poisoned: bool,
+}
+
+/// Scratch of one task, reused across the tasks a rayon worker runs.
+struct Scratch<T> {
+    scores: Vec<T>,
+    rows: Vec<RowState<T>>,
+}
+
+impl<T: Real> Scratch<T> {
+    fn new() -> Self {
+        Scratch {
+            scores: vec![T::zero(); BLOCK_Q * BLOCK_K],
+            rows: Vec::with_capacity(BLOCK_Q),
+        }
+    }
+}
+
+/// One task of `attention`: query rows i0..i0+rows of batch b into `z` ([rows, d_v]).
+#[allow(clippy::too_many_arguments)]
+fn attention_block<T: Real>(
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    b: usize,
+    i0: usize,
+    z: &mut [T],
+    scratch: &mut Scratch<T>,
+) {
+    let Dims { n, m, d_k, d_v, .. } = *dims;
+    let rows = z.len() / d_v;
+    let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
+    let k_b = &k[b * m * d_k..(b + 1) * m * d_k];
+    let v_b = &v[b * m * d_v..(b + 1) * m * d_v];
+    z.fill(T::zero());
+    let state = &mut scratch.rows;
+    state.clear();
+    state.resize(
+        rows,
+        RowState {
+            max: T::neg_infinity(),
+            sum: T::zero(),
+            poisoned: false,
+        },
+    );
+
+    let last_query = i0 + rows - 1;
+    for j0 in (0..m).step_by(BLOCK_K) {
+        if opt.causal && j0 > last_query {
+            break; // every key from here on is in every row's future
+        }
+        let cols = BLOCK_K.min(m - j0);
+        let s = &mut scratch.scores[..rows * cols];
+        // S = Q_blk · K_tileᵀ · scale   (rows × cols)
+        matmul_abt(
+            q_blk,
+            Mat::new(&k_b[j0 * d_k..], cols, d_k, d_k),
+            opt.scale,
+            s,
+            cols,
+            false,
+        );
+        if opt.mask.is_some() || opt.causal {
+            mask_tile(s, b, i0, j0, cols, opt);
+        }
+        for ((p, st), z_i) in s
+            .chunks_mut(cols)
+            .zip(state.iter_mut())
+            .zip(z.chunks_mut(d_v))
+        {
+            let (tile_max, nan) = crate::softmax::max_and_nan(p);
+            if nan || tile_max == T::infinity() {
+                st.poisoned = true;
+            }
+            if st.poisoned || tile_max == T::neg_infinity() {
+                p.fill(T::zero()); // this row takes nothing from this tile
+                continue;
+            }
+            let new_max = if tile_max > st.max { tile_max } else { st.max };
+            let correction = (st.max - new_max).exp(); // exp(−inf) = 0 on the row's first tile
+            let tile_sum = T::exp_sub_sum(p, new_max); // p ← exp(s − new_max)
+            st.sum = st.sum * correction + tile_sum;
+            st.max = new_max;
+            if correction != T::one() {
+                z_i.iter_mut().for_each(|x| *x = *x * correction);
+            }
+        }
+        // O += P · V_tile   (rows × d_v)
+        let p = Mat::new(&scratch.scores[..rows * cols], rows, cols, cols);
+        matmul_ab(
+            p,
+            Mat::new(&v_b[j0 * d_v..], cols, d_v, d_v),
+            T::one(),
+            z,
+            d_v,
+            true,
+        );
+    }
+    for (st, z_i) in state.iter().zip(z.chunks_mut(d_v)) {
+        if st.poisoned {
+            z_i.fill(T::nan());
+        } else if st.sum == T::zero() {
+            z_i.fill(T::zero()); // nothing to attend to
+        } else {
+            let inv = T::one() / st.sum;
+            z_i.iter_mut().for_each(|x| *x = *x * inv);
+        }
+    }
+}
+
+/// One task of `attention_weights`: rows i0.. of batch b into `a` ([rows, m]).
+fn weights_block<T: Real>(
+    q: &[T],
+    k: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    b: usize,
+    i0: usize,
+    a: &mut [T],
+) {
+    let Dims { n, m, d_k, .. } = *dims;
+    let rows = a.len() / m;
+    let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
+    matmul_abt(
+        q_blk,
+        Mat::new(&k[b * m * d_k..], m, d_k, d_k),
+        opt.scale,
+        a,
+        m,
+        false,
+    );
+    if opt.mask.is_some() || opt.causal {
+        mask_tile(a, b, i0, 0, m, opt);
+    }
+    for row in a.chunks_mut(m) {
+        softmax_in_place(row);
+    }
+}
+
+/// Split `out` ([batch, n, row_len]) into (batch, first query row, block of BLOCK_Q rows) tasks and
+/// run them: across the pool when the call is big and on it, else one after another here.
+fn for_each_block<T, F>(out: &mut [T], n: usize, row_len: usize, work: usize, f: F)
+where
+    T: Real,
+    F: Fn(usize, usize, &mut [T], &mut Scratch<T>) + Sync,
+{
+    if out.is_empty() || row_len == 0 || n == 0 {
+        return;
+    }
+    let per_batch = n * row_len;
+    if work < PARALLEL_MIN_WORK || !in_pool() {
+        let mut scratch = Scratch::new();
+        for (b, out_b) in out.chunks_mut(per_batch).enumerate() {
+            for (blk, o) in out_b.chunks_mut(BLOCK_Q * row_len).enumerate() {
+                f(b, blk * BLOCK_Q, o, &mut scratch);
+            }
+        }
+    } else {
+        out.par_chunks_mut(per_batch)
+            .enumerate()
+            .for_each(|(b, out_b)| {
+                out_b
+                    .par_chunks_mut(BLOCK_Q * row_len)
+                    .enumerate()
+                    .for_each_init(Scratch::new, |scratch, (blk, o)| {
+                        f(b, blk * BLOCK_Q, o, scratch)
+                    });
+            });
+    }
+}
+
+/// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v, tiled (see the module's documentation).
+pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+    debug_assert_eq!(out.len(), dims.batch * dims.n * dims.d_v);
+    for_each_block(
+        out,
+        dims.n,
+        dims.d_v,
+        attention_work(dims),
+        |b, i0, z, scratch| attention_block(q, k, v, dims, opt, b, i0, z, scratch),
+    );
+}
+
+/// weights [batch, n, m] = softmax(q kᵀ·scale + mask): the scores of a block of rows by one
+/// matrix product, then a softmax per row.
+pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+    debug_assert_eq!(out.len(), dims.batch * dims.n * dims.m);
+    for_each_block(out, dims.n, dims.m, attention_work(dims), |b, i0, a, _| {
+        weights_block(q, k, dims, opt, b, i0, a)
     });
 }

@@ -53,17 +53,3 @@ pub fn checked_len(shape: &[usize]) -> Result<usize> {
             ))
         })
 }
-
-/// A vector of `len` copies of `fill`, or a MemoryError instead of an abort when memory runs out.
-pub fn try_filled<T: Clone>(len: usize, fill: T) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        CoreError::Memory(format!(
-            "cannot allocate {} elements of {} bytes",
-            len,
-            std::mem::size_of::<T>()
-        ))
-    })?;
-    v.resize(len, fill);
-    Ok(v)
-}

@@ -6,6 +6,8 @@
 pub mod attention;
 pub mod embedding;
 pub mod error;
+pub mod fastexp;
+pub mod matmul;
 pub mod real;
 pub mod softmax;
 pub mod threads;

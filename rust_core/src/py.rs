@@ -8,10 +8,11 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::attention::{self as attn, Dims, Mask, MaskValues, Options};
 use crate::embedding;
-use crate::error::{checked_len, fmt_shape, try_filled, CoreError};
+use crate::error::{checked_len, fmt_shape, CoreError};
 use crate::real::Real;
 use crate::softmax as sm;
 use crate::threads;
@@ -132,14 +133,37 @@ fn read_ids(ids: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i128>> {
     }
 }
 
-fn to_numpy<'py, T: Element>(
+/// A new zero-filled C-ordered output array, allocated by NumPy: it raises MemoryError itself when
+/// memory runs out, and asks the OS for huge pages for big arrays (far fewer page faults than a
+/// fresh Vec when the kernel first writes it).
+fn new_output<'py, T: Element>(
     py: Python<'py>,
-    data: Vec<T>,
     shape: &[usize],
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    checked_len(shape)?;
+    let zeros = py.import("numpy")?.getattr("zeros")?;
+    let arr = zeros.call1((PyTuple::new(py, shape)?, numpy::dtype::<T>(py)))?;
+    Ok(arr.cast_into::<PyArrayDyn<T>>()?)
+}
+
+/// Fill a new output of `shape` with `kernel(out_slice)` run without the GIL.
+fn fill_output<'py, T: Element>(
+    py: Python<'py>,
+    shape: &[usize],
+    work: usize,
+    kernel: impl FnOnce(&mut [T]) + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let arr = ArrayD::from_shape_vec(IxDyn(shape), data)
-        .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
-    Ok(arr.into_pyarray(py).into_any())
+    let out = new_output::<T>(py, shape)?;
+    {
+        let mut rw = out
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
+        let slice = rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
+        compute(py, work, || kernel(slice))?;
+    }
+    Ok(out.into_any())
 }
 
 /// Run a kernel of about `work` operations without the GIL (in the pool when worth it).
@@ -161,11 +185,9 @@ fn lookup_typed<'py, T: Real + Element>(
     let t = contiguous(&ro);
     let t = as_slice(&t);
     let out_shape = [ids_shape, &[d]].concat();
-    let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-    compute(py, out.len(), || {
-        embedding::embedding_lookup(t, d, rows, &mut out)
-    })?;
-    to_numpy(py, out, &out_shape)
+    fill_output(py, &out_shape, rows.len() * d, |out| {
+        embedding::embedding_lookup(t, d, rows, out)
+    })
 }
 
 /// Rows of `table` [V, d] picked by `ids` (any integer dtype, any shape) → [*ids.shape, d].
@@ -194,9 +216,10 @@ fn one_hot_typed<'py, T: Real + Element>(
     vocab: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out_shape = [ids_shape, &[vocab]].concat();
-    let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-    embedding::one_hot(rows, vocab, T::one(), &mut out);
-    to_numpy(py, out, &out_shape)
+    // Not worth the pool: one store per row into an already-zeroed array.
+    fill_output(py, &out_shape, 0, |out| {
+        embedding::one_hot(rows, vocab, T::one(), out)
+    })
 }
 
 /// One-hot vectors: [*ids.shape, vocab_size] with a single 1 per row.
@@ -243,24 +266,29 @@ fn softmax_typed<'py, T: Real + Element>(
     axis: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ro = readonly::<T>(x)?;
-    let last = x.ndim() - 1;
-    // Move `axis` last so that each slice is a contiguous row: [..., len] (a copy either way,
-    // since the result is a new array).
-    let view = ro.as_array();
-    let mut perm: Vec<usize> = (0..x.ndim()).filter(|&a| a != axis).collect();
-    perm.push(axis);
-    let moved = view.permuted_axes(perm.clone());
-    let moved_shape = moved.shape().to_vec();
-    let mut data = try_filled(checked_len(&moved_shape)?, T::zero())?;
-    for (dst, &src) in data.iter_mut().zip(moved.iter()) {
-        *dst = src;
+    let shape = x.shape().to_vec();
+    let last = shape.len() - 1;
+    if axis == last {
+        let c = contiguous(&ro);
+        let src = as_slice(&c);
+        let len = shape[last];
+        return fill_output(py, &shape, src.len(), |out| {
+            sm::softmax_rows_into(src, out, len)
+        });
     }
+    // Another axis: move it last so that each slice is a contiguous row ([..., len]), normalise,
+    // and move it back.
+    let mut perm: Vec<usize> = (0..shape.len()).filter(|&a| a != axis).collect();
+    perm.push(axis);
+    let moved = ro
+        .as_array()
+        .permuted_axes(perm.clone())
+        .as_standard_layout()
+        .into_owned();
+    let moved_shape = moved.shape().to_vec();
+    let mut data = moved.into_raw_vec_and_offset().0;
     let len = moved_shape[last];
     compute(py, data.len(), || sm::softmax_rows(&mut data, len))?;
-    if axis == last {
-        return to_numpy(py, data, &moved_shape);
-    }
-    // Undo the move: [..., len] back to x's shape, then C order.
     let moved_back = ArrayD::from_shape_vec(IxDyn(&moved_shape), data)
         .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
     let mut inverse = vec![0; perm.len()];
@@ -392,19 +420,15 @@ fn attention_typed<'py, T: Real + Element>(
             let v_c = contiguous(&v_ro);
             let v_s = as_slice(&v_c);
             let out_shape = [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat();
-            let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-            compute(py, attn::attention_work(dims), || {
-                attn::attention(q_s, k_s, v_s, dims, &opt, &mut out)
-            })?;
-            to_numpy(py, out, &out_shape)
+            fill_output(py, &out_shape, attn::attention_work(dims), |out| {
+                attn::attention(q_s, k_s, v_s, dims, &opt, out)
+            })
         }
         None => {
             let out_shape = dims.scores_shape();
-            let mut out = try_filled(checked_len(&out_shape)?, T::zero())?;
-            compute(py, attn::attention_work(dims), || {
-                attn::attention_weights(q_s, k_s, dims, &opt, &mut out)
-            })?;
-            to_numpy(py, out, &out_shape)
+            fill_output(py, &out_shape, attn::attention_work(dims), |out| {
+                attn::attention_weights(q_s, k_s, dims, &opt, out)
+            })
         }
     }
 }

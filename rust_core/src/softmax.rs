@@ -13,30 +13,47 @@ use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 /// Elements per parallel task.
 const ELEMENTS_PER_TASK: usize = 1 << 13;
 
+/// The maximum of a slice and whether it holds a NaN, in one pass that vectorises (eight
+/// independent lanes; `iter().any(is_nan)` would stop early and stay scalar).
+#[inline]
+pub fn max_and_nan<T: Real>(row: &[T]) -> (T, bool) {
+    const LANES: usize = 8;
+    let mut max = [T::neg_infinity(); LANES];
+    let mut nan = [false; LANES];
+    let mut chunks = row.chunks_exact(LANES);
+    for c in &mut chunks {
+        for l in 0..LANES {
+            max[l] = if c[l] > max[l] { c[l] } else { max[l] };
+            nan[l] |= c[l].is_nan();
+        }
+    }
+    let (mut m, mut has_nan) = (T::neg_infinity(), nan.iter().any(|&b| b));
+    for &x in chunks.remainder().iter().chain(max.iter()) {
+        m = if x > m { x } else { m };
+        has_nan |= x.is_nan();
+    }
+    (m, has_nan)
+}
+
 /// Softmax of one slice in place. Returns `false` when the slice had nothing to normalise (empty or
 /// all −inf; it is then all zeros), so attention can give such a query a zero output.
 pub fn softmax_in_place<T: Real>(row: &mut [T]) -> bool {
     if row.is_empty() {
         return false;
     }
-    if row.iter().any(|x| x.is_nan()) {
+    let (max, has_nan) = max_and_nan(row);
+    if has_nan || max == T::infinity() {
+        // NaN anywhere, or +inf (inf − inf): the whole slice is NaN.
         row.fill(T::nan());
         return true;
     }
-    let max = row
-        .iter()
-        .fold(T::neg_infinity(), |m, &x| if x > m { x } else { m });
     if max == T::neg_infinity() {
         row.fill(T::zero());
         return false;
     }
-    let mut sum = T::zero();
+    let inv = T::one() / T::exp_sub_sum(row, max);
     for x in row.iter_mut() {
-        *x = (*x - max).exp();
-        sum = sum + *x;
-    }
-    for x in row.iter_mut() {
-        *x = *x / sum;
+        *x = *x * inv;
     }
     true
 }
@@ -58,5 +75,27 @@ pub fn softmax_rows<T: Real>(data: &mut [T], len: usize) {
             .for_each(|row| {
                 softmax_in_place(row);
             });
+    }
+}
+
+/// Softmax of every row of a row-major [rows, len] `src` into `dst`. Each row is copied and then
+/// normalised in place while it is still in cache, so `src` is read once and `dst` written once.
+pub fn softmax_rows_into<T: Real>(src: &[T], dst: &mut [T], len: usize) {
+    debug_assert_eq!(src.len(), dst.len());
+    if len == 0 || dst.is_empty() {
+        return;
+    }
+    let row = |(d, s): (&mut [T], &[T])| {
+        d.copy_from_slice(s);
+        softmax_in_place(d);
+    };
+    if dst.len() < PARALLEL_MIN_WORK || !in_pool() {
+        dst.chunks_mut(len).zip(src.chunks(len)).for_each(row);
+    } else {
+        let rows_per_task = (ELEMENTS_PER_TASK / len).max(1);
+        dst.par_chunks_mut(len)
+            .zip(src.par_chunks(len))
+            .with_min_len(rows_per_task)
+            .for_each(row);
     }
 }

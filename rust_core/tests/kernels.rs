@@ -5,8 +5,11 @@ use rust_core::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
 use rust_core::error::{fmt_shape, CoreError};
-use rust_core::softmax::{softmax_in_place, softmax_rows};
+use rust_core::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
 use rust_core::threads;
+
+/// Tests that resize the global pool take this lock (cargo runs tests on parallel threads).
+static POOL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
     a.len() == b.len()
@@ -76,6 +79,9 @@ fn softmax_rows_parallel_equals_row_by_row() {
     expected.chunks_mut(len).for_each(|r| {
         softmax_in_place(r);
     });
+    let mut into = vec![0.0; data.len()];
+    threads::run(usize::MAX, || softmax_rows_into(&data, &mut into, len)).unwrap();
+    assert_eq!(into, expected);
     let mut got = data;
     threads::run(usize::MAX, || softmax_rows(&mut got, len)).unwrap();
     assert_eq!(got, expected);
@@ -286,6 +292,7 @@ fn threaded_results_equal_single_threaded() {
         causal: true,
         scale: 0.2,
     };
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     threads::set_num_threads(1).unwrap();
     let one = run(&q, &k, &v, &dims, &opt);
     threads::set_num_threads(4).unwrap();
@@ -341,4 +348,128 @@ fn id_and_table_errors() {
         check_vocab_size(0).unwrap_err().to_string(),
         "vocab_size must be at least 1, got 0"
     );
+}
+
+#[test]
+fn fast_exp_matches_libm_on_every_simd_variant() {
+    use rust_core::fastexp::{exp_f32, exp_sub_sum_reference, variants};
+    // exp_f32 alone, over its whole domain (x ≤ 0), in relative error.
+    let mut worst = 0.0f64;
+    let mut x = -87.0f32;
+    while x <= 0.0 {
+        let want = (x as f64).exp();
+        worst = worst.max(((exp_f32(x) as f64) - want).abs() / want);
+        x += 0.0037;
+    }
+    assert!(worst < 3e-7, "worst relative error {worst}");
+    assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+    assert_eq!(exp_f32(-100.0), 0.0);
+    assert_eq!(exp_f32(0.0), 1.0);
+
+    // Each variant over rows with every remainder length, with −inf entries among them.
+    let vs = variants();
+    assert!(!vs.is_empty());
+    for len in [0usize, 1, 7, 15, 16, 17, 33, 100, 1000] {
+        let mut row: Vec<f32> = lcg(len as u64, len)
+            .iter()
+            .map(|v| (*v * 40.0) as f32)
+            .collect();
+        if len > 3 {
+            row[2] = f32::NEG_INFINITY;
+        }
+        let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+        let max = if max.is_finite() { max } else { 0.0 };
+        let mut want = row.clone();
+        let want_sum = exp_sub_sum_reference(&mut want, max);
+        for (name, f) in &vs {
+            let mut got = row.clone();
+            let sum = f(&mut got, max);
+            assert!(
+                (sum - want_sum).abs() <= 1e-5 * want_sum.max(1.0),
+                "{name} len {len}: sum"
+            );
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g - w).abs() <= 3e-7 * w.max(f32::MIN_POSITIVE) + 1e-30,
+                    "{name} len {len}: {g} vs {w}"
+                );
+            }
+        }
+    }
+}
+
+/// The tiled kernels against the row-by-row references, at sizes that reach every path: several
+/// key tiles with a remainder, query blocks with a remainder, causal tiles skipped and cut, masks
+/// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
+#[test]
+fn tiled_attention_equals_the_reference_on_every_path() {
+    fn check<T: rust_core::real::Real>(tol: f64) {
+        for &(batch, n, m, d_k, d_v) in &[
+            (1, 1, 1, 1, 1),
+            (2, 65, 257, 8, 5),
+            (1, 130, 600, 33, 17),
+            (3, 64, 512, 64, 64),
+            (1, 200, 3, 4, 2),
+        ] {
+            let dims =
+                check_shapes(&[batch, n, d_k], &[batch, m, d_k], Some(&[batch, m, d_v])).unwrap();
+            let conv = |v: Vec<f64>| v.into_iter().map(T::from_f64_lossy).collect::<Vec<T>>();
+            let mut q = conv(lcg(20, batch * n * d_k).iter().map(|x| x * 3.0).collect());
+            let k = conv(lcg(21, batch * m * d_k));
+            let v = conv(lcg(22, batch * m * d_v));
+            if n > 10 {
+                q[5 * d_k] = T::nan(); // row 5 of batch 0 becomes NaN
+            }
+            let allow: Vec<bool> = (0..n * m).map(|x| (x / m) % 7 != 3 && x % 5 != 1).collect();
+            let add = conv(
+                lcg(23, m)
+                    .iter()
+                    .map(|x| if *x > 0.9 { f64::NEG_INFINITY } else { *x })
+                    .collect(),
+            );
+            let variants: Vec<(Option<Mask<T>>, bool)> = vec![
+                (None, false),
+                (None, true),
+                (
+                    Some(Mask::broadcast(MaskValues::Allow(&allow), &[n, m], &dims).unwrap()),
+                    false,
+                ),
+                (
+                    Some(Mask::broadcast(MaskValues::Add(&add), &[m], &dims).unwrap()),
+                    true,
+                ),
+            ];
+            for (mask, causal) in variants {
+                let opt = Options {
+                    mask,
+                    causal,
+                    scale: T::from_f64_lossy(0.3),
+                };
+                let mut want_z = vec![T::zero(); batch * n * d_v];
+                let mut want_w = vec![T::zero(); batch * n * m];
+                attention::attention_reference(&q, &k, &v, &dims, &opt, &mut want_z);
+                attention::attention_weights_reference(&q, &k, &dims, &opt, &mut want_w);
+                for threads in [1, 3] {
+                    threads::set_num_threads(threads).unwrap();
+                    let mut z = vec![T::zero(); batch * n * d_v];
+                    let mut w = vec![T::zero(); batch * n * m];
+                    threads::run(usize::MAX, || {
+                        attention::attention(&q, &k, &v, &dims, &opt, &mut z);
+                        attention::attention_weights(&q, &k, &dims, &opt, &mut w);
+                    })
+                    .unwrap();
+                    let f = |x: &[T]| x.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<f64>>();
+                    let what = format!(
+                        "{dims:?} causal={causal} mask={} threads={threads}",
+                        opt.mask.is_some()
+                    );
+                    assert!(close(&f(&z), &f(&want_z), tol), "z differs: {what}");
+                    assert!(close(&f(&w), &f(&want_w), tol), "weights differ: {what}");
+                }
+            }
+        }
+    }
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    check::<f64>(1e-12);
+    check::<f32>(2e-6);
 }

@@ -1,0 +1,151 @@
+//! A vectorised exp for the softmax's hot loop: e_j = exp(x_j − max), summed on the way.
+//!
+//! `f32::exp` calls libm one value at a time; here the same Cephes-style formula as
+//! [`exp_f32`] is written branch-free so the compiler turns each loop into SIMD code. The loop body
+//! is compiled three times — for AVX-512, AVX2+FMA and baseline x86-64 — and the best one for the
+//! CPU is picked once at run time, so the wheel runs on any x86-64 (no `target-cpu=native`).
+
+use std::sync::OnceLock;
+
+const LOG2E: f32 = std::f32::consts::LOG2_E;
+// ln 2 split in two so that n·ln2 is subtracted exactly for |n| ≤ 128 (Cody–Waite).
+const LN2_HI: f32 = 0.693_359_4;
+const LN2_LO: f32 = -2.121_944_4e-4;
+/// Below this, exp(x) is under f32's smallest normal number; we return exactly 0 (so −inf → 0).
+const LOWEST: f32 = -87.336_55;
+/// Adding and subtracting 1.5·2²³ rounds a float to the nearest integer without a branch.
+const ROUND: f32 = 12_582_912.0;
+
+/// exp(x) for x ≤ 0 (after the max is subtracted), relative error about 1e-7, exact 0 below
+/// −87.3 (and for −inf). Not for NaN or positive x > 88 (the softmax handles those before).
+#[inline(always)]
+pub fn exp_f32(x: f32) -> f32 {
+    let xc = x.max(LOWEST);
+    // exp(x) = 2^n · exp(r), n = round(x / ln 2), |r| ≤ ln2 / 2. Adding ROUND leaves n in the low
+    // mantissa bits of t (t's bits are ROUND's bits + n), which gives 2^n below with integer ops
+    // only: a float→int conversion would not vectorise.
+    let t = xc * LOG2E + ROUND;
+    let n = t - ROUND;
+    let r = (xc - n * LN2_HI) - n * LN2_LO;
+    // Cephes expf polynomial for exp(r) − 1 − r on [−ln2/2, ln2/2]
+    let mut p = 1.987_569_1e-4_f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 0.5;
+    let e = p * r * r + r + 1.0;
+    let n_bits = t.to_bits().wrapping_sub(ROUND.to_bits()); // n as a two's-complement integer
+    let scale = f32::from_bits(n_bits.wrapping_add(127) << 23);
+    if x < LOWEST {
+        0.0
+    } else {
+        e * scale
+    }
+}
+
+const LANES: usize = 16;
+
+#[inline(always)]
+fn exp_sub_sum_body(row: &mut [f32], max: f32) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let mut chunks = row.chunks_exact_mut(LANES);
+    for c in &mut chunks {
+        // A fixed-size array, so the compiler sees 16 independent lanes with no bounds checks.
+        let c: &mut [f32; LANES] = c
+            .try_into()
+            .expect("chunks_exact_mut yields LANES elements");
+        for l in 0..LANES {
+            c[l] = exp_f32(c[l] - max);
+            acc[l] += c[l];
+        }
+    }
+    let mut sum = 0.0;
+    for x in chunks.into_remainder() {
+        *x = exp_f32(*x - max);
+        sum += *x;
+    }
+    acc.iter().sum::<f32>() + sum
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn exp_sub_sum_avx512(row: &mut [f32], max: f32) -> f32 {
+    exp_sub_sum_body(row, max)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn exp_sub_sum_avx2(row: &mut [f32], max: f32) -> f32 {
+    exp_sub_sum_body(row, max)
+}
+
+fn exp_sub_sum_baseline(row: &mut [f32], max: f32) -> f32 {
+    exp_sub_sum_body(row, max)
+}
+
+pub type ExpSubSum = fn(&mut [f32], f32) -> f32;
+
+/// The plain reference the SIMD variants are tested against: libm's exp, one value at a time.
+pub fn exp_sub_sum_reference(row: &mut [f32], max: f32) -> f32 {
+    let mut sum = 0.0f64;
+    for x in row.iter_mut() {
+        *x = (*x - max).exp();
+        sum += *x as f64;
+    }
+    sum as f32
+}
+
+/// Every variant this CPU can run, by name (for tests: each must match the reference).
+pub fn variants() -> Vec<(&'static str, ExpSubSum)> {
+    let mut v: Vec<(&'static str, ExpSubSum)> = vec![("baseline", exp_sub_sum_baseline)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            // SAFETY: guarded by the feature check above.
+            v.push(("avx2+fma", |row, max| unsafe { exp_sub_sum_avx2(row, max) }));
+        }
+        if is_x86_feature_detected!("avx512f") {
+            // SAFETY: guarded by the feature check above.
+            v.push(("avx512", |row, max| unsafe { exp_sub_sum_avx512(row, max) }));
+        }
+    }
+    v
+}
+
+/// The best variant for this CPU, chosen on first use.
+fn pick() -> ExpSubSum {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, the only feature this variant was compiled for.
+            return |row, max| unsafe { exp_sub_sum_avx512(row, max) };
+        }
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA, the features this variant was compiled for.
+            return |row, max| unsafe { exp_sub_sum_avx2(row, max) };
+        }
+    }
+    exp_sub_sum_baseline
+}
+
+/// `row[j] = exp(row[j] − max)` for every j; returns Σ_j row[j]. `max` must be the row's finite
+/// maximum (so every argument is ≤ 0).
+pub fn exp_sub_sum_f32(row: &mut [f32], max: f32) -> f32 {
+    static CHOSEN: OnceLock<ExpSubSum> = OnceLock::new();
+    (CHOSEN.get_or_init(pick))(row, max)
+}
+
+/// The name of the variant in use ("avx512", "avx2+fma" or "baseline"), for benchmarks to report.
+pub fn simd_level() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512f") {
+            return "avx512";
+        }
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            return "avx2+fma";
+        }
+    }
+    "baseline"
+}
