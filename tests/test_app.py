@@ -214,9 +214,9 @@ def test_without_rust_numpy_is_the_default(monkeypatch: pytest.MonkeyPatch) -> N
 def test_language_from_the_url() -> None:
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.query_params["lang"] = "zh"
-    at.run()
+    at.run()  # the default page: the start of the road
     no_exception(at)
-    assert at.title[0].value == translate("abh.title", "zh")
+    assert at.title[0].value == translate("tok.title", "zh")
 
 
 def test_switching_language_keeps_the_backend() -> None:

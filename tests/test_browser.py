@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
+from transformer_walk.navigation import ROAD
+
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,8 +108,43 @@ def settle(page, text: str) -> None:  # noqa: ANN001
     ).first.inner_text()
 
 
+def _heading_id(title_id: str) -> str:
+    """The id of the page's own title: ``<prefix>.title`` where the navigation uses a shorter
+    label (Speed's "Speed race" in the menu, its full title on the page)."""
+    own = title_id.split(".")[0] + ".title"
+    return own if own in MESSAGES else title_id
+
+
+ROAD_PAGES = [
+    pytest.param(
+        "" if (group, index) == (0, 0) else url,  # the default page is served at "/"
+        _heading_id(title),
+        language,
+        id=f"{url}-{language}",
+    )
+    for group, (_group_id, pages) in enumerate(ROAD)
+    for index, (_file, url, title, _icon) in enumerate(pages)
+    for language in LANGUAGES
+]
+
+
+@pytest.mark.parametrize(("url", "heading", "language"), ROAD_PAGES)
+def test_every_page_of_the_road_renders(
+    server: str,
+    page,  # noqa: ANN001
+    url: str,
+    heading: str,
+    language: str,
+) -> None:
+    page.goto(f"{server}/{url}?lang={language}")
+    title = translate(heading, language)
+    main = page.locator('[data-testid="stMain"]')
+    main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    settle(page, title)
+
+
 def test_attention_by_hand_in_english(server: str, page) -> None:  # noqa: ANN001
-    page.goto(server + "/")
+    page.goto(server + "/attention-by-hand")
     settle(page, "Attention by hand")
     settle(page, "Predict, then reveal")
     page.get_by_role("radiogroup").filter(has_text="loves").get_by_text("Tom", exact=True).click()
@@ -120,7 +158,7 @@ def test_attention_by_hand_in_english(server: str, page) -> None:  # noqa: ANN00
 
 
 def test_attention_by_hand_in_chinese_and_back(server: str, page) -> None:  # noqa: ANN001
-    page.goto(server + "/?lang=zh")
+    page.goto(server + "/attention-by-hand?lang=zh")
     settle(page, "手算注意力")
     settle(page, "先预测，再揭晓")
     assert page.get_by_text("第 1 步").count() >= 1

@@ -101,7 +101,8 @@ def heatmap(
             for j, v in enumerate(row)
         ]
     )
-    strip = "split(datum.value, ':').slice(1).join(':')"  # "3:dog" → "dog"
+    # "3:dog" → "dog". Vega expressions have functions, not methods.
+    strip = "join(slice(split(datum.value, ':'), 1), ':')"
     color_scale = (
         alt.Scale(scheme=scheme, domain=list(domain)) if domain else alt.Scale(scheme=scheme)
     )
@@ -120,17 +121,33 @@ def heatmap(
         ],
     )
     chart = rects
-    if show_values and len(rows) * len(cols) <= 400:
-        mid = (
-            (domain[0] + domain[1]) / 2
-            if domain
-            else float(data["value"].median())
-            if len(data)
-            else 0
-        )
-        text = base.mark_text(fontSize=11).encode(
+    if show_values and len(rows) * len(cols) <= 400 and len(data):
+        chart = rects + base.mark_text(fontSize=11).encode(
             text=alt.Text("value:Q", format=fmt),
-            color=alt.condition(f"datum.value > {mid}", alt.value("white"), alt.value("black")),
+            color=alt.condition(
+                _dark_cell(data["value"], scheme, domain), alt.value("white"), alt.value("black")
+            ),
         )
-        chart = rects + text
-    return chart.properties(width=max(160, cell * len(cols)), height=max(120, cell * len(rows)))
+    # A fixed step per cell (not a fixed total size): the axes, titles and legend then get their
+    # own room instead of being squeezed into the matrix's box.
+    return chart.properties(width=alt.Step(cell), height=alt.Step(cell))
+
+
+DIVERGING_SCHEMES = {
+    "redblue",
+    "blueorange",
+    "redyellowblue",
+    "purpleorange",
+    "spectral",
+    "redgrey",
+}
+
+
+def _dark_cell(values: pd.Series, scheme: str, domain: tuple[float, float] | None) -> str:
+    """A Vega test for cells dark enough to need white text: the far end of a sequential scale,
+    or both far ends of a diverging one (its middle is pale)."""
+    lo, hi = domain if domain else (float(values.min()), float(values.max()))
+    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    if scheme in DIVERGING_SCHEMES:
+        return f"abs(datum.value - {mid}) > {0.6 * half}"
+    return f"datum.value > {mid}"

@@ -157,6 +157,7 @@ class BlockWeights:
 class BlockTrace:
     """Everything one block computed, in order. Shapes use n tokens, h heads, d_k = d_model / h."""
 
+    params: BlockWeights  # W^Q, W^K, W^V, W^O, W_1, b_1, W_2, b_2 of this block
     x_in: np.ndarray  # [n, d_model]
     attn_in: np.ndarray  # [n, d_model] what W^Q, W^K, W^V see (x_in, or LN(x_in) in Pre-LN)
     Q: np.ndarray  # [n, d_model] = attn_in W^Q
@@ -285,6 +286,7 @@ class ToyTransformer:
         resid2 = base + ffn_out
         out = resid2 if pre else layer_norm(resid2)
         return BlockTrace(
+            params=w,
             x_in=x, attn_in=attn_in, resid1=resid1, norm1=norm1, ffn_hidden=hidden,
             ffn_out=ffn_out, resid2=resid2, out=out, **a,
         )  # fmt: skip

@@ -1,0 +1,246 @@
+"""What the Self-attention and Multi-head pages show, selected or derived from a toy ``Trace``.
+
+The trace holds the model's own numbers (computed on the sidebar's backend); nothing here redoes
+attention. The helpers pick rows and heads out of it, check identities the pages state
+(Σ_j a_ij v_j equals the head's output row, the concat is the heads side by side, rows sum to 1),
+and do the small bookkeeping the pages teach: n² scores, which h divide d_model, and the 4·d_model²
+parameters of the attention projections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from transformer_walk.model import Trace
+
+# The Multi-head page's controls: small enough that every matrix still fits on the screen and the
+# pure-Python backend answers in about a second even for a 200-word sentence.
+D_MODEL_MIN, D_MODEL_MAX = 2, 64
+H_MAX = 16
+
+# The original Transformer base model (Vaswani et al., 2017): chosen hyper-parameters, not limits.
+BASE_D_MODEL, BASE_H = 512, 8
+
+# Pure Python multiplies with loops: a trace costs roughly n² · (d_model + 4h) steps per layer.
+# Above this budget (≈ 1 s here) the pages compute with NumPy instead and say so.
+PYTHON_WORK_BUDGET = 4_000_000
+
+
+# --- heads and widths -------------------------------------------------------------------------
+
+
+def valid_head_counts(d_model: int, max_h: int = H_MAX) -> list[int]:
+    """Every h ≤ max_h that divides d_model, so that d_k = d_model / h is a whole number."""
+    return [h for h in range(1, min(d_model, max_h) + 1) if d_model % h == 0]
+
+
+def closest_valid_head_count(d_model: int, h: int, max_h: int = H_MAX) -> int:
+    """The valid h nearest to ``h`` (the smaller one on a tie); 1 always divides."""
+    return min(valid_head_counts(d_model, max_h), key=lambda v: (abs(v - h), v))
+
+
+@dataclass(frozen=True)
+class HeadShapes:
+    """The shapes of one multi-head attention layer for n tokens."""
+
+    n: int
+    d_model: int
+    h: int
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.h
+
+    @property
+    def head(self) -> tuple[int, int]:
+        return (self.n, self.d_k)
+
+    @property
+    def concat(self) -> tuple[int, int]:
+        return (self.n, self.h * self.d_k)
+
+    @property
+    def w_o(self) -> tuple[int, int]:
+        return (self.h * self.d_k, self.d_model)
+
+    @property
+    def out(self) -> tuple[int, int]:
+        return (self.n, self.d_model)
+
+
+@dataclass(frozen=True)
+class ProjectionParameters:
+    """Weights of W^Q, W^K, W^V, W^O (biases left out). Per head, W_i^Q is [d_model, d_k]; the
+    h heads together are one [d_model, d_model] matrix, so the total does not depend on h."""
+
+    d_model: int
+    h: int
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.h
+
+    @property
+    def per_head_matrix(self) -> int:
+        return self.d_model * self.d_k  # W_i^Q (or W_i^K, W_i^V)
+
+    @property
+    def qkv(self) -> int:
+        return 3 * self.h * self.per_head_matrix  # = 3 · d_model²
+
+    @property
+    def output(self) -> int:
+        return self.d_model * self.d_model  # W^O
+
+    @property
+    def total(self) -> int:
+        return self.qkv + self.output  # = 4 · d_model²
+
+
+def attention_parameters(d_model: int) -> int:
+    """4 · d_model²: the weights of W^Q, W^K, W^V and W^O of one attention layer."""
+    return 4 * d_model * d_model
+
+
+# --- what one head's matrix says ---------------------------------------------------------------
+
+
+def layer_weights(trace: Trace, layer: int = 0) -> np.ndarray:
+    """[h, n, n] the attention weights of one layer: weights[head, i, j] = a_ij."""
+    return trace.blocks[layer].weights
+
+
+def row_sums(weights: np.ndarray) -> np.ndarray:
+    """Σ_j a_ij for every row (1 for every query that may attend to something)."""
+    return weights.sum(axis=-1)
+
+
+@dataclass(frozen=True)
+class QueryRow:
+    """Query i in one head: its weights over the keys, the value rows they blend, and the sum."""
+
+    index: int
+    weights: np.ndarray  # [n] a_ij
+    values: np.ndarray  # [n, d_k] v_j of this head
+    trace_output: np.ndarray  # [d_k] the head's output row i, as the model computed it
+
+    @property
+    def contributions(self) -> np.ndarray:
+        return self.weights[:, None] * self.values  # (n, d_k): a_ij v_j
+
+    @property
+    def weighted_sum(self) -> np.ndarray:
+        return self.contributions.sum(axis=0)  # (d_k,) z_i = Σ_j a_ij v_j
+
+    @property
+    def difference(self) -> float:
+        """Largest gap between the sum worked out here and the model's own output row."""
+        return float(np.max(np.abs(self.weighted_sum - self.trace_output), initial=0.0))
+
+    @property
+    def top(self) -> int:
+        return int(np.argmax(self.weights))
+
+
+def query_row(trace: Trace, head: int, i: int, layer: int = 0) -> QueryRow:
+    block = trace.blocks[layer]
+    return QueryRow(
+        index=i,
+        weights=block.weights[head, i],
+        values=block.v_heads[head],
+        trace_output=block.head_out[head, i],
+    )
+
+
+def asymmetry(weights: np.ndarray) -> np.ndarray:
+    """A − Aᵀ of an [n, n] matrix: zero everywhere only if A is symmetric."""
+    return weights - weights.T
+
+
+def most_asymmetric_pair(weights: np.ndarray) -> tuple[int, int]:
+    """(i, j) with the largest |a_ij − a_ji|, i ≠ j, and a_ij ≥ a_ji; (0, 0) for one token."""
+    n = weights.shape[0]
+    if n < 2:
+        return (0, 0)
+    gap = asymmetry(weights)
+    i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)  # the largest positive entry
+    return (int(i), int(j))
+
+
+def default_pair(tokens: list[str], weights: np.ndarray) -> tuple[int, int]:
+    """The seed's pair (his, Tom) when the sentence has both, else the most asymmetric pair."""
+    if "his" in tokens and "tom" in tokens:
+        return (tokens.index("his"), tokens.index("tom"))
+    return most_asymmetric_pair(weights)
+
+
+def default_query(tokens: list[str]) -> int:
+    """The seed follows "his"; other sentences start at the last token."""
+    return tokens.index("his") if "his" in tokens else len(tokens) - 1
+
+
+def upper_triangle_mass(weights: np.ndarray) -> float:
+    """Σ a_ij over j > i (every head): the weight on later tokens, 0 under a causal mask."""
+    n = weights.shape[-1]
+    above = np.triu(np.ones((n, n), dtype=bool), k=1)
+    return float(weights[..., above].sum())
+
+
+def visible_keys(weights: np.ndarray, i: int) -> list[int]:
+    """The keys query i actually draws on (weight > 0) in an [n, n] matrix."""
+    return [int(j) for j in np.flatnonzero(weights[i] > 0)]
+
+
+def score_count(n: int, h: int = 1) -> int:
+    """Query–key scores one layer computes: n² per head."""
+    return h * n * n
+
+
+# --- multi-head ------------------------------------------------------------------------------
+
+
+def query_rows_by_head(trace: Trace, i: int, layer: int = 0) -> np.ndarray:
+    """[h, n] what query i's row looks like in each head."""
+    return trace.blocks[layer].weights[:, i, :]
+
+
+def concat_difference(trace: Trace, layer: int = 0) -> float:
+    """Largest gap between the concat's column block of head i and head i's output: 0 when the
+    concat is exactly the heads side by side (per token, along the features)."""
+    block = trace.blocks[layer]
+    h, n, d_k = block.head_out.shape
+    blocks = block.concat.reshape(n, h, d_k).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
+    return float(np.max(np.abs(blocks - block.head_out), initial=0.0))
+
+
+def output_difference(trace: Trace, w_o: np.ndarray, layer: int = 0) -> float:
+    """Largest gap between concat · W^O and the attention output the trace recorded."""
+    block = trace.blocks[layer]
+    return float(np.max(np.abs(block.concat @ w_o - block.attn_out), initial=0.0))
+
+
+# --- keeping pages fast and readable ---------------------------------------------------------
+
+
+def python_work(n: int, d_model: int, h: int, n_layers: int = 1) -> int:
+    return n_layers * n * n * (d_model + 4 * h)
+
+
+def fits_python_budget(n: int, d_model: int, h: int, n_layers: int = 1) -> bool:
+    return python_work(n, d_model, h, n_layers) <= PYTHON_WORK_BUDGET
+
+
+def window(n: int, start: int, size: int) -> tuple[int, int]:
+    """[start, stop) of at most ``size`` tokens inside [0, n), shifted left if it ran past n."""
+    size = max(1, min(size, n))
+    start = min(max(0, start), n - size)
+    return (start, start + size)
+
+
+def backend_for(selected: str, n: int, d_model: int, h: int) -> str:
+    """The backend a page runs the trace on: the sidebar's, unless pure Python would be slow."""
+    if selected == "python" and not fits_python_budget(n, d_model, h):
+        return "numpy"
+    return selected

@@ -1,0 +1,64 @@
+"""Altair charts of the Embeddings page. Labels come in as arguments: charts know no language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+from transformer_walk.charts import HIGHLIGHT
+
+
+def loss_curve(losses: Sequence[float], *, epoch_title: str, loss_title: str) -> alt.Chart:
+    """Mean loss per (centre, context) pair against the epoch; epoch 0 is before training."""
+    data = pd.DataFrame({"epoch": list(range(len(losses))), "loss": [float(x) for x in losses]})
+    base = alt.Chart(data).encode(
+        x=alt.X("epoch:Q", title=epoch_title, axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("loss:Q", title=loss_title, scale=alt.Scale(zero=True)),
+        tooltip=[
+            alt.Tooltip("epoch:Q", title=epoch_title),
+            alt.Tooltip("loss:Q", title=loss_title, format=".3f"),
+        ],
+    )
+    return (
+        base.mark_line(color=HIGHLIGHT) + base.mark_point(color=HIGHLIGHT, filled=True)
+    ).properties(height=260)
+
+
+def word_map(
+    frame: pd.DataFrame,
+    *,
+    title: str,
+    category_title: str,
+    category_order: Sequence[str],
+    highlight: Sequence[str] = (),
+) -> alt.Chart:
+    """A 2-D scatter of words coloured by category, each point labelled with its word.
+
+    ``frame`` has columns ``x``, ``y``, ``word`` and ``category`` (display name); words in
+    ``highlight`` (the learner's sentence) are drawn larger and in bold."""
+    data = frame.assign(mine=frame["word"].isin(list(highlight)))
+    base = alt.Chart(data, title=title).encode(
+        x=alt.X("x:Q", title="PC 1", axis=alt.Axis(labels=False, ticks=False)),
+        y=alt.Y("y:Q", title="PC 2", axis=alt.Axis(labels=False, ticks=False)),
+        color=alt.Color(
+            "category:N",
+            title=category_title,
+            sort=list(category_order),
+            scale=alt.Scale(scheme="tableau10"),
+            legend=alt.Legend(orient="bottom", columns=4),
+        ),
+        tooltip=[alt.Tooltip("word:N"), alt.Tooltip("category:N", title=category_title)],
+    )
+    points = base.mark_circle(opacity=0.85).encode(
+        size=alt.condition("datum.mine", alt.value(160), alt.value(50))
+    )
+    # fontWeight is a mark property, not a channel: one text layer per weight
+    labels = base.mark_text(align="left", dx=5, dy=-3, fontSize=11).encode(text="word:N")
+    bold = base.mark_text(align="left", dx=6, dy=-4, fontSize=13, fontWeight="bold")
+    return (
+        points
+        + labels.transform_filter("!datum.mine")
+        + bold.encode(text="word:N").transform_filter("datum.mine")
+    ).properties(height=420)

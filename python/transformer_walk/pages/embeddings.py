@@ -1,0 +1,331 @@
+"""Embeddings: the matrix E, the lookup, what similarity means, and how E is learned (word2vec).
+
+Renders ``transformer_walk.word2vec`` trained on ``transformer_walk.corpus``; the lookup of the
+sentence's rows is the sidebar backend's ``embedding_lookup``. Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_embeddings, corpus
+from transformer_walk.i18n import t
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.word2vec import (
+    Word2VecParams,
+    Word2VecResult,
+    cosine_matrix,
+    nearest,
+    pca_2d,
+    train,
+)
+
+DIM_KEY = "emb_dim"
+EPOCHS_KEY = "emb_epochs"
+WINDOW_KEY = "emb_window"
+WORD_KEY = "emb_word"
+FUNCTION_WORDS_KEY = "emb_function_words"
+DIM_OPTIONS = [2, 4, 8, 16, 32, 64]
+MAX_ROWS = 30  # rows of the lookup heatmap
+MAX_COSINE = 16  # distinct words in the cosine matrix
+NEIGHBOURS = 6
+BANK_SENTENCES = ("Tom sat on the river bank", "Anna took cash from the bank")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def trained(params: Word2VecParams, _progress_label: str = "") -> Word2VecResult:
+    """word2vec on the corpus, cached by its hyper-parameters (the label is not part of the key).
+
+    The progress bar is created *inside* the cached function on purpose: Streamlit records the
+    elements a cached function makes and replays them on a cache hit, and an element made here
+    can be replayed (one made outside could not). It is emptied at the end, so a replay shows
+    nothing."""
+    bar = st.progress(0.0, text=_progress_label.format(epoch=0, epochs=params.epochs, loss="—"))
+
+    def report(epoch: int, loss: float) -> None:
+        text = _progress_label.format(epoch=epoch, epochs=params.epochs, loss=f"{loss:.3f}")
+        bar.progress(epoch / max(1, params.epochs), text=text)
+
+    result = train(corpus.sentences(), params, on_epoch=report)
+    bar.empty()
+    return result
+
+
+def _category_names() -> dict[str, str]:
+    return {
+        "person": t("emb.cat.person"),
+        "animal": t("emb.cat.animal"),
+        "food": t("emb.cat.food"),
+        "water": t("emb.cat.water"),
+        "place": t("emb.cat.place"),
+        "money": t("emb.cat.money"),
+        "bank": t("emb.cat.bank"),
+        "time": t("emb.cat.time"),
+        "adjective": t("emb.cat.adjective"),
+        "verb": t("emb.cat.verb"),
+        corpus.FUNCTION_CATEGORY: t("emb.cat.function"),
+    }
+
+
+def _matrix_intro() -> None:
+    st.markdown(t("emb.intro"))
+    st.latex(
+        r"E \in \mathbb{R}^{V \times d}, \qquad \boldsymbol{e}_i = \boldsymbol{x}_i^{\mathsf T} E"
+    )
+    st.markdown(t("emb.intro.lookup"))
+
+
+def _training_controls() -> Word2VecParams:
+    st.header(t("emb.train.title"), divider="gray")
+    st.markdown(t("emb.train.body"))
+    st.latex(
+        r"\mathcal{L} = -\log \sigma(\boldsymbol{u}_o^{\mathsf T}\boldsymbol{e}_c)"
+        r" - \sum_{j=1}^{k} \log \sigma(-\boldsymbol{u}_{j}^{\mathsf T}\boldsymbol{e}_c),"
+        r"\qquad E \leftarrow E - \eta\,\frac{\partial \mathcal{L}}{\partial E}"
+    )
+    c1, c2, c3 = st.columns(3)
+    dim = c1.select_slider(t("emb.train.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
+    epochs = c2.slider(
+        t("emb.train.epochs"), 0, 20, 8, key=EPOCHS_KEY, help=t("emb.train.epochs_help")
+    )
+    window = c3.slider(
+        t("emb.train.window"), 1, 4, 2, key=WINDOW_KEY, help=t("emb.train.window_help")
+    )
+    return Word2VecParams(dim=dim, epochs=epochs, window=window)
+
+
+def _training_results(result: Word2VecResult) -> None:
+    p = result.params
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.altair_chart(
+            charts_embeddings.loss_curve(
+                result.losses, epoch_title=t("emb.train.epoch"), loss_title=t("emb.train.loss")
+            ),
+            width="stretch",
+        )
+    with right:
+        m1, m2 = st.columns(2)
+        m1.metric(t("emb.metric.loss_before"), f"{result.losses[0]:.3f}")
+        m2.metric(
+            t("emb.metric.loss_after"),
+            f"{result.losses[-1]:.3f}",
+            delta=f"{result.losses[-1] - result.losses[0]:.3f}",
+            delta_color="inverse",
+        )
+        st.markdown(
+            t(
+                "emb.train.facts",
+                pairs=f"{result.n_pairs:,}",
+                k=p.negatives,
+                start=f"{result.losses[0]:.3f}",
+                V=len(result.vocab),
+                d=p.dim,
+                params=f"{len(result.vocab) * p.dim:,}",
+            )
+        )
+    if p.epochs == 0:
+        st.info(t("emb.train.untrained"), icon=":material/hourglass_empty:")
+
+
+def _lookup(result: Word2VecResult, backend_name: str, backend) -> None:  # noqa: ANN001
+    st.header(t("emb.lookup.title"), divider="gray")
+    words = corpus.words(current_sentence())
+    if not words:
+        st.info(t("emb.empty"), icon=":material/edit_note:")
+        return
+    known = [w for w in words if result.index(w) is not None]
+    unknown = sorted({w for w in words if result.index(w) is None})
+    if unknown:
+        st.info(t("emb.lookup.unknown", words=", ".join(unknown)), icon=":material/help:")
+    if not known:
+        return
+    ids = np.array([result.index(w) for w in known], dtype=np.int64)
+    rows = np.asarray(backend.embedding_lookup(result.embeddings, ids))  # (n, d)
+    st.markdown(
+        t("emb.lookup.body", backend=t(f"backend.{backend_name}"), n=len(known), d=rows.shape[1])
+    )
+    ids_text = ", ".join(f"{w}→{i}" for w, i in zip(known[:MAX_ROWS], ids[:MAX_ROWS], strict=True))
+    st.code(f"ids = [{ids_text}{', …' if len(known) > MAX_ROWS else ''}]", language=None)
+    shown = rows[:MAX_ROWS]
+    st.altair_chart(
+        charts.heatmap(
+            shown,
+            known[:MAX_ROWS],
+            [str(j + 1) for j in range(shown.shape[1])],
+            row_title=t("emb.lookup.rows"),
+            col_title=t("emb.lookup.cols"),
+            value_title=t("emb.lookup.value"),
+            scheme="redblue",
+            domain=(-float(np.abs(shown).max() or 1), float(np.abs(shown).max() or 1)),
+            show_values=shown.shape[1] <= 8,
+            cell=26,
+        ),
+        width="content",
+    )
+    if len(known) > MAX_ROWS:
+        st.caption(t("emb.lookup.capped", shown=MAX_ROWS, n=len(known)))
+    same = np.array_equal(rows, result.embeddings[ids])
+    st.caption(t("emb.lookup.check") if same else t("emb.lookup.mismatch"))
+    _cosines(result, known)
+
+
+def _cosines(result: Word2VecResult, known: list[str]) -> None:
+    st.subheader(t("emb.cos.title"))
+    st.latex(
+        r"\cos(\boldsymbol{e}_i,\boldsymbol{e}_j) = "
+        r"\frac{\boldsymbol{e}_i\cdot\boldsymbol{e}_j}{\lVert\boldsymbol{e}_i\rVert\,\lVert\boldsymbol{e}_j\rVert}"
+    )
+    distinct = list(dict.fromkeys(known))[:MAX_COSINE]
+    if len(distinct) < 2:
+        st.info(t("emb.cos.one_word"))
+        return
+    table = result.embeddings[[result.index(w) for w in distinct]]  # (m, d)
+    sims = cosine_matrix(table)  # (m, m)
+    st.altair_chart(
+        charts.heatmap(
+            sims,
+            distinct,
+            distinct,
+            row_title=t("emb.cos.word"),
+            col_title=t("emb.cos.word"),
+            value_title="cos",
+            scheme="redblue",
+            domain=(-1.0, 1.0),
+        ),
+        width="content",
+    )
+    off = sims + np.diag(np.full(len(distinct), -np.inf))  # ignore each word with itself
+    i, j = np.unravel_index(np.argmax(off), off.shape)
+    st.markdown(t("emb.cos.closest", a=distinct[i], b=distinct[j], cos=f"{sims[i, j]:.3f}"))
+
+
+def _neighbours(result: Word2VecResult) -> None:
+    st.header(t("emb.nn.title"), divider="gray")
+    st.markdown(t("emb.nn.body"))
+    options = list(result.vocab)
+    words = [w for w in corpus.words(current_sentence()) if w in options]
+    if st.session_state.get(WORD_KEY) not in options:
+        st.session_state[WORD_KEY] = "dog" if "dog" in words or not words else words[0]
+    word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
+    before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
+    after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)
+    names = _category_names()
+    left, right = st.columns(2)
+    for col, title, found in (
+        (left, t("emb.nn.before"), before),
+        (right, t("emb.nn.after"), after),
+    ):
+        with col:
+            st.markdown(f"**{title}**")
+            st.dataframe(
+                pd.DataFrame(
+                    {
+                        t("emb.nn.col.word"): [w for w, _ in found],
+                        "cos": [round(c, 3) for _, c in found],
+                        t("emb.nn.col.kind"): [names[corpus.category(w)] for w, _ in found],
+                    }
+                ),
+                hide_index=True,
+                width="stretch",
+            )
+    kind = corpus.category(word)
+    same_before = sum(corpus.category(w) == kind for w, _ in before)
+    same_after = sum(corpus.category(w) == kind for w, _ in after)
+    st.markdown(
+        t(
+            "emb.nn.summary",
+            word=word,
+            kind=names[kind],
+            before=same_before,
+            after=same_after,
+            k=NEIGHBOURS,
+        )
+    )
+
+
+def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
+    st.header(t("emb.map.title"), divider="gray")
+    st.markdown(t("emb.map.body"))
+    with_function = st.toggle(t("emb.map.function_words"), key=FUNCTION_WORDS_KEY)
+    keep = [
+        i for i, w in enumerate(result.vocab)
+        if with_function or corpus.category(w) != corpus.FUNCTION_CATEGORY
+    ]  # fmt: skip
+    words = [result.vocab[i] for i in keep]
+    mine = [w for w in corpus.words(current_sentence()) if w in words]
+    order = list(names.values())
+    cols = st.columns(2)
+    for col, table, title in (
+        (cols[0], result.initial, t("emb.map.before")),
+        (cols[1], result.embeddings, t("emb.map.after")),
+    ):
+        coords, share = pca_2d(table[keep])  # (m, 2)
+        frame = pd.DataFrame(
+            {
+                "x": coords[:, 0],
+                "y": coords[:, 1],
+                "word": words,
+                "category": [names[corpus.category(w)] for w in words],
+            }
+        )
+        with col:
+            st.altair_chart(
+                charts_embeddings.word_map(
+                    frame,
+                    title=title,
+                    category_title=t("emb.map.category"),
+                    category_order=order,
+                    highlight=mine,
+                ),
+                width="stretch",
+            )
+            st.caption(t("emb.map.variance", share=f"{share.sum():.0%}"))
+
+
+def _static(result: Word2VecResult, backend) -> None:  # noqa: ANN001
+    st.header(t("emb.static.title"), divider="gray")
+    st.markdown(t("emb.static.body"))
+    bank = result.index("bank")
+    if bank is None:  # cannot happen with the shipped corpus; keeps the page safe if it changes
+        return
+    rows = []
+    for sentence in BANK_SENTENCES:
+        words = corpus.words(sentence)
+        ids = np.array([result.index(w) for w in words], dtype=np.int64)
+        vectors = np.asarray(backend.embedding_lookup(result.embeddings, ids))  # (n, d)
+        rows.append(vectors[words.index("bank")])
+    diff = float(np.abs(rows[0] - rows[1]).max())
+    st.markdown(t("emb.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}"))
+    e = result.embeddings
+    cols = st.columns(4)
+    for col, word in zip(cols, ("river", "lake", "cash", "money"), strict=True):
+        cos = float(cosine_matrix(e[[bank]], e[[result.index(word)]])[0, 0])
+        col.metric(f"cos(bank, {word})", f"{cos:.3f}")
+    st.markdown(t("emb.static.between"))
+    st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
+
+
+def render() -> None:
+    st.title(t("emb.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, module = backend
+    st.caption(t("emb.computed_with", backend=t(f"backend.{name}")))
+    _matrix_intro()
+    params = _training_controls()
+    result = trained(params, _progress_label=t("emb.train.progress"))
+    _training_results(result)
+    _lookup(result, name, module)
+    _neighbours(result)
+    _maps(result, _category_names())
+    _static(result, module)
+    solved_and_hurts(t("emb.solved"), t("emb.hurts"))
+
+
+render()

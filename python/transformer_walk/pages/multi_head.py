@@ -1,0 +1,349 @@
+"""Multi-head attention: h heads of width d_k = d_model / h, side by side, joined, mixed by W^O.
+
+Renders the toy trace for the d_model and h picked here (``state.toy_trace``) and what
+``attention_views`` derives from it (shapes, checks, parameter counts). Holds no math.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import attention_views as views
+from transformer_walk import charts, charts_attention
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace, tokenize
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+D_MODEL_KEY = "mh_d_model"
+H_KEY = "mh_h"
+WINDOW_KEY = "mh_window"
+QUERY_KEY = "mh_query"
+PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
+MAX_SHOWN = 12  # tokens per side of each small heatmap
+GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
+DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
+
+
+def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
+    """A new sentence starts from its own defaults (its "his", its first tokens)."""
+    if st.session_state.get(PICKS_FOR_KEY) != tokens:
+        for key in (QUERY_KEY, WINDOW_KEY):
+            st.session_state.pop(key, None)
+        st.session_state[PICKS_FOR_KEY] = list(tokens)
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return r"[" + r",\,".join(str(s) for s in shape) + r"]"
+
+
+def _intro() -> None:
+    st.markdown(t("mh.intro"))
+    st.latex(
+        r"\operatorname{head}_i = \operatorname{Attention}(XW_i^Q,\ XW_i^K,\ XW_i^V),"
+        r"\quad i = 1, \ldots, h"
+    )
+    st.latex(
+        r"\operatorname{MultiHead}(X) = \operatorname{Concat}(\operatorname{head}_1, \ldots, "
+        r"\operatorname{head}_h)\,W^O,\qquad d_k = d_v = \frac{d_{\text{model}}}{h}"
+    )
+
+
+def _sizes() -> tuple[int, int, int]:
+    """The sliders; returns (d_model, h asked for, h used). An h that does not divide d_model
+    gets a friendly message and the nearest valid h is shown instead."""
+    st.session_state.setdefault(D_MODEL_KEY, ToyConfig.d_model)
+    st.session_state.setdefault(H_KEY, ToyConfig.h)
+    left, right = st.columns(2)
+    with left:
+        d_model = st.slider(
+            "d_model",
+            min_value=views.D_MODEL_MIN,
+            max_value=views.D_MODEL_MAX,
+            key=D_MODEL_KEY,
+            help=t("mh.d_model_help"),
+        )
+    with right:
+        h = st.slider("h", min_value=1, max_value=views.H_MAX, key=H_KEY, help=t("mh.h_help"))
+    valid = views.valid_head_counts(d_model)
+    used = h if h in valid else views.closest_valid_head_count(d_model, h)
+    if used != h:
+        st.warning(
+            t(
+                "mh.invalid",
+                h=h,
+                d_model=d_model,
+                ratio=f"{d_model / h:.2f}",
+                valid=", ".join(str(v) for v in valid),
+                used=used,
+            ),
+            icon=":material/block:",
+        )
+    return d_model, h, used
+
+
+def _window(n: int) -> tuple[int, int]:
+    if n <= MAX_SHOWN:
+        return (0, n)
+    st.slider(
+        t("mh.window"),
+        min_value=1,
+        max_value=n - MAX_SHOWN + 1,
+        value=1,
+        key=WINDOW_KEY,
+        help=t("mh.window_help", shown=MAX_SHOWN, n=n),
+    )
+    start, stop = views.window(n, st.session_state[WINDOW_KEY] - 1, MAX_SHOWN)
+    st.caption(t("mh.window_note", first=start + 1, last=stop, n=n))
+    return (start, stop)
+
+
+def _overview(trace: Trace) -> None:
+    cfg = trace.config
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("d_model", str(cfg.d_model))
+    m2.metric("h", str(cfg.h))
+    m3.metric("d_k = d_model / h", str(cfg.d_k))
+    m4.metric(t("mh.n"), str(trace.n))
+    st.latex(
+        rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{cfg.d_model}}}{{{cfg.h}}} = {cfg.d_k}"
+    )
+
+
+def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
+    st.header(t("mh.heads.title"), divider="gray")
+    st.markdown(t("mh.heads.body"))
+    start, stop = rows
+    tokens = trace.tokens[start:stop]
+    weights = views.layer_weights(trace)  # (h, n, n)
+    small = stop - start <= 6  # numbers in the cells while they fit
+    for first in range(0, trace.config.h, GRID_COLUMNS):
+        cols = st.columns(GRID_COLUMNS)
+        for col, head in zip(
+            cols, range(first, min(first + GRID_COLUMNS, trace.config.h)), strict=False
+        ):  # the last row may be short
+            with col:
+                st.markdown(t("mh.head_label", number=head + 1))
+                st.altair_chart(
+                    charts.heatmap(
+                        weights[head, start:stop, start:stop],
+                        tokens,
+                        tokens,
+                        row_title=t("mh.axis.query"),
+                        col_title=t("mh.axis.key"),
+                        value_title="a_ij",
+                        show_values=small,
+                        # A window of a long sentence holds a small share of each row: let the
+                        # colours spread over what is shown instead of over [0, 1].
+                        domain=(0.0, 1.0) if (start, stop) == (0, trace.n) else None,
+                        cell=30 if small else 14,
+                    ),
+                    width="content",
+                )
+
+
+def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
+    st.header(t("mh.his.title"), divider="gray")
+    st.markdown(t("mh.his.body"))
+    labels = {i: f"{i + 1} · {token}" for i, token in enumerate(trace.tokens)}
+    if st.session_state.get(QUERY_KEY) not in range(trace.n):
+        st.session_state[QUERY_KEY] = views.default_query(trace.tokens)
+    i = st.selectbox(
+        t("mh.his.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
+    )
+    rows = views.query_rows_by_head(trace, i)  # (h, n)
+    head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
+    start, stop = keys
+    st.altair_chart(
+        charts.heatmap(
+            rows[:, start:stop],
+            head_names,
+            trace.tokens[start:stop],
+            row_title=t("mh.axis.head"),
+            col_title=t("mh.axis.key"),
+            value_title=t("mh.his.weight", token=trace.tokens[i]),
+            domain=(0.0, 1.0) if (start, stop) == (0, trace.n) else None,
+        ),
+        width="content",
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("mh.his.col.top"): [trace.tokens[int(r.argmax())] for r in rows],
+                t("mh.his.col.weight"): [float(r.max()) for r in rows],
+            },
+            index=pd.Index(head_names, name=t("mh.axis.head")),
+        ),
+        column_config={t("mh.his.col.weight"): st.column_config.NumberColumn(format="%.3f")},
+    )
+    st.info(t("mh.his.random"), icon=":material/casino:")
+
+
+def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 - [d, d] array
+    st.header(t("mh.concat.title"), divider="gray")
+    st.markdown(t("mh.concat.body"))
+    cfg, block = trace.config, trace.blocks[0]
+    shapes = views.HeadShapes(trace.n, cfg.d_model, cfg.h)
+    st.latex(
+        rf"{cfg.h} \times {_shape(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
+        rf"{_shape(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {_shape(shapes.w_o)}\,}} "
+        rf"{_shape(shapes.out)}"
+    )
+    start, stop = rows
+    tokens = trace.tokens[start:stop]
+
+    def matrix(values, row_labels, col_labels, title: str, col_title: str) -> None:  # noqa: ANN001
+        st.markdown(title)
+        readable = values.size <= 64  # numbers in the cells only while they fit
+        st.altair_chart(
+            charts_attention.diverging_heatmap(
+                values,
+                row_labels,
+                col_labels,
+                row_title="",
+                col_title=col_title,
+                value_title=t("mh.value"),
+                show_values=readable,
+                cell=34 if readable else max(6, min(20, 560 // len(col_labels))),
+            ),
+            width="content",
+        )
+
+    feature = [str(c + 1) for c in range(cfg.d_k)]
+    shown = list(range(min(cfg.h, DIAGRAM_HEADS)))
+    cols = st.columns(len(shown) + (1 if cfg.h > len(shown) else 0))
+    for col, head in zip(cols, shown, strict=False):  # one more column for the rest
+        with col:
+            matrix(
+                block.head_out[head, start:stop],
+                tokens,
+                feature,
+                rf"$\operatorname{{head}}_{{{head + 1}}}\ {_shape(shapes.head)}$",
+                "d_k",
+            )
+    if cfg.h > len(shown):
+        cols[-1].caption(t("mh.concat.more", more=cfg.h - len(shown)))
+
+    concat_cols = [f"h{c // cfg.d_k + 1}·{c % cfg.d_k + 1}" for c in range(cfg.d_model)]
+    matrix(
+        block.concat[start:stop],
+        tokens,
+        concat_cols,
+        rf"$\operatorname{{Concat}}\ {_shape(shapes.concat)}$",
+        t("mh.concat.cols"),
+    )
+    left, right = st.columns(2)
+    model_cols = [str(c + 1) for c in range(cfg.d_model)]
+    with left:
+        matrix(w_o, model_cols, model_cols, rf"$W^O\ {_shape(shapes.w_o)}$", "d_model")
+    with right:
+        matrix(
+            block.attn_out[start:stop],
+            tokens,
+            model_cols,
+            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {_shape(shapes.out)}$",
+            "d_model",
+        )
+    st.success(
+        t(
+            "mh.concat.check",
+            concat=f"{views.concat_difference(trace):.1e}",
+            out=f"{views.output_difference(trace, w_o):.1e}",
+        ),
+        icon=":material/check_circle:",
+    )
+    st.caption(t("mh.concat.not_sentences"))
+
+
+def _base_configuration(trace: Trace) -> None:
+    st.header(t("mh.base.title"), divider="gray")
+    st.markdown(t("mh.base.body"))
+    d_model, n = trace.config.d_model, trace.n
+    base = views.ProjectionParameters(views.BASE_D_MODEL, views.BASE_H)
+    st.table(
+        pd.DataFrame(
+            {
+                "d_model": [views.BASE_D_MODEL, 1024, d_model],
+                "h": [views.BASE_H, 16, trace.config.h],
+                "d_k": [base.d_k, 1024 // 16, trace.config.d_k],
+                "4 · d_model²": [
+                    f"{views.attention_parameters(v):,}"
+                    for v in (views.BASE_D_MODEL, 1024, d_model)
+                ],
+            },
+            index=pd.Index(
+                [t("mh.base.row.base"), t("mh.base.row.big"), t("mh.base.row.toy")],
+                name=t("mh.base.row"),
+            ),
+        )
+    )
+    st.latex(
+        rf"X \in \mathbb{{R}}^{{n \times d_{{\text{{model}}}}}}:\quad "
+        rf"n = {n},\ d_{{\text{{model}}}} = {views.BASE_D_MODEL} \Rightarrow "
+        rf"X \in \mathbb{{R}}^{{{n} \times {views.BASE_D_MODEL}}}"
+    )
+    st.info(t("mh.base.not_length", n=n), icon=":material/straighten:")
+
+    st.subheader(t("mh.params.title"))
+    st.markdown(t("mh.params.body"))
+    mine = views.ProjectionParameters(d_model, trace.config.h)
+    st.latex(
+        rf"3 \cdot h \cdot (d_{{\text{{model}}}} \times d_k) + d_{{\text{{model}}}}^2 = "
+        rf"3 \cdot {mine.h} \cdot {mine.per_head_matrix:,} + {mine.output:,} = "
+        rf"{mine.total:,} = 4 \cdot {d_model}^2".replace(",", "{,}")  # KaTeX: 1{,}024
+    )
+    base_total = views.attention_parameters(views.BASE_D_MODEL)
+    st.latex(rf"4 \cdot {views.BASE_D_MODEL}^2 = {base_total:,}".replace(",", "{,}"))
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "h": h,
+                    "d_k": p.d_k,
+                    "W_i^Q, W_i^K, W_i^V": f"3 × {h} × {p.per_head_matrix:,}",
+                    "W^O": f"{p.output:,}",
+                    t("mh.params.total"): f"{p.total:,}",
+                }
+                for h in views.valid_head_counts(d_model)
+                for p in [views.ProjectionParameters(d_model, h)]
+            ]
+        ).set_index("h"),
+    )
+    st.caption(t("mh.params.same", d_model=d_model))
+
+
+def render() -> None:
+    st.title(t("mh.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    _intro()
+    d_model, _asked, h = _sizes()
+
+    text = current_sentence()
+    config = ToyConfig(d_model=d_model, h=h)
+    run_on = views.backend_for(name, len(tokenize(text)), d_model, h)
+    with st.spinner(t("mh.computing")):
+        trace = toy_trace_or_none(text, config, run_on)
+    if trace is None:
+        return
+    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
+    if run_on != name:
+        st.info(
+            t("mh.python_fallback", n=trace.n, d_model=d_model), icon=":material/hourglass_top:"
+        )
+    _forget_picks_of_another_sentence(trace.tokens)
+    _overview(trace)
+    rows = _window(trace.n)
+    _heads_side_by_side(trace, rows)
+    _one_token_many_heads(trace, rows)
+    _concat(trace, trace.blocks[0].params.W_O, rows)
+    _base_configuration(trace)
+    solved_and_hurts(t("mh.solved"), t("mh.hurts"))
+
+
+render()

@@ -1,0 +1,289 @@
+"""N-grams: counting what comes next on the shipped corpus, and where counting runs out.
+
+Renders ``transformer_walk.ngrams`` over ``transformer_walk.corpus``; holds no math.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts_ngrams, corpus
+from transformer_walk.i18n import t
+from transformer_walk.ngrams import (
+    BOS,
+    EOS,
+    LONG_DISTANCE,
+    NgramCounts,
+    SentenceScore,
+    order_needed,
+    sparsity,
+    split_heldout,
+    window_rows,
+)
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.widgets import solved_and_hurts
+
+ORDER_KEY = "ngram_order"
+SMOOTH_KEY = "ngram_smooth"
+WORD_KEY = "ngram_word"
+FAR_KEY = "ngram_far"
+MAX_LATEX_FACTORS = 10  # the product is written out up to here, then "⋯"
+MAX_LISTED = 5  # unseen n-grams named in the warning
+
+
+@st.cache_resource(show_spinner=False)
+def corpus_models() -> tuple[NgramCounts, NgramCounts, list]:
+    """(counts on the whole corpus, counts on the training part, the held-out sentences)."""
+    sentences = corpus.sentences()
+    train, heldout = split_heldout(sentences)
+    return NgramCounts(sentences), NgramCounts(train), heldout
+
+
+def _shown(word: str) -> str:
+    return {BOS: "⟨s⟩", EOS: "⟨/s⟩"}.get(word, word)
+
+
+def _latex_word(word: str) -> str:
+    """A word inside st.latex: upright text; the tokenizer's words hold letters, digits, "_" and
+    "'" only (punctuation is dropped), so escaping "_" is all KaTeX needs."""
+    if word in (BOS, EOS):
+        return r"\langle s\rangle" if word == BOS else r"\langle /s\rangle"
+    escaped = word.replace("_", r"\_")
+    return rf"\text{{{escaped}}}"
+
+
+def _intro(model: NgramCounts) -> None:
+    st.markdown(t("ngram.intro"))
+    st.latex(r"P(w_t \mid w_{t-n+1},\dots,w_{t-1}) = \frac{c(w_{t-n+1}\dots w_{t-1}\,w_t)}"
+             r"{c(w_{t-n+1}\dots w_{t-1}\,\cdot)}")  # fmt: skip
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("ngram.metric.sentences"), f"{len(model.sentences):,}")
+    c2.metric(t("ngram.metric.tokens"), f"{model.n_tokens:,}")
+    c3.metric(t("ngram.metric.vocab"), f"{len(model.vocabulary):,}")
+    with st.expander(t("ngram.corpus.title")):
+        st.markdown(t("ngram.corpus.body"))
+        st.code("\n".join(corpus.raw_sentences()[:12]), language=None)
+
+
+def _chain_rule(model: NgramCounts, words: list[str]) -> None:
+    st.header(t("ngram.chain.title"), divider="gray")
+    st.markdown(t("ngram.chain.body"))
+    left, right = st.columns(2)
+    labels = {2: t("ngram.order.2"), 3: t("ngram.order.3")}
+    n = left.radio(
+        t("ngram.order"), options=[2, 3], format_func=labels.__getitem__, key=ORDER_KEY,
+        horizontal=True,
+    )  # fmt: skip
+    smooth = right.toggle(t("ngram.smooth"), key=SMOOTH_KEY, help=t("ngram.smooth_help"))
+    add_k = 1.0 if smooth else 0.0
+    score = model.score(words, n, add_k=add_k)
+
+    unknown = sorted({w for w in words if (w,) not in model.plain[1]})
+    if unknown:
+        st.info(t("ngram.chain.unknown", words=", ".join(unknown)), icon=":material/help:")
+    st.latex(_chain_latex(score, n))
+    st.dataframe(_steps_frame(score), width="stretch", hide_index=True)
+
+    m1, m2 = st.columns(2)
+    m1.metric(t("ngram.metric.p"), f"{score.probability:.3e}")
+    logp = score.log_probability
+    m2.metric(t("ngram.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
+    if score.zero_steps:
+        missing = ", ".join(
+            "“" + " ".join(_shown(w) for w in (*score.steps[i].context, score.steps[i].word)) + "”"
+            for i in score.zero_steps[:MAX_LISTED]
+        )
+        if len(score.zero_steps) > MAX_LISTED:
+            missing += " …"
+        st.warning(t("ngram.chain.zero", ngrams=missing), icon=":material/block:")
+    elif smooth:
+        st.info(t("ngram.chain.smoothed"), icon=":material/water_drop:")
+    else:
+        st.success(t("ngram.chain.all_seen"), icon=":material/check_circle:")
+
+
+def _chain_latex(score: SentenceScore, n: int) -> str:
+    """The chain rule with this sentence's numbers (the factors themselves are in the table)."""
+    history = r"w_{t-1}" if n == 2 else r"w_{t-2}, w_{t-1}"
+    values = [f"{s.probability:.3f}" for s in score.steps[:MAX_LATEX_FACTORS]]
+    if len(score.steps) > MAX_LATEX_FACTORS:
+        values.append(r"\cdots")
+    product = r" \cdot ".join(values)
+    return (
+        rf"P(\text{{sentence}}) = \prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history})"
+        rf" = {product} = {_latex_number(score.probability)}"
+    )
+
+
+def _latex_number(x: float) -> str:
+    """0.000123 → 1.230 × 10^{-4}; 0 stays 0."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.3e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def _steps_frame(score: SentenceScore) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "t": list(range(1, len(score.steps) + 1)),
+            t("ngram.col.context"): [" ".join(_shown(w) for w in s.context) for s in score.steps],
+            t("ngram.col.word"): [_shown(s.word) for s in score.steps],
+            "c(context w)": [s.count for s in score.steps],
+            "c(context ·)": [s.context_count for s in score.steps],
+            "P": [round(s.probability, 4) for s in score.steps],
+        }
+    )
+
+
+def _next_words(model: NgramCounts, words: list[str]) -> None:
+    st.header(t("ngram.next.title"), divider="gray")
+    st.markdown(t("ngram.next.body"))
+    options = list(model.vocabulary)
+    in_vocab = [w for w in words if w in options]
+    default = in_vocab[0] if in_vocab else "his"
+    if st.session_state.get(WORD_KEY) not in options:
+        st.session_state[WORD_KEY] = default
+    word = st.selectbox(t("ngram.next.word"), options=options, key=WORD_KEY)
+    found = model.continuations((word,), top=10)
+    total = model.contexts[2][(word,)]
+    st.caption(t("ngram.next.caption", word=word, total=total, kinds=len(
+        [g for g in model.counts[2] if g[0] == word])))  # fmt: skip
+    if not found:
+        st.info(t("ngram.next.none", word=word))
+        return
+    st.altair_chart(
+        charts_ngrams.continuations(
+            [_shown(w) for w, _, _ in found],
+            [p for _, _, p in found],
+            [c for _, c, _ in found],
+            word_title=t("ngram.next.axis_word", word=word),
+            probability_title=t("ngram.next.axis_p", word=word),
+            count_title=t("ngram.next.axis_count"),
+        ),
+        width="stretch",
+    )
+    top_word, top_count, top_p = found[0]
+    st.latex(
+        rf"P({_latex_word(top_word)}\mid {_latex_word(word)}) = \frac{{{top_count}}}{{{total}}}"
+        rf" = {top_p:.3f}"
+    )
+
+
+def _sparsity(full: NgramCounts, train: NgramCounts, heldout: list, words: list[str]) -> None:
+    st.header(t("ngram.sparse.title"), divider="gray")
+    st.markdown(t("ngram.sparse.body"))
+    rows = sparsity(train, heldout, words, full)
+    series_possible = t("ngram.sparse.series.possible")
+    series_heldout = t("ngram.sparse.series.heldout")
+    series_sentence = t("ngram.sparse.series.sentence")
+    long = pd.DataFrame(
+        [
+            {"n": r.n, "series": name, "share": share}
+            for r in rows
+            for name, share in (
+                (series_possible, 1 - r.share_of_possible_seen),
+                (series_heldout, r.heldout_unseen_share),
+                (series_sentence, r.sentence_unseen_share),
+            )
+        ]
+    )
+    st.altair_chart(
+        charts_ngrams.sparsity(
+            long,
+            series_order=[series_possible, series_heldout, series_sentence],
+            n_title="n",
+            share_title=t("ngram.sparse.axis_share"),
+            series_title=t("ngram.sparse.axis_series"),
+        ),
+        width="stretch",
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "n": [r.n for r in rows],
+                t("ngram.sparse.col.distinct"): [r.distinct for r in rows],
+                "|V|ⁿ": [f"{r.possible:.3g}" for r in rows],
+                t("ngram.sparse.col.heldout"): [
+                    f"{r.heldout_unseen}/{r.heldout_total}" for r in rows
+                ],
+                t("ngram.sparse.col.sentence"): [
+                    f"{r.sentence_unseen}/{r.sentence_total}" if r.sentence_total else "—"
+                    for r in rows
+                ],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+    last = rows[-1]
+    st.markdown(
+        t(
+            "ngram.sparse.summary",
+            n=last.n,
+            seen=f"{last.distinct:,}",
+            possible=f"{last.possible:.2e}",
+            share=f"{last.share_of_possible_seen:.1e}",
+            heldout=f"{last.heldout_unseen_share:.0%}",
+        )
+    )
+
+
+def _window(model: NgramCounts) -> None:
+    st.header(t("ngram.window.title"), divider="gray")
+    st.markdown(t("ngram.window.body"))
+    sentence = st.radio(t("ngram.window.pick"), options=list(LONG_DISTANCE), key=FAR_KEY)
+    words = corpus.words(sentence)
+    target = words.index("his")
+    rows = window_rows(model, words, target)
+    yes, no = t("ngram.window.yes"), t("ngram.window.no")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "n": [r.n for r in rows],
+                t("ngram.window.col.context"): [
+                    " ".join(_shown(w) for w in r.context) for r in rows
+                ],
+                t("ngram.window.col.sees"): [yes if r.sees_name else no for r in rows],
+                "c(context ·)": [r.context_count for r in rows],
+                "P(his | context)": [round(r.p_his, 3) for r in rows],
+                "P(her | context)": [round(r.p_her, 3) for r in rows],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+    needed = order_needed(target)
+    vocab = len(model.vocabulary)
+    st.markdown(
+        t(
+            "ngram.window.needed",
+            name=words[0],
+            distance=target,
+            n=needed,
+            contexts=f"{vocab ** (needed - 1):.2e}",
+            vocab=vocab,
+        )
+    )
+
+
+def render() -> None:
+    st.title(t("ngram.title"))
+    st.caption(t("ngram.no_backend"))
+    full, train, heldout = corpus_models()
+    _intro(full)
+    words = corpus.words(current_sentence())
+    if not words:
+        st.info(t("ngram.empty"), icon=":material/edit_note:")
+    else:
+        _chain_rule(full, words)
+        _next_words(full, words)
+    _sparsity(full, train, heldout, words)
+    _window(full)
+    solved_and_hurts(t("ngram.solved"), t("ngram.hurts"))
+
+
+render()

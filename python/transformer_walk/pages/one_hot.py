@@ -1,0 +1,344 @@
+"""One-hot — the sentence's one-hot vectors (from the toy model's trace), their memory, their
+orthogonality, and one_hot @ E against the lookup: checked equal and timed live."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_one_hot
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace
+from transformer_walk.one_hot import (
+    RACE_D,
+    RACE_DEFAULT_VOCABULARY,
+    RACE_VOCABULARY_SIZES,
+    REALISTIC_VOCABULARIES,
+    cosine_matrix,
+    first_occurrences,
+    human_bytes,
+    max_off_diagonal,
+    one_hot_bytes,
+    race,
+)
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+MAX_GRID_ROWS = 40
+MAX_COSINE_TOKENS = 12
+WORDS_KEY = "onehot_words"
+VOCAB_KEY = "onehot_race_vocab"
+DEFAULT_WORDS = ("cat", "dog", "computer")
+INT64_BYTES = 8
+VOCABULARY_LABELS = {"seed": "onehot.memory.seed", "minilm": "onehot.memory.minilm"}
+
+
+def _intro() -> None:
+    st.markdown(t("onehot.intro"))
+    st.latex(
+        r"\boldsymbol{x}_i = (0,\ldots,0,\underbrace{1}_{\mathrm{id}_i},0,\ldots,0)"
+        r" \in \mathbb{R}^{|V|}"
+    )
+
+
+def _abridged(row: np.ndarray) -> str:
+    """[0 ×34, 1, 0 ×60]: the row as it is, with its runs of zeros counted."""
+    ones = np.flatnonzero(row)
+    if ones.size != 1:
+        return "?"
+    before, after = int(ones[0]), row.size - int(ones[0]) - 1
+    return f"[0 ×{before}, 1, 0 ×{after}]"
+
+
+def _sentence(trace: Trace) -> None:
+    st.header(t("onehot.sentence.title"), divider="gray")
+    vocab = len(trace.vocab)
+    st.markdown(t("onehot.sentence.body", vocab=vocab, n=trace.n))
+    shown = min(trace.n, MAX_GRID_ROWS)
+    st.altair_chart(
+        charts_one_hot.one_hot_grid(
+            trace.tokens[:shown],
+            np.argmax(trace.one_hot[:shown], axis=1).tolist(),  # where the backend put the 1
+            vocab,
+            token_title=t("onehot.chart.token"),
+            column_title=t("onehot.chart.column"),
+        ),
+        width="stretch",
+    )
+    if shown < trace.n:
+        st.caption(t("onehot.sentence.capped", shown=shown, n=trace.n))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("onehot.col.token"): trace.tokens,
+                t("onehot.col.id"): np.argmax(trace.one_hot, axis=1).tolist(),
+                t("onehot.col.row"): [_abridged(row) for row in trace.one_hot],
+                t("onehot.col.ones"): np.count_nonzero(trace.one_hot, axis=1).tolist(),
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+        height=min(38 + 35 * trace.n, 320),
+    )
+
+
+def _memory(trace: Trace) -> None:
+    st.header(t("onehot.memory.title"), divider="gray")
+    st.markdown(t("onehot.memory.body"))
+    n = trace.n
+    vocabularies = [("onehot.memory.toy", len(trace.vocab))] + [
+        (VOCABULARY_LABELS[name], size) for name, size in REALISTIC_VOCABULARIES
+    ]
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("onehot.memory.vocab"): [t(label) for label, _ in vocabularies],
+                t("onehot.memory.size"): [f"{size:,}" for _, size in vocabularies],
+                t("onehot.memory.numbers"): [f"{n * size:,}" for _, size in vocabularies],
+                t("onehot.memory.bytes"): [
+                    human_bytes(one_hot_bytes(n, size)) for _, size in vocabularies
+                ],
+                t("onehot.memory.useful"): [f"{1 / size:.4%}" for _, size in vocabularies],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+    seed_size = dict(REALISTIC_VOCABULARIES)["seed"]
+    seed_bytes = one_hot_bytes(n, seed_size)
+    st.latex(
+        rf"n \times |V| \times 4\ \text{{bytes}} = {n} \times {seed_size:,} \times 4"
+        rf" = {seed_bytes:,}\ \text{{bytes}}".replace(",", "{,}")
+    )
+    ids_bytes = n * INT64_BYTES
+    st.markdown(
+        t(
+            "onehot.memory.ids",
+            ids=human_bytes(ids_bytes),
+            ratio=f"{seed_bytes / ids_bytes:,.0f}",
+        )
+    )
+
+
+def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None:
+    st.header(t("onehot.orth.title"), divider="gray")
+    st.markdown(t("onehot.orth.body"))
+    st.latex(
+        r"\operatorname{sim}(a, b) = \cos\theta = "
+        r"\frac{\boldsymbol{x}_a^{\mathsf T}\boldsymbol{x}_b}"
+        r"{\lVert\boldsymbol{x}_a\rVert\,\lVert\boldsymbol{x}_b\rVert}"
+    )
+    distinct = first_occurrences(trace.tokens)
+    counts = pd.Series(trace.tokens).value_counts()
+    repeated = [token for token in counts.index if counts[token] > 1]
+    left, right = st.columns(2, gap="large")
+    with left:
+        if len(distinct) < 2:
+            st.info(t("onehot.orth.single"))
+        else:
+            cos = cosine_matrix(trace.one_hot[distinct])  # (m, m) over distinct tokens
+            largest = max_off_diagonal(cos)
+            shown = distinct[:MAX_COSINE_TOKENS]
+            labels = [trace.tokens[i] for i in shown]
+            st.altair_chart(
+                charts.heatmap(
+                    cos[: len(shown), : len(shown)],
+                    labels,
+                    labels,
+                    row_title=t("onehot.orth.chart_row"),
+                    col_title=t("onehot.orth.chart_col"),
+                    value_title=t("onehot.orth.chart_value"),
+                    fmt=".0f",
+                    domain=(0.0, 1.0),
+                ),
+                width="content",
+            )
+            if len(shown) < len(distinct):
+                st.caption(t("onehot.orth.capped", shown=len(shown), m=len(distinct)))
+            if np.array_equal(cos, np.eye(len(distinct))):
+                st.success(
+                    t(
+                        "onehot.orth.identity",
+                        backend=backend_label,
+                        m=len(distinct),
+                        largest=f"{largest:g}",
+                    ),
+                    icon=":material/check_circle:",
+                )
+            else:
+                st.error(t("onehot.orth.not_identity", largest=f"{largest:g}"))
+        if repeated:
+            st.caption(t("onehot.orth.repeated", tokens=", ".join(f"“{w}”" for w in repeated)))
+    with right:
+        _compare_words(trace, module)
+    st.markdown(t("onehot.orth.verdict"))
+
+
+def _compare_words(trace: Trace, module: ModuleType) -> None:
+    vocabulary = list(trace.vocab.tokens)
+    # Set through the session state, not `default=`: a word of an earlier sentence may have left
+    # the vocabulary, and the widget must not be handed an option it no longer has.
+    chosen = st.session_state.get(WORDS_KEY, list(DEFAULT_WORDS))
+    st.session_state[WORDS_KEY] = [w for w in chosen if w in vocabulary]
+    words = st.multiselect(
+        t("onehot.orth.words"),
+        options=vocabulary,
+        key=WORDS_KEY,
+        help=t("onehot.orth.words_help"),
+        max_selections=MAX_COSINE_TOKENS,
+    )
+    if len(words) < 2:
+        st.info(t("onehot.orth.words_few"))
+        return
+    ids = trace.vocab.ids(words)  # (m,)
+    x = module.one_hot(ids, len(trace.vocab), dtype=np.float64)  # (m, |V|) on the backend
+    cos = cosine_matrix(x)  # (m, m)
+    st.altair_chart(
+        charts.heatmap(
+            cos,
+            words,
+            words,
+            row_title=t("onehot.orth.chart_row"),
+            col_title=t("onehot.orth.chart_col"),
+            value_title=t("onehot.orth.chart_value"),
+            fmt=".0f",
+            domain=(0.0, 1.0),
+        ),
+        width="content",
+    )
+    norms = np.linalg.norm(x, axis=1)
+    lines = []
+    for j in range(1, min(len(words), 3)):
+        dot = float(x[0] @ x[j])
+        lines.append(
+            f"sim({words[0]}, {words[j]}) = {dot:g} / ({norms[0]:g} × {norms[j]:g}) = "
+            f"**{cos[0, j]:g}**"
+        )
+    st.markdown("  \n".join(lines))
+
+
+def _lookup(trace: Trace, name: str, module: ModuleType) -> None:
+    st.header(t("onehot.lookup.title"), divider="gray")
+    st.markdown(t("onehot.lookup.body"))
+    st.latex(
+        r"\boldsymbol{x}_i^{\mathsf T} E = \sum_{v=1}^{|V|} x_{i,v}\, E_{v,:}"
+        r" = E_{\mathrm{id}_i,:}"
+    )
+    via_matmul = trace.one_hot @ trace.embedding_table  # (n, d_model)
+    diff = float(np.abs(via_matmul - trace.embeddings).max())
+    label = t(f"backend.{name}")
+    if diff == 0.0:
+        st.success(
+            t("onehot.lookup.check", n=trace.n, backend=label, diff=f"{diff:g}"),
+            icon=":material/check_circle:",
+        )
+    else:
+        st.error(t("onehot.lookup.mismatch", diff=f"{diff:.2e}", backend=label))
+    _race(trace, name, module)
+
+
+def _race(trace: Trace, name: str, module: ModuleType) -> None:
+    st.subheader(t("onehot.race.title"))
+    st.markdown(t("onehot.race.body", d=RACE_D))
+    # Every option must hold the sentence's ids (a long sentence grows the toy vocabulary).
+    sizes = [s for s in RACE_VOCABULARY_SIZES if s >= len(trace.vocab)] or [len(trace.vocab)]
+    if st.session_state.get(VOCAB_KEY) not in sizes:
+        st.session_state[VOCAB_KEY] = (
+            RACE_DEFAULT_VOCABULARY if RACE_DEFAULT_VOCABULARY in sizes else sizes[-1]
+        )
+    vocab_size = st.select_slider(
+        t("onehot.race.vocab"),
+        options=sizes,
+        key=VOCAB_KEY,
+        format_func=lambda v: f"{v:,}",
+        help=t("onehot.race.vocab_help"),
+    )
+    # Pure Python's lookup converts all of E to lists first: it would time the conversion.
+    race_name, race_module = ("numpy", _numpy()) if name == "python" else (name, module)
+    with st.spinner(t("onehot.race.running")):
+        result = race(race_name, race_module, trace.ids.tolist(), vocab_size)
+
+    route_one_hot, route_lookup = t("onehot.race.route_one_hot"), t("onehot.race.route_lookup")
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("onehot.race.metric_one_hot"), _ms(result.one_hot_total_s))
+    m2.metric(t("onehot.race.metric_lookup"), _ms(result.lookup_s))
+    m3.metric(t("onehot.race.metric_speedup"), _times(result.speedup))
+    frame = pd.DataFrame(
+        {
+            "route": [route_one_hot, route_one_hot, route_lookup],
+            "part": [
+                t("onehot.race.part_build"),
+                t("onehot.race.part_matmul"),
+                t("onehot.race.part_lookup"),
+            ],
+            "ms": [result.one_hot_s * 1e3, result.matmul_s * 1e3, result.lookup_s * 1e3],
+        }
+    )
+    frame["label"] = [_ms(v / 1e3) for v in frame["ms"]]
+    st.altair_chart(
+        charts_one_hot.race_bars(
+            frame,
+            route_title=t("onehot.race.chart_route"),
+            part_title=t("onehot.race.chart_part"),
+            time_title=t("onehot.race.chart_time"),
+        ),
+        width="stretch",
+    )
+    st.markdown(
+        t(
+            "onehot.race.work",
+            n=result.n,
+            vocab=f"{result.vocab_size:,}",
+            d=result.d,
+            madds=f"{result.multiply_adds:,}",
+            copies=f"{result.copied_numbers:,}",
+            diff=f"{result.max_abs_diff:g}",
+        )
+    )
+    st.caption(t("onehot.race.meta", backend=t(f"backend.{race_name}"), repeats=result.repeats))
+    if name == "python":
+        st.info(t("onehot.race.python"), icon=":material/info:")
+
+
+def _numpy() -> ModuleType:
+    from transformer_walk.backends import get_backend
+
+    return get_backend("numpy")
+
+
+def _times(ratio: float) -> str:
+    """9,127× for large ratios, 3.36× for small ones: three significant digits at least."""
+    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.3g}×"
+
+
+def _ms(seconds: float) -> str:
+    """A duration in milliseconds with three significant digits: 0.00412 ms, 16.0 ms."""
+    return f"{seconds * 1e3:.3g} ms"
+
+
+def render() -> None:
+    st.title(t("onehot.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, module = backend
+    label = t(f"backend.{name}")
+    st.caption(t("common.computed_with", backend=label))
+    _intro()
+    trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
+    if trace is None:
+        return
+    _sentence(trace)
+    _memory(trace)
+    _orthogonality(trace, label, module)
+    _lookup(trace, name, module)
+    st.markdown(t("onehot.why"))
+    solved_and_hurts(t("onehot.solved"), t("onehot.hurts"))
+
+
+render()

@@ -1,0 +1,315 @@
+"""Q, K, V: where the three views of every token come from (seed §11–14).
+
+Renders the toy model's trace of the sidebar's sentence (X, the block's weights, Q, K, V), checks
+the bilinear form of §13 and the weighted sum of §14 against it (``transformer_walk.qkv``), and
+runs the same weights on a second sentence. Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, qkv
+from transformer_walk.i18n import t
+from transformer_walk.model import EmptyInputError, ToyConfig, Trace
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace, toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+D_MODEL_KEY = "qkv_d_model"
+H_KEY = "qkv_h"
+SEED_KEY = "qkv_seed"
+HEAD_KEY = "qkv_head"
+I_KEY = "qkv_i"
+J_KEY = "qkv_j"
+OTHER_KEY = "qkv_other"
+LAYER_KEY = "qkv_layer"
+
+D_MODELS = [4, 8, 16]
+SHOWN_ROWS = 16  # token rows drawn in a heatmap; the trace keeps them all
+OTHER_DEFAULT = "Tom loves her cat"
+
+
+def _clamp_choice(key: str, options: list[int], default: int) -> None:
+    """Keep a stored choice valid when the options changed (a new sentence, another d_model)."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def _vector(values: np.ndarray) -> str:
+    return r"\begin{bmatrix}" + " & ".join(f"{v:.3f}" for v in values) + r"\end{bmatrix}"
+
+
+def _controls() -> ToyConfig:
+    c1, c2, c3 = st.columns(3)
+    d_model = c1.selectbox("d_model", D_MODELS, index=1, key=D_MODEL_KEY, help=t("qkv.d_help"))
+    heads = [h for h in (1, 2, 4) if d_model % h == 0]
+    _clamp_choice(H_KEY, heads, 2 if 2 in heads else heads[0])
+    h = c2.selectbox(t("qkv.h"), heads, key=H_KEY, help=t("qkv.h_help"))
+    seed = c3.number_input(
+        t("qkv.seed"), min_value=0, max_value=9999, value=0, step=1, key=SEED_KEY,
+        help=t("qkv.seed_help"),
+    )  # fmt: skip
+    # Two layers so that the "are Q, K, V fixed?" section can look past the first one; the first
+    # block's weights and numbers are the same as in a one-layer model with this seed.
+    return ToyConfig(d_model=int(d_model), h=int(h), seed=int(seed), n_layers=2)
+
+
+def _heat(
+    matrix: np.ndarray, rows: list[str], cols: list[str], row_title: str, value: str, cell: int = 30
+) -> None:
+    shown = min(len(rows), SHOWN_ROWS)
+    st.altair_chart(
+        charts.heatmap(
+            matrix[:shown],
+            rows[:shown],
+            cols,
+            row_title=row_title,
+            col_title=t("qkv.col.dim"),
+            value_title=value,
+            scheme="redblue",
+            domain=_symmetric(matrix),
+            show_values=matrix.shape[1] <= 8,
+            cell=cell,
+        ),
+        width="content",
+    )
+    if len(rows) > shown:
+        st.caption(t("qkv.first_rows", shown=shown, n=len(rows)))
+
+
+def _column_cell(d: int) -> int:
+    """Cell size for a heatmap in one of three columns: d cells plus axes and legend must fit."""
+    return 22 if d <= 8 else 12
+
+
+def _symmetric(matrix: np.ndarray) -> tuple[float, float]:
+    top = float(np.max(np.abs(matrix))) if matrix.size else 1.0
+    return (-top, top) if top > 0 else (-1.0, 1.0)
+
+
+def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
+    st.header(t("qkv.proj.title"), divider="gray")
+    st.markdown(t("qkv.proj.body"))
+    st.latex(r"Q = X W^Q, \qquad K = X W^K, \qquad V = X W^V")
+    block = trace.blocks[0]
+    weights = trace.blocks[0].params
+    n, d = trace.n, config.d_model
+    st.latex(
+        rf"X \in \mathbb{{R}}^{{{n}\times{d}}},\quad "
+        rf"W^Q, W^K, W^V \in \mathbb{{R}}^{{{d}\times{d}}}"
+        rf"\;\Rightarrow\; Q, K, V \in \mathbb{{R}}^{{{n}\times{d}}}"
+        rf"\quad (h = {config.h},\ d_k = {config.d_k})"
+    )
+    st.caption(t("qkv.proj.heads", h=config.h, d_k=config.d_k, d=d))
+    tokens = [f"{tok}" for tok in trace.tokens]
+    dims = [str(c + 1) for c in range(d)]
+    st.markdown(t("qkv.proj.x", n=n, d=d))
+    _heat(block.attn_in, tokens, dims, t("qkv.row.token"), "X")
+    cols = st.columns(3)
+    for col, name, matrix in zip(
+        cols, ("W^Q", "W^K", "W^V"), (weights.W_Q, weights.W_K, weights.W_V), strict=True
+    ):
+        with col:
+            st.markdown(f"**${name}$** · {d} × {d}")
+            _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, cell=_column_cell(d))
+    cols = st.columns(3)
+    for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
+        with col:
+            st.markdown(f"**${name} = XW^{name}$** · {n} × {d}")
+            _heat(matrix, tokens, dims, t("qkv.row.token"), name, cell=_column_cell(d))
+
+
+def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
+    st.header(t("qkv.pair.title"), divider="gray")
+    st.markdown(t("qkv.pair.body"))
+    st.latex(
+        r"s_{ij} = \boldsymbol{q}_i \boldsymbol{k}_j^{\mathsf T}"
+        r"= \boldsymbol{x}_i W^Q (W^K)^{\mathsf T} \boldsymbol{x}_j^{\mathsf T}"
+    )
+    positions = list(range(trace.n))
+    labels = {p: f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)}
+    head_labels = {h: t("qkv.head", number=h + 1) for h in range(config.h)}
+    _clamp_choice(I_KEY, positions, min(2, trace.n - 1))
+    _clamp_choice(J_KEY, positions, 0)
+    _clamp_choice(HEAD_KEY, list(range(config.h)), 0)
+    c1, c2, c3 = st.columns(3)
+    i = c1.selectbox(t("qkv.pair.i"), positions, format_func=labels.__getitem__, key=I_KEY)
+    j = c2.selectbox(t("qkv.pair.j"), positions, format_func=labels.__getitem__, key=J_KEY)
+    head = c3.selectbox(
+        t("qkv.pair.head"), list(range(config.h)), format_func=head_labels.__getitem__,
+        key=HEAD_KEY,
+    )  # fmt: skip
+    weights = trace.blocks[0].params
+    check = qkv.pair_check(trace, weights, head, i, j)
+    st.latex(
+        rf"\boldsymbol{{q}}_{{{i + 1}}} = {_vector(check.q_i)},\quad"
+        rf"\boldsymbol{{k}}_{{{j + 1}}} = {_vector(check.k_j)}"
+    )
+    st.latex(
+        rf"\boldsymbol{{q}}_{{{i + 1}}}\cdot\boldsymbol{{k}}_{{{j + 1}}}"
+        + "".join(
+            rf"{' + ' if r else ' = '}({a:.3f})({b:.3f})"
+            for r, (a, b) in enumerate(zip(check.q_i, check.k_j, strict=True))
+        )
+        + rf" = {check.dot:.6f}"
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("qkv.pair.dot"), f"{check.dot:.6f}")
+    m2.metric(t("qkv.pair.bilinear"), f"{check.bilinear:.6f}")
+    m3.metric(t("qkv.pair.diff"), f"{check.difference:.1e}")
+    st.success(
+        t(
+            "qkv.pair.same",
+            i=trace.tokens[i],
+            j=trace.tokens[j],
+            dot=f"{check.dot:.6f}",
+            bilinear=f"{check.bilinear:.6f}",
+            diff=f"{check.difference:.1e}",
+        ),
+        icon=":material/check_circle:",
+    )
+    st.caption(
+        t(
+            "qkv.pair.scaled",
+            score=f"{check.score:.6f}",
+            scale=f"{check.scale:.4f}",
+            d_k=config.d_k,
+            backend=t(f"backend.{backend}"),
+        )
+    )
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        d = config.d_model
+        dims = [str(c + 1) for c in range(d)]
+        M = qkv.matching_matrix(weights, head, config.d_k)
+        st.markdown(t("qkv.pair.matrix", d=d))
+        st.altair_chart(
+            charts.heatmap(
+                M,
+                dims,
+                dims,
+                row_title="x_i",
+                col_title="x_j",
+                value_title="M",
+                scheme="redblue",
+                domain=_symmetric(M),
+                show_values=d <= 8,
+                cell=30,
+            ),  # fmt: skip
+            width="content",
+        )
+    with right:
+        st.markdown(t("qkv.pair.why"))
+    return i, head
+
+
+def _values(trace: Trace, i: int, head: int) -> None:
+    st.header(t("qkv.v.title"), divider="gray")
+    st.markdown(t("qkv.v.body"))
+    st.latex(r"\boldsymbol{z}_i = \sum_{j=1}^{n} \alpha_{ij}\, \boldsymbol{v}_j")
+    mix = qkv.mix_check(trace, head, i)
+    frame = pd.DataFrame(
+        {
+            "α_ij": mix.weights,
+            "v_j": [", ".join(f"{x:.3f}" for x in row) for row in mix.values],
+        },
+        index=pd.Index([f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)], name="j"),
+    )
+    st.markdown(t("qkv.v.row", token=trace.tokens[i], head=head + 1))
+    st.dataframe(
+        frame, width="stretch", column_config={"α_ij": st.column_config.NumberColumn(format="%.4f")}
+    )
+    st.latex(
+        rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"
+        rf"\quad\text{{(trace: }}{_vector(mix.z_trace)}\text{{)}}"
+    )
+    st.caption(t("qkv.v.check", diff=f"{mix.difference:.1e}"))
+    st.markdown(t("qkv.v.roles"))
+
+
+def _fixed(trace: Trace, config: ToyConfig, backend: str) -> None:
+    st.header(t("qkv.fixed.title"), divider="gray")
+    st.markdown(t("qkv.fixed.body"))
+    other_text = st.text_input(t("qkv.fixed.other"), value=OTHER_DEFAULT, key=OTHER_KEY)
+    try:
+        other = toy_trace(other_text, config, backend)
+    except EmptyInputError:
+        st.info(t("qkv.fixed.empty"), icon=":material/edit_note:")
+        return
+    layer = st.radio(
+        t("qkv.fixed.layer"), [0, 1], format_func={0: "1", 1: "2"}.__getitem__,
+        horizontal=True, key=LAYER_KEY, help=t("qkv.fixed.layer_help"),
+    )  # fmt: skip
+    rows = qkv.compare_rows(trace, other, layer)
+    yes, no, missing = t("qkv.fixed.yes"), t("qkv.fixed.no"), "—"
+
+    def num(value: float | None) -> str:
+        return missing if value is None else f"{value:.3f}"
+
+    table = pd.DataFrame(
+        {
+            t("qkv.fixed.col.a"): [r.token_a or missing for r in rows],
+            t("qkv.fixed.col.b"): [r.token_b or missing for r in rows],
+            "max |ΔX|": [num(r.input_diff) for r in rows],
+            "max |ΔQ|": [num(r.q_diff) for r in rows],
+            "max |ΔK|": [num(r.k_diff) for r in rows],
+            "max |ΔV|": [num(r.v_diff) for r in rows],
+            t("qkv.fixed.col.changed"): [
+                missing if r.changed is None else yes if r.changed else no for r in rows
+            ],
+        },
+        index=pd.Index([r.position + 1 for r in rows], name=t("qkv.fixed.col.position")),
+    )
+    st.dataframe(table, width="stretch")
+    compared = [r for r in rows if r.changed is not None]
+    same = sum(1 for r in compared if not r.changed)
+    st.markdown(
+        t(
+            "qkv.fixed.count",
+            same=same,
+            changed=len(compared) - same,
+            total=len(compared),
+            layer=layer + 1,
+        )
+    )
+    st.markdown(t("qkv.fixed.why_first") if layer == 0 else t("qkv.fixed.why_later"))
+    st.info(t("qkv.fixed.answer"), icon=":material/lightbulb:")
+
+
+def render() -> None:
+    st.title(t("qkv.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    st.markdown(t("qkv.intro"))
+    st.table(
+        pd.DataFrame(
+            {
+                t("qkv.analogy.col.vector"): ["Query  q", "Key  k", "Value  v"],
+                t("qkv.analogy.col.role"): [
+                    t("qkv.analogy.q"),
+                    t("qkv.analogy.k"),
+                    t("qkv.analogy.v"),
+                ],
+            }
+        ).set_index(t("qkv.analogy.col.vector"))
+    )
+    st.warning(t("qkv.analogy.caveat"), icon=":material/info:")
+    config = _controls()
+    trace = toy_trace_or_none(current_sentence(), config, name)
+    if trace is None:
+        return
+    _projections(trace, config, name)
+    i, head = _pair(trace, config, name)
+    _values(trace, i, head)
+    _fixed(trace, config, name)
+    solved_and_hurts(t("qkv.solved"), t("qkv.hurts"))
+
+
+render()

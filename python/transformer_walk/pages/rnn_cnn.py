@@ -1,0 +1,419 @@
+"""RNN and CNN: the two ways of reading a sentence that attention replaced (seed §7–9, §31).
+
+A tanh RNN and a 1-D CNN run over the toy embeddings of the sidebar's sentence (looked up by the
+toy model on the sidebar's backend). The math lives in ``rnn`` and ``cnn``; this page renders.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_rnn, cnn, rnn
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+RHO_KEY = "rnn_rho"
+STEPS_KEY = "rnn_steps"
+K_KEY = "rnn_k"
+I_KEY = "rnn_i"
+J_KEY = "rnn_j"
+D_KEY = "rnn_d"
+
+CHAIN_NODES = 10  # states drawn in the chain before "…"
+HEATMAP_ROWS = 40  # hidden states / windows shown; more only makes an unreadable strip
+MAX_STEPS = 400  # the extended chain
+GRID_LIMIT = 30  # the coverage grid is drawn for spans and depths up to this
+
+
+def _vector(values: np.ndarray, digits: int = 2) -> str:
+    return r"\begin{bmatrix}" + " & ".join(f"{v:.{digits}f}" for v in values) + r"\end{bmatrix}"
+
+
+def _step_latex(step: int, pre: np.ndarray, h: np.ndarray) -> str:
+    """h_t = tanh(pre-activation) = h_t, on two lines so that eight numbers fit."""
+    return (
+        rf"\begin{{aligned}}\boldsymbol{{h}}_{step} &= \tanh\big({_vector(pre)}\big) \\"
+        rf" &= {_vector(h)}\end{{aligned}}"
+    )
+
+
+def _clamp_choice(key: str, options: list[int], default: int) -> None:
+    """Keep a stored choice valid when the sentence (and so the options) changed."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+# --- RNN ------------------------------------------------------------------------------------------
+
+
+def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
+    st.header(t("rnn.rnn.title"), divider="gray")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown(t("rnn.rnn.body"))
+        st.latex(
+            r"\boldsymbol{h}_t = \tanh\!\left(\boldsymbol{x}_t W_x + \boldsymbol{h}_{t-1} W_h"
+            r" + \boldsymbol{b}\right), \qquad \boldsymbol{h}_0 = \boldsymbol{0}"
+        )
+    with right:
+        rho = st.slider(
+            t("rnn.rho"),
+            min_value=0.1,
+            max_value=6.0,
+            value=0.9,
+            step=0.1,
+            key=RHO_KEY,
+            help=t("rnn.rho_help"),
+        )
+    d = trace.config.d_model
+    weights = rnn.init_weights(d, d, seed=trace.config.seed, spectral_radius=rho)
+    states = rnn.run_rnn(trace.embeddings, weights)  # (n, d_h)
+    st.caption(t("rnn.rnn.shapes", n=trace.n, d=d, rho=f"{weights.spectral_radius:.2f}"))
+
+    # The first two steps with their numbers, so the recurrence is seen working.
+    first = trace.embeddings[0] @ weights.W_x + weights.b
+    st.markdown(t("rnn.rnn.step", t=1, token=trace.tokens[0]))
+    st.latex(_step_latex(1, first, states[0]))
+    if trace.n > 1:
+        second = trace.embeddings[1] @ weights.W_x + states[0] @ weights.W_h + weights.b
+        st.markdown(t("rnn.rnn.step", t=2, token=trace.tokens[1]))
+        st.latex(_step_latex(2, second, states[1]))
+
+    sens = rnn.sensitivity_to_first(states, weights)
+    shown = min(trace.n, CHAIN_NODES)
+    st.markdown(t("rnn.chain.title"))
+    st.altair_chart(
+        charts_rnn.rnn_chain(
+            trace.tokens[:shown],
+            sens.log10_norms[:shown],
+            color_title=t("rnn.chart.log_sens"),
+            more="…" if trace.n > shown else None,
+        ),
+        width="content",
+    )
+    st.caption(t("rnn.chain.caption"))
+
+    rows = min(trace.n, HEATMAP_ROWS)
+    st.altair_chart(
+        charts.heatmap(
+            states[:rows],
+            [f"h{t_ + 1} · {tok}" for t_, tok in enumerate(trace.tokens[:rows])],
+            [str(u + 1) for u in range(d)],
+            row_title=t("rnn.heat.rows"),
+            col_title=t("rnn.heat.cols"),
+            value_title="h",
+            scheme="redblue",
+            domain=(-1.0, 1.0),
+            cell=30,
+        ),
+        width="content",
+    )
+    if trace.n > rows:
+        st.caption(t("rnn.first_rows", shown=rows, n=trace.n))
+
+    st.subheader(t("rnn.seq.title"))
+    m1, m2 = st.columns(2)
+    m1.metric(t("rnn.seq.rnn_steps"), f"{trace.n}")
+    m2.metric(t("rnn.seq.attention_steps"), "1")
+    st.markdown(t("rnn.seq.body", n=trace.n))
+    return weights, states
+
+
+def _gradient_section(trace: Trace, weights: rnn.RNNWeights) -> None:
+    st.header(t("rnn.grad.title"), divider="gray")
+    st.markdown(t("rnn.grad.body"))
+    st.latex(
+        r"\frac{\partial \boldsymbol{h}_t}{\partial \boldsymbol{x}_1}"
+        r"= \underbrace{\operatorname{diag}(1-\boldsymbol{h}_t^2)\,W_h^{\mathsf T}}_{J_t}"
+        r"\cdots \underbrace{\operatorname{diag}(1-\boldsymbol{h}_2^2)\,W_h^{\mathsf T}}_{J_2}"
+        r"\;\operatorname{diag}(1-\boldsymbol{h}_1^2)\,W_x^{\mathsf T}"
+    )
+    st.caption(t("rnn.grad.norm_note"))
+    steps = st.slider(
+        t("rnn.steps"),
+        min_value=1,
+        max_value=MAX_STEPS,
+        value=40,
+        key=STEPS_KEY,
+        help=t("rnn.steps_help"),
+    )
+    x, tokens = rnn.repeat_to_length(trace.embeddings, trace.tokens, steps)  # (T, d_model)
+    states = rnn.run_rnn(x, weights)
+    sens = rnn.sensitivity_to_first(states, weights)
+    reference = rnn.sensitivity_to_first(states, weights, squash=False)
+    series = [t("rnn.part.sentence"), t("rnn.part.repeat"), t("rnn.part.reference")]
+    steps_t = np.arange(1, len(x) + 1)
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "t": steps_t,
+                    "norm": sens.norms,
+                    "token": tokens,
+                    "series": [series[0] if s < trace.n else series[1] for s in range(len(x))],
+                }
+            ),
+            pd.DataFrame(
+                {"t": steps_t, "norm": reference.norms, "token": tokens, "series": series[2]}
+            ),
+        ],
+        ignore_index=True,
+    )
+    plottable = frame[np.isfinite(frame["norm"]) & (frame["norm"] > 0)]
+    st.altair_chart(
+        charts_rnn.sensitivity(
+            plottable,
+            x_title="t",
+            y_title=t("rnn.chart.sens"),
+            series_title=t("rnn.chart.part"),
+            series=series,
+        ),
+        width="stretch",
+    )
+    if len(plottable) < len(frame):
+        st.caption(t("rnn.grad.off_scale", count=len(frame) - len(plottable)))
+
+    n = trace.n
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("rnn.metric.at_n", n=n), _sci(sens.log10_norms[n - 1]))
+    m2.metric(t("rnn.metric.at_steps", T=len(x)), _sci(sens.log10_norms[-1]))
+    factor = sens.mean_factor
+    m3.metric(t("rnn.metric.factor"), "—" if factor is None else f"{factor:.3f}")
+    ref_factor = reference.mean_factor
+    m4.metric(
+        t("rnn.metric.ref_factor"),
+        "—" if ref_factor is None else f"{ref_factor:.3f}",
+        help=t("rnn.metric.ref_factor_help", rho=f"{weights.spectral_radius:.2f}"),
+    )
+    if factor is None:
+        st.info(t("rnn.verdict.one_step"))
+    elif factor < 0.95:
+        half = np.log(0.5) / np.log(factor) if factor > 0 else 0.0
+        st.warning(t("rnn.verdict.vanish", factor=f"{factor:.3f}", half=f"{half:.1f}"))
+    elif factor > 1.05:
+        double = np.log(2.0) / np.log(factor)
+        st.warning(t("rnn.verdict.explode", factor=f"{factor:.3f}", double=f"{double:.1f}"))
+    else:
+        st.info(t("rnn.verdict.steady", factor=f"{factor:.3f}"))
+    st.markdown(t("rnn.grad.squash"))
+    st.markdown(t("rnn.grad.after"))
+
+
+def _sci(log10_value: float) -> str:
+    """10^x as text, also outside float64's range (the chain keeps logarithms)."""
+    if not np.isfinite(log10_value):
+        return "0"
+    exponent = int(np.floor(log10_value))
+    mantissa = 10 ** (log10_value - exponent)
+    return f"{mantissa:.2f}e{exponent:+d}"
+
+
+# --- CNN ------------------------------------------------------------------------------------------
+
+
+def _cnn_section(trace: Trace) -> tuple[int, int, int]:
+    st.header(t("rnn.cnn.title"), divider="gray")
+    st.markdown(t("rnn.cnn.body"))
+    st.latex(
+        r"\boldsymbol{c}_i = \tanh\!\left([\boldsymbol{x}_i; \boldsymbol{x}_{i+1}; \dots;"
+        r" \boldsymbol{x}_{i+k-1}]\, W + \boldsymbol{b}\right)"
+    )
+    n = trace.n
+    k = st.slider(t("rnn.k"), min_value=2, max_value=7, value=3, key=K_KEY, help=t("rnn.k_help"))
+    d = trace.config.d_model
+    weights = cnn.init_conv(d, d, k, seed=trace.config.seed)
+    features = cnn.conv1d(trace.embeddings, weights)  # (n − k + 1, d)
+    spans = cnn.windows(n, k)
+    if not spans:
+        st.info(t("rnn.cnn.too_short", n=n, k=k))
+    else:
+        labels = [" ".join(trace.tokens[p] for p in w) for w in spans]
+        st.markdown(t("rnn.cnn.windows", count=len(spans), k=k, d_in=k * d, d=d))
+        rows = min(len(spans), HEATMAP_ROWS)
+        st.altair_chart(
+            charts.heatmap(
+                features[:rows],
+                [f"c{i + 1} · {label}" for i, label in enumerate(labels[:rows])],
+                [str(u + 1) for u in range(d)],
+                row_title=t("rnn.cnn.rows"),
+                col_title=t("rnn.heat.cols"),
+                value_title="c",
+                scheme="redblue",
+                domain=(-1.0, 1.0),
+                cell=30,
+            ),
+            width="content",
+        )
+        if len(spans) > rows:
+            st.caption(t("rnn.first_rows", shown=rows, n=len(spans)))
+
+    st.subheader(t("rnn.field.title"))
+    st.markdown(t("rnn.field.body"))
+    st.latex(r"\text{receptive field}(L) = 1 + L\,(k-1)")
+    positions = list(range(n))
+    labels = {p: f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)}
+    _clamp_choice(I_KEY, positions, 0)
+    _clamp_choice(J_KEY, positions, n - 1)
+    c1, c2 = st.columns(2)
+    i = c1.selectbox(t("rnn.field.i"), positions, format_func=labels.__getitem__, key=I_KEY)
+    j = c2.selectbox(t("rnn.field.j"), positions, format_func=labels.__getitem__, key=J_KEY)
+    distance = abs(i - j)
+    layers = cnn.layers_to_link(i, j, k) or 0
+    field = cnn.receptive_field(k, layers)
+    st.latex(
+        rf"L = \left\lceil \frac{{|i-j|}}{{k-1}} \right\rceil"
+        rf"= \left\lceil \frac{{{distance}}}{{{k - 1}}} \right\rceil = {layers},"
+        rf"\qquad 1 + {layers}\cdot({k}-1) = {field} \ge |i-j|+1 = {distance + 1}"
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("rnn.field.distance"), f"{distance}")
+    m2.metric(t("rnn.field.layers"), f"{layers}")
+    m3.metric(t("rnn.field.rnn_steps"), f"{distance}")
+    if distance == 0:
+        st.info(t("rnn.field.same"))
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.altair_chart(
+            charts_rnn.receptive_field(
+                k,
+                layers,
+                distance + 1,
+                x_title=t("rnn.field.x"),
+                y_title=t("rnn.field.y"),
+                needed_title=t("rnn.field.needed", span=distance + 1),
+            ),
+            width="stretch",
+        )
+    with right:
+        lo, hi = min(i, j), max(i, j)
+        if hi - lo < GRID_LIMIT and layers < GRID_LIMIT:
+            # Only the stretch from i to j (plus a neighbour on each side) matters here.
+            first, last = max(0, lo - 1), min(n, hi + 2)
+            covered = [
+                range(r.start - first, r.stop - first) for r in cnn.coverage(lo, k, layers, last)
+            ]
+            st.altair_chart(
+                charts_rnn.coverage_grid(
+                    trace.tokens[first:last],
+                    covered,
+                    i - first,
+                    j - first,
+                    layer_title=t("rnn.field.x"),
+                    token_title=t("rnn.field.tokens"),
+                    status_titles={
+                        "pair": t("rnn.grid.pair"),
+                        "seen": t("rnn.grid.seen"),
+                        "unseen": t("rnn.grid.unseen"),
+                    },
+                ),
+                width="content",
+            )
+            st.caption(t("rnn.grid.caption", start=labels[lo]))
+        else:
+            st.caption(t("rnn.grid.too_big"))
+    return k, i, j
+
+
+# --- Comparison -----------------------------------------------------------------------------------
+
+
+def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> None:
+    st.header(t("rnn.cmp.title"), divider="gray")
+    st.markdown(t("rnn.cmp.body"))
+    d = st.number_input(
+        t("rnn.cmp.d"), min_value=1, max_value=8192, value=512, step=1, key=D_KEY,
+        help=t("rnn.cmp.d_help"),
+    )  # fmt: skip
+    c = cnn.compare(n, k, int(d), i, j)
+
+    def steps(value: int | None) -> str:
+        return "—" if value is None else f"{value:,}"
+
+    table = pd.DataFrame(
+        {
+            t("rnn.cmp.aspect"): [
+                t("rnn.cmp.mechanism"),
+                t("rnn.cmp.sequential"),
+                t("rnn.cmp.max_path"),
+                t("rnn.cmp.path_ij", i=tokens[i], j=tokens[j]),
+                t("rnn.cmp.cost"),
+                t("rnn.cmp.parallel"),
+                t("rnn.cmp.position"),
+                t("rnn.cmp.local"),
+                t("rnn.cmp.long"),
+                t("rnn.cmp.problem"),
+            ],
+            "RNN": [
+                t("rnn.cmp.rnn.mechanism"),
+                f"O(n) = {steps(c.sequential['rnn'])}",
+                f"O(n) = {steps(c.max_path['rnn'])}",
+                steps(c.path_ij["rnn"]),
+                f"O(n·d²) = {c.cost['rnn']:,}",
+                t("rnn.cmp.rnn.parallel"),
+                t("rnn.cmp.rnn.position"),
+                t("rnn.cmp.rnn.local"),
+                t("rnn.cmp.rnn.long"),
+                t("rnn.cmp.rnn.problem"),
+            ],
+            "CNN": [
+                t("rnn.cmp.cnn.mechanism"),
+                f"O(1) = {steps(c.sequential['cnn'])}",
+                f"O(n/k) = {steps(c.max_path['cnn'])}",
+                steps(c.path_ij["cnn"]),
+                f"O(k·n·d²) = {c.cost['cnn']:,}",
+                t("rnn.cmp.cnn.parallel"),
+                t("rnn.cmp.cnn.position"),
+                t("rnn.cmp.cnn.local"),
+                t("rnn.cmp.cnn.long"),
+                t("rnn.cmp.cnn.problem"),
+            ],
+            t("rnn.cmp.col.attention"): [
+                t("rnn.cmp.att.mechanism"),
+                f"O(1) = {steps(c.sequential['attention'])}",
+                f"O(1) = {steps(c.max_path['attention'])}",
+                steps(c.path_ij["attention"]),
+                f"O(n²·d) = {c.cost['attention']:,}",
+                t("rnn.cmp.att.parallel"),
+                t("rnn.cmp.att.position"),
+                t("rnn.cmp.att.local"),
+                t("rnn.cmp.att.long"),
+                t("rnn.cmp.att.problem"),
+            ],
+        }
+    ).set_index(t("rnn.cmp.aspect"))
+    st.table(table)
+    st.caption(t("rnn.cmp.caption", n=n, k=k, d=int(d)))
+    cheaper = "rnn.cmp.cheaper_attention" if n < d else "rnn.cmp.cheaper_rnn"
+    st.markdown(
+        t("rnn.cmp.dilated", k=k, layers=steps(c.cnn_dilated_path), plain=steps(c.max_path["cnn"]))
+    )
+    st.markdown(t(cheaper, n=n, d=int(d)))
+    st.markdown(t("rnn.cmp.caveats"))
+
+
+def render() -> None:
+    st.title(t("rnn.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    st.markdown(t("rnn.intro"))
+    trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
+    if trace is None:
+        return
+    st.caption(t("rnn.source", backend=t(f"backend.{name}"), n=trace.n, d=trace.config.d_model))
+    weights, _states = _rnn_section(trace)
+    _gradient_section(trace, weights)
+    k, i, j = _cnn_section(trace)
+    _comparison_section(trace.n, k, i, j, trace.tokens)
+    solved_and_hurts(t("rnn.solved"), t("rnn.hurts"))
+
+
+render()

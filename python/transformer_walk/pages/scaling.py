@@ -1,0 +1,304 @@
+"""Scaling: why the scores are divided by √d_k (seed §18–19).
+
+The sentence's attention weights with the toy's ``scale`` option on and off (two traces), the
+measured variance of q·k against d_k, and the softmax saturating as d_k grows — computed by
+``transformer_walk.scaling`` with the sidebar backend's softmax. Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_scaling, scaling
+from transformer_walk.backends import get_backend
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace, tokenize
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+D_MODEL_KEY = "scale_d_model"
+H_KEY = "scale_h"
+HEAD_KEY = "scale_head"
+SAMPLES_KEY = "scale_samples"
+TRIALS_KEY = "scale_trials"
+
+D_MODELS = [8, 16, 32, 64, 128]
+SHOWN = 16  # query and key rows drawn in the weights heatmaps
+MAX_KEYS = 64  # keys per softmax row in the saturation experiment (pure Python stays quick)
+ORIGINAL_D_K = 64  # the original Transformer's 512 / 8
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _variance(samples: int) -> scaling.Variance:
+    return scaling.dot_variance(scaling.D_KS, samples=samples, seed=0)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _saturation(backend: str, n_keys: int, trials: int) -> scaling.Saturation:
+    softmax = get_backend(backend).softmax
+    return scaling.saturation(softmax, scaling.D_KS, n_keys=n_keys, trials=trials, seed=0)
+
+
+def _clamp_choice(key: str, options: list[int], default: int) -> None:
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def _sentence(text: str, backend: str) -> None:
+    st.header(t("scale.sent.title"), divider="gray")
+    st.markdown(t("scale.sent.body"))
+    c1, c2, c3 = st.columns(3)
+    d_model = c1.selectbox("d_model", D_MODELS, index=3, key=D_MODEL_KEY, help=t("scale.d_help"))
+    heads = [h for h in (1, 2, 4, 8) if d_model % h == 0]
+    _clamp_choice(H_KEY, heads, 2)
+    h = c2.selectbox(t("scale.h"), heads, key=H_KEY)
+    head_labels = {r: t("scale.head_label", number=r + 1) for r in range(h)}
+    _clamp_choice(HEAD_KEY, list(range(h)), 0)
+    head = c3.selectbox(
+        t("scale.head"), list(range(h)), format_func=head_labels.__getitem__, key=HEAD_KEY
+    )
+    config = ToyConfig(d_model=int(d_model), h=int(h))
+    with st.spinner(t("scale.sent.computing")):
+        scaled = toy_trace_or_none(text, config, backend)
+        if scaled is None:
+            return
+        unscaled = toy_trace_or_none(text, ToyConfig(d_model=int(d_model), h=int(h), scale=False),
+                                     backend)  # fmt: skip
+    assert unscaled is not None  # same text: if one trace exists, so does the other
+    st.caption(t("scale.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
+    left, right = st.columns(2, gap="large")
+    for col, trace, title in (
+        (left, scaled, t("scale.sent.on")),
+        (right, unscaled, t("scale.sent.off")),
+    ):
+        with col:
+            _weights_panel(trace, head, title)
+    if scaled.n > SHOWN:
+        st.caption(t("scale.first_rows", shown=SHOWN, n=scaled.n))
+
+
+def _weights_panel(trace: Trace, head: int, title: str) -> None:
+    weights = trace.blocks[0].weights[head]  # (n, n)
+    stats = scaling.row_stats(weights)
+    st.markdown(f"**{title}**")
+    m1, m2 = st.columns(2)
+    m1.metric(t("scale.metric.max"), f"{stats.mean_max:.3f}")
+    m2.metric(
+        t("scale.metric.entropy"), f"{stats.mean_entropy:.3f}",
+        help=t("scale.metric.entropy_help", top=f"{stats.max_entropy:.3f}"),
+    )  # fmt: skip
+    shown = min(trace.n, SHOWN)
+    tokens = trace.tokens[:shown]
+    st.altair_chart(
+        charts.heatmap(
+            weights[:shown, :shown],
+            tokens,
+            tokens,
+            row_title=t("scale.query"),
+            col_title=t("scale.key"),
+            value_title="α",
+            domain=(0.0, 1.0),
+            show_values=shown <= 8,
+            cell=34 if shown <= 8 else 22,
+        ),  # fmt: skip
+        width="content",
+    )
+
+
+def _variance_section() -> None:
+    st.header(t("scale.var.title"), divider="gray")
+    st.markdown(t("scale.var.body"))
+    st.latex(
+        r"\operatorname{Var}(\boldsymbol{q}\cdot\boldsymbol{k})"
+        r"= \sum_{r=1}^{d_k} \operatorname{Var}(q_r k_r)"
+        r"= \sum_{r=1}^{d_k} \mathbb{E}[q_r^2]\,\mathbb{E}[k_r^2] = d_k,"
+        r"\qquad \operatorname{Var}\!\left("
+        r"\frac{\boldsymbol{q}\cdot\boldsymbol{k}}{\sqrt{d_k}}\right)"
+        r"= 1"
+    )
+    samples = st.select_slider(
+        t("scale.samples"), options=[200, 500, 1000, 2000, 5000, 10000], value=2000,
+        key=SAMPLES_KEY, help=t("scale.samples_help"),
+    )  # fmt: skip
+    result = _variance(int(samples))
+    raw, scaled, theory = (
+        t("scale.var.series.raw"),
+        t("scale.var.series.scaled"),
+        t("scale.var.series.theory"),
+    )
+    frame = pd.DataFrame(
+        [
+            row
+            for a, d_k in enumerate(result.d_ks)
+            for row in (
+                {"d_k": d_k, "value": float(result.unscaled[a]), "series": raw},
+                {"d_k": d_k, "value": float(result.scaled[a]), "series": scaled},
+                {"d_k": d_k, "value": float(d_k), "series": theory},
+            )
+        ]
+    )
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.altair_chart(
+            charts_scaling.curves(
+                frame,
+                x_title="d_k",
+                y_title=t("scale.var.y"),
+                series_title="",
+                series_order=[raw, scaled, theory],
+                log_y=True,
+                dashed=[theory],
+                fmt=".2f",
+            ),  # fmt: skip
+            width="stretch",
+        )
+    with right:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "d_k": result.d_ks,
+                    "Var(q·k)": result.unscaled,
+                    "Var(q·k) / d_k": result.unscaled / np.array(result.d_ks),
+                    "Var(q·k/√d_k)": result.scaled,
+                }
+            ).set_index("d_k"),
+            width="stretch",
+            column_config={
+                c: st.column_config.NumberColumn(format="%.2f")
+                for c in ("Var(q·k)", "Var(q·k) / d_k", "Var(q·k/√d_k)")
+            },
+        )
+    at = result.d_ks.index(ORIGINAL_D_K)
+    st.caption(
+        t(
+            "scale.var.note",
+            samples=result.samples,
+            d_k=ORIGINAL_D_K,
+            var=f"{result.unscaled[at]:.1f}",
+            std=f"{np.sqrt(result.unscaled[at]):.1f}",
+        )
+    )
+
+
+def _saturation_section(n_tokens: int, backend: str) -> None:
+    st.header(t("scale.sat.title"), divider="gray")
+    n_keys = min(max(n_tokens, 2), MAX_KEYS)
+    st.markdown(t("scale.sat.body", n=n_keys))
+    st.latex(
+        r"\alpha_j = \frac{e^{s_j}}{\sum_{\ell} e^{s_\ell}},\qquad "
+        r"H(\boldsymbol{\alpha}) = -\sum_j \alpha_j \log \alpha_j \;\in [0, \log n]"
+    )
+    if n_tokens > MAX_KEYS:
+        st.caption(t("scale.sat.capped", n=n_tokens, cap=MAX_KEYS))
+    elif n_tokens < 2:
+        st.caption(t("scale.sat.two_keys"))
+    trials = st.select_slider(
+        t("scale.trials"), options=[50, 100, 200, 500], value=200, key=TRIALS_KEY,
+        help=t("scale.trials_help"),
+    )  # fmt: skip
+    with st.spinner(t("scale.sat.computing")):
+        result = _saturation(backend, n_keys, int(trials))
+    st.caption(
+        t(
+            "scale.sat.computed",
+            backend=t(f"backend.{backend}"),
+            rows=2 * len(result.d_ks) * result.trials,
+            n=n_keys,
+        )
+    )
+    off, on, uniform = t("scale.sat.off"), t("scale.sat.on"), t("scale.sat.uniform")
+
+    def frame(values: dict[str, np.ndarray], reference: float | None = None) -> pd.DataFrame:
+        rows = []
+        for a, d_k in enumerate(result.d_ks):
+            rows.append({"d_k": d_k, "value": float(values["unscaled"][a]), "series": off})
+            rows.append({"d_k": d_k, "value": float(values["scaled"][a]), "series": on})
+            if reference is not None:
+                rows.append({"d_k": d_k, "value": reference, "series": uniform})
+        return pd.DataFrame(rows)
+
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        st.markdown(t("scale.sat.max_title"))
+        st.altair_chart(
+            charts_scaling.curves(
+                frame(result.max_weight, 1.0 / n_keys),
+                x_title="d_k",
+                y_title=t("scale.sat.max_y"),
+                series_title="",
+                series_order=[off, on, uniform],
+                dashed=[uniform],
+                y_domain=(0.0, 1.0),
+            ),  # fmt: skip
+            width="stretch",
+        )
+    with c2:
+        st.markdown(t("scale.sat.entropy_title"))
+        st.altair_chart(
+            charts_scaling.curves(
+                frame(result.entropy, float(np.log(n_keys))),
+                x_title="d_k",
+                y_title=t("scale.sat.entropy_y"),
+                series_title="",
+                series_order=[off, on, uniform],
+                dashed=[uniform],
+            ),  # fmt: skip
+            width="stretch",
+        )
+    with c3:
+        st.markdown(t("scale.sat.jac_title"))
+        st.altair_chart(
+            charts_scaling.curves(
+                frame(result.jacobian),
+                x_title="d_k",
+                y_title=t("scale.sat.jac_y"),
+                series_title="",
+                series_order=[off, on],
+            ),  # fmt: skip
+            width="stretch",
+        )
+    at = result.d_ks.index(ORIGINAL_D_K)
+    m1, m2, m3, m4 = st.columns(4)
+    for col, key, values in (
+        (m1, "scale.sat.metric.max_off", result.max_weight["unscaled"]),
+        (m2, "scale.sat.metric.max_on", result.max_weight["scaled"]),
+        (m3, "scale.sat.metric.jac_off", result.jacobian["unscaled"]),
+        (m4, "scale.sat.metric.jac_on", result.jacobian["scaled"]),
+    ):
+        col.metric(t(key, d_k=ORIGINAL_D_K), f"{values[at]:.3f}")
+    st.subheader(t("scale.why.title"))
+    st.markdown(t("scale.why.body"))
+    st.latex(
+        r"\frac{\partial \alpha_i}{\partial s_j} = \alpha_i\,(\delta_{ij} - \alpha_j)"
+        r"\quad\Longrightarrow\quad"
+        r"\boldsymbol{\alpha} \to (0,\dots,1,\dots,0):\;"
+        r"\frac{\partial \boldsymbol{\alpha}}{\partial \boldsymbol{s}} \to 0"
+    )
+    st.markdown(t("scale.why.after"))
+
+
+def render() -> None:
+    st.title(t("scale.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    st.markdown(t("scale.intro"))
+    st.latex(
+        r"\operatorname{Attention}(Q,K,V)"
+        r"= \operatorname{softmax}\!\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)V"
+    )
+    text = current_sentence()
+    _sentence(text, name)
+    n_tokens = len(tokenize(text))
+    _variance_section()
+    _saturation_section(n_tokens, name)
+    solved_and_hurts(t("scale.solved"), t("scale.hurts"))
+
+
+render()

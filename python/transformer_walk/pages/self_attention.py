@@ -1,0 +1,332 @@
+"""Self-attention matrix: the n×n weights of the toy model for the sidebar's sentence.
+
+Renders the toy trace (``state.toy_trace``) and what ``attention_views`` selects from it: one
+head's matrix, one query row and its weighted sum of V, the asymmetry A − Aᵀ, the causal mask,
+and the n² cost. Holds no math.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import attention_views as views
+from transformer_walk import charts, charts_attention, latex_steps
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace, tokenize
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+
+HEAD_KEY = "sam_head"
+CAUSAL_KEY = "sam_causal"
+WINDOW_KEY = "sam_window"
+QUERY_KEY = "sam_query"
+PAIR_I_KEY = "sam_i"
+PAIR_J_KEY = "sam_j"
+PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
+MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
+EXPAND_UP_TO = 6  # write z_i = Σ_j a_ij v_j term by term for at most this many tokens
+
+
+def _keep_in_range(key: str, n: int, default: int) -> None:
+    """A token index stored for a longer sentence may not exist in the new one: reset it."""
+    if st.session_state.get(key) not in range(n):
+        st.session_state[key] = default
+
+
+def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
+    """A new sentence starts from its own defaults (its "his", its most lopsided pair)."""
+    if st.session_state.get(PICKS_FOR_KEY) != tokens:
+        for key in (QUERY_KEY, PAIR_I_KEY, PAIR_J_KEY, WINDOW_KEY):
+            st.session_state.pop(key, None)
+        st.session_state[PICKS_FOR_KEY] = list(tokens)
+
+
+def _token_labels(tokens: list[str]) -> dict[int, str]:
+    # Precomputed: AppTest may call format_func outside the run.
+    return {i: f"{i + 1} · {token}" for i, token in enumerate(tokens)}
+
+
+def _vector(values) -> str:  # noqa: ANN001 - any sequence of floats
+    return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
+
+
+def _intro() -> None:
+    st.markdown(t("sam.intro"))
+    st.latex(
+        r"Q = XW^Q,\quad K = XW^K,\quad V = XW^V,\qquad "
+        r"A = \operatorname{softmax}\!\left(\frac{QK^{\mathrm T}}{\sqrt{d_k}}\right),\qquad "
+        r"\operatorname{SelfAttention}(X) = A\,V"
+    )
+
+
+def _controls(h: int) -> None:
+    left, right = st.columns([3, 2])
+    with left:
+        labels = {i: t("sam.head_label", number=i + 1) for i in range(h)}
+        _keep_in_range(HEAD_KEY, h, 0)
+        st.radio(
+            t("sam.head"),
+            options=list(range(h)),
+            format_func=labels.__getitem__,
+            key=HEAD_KEY,
+            horizontal=True,
+            help=t("sam.head_help"),
+        )
+    with right:
+        st.toggle(t("sam.causal"), key=CAUSAL_KEY, help=t("sam.causal_help"))
+
+
+def _matrix(trace: Trace, head: int) -> None:
+    st.header(t("sam.matrix.title"), divider="gray")
+    n, weights = trace.n, views.layer_weights(trace)[head]
+    st.markdown(t("sam.matrix.body"))
+    st.latex(
+        rf"A \in \mathbb{{R}}^{{n \times n}},\quad n = {n}:\quad "
+        rf"{n} \times {n} = {n * n}"
+    )
+    start, stop = 0, n
+    if n > MAX_SHOWN:
+        st.slider(
+            t("sam.window"),
+            min_value=1,
+            max_value=n - MAX_SHOWN + 1,
+            value=1,
+            key=WINDOW_KEY,
+            help=t("sam.window_help", shown=MAX_SHOWN, n=n),
+        )
+        start, stop = views.window(n, st.session_state[WINDOW_KEY] - 1, MAX_SHOWN)
+        st.caption(t("sam.window_note", first=start + 1, last=stop, n=n))
+    tokens = trace.tokens[start:stop]
+    st.altair_chart(
+        charts.heatmap(
+            weights[start:stop, start:stop],
+            tokens,
+            tokens,
+            row_title=t("sam.axis.query"),
+            col_title=t("sam.axis.key"),
+            value_title="a_ij",
+            fmt=".2f",
+            # A window of a long sentence holds a small share of each row: spread the colours.
+            domain=(0.0, 1.0) if (start, stop) == (0, n) else None,
+        ),
+        width="content",
+    )
+    sums = views.row_sums(weights)
+    st.caption(t("sam.row_sums", low=f"{sums.min():.3f}", high=f"{sums.max():.3f}"))
+
+
+def _query_row(trace: Trace, head: int) -> None:
+    st.header(t("sam.row.title"), divider="gray")
+    st.markdown(t("sam.row.body"))
+    labels = _token_labels(trace.tokens)
+    _keep_in_range(QUERY_KEY, trace.n, views.default_query(trace.tokens))
+    i = st.selectbox(
+        t("sam.row.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
+    )
+    row = views.query_row(trace, head, i)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.altair_chart(
+            charts.attention_weights(
+                trace.tokens,
+                row.weights,
+                row.top,
+                token_title=t("sam.axis.key"),
+                weight_title=t("sam.row.weight", token=trace.tokens[i]),
+            ),
+            width="stretch",
+        )
+    with right:
+        st.metric(t("sam.row.top"), trace.tokens[row.top])
+        st.metric(t("sam.row.top_weight"), f"{row.weights[row.top]:.3f}")
+        st.metric(t("sam.row.sum"), f"{row.weights.sum():.3f}")
+
+    st.latex(
+        rf"\boldsymbol{{z}}_{{{i + 1}}} = \sum_{{j=1}}^{{n}} a_{{{i + 1}j}}\,\boldsymbol{{v}}_j"
+    )
+    if trace.n <= EXPAND_UP_TO:
+        # One term per line: n terms of d_k numbers do not fit on one.
+        terms = r" \\ &+ ".join(
+            rf"{latex_steps.number(a)}\,{latex_steps.vector(v, 2)}"
+            for a, v in zip(row.weights, row.values, strict=True)
+        )
+        st.latex(
+            rf"\begin{{aligned}} \boldsymbol{{z}}_{{{i + 1}}} &= {terms} \\ "
+            rf"&\approx {latex_steps.vector(row.weighted_sum)} \end{{aligned}}"
+        )
+    else:
+        st.latex(rf"\boldsymbol{{z}}_{{{i + 1}}} \approx {latex_steps.vector(row.weighted_sum)}")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "a_ij": row.weights,
+                "v_j": [_vector(v) for v in row.values],
+                "a_ij · v_j": [_vector(c) for c in row.contributions],
+            },
+            index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
+        ),
+        width="stretch",
+        column_config={"a_ij": st.column_config.NumberColumn(format="%.3f")},
+    )
+    st.success(
+        t(
+            "sam.row.check",
+            row=i + 1,
+            z=_vector(row.weighted_sum),
+            out=_vector(row.trace_output),
+            diff=f"{row.difference:.1e}",
+        ),
+        icon=":material/check_circle:",
+    )
+
+
+def _direction(trace: Trace, head: int) -> None:
+    st.header(t("sam.dir.title"), divider="gray")
+    st.markdown(t("sam.dir.body"))
+    weights = views.layer_weights(trace)[head]
+    labels = _token_labels(trace.tokens)
+    i_default, j_default = views.default_pair(trace.tokens, weights)
+    _keep_in_range(PAIR_I_KEY, trace.n, i_default)
+    _keep_in_range(PAIR_J_KEY, trace.n, j_default)
+    left, right = st.columns(2)
+    with left:
+        i = st.selectbox(
+            t("sam.dir.i"), options=list(labels), format_func=labels.__getitem__, key=PAIR_I_KEY
+        )
+    with right:
+        j = st.selectbox(
+            t("sam.dir.j"), options=list(labels), format_func=labels.__getitem__, key=PAIR_J_KEY
+        )
+    a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
+    ti, tj = trace.tokens[i], trace.tokens[j]
+    m1, m2, m3 = st.columns(3)
+    m1.metric(f"a_{i + 1},{j + 1}", f"{a_ij:.3f}")
+    m2.metric(f"a_{j + 1},{i + 1}", f"{a_ji:.3f}")
+    m3.metric(t("sam.dir.gap"), f"{a_ij - a_ji:+.3f}")
+    st.markdown(t("sam.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}"))
+    if i == j:
+        st.caption(t("sam.dir.same"))
+
+    gap = views.asymmetry(weights)
+    start, stop = 0, trace.n
+    if trace.n > MAX_SHOWN:
+        start, stop = views.window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
+    tokens = trace.tokens[start:stop]
+    st.subheader(t("sam.dir.heatmap"))
+    st.altair_chart(
+        charts_attention.diverging_heatmap(
+            gap[start:stop, start:stop],
+            tokens,
+            tokens,
+            row_title=t("sam.axis.query"),
+            col_title=t("sam.axis.key"),
+            value_title="a_ij − a_ji",
+        ),
+        width="content",
+    )
+    bi, bj = views.most_asymmetric_pair(weights)
+    st.caption(
+        t(
+            "sam.dir.largest",
+            ti=trace.tokens[bi],
+            tj=trace.tokens[bj],
+            gap=f"{gap[bi, bj]:.3f}",
+        )
+    )
+
+
+def _causal(trace: Trace, head: int) -> None:
+    st.header(t("sam.causal.title"), divider="gray")
+    st.markdown(t("sam.causal.body"))
+    st.latex(
+        r"s_{ij} = \begin{cases} \dfrac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d_k}} "
+        r"& j \le i \\ -\infty & j > i \end{cases}"
+        r"\qquad\Rightarrow\qquad a_{ij} = 0 \quad (j > i)"
+    )
+    weights = views.layer_weights(trace)
+    mass = views.upper_triangle_mass(weights)
+    seen = views.visible_keys(weights[head], 0)
+    seen_text = ", ".join(f"{trace.tokens[j]} ({weights[head, 0, j]:.3f})" for j in seen)
+    m1, m2 = st.columns(2)
+    m1.metric(t("sam.causal.mass"), f"{mass:.3f}")
+    m2.metric(t("sam.causal.first"), str(len(seen)))
+    if trace.config.causal:
+        st.success(t("sam.causal.on", first=trace.tokens[0], seen=seen_text))
+    else:
+        st.info(t("sam.causal.off", first=trace.tokens[0], count=len(seen), mass=f"{mass:.3f}"))
+
+
+def _caveat() -> None:
+    st.header(t("sam.caveat.title"), divider="gray")
+    st.warning(t("sam.caveat.body"), icon=":material/psychology_alt:")
+
+
+def _versus_cross_attention() -> None:
+    st.header(t("sam.cross.title"), divider="gray")
+    left, right = st.columns(2)
+    with left:
+        st.markdown(t("sam.cross.self"))
+        st.latex(r"Q, K, V \text{ from } X:\quad A \in \mathbb{R}^{n \times n}")
+    with right:
+        st.markdown(t("sam.cross.encdec"))
+        st.latex(
+            r"\begin{gathered} Q = X_{\text{dec}}W^Q,\quad K = H_{\text{enc}}W^K,\quad "
+            r"V = H_{\text{enc}}W^V \\ "
+            r"A \in \mathbb{R}^{n_{\text{dec}} \times n_{\text{enc}}} \end{gathered}"
+        )
+
+
+def _cost(trace: Trace) -> None:
+    st.header(t("sam.cost.title"), divider="gray")
+    n, h = trace.n, trace.config.h
+    st.markdown(t("sam.cost.body"))
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("sam.cost.n"), str(n))
+    m2.metric(t("sam.cost.per_head"), f"{views.score_count(n):,}")
+    m3.metric(t("sam.cost.layer", h=h), f"{views.score_count(n, h):,}")
+    m4.metric(t("sam.cost.double"), f"{views.score_count(2 * n):,}")
+    st.latex(r"QK^{\mathrm T} \in \mathbb{R}^{n \times n}:\quad O(n^2)\ \to\ O(n^2 d)")
+    st.altair_chart(
+        charts_attention.quadratic_cost(
+            n, n_title=t("sam.cost.n"), count_title=t("sam.cost.per_head")
+        ),
+        width="stretch",
+    )
+
+
+def render() -> None:
+    st.title(t("sam.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    _intro()
+
+    text = current_sentence()
+    config = ToyConfig(causal=bool(st.session_state.get(CAUSAL_KEY, False)))
+    run_on = views.backend_for(name, len(tokenize(text)), config.d_model, config.h)
+    _controls(config.h)
+    with st.spinner(t("sam.computing")):
+        trace = toy_trace_or_none(text, config, run_on)
+    if trace is None:
+        return
+    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
+    if run_on != name:
+        st.info(t("sam.python_fallback", n=trace.n), icon=":material/hourglass_top:")
+    head = int(st.session_state.get(HEAD_KEY, 0))
+    _forget_picks_of_another_sentence(trace.tokens)
+
+    _matrix(trace, head)
+    _query_row(trace, head)
+    _direction(trace, head)
+    _causal(trace, head)
+    _caveat()
+    _versus_cross_attention()
+    _cost(trace)
+    solved_and_hurts(t("sam.solved"), t("sam.hurts"))
+
+
+render()

@@ -1,0 +1,212 @@
+"""Tokens — the app's first screen: a welcome to the road, then text → tokens → ids → vectors for
+the sidebar's sentence (the toy model's trace) and word-level tokens against MiniLM's WordPiece."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+from tokenizers import Tokenizer
+
+from transformer_walk import charts_tokens, navigation
+from transformer_walk.i18n import t
+from transformer_walk.model import BASE_WORDS, ToyConfig, Trace
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.wordpiece import (
+    INSTALL_HINT,
+    WordPieceUnavailable,
+    count_words,
+    load_tokenizer,
+    word_pieces,
+)
+
+MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
+TRY_KEY = "tok_try_word"
+MAX_POSITIONS = 512  # MiniLM's position table
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizer() -> Tokenizer:
+    return load_tokenizer()
+
+
+def _tokenizer_or_reason() -> tuple[Tokenizer | None, str]:
+    try:
+        return _tokenizer(), ""
+    except WordPieceUnavailable as error:  # the page explains how to install it, and goes on
+        return None, str(error)
+
+
+def _welcome() -> None:
+    with st.container(border=True):
+        st.subheader(t("tok.welcome.title"))
+        st.markdown(t("tok.welcome.body"))
+        left, right = st.columns(2, gap="large")
+        with left:
+            st.markdown("**" + t("tok.welcome.sidebar_title") + "**")
+            st.markdown(t("tok.welcome.sidebar"))
+        with right:
+            st.markdown("**" + t("tok.welcome.road_title") + "**")
+            number = 0
+            for group, pages in navigation.ROAD:
+                stops = []
+                for _file, _url, title, _icon in pages:
+                    number += 1
+                    stops.append(f"{number}. {t(title)}")
+                st.markdown(f"*{t(group)}* — " + " · ".join(stops))
+        st.caption(t("tok.welcome.here"))
+
+
+def _pipeline(trace: Trace) -> None:
+    st.header(t("tok.pipeline.title"), divider="gray")
+    st.markdown(t("tok.pipeline.body"))
+    st.latex(r"\text{Text}\;\rightarrow\;\text{Token}\;\rightarrow\;\text{Token ID}\;\rightarrow\;"
+             r"\boldsymbol{e}_i \in \mathbb{R}^{d_{\text{model}}}")  # fmt: skip
+    n, d_model = trace.embeddings.shape
+    base = len(dict.fromkeys(BASE_WORDS))  # the list repeats a word or two; the vocabulary doesn't
+    added = len(trace.vocab) - base
+
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        st.markdown(t("tok.step.tokens"))
+        st.caption(t("tok.step.tokens_body"))
+        st.markdown(t("tok.step.ids"))
+        st.caption(t("tok.step.ids_body", vocab=len(trace.vocab), base=base, added=added))
+        st.dataframe(
+            pd.DataFrame(
+                {t("tok.col.token"): trace.tokens, t("tok.col.id"): trace.ids.tolist()},
+                index=pd.Index(range(1, n + 1), name=t("tok.col.position")),
+            ),
+            width="stretch",
+            height=min(38 + 35 * n, 320),
+        )
+    with right:
+        st.markdown(t("tok.step.vectors"))
+        st.caption(t("tok.step.vectors_body", d_model=d_model, n=n))
+        st.latex(
+            r"\boldsymbol{e}_i = E[\,\mathrm{id}_i\,],\quad E \in \mathbb{R}^{|V| \times "
+            rf"d_{{\text{{model}}}}}} = \mathbb{{R}}^{{{len(trace.vocab)} \times {d_model}}}"
+        )
+        shown = min(n, MAX_HEATMAP_ROWS)
+        rows = trace.embeddings[:shown]  # (shown, d_model)
+        st.altair_chart(
+            charts_tokens.embedding_rows(
+                rows,
+                [
+                    f"{tok} ({i})"
+                    for tok, i in zip(trace.tokens[:shown], trace.ids[:shown], strict=True)
+                ],
+                row_title=t("tok.chart.token"),
+                col_title=t("tok.chart.dim"),
+                value_title=t("tok.chart.value"),
+            ),
+            width="content",
+        )
+        if shown < n:
+            st.caption(t("tok.vectors.capped", shown=shown, n=n))
+
+
+def _counts(text: str, trace: Trace, tokenizer: Tokenizer | None) -> None:
+    st.header(t("tok.count.title"), divider="gray")
+    st.markdown(t("tok.count.body"))
+    words = count_words(text)
+    pieces = word_pieces(tokenizer, text) if tokenizer is not None else None
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("tok.metric.words"), words, help=t("tok.metric.words_help"))
+    c2.metric(t("tok.metric.toy"), trace.n, help=t("tok.metric.toy_help"))
+    c3.metric(
+        t("tok.metric.wordpiece"),
+        pieces.n if pieces is not None else t("tok.metric.unavailable"),
+        help=t("tok.metric.wordpiece_help"),
+    )
+    if pieces is not None:
+        summary = t(
+            "tok.count.summary",
+            toy=trace.n,
+            wordpiece=pieces.n,
+            pieces=pieces.n_without_special,
+            words=words,
+        )
+    else:
+        summary = t("tok.count.summary_toy_only", toy=trace.n, words=words)
+    st.markdown(summary)
+
+
+def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
+    st.subheader(t("tok.wp.title"))
+    if tokenizer is None:
+        st.warning(t("tok.wp.missing", reason=reason), icon=":material/download:")
+        st.code(INSTALL_HINT, language="bash")
+        st.caption(t("tok.wp.missing_rest"))
+        return
+    st.markdown(t("tok.wp.body", vocab=f"{tokenizer.get_vocab_size():,}"))
+    pieces = word_pieces(tokenizer, text)
+    by_word = pieces.pieces_per_word(text)
+    split = [(word, p) for word, p in by_word if len(p) > 1]
+    st.markdown(t("tok.wp.sequence"))
+    st.dataframe(
+        # One column per position, read left to right like the sentence; text cells, since each
+        # column holds a token and an id.
+        pd.DataFrame(
+            [pieces.tokens, [str(i) for i in pieces.ids]],
+            index=[t("tok.col.token"), t("tok.col.id")],
+            columns=[str(i) for i in range(1, pieces.n + 1)],
+        ),
+        width="stretch",
+    )
+    if split:
+        st.markdown(t("tok.wp.split_words", count=len(split)))
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("tok.col.word"): [word for word, _ in split],
+                    t("tok.col.pieces"): [" · ".join(p) for _, p in split],
+                    t("tok.col.count"): [len(p) for _, p in split],
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+        )
+    else:
+        st.caption(t("tok.wp.no_split"))
+    if pieces.n_unknown:
+        st.info(t("tok.wp.unknown", count=pieces.n_unknown), icon=":material/help:")
+    if pieces.n > MAX_POSITIONS:
+        st.warning(t("tok.wp.long", n=pieces.n), icon=":material/content_cut:")
+
+    word = st.text_input(
+        t("tok.try.label"), value="unbelievably", key=TRY_KEY, help=t("tok.try.help")
+    ).strip()
+    if not word:
+        st.caption(t("tok.try.empty"))
+        return
+    tried = word_pieces(tokenizer, word)
+    inner = tried.tokens[1:-1]  # without [CLS] … [SEP]
+    st.markdown(
+        t("tok.try.result", word=word, pieces=" · ".join(f"`{p}`" for p in inner), count=len(inner))
+    )
+
+
+def render() -> None:
+    st.title(t("tok.title"))
+    _welcome()
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    text = current_sentence()
+    trace = toy_trace_or_none(text, ToyConfig(), name)
+    if trace is None:
+        return
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    _pipeline(trace)
+    tokenizer, reason = _tokenizer_or_reason()
+    _counts(text, trace, tokenizer)
+    _wordpiece(text, tokenizer, reason)
+    st.markdown(t("tok.caveat"))
+    solved_and_hurts(t("tok.solved"), t("tok.hurts"))
+
+
+render()

@@ -1,0 +1,236 @@
+"""Words of the Embeddings page (prefix ``emb.``)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "emb.title": {
+        "en": "Embeddings: meaning as geometry",
+        "zh": "词向量：把意义变成几何",
+    },
+    "emb.computed_with": {
+        "en": "The lookup of your sentence's rows runs on the **{backend}** backend (switch it in "
+        "the sidebar). Training, cosines and the maps are NumPy.",
+        "zh": "查出你句子中各词所在行的那一步由 **{backend}** 后端计算（可在侧边栏切换）；"
+        "训练、余弦相似度和二维地图用 NumPy 计算。",
+    },
+    "emb.intro": {
+        "en": "One-hot vectors are huge and mutually orthogonal: *dog* is exactly as far from "
+        "*cat* as from *money*. An **embedding** gives every word type a short, dense vector "
+        "instead — one row of a matrix $E$ with $V$ rows (the vocabulary) and $d$ columns "
+        "(the embedding size). Multiplying a one-hot row vector by $E$ picks out one row:",
+        "zh": "One-hot 向量又长又两两正交：*dog* 与 *cat* 的距离，和它与 *money* 的距离完全一样。"
+        "**词向量（embedding）**改为给每个词类型一个短而稠密的向量——矩阵 $E$ 中的一行；"
+        "$E$ 有 $V$ 行（词表）和 $d$ 列（向量维数）。用 one-hot 行向量乘 $E$，结果正好是其中一行：",
+    },
+    "emb.intro.lookup": {
+        "en": "So programs never build the one-hot vector: they use the token id to **look up** "
+        "row $i$ directly. And $E$ is not a fixed compression of the one-hot space; it is a "
+        "table of parameters, learned from a prediction task like every other weight. Here "
+        "$E$ is learned on this page, from the project's little corpus.",
+        "zh": "所以程序从不真的构造 one-hot 向量，而是直接用 token id **查表**取出第 $i$ 行。"
+        "而且 $E$ 并不是对 one-hot 空间的某种固定压缩，它是一张参数表，"
+        "和其他权重一样通过预测任务学出来。本页就在项目自带的小语料上现场学出 $E$。",
+    },
+    # --- training ---------------------------------------------------------------------------------
+    "emb.train.title": {
+        "en": "How E is learned: word2vec, trained right here",
+        "zh": "E 是怎么学出来的：当场训练一个 word2vec",
+    },
+    "emb.train.body": {
+        "en": "Training starts from **random** vectors. A language model would then adjust $E$ "
+        "through its next-word loss; skip-gram word2vec uses an even simpler task: for each "
+        "word $c$ and each neighbour $o$ within the window, score $\\mathbf u_o \\cdot "
+        "\\mathbf e_c$ high, and score $k$ random “negative” words $j$ low. The gradient "
+        "of that loss flows back into the rows of $E$. Words that keep the same company get "
+        "pushed the same way, so they end up close — nobody tells the model that a dog and "
+        "a cat are alike. Change a setting and the vectors are trained again (seeded, so the "
+        "same settings always give the same $E$).",
+        "zh": "训练从**随机**向量开始。语言模型会通过“预测下一个词”的损失来调整 $E$；"
+        "skip-gram word2vec 用的是更简单的任务：对每个词 $c$ 和窗口内的每个邻居 $o$，"
+        "让得分 $\\mathbf u_o \\cdot \\mathbf e_c$ 变高，"
+        "同时让 $k$ 个随机抽取的“负样本”词 $j$ 的得分变低。这个损失的梯度会传回 $E$ 的各行。"
+        "总和同样的词作伴的词，会被朝同一个方向推，最后彼此靠近——没有人告诉模型狗和猫相似。"
+        "改动任何设置都会重新训练（随机种子固定，同样的设置总是得到同样的 $E$）。",
+    },
+    "emb.train.dim": {"en": "Vector size d", "zh": "向量维数 d"},
+    "emb.train.epochs": {"en": "Epochs", "zh": "训练轮数"},
+    "emb.train.epochs_help": {
+        "en": "Passes over every (word, neighbour) pair of the corpus. 0 keeps the random start.",
+        "zh": "把语料中所有（词，邻居）对完整过一遍算一轮。设为 0 则保留随机初始值。",
+    },
+    "emb.train.window": {"en": "Window (words on each side)", "zh": "窗口（每侧的词数）"},
+    "emb.train.window_help": {
+        "en": "How far a neighbour may be from the centre word to count as its context.",
+        "zh": "邻居离中心词多远以内，才算作它的上下文。",
+    },
+    "emb.train.progress": {
+        "en": "Training word2vec: epoch {epoch}/{epochs}, mean loss {loss}",
+        "zh": "正在训练 word2vec：第 {epoch}/{epochs} 轮，平均损失 {loss}",
+    },
+    "emb.train.epoch": {"en": "epoch (0 = before training)", "zh": "轮次（0 = 训练前）"},
+    "emb.train.loss": {"en": "mean loss per pair", "zh": "每对的平均损失"},
+    "emb.metric.loss_before": {"en": "Loss before", "zh": "训练前损失"},
+    "emb.metric.loss_after": {"en": "Loss after", "zh": "训练后损失"},
+    "emb.train.facts": {
+        "en": "Each epoch visits {pairs} (word, neighbour) pairs, each with k = {k} negatives. "
+        "The starting loss is exactly (1 + k)·ln 2 = {start}: the output vectors start at "
+        "zero, so every score is 0 and every guess a coin flip. E has V × d = {V} × {d} = "
+        "{params} numbers.",
+        "zh": "每一轮要处理 {pairs} 个（词，邻居）对，每对配 k = {k} 个负样本。"
+        "起始损失恰好是 (1 + k)·ln 2 = {start}：输出向量从零开始，所以每个得分都是 0，"
+        "每次判断都像抛硬币。E 共有 V × d = {V} × {d} = {params} 个数。",
+    },
+    "emb.train.untrained": {
+        "en": "With 0 epochs nothing has been learned: every number below comes from the random "
+        "start. Move the slider up and watch the structure appear.",
+        "zh": "训练 0 轮就什么也没学到：下面的每个数字都来自随机初始值。"
+        "把滑块往上拉，看看结构是怎样出现的。",
+    },
+    # --- lookup -----------------------------------------------------------------------------------
+    "emb.lookup.title": {"en": "Looking up your sentence", "zh": "为你的句子查表"},
+    "emb.empty": {
+        "en": "The sentence in the sidebar has no words (punctuation and emoji are not counted "
+        "here). Type a few words to look them up; the training, neighbours and maps still work.",
+        "zh": "侧边栏里的句子没有词（这里不计标点和表情符号）。输入几个词就能查表；"
+        "训练、近邻和地图部分照常可用。",
+    },
+    "emb.lookup.unknown": {
+        "en": "Not in the learned vocabulary: {words}. This E only has rows for the corpus's "
+        "words, so these have no vector (a real tokenizer would split them into known "
+        "subwords).",
+        "zh": "不在学到的词表里：{words}。这个 E 只为语料中出现过的词准备了行，"
+        "所以它们没有向量（真正的分词器会把它们拆成已知的子词）。",
+    },
+    "emb.lookup.body": {
+        "en": "The **{backend}** backend's `embedding_lookup(E, ids)` returns one row of E per "
+        "known word: a {n} × {d} matrix.",
+        "zh": "**{backend}** 后端的 `embedding_lookup(E, ids)` 为每个已知词取出 E 中的一行，"
+        "得到一个 {n} × {d} 的矩阵。",
+    },
+    "emb.lookup.rows": {"en": "word", "zh": "词"},
+    "emb.lookup.cols": {"en": "dimension", "zh": "维度"},
+    "emb.lookup.value": {"en": "value", "zh": "数值"},
+    "emb.lookup.capped": {
+        "en": "Showing the first {shown} of {n} rows.",
+        "zh": "只显示 {n} 行中的前 {shown} 行。",
+    },
+    "emb.lookup.check": {
+        "en": "Checked live: the backend's rows are exactly E[ids].",
+        "zh": "现场核对：后端取出的行与 E[ids] 完全相同。",
+    },
+    "emb.lookup.mismatch": {
+        "en": "The backend's rows differ from E[ids] — a bug worth reporting.",
+        "zh": "后端取出的行与 E[ids] 不一致——这是值得报告的 bug。",
+    },
+    "emb.cos.title": {"en": "Cosine similarity between your words", "zh": "你的词之间的余弦相似度"},
+    "emb.cos.one_word": {
+        "en": "Type at least two different known words to compare them.",
+        "zh": "至少输入两个不同的已知词，才能比较它们。",
+    },
+    "emb.cos.word": {"en": "word", "zh": "词"},
+    "emb.cos.closest": {
+        "en": "The closest pair in your sentence: **{a}** and **{b}**, cos = {cos}. One-hot "
+        "vectors would give 0 for every pair.",
+        "zh": "你的句子里最接近的一对：**{a}** 和 **{b}**，cos = {cos}。"
+        "若用 one-hot 向量，任意两个不同的词的余弦都是 0。",
+    },
+    # --- neighbours -------------------------------------------------------------------------------
+    "emb.nn.title": {
+        "en": "Nearest neighbours, before and after training",
+        "zh": "训练前后的最近邻",
+    },
+    "emb.nn.body": {
+        "en": "The words whose vectors point most nearly the same way as the chosen word's "
+        "(highest cosine). Before training the list is noise; after it, words of one kind "
+        "gather.",
+        "zh": "与所选词的向量方向最接近（余弦最大）的几个词。训练前这份名单纯属噪声；"
+        "训练后，同类的词聚到了一起。",
+    },
+    "emb.nn.word": {"en": "Word", "zh": "词"},
+    "emb.nn.before": {"en": "Random start", "zh": "随机初始"},
+    "emb.nn.after": {"en": "After training", "zh": "训练之后"},
+    "emb.nn.col.word": {"en": "neighbour", "zh": "近邻"},
+    "emb.nn.col.kind": {"en": "kind", "zh": "类别"},
+    "emb.nn.summary": {
+        "en": "“{word}” is a word of kind *{kind}*. Neighbours of the same kind: {before} of "
+        "{k} at the random start, {after} of {k} after training.",
+        "zh": "“{word}” 属于“{kind}”类。同类的近邻：随机初始时 {k} 个中有 {before} 个，"
+        "训练后 {k} 个中有 {after} 个。",
+    },
+    # --- maps -------------------------------------------------------------------------------------
+    "emb.map.title": {"en": "A map of the vectors (PCA)", "zh": "词向量地图（PCA）"},
+    "emb.map.body": {
+        "en": "The vectors have d dimensions; to look at them we project them onto the two "
+        "directions along which they vary most (principal component analysis, one SVD). "
+        "Colours are the kinds of words the corpus grammar used; the model never saw them. "
+        "Your sentence's words are in bold.",
+        "zh": "词向量有 d 维；为了看见它们，我们把它们投影到变化最大的两个方向上"
+        "（主成分分析，一次 SVD）。颜色是生成语料的语法所用的词类，模型从未见过这些标签。"
+        "你句子里的词用粗体标出。",
+    },
+    "emb.map.function_words": {
+        "en": "Include function words (the, his, at …)",
+        "zh": "包括虚词（the、his、at ……）",
+    },
+    "emb.map.before": {"en": "Random start", "zh": "随机初始"},
+    "emb.map.after": {"en": "After training", "zh": "训练之后"},
+    "emb.map.category": {"en": "kind", "zh": "类别"},
+    "emb.map.variance": {
+        "en": "These two axes keep {share} of the variance; the rest is in the other dimensions.",
+        "zh": "这两个坐标轴保留了 {share} 的方差，其余的在其他维度里。",
+    },
+    "emb.cat.person": {"en": "person", "zh": "人名"},
+    "emb.cat.animal": {"en": "animal", "zh": "动物"},
+    "emb.cat.food": {"en": "food", "zh": "食物"},
+    "emb.cat.water": {"en": "water", "zh": "水域"},
+    "emb.cat.place": {"en": "place", "zh": "场所"},
+    "emb.cat.money": {"en": "money", "zh": "钱"},
+    "emb.cat.bank": {"en": "bank (two senses)", "zh": "bank（两种意思）"},
+    "emb.cat.time": {"en": "time", "zh": "时间"},
+    "emb.cat.adjective": {"en": "adjective", "zh": "形容词"},
+    "emb.cat.verb": {"en": "verb", "zh": "动词"},
+    "emb.cat.function": {"en": "function word", "zh": "虚词"},
+    # --- static vs contextual ---------------------------------------------------------------------
+    "emb.static.title": {
+        "en": "Static: one vector per word, whatever the sentence",
+        "zh": "静态：一个词只有一个向量，不管句子是什么",
+    },
+    "emb.static.body": {
+        "en": "In this corpus *bank* means two things: the side of a river and the place that "
+        "keeps cash. An embedding table has one row per word type, so both senses share it.",
+        "zh": "在这份语料里，*bank* 有两个意思：河岸，以及存钱的银行。"
+        "词向量表每个词类型只有一行，所以两种意思只能共用这一行。",
+    },
+    "emb.static.same": {
+        "en": "Looked up in “{a}” and in “{b}”, the two vectors for *bank* are identical "
+        "(largest difference: {diff}). The lookup never reads the neighbours.",
+        "zh": "在“{a}”和“{b}”里分别查出的 *bank* 向量完全相同（最大差值：{diff}）。"
+        "查表时根本不看周围的词。",
+    },
+    "emb.static.between": {
+        "en": "Training had to place that one vector somewhere between the water words and the "
+        "money words, so it is a compromise of both senses and a good fit for neither.",
+        "zh": "训练只能把这一个向量放在“水域”词和“钱”词之间的某处，"
+        "于是它成了两种意思的折中，哪一种都不完全贴切。",
+    },
+    "emb.static.pointer": {
+        "en": "A Transformer starts from exactly such a table, then lets every token rewrite its "
+        "vector from its context with self-attention, so that the *bank* of a river and the "
+        "*bank* of cash end up different: a token embedding is not a contextual representation. "
+        "The Real model pages show this with a trained model.",
+        "zh": "Transformer 正是从这样一张表出发，"
+        "再用自注意力让每个 token 根据上下文改写自己的向量，"
+        "于是河边的 *bank* 和存钱的 *bank* 最终变得不同：词向量（token embedding）"
+        "不等于上下文表示。“真实模型”各页会用一个训练好的模型展示这一点。",
+    },
+    "emb.solved": {
+        "en": "similarity: words used alike get nearby vectors, learned from raw text, in a few "
+        "dimensions instead of |V|.",
+        "zh": "相似性：用法相近的词得到相近的向量；这是从原始文本里学出来的，"
+        "而且只需几个维度，而不是 |V| 维。",
+    },
+    "emb.hurts": {
+        "en": "the meaning is static — *bank* has one vector in every sentence — and nothing "
+        "here reads the sentence yet.",
+        "zh": "意义是静态的——*bank* 在任何句子里都是同一个向量——"
+        "而且到目前为止还没有任何东西在读整句话。",
+    },
+}

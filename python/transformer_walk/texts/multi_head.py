@@ -1,0 +1,195 @@
+"""Words of the Multi-head attention page (prefix ``mh.``)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "mh.title": {"en": "Multi-head attention", "zh": "多头注意力"},
+    "mh.intro": {
+        "en": "A single head projects the tokens into one query/key/value space, and its softmax "
+        "gives each token one distribution of weight. Multi-head attention runs $h$ heads side "
+        "by side, each with its **own** learned projections $W_i^Q, W_i^K, W_i^V$: the same "
+        "tokens are projected into $h$ different subspaces, each head attends in its own, and "
+        "the results are joined and mixed by one more matrix, $W^O$. Each head works at width "
+        "$d_k = d_{\\text{model}} / h$.",
+        "zh": "单个注意力头只把 token 投影到一个查询/键/值空间，它的 softmax 也只给每个 token "
+        "一种权重分布。多头注意力让 $h$ 个头并排工作，每个头都有**自己**可学习的投影 "
+        "$W_i^Q, W_i^K, W_i^V$：同一批 token 被投影到 $h$ 个不同的子空间，每个头在自己的子空间里"
+        "计算注意力，结果再拼接起来，由另一个矩阵 $W^O$ 混合。每个头的宽度是 "
+        "$d_k = d_{\\text{model}} / h$。",
+    },
+    "mh.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
+    "mh.python_fallback": {
+        "en": "With n = {n} tokens and d_model = {d_model}, pure Python would take too long, so "
+        "these numbers were computed with NumPy. A shorter sentence or a smaller d_model brings "
+        "pure Python back.",
+        "zh": "n = {n} 个 token、d_model = {d_model} 时，纯 Python 会算得太慢，所以这些数字改用 "
+        "NumPy 计算。缩短句子或调小 d_model，就会重新由纯 Python 计算。",
+    },
+    "mh.d_model_help": {
+        "en": "The width of every token's vector in the toy model (the original base model "
+        "used 512).",
+        "zh": "玩具模型中每个 token 向量的宽度（原始 Transformer 基础模型用的是 512）。",
+    },
+    "mh.h_help": {
+        "en": "The number of heads. It must divide d_model, so that each head gets a whole "
+        "number of columns, d_k = d_model / h.",
+        "zh": "注意力头的个数。它必须整除 d_model，这样每个头才能分到整数个列，"
+        "即 d_k = d_model / h。",
+    },
+    "mh.invalid": {
+        "en": "h = {h} does not divide d_model = {d_model} (it would give d_k = {ratio}, and a "
+        "head cannot have a fraction of a column). For d_model = {d_model} the valid choices "
+        "are h = {valid}. Showing h = {used}, the nearest one, until you pick again.",
+        "zh": "h = {h} 不能整除 d_model = {d_model}（那样 d_k = {ratio}，而一个头不可能分到"
+        "零点几列）。d_model = {d_model} 时，可选的 h 是 {valid}。在你重新选择之前，"
+        "这里先显示最接近的 h = {used}。",
+    },
+    "mh.n": {"en": "n (tokens)", "zh": "n（token 数）"},
+    "mh.window": {"en": "First token shown", "zh": "从第几个 token 开始显示"},
+    "mh.window_help": {
+        "en": "The small matrices show {shown} of the {n} tokens at a time.",
+        "zh": "小矩阵一次显示 {n} 个 token 中的 {shown} 个。",
+    },
+    "mh.window_note": {
+        "en": "Showing tokens {first}–{last} of {n}; everything was computed over all {n}.",
+        "zh": "当前显示第 {first}–{last} 个 token（共 {n} 个）；所有数字都在全部 {n} 个 token "
+        "上计算。",
+    },
+    # --- heads side by side -----------------------------------------------------------------
+    "mh.heads.title": {"en": "h heads, h matrices", "zh": "h 个头，h 张矩阵"},
+    "mh.heads.body": {
+        "en": "One weight matrix per head, all for the same sentence and the same layer. They "
+        "differ because each head has its own $W_i^Q$ and $W_i^K$. Change h above and watch "
+        "the number of matrices follow.",
+        "zh": "每个头一张权重矩阵，句子相同、层也相同。它们之所以不同，是因为每个头都有自己的 "
+        "$W_i^Q$ 和 $W_i^K$。在上面改变 h，看看矩阵的数量怎样随之变化。",
+    },
+    "mh.head_label": {"en": "head {number}", "zh": "第 {number} 个头"},
+    "mh.axis.query": {"en": "query i", "zh": "查询 i"},
+    "mh.axis.key": {"en": "key j", "zh": "键 j"},
+    "mh.axis.head": {"en": "head", "zh": "注意力头"},
+    # --- one token, many heads --------------------------------------------------------------
+    "mh.his.title": {
+        "en": "“his” should not look only at Tom",
+        "zh": "“his” 不该只盯着 Tom",
+    },
+    "mh.his.body": {
+        "en": "In *Tom loves his dog*, the word *his* stands in more than one relation: it "
+        "refers back to *Tom* (whose dog?), it is the determiner of *dog* (which dog?), and it "
+        "is tied to both through *loves*. One softmax row can hold only one distribution, so a "
+        "single head must squeeze all of that into one set of weights. Several heads can "
+        "spread it out — one might lean towards *Tom*, another towards *dog*. Below is each "
+        "head's row for the token you pick, as the toy model computed it.",
+        "zh": "在 *Tom loves his dog* 里，*his* 同时处在不止一种关系中：它回指 *Tom*（谁的狗？），"
+        "它是 *dog* 的限定词（哪条狗？），它还通过 *loves* 与两者相连。一行 softmax 只能表达"
+        "一种分布，单个头就得把这些都挤进同一组权重里。多个头则可以分担——"
+        "一个头也许偏向 *Tom*，另一个偏向 *dog*。下面是你所选 token 在每个头里的那一行，"
+        "由玩具模型实际算出。",
+    },
+    "mh.his.pick": {"en": "Query token", "zh": "查询 token"},
+    "mh.his.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
+    "mh.his.col.top": {"en": "largest weight on", "zh": "权重最大的键"},
+    "mh.his.col.weight": {"en": "weight", "zh": "权重"},
+    "mh.his.random": {
+        "en": "Read these rows as mechanics, not meaning. The toy model's weights are **random "
+        "and untrained**, so which head leans towards which token here is arbitrary — change "
+        "d_model or h and it changes. Nobody assigns roles to heads: in a trained model, what "
+        "a head tracks emerges from training, and even then a head that lines up with "
+        "coreference is a pattern to verify, not a label. The Real-model page (coming in a "
+        "later stop) shows the heads of a trained network.",
+        "zh": "请把这些行当作机制来看，而不是含义。玩具模型的权重是**随机初始化、未经训练的**，"
+        "所以这里哪个头偏向哪个 token 完全是任意的——改一下 d_model 或 h，它就会变。"
+        "没有人给各个头指派角色：在训练好的模型里，一个头关注什么是训练中涌现出来的；"
+        "即便某个头看起来与指代关系吻合，那也只是有待验证的规律，而不是标签。"
+        "“真实模型”页（在后面的站点）会展示训练好的网络中的注意力头。",
+    },
+    # --- concat and W^O ---------------------------------------------------------------------
+    "mh.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
+    "mh.concat.body": {
+        "en": "Each head returns an $n \\times d_k$ matrix: one $d_k$-wide vector per token. "
+        "Concat places the $h$ head vectors of the same token next to each other, giving every "
+        "token a vector of width $h \\cdot d_k = d_{\\text{model}}$ again. $W^O$ then mixes "
+        "the heads' columns, so the output can combine what different heads found.",
+        "zh": "每个头返回一个 $n \\times d_k$ 的矩阵：每个 token 一个宽 $d_k$ 的向量。"
+        "Concat 把同一个 token 在 $h$ 个头里得到的向量并排放在一起，于是每个 token 又得到宽度为 "
+        "$h \\cdot d_k = d_{\\text{model}}$ 的向量。随后 $W^O$ 把各个头的列混合起来，"
+        "输出因此能把不同的头找到的信息结合在一起。",
+    },
+    "mh.value": {"en": "value", "zh": "数值"},
+    "mh.concat.more": {
+        "en": "… and {more} more head(s), each the same shape.",
+        "zh": "……还有 {more} 个头，形状都一样。",
+    },
+    "mh.concat.cols": {"en": "head · column", "zh": "头 · 列"},
+    "mh.concat.check": {
+        "en": "Checked on the trace: the concat's column blocks are the heads' outputs "
+        "(largest difference {concat}), and Concat · W^O is the attention output the model "
+        "recorded (largest difference {out}).",
+        "zh": "已在轨迹上核对：拼接结果的各个列块就是各个头的输出（最大差值 {concat}），"
+        "Concat · W^O 就是模型记录的注意力输出（最大差值 {out}）。",
+    },
+    "mh.concat.not_sentences": {
+        "en": "Concat joins features, not sentences: the number of rows stays n, and each row "
+        "is still one token.",
+        "zh": "拼接的是特征，不是句子：行数仍然是 n，每一行仍然对应一个 token。",
+    },
+    # --- 512 --------------------------------------------------------------------------------
+    "mh.base.title": {
+        "en": "512, 8, 64: chosen sizes, not limits",
+        "zh": "512、8、64：是选定的尺寸，不是上限",
+    },
+    "mh.base.body": {
+        "en": "The original Transformer's base model used $d_{\\text{model}} = 512$ and $h = 8$, "
+        "so $d_k = 512 / 8 = 64$. These are hyper-parameters — a trade between how much a "
+        "vector can express, how much computation and memory it costs, and how stably the "
+        "model trains. Its larger sibling used $d_{\\text{model}} = 1024$; modern models use "
+        "many other widths. The toy here uses tiny ones so every number fits on the screen.",
+        "zh": "原始 Transformer 的基础模型取 $d_{\\text{model}} = 512$、$h = 8$，"
+        "所以 $d_k = 512 / 8 = 64$。这些都是超参数——在向量的表达能力、计算量与显存开销、"
+        "以及训练的稳定性之间权衡的结果。更大的版本用的是 $d_{\\text{model}} = 1024$；"
+        "现代模型则采用各种各样的宽度。这里的玩具模型用很小的尺寸，好让每个数字都能显示在屏幕上。",
+    },
+    "mh.base.row": {"en": "configuration", "zh": "配置"},
+    "mh.base.row.base": {"en": "Transformer base (2017)", "zh": "Transformer 基础版（2017）"},
+    "mh.base.row.big": {"en": "Transformer big (2017)", "zh": "Transformer 大型版（2017）"},
+    "mh.base.row.toy": {"en": "this toy, as set above", "zh": "本页的玩具模型（上面的设置）"},
+    "mh.base.not_length": {
+        "en": "512 is the width of each token's vector, not a maximum sentence length. Your "
+        "sentence has n = {n} tokens; in the base model it would enter as an n × 512 matrix, "
+        "and a sentence of 10 tokens as a 10 × 512 one. The length n and the width d_model are "
+        "two separate numbers.",
+        "zh": "512 是每个 token 向量的宽度，不是句子长度的上限。你的句子有 n = {n} 个 token，"
+        "在基础模型里它会以 n × 512 的矩阵进入；10 个 token 的句子则是 10 × 512。"
+        "长度 n 和宽度 d_model 是两个互不相干的数。",
+    },
+    "mh.params.title": {"en": "What the projections cost", "zh": "这些投影需要多少参数"},
+    "mh.params.body": {
+        "en": "Each head's $W_i^Q$, $W_i^K$, $W_i^V$ is a $d_{\\text{model}} \\times d_k$ "
+        "matrix, and $W^O$ is $d_{\\text{model}} \\times d_{\\text{model}}$. Since "
+        "$h \\cdot d_k = d_{\\text{model}}$, the three projections together hold "
+        "$3\\,d_{\\text{model}}^2$ weights whatever $h$ is, and $W^O$ adds one more "
+        "$d_{\\text{model}}^2$ (biases left out):",
+        "zh": "每个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 都是 $d_{\\text{model}} \\times d_k$ 的矩阵，"
+        "$W^O$ 是 $d_{\\text{model}} \\times d_{\\text{model}}$。由于 "
+        "$h \\cdot d_k = d_{\\text{model}}$，无论 $h$ 取多少，三种投影加起来都是 "
+        "$3\\,d_{\\text{model}}^2$ 个权重，$W^O$ 再加上 $d_{\\text{model}}^2$（不计偏置）：",
+    },
+    "mh.params.total": {"en": "total", "zh": "合计"},
+    "mh.params.same": {
+        "en": "Every valid h for d_model = {d_model} costs the same: more heads means narrower "
+        "heads, not more weights.",
+        "zh": "d_model = {d_model} 时，每一种合法的 h 参数量都相同：头越多，每个头就越窄，"
+        "权重总数并不增加。",
+    },
+    # --- summary ----------------------------------------------------------------------------
+    "mh.solved": {
+        "en": "each token can gather several different mixtures at once, in several learned "
+        "subspaces, for the same number of weights as one wide head.",
+        "zh": "每个 token 可以在多个学到的子空间里同时汇集几种不同的混合信息，"
+        "而参数量与一个宽的单头相同。",
+    },
+    "mh.hurts": {
+        "en": "attention by itself ignores word order — shuffle the tokens and each one gets "
+        "the same output, only moved. Positional encodings put the order back.",
+        "zh": "注意力本身不理会词序——把 token 打乱，每个 token 的输出不变，只是位置跟着移动。"
+        "位置编码负责把顺序信息补回来。",
+    },
+}

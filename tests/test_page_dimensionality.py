@@ -1,0 +1,164 @@
+"""The Dimensionality page through AppTest: (1 − ε)^d with its slider, the distance-concentration
+experiment with its controls, and the sentence's one-hot vs embedding distances — every number
+compared with a computation written here independently (loops and np.linalg.norm)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import token_vector, tokenize
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+LONG = " ".join(f"word{i}" for i in range(200))
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    return at.run().switch_page(str(page_path("dimensionality.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def metric(at: AppTest, d: int, language: str = "en") -> str:
+    label = translate("dim.contrast.metric", language, d=f"{d:,}")
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def median_contrast(n_points: int, d: int, seed: int) -> float:
+    """Median over points of (farthest − nearest) / nearest, one point at a time."""
+    points = np.random.default_rng([seed, d]).random((n_points, d))
+    contrasts = []
+    for i in range(n_points):
+        dist = np.linalg.norm(np.delete(points, i, axis=0) - points[i], axis=1)
+        contrasts.append((dist.max() - dist.min()) / dist.min())
+    return float(np.median(contrasts))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_with_computed_numbers(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("dim.title", language)
+    # ε = 0.05: the half-volume dimension and (0.95)^384.
+    d_half = math.log(0.5) / math.log(0.95)
+    assert any(
+        m.value == translate("dim.volume.half", language, d_half=f"{d_half:.1f}")
+        for m in at.markdown
+    )
+    mantissa, exponent = f"{0.95**384:.2e}".split("e")  # 2.79e-09
+    power = rf"(1-0.05)^{{384}} \approx {float(mantissa):g} \times 10^{{{int(exponent)}}}"
+    assert any(power in x.value for x in at.latex), [x.value for x in at.latex]
+    volume = table_with(at, translate("dim.volume.col_inside", language))
+    row = volume[volume[translate("dim.volume.col_d", language)] == "2"].iloc[0]
+    assert row[translate("dim.volume.col_inside", language)] == f"{0.95**2:.4f}"
+    assert row[translate("dim.volume.col_shell", language)] == f"{1 - 0.95**2:.4f}"
+    # The concentration experiment: farthest ÷ nearest for the median point, d = 1 and d = 5000.
+    assert metric(at, 5000, language) == f"{1 + median_contrast(200, 5000, 0):,.3f}×"
+    assert metric(at, 1, language) == f"{1 + median_contrast(200, 1, 0):,.1f}×"
+    assert len(at.get("vega_lite_chart")) == 3  # volume, contrast, distance densities
+    done = translate("dim.contrast.done", language, total=13)
+    assert any(done in str(p.proto) for p in at.get("progress"))
+
+
+def test_eps_slider_moves_the_numbers() -> None:
+    at = open_page()
+    at.slider(key="dim_eps").set_value(0.1).run()
+    no_exception(at)
+    d_half = math.log(0.5) / math.log(0.9)
+    assert any(
+        m.value == translate("dim.volume.half", "en", d_half=f"{d_half:.1f}") for m in at.markdown
+    )
+    volume = table_with(at, translate("dim.volume.col_inside", "en"))
+    row = volume[volume[translate("dim.volume.col_d", "en")] == "384"].iloc[0]
+    assert row[translate("dim.volume.col_inside", "en")] == f"{0.9**384:.3g}"
+    assert row[translate("dim.volume.col_shell", "en")] == "1.0000"
+
+
+def test_points_and_seed_controls_rerun_the_experiment() -> None:
+    at = open_page()
+    at.slider(key="dim_points").set_value(100)
+    at.number_input(key="dim_seed").set_value(7)
+    at.run()
+    no_exception(at)
+    assert metric(at, 5000) == f"{1 + median_contrast(100, 5000, 7):,.3f}×"
+    table = table_with(at, translate("dim.contrast.col_median", "en"))
+    d_col = translate("dim.contrast.col_d", "en")
+    got = table[table[d_col] == 100][translate("dim.contrast.col_median", "en")].iloc[0]
+    assert got == pytest.approx(median_contrast(100, 100, 7), rel=1e-9)
+    medians = table[translate("dim.contrast.col_median", "en")].tolist()
+    assert medians[0] > 1 > medians[-1]  # from far apart to almost alike
+    assert any(
+        c.value == translate("dim.contrast.computed", "en", points=100, seed=7) for c in at.caption
+    )
+
+
+def test_the_sentence_one_hot_vs_embedding() -> None:
+    sentence = "Tom loves his dog"
+    at = open_page(sentence=sentence)
+    table = table_with(at, translate("dim.sentence.col_contrast", "en"))
+    one_hot, embedding = table.iloc[0], table.iloc[1]
+    assert one_hot[translate("dim.sentence.col_min", "en")] == f"{math.sqrt(2):.4f}"
+    assert one_hot[translate("dim.sentence.col_max", "en")] == f"{math.sqrt(2):.4f}"
+    assert one_hot[translate("dim.sentence.col_contrast", "en")] == "0.0000"
+    vectors = [token_vector(tok, 8, 0) for tok in tokenize(sentence)]
+    pairs = [np.linalg.norm(a - b) for i, a in enumerate(vectors) for b in vectors[i + 1 :]]
+    assert embedding[translate("dim.sentence.col_dims", "en")] == "8"
+    assert embedding[translate("dim.sentence.col_min", "en")] == f"{min(pairs):.4f}"
+    assert embedding[translate("dim.sentence.col_max", "en")] == f"{max(pairs):.4f}"
+    contrast = (max(pairs) - min(pairs)) / min(pairs)
+    assert embedding[translate("dim.sentence.col_contrast", "en")] == f"{contrast:.4f}"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["", "dog dog", "我爱我的狗", "I ❤️ my 🐶!", LONG],
+    ids=["empty", "repeated", "cjk", "emoji", "200-words"],
+)
+def test_edge_inputs(sentence: str) -> None:
+    at = open_page("zh", sentence=sentence)
+    no_exception(at)
+    distinct = len(set(tokenize(sentence)))
+    if not sentence:
+        assert any(i.value == translate("common.empty_text", "zh") for i in at.info)
+    elif distinct < 3:
+        assert any(i.value == translate("dim.sentence.few", "zh") for i in at.info)
+    else:
+        note = translate("dim.sentence.note", "zh", backend=_default_label("zh"), m=distinct)
+        assert any(c.value == note for c in at.caption)
+    # The experiments do not depend on the sentence: always there.
+    assert len(at.get("vega_lite_chart")) == 3
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    note = translate("dim.sentence.note", "en", backend=translate(f"backend.{name}", "en"), m=4)
+    assert any(c.value == note for c in at.caption)
+
+
+def _default_label(language: str) -> str:
+    name = "rust" if backend_status("rust").available else "numpy"
+    return translate(f"backend.{name}", language)

@@ -1,0 +1,151 @@
+"""The Embeddings page through AppTest: trained vectors, lookup, cosines, neighbours, bank."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import corpus
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.navigation import page_path
+from transformer_walk.word2vec import Word2VecParams, Word2VecResult, train
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+PAGE = str(page_path("embeddings.py"))
+
+
+def open_page(language: str = "en", sentence: str | None = None, backend: str | None = None):
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    if backend is not None:
+        at.session_state["backend"] = backend
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def frames_with(at: AppTest, column: str) -> list[pd.DataFrame]:
+    return [d.value for d in at.dataframe if column in d.value.columns]
+
+
+@cache
+def result(dim: int = 16, epochs: int = 8, window: int = 2) -> Word2VecResult:
+    return train(corpus.sentences(), Word2VecParams(dim=dim, epochs=epochs, window=window))
+
+
+def cos(r: Word2VecResult, a: str, b: str, table: np.ndarray | None = None) -> float:
+    e = r.embeddings if table is None else table
+    x, y = e[r.vocab.index(a)], e[r.vocab.index(b)]
+    return float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+
+
+def ranking(r: Word2VecResult, word: str, table: np.ndarray) -> list[str]:
+    sims = [(cos(r, word, w, table), w) for w in r.vocab if w != word]
+    return [w for _, w in sorted(sims, key=lambda sw: -sw[0])]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_trains_and_shows_the_loss(language: str) -> None:
+    at = open_page(language)
+    assert at.title[0].value == translate("emb.title", language)
+    r = result()
+    assert metric(at, translate("emb.metric.loss_before", language)) == f"{6 * math.log(2):.3f}"
+    assert metric(at, translate("emb.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
+    facts = translate(
+        "emb.train.facts", language, pairs=f"{r.n_pairs:,}", k=5, start=f"{6 * math.log(2):.3f}",
+        V=len(r.vocab), d=16, params=f"{len(r.vocab) * 16:,}",
+    )  # fmt: skip
+    assert any(m.value == facts for m in at.markdown)
+    assert len(at.get("vega_lite_chart")) == 5  # loss, lookup, cosine, two maps
+
+
+def test_lookup_and_cosines_of_the_sentence() -> None:
+    at = open_page(sentence="The dog and the cat sleep by the river")
+    r = result()
+    assert any("`embedding_lookup(E, ids)`" in m.value and "8 × 16" in m.value for m in at.markdown)
+    assert any(i.value.startswith("Not in the learned vocabulary: sleep.") for i in at.info)
+    assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)
+    words = ["the", "dog", "and", "cat", "by", "river"]
+    best = max(
+        ((cos(r, a, b), a, b) for i, a in enumerate(words) for b in words[i + 1 :]),
+        key=lambda x: x[0],
+    )
+    closest = translate("emb.cos.closest", "en", a=best[1], b=best[2], cos=f"{best[0]:.3f}")
+    assert any(m.value == closest for m in at.markdown)
+    assert {best[1], best[2]} == {"dog", "cat"}
+
+
+def test_neighbours_before_and_after_training() -> None:
+    at = open_page()
+    at.selectbox(key="emb_word").set_value("river").run()
+    assert not at.exception
+    r = result()
+    before, after = frames_with(at, "neighbour")
+    assert after["neighbour"].tolist() == ranking(r, "river", r.embeddings)[:6]
+    assert before["neighbour"].tolist() == ranking(r, "river", r.initial)[:6]
+    assert after["cos"].tolist()[0] == round(cos(r, "river", after["neighbour"][0]), 3)
+    assert {"stream", "lake", "sea", "pond"} <= set(after["neighbour"][:5])
+
+
+def test_changing_the_hyper_parameters_retrains() -> None:
+    at = open_page()
+    at.select_slider(key="emb_dim").set_value(8)
+    at.slider(key="emb_epochs").set_value(3).run()
+    assert not at.exception
+    r = result(dim=8, epochs=3)
+    assert metric(at, "Loss after") == f"{r.losses[-1]:.3f}"
+    assert any(f"{len(r.vocab)} × 8 = {len(r.vocab) * 8:,}" in m.value for m in at.markdown)
+    at.slider(key="emb_epochs").set_value(0).run()
+    assert not at.exception
+    assert metric(at, "Loss after") == metric(at, "Loss before")
+    assert any(i.value == translate("emb.train.untrained", "en") for i in at.info)
+
+
+def test_bank_has_one_vector_in_both_senses() -> None:
+    at = open_page()
+    r = result()
+    for word in ("river", "cash"):
+        assert metric(at, f"cos(bank, {word})") == f"{cos(r, 'bank', word):.3f}"
+    same = translate(
+        "emb.static.same", "en", a="Tom sat on the river bank", b="Anna took cash from the bank",
+        diff="0",
+    )  # fmt: skip
+    assert any(m.value == same for m in at.markdown)
+    assert any("Real model pages" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["", "我爱我的狗", "🐶❤️", " ".join(["Tom loves his dog"] * 50)]
+)
+def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    assert at.title[0].value == translate("emb.title", "en")
+    if sentence in ("", "🐶❤️"):
+        assert any(i.value == translate("emb.empty", "en") for i in at.info)
+    if sentence.startswith("Tom"):
+        capped = translate("emb.lookup.capped", "en", shown=30, n=200)
+        assert any(c.value == capped for c in at.caption)
+
+
+@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
+def test_every_backend_looks_up_the_same_rows(backend: str) -> None:
+    if not backend_status(backend).available:
+        pytest.skip(f"{backend} not available")
+    at = open_page(backend=backend)
+    label = translate(f"backend.{backend}", "en")
+    assert any(f"**{label}**" in c.value for c in at.caption)
+    assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)

@@ -1,0 +1,218 @@
+"""The Multi-head page through AppTest: both languages, the sentence, the d_model and h sliders
+(including an h that does not divide d_model), numbers checked against multi-head attention
+recomputed here from the toy model's own weights."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import navigation
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import ToyConfig, ToyTransformer
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+PAGE = "multi_head.py"
+TIMEOUT = 60
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    return at.run().switch_page(str(navigation.page_path(PAGE))).run()
+
+
+def set_sizes(at: AppTest, d_model: int, h: int) -> AppTest:
+    at.slider(key="mh_d_model").set_value(d_model)
+    at.slider(key="mh_h").set_value(h)
+    return at.run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def expected(text: str, d_model: int = 8, h: int = 2) -> dict[str, object]:
+    """Multi-head attention recomputed by hand from the toy model's weights and block input."""
+    model = ToyTransformer(ToyConfig(d_model=d_model, h=h), "numpy")
+    trace = model.run(text)
+    w, d_k, n = model.weights[0], d_model // h, len(trace.tokens)
+
+    def heads(m: np.ndarray) -> np.ndarray:
+        return m.reshape(n, h, d_k).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
+
+    x = trace.x0
+    q, k, v = heads(x @ w.W_Q), heads(x @ w.W_K), heads(x @ w.W_V)
+    s = q @ k.transpose(0, 2, 1) / math.sqrt(d_k)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    a = e / e.sum(-1, keepdims=True)  # (h, n, n)
+    concat = np.concatenate(list(a @ v), axis=1)  # h × (n, d_k) → (n, d_model)
+    return {"tokens": trace.tokens, "a": a, "concat": concat, "out": concat @ w.W_O}
+
+
+def top_keys(at: AppTest, language: str = "en") -> list[str]:
+    column = translate("mh.his.col.top", language)
+    return list(table_with(at, column)[column])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_two_heads_of_width_four(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("mh.title", language)
+    assert metric(at, "d_model") == "8"
+    assert metric(at, "h") == "2"
+    assert metric(at, "d_k = d_model / h") == "4"
+    assert metric(at, translate("mh.n", language)) == "4"
+    latex = [x.value for x in at.latex]
+    # h × [n, d_k] → [n, d_model]
+    assert any(r"2 \times [4,\,4]" in x and r"[4,\,8]" in x for x in latex)
+    assert any(r"\frac{8}{2} = 4" in x for x in latex)
+    assert any("= 256 = 4" in x for x in latex)  # 4 · 8² for the toy
+    assert any("1{,}048{,}576" in x for x in latex)  # 4 · 512²
+    # "his" (the default query) in each head, against attention recomputed here.
+    e = expected("Tom loves his dog")
+    tokens, a = e["tokens"], e["a"]
+    assert top_keys(at, language) == [tokens[int(a[k, 2].argmax())] for k in range(2)]
+    weights = table_with(at, translate("mh.his.col.weight", language))
+    np.testing.assert_allclose(
+        weights[translate("mh.his.col.weight", language)], a[:, 2].max(axis=1), atol=1e-12
+    )
+    check = translate("mh.concat.check", language, concat="0.0e+00", out="0.0e+00")
+    assert any(s.value == check for s in at.success)
+    assert any(i.value == translate("mh.his.random", language) for i in at.info)
+    base = next(t.value for t in at.table)
+    assert "1,048,576" in base.to_string() and "512" in base.to_string()
+    # 2 side-by-side matrices, his × heads, 2 head outputs, concat, W^O, output.
+    assert len(at.get("vega_lite_chart")) == 2 + 1 + 2 + 3
+
+
+def test_sliders_change_the_heads_and_their_width() -> None:
+    at = set_sizes(open_page(), 12, 3)
+    no_exception(at)
+    assert metric(at, "d_model") == "12"
+    assert metric(at, "h") == "3"
+    assert metric(at, "d_k = d_model / h") == "4"
+    assert not at.warning or all("does not divide" not in w.value for w in at.warning)
+    e = expected("Tom loves his dog", 12, 3)
+    tokens, a = e["tokens"], e["a"]
+    assert top_keys(at) == [tokens[int(a[k, 2].argmax())] for k in range(3)]
+    assert any(r"3 \times [4,\,4]" in x.value and r"[4,\,12]" in x.value for x in at.latex)
+    params = table_with(at, "W^O")
+    assert list(params.index) == [1, 2, 3, 4, 6, 12]
+    assert set(params[translate("mh.params.total", "en")]) == {"576"}  # 4 · 12², whatever h
+    assert len(at.get("vega_lite_chart")) == 3 + 1 + 3 + 3
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_h_that_does_not_divide_d_model_is_explained_not_a_crash(language: str) -> None:
+    at = set_sizes(open_page(language), 8, 3)
+    no_exception(at)
+    message = translate(
+        "mh.invalid", language, h=3, d_model=8, ratio="2.67", valid="1, 2, 4, 8", used=2
+    )
+    assert any(w.value == message for w in at.warning), [w.value for w in at.warning]
+    assert metric(at, "h") == "2"  # the nearest valid h is shown meanwhile
+    at = set_sizes(at, 8, 4)
+    no_exception(at)
+    assert not any(w.value.startswith(message[:10]) for w in at.warning)
+    assert metric(at, "d_k = d_model / h") == "2"
+
+
+def test_a_prime_d_model_allows_only_one_and_itself() -> None:
+    at = set_sizes(open_page(), 7, 5)
+    no_exception(at)
+    message = translate("mh.invalid", "en", h=5, d_model=7, ratio="1.40", valid="1, 7", used=7)
+    assert any(w.value == message for w in at.warning)
+    assert metric(at, "d_k = d_model / h") == "1"
+
+
+def test_a_new_sentence_and_another_query_token() -> None:
+    at = open_page()
+    at.session_state["sentence"] = "the dog sees the cat"
+    at.run()
+    no_exception(at)
+    e = expected("the dog sees the cat")
+    tokens, a = e["tokens"], e["a"]
+    assert metric(at, "n (tokens)") == "5"
+    assert top_keys(at) == [tokens[int(a[k, 4].argmax())] for k in range(2)]  # the last token
+    at.selectbox(key="mh_query").set_value(1).run()  # dog
+    no_exception(at)
+    assert top_keys(at) == [tokens[int(a[k, 1].argmax())] for k in range(2)]
+    assert any(r"2 \times [5,\,4]" in x.value and r"[5,\,8]" in x.value for x in at.latex)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_gives_the_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert not at.metric
+
+
+@pytest.mark.parametrize("sentence", ["我爱我的狗", "Tom 🐶 loves his 🐶!", "a_b $x$ {y} 5% #"])
+def test_cjk_emoji_and_latex_characters(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    e = expected(sentence)
+    tokens, a = e["tokens"], e["a"]
+    assert metric(at, "n (tokens)") == str(len(tokens))
+    q = tokens.index("his") if "his" in tokens else len(tokens) - 1
+    assert top_keys(at) == [tokens[int(a[k, q].argmax())] for k in range(2)]
+
+
+def test_two_hundred_words_at_the_largest_sizes() -> None:
+    words = ("Tom loves his dog and the dog loves Tom " * 25).split()[:200]
+    at = open_page(sentence=" ".join(words))
+    at = set_sizes(at, 64, 16)
+    no_exception(at)
+    assert metric(at, "n (tokens)") == "200"
+    assert metric(at, "d_k = d_model / h") == "4"
+    assert at.slider(key="mh_window").max == 200 - 12 + 1
+    # 16 side by side, his × heads, 4 head outputs drawn, concat, W^O, output.
+    assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 3
+    assert any(c.value == translate("mh.concat.more", "en", more=12) for c in at.caption)
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_each_backend_computes_the_same_numbers(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    at = set_sizes(at, 6, 3)
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"**{label}**" in c.value for c in at.caption)
+    e = expected("Tom loves his dog", 6, 3)
+    weights = table_with(at, "weight")["weight"]
+    np.testing.assert_allclose(weights, e["a"][:, 2].max(axis=1), atol=1e-6)
+
+
+def test_pure_python_hands_large_sizes_to_numpy_and_says_so() -> None:
+    if not backend_status("python").available:
+        pytest.skip("no pure-Python backend")
+    at = open_page(sentence=" ".join(["dog"] * 200))
+    at.radio(key="backend").set_value("python").run()
+    assert any("**Pure Python**" in c.value for c in at.caption)  # small sizes: Python itself
+    at = set_sizes(at, 64, 16)
+    no_exception(at)
+    note = translate("mh.python_fallback", "en", n=200, d_model=64)
+    assert any(i.value == note for i in at.info)
+    assert any("**NumPy**" in c.value for c in at.caption)

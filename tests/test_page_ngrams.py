@@ -1,0 +1,192 @@
+"""The N-grams page through AppTest: the numbers shown against counts made here from the file."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+PAGE = str(page_path("ngrams.py"))
+
+
+def open_page(language: str = "en", sentence: str | None = None, backend: str | None = None):
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    if backend is not None:
+        at.session_state["backend"] = backend
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def frame_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+# --- an independent count of the raw corpus file --------------------------------------------------
+
+
+@cache
+def raw_sentences() -> list[list[str]]:
+    text = (resources.files("transformer_walk") / "data" / "corpus_en.txt").read_text("utf-8")
+    return [re.findall(r"[a-z']+", line.lower()) for line in text.splitlines() if line.strip()]
+
+
+@cache
+def counts(n: int) -> tuple[Counter, Counter]:
+    grams, contexts = Counter(), Counter()
+    for s in raw_sentences():
+        seq = ["<s>"] * (n - 1) + s + ["</s>"]
+        for i in range(n - 1, len(seq)):
+            grams[tuple(seq[i - n + 1 : i + 1])] += 1
+            contexts[tuple(seq[i - n + 1 : i])] += 1
+    return grams, contexts
+
+
+def sentence_probability(words: list[str], n: int, add_k: float = 0.0) -> float:
+    grams, contexts = counts(n)
+    vocab = {w for s in raw_sentences() for w in s}
+    seq = ["<s>"] * (n - 1) + words + ["</s>"]
+    p = 1.0
+    for i in range(n - 1, len(seq)):
+        c, total = grams[tuple(seq[i - n + 1 : i + 1])], contexts[tuple(seq[i - n + 1 : i])]
+        p *= (
+            (c + add_k) / (total + add_k * (len(vocab) + 1))
+            if add_k
+            else (c / total if total else 0)
+        )
+    return p
+
+
+# --- tests ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_the_corpus_and_the_default_sentence(language: str) -> None:
+    at = open_page(language)
+    assert at.title[0].value == translate("ngram.title", language)
+    vocab = {w for s in raw_sentences() for w in s}
+    assert metric(at, translate("ngram.metric.sentences", language)) == f"{len(raw_sentences()):,}"
+    assert metric(at, translate("ngram.metric.vocab", language)) == f"{len(vocab):,}"
+    expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
+    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+    assert metric(at, translate("ngram.metric.logp", language)) == f"{math.log(expected):.2f}"
+    assert any(s.value == translate("ngram.chain.all_seen", language) for s in at.success)
+    assert len(at.get("vega_lite_chart")) == 2  # next words, sparsity
+
+
+def test_the_trigram_switch_changes_every_factor() -> None:
+    at = open_page()
+    at.radio(key="ngram_order").set_value(3).run()
+    assert not at.exception
+    expected = sentence_probability(["tom", "loves", "his", "dog"], 3)
+    assert metric(at, "P(sentence)") == f"{expected:.3e}"
+    steps = frame_with(at, "c(context w)")
+    assert steps["context"].tolist()[:3] == ["⟨s⟩ ⟨s⟩", "⟨s⟩ tom", "tom loves"]
+    grams, contexts = counts(3)
+    assert steps["c(context w)"].tolist()[2] == grams[("tom", "loves", "his")]
+    assert steps["c(context ·)"].tolist()[2] == contexts[("tom", "loves")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unseen_bigram_gives_zero_and_smoothing_repairs_it(language: str) -> None:
+    at = open_page(language, sentence="Tom loves his computer")
+    assert metric(at, translate("ngram.metric.p", language)) == f"{0.0:.3e}"
+    assert metric(at, translate("ngram.metric.logp", language)) == "−∞"
+    zero = translate("ngram.chain.zero", language, ngrams="X").split("X")[0]
+    assert any(w.value.startswith(zero) for w in at.warning)
+    assert any("computer" in i.value for i in at.info)  # named as out of the corpus
+    at.toggle(key="ngram_smooth").set_value(True).run()
+    assert not at.exception
+    expected = sentence_probability(["tom", "loves", "his", "computer"], 2, add_k=1.0)
+    assert expected > 0
+    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+
+
+def test_next_words_of_a_chosen_word() -> None:
+    at = open_page()
+    at.selectbox(key="ngram_word").set_value("his").run()
+    assert not at.exception
+    grams, contexts = counts(2)
+    after = Counter({g[1]: c for g, c in grams.items() if g[0] == "his"})
+    top, top_count = after.most_common(1)[0]
+    total = contexts[("his",)]
+    assert any(
+        rf"\frac{{{top_count}}}{{{total}}} = {top_count / total:.3f}" in x.value for x in at.latex
+    )
+    caption = translate("ngram.next.caption", "en", word="his", total=total, kinds=len(after))
+    assert any(c.value == caption for c in at.caption)
+
+
+def test_sparsity_table_matches_an_independent_held_out_count() -> None:
+    at = open_page()
+    table = frame_with(at, "held-out unseen")
+    sentences = raw_sentences()
+    train = [s for i, s in enumerate(sentences) if i % 10 != 9]
+    held = [s for i, s in enumerate(sentences) if i % 10 == 9]
+    for n in (1, 3, 5):
+        seen = {tuple(s[i : i + n]) for s in train for i in range(len(s) - n + 1)}
+        grams = [tuple(s[i : i + n]) for s in held for i in range(len(s) - n + 1)]
+        unseen = sum(g not in seen for g in grams)
+        assert table["held-out unseen"].tolist()[n - 1] == f"{unseen}/{len(grams)}"
+    shares = [int(a) / int(b) for a, b in (x.split("/") for x in table["held-out unseen"])]
+    assert shares == sorted(shares) and shares[-1] > shares[0]
+
+
+def test_the_fixed_window_cannot_see_a_far_name() -> None:
+    at = open_page()
+    near = frame_with(at, "P(his | context)")
+    assert near["sees the name?"].tolist() == ["no", "yes", "yes", "yes"]
+    assert near["P(his | context)"].tolist()[1] == 1.0
+    far_sentence = "Tom who lives near the lake loves his dog"
+    at.radio(key="ngram_far").set_value(far_sentence).run()
+    assert not at.exception
+    far = frame_with(at, "P(his | context)")
+    assert far["sees the name?"].tolist() == ["no"] * 4
+    grams, contexts = counts(3)
+    p_his = grams[("lake", "loves", "his")] / contexts[("lake", "loves")]
+    assert far["P(his | context)"].tolist()[1] == round(p_his, 3)
+    assert any("n ≥ 8" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["", "我爱我的狗", "🐶❤️🐱", " ".join(["Tom loves his dog by the river"] * 29)]
+)
+def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    assert at.title[0].value == translate("ngram.title", "en")
+    if not re.search(r"\w", sentence):
+        assert any(i.value == translate("ngram.empty", "en") for i in at.info)
+    if sentence.startswith("我"):
+        assert metric(at, "P(sentence)") == f"{0.0:.3e}"
+    if sentence.startswith("Tom"):  # 203 words: the sentence repeats, "river tom" never occurs
+        assert len(frame_with(at, "c(context w)")) == 204
+
+
+@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
+def test_every_backend_gives_the_same_counts(backend: str) -> None:
+    from transformer_walk.backend_status import backend_status
+
+    if not backend_status(backend).available:
+        pytest.skip(f"{backend} not available")
+    at = open_page(backend=backend)
+    expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
+    assert metric(at, "P(sentence)") == f"{expected:.3e}"

@@ -1,0 +1,178 @@
+"""The One-hot page through AppTest: the sentence's one-hot rows, memory, orthogonality, and the
+one_hot @ E vs lookup check and race — numbers compared with independent computations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import Vocabulary, tokenize
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+LONG = " ".join(f"word{i}" for i in range(200))
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    return at.run().switch_page(str(page_path("one_hot.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def metric(at: AppTest, key: str, language: str = "en") -> str:
+    label = translate(key, language)
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def kib(size: int) -> str:
+    return f"{size / 1024:.1f} KB" if size < 1024**2 else f"{size / 1024**2:.1f} MB"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_the_sentence_one_hot(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("onehot.title", language)
+    tokens = tokenize("Tom loves his dog")
+    vocab = Vocabulary.for_tokens(tokens)
+    ids = vocab.ids(tokens).tolist()
+    rows = table_with(at, translate("onehot.col.row", language))
+    assert rows[translate("onehot.col.id", language)].tolist() == ids
+    assert rows[translate("onehot.col.ones", language)].tolist() == [1, 1, 1, 1]
+    assert rows[translate("onehot.col.row", language)].tolist() == [
+        f"[0 ×{i}, 1, 0 ×{len(vocab) - i - 1}]" for i in ids
+    ]
+    body = translate("onehot.sentence.body", language, vocab=len(vocab), n=4)
+    assert any(m.value == body for m in at.markdown)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_memory_table(language: str) -> None:
+    at = open_page(language)
+    table = table_with(at, translate("onehot.memory.bytes", language))
+    sizes = [len(Vocabulary.for_tokens(tokenize("Tom loves his dog"))), 50_000, 30_522]
+    assert table[translate("onehot.memory.size", language)].tolist() == [f"{v:,}" for v in sizes]
+    assert table[translate("onehot.memory.numbers", language)].tolist() == [
+        f"{4 * v:,}" for v in sizes
+    ]
+    assert table[translate("onehot.memory.bytes", language)].tolist()[1:] == [
+        kib(4 * 50_000 * 4),
+        kib(4 * 30_522 * 4),
+    ]
+    assert any("= 800{,}000" in x.value for x in at.latex)  # 4 × 50,000 × 4 bytes
+    ids = translate("onehot.memory.ids", language, ids="32 B", ratio="25,000")
+    assert any(m.value == ids for m in at.markdown)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_orthogonality_and_the_lookup_check(language: str) -> None:
+    at = open_page(language)
+    label = translate(
+        "backend.rust" if backend_status("rust").available else "backend.numpy", language
+    )
+    identity = translate("onehot.orth.identity", language, backend=label, m=4, largest="0")
+    assert any(s.value == identity for s in at.success)
+    lookup = translate("onehot.lookup.check", language, n=4, backend=label, diff="0")
+    assert any(s.value == lookup for s in at.success)
+    lines = next(m.value for m in at.markdown if m.value.startswith("sim(cat, dog)"))
+    assert lines.split("  \n") == [
+        "sim(cat, dog) = 0 / (1 × 1) = **0**",
+        "sim(cat, computer) = 0 / (1 × 1) = **0**",
+    ]
+
+
+def test_choosing_words_and_a_repeated_token() -> None:
+    at = open_page(sentence="the dog saw the dog")
+    no_exception(at)
+    repeated = translate("onehot.orth.repeated", "en", tokens="“the”, “dog”")
+    assert any(c.value == repeated for c in at.caption)
+    # Three distinct tokens → a 3 × 3 identity.
+    assert any("the 3 × 3 matrix equals the identity" in s.value for s in at.success)
+    at.multiselect(key="onehot_words").set_value(["dog", "saw", "tom"]).run()
+    no_exception(at)
+    lines = next(m.value for m in at.markdown if m.value.startswith("sim(dog, saw)"))
+    assert "sim(dog, tom) = 0 / (1 × 1) = **0**" in lines
+    at.multiselect(key="onehot_words").set_value(["dog"]).run()
+    assert any(i.value == translate("onehot.orth.words_few", "en") for i in at.info)
+
+
+def test_race_control_changes_the_work_shown() -> None:
+    at = open_page()
+    at.select_slider(key="onehot_race_vocab").set_value(1_000).run()
+    no_exception(at)
+    work = next(m.value for m in at.markdown if m.value.startswith("Work: n × |V| × d"))
+    assert f"= **{4 * 1_000 * 64:,}** multiply-adds" in work
+    assert f"n × d = **{4 * 64:,}** numbers" in work
+    assert "(max difference 0)" in work
+    for key in ("onehot.race.metric_one_hot", "onehot.race.metric_lookup"):
+        assert metric(at, key).endswith(" ms")
+    speedup = float(metric(at, "onehot.race.metric_speedup").rstrip("×").replace(",", ""))
+    one_hot = float(metric(at, "onehot.race.metric_one_hot").split()[0])
+    lookup = float(metric(at, "onehot.race.metric_lookup").split()[0])
+    assert speedup == pytest.approx(one_hot / lookup, rel=0.02)  # shown numbers are consistent
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"on **{label}**" in s.value for s in at.success)  # the live check names it
+    racer = translate("backend.numpy" if name == "python" else f"backend.{name}", "en")
+    assert any(c.value.startswith(f"Measured on **{racer}**") for c in at.caption)
+    python_note = any(i.value == translate("onehot.race.python", "en") for i in at.info)
+    assert python_note == (name == "python")
+
+
+@pytest.mark.parametrize(
+    "sentence", ["", "我爱我的狗", "I ❤️ my 🐶!", LONG], ids=["empty", "cjk", "emoji", "200-words"]
+)
+def test_edge_inputs(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    if not sentence:
+        assert any(i.value == translate("common.empty_text", "en") for i in at.info)
+        return
+    n = len(tokenize(sentence))
+    rows = table_with(at, translate("onehot.col.row", "en"))
+    assert len(rows) == n
+    assert any(f"for your {n} tokens" in s.value for s in at.success)
+
+
+def test_a_vocabulary_larger_than_the_smallest_race_size() -> None:
+    sentence = "".join(chr(0x4E00 + i) for i in range(1_000))  # 1,000 distinct characters
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    vocab = len(Vocabulary.for_tokens(tokenize(sentence)))
+    assert vocab > 1_000
+    options = [int(o.replace(",", "")) for o in at.select_slider(key="onehot_race_vocab").options]
+    assert options == [v for v in (5_000, 10_000, 30_522, 50_000) if v >= vocab]
+
+
+def test_shown_ids_match_an_independent_one_hot() -> None:
+    at = open_page(sentence="Tom loves his dog and his cat")
+    tokens = tokenize("Tom loves his dog and his cat")
+    vocab = Vocabulary.for_tokens(tokens)
+    expected = np.eye(len(vocab))[vocab.ids(tokens)]  # (n, |V|) built here
+    rows = table_with(at, translate("onehot.col.row", "en"))
+    assert rows[translate("onehot.col.id", "en")].tolist() == expected.argmax(1).tolist()

@@ -1,0 +1,141 @@
+"""The Q, K, V page through AppTest: the numbers shown against an independent NumPy computation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import BlockWeights, ToyConfig, positional_encoding, token_vector
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    at.run()
+    return at.switch_page(str(page_path("qkv.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at: AppTest, key: str, language: str = "en") -> str:
+    label = translate(key, language)
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def expected_score(
+    tokens: list[str], i: int, j: int, head: int, d_model: int, h: int, seed: int = 0
+) -> float:
+    """q_i · k_j of one head from scratch: X = E[tokens] + PE, q = x W^Q_h, k = x W^K_h."""
+    X = np.stack([token_vector(tok, d_model, seed) for tok in tokens])
+    X = X + positional_encoding(len(tokens), d_model)
+    w = BlockWeights.init(ToyConfig(d_model=d_model, h=h, seed=seed), 0)
+    d_k = d_model // h
+    cols = slice(head * d_k, (head + 1) * d_k)
+    return float((X[i] @ w.W_Q[:, cols]) @ (X[j] @ w.W_K[:, cols]))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_and_checks_the_pair(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("qkv.title", language)
+    # Default pair: query "his" (i = 3), key "tom" (j = 1), head 1.
+    score = expected_score(["tom", "loves", "his", "dog"], 2, 0, 0, 8, 2)
+    assert metric(at, "qkv.pair.dot", language) == f"{score:.6f}"
+    assert metric(at, "qkv.pair.bilinear", language) == f"{score:.6f}"
+    assert float(metric(at, "qkv.pair.diff", language)) < 1e-12
+    assert any(rf"= {score:.6f}" in x.value for x in at.latex)  # the dot product written out
+    assert any(r"\mathbb{R}^{4\times8}" in x.value for x in at.latex)  # X's shape
+    assert len(at.get("vega_lite_chart")) == 8  # X, 3 weights, Q, K, V, the matching matrix
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_same_weights_other_sentence(language: str) -> None:
+    at = open_page(language)
+    count = translate("qkv.fixed.count", language, same=2, changed=2, total=4, layer=1)
+    assert any(m.value == count for m in at.markdown)
+    table = next(d.value for d in at.dataframe if "max |ΔQ|" in d.value.columns)
+    assert list(table["max |ΔQ|"])[:2] == ["0.000", "0.000"]
+    assert float(table["max |ΔQ|"].iloc[2]) > 0
+    at.text_input(key="qkv_other").set_value("Tom loves his cat").run()
+    no_exception(at)
+    count = translate("qkv.fixed.count", language, same=3, changed=1, total=4, layer=1)
+    assert any(m.value == count for m in at.markdown)
+    at.radio(key="qkv_layer").set_value(1).run()
+    count = translate("qkv.fixed.count", language, same=0, changed=4, total=4, layer=2)
+    assert any(m.value == count for m in at.markdown)
+    assert any(m.value == translate("qkv.fixed.why_later", language) for m in at.markdown)
+
+
+def test_controls_change_the_model() -> None:
+    at = open_page(sentence="the cat sat on the mat")
+    at.selectbox(key="qkv_d_model").set_value(16).run()
+    at.selectbox(key="qkv_h").set_value(4).run()
+    at.selectbox(key="qkv_head").set_value(3).run()
+    at.selectbox(key="qkv_i").set_value(5).run()
+    at.selectbox(key="qkv_j").set_value(1).run()
+    no_exception(at)
+    tokens = ["the", "cat", "sat", "on", "the", "mat"]
+    score = expected_score(tokens, 5, 1, 3, 16, 4)
+    assert metric(at, "qkv.pair.dot") == f"{score:.6f}"
+    at.number_input(key="qkv_seed").set_value(7).run()
+    no_exception(at)
+    assert metric(at, "qkv.pair.dot") == f"{expected_score(tokens, 5, 1, 3, 16, 4, seed=7):.6f}"
+
+
+def test_the_weighted_sum_matches_the_trace() -> None:
+    at = open_page()
+    weights = next(d.value for d in at.dataframe if "α_ij" in d.value.columns)["α_ij"]
+    assert weights.sum() == pytest.approx(1.0)
+    assert len(weights) == 4
+
+
+def test_an_empty_second_sentence_is_explained() -> None:
+    at = open_page()
+    at.text_input(key="qkv_other").set_value("  ").run()
+    no_exception(at)
+    assert any(i.value == translate("qkv.fixed.empty", "en") for i in at.info)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_is_a_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [" ".join(["dog"] * 200), "我爱我的狗", "Tom 🐶", "dog"],
+    ids=["200-words", "cjk", "emoji", "one-token"],
+)
+def test_edge_inputs(sentence: str) -> None:
+    at = open_page("zh", sentence=sentence)
+    no_exception(at)
+    assert float(metric(at, "qkv.pair.diff", "zh")) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(label in c.value for c in at.caption)
+    score = expected_score(["tom", "loves", "his", "dog"], 2, 0, 0, 8, 2)
+    assert metric(at, "qkv.pair.dot") == f"{score:.6f}"

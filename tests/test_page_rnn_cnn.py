@@ -1,0 +1,182 @@
+"""The RNN and CNN page through AppTest: numbers checked against an independent computation."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import rnn
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import ToyConfig, ToyTransformer
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    at.run()
+    return at.switch_page(str(page_path("rnn_cnn.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def sci(value: float) -> str:
+    exponent = math.floor(math.log10(value))
+    return f"{value / 10**exponent:.2f}e{exponent:+d}"
+
+
+def chain_norms(sentence: str, rho: float, steps: int) -> list[float]:
+    """‖∂h_t/∂x_1‖ by an explicit product of Jacobians, written out here without rnn's helpers."""
+    trace = ToyTransformer(ToyConfig(), "numpy").run(sentence)
+    w = rnn.init_weights(8, 8, seed=0, spectral_radius=rho)
+    x = np.array([trace.embeddings[t % trace.n] for t in range(max(steps, trace.n))])
+    h = np.zeros(8)
+    J = None
+    norms = []
+    for x_t in x:
+        h = np.tanh(x_t @ w.W_x + h @ w.W_h)
+        slope = np.diag(1 - h**2)
+        J = slope @ w.W_x.T if J is None else slope @ w.W_h.T @ J
+        norms.append(float(np.linalg.norm(J, 2)))
+    return norms
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_the_running_example(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("rnn.title", language)
+    assert metric(at, translate("rnn.seq.rnn_steps", language)) == "4"
+    norms = chain_norms("Tom loves his dog", 0.9, 40)
+    assert metric(at, translate("rnn.metric.at_n", language, n=4)) == sci(norms[3])
+    assert metric(at, translate("rnn.metric.at_steps", language, T=40)) == sci(norms[39])
+    factor = (norms[39] / norms[0]) ** (1 / 39)
+    assert metric(at, translate("rnn.metric.factor", language)) == f"{factor:.3f}"
+    assert any(
+        w.value
+        == translate(
+            "rnn.verdict.vanish",
+            language,
+            factor=f"{factor:.3f}",
+            half=f"{math.log(0.5) / math.log(factor):.1f}",
+        )
+        for w in at.warning
+    )
+    # CNN, window 3: Tom and dog are 3 apart → ⌈3/2⌉ = 2 layers.
+    assert metric(at, translate("rnn.field.layers", language)) == "2"
+    assert metric(at, translate("rnn.field.distance", language)) == "3"
+    table = at.table[0].value
+    assert table.loc[translate("rnn.cmp.sequential", language), "RNN"] == "O(n) = 4"
+    assert table.loc[translate("rnn.cmp.max_path", language), "CNN"] == "O(n/k) = 2"
+    assert table.loc[translate("rnn.cmp.cost", language), "RNN"] == f"O(n·d²) = {4 * 512**2:,}"
+    attention = translate("rnn.cmp.col.attention", language)
+    assert table.loc[translate("rnn.cmp.cost", language), attention] == f"O(n²·d) = {16 * 512:,}"
+    assert len(at.get("vega_lite_chart")) >= 5
+
+
+def test_a_large_radius_explodes() -> None:
+    at = open_page()
+    at.slider(key="rnn_rho").set_value(5.0).run()
+    no_exception(at)
+    norms = chain_norms("Tom loves his dog", 5.0, 40)
+    factor = (norms[39] / norms[0]) ** (1 / 39)
+    assert factor > 1.05
+    assert metric(at, "average factor per step") == f"{factor:.3f}"
+    assert any(w.value.startswith("**Exploding.**") for w in at.warning)
+
+
+def test_longer_chain_and_another_sentence() -> None:
+    sentence = "the old man gave his dog a red book"
+    at = open_page(sentence=sentence)
+    at.slider(key="rnn_steps").set_value(120).run()
+    no_exception(at)
+    norms = chain_norms(sentence, 0.9, 120)
+    assert metric(at, "RNN: steps that must run one after another") == "9"
+    assert metric(at, "‖∂h_T/∂x₁‖ at T = 120") == sci(norms[119])
+    # j defaults to the last token: 8 apart, window 3 → 4 layers.
+    assert metric(at, "CNN layers to link them") == "4"
+    assert at.table[0].value.loc["longest path between two tokens", "RNN"] == "O(n) = 8"
+
+
+def test_window_and_token_choices_change_the_layers() -> None:
+    at = open_page(sentence="a b c d e f g h i j")
+    at.slider(key="rnn_k").set_value(4).run()
+    at.selectbox(key="rnn_i").set_value(1).run()
+    at.selectbox(key="rnn_j").set_value(8).run()
+    no_exception(at)
+    assert metric(at, "distance |i − j|") == "7"
+    assert metric(at, "CNN layers to link them") == "3"  # ⌈7/3⌉
+    assert metric(at, "RNN steps between them") == "7"
+    assert at.table[0].value.loc["path from “b” to “i”", "CNN"] == "3"
+    at.number_input(key="rnn_d").set_value(4).run()
+    assert any("at least d = 4" in m.value for m in at.markdown)
+
+
+def test_choices_survive_a_shorter_sentence() -> None:
+    at = open_page(sentence="a b c d e f g h i j")
+    at.selectbox(key="rnn_j").set_value(9).run()
+    at.session_state["sentence"] = "Tom loves"
+    at.run()
+    no_exception(at)
+    assert metric(at, "distance |i − j|") == "1"
+
+
+def test_a_window_longer_than_the_sentence_is_explained() -> None:
+    at = open_page(sentence="Tom loves")
+    at.slider(key="rnn_k").set_value(5).run()
+    no_exception(at)
+    assert any(i.value == translate("rnn.cnn.too_short", "en", n=2, k=5) for i in at.info)
+
+
+def test_a_single_token_has_no_chain() -> None:
+    at = open_page(sentence="dog")
+    at.slider(key="rnn_steps").set_value(1).run()
+    no_exception(at)
+    assert any(i.value == translate("rnn.verdict.one_step", "en") for i in at.info)
+    assert any(i.value == translate("rnn.field.same", "en") for i in at.info)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_is_a_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="   ")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+
+
+@pytest.mark.parametrize(
+    "sentence, n",
+    [(" ".join(["word"] * 200), 200), ("我爱我的狗", 5), ("Tom 🐶 loves 🐶", 4)],
+    ids=["200-words", "cjk", "emoji"],
+)
+def test_edge_inputs(sentence: str, n: int) -> None:
+    at = open_page("zh", sentence=sentence)
+    no_exception(at)
+    assert metric(at, translate("rnn.seq.rnn_steps", "zh")) == str(n)
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"**{label}**" in c.value for c in at.caption)
+    assert metric(at, "CNN layers to link them") == "2"

@@ -1,0 +1,160 @@
+"""The Scaling page through AppTest: the numbers shown against independent NumPy computations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import ToyConfig, ToyTransformer
+from transformer_walk.navigation import page_path
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+D_KS = [2**p for p in range(11)]
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    at.run()
+    return at.switch_page(str(page_path("scaling.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metrics(at: AppTest, label: str) -> list[str]:
+    return [m.value for m in at.metric if m.label == label]
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def sentence_stats(sentence: str, d_model: int, h: int, head: int) -> list[tuple[float, float]]:
+    """(mean largest weight, mean entropy) of one head, scaled then unscaled, from q and k."""
+    trace = ToyTransformer(ToyConfig(d_model=d_model, h=h), "numpy").run(sentence)
+    q, k = trace.blocks[0].q_heads[head], trace.blocks[0].k_heads[head]  # (n, d_k) each
+    out = []
+    for scale in (1 / np.sqrt(d_model // h), 1.0):
+        a = softmax(q @ k.T * scale)
+        entropy = -(a * np.log(np.where(a > 0, a, 1))).sum(axis=-1)
+        out.append((a.max(axis=-1).mean(), entropy.mean()))
+    return out
+
+
+def saturation_at(d_k: int, n_keys: int, trials: int) -> tuple[float, float]:
+    """Mean largest weight at ``d_k``, unscaled and scaled, drawing as the page's experiment does
+    (seed [0, 18], d_k = 1, 2, 4, … in order) but softmax-ing here with NumPy."""
+    rng = np.random.default_rng([0, 18])
+    for dk in D_KS:
+        q = rng.standard_normal((trials, 1, dk))
+        k = rng.standard_normal((trials, n_keys, dk))
+        if dk == d_k:
+            s = (q * k).sum(axis=-1)
+            return softmax(s).max(axis=-1).mean(), softmax(s / np.sqrt(dk)).max(axis=-1).mean()
+    raise ValueError(d_k)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_with_computed_numbers(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("scale.title", language)
+    (on_max, on_h), (off_max, off_h) = sentence_stats("Tom loves his dog", 64, 2, 0)
+    shown_max = metrics(at, translate("scale.metric.max", language))
+    shown_entropy = metrics(at, translate("scale.metric.entropy", language))
+    assert shown_max == [f"{on_max:.3f}", f"{off_max:.3f}"]
+    assert shown_entropy == [f"{on_h:.3f}", f"{off_h:.3f}"]
+    assert off_max > on_max  # unscaled rows are peakier
+    off, on = saturation_at(64, n_keys=4, trials=200)
+    label = translate("scale.sat.metric.max_off", language, d_k=64)
+    assert metrics(at, label) == [f"{off:.3f}"]
+    assert metrics(at, translate("scale.sat.metric.max_on", language, d_k=64)) == [f"{on:.3f}"]
+    rust = translate("backend.rust", language)
+    caption = translate("scale.sat.computed", language, backend=rust, rows=2 * 11 * 200, n=4)
+    if backend_status("rust").available:
+        assert any(c.value == caption for c in at.caption)
+
+
+def test_variance_table_grows_like_d_k() -> None:
+    at = open_page()
+    table = next(d.value for d in at.dataframe if "Var(q·k)" in d.value.columns)
+    assert list(table.index) == D_KS
+    ratio = table["Var(q·k) / d_k"].to_numpy()
+    assert np.all((ratio > 0.8) & (ratio < 1.2))
+    assert np.all(np.abs(table["Var(q·k/√d_k)"].to_numpy() - 1) < 0.2)
+    np.testing.assert_allclose(table["Var(q·k) / d_k"], table["Var(q·k)"] / np.array(D_KS))
+    at.select_slider(key="scale_samples").set_value(500).run()
+    no_exception(at)
+    assert any("500 random pairs" in c.value for c in at.caption)
+
+
+def test_controls_change_d_k_and_the_experiment() -> None:
+    sentence = "the old man gave his dog a red book"
+    at = open_page(sentence=sentence)
+    at.selectbox(key="scale_d_model").set_value(128).run()
+    at.selectbox(key="scale_h").set_value(4).run()
+    at.selectbox(key="scale_head").set_value(3).run()
+    at.select_slider(key="scale_trials").set_value(50).run()
+    no_exception(at)
+    assert any(c.value.startswith("Here d_k = 32,") for c in at.caption)
+    (on_max, _), (off_max, _) = sentence_stats(sentence, 128, 4, 3)
+    assert metrics(at, "mean largest weight per row") == [f"{on_max:.3f}", f"{off_max:.3f}"]
+    off, on = saturation_at(64, n_keys=9, trials=50)
+    assert metrics(at, "largest weight, d_k = 64, unscaled") == [f"{off:.3f}"]
+    assert metrics(at, "largest weight, d_k = 64, scaled") == [f"{on:.3f}"]
+
+
+def test_a_head_beyond_a_smaller_h_falls_back() -> None:
+    at = open_page()
+    at.selectbox(key="scale_h").set_value(8).run()
+    at.selectbox(key="scale_head").set_value(7).run()
+    at.selectbox(key="scale_h").set_value(1).run()
+    no_exception(at)
+    assert at.selectbox(key="scale_head").value == 0
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_keeps_the_experiments(language: str) -> None:
+    at = open_page(language, sentence="")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(c.value == translate("scale.sat.two_keys", language) for c in at.caption)
+    assert any("Var(q·k)" in d.value.columns for d in at.dataframe)
+
+
+@pytest.mark.parametrize(
+    "sentence", [" ".join(["dog"] * 200), "我爱我的狗", "Tom 🐶 loves"], ids=["200", "cjk", "emoji"]
+)
+def test_edge_inputs(sentence: str) -> None:
+    at = open_page("zh", sentence=sentence)
+    no_exception(at)
+    assert len(metrics(at, translate("scale.metric.max", "zh"))) == 2
+
+
+def test_long_sentences_cap_the_keys() -> None:
+    at = open_page(sentence=" ".join(["dog"] * 200))
+    assert any(c.value == translate("scale.sat.capped", "en", n=200, cap=64) for c in at.caption)
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"**{label}**" in c.value and "4400 rows" in c.value for c in at.caption)
+    off, _on = saturation_at(64, n_keys=4, trials=200)
+    assert metrics(at, "largest weight, d_k = 64, unscaled") == [f"{off:.3f}"]

