@@ -1,16 +1,12 @@
 """The app through Streamlit's AppTest: both pages, both languages, the interactions that matter.
 
-AppTest notes (streamlit 1.67):
-- ``AppTest.from_file("app.py")`` runs the router; ``switch_page`` takes a page *file* path. Pages
-  live inside the package, so we pass the absolute path ``navigation.page_path(...)``.
-- A data editor cannot be edited with ``set_value``; its edit state (``edited_rows`` …) is assigned
-  on ``at.session_state`` before ``run()``, which is what the browser would send.
+Opening a page, and the AppTest quirks met here (page paths, editing the data editor through
+``at.session_state``): see ``apptest_support``.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,24 +18,18 @@ from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.navigation import page_path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-TIMEOUT = 60  # seconds per run: generous, the Speed run below is sized to take a few
+from apptest_support import APP, TIMEOUT, no_exception, open_page
+
 EDITOR_KEY = "abh_editor"
 TIME_TEXT = re.compile(r"^\d+(\.\d+)? (ns|µs|ms|s)( ⚠)?$")
 
 
 def open_app(language: str = "en", page: str = "attention_by_hand.py") -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = language
-    return at.run().switch_page(str(page_path(page))).run()
+    return open_page(page, language)
 
 
 def open_speed(language: str = "en") -> AppTest:
     return open_app(language, page="speed.py")
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
 
 
 def edit(at: AppTest, rows: dict[int, dict[str, object]]) -> AppTest:

@@ -20,6 +20,8 @@ from transformer_walk.one_hot import (
     random_table,
 )
 
+from conftest import HAVE_RUST
+
 
 def test_memory_is_n_times_v_times_four_bytes() -> None:
     assert one_hot_bytes(4, 50_000) == 800_000
@@ -52,22 +54,21 @@ def test_first_occurrences() -> None:
     assert first_occurrences([]) == []
 
 
-@pytest.mark.parametrize("vocab_size", [1_000, 50_000])
-def test_race_agrees_and_the_lookup_wins(backend_name: str, vocab_size: int) -> None:
-    if backend_name == "python" and vocab_size > 1_000:
-        pytest.skip("the pure-Python lookup converts all of E to lists: kept small")
+# The pure-Python lookup converts all of E to lists, so it races only the small vocabulary.
+@pytest.mark.parametrize(
+    ("race_backend", "vocab_size"),
+    [("python", 1_000), ("numpy", 1_000), ("numpy", 50_000), ("rust", 1_000), ("rust", 50_000)],
+)
+def test_race_agrees(race_backend: str, vocab_size: int) -> None:
+    if race_backend == "rust" and not HAVE_RUST:
+        pytest.skip("rust_core is not built")
     ids = [3, 1, 4, 1, 5, 9, 2, 6]
-    start = time.perf_counter()
-    result = race(backend_name, get_backend(backend_name), ids, vocab_size, d=32)
-    elapsed = time.perf_counter() - start
+    result = race(race_backend, get_backend(race_backend), ids, vocab_size, d=32)
     assert result.max_abs_diff == 0.0  # x_iᵀE picks a row exactly: no rounding at all
     assert (result.n, result.vocab_size, result.d) == (8, vocab_size, 32)
     assert result.multiply_adds == 8 * vocab_size * 32 and result.copied_numbers == 8 * 32
     assert result.repeats >= MIN_SAMPLES
-    assert min(result.one_hot_s, result.matmul_s, result.lookup_s) > 0
-    if backend_name != "python" and vocab_size == 50_000:
-        assert result.speedup > 3  # thousands in practice; 3 leaves room for a busy machine
-    assert elapsed < 5  # the page's budget is ~1 s; generous for CI
+    assert min(result.one_hot_s, result.matmul_s, result.lookup_s) > 0  # measured, not asserted
 
 
 def test_race_rejects_ids_outside_the_vocabulary() -> None:

@@ -5,7 +5,7 @@ compared with a computation written here independently (loops and np.linalg.norm
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -15,23 +15,14 @@ from streamlit.testing.v1 import AppTest
 from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import token_vector, tokenize
-from transformer_walk.navigation import page_path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-TIMEOUT = 60
+import apptest_support
+from apptest_support import no_exception
+
 LONG = " ".join(f"word{i}" for i in range(200))
 
 
-def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    return at.run().switch_page(str(page_path("dimensionality.py"))).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+open_page = partial(apptest_support.open_page, "dimensionality.py")
 
 
 def table_with(at: AppTest, column: str) -> pd.DataFrame:

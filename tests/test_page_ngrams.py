@@ -5,32 +5,18 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from functools import cache
+from functools import cache, partial
 from importlib import resources
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.navigation import page_path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-PAGE = str(page_path("ngrams.py"))
+import apptest_support
 
-
-def open_page(language: str = "en", sentence: str | None = None, backend: str | None = None):
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    if backend is not None:
-        at.session_state["backend"] = backend
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+open_page = partial(apptest_support.open_page, "ngrams.py", assert_no_exception=True)
 
 
 def metric(at: AppTest, label: str) -> str:

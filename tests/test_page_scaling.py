@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 import pytest
@@ -11,24 +11,14 @@ from streamlit.testing.v1 import AppTest
 from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import ToyConfig, ToyTransformer
-from transformer_walk.navigation import page_path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-TIMEOUT = 60
+import apptest_support
+from apptest_support import no_exception
+
 D_KS = [2**p for p in range(11)]
 
 
-def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    at.run()
-    return at.switch_page(str(page_path("scaling.py"))).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+open_page = partial(apptest_support.open_page, "scaling.py")
 
 
 def metrics(at: AppTest, label: str) -> list[str]:

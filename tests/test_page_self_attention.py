@@ -4,32 +4,20 @@ numbers checked against attention recomputed here from the toy model's own weigh
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk import navigation
 from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import ToyConfig, ToyTransformer
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-PAGE = "self_attention.py"
-TIMEOUT = 60
+import apptest_support
+from apptest_support import no_exception
 
-
-def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    return at.run().switch_page(str(navigation.page_path(PAGE))).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+open_page = partial(apptest_support.open_page, "self_attention.py")
 
 
 def metric(at: AppTest, key: str, language: str = "en", **fields: object) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 import pytest
@@ -12,24 +12,11 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.navigation import page_path
 from transformer_walk.seq2seq import PAIRS, Encoder, readback
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-PAGE = str(page_path("seq2seq.py"))
+import apptest_support
 
-
-def open_page(language: str = "en", sentence: str | None = None, backend: str | None = None):
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    if backend is not None:
-        at.session_state["backend"] = backend
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+open_page = partial(apptest_support.open_page, "seq2seq.py", assert_no_exception=True)
 
 
 def weights(source: list[str], aligned: list[list[int]], d: int, beta: float) -> np.ndarray:

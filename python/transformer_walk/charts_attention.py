@@ -3,70 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED
+from transformer_walk.charts import HIGHLIGHT, MUTED, heatmap
 
 
 def diverging_heatmap(
     matrix: np.ndarray,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
-    *,
-    row_title: str,
-    col_title: str,
-    value_title: str,
-    fmt: str = ".2f",
-    cell: int = 34,
-    show_values: bool = True,
+    **labels_and_options: Any,
 ) -> alt.Chart:
-    """A signed matrix (A − Aᵀ, head outputs, W^O) on a red–blue scale centred on 0, values written
-    in the cells when asked and small enough."""
-    rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
-    cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
-    data = pd.DataFrame(
-        [
-            {"row": rows[i], "col": cols[j], "value": float(v)}
-            for i, row in enumerate(matrix)
-            for j, v in enumerate(row)
-        ]
-    )
+    """A signed matrix (A − Aᵀ, head outputs, W^O) on a red–blue scale centred on 0: the shared
+    ``charts.heatmap`` with a symmetric domain, so equal magnitudes get equal colours."""
     extent = float(np.max(np.abs(matrix), initial=0.0)) or 1.0
-    # "3:dog" → "dog". Vega expressions have no method calls (no .slice / .join on values).
-    strip = "substring(datum.value, indexof(datum.value, ':') + 1)"
-    base = alt.Chart(data).encode(
-        x=alt.X(
-            "col:N", sort=cols, title=col_title, axis=alt.Axis(labelExpr=strip, labelAngle=-40)
-        ),
-        y=alt.Y("row:N", sort=rows, title=row_title, axis=alt.Axis(labelExpr=strip)),
-    )
-    rects = base.mark_rect().encode(
-        color=alt.Color(
-            "value:Q",
-            title=value_title,
-            scale=alt.Scale(scheme="redblue", domain=[-extent, extent], domainMid=0),
-        ),
-        tooltip=[
-            alt.Tooltip("row:N", title=row_title),
-            alt.Tooltip("col:N", title=col_title),
-            alt.Tooltip("value:Q", title=value_title, format=fmt),
-        ],
-    )
-    chart = rects
-    if show_values and len(rows) * len(cols) <= 400:
-        # Dark cells at both ends of the scale: white text where |value| is large.
-        text = base.mark_text(fontSize=11).encode(
-            text=alt.Text("value:Q", format=fmt),
-            color=alt.condition(
-                f"abs(datum.value) > {extent / 2}", alt.value("white"), alt.value("black")
-            ),
-        )
-        chart = rects + text
-    # A step per band, not a total size: st.altair_chart overrides a chart's numeric width.
-    return chart.properties(width=alt.Step(cell), height=alt.Step(cell))
+    return heatmap(
+        matrix, row_labels, col_labels, scheme="redblue", domain=(-extent, extent),
+        **labels_and_options,
+    )  # fmt: skip
 
 
 def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:

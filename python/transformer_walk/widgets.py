@@ -5,6 +5,20 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer_walk.i18n import t
+from transformer_walk.sidebar import selected_backend
+
+
+def page_start(title_key: str) -> str | None:
+    """The page's title, then the name of the sidebar's backend that will compute it (said under
+    the title). None, after an error message, when no backend can be imported."""
+    st.title(t(title_key))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return None
+    name, _module = backend
+    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    return name
 
 
 def solved_and_hurts(solved: str, hurts: str) -> None:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from transformer_walk import charts, latex_steps
 from transformer_walk.i18n import t
-from transformer_walk.sidebar import selected_backend
+from transformer_walk.widgets import page_start
 from transformer_walk.worked_example import (
     DEFAULT_SCORES,
     DEFAULT_TOKENS,
@@ -300,13 +300,9 @@ def _caveats_and_heads() -> None:
 
 
 def render() -> None:
-    st.title(t("abh.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("abh.title")
+    if name is None:
         return
-    name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     _setting()
     trace = _step_scores(name)
     if _predict(trace):

@@ -14,9 +14,9 @@ import streamlit as st
 from transformer_walk import charts, qkv
 from transformer_walk.i18n import t
 from transformer_walk.model import EmptyInputError, ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace, toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.widgets import page_start, solved_and_hurts
 
 D_MODEL_KEY = "qkv_d_model"
 H_KEY = "qkv_h"
@@ -280,13 +280,9 @@ def _fixed(trace: Trace, config: ToyConfig, backend: str) -> None:
 
 
 def render() -> None:
-    st.title(t("qkv.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("qkv.title")
+    if name is None:
         return
-    name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     st.markdown(t("qkv.intro"))
     st.table(
         pd.DataFrame(

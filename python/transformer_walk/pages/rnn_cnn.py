@@ -13,9 +13,9 @@ import streamlit as st
 from transformer_walk import charts, charts_rnn, cnn, rnn
 from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.widgets import page_start, solved_and_hurts
 
 RHO_KEY = "rnn_rho"
 STEPS_KEY = "rnn_steps"
@@ -397,13 +397,9 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
 
 
 def render() -> None:
-    st.title(t("rnn.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("rnn.title")
+    if name is None:
         return
-    name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     st.markdown(t("rnn.intro"))
     trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
     if trace is None:

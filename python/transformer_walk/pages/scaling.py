@@ -15,9 +15,9 @@ from transformer_walk import charts, charts_scaling, scaling
 from transformer_walk.backends import get_backend
 from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace, tokenize
-from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.widgets import page_start, solved_and_hurts
 
 D_MODEL_KEY = "scale_d_model"
 H_KEY = "scale_h"
@@ -281,13 +281,9 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
 
 
 def render() -> None:
-    st.title(t("scale.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("scale.title")
+    if name is None:
         return
-    name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     st.markdown(t("scale.intro"))
     st.latex(
         r"\operatorname{Attention}(Q,K,V)"
