@@ -41,8 +41,10 @@ lint: $(VENV)/.requirements
 	$(MAKE) --no-print-directory setup
 	$(PY) -m mypy.stubtest rust_core._rust_core
 
+# OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (set on some machines here for old OpenBLAS builds) slow a
+# current NumPy down; the race is against NumPy at its best, so they are unset for this command.
 bench: setup
-	$(PY) -m transformer_walk.bench
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) target dist

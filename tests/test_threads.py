@@ -29,7 +29,7 @@ def _inputs(seed: int = 0, dtype=np.float32):
     v = rng.standard_normal((2, 3, 257, 24)).astype(dtype)
     x = rng.standard_normal((1031, 129)).astype(dtype) * 20
     table = rng.standard_normal((5000, 96)).astype(dtype)
-    ids = rng.integers(0, 5000, size=(64, 130))
+    ids = rng.integers(0, 5000, size=(1000, 130))  # 12.5M numbers: the parallel copy
     return q, k, v, x, table, ids
 
 

@@ -13,8 +13,11 @@ Lanes: ``python`` and ``numpy`` (the backends of the same names), ``rust-1`` (``
 ``set_num_threads(1)``) and ``rust-all`` (one thread per available core); the thread count is
 restored afterwards. A lane whose backend does not import is reported as unavailable.
 
-Every cell is one backend call on seeded random input, timed with ``time.perf_counter``: one warm-up
-call, then ``repeats`` samples, and we report the median time per call. Calls faster than a
+Every cell is one backend call on seeded random input, timed with ``time.perf_counter``: warm-up
+calls (``warmup`` of them, and for every lane but pure Python at least ``MIN_WARMUP_S`` of them, so
+a thread pool's threads have spread over the cores), then ``repeats`` samples, and we report the
+median time per call. After a NumPy lane the race pauses ``BLAS_SETTLE_S`` so OpenBLAS's spinning
+threads do not steal the next lane's cores. Calls faster than a
 millisecond are looped inside a sample so the clock's resolution does not dominate.
 
 Pure Python would need minutes at the larger sizes, so it has a time budget per cell: it always runs
@@ -60,6 +63,12 @@ DEFAULT_REPEATS = 5
 DEFAULT_WARMUP = 1
 DEFAULT_PYTHON_BUDGET_S = 2.0
 DEFAULT_SEED = 0
+# After a NumPy call, OpenBLAS's worker threads keep spinning for a while (its "thread timeout"),
+# holding cores the next lane would use: the multi-threaded Rust lane then measured no faster than
+# one thread. A pause after each NumPy lane lets them go idle first.
+BLAS_SETTLE_S = 0.2
+# Unbudgeted lanes keep calling during their warm-up until this much time has passed.
+MIN_WARMUP_S = 0.1
 # A sample shorter than this is mostly timer noise, so fast calls are looped inside one sample.
 MIN_SAMPLE_S = 2e-3
 MAX_CALLS_PER_SAMPLE = 10_000
@@ -300,6 +309,12 @@ def _measure(
         return _Measurement([probe], 1, output)
     for _ in range(warmup - 1):
         call()
+    if budget_s is None:
+        # Keep warming for a moment: a thread pool's new threads start on one core and the OS
+        # spreads them out only after some milliseconds of work.
+        warm_until = time.perf_counter() + MIN_WARMUP_S
+        while time.perf_counter() < warm_until:
+            call()
     calls = (
         1 if probe >= MIN_SAMPLE_S else min(MAX_CALLS_PER_SAMPLE, math.ceil(MIN_SAMPLE_S / probe))
     )
@@ -428,6 +443,8 @@ def run_benchmark(
                 output = _time_cell(
                     cell, status.module, case, inputs, repeats, warmup, budget, cores
                 )
+                if LANE_BACKEND[lane] == "numpy":
+                    time.sleep(BLAS_SETTLE_S)
                 if lane == REFERENCE_LANE:
                     reference = output
                 elif output is not None and reference is not None:
@@ -534,7 +551,8 @@ def report(result: BenchResult) -> str:
     budget = meta["python_budget_s"]
     out = [
         f"{meta['dtype']}, median time per call of {meta['repeats']} samples after "
-        f"{meta['warmup']} warm-up call(s); pure Python budget "
+        f"{meta['warmup']} warm-up call(s) (and at least {MIN_WARMUP_S:g} s of them, pure Python "
+        f"excepted); pure Python budget "
         f"{'none' if budget is None else f'{budget:g} s'} per cell; {cores} core(s) available",
     ]
     for op in result.ops:

@@ -11,23 +11,29 @@ use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 /// Rows per parallel task: copying a row is cheap, so tasks need many of them to pay for the split.
 const ROWS_PER_TASK: usize = 256;
 
-/// Convert ids of any integer type to row indices, or an IndexError naming the first bad id.
-///
-/// Going through `i128` keeps every value of every integer type exact, so `u64::MAX` is reported as
-/// itself rather than wrapping to -1.
-pub fn check_ids<I: Copy + Into<i128>>(ids: &[I], vocab_size: usize) -> Result<Vec<usize>> {
-    ids.iter()
-        .map(|&id| {
-            let id: i128 = id.into();
-            if id >= 0 && id < vocab_size as i128 {
-                Ok(id as usize)
-            } else {
-                Err(CoreError::Index(format!(
-                    "id {id} is out of range for a vocabulary of size {vocab_size}"
-                )))
-            }
-        })
-        .collect()
+/// An id of any integer type: widening to `i128` keeps every value of every type exact, so
+/// `u64::MAX` is reported as itself rather than wrapping to −1.
+pub trait Id: Copy + Send + Sync + Into<i128> {}
+impl<I: Copy + Send + Sync + Into<i128>> Id for I {}
+
+/// Check every id against the vocabulary: an IndexError naming the first bad id (in order).
+pub fn check_ids<I: Id>(ids: &[I], vocab_size: usize) -> Result<()> {
+    match ids
+        .iter()
+        .map(|&id| id.into())
+        .find(|&id| id < 0 || id >= vocab_size as i128)
+    {
+        None => Ok(()),
+        Some(id) => Err(CoreError::Index(format!(
+            "id {id} is out of range for a vocabulary of size {vocab_size}"
+        ))),
+    }
+}
+
+/// The work of copying `elements` numbers, for `threads::run`. Memory bandwidth, not cores,
+/// limits a copy: measured here, a second thread only pays off from about 8M float32 (32 MB).
+pub fn lookup_work(elements: usize) -> usize {
+    elements / 2
 }
 
 pub fn check_table_shape(shape: &[usize]) -> Result<(usize, usize)> {
@@ -50,33 +56,37 @@ pub fn check_vocab_size(vocab_size: i64) -> Result<usize> {
         .map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
 }
 
-/// `out[i, :] = table[rows[i], :]` for a row-major `table` with `d` columns; `out` is [len(rows), d].
-/// Rows must already be checked (`check_ids`).
-pub fn embedding_lookup<T: Copy + Send + Sync>(
+/// `out[i, :] = table[ids[i], :]` for a row-major `table` with `d` columns; `out` is
+/// [len(ids), d]. Ids must already be checked (`check_ids`).
+pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
     table: &[T],
     d: usize,
-    rows: &[usize],
+    ids: &[I],
     out: &mut [T],
 ) {
-    debug_assert_eq!(out.len(), rows.len() * d);
+    debug_assert_eq!(out.len(), ids.len() * d);
     if d == 0 {
         return;
     }
-    let copy_row = |(dst, &r): (&mut [T], &usize)| dst.copy_from_slice(&table[r * d..(r + 1) * d]);
-    if out.len() < PARALLEL_MIN_WORK || !in_pool() {
-        out.chunks_mut(d).zip(rows).for_each(copy_row);
+    let copy_row = |(dst, &id): (&mut [T], &I)| {
+        let r = id.into() as usize;
+        dst.copy_from_slice(&table[r * d..(r + 1) * d])
+    };
+    if lookup_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        out.chunks_mut(d).zip(ids).for_each(copy_row);
     } else {
         out.par_chunks_mut(d)
-            .zip(rows)
+            .zip(ids)
             .with_min_len(ROWS_PER_TASK)
             .for_each(copy_row);
     }
 }
 
-/// `out[i, rows[i]] = 1`, every other entry 0; `out` is [len(rows), vocab_size] and zero on entry.
-pub fn one_hot<T: Copy>(rows: &[usize], vocab_size: usize, one: T, out: &mut [T]) {
-    debug_assert_eq!(out.len(), rows.len() * vocab_size);
-    for (i, &r) in rows.iter().enumerate() {
-        out[i * vocab_size + r] = one;
+/// `out[i, ids[i]] = 1`, every other entry 0; `out` is [len(ids), vocab_size] and zero on entry.
+/// Ids must already be checked.
+pub fn one_hot<T: Copy, I: Id>(ids: &[I], vocab_size: usize, one: T, out: &mut [T]) {
+    debug_assert_eq!(out.len(), ids.len() * vocab_size);
+    for (i, &id) in ids.iter().enumerate() {
+        out[i * vocab_size + id.into() as usize] = one;
     }
 }

@@ -108,41 +108,62 @@ fn as_slice<'a, T>(c: &'a CowArray<'_, T, IxDyn>) -> &'a [T] {
     c.as_slice().unwrap_or(&[])
 }
 
-/// The ids of an integer array of any width and signedness, widened to i128 so that every value
-/// (u64::MAX included) stays exact until it is checked against the vocabulary (E3 here, E6 later).
-fn read_ids(ids: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i128>> {
-    macro_rules! widen {
-        ($t:ty) => {{
-            let ro = readonly::<$t>(ids)?;
-            let c = contiguous(&ro);
-            Ok(as_slice(&c).iter().map(|&id| i128::from(id)).collect())
-        }};
-    }
-    match dtype_name(ids)?.as_str() {
-        "int8" => widen!(i8),
-        "int16" => widen!(i16),
-        "int32" => widen!(i32),
-        "int64" => widen!(i64),
-        "uint8" => widen!(u8),
-        "uint16" => widen!(u16),
-        "uint32" => widen!(u32),
-        "uint64" => widen!(u64),
-        other => {
-            Err(CoreError::Type(format!("ids has dtype {other}; expected an integer dtype")).into())
+/// Run `$body` with `$ids` (an integer array of any width and signedness) read as a slice
+/// `$slice` of its own integer type — one expansion per type, no widening copy. Any other dtype is
+/// E3, raised before `$body` runs.
+macro_rules! with_ids {
+    ($ids:expr, $slice:ident => $body:expr) => {{
+        macro_rules! as_type {
+            ($t:ty) => {{
+                let ro = readonly::<$t>($ids)?;
+                let c = contiguous(&ro);
+                let $slice: &[$t] = as_slice(&c);
+                $body
+            }};
         }
-    }
+        match dtype_name($ids)?.as_str() {
+            "int8" => as_type!(i8),
+            "int16" => as_type!(i16),
+            "int32" => as_type!(i32),
+            "int64" => as_type!(i64),
+            "uint8" => as_type!(u8),
+            "uint16" => as_type!(u16),
+            "uint32" => as_type!(u32),
+            "uint64" => as_type!(u64),
+            other => Err(CoreError::Type(format!(
+                "ids has dtype {other}; expected an integer dtype"
+            ))
+            .into()),
+        }
+    }};
 }
 
-/// A new zero-filled C-ordered output array, allocated by NumPy: it raises MemoryError itself when
-/// memory runs out, and asks the OS for huge pages for big arrays (far fewer page faults than a
-/// fresh Vec when the kernel first writes it).
+/// How a kernel fills its output, which decides how NumPy allocates it.
+#[derive(Clone, Copy)]
+enum Fill {
+    /// The kernel writes only some elements (one-hot): np.zeros.
+    Zeros,
+    /// The kernel writes every element: np.empty, which skips zeroing and lets the allocator hand
+    /// back memory that is already faulted in.
+    Overwritten,
+}
+
+/// A new C-ordered output array allocated by NumPy: it raises MemoryError itself when memory runs
+/// out, and asks the OS for huge pages for big arrays (far fewer page faults than a fresh Vec).
 fn new_output<'py, T: Element>(
     py: Python<'py>,
     shape: &[usize],
+    fill: Fill,
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
     checked_len(shape)?;
-    let zeros = py.import("numpy")?.getattr("zeros")?;
-    let arr = zeros.call1((PyTuple::new(py, shape)?, numpy::dtype::<T>(py)))?;
+    let make = match fill {
+        Fill::Zeros => "zeros",
+        Fill::Overwritten => "empty",
+    };
+    let arr = py
+        .import("numpy")?
+        .getattr(make)?
+        .call1((PyTuple::new(py, shape)?, numpy::dtype::<T>(py)))?;
     Ok(arr.cast_into::<PyArrayDyn<T>>()?)
 }
 
@@ -150,10 +171,11 @@ fn new_output<'py, T: Element>(
 fn fill_output<'py, T: Element>(
     py: Python<'py>,
     shape: &[usize],
+    fill: Fill,
     work: usize,
     kernel: impl FnOnce(&mut [T]) + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let out = new_output::<T>(py, shape)?;
+    let out = new_output::<T>(py, shape, fill)?;
     {
         let mut rw = out
             .try_readwrite()
@@ -174,10 +196,10 @@ fn compute<R: Send>(py: Python<'_>, work: usize, f: impl FnOnce() -> R + Send) -
 // ---------------------------------------------------------------------------------------------
 // embedding_lookup, one_hot
 
-fn lookup_typed<'py, T: Real + Element>(
+fn lookup_typed<'py, T: Real + Element, I: embedding::Id>(
     py: Python<'py>,
     table: &Bound<'py, PyUntypedArray>,
-    rows: &[usize],
+    ids: &[I],
     ids_shape: &[usize],
     d: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -185,8 +207,9 @@ fn lookup_typed<'py, T: Real + Element>(
     let t = contiguous(&ro);
     let t = as_slice(&t);
     let out_shape = [ids_shape, &[d]].concat();
-    fill_output(py, &out_shape, rows.len() * d, |out| {
-        embedding::embedding_lookup(t, d, rows, out)
+    let work = embedding::lookup_work(ids.len() * d);
+    fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
+        embedding::embedding_lookup(t, d, ids, out)
     })
 }
 
@@ -200,25 +223,26 @@ pub fn embedding_lookup<'py>(
     let table = as_ndarray(table)?;
     let ids = as_ndarray(ids)?;
     let (kind, _) = float_kind("table", &table)?;
-    let ids_raw = read_ids(&ids)?;
-    let (vocab, d) = embedding::check_table_shape(table.shape())?;
-    let rows = embedding::check_ids(&ids_raw, vocab)?;
-    match kind {
-        Float::F32 => lookup_typed::<f32>(py, &table, &rows, ids.shape(), d),
-        Float::F64 => lookup_typed::<f64>(py, &table, &rows, ids.shape(), d),
-    }
+    with_ids!(&ids, id_slice => {
+        let (vocab, d) = embedding::check_table_shape(table.shape())?;
+        embedding::check_ids(id_slice, vocab)?;
+        match kind {
+            Float::F32 => lookup_typed::<f32, _>(py, &table, id_slice, ids.shape(), d),
+            Float::F64 => lookup_typed::<f64, _>(py, &table, id_slice, ids.shape(), d),
+        }
+    })
 }
 
-fn one_hot_typed<'py, T: Real + Element>(
+fn one_hot_typed<'py, T: Real + Element, I: embedding::Id>(
     py: Python<'py>,
-    rows: &[usize],
+    ids: &[I],
     ids_shape: &[usize],
     vocab: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out_shape = [ids_shape, &[vocab]].concat();
     // Not worth the pool: one store per row into an already-zeroed array.
-    fill_output(py, &out_shape, 0, |out| {
-        embedding::one_hot(rows, vocab, T::one(), out)
+    fill_output(py, &out_shape, Fill::Zeros, 0, |out| {
+        embedding::one_hot(ids, vocab, T::one(), out)
     })
 }
 
@@ -231,12 +255,16 @@ pub fn one_hot<'py>(
     vocab_size: i64,
     dtype: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let np = py.import("numpy")?;
     let dtype = match dtype {
-        Some(d) => np.getattr("dtype")?.call1((d,))?,
-        None => np.getattr("dtype")?.call1(("float32",))?,
+        Some(d) => d.clone(),
+        None => numpy::dtype::<f32>(py).into_any(),
     };
-    let dtype: String = dtype.getattr("name")?.extract()?;
+    let dtype: String = py
+        .import("numpy")?
+        .getattr("dtype")?
+        .call1((dtype,))?
+        .getattr("name")?
+        .extract()?;
     let kind = match dtype.as_str() {
         "float32" => Float::F32,
         "float64" => Float::F64,
@@ -248,13 +276,14 @@ pub fn one_hot<'py>(
         }
     };
     let ids = as_ndarray(ids)?;
-    let ids_raw = read_ids(&ids)?;
-    let vocab = embedding::check_vocab_size(vocab_size)?;
-    let rows = embedding::check_ids(&ids_raw, vocab)?;
-    match kind {
-        Float::F32 => one_hot_typed::<f32>(py, &rows, ids.shape(), vocab),
-        Float::F64 => one_hot_typed::<f64>(py, &rows, ids.shape(), vocab),
-    }
+    with_ids!(&ids, id_slice => {
+        let vocab = embedding::check_vocab_size(vocab_size)?;
+        embedding::check_ids(id_slice, vocab)?;
+        match kind {
+            Float::F32 => one_hot_typed::<f32, _>(py, id_slice, ids.shape(), vocab),
+            Float::F64 => one_hot_typed::<f64, _>(py, id_slice, ids.shape(), vocab),
+        }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,9 +301,13 @@ fn softmax_typed<'py, T: Real + Element>(
         let c = contiguous(&ro);
         let src = as_slice(&c);
         let len = shape[last];
-        return fill_output(py, &shape, src.len(), |out| {
-            sm::softmax_rows_into(src, out, len)
-        });
+        return fill_output(
+            py,
+            &shape,
+            Fill::Overwritten,
+            sm::softmax_work(src.len()),
+            |out| sm::softmax_rows_into(src, out, len),
+        );
     }
     // Another axis: move it last so that each slice is a contiguous row ([..., len]), normalise,
     // and move it back.
@@ -288,7 +321,9 @@ fn softmax_typed<'py, T: Real + Element>(
     let moved_shape = moved.shape().to_vec();
     let mut data = moved.into_raw_vec_and_offset().0;
     let len = moved_shape[last];
-    compute(py, data.len(), || sm::softmax_rows(&mut data, len))?;
+    compute(py, sm::softmax_work(data.len()), || {
+        sm::softmax_rows(&mut data, len)
+    })?;
     let moved_back = ArrayD::from_shape_vec(IxDyn(&moved_shape), data)
         .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
     let mut inverse = vec![0; perm.len()];
@@ -420,15 +455,23 @@ fn attention_typed<'py, T: Real + Element>(
             let v_c = contiguous(&v_ro);
             let v_s = as_slice(&v_c);
             let out_shape = [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat();
-            fill_output(py, &out_shape, attn::attention_work(dims), |out| {
-                attn::attention(q_s, k_s, v_s, dims, &opt, out)
-            })
+            fill_output(
+                py,
+                &out_shape,
+                Fill::Overwritten,
+                attn::attention_work(dims),
+                |out| attn::attention(q_s, k_s, v_s, dims, &opt, out),
+            )
         }
         None => {
             let out_shape = dims.scores_shape();
-            fill_output(py, &out_shape, attn::attention_work(dims), |out| {
-                attn::attention_weights(q_s, k_s, dims, &opt, out)
-            })
+            fill_output(
+                py,
+                &out_shape,
+                Fill::Overwritten,
+                attn::attention_work(dims),
+                |out| attn::attention_weights(q_s, k_s, dims, &opt, out),
+            )
         }
     }
 }

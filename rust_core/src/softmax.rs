@@ -13,6 +13,12 @@ use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 /// Elements per parallel task.
 const ELEMENTS_PER_TASK: usize = 1 << 13;
 
+/// The work of a softmax over `elements` numbers, for `threads::run`: a max, an exp and a scale per
+/// element cost about as much as 32 multiply-adds of a matrix product.
+pub fn softmax_work(elements: usize) -> usize {
+    elements.saturating_mul(32)
+}
+
 /// The maximum of a slice and whether it holds a NaN, in one pass that vectorises (eight
 /// independent lanes; `iter().any(is_nan)` would stop early and stay scalar).
 #[inline]
@@ -64,7 +70,7 @@ pub fn softmax_rows<T: Real>(data: &mut [T], len: usize) {
     if len == 0 || data.is_empty() {
         return;
     }
-    if data.len() < PARALLEL_MIN_WORK || !in_pool() {
+    if softmax_work(data.len()) < PARALLEL_MIN_WORK || !in_pool() {
         data.chunks_mut(len).for_each(|row| {
             softmax_in_place(row);
         });
@@ -89,7 +95,7 @@ pub fn softmax_rows_into<T: Real>(src: &[T], dst: &mut [T], len: usize) {
         d.copy_from_slice(s);
         softmax_in_place(d);
     };
-    if dst.len() < PARALLEL_MIN_WORK || !in_pool() {
+    if softmax_work(dst.len()) < PARALLEL_MIN_WORK || !in_pool() {
         dst.chunks_mut(len).zip(src.chunks(len)).for_each(row);
     } else {
         let rows_per_task = (ELEMENTS_PER_TASK / len).max(1);

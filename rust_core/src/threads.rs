@@ -1,10 +1,13 @@
 //! The thread pool every kernel runs in.
 //!
-//! Its size can change while calls are running: the pool lives behind an `Arc`, a call clones the
-//! `Arc` it starts with and finishes on that pool, and `set_num_threads` swaps in a new one (the old
-//! pool's threads exit when its last call returns).
+//! Its size can change while calls are running: a call clones the `Arc` of the pool it starts with
+//! and finishes on that pool, and `set_num_threads` makes another pool current. Pools are kept by
+//! size and reused, because a freshly spawned thread starts on its parent's core and the OS takes
+//! tens of milliseconds to move it: a benchmark that switches between 1 and N threads would
+//! otherwise measure N new threads sharing one core.
 
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -12,7 +15,12 @@ use crate::error::{CoreError, Result};
 
 pub const ENV_VAR: &str = "RUST_CORE_NUM_THREADS";
 
-static POOL: RwLock<Option<Arc<ThreadPool>>> = RwLock::new(None);
+struct Pools {
+    current: usize,
+    by_size: HashMap<usize, Arc<ThreadPool>>,
+}
+
+static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
 
 /// `RUST_CORE_NUM_THREADS` when it holds a whole number ≥ 1, else the number of available cores.
 pub fn default_num_threads() -> usize {
@@ -32,18 +40,35 @@ fn build(n: usize) -> Result<Arc<ThreadPool>> {
         .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))
 }
 
-/// The current pool (created on first use).
+/// Make the pool of `n` threads current (built on first use), under the lock.
+fn select(n: usize) -> Result<Arc<ThreadPool>> {
+    // A poisoned lock only means another thread panicked while holding it; the map inside is
+    // still valid, so recover the guard rather than propagate the panic.
+    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let pools = guard.get_or_insert_with(|| Pools {
+        current: n,
+        by_size: HashMap::new(),
+    });
+    let pool = match pools.by_size.get(&n) {
+        Some(p) => Arc::clone(p),
+        None => {
+            let p = build(n)?;
+            pools.by_size.insert(n, Arc::clone(&p));
+            p
+        }
+    };
+    pools.current = n;
+    Ok(pool)
+}
+
+/// The current pool (created on first use with `default_num_threads`).
 pub fn pool() -> Result<Arc<ThreadPool>> {
-    // A poisoned lock only means another thread panicked while holding it; the Option inside is
-    // still a valid pool or None, so recover the guard rather than propagate the panic.
-    if let Some(p) = POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    let guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = guard.as_ref().and_then(|p| p.by_size.get(&p.current)) {
         return Ok(Arc::clone(p));
     }
-    let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
-    if slot.is_none() {
-        *slot = Some(build(default_num_threads())?);
-    }
-    Ok(Arc::clone(slot.as_ref().expect("pool was just set")))
+    drop(guard);
+    select(default_num_threads())
 }
 
 pub fn set_num_threads(n: i64) -> Result<()> {
@@ -52,18 +77,20 @@ pub fn set_num_threads(n: i64) -> Result<()> {
             "number of threads must be at least 1, got {n}"
         )));
     }
-    let new = build(n as usize)?;
-    *POOL.write().unwrap_or_else(|e| e.into_inner()) = Some(new);
-    Ok(())
+    let n =
+        usize::try_from(n).map_err(|_| CoreError::Value(format!("cannot start {n} threads")))?;
+    select(n).map(|_| ())
 }
 
 pub fn get_num_threads() -> Result<usize> {
     Ok(pool()?.current_num_threads())
 }
 
-/// Below this many multiply-adds (or copies) a call stays on the calling thread: handing it to the
-/// pool and back costs more than it saves.
-pub const PARALLEL_MIN_WORK: usize = 1 << 16;
+/// Below this much work (in multiply-adds of a matrix product; see each kernel's `*_work`) a call
+/// stays on the calling thread: waking the pool and joining it (tens of µs here) costs more than
+/// it saves. Measured on this project's 2-core machine: attention at 2·8·32² keys (2M) was
+/// slower on two threads, at 2·8·128² (34M) clearly faster.
+pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 
 /// Run a call of about `work` elementary operations: inside the pool when it is big enough to share
 /// and the pool has more than one thread, else right here on the calling thread. Kernels split their

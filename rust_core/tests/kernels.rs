@@ -70,7 +70,7 @@ fn softmax_special_values() {
 
 #[test]
 fn softmax_rows_parallel_equals_row_by_row() {
-    let (rows, len) = (300, 257); // more than the parallel threshold, len not a power of two
+    let (rows, len) = (600, 257); // above the parallel threshold, len not a power of two
     let data = lcg(1, rows * len)
         .iter()
         .map(|x| x * 30.0)
@@ -304,19 +304,20 @@ fn threaded_results_equal_single_threaded() {
 
 #[test]
 fn embedding_lookup_copies_rows_and_equals_one_hot_times_table() {
-    let (vocab, d) = (50, 7);
+    let (vocab, d) = (50, 16);
     let table = lcg(12, vocab * d);
-    let ids: Vec<i64> = (0..20_000).map(|i| (i * 37 % vocab) as i64).collect();
-    let rows = check_ids(&ids, vocab).unwrap();
+    let ids: Vec<i64> = (0..600_000).map(|i| (i * 37 % vocab) as i64).collect(); // parallel path
+    check_ids(&ids, vocab).unwrap();
+    let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
     let mut out = vec![0.0; rows.len() * d];
-    threads::run(usize::MAX, || embedding_lookup(&table, d, &rows, &mut out)).unwrap();
+    threads::run(usize::MAX, || embedding_lookup(&table, d, &ids, &mut out)).unwrap();
     for (i, &r) in rows.iter().enumerate() {
         assert_eq!(&out[i * d..(i + 1) * d], &table[r * d..(r + 1) * d]);
     }
-    let few = &rows[..5];
+    let few = &ids[..5];
     let mut hot = vec![0.0; few.len() * vocab];
     one_hot(few, vocab, 1.0, &mut hot);
-    for (i, &r) in few.iter().enumerate() {
+    for (i, &r) in rows[..5].iter().enumerate() {
         let product: Vec<f64> = (0..d)
             .map(|c| {
                 (0..vocab)
@@ -331,7 +332,7 @@ fn embedding_lookup_copies_rows_and_equals_one_hot_times_table() {
 #[test]
 fn id_and_table_errors() {
     assert_eq!(
-        check_ids(&[1u64, u64::MAX], 10).unwrap_err(),
+        check_ids(&[1u64, u64::MAX, 11], 10).unwrap_err(),
         CoreError::Index(
             "id 18446744073709551615 is out of range for a vocabulary of size 10".into()
         )
