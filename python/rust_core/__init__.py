@@ -1,4 +1,5 @@
-"""rust_core: embedding lookup, softmax and multi-threaded attention over NumPy arrays, in Rust.
+"""rust_core: embedding lookup, softmax, multi-threaded attention, linear, LayerNorm and GELU over
+NumPy arrays, in Rust.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """
@@ -8,7 +9,10 @@ from rust_core._rust_core import (
     attention,
     attention_weights,
     embedding_lookup,
+    gelu,
     get_num_threads,
+    layer_norm,
+    linear,
     one_hot,
     set_num_threads,
     softmax,
@@ -19,7 +23,10 @@ __all__ = [
     "attention",
     "attention_weights",
     "embedding_lookup",
+    "gelu",
     "get_num_threads",
+    "layer_norm",
+    "linear",
     "one_hot",
     "set_num_threads",
     "softmax",

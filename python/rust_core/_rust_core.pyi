@@ -10,7 +10,10 @@ __all__ = [
     "attention",
     "attention_weights",
     "embedding_lookup",
+    "gelu",
     "get_num_threads",
+    "layer_norm",
+    "linear",
     "one_hot",
     "set_num_threads",
     "softmax",
@@ -51,6 +54,19 @@ def attention_weights(
     scale: float | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
     """The [..., n, m] weights softmax(q kᵀ · scale + mask)."""
+
+def linear(
+    x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None
+) -> npt.NDArray[np.floating[Any]]:
+    """x · weightᵀ + bias: x [..., in], weight [out, in], bias [out] → [..., out]."""
+
+def layer_norm(
+    x: npt.ArrayLike, gamma: npt.ArrayLike, beta: npt.ArrayLike, eps: float = 1e-05
+) -> npt.NDArray[np.floating[Any]]:
+    """LayerNorm over the last axis, as torch.nn.functional.layer_norm."""
+
+def gelu(x: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """The exact GELU, 0.5 · x · (1 + erf(x / √2)), elementwise."""
 
 def set_num_threads(n: int) -> None:
     """Resize the thread pool the kernels use (n ≥ 1)."""

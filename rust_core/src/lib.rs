@@ -1,9 +1,11 @@
-//! rust_core: embedding lookup, softmax and multi-threaded attention over NumPy arrays.
+//! rust_core: embedding lookup, softmax, multi-threaded attention, and the dense parts of a
+//! Transformer layer (linear, LayerNorm, GELU) over NumPy arrays.
 //!
-//! The kernels (`embedding`, `softmax`, `attention`) are plain Rust over slices and know nothing of
+//! The kernels (`embedding`, `softmax`, `attention`, `dense`) are plain Rust over slices and know nothing of
 //! Python; `py` is the thin binding that converts arrays, releases the GIL and maps errors.
 
 pub mod attention;
+pub mod dense;
 pub mod embedding;
 pub mod error;
 pub mod fastexp;
@@ -26,6 +28,9 @@ fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py::softmax, m)?)?;
     m.add_function(wrap_pyfunction!(py::attention, m)?)?;
     m.add_function(wrap_pyfunction!(py::attention_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(py::linear, m)?)?;
+    m.add_function(wrap_pyfunction!(py::layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(py::gelu, m)?)?;
     m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
     Ok(())

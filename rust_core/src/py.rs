@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::attention::{self as attn, Dims, Mask, MaskValues, Options};
+use crate::dense;
 use crate::embedding;
 use crate::error::{checked_len, fmt_shape, CoreError};
 use crate::real::Real;
@@ -533,6 +534,127 @@ pub fn attention_weights<'py>(
     scale: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     attention_entry(py, q, k, None, mask, causal, scale)
+}
+
+// ---------------------------------------------------------------------------------------------
+// linear, layer_norm, gelu
+
+fn linear_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    weight: &Bound<'py, PyUntypedArray>,
+    bias: Option<&Bound<'py, PyUntypedArray>>,
+    (rows, d_in, d_out): (usize, usize, usize),
+) -> PyResult<Bound<'py, PyAny>> {
+    let (x_ro, w_ro) = (readonly::<T>(x)?, readonly::<T>(weight)?);
+    let (x_c, w_c) = (contiguous(&x_ro), contiguous(&w_ro));
+    let b_ro = bias.map(readonly::<T>).transpose()?;
+    let b_c = b_ro.as_ref().map(contiguous);
+    let (x_s, w_s, b_s) = (as_slice(&x_c), as_slice(&w_c), b_c.as_ref().map(as_slice));
+    let out_shape = [&x.shape()[..x.ndim() - 1], &[d_out]].concat();
+    fill_output(
+        py,
+        &out_shape,
+        Fill::Overwritten,
+        dense::linear_work(rows, d_in, d_out),
+        |y| dense::linear(x_s, w_s, b_s, d_in, d_out, y),
+    )
+}
+
+/// x · weightᵀ + bias: x [..., in], weight [out, in] (PyTorch's layout), bias [out] → [..., out].
+#[pyfunction]
+#[pyo3(signature = (x, weight, bias=None))]
+pub fn linear<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    weight: &Bound<'py, PyAny>,
+    bias: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    let weight = as_ndarray(weight)?;
+    let bias = bias.filter(|b| !b.is_none()).map(as_ndarray).transpose()?;
+    let mut named = vec![("x", &x), ("weight", &weight)];
+    if let Some(b) = &bias {
+        named.push(("bias", b));
+    }
+    let kind = shared_float_kind(&named)?;
+    let dims = dense::check_linear(x.shape(), weight.shape(), bias.as_ref().map(|b| b.shape()))?;
+    match kind {
+        Float::F32 => linear_typed::<f32>(py, &x, &weight, bias.as_ref(), dims),
+        Float::F64 => linear_typed::<f64>(py, &x, &weight, bias.as_ref(), dims),
+    }
+}
+
+fn layer_norm_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    gamma: &Bound<'py, PyUntypedArray>,
+    beta: &Bound<'py, PyUntypedArray>,
+    eps: f64,
+    d: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (x_ro, g_ro, b_ro) = (
+        readonly::<T>(x)?,
+        readonly::<T>(gamma)?,
+        readonly::<T>(beta)?,
+    );
+    let (x_c, g_c, b_c) = (contiguous(&x_ro), contiguous(&g_ro), contiguous(&b_ro));
+    let (x_s, g_s, b_s) = (as_slice(&x_c), as_slice(&g_c), as_slice(&b_c));
+    let eps = T::from_f64_lossy(eps);
+    fill_output(
+        py,
+        x.shape(),
+        Fill::Overwritten,
+        dense::layer_norm_work(x_s.len()),
+        |y| dense::layer_norm(x_s, g_s, b_s, eps, d, y),
+    )
+}
+
+/// LayerNorm over the last axis: (x − mean) / √(var + eps) · gamma + beta.
+#[pyfunction]
+#[pyo3(signature = (x, gamma, beta, eps=1e-5), text_signature = "(x, gamma, beta, eps=1e-05)")]
+pub fn layer_norm<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    gamma: &Bound<'py, PyAny>,
+    beta: &Bound<'py, PyAny>,
+    eps: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    let gamma = as_ndarray(gamma)?;
+    let beta = as_ndarray(beta)?;
+    let kind = shared_float_kind(&[("x", &x), ("gamma", &gamma), ("beta", &beta)])?;
+    let d = dense::check_layer_norm(x.shape(), gamma.shape(), beta.shape(), eps)?;
+    match kind {
+        Float::F32 => layer_norm_typed::<f32>(py, &x, &gamma, &beta, eps, d),
+        Float::F64 => layer_norm_typed::<f64>(py, &x, &gamma, &beta, eps, d),
+    }
+}
+
+fn gelu_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ro = readonly::<T>(x)?;
+    let c = contiguous(&ro);
+    let s = as_slice(&c);
+    fill_output(
+        py,
+        x.shape(),
+        Fill::Overwritten,
+        dense::gelu_work(s.len()),
+        |y| dense::gelu(s, y),
+    )
+}
+
+/// The exact GELU, 0.5 · x · (1 + erf(x / √2)), elementwise.
+#[pyfunction]
+pub fn gelu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    match float_kind("x", &x)?.0 {
+        Float::F32 => gelu_typed::<f32>(py, &x),
+        Float::F64 => gelu_typed::<f64>(py, &x),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,9 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
     /// maximum. f32 uses the vectorised exp of `fastexp`; f64 keeps libm's exp, whose last-bit
     /// accuracy float64 users expect.
     fn exp_sub_sum(row: &mut [Self], max: Self) -> Self;
+
+    /// 0.5 · x · (1 + erf(x / √2)), the exact GELU.
+    fn gelu(x: Self) -> Self;
 }
 
 impl Real for f32 {
@@ -19,6 +22,10 @@ impl Real for f32 {
 
     fn exp_sub_sum(row: &mut [f32], max: f32) -> f32 {
         crate::fastexp::exp_sub_sum_f32(row, max)
+    }
+
+    fn gelu(x: f32) -> f32 {
+        0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
     }
 }
 
@@ -34,5 +41,9 @@ impl Real for f64 {
             sum += *x;
         }
         sum
+    }
+
+    fn gelu(x: f64) -> f64 {
+        0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))
     }
 }

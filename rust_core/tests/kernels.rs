@@ -474,3 +474,59 @@ fn tiled_attention_equals_the_reference_on_every_path() {
     check::<f64>(1e-12);
     check::<f32>(2e-6);
 }
+
+#[test]
+fn dense_kernels_match_plain_loops() {
+    use rust_core::dense::{check_layer_norm, check_linear, gelu, layer_norm, linear};
+    let (rows, d_in, d_out) = (300, 128, 120); // above the pool threshold; row blocks with a remainder
+    let x = lcg(30, rows * d_in);
+    let w = lcg(31, d_out * d_in);
+    let b = lcg(32, d_out);
+    let mut y = vec![0.0; rows * d_out];
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    threads::run(usize::MAX, || linear(&x, &w, Some(&b), d_in, d_out, &mut y)).unwrap();
+    for r in 0..rows {
+        for o in 0..d_out {
+            let want: f64 = (0..d_in)
+                .map(|i| x[r * d_in + i] * w[o * d_in + i])
+                .sum::<f64>()
+                + b[o];
+            assert!((y[r * d_out + o] - want).abs() < 1e-12);
+        }
+    }
+    let (g, beta) = (lcg(33, d_in), lcg(34, d_in));
+    let shifted: Vec<f64> = x.iter().map(|v| v + 1000.0).collect(); // |mean| ≫ std
+    let mut ln = vec![0.0; rows * d_in];
+    threads::run(usize::MAX, || {
+        layer_norm(&shifted, &g, &beta, 1e-12, d_in, &mut ln)
+    })
+    .unwrap();
+    for r in 0..rows {
+        let row = &shifted[r * d_in..(r + 1) * d_in];
+        let mean = row.iter().sum::<f64>() / d_in as f64;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / d_in as f64;
+        for i in 0..d_in {
+            let want = (row[i] - mean) / (var + 1e-12).sqrt() * g[i] + beta[i];
+            assert!((ln[r * d_in + i] - want).abs() < 1e-9);
+        }
+    }
+    let mut out = [0.0f64; 3];
+    gelu(&[-1.0, 0.0, 1.0], &mut out);
+    assert!((out[2] - 0.841_344_746_068_542_9).abs() < 1e-15 && out[1] == 0.0);
+    assert!((out[0] + 0.158_655_253_931_457_05).abs() < 1e-15);
+
+    assert_eq!(
+        check_linear(&[4, 3], &[2, 3], Some(&[2])).unwrap(),
+        (4, 3, 2)
+    );
+    assert_eq!(
+        check_linear(&[4, 3], &[2, 5], None).unwrap_err().to_string(),
+        "x has shape (4, 3) and weight has shape (2, 5): x's last dimension must equal weight's second (in)"
+    );
+    assert_eq!(
+        check_layer_norm(&[4, 3], &[3], &[3], -1.0)
+            .unwrap_err()
+            .to_string(),
+        "eps must be a finite number >= 0, got -1.0"
+    );
+}

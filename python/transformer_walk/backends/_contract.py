@@ -313,6 +313,62 @@ def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
     return arr, normalize_axis(axis, arr.shape)
 
 
+def _check_vector(name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple) -> None:
+    """E20: a bias, gamma or beta must be exactly [d]."""
+    if arr.shape != (d,):
+        raise ValueError(
+            f"{name} has shape {_shape(arr.shape)}; expected ({d},) to match {other} of shape "
+            f"{_shape(other_shape)}"
+        )
+
+
+def _check_has_last_axis(x: np.ndarray) -> None:
+    """E17: linear and layer_norm act on the last axis, so x needs one."""
+    if x.ndim == 0:
+        raise ValueError("x must have at least 1 dimension [..., d], got shape ()")
+
+
+def validate_linear(
+    x: Any, weight: Any, bias: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Order: E1/E2 for x, weight, bias; E17, E18, E19, E20. Returns the arrays."""
+    named = [("x", x), ("weight", weight)] + ([("bias", bias)] if bias is not None else [])
+    arrays = as_float_arrays(named)
+    x_arr, w_arr = arrays[0], arrays[1]
+    b_arr = arrays[2] if bias is not None else None
+    _check_has_last_axis(x_arr)
+    if w_arr.ndim != 2:
+        raise ValueError(f"weight must be 2-D [out, in], got shape {_shape(w_arr.shape)}")
+    if x_arr.shape[-1] != w_arr.shape[1]:
+        raise ValueError(
+            f"x has shape {_shape(x_arr.shape)} and weight has shape {_shape(w_arr.shape)}: "
+            f"x's last dimension must equal weight's second (in)"
+        )
+    if b_arr is not None:
+        _check_vector("bias", b_arr, w_arr.shape[0], "weight", w_arr.shape)
+    return x_arr, w_arr, b_arr
+
+
+def validate_layer_norm(
+    x: Any, gamma: Any, beta: Any, eps: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Order: E1/E2 for x, gamma, beta; E17, E20 (gamma, beta), E21. Returns the arrays, eps."""
+    x_arr, g_arr, b_arr = as_float_arrays([("x", x), ("gamma", gamma), ("beta", beta)])
+    _check_has_last_axis(x_arr)
+    d = x_arr.shape[-1]
+    _check_vector("gamma", g_arr, d, "x", x_arr.shape)
+    _check_vector("beta", b_arr, d, "x", x_arr.shape)
+    value = float(eps)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"eps must be a finite number >= 0, got {value!r}")
+    return x_arr, g_arr, b_arr, value
+
+
+def validate_gelu(x: Any) -> np.ndarray:
+    """Order: E1."""
+    return as_float_array("x", x)
+
+
 # --- threads ------------------------------------------------------------------------------------
 
 

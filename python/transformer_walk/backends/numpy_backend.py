@@ -9,9 +9,11 @@ C-contiguous arrays; inputs are never modified.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from transformer_walk.backends import _contract
 
@@ -107,6 +109,37 @@ def attention(
     return np.ascontiguousarray(np.where(attends_to_nothing, np.zeros((), a.dtype), out))
 
 
+def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
+    """``x · weightᵀ + bias``: x [..., in], weight [out, in] (PyTorch's layout) → [..., out]."""
+    x, weight, bias = _contract.validate_linear(x, weight, bias)
+    out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
+    if bias is not None:
+        out += bias
+    return np.ascontiguousarray(out)
+
+
+def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
+    """``(x − mean) / √(var + eps) · gamma + beta`` over the last axis (biased variance)."""
+    x, gamma, beta, eps = _contract.validate_layer_norm(x, gamma, beta, eps)
+    if x.shape[-1] == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        mean = x.mean(-1, keepdims=True)
+        centred = x - mean
+        var = np.mean(centred * centred, axis=-1, keepdims=True)
+        out = centred / np.sqrt(var + x.dtype.type(eps)) * gamma + beta
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
+def gelu(x: Any) -> np.ndarray:
+    """``0.5 · x · (1 + erf(x / √2))``, elementwise. NumPy has no erf; SciPy's ufunc is the
+    vectorised one (and computes in the input's precision)."""
+    x = _contract.validate_gelu(x)
+    with np.errstate(all="ignore"):
+        out = x * x.dtype.type(0.5) * (1 + special.erf(x * x.dtype.type(1 / math.sqrt(2.0))))
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (NumPy itself is not re-configured)."""
     _threads.set(n)
@@ -121,7 +154,10 @@ __all__ = [
     "attention",
     "attention_weights",
     "embedding_lookup",
+    "gelu",
     "get_num_threads",
+    "layer_norm",
+    "linear",
     "one_hot",
     "set_num_threads",
     "softmax",

@@ -154,6 +154,40 @@ def attention(
     return _to_array(out, a.dtype, (*a.lead, a.n, d_v))
 
 
+def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
+    """``x · weightᵀ + bias``: x [..., in], weight [out, in] → [..., out], row by row."""
+    x, weight, bias = _contract.validate_linear(x, weight, bias)
+    lead, n_out = x.shape[:-1], weight.shape[0]
+    w_rows = weight.tolist()  # out rows of length in
+    b = bias.tolist() if bias is not None else [0.0] * n_out
+    x_rows = x.reshape(math.prod(lead), x.shape[-1]).tolist()  # (..., in) → (rows, in)
+    out = [[_dot(row, w) + b_o for w, b_o in zip(w_rows, b, strict=True)] for row in x_rows]
+    return _to_array(out, x.dtype, (*lead, n_out))
+
+
+def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
+    """``(x − mean) / √(var + eps) · gamma + beta`` over each row (biased variance)."""
+    x, gamma, beta, eps = _contract.validate_layer_norm(x, gamma, beta, eps)
+    d = x.shape[-1]
+    if d == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    g, b = gamma.tolist(), beta.tolist()
+    out = []
+    for row in x.reshape(-1, d).tolist():
+        mean = math.fsum(row) / d
+        var = math.fsum((v - mean) ** 2 for v in row) / d
+        inv = 1.0 / math.sqrt(var + eps)
+        out.append([(v - mean) * inv * g_j + b_j for v, g_j, b_j in zip(row, g, b, strict=True)])
+    return _to_array(out, x.dtype, x.shape)
+
+
+def gelu(x: Any) -> np.ndarray:
+    """``0.5 · x · (1 + erf(x / √2))`` for every element."""
+    x = _contract.validate_gelu(x)
+    values = [0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x.reshape(-1).tolist()]
+    return _to_array(values, x.dtype, x.shape)
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (it always computes on one thread)."""
     _threads.set(n)
@@ -168,7 +202,10 @@ __all__ = [
     "attention",
     "attention_weights",
     "embedding_lookup",
+    "gelu",
     "get_num_threads",
+    "layer_norm",
+    "linear",
     "one_hot",
     "set_num_threads",
     "softmax",

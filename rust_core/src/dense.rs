@@ -1,0 +1,179 @@
+//! The rest of a Transformer layer: linear maps, LayerNorm and GELU, over contiguous rows.
+//!
+//! - linear: y = x · Wᵀ + b with W in PyTorch's [out, in] layout, so checkpoint tensors are used
+//!   as they are; the product goes through `matmul` (the gemm crate), row blocks in parallel.
+//! - layer_norm: y = (x − mean) / √(var + eps) · γ + β per row, var the biased (1/d) variance, as
+//!   torch.nn.functional.layer_norm; computed in the input's precision with two passes (mean,
+//!   then the centred sum of squares), which keeps the variance accurate when |mean| ≫ std.
+//! - gelu: 0.5 · x · (1 + erf(x / √2)), the exact form BERT uses.
+
+use rayon::prelude::*;
+
+use crate::error::{fmt_shape, CoreError, Result};
+use crate::matmul::{matmul_abt, Mat};
+use crate::real::Real;
+use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+
+/// Rows per parallel task of `linear`: large enough for gemm to run at full speed.
+const ROWS_PER_TASK: usize = 64;
+
+/// Check the shapes of `linear` (E17–E20): x [..., in], weight [out, in], bias [out].
+/// Returns (rows, in, out) with rows the product of x's leading dimensions.
+pub fn check_linear(
+    x: &[usize],
+    weight: &[usize],
+    bias: Option<&[usize]>,
+) -> Result<(usize, usize, usize)> {
+    let d_in = last_dim(x)?;
+    let (d_out, w_in) = match weight {
+        [o, i] => (*o, *i),
+        _ => {
+            return Err(CoreError::Value(format!(
+                "weight must be 2-D [out, in], got shape {}",
+                fmt_shape(weight)
+            )))
+        }
+    };
+    if w_in != d_in {
+        return Err(CoreError::Value(format!(
+            "x has shape {} and weight has shape {}: x's last dimension must equal weight's second (in)",
+            fmt_shape(x),
+            fmt_shape(weight)
+        )));
+    }
+    if let Some(b) = bias {
+        check_vector("bias", b, d_out, "weight", weight)?;
+    }
+    Ok((x[..x.len() - 1].iter().product(), d_in, d_out))
+}
+
+/// Check the shapes of `layer_norm` (E17, E20, E21). Returns d, x's last dimension.
+pub fn check_layer_norm(x: &[usize], gamma: &[usize], beta: &[usize], eps: f64) -> Result<usize> {
+    let d = last_dim(x)?;
+    check_vector("gamma", gamma, d, "x", x)?;
+    check_vector("beta", beta, d, "x", x)?;
+    if !(eps.is_finite() && eps >= 0.0) {
+        let shown = if eps.is_nan() {
+            "nan".to_string()
+        } else if eps.is_infinite() {
+            (if eps > 0.0 { "inf" } else { "-inf" }).to_string()
+        } else {
+            format!("{eps:?}")
+        };
+        return Err(CoreError::Value(format!(
+            "eps must be a finite number >= 0, got {shown}"
+        )));
+    }
+    Ok(d)
+}
+
+fn last_dim(x: &[usize]) -> Result<usize> {
+    x.last().copied().ok_or_else(|| {
+        CoreError::Value("x must have at least 1 dimension [..., d], got shape ()".to_string())
+    })
+}
+
+fn check_vector(
+    name: &str,
+    shape: &[usize],
+    d: usize,
+    other: &str,
+    other_shape: &[usize],
+) -> Result<()> {
+    if shape == [d] {
+        Ok(())
+    } else {
+        Err(CoreError::Value(format!(
+            "{name} has shape {}; expected ({d},) to match {other} of shape {}",
+            fmt_shape(shape),
+            fmt_shape(other_shape)
+        )))
+    }
+}
+
+/// Multiply-adds of `linear`, for `threads::run`.
+pub fn linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
+    rows.saturating_mul(d_in).saturating_mul(d_out)
+}
+
+/// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in].
+pub fn linear<T: Real>(
+    x: &[T],
+    weight: &[T],
+    bias: Option<&[T]>,
+    d_in: usize,
+    d_out: usize,
+    y: &mut [T],
+) {
+    if y.is_empty() {
+        return;
+    }
+    let w = Mat::new(weight, d_out, d_in, d_in);
+    let block = |(i, y_blk): (usize, &mut [T])| {
+        let rows = y_blk.len() / d_out;
+        let x_blk = Mat::new(&x[i * ROWS_PER_TASK * d_in..], rows, d_in, d_in);
+        matmul_abt(x_blk, w, T::one(), y_blk, d_out, false);
+        if let Some(b) = bias {
+            for row in y_blk.chunks_mut(d_out) {
+                row.iter_mut().zip(b).for_each(|(v, &bj)| *v = *v + bj);
+            }
+        }
+    };
+    let rows = y.len() / d_out;
+    if linear_work(rows, d_in, d_out) < PARALLEL_MIN_WORK || !in_pool() {
+        y.chunks_mut(ROWS_PER_TASK * d_out)
+            .enumerate()
+            .for_each(block);
+    } else {
+        y.par_chunks_mut(ROWS_PER_TASK * d_out)
+            .enumerate()
+            .for_each(block);
+    }
+}
+
+/// LayerNorm of each row of x [rows, d] into y.
+pub fn layer_norm<T: Real>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y: &mut [T]) {
+    if d == 0 || y.is_empty() {
+        return;
+    }
+    let inv_d = T::one() / T::from_f64_lossy(d as f64);
+    let row = |(y_row, x_row): (&mut [T], &[T])| {
+        let mean = x_row.iter().fold(T::zero(), |s, &v| s + v) * inv_d;
+        let var = x_row
+            .iter()
+            .fold(T::zero(), |s, &v| s + (v - mean) * (v - mean))
+            * inv_d;
+        let inv_std = T::one() / (var + eps).sqrt();
+        for (((o, &v), &g), &b) in y_row.iter_mut().zip(x_row).zip(gamma).zip(beta) {
+            *o = (v - mean) * inv_std * g + b;
+        }
+    };
+    if layer_norm_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        y.chunks_mut(d).zip(x.chunks(d)).for_each(row);
+    } else {
+        y.par_chunks_mut(d)
+            .zip(x.par_chunks(d))
+            .with_min_len(16)
+            .for_each(row);
+    }
+}
+
+/// GELU of every element of x into y.
+pub fn gelu<T: Real>(x: &[T], y: &mut [T]) {
+    let one = |(o, &v): (&mut T, &T)| *o = T::gelu(v);
+    if gelu_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        y.iter_mut().zip(x).for_each(one);
+    } else {
+        y.par_iter_mut().zip(x).with_min_len(1 << 12).for_each(one);
+    }
+}
+
+/// Work of `gelu` over `elements` numbers (an erf costs about 32 multiply-adds).
+pub fn gelu_work(elements: usize) -> usize {
+    elements.saturating_mul(32)
+}
+
+/// Work of `layer_norm` over `elements` numbers.
+pub fn layer_norm_work(elements: usize) -> usize {
+    elements.saturating_mul(8)
+}

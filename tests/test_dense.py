@@ -1,0 +1,165 @@
+"""linear, layer_norm and gelu: every backend against an independent reference, the exact error
+messages of docs/api.md (E17–E21), and sizes that take the multi-threaded path."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transformer_walk.backends import get_backend
+
+from conftest import BACKEND_NAMES, HAVE_RUST
+
+TOL = {np.float32: dict(rtol=2e-5, atol=2e-5), np.float64: dict(rtol=1e-12, atol=1e-12)}
+
+
+def ref_linear(x, w, b):
+    """Plain loops in float64: y[r, o] = Σ_i x[r, i] · w[o, i] + b[o]."""
+    lead, d_in, d_out = x.shape[:-1], x.shape[-1], w.shape[0]
+    rows = x.reshape(math.prod(lead), d_in).astype(np.float64)  # (..., in) → (rows, in)
+    out = np.zeros((rows.shape[0], d_out))
+    for r in range(rows.shape[0]):
+        for o in range(d_out):
+            out[r, o] = sum(rows[r, i] * float(w[o, i]) for i in range(d_in))
+    return out.reshape(*lead, d_out) + (0 if b is None else b.astype(np.float64))
+
+
+def ref_layer_norm(x, g, b, eps):
+    x64 = x.astype(np.float64)
+    mean = x64.mean(-1, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(-1, keepdims=True)
+    return (x64 - mean) / np.sqrt(var + eps) * g + b
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@settings(max_examples=25, deadline=None)
+@given(
+    lead=st.lists(st.integers(0, 3), min_size=0, max_size=2),
+    d_in=st.integers(0, 9),
+    d_out=st.integers(0, 7),
+    with_bias=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_linear_matches_the_reference(backend, dtype, lead, d_in, d_out, with_bias, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((*lead, d_in)).astype(dtype)
+    w = rng.standard_normal((d_out, d_in)).astype(dtype)
+    b = rng.standard_normal(d_out).astype(dtype) if with_bias else None
+    got = get_backend(backend).linear(x, w, b)
+    assert got.dtype == dtype and got.shape == (*lead, d_out) and got.flags.c_contiguous
+    np.testing.assert_allclose(got, ref_linear(x, w, b), **TOL[dtype])
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@settings(max_examples=25, deadline=None)
+@given(
+    lead=st.lists(st.integers(0, 3), min_size=0, max_size=2),
+    d=st.integers(1, 12),
+    eps=st.sampled_from([1e-12, 1e-5, 0.1]),
+    offset=st.sampled_from([0.0, 100.0]),
+    seed=st.integers(0, 2**16),
+)
+def test_layer_norm_matches_the_reference(backend, dtype, lead, d, eps, offset, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal((*lead, d)) + offset).astype(dtype)
+    g, b = rng.standard_normal(d).astype(dtype), rng.standard_normal(d).astype(dtype)
+    got = get_backend(backend).layer_norm(x, g, b, eps)
+    assert got.dtype == dtype and got.shape == x.shape
+    tol = TOL[dtype] if dtype == np.float64 else dict(rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got, ref_layer_norm(x, g, b, eps), **tol)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_gelu_exact_values(backend):
+    x = np.array([-3.0, -1.0, 0.0, 0.5, 1.0, 10.0])
+    want = [0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x]
+    got = get_backend(backend).gelu(x)
+    np.testing.assert_allclose(got, want, rtol=1e-15, atol=1e-16)
+    assert got[4] == pytest.approx(0.8413447460685429, rel=1e-15)  # Φ(1)
+    got32 = get_backend(backend).gelu(x.astype(np.float32))
+    assert got32.dtype == np.float32
+    np.testing.assert_allclose(got32, want, rtol=2e-7, atol=1e-7)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_non_contiguous_inputs(backend):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((6, 10))[:, ::2]  # (6, 5), strided
+    w = rng.standard_normal((5, 3)).T  # (3, 5), transposed
+    b = rng.standard_normal(6)[::2]
+    be = get_backend(backend)
+    np.testing.assert_allclose(be.linear(x, w, b), ref_linear(x, w, b), rtol=1e-12, atol=1e-12)
+    g, beta = rng.standard_normal(10)[::2], rng.standard_normal(5)
+    np.testing.assert_allclose(
+        be.layer_norm(x, g, beta, 1e-5), ref_layer_norm(x, g, beta, 1e-5), rtol=1e-12, atol=1e-12
+    )
+
+
+@pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rust_threaded_sizes_equal_numpy_and_one_thread(dtype):
+    """BERT-sized calls (above the pool threshold): 1 thread and 2 threads agree bitwise."""
+    rust, numpy = get_backend("rust"), get_backend("numpy")
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((3, 130, 384)).astype(dtype)
+    w = rng.standard_normal((1536, 384)).astype(dtype)
+    b, g, beta = (rng.standard_normal(n).astype(dtype) for n in (1536, 384, 384))
+    before = rust.get_num_threads()
+    try:
+        results = []
+        for threads in (1, 2):
+            rust.set_num_threads(threads)
+            results.append((rust.linear(x, w, b), rust.layer_norm(x, g, beta, 1e-12), rust.gelu(x)))
+    finally:
+        rust.set_num_threads(before)
+    for a, c in zip(*results, strict=True):
+        np.testing.assert_array_equal(a, c)
+    tol = dict(rtol=1e-4, atol=2e-4) if dtype == np.float32 else dict(rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(results[0][0], numpy.linear(x, w, b), **tol)
+    np.testing.assert_allclose(results[0][1], numpy.layer_norm(x, g, beta, 1e-12), **tol)
+    np.testing.assert_allclose(results[0][2], numpy.gelu(x), **tol)
+
+
+ERRORS = [
+    ("linear", (np.float32(1.0), np.ones((2, 3), np.float32)), {}, ValueError,
+     "x must have at least 1 dimension [..., d], got shape ()"),
+    ("linear", (np.ones(3), np.ones(3)), {}, ValueError,
+     "weight must be 2-D [out, in], got shape (3,)"),
+    ("linear", (np.ones((2, 3)), np.ones((4, 5))), {}, ValueError,
+     "x has shape (2, 3) and weight has shape (4, 5): x's last dimension must equal weight's "
+     "second (in)"),
+    ("linear", (np.ones(3), np.ones((2, 3)), np.ones(3)), {}, ValueError,
+     "bias has shape (3,); expected (2,) to match weight of shape (2, 3)"),
+    ("linear", (np.ones(3), np.ones((2, 3), np.float32)), {}, TypeError,
+     "weight has dtype float32 but x has dtype float64; all inputs of one call must share one "
+     "dtype"),
+    ("linear", (np.ones(3, np.int64), np.ones((2, 3))), {}, TypeError,
+     "x has dtype int64; expected float32 or float64"),
+    ("layer_norm", (np.ones(3), np.ones(2), np.ones(3)), {}, ValueError,
+     "gamma has shape (2,); expected (3,) to match x of shape (3,)"),
+    ("layer_norm", (np.ones((2, 3)), np.ones(3), np.ones((1, 3))), {}, ValueError,
+     "beta has shape (1, 3); expected (3,) to match x of shape (2, 3)"),
+    ("layer_norm", (np.ones(3), np.ones(3), np.ones(3)), {"eps": -1.0}, ValueError,
+     "eps must be a finite number >= 0, got -1.0"),
+    ("layer_norm", (np.ones(3), np.ones(3), np.ones(3)), {"eps": float("inf")}, ValueError,
+     "eps must be a finite number >= 0, got inf"),
+    ("layer_norm", (np.ones(3), np.ones(3, np.float32), np.ones(3)), {}, TypeError,
+     "gamma has dtype float32 but x has dtype float64; all inputs of one call must share one "
+     "dtype"),
+    ("gelu", (np.ones(3, bool),), {}, TypeError, "x has dtype bool; expected float32 or float64"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize(("fn", "args", "kwargs", "exc", "message"), ERRORS)
+def test_errors_name_the_problem(backend, fn, args, kwargs, exc, message):
+    with pytest.raises(exc, match=re.escape(message)) as info:
+        getattr(get_backend(backend), fn)(*args, **kwargs)
+    assert str(info.value) == message
