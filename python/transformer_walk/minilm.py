@@ -35,6 +35,7 @@ import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 
@@ -51,8 +52,8 @@ DEFAULT_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4
 
 #: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).
 EMBED_MAX_TOKENS = 256
-#: The pure-Python backend takes seconds per token (≈ 10⁷ multiply-adds each, in Python floats), so
-#: it is refused above this many tokens ([CLS] and [SEP] included) rather than run for minutes.
+#: The pure-Python backend needs about 0.3 s per token (≈ 10⁷ multiply-adds each, in Python
+#: floats), so it is refused above this many tokens ([CLS] and [SEP] included).
 PYTHON_MAX_TOKENS = 16
 
 
@@ -364,8 +365,8 @@ class LayerTrace:
 @dataclass
 class EncoderOutput:
     """One text through MiniLM. ``hidden_states``, ``attentions`` and ``embeddings`` are always
-    recorded; ``layers`` (Q/K/V per head, scores, FFN activations …: about 1.5 MB per layer for
-    10 tokens, 100 MB for 512) only with ``run(text, trace=True)``, otherwise None."""
+    recorded; ``layers`` (Q/K/V per head, scores, FFN activations …: about 0.4 MB per layer for
+    10 tokens, 43 MB per layer for 512) only with ``run(text, trace=True)``, otherwise None."""
 
     text: str
     backend: str
@@ -413,7 +414,9 @@ def mean_pool(hidden: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
 
 
 @dataclass
-class _Forward:
+class ForwardResult:
+    """What ``MiniLM.forward`` returns, for any leading (batch) dimensions."""
+
     hidden_states: list[np.ndarray]  # each [..., n, d_model]
     attentions: list[np.ndarray]  # each [..., h, n, n]; empty unless asked for
     embeddings: EmbeddingTrace
@@ -460,7 +463,7 @@ class MiniLM:
         """The same weights and tokenizer (shared, not copied) on another backend."""
         return MiniLM(self.embeddings, self.layers, self.tokenizer, backend, self.path, self.config)
 
-    @property
+    @cached_property
     def vocab(self) -> dict[str, int]:
         """WordPiece token → id (30,522 entries, [PAD] = 0, [CLS] = 101, [SEP] = 102)."""
         return self.tokenizer.get_vocab()
@@ -522,7 +525,7 @@ class MiniLM:
         *,
         attentions: bool = False,
         trace: bool = False,
-    ) -> _Forward:
+    ) -> ForwardResult:
         """ids [..., n] (padded with 0 where ``key_mask`` [..., n] is False) → every hidden state,
         and the attention weights / layer traces when asked for."""
         self._guard_python(ids)
@@ -540,15 +543,15 @@ class MiniLM:
                 probs.append(weights)
             if traces is not None and layer_trace is not None:
                 traces.append(layer_trace)
-        return _Forward(hidden, probs, emb, traces)
+        return ForwardResult(hidden, probs, emb, traces)
 
     def _guard_python(self, ids: np.ndarray) -> None:
         if self.backend_name == "python" and ids.shape[-1] > PYTHON_MAX_TOKENS:
             raise ValueError(
-                f"the pure-Python backend would take minutes for {ids.shape[-1]} tokens (it "
-                f"computes about 10 million multiply-adds per token in Python floats); it runs "
-                f"MiniLM on at most {PYTHON_MAX_TOKENS} tokens ([CLS] and [SEP] included). "
-                "Use the numpy or rust backend for longer texts."
+                f"the text has {ids.shape[-1]} tokens; the pure-Python backend needs about 0.3 s "
+                "per token (10 million multiply-adds each, in Python floats), so it runs MiniLM on "
+                f"at most {PYTHON_MAX_TOKENS} tokens ([CLS] and [SEP] included). Use the numpy "
+                "or rust backend for longer texts."
             )
 
     # -- the public API -------------------------------------------------------------------------
@@ -632,6 +635,7 @@ __all__ = [
     "BertLayer",
     "EmbeddingTrace",
     "EncoderOutput",
+    "ForwardResult",
     "LayerNorm",
     "LayerTrace",
     "Linear",
