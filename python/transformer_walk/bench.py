@@ -7,7 +7,9 @@ Ops and the sizes they take:
 
 - ``softmax``    x [rows, cols], along the last axis;
 - ``attention``  q, k, v [batch, heads, n, d] (unmasked, scale 1/√d);
-- ``embedding``  ``ids`` random ids looked up in a [vocab, d] table.
+- ``embedding``  ``ids`` random ids looked up in a [vocab, d] table;
+- ``minilm``     the all-MiniLM-L6-v2 forward (6 layers) over [batch, n] token ids (NumPy and Rust
+  only; needs the model package).
 
 Lanes: ``python`` and ``numpy`` (the backends of the same names), ``rust-1`` (``rust_core`` with
 ``set_num_threads(1)``) and ``rust-all`` (one thread per available core); the thread count is
@@ -48,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from transformer_walk.backend_status import backend_status, backend_version
+from transformer_walk.backends import BACKENDS
 
 LANES: tuple[str, ...] = ("python", "numpy", "rust-1", "rust-all")
 LANE_BACKEND: dict[str, str] = {
@@ -93,6 +96,8 @@ class OpSpec:
     work: Callable[[Mapping[str, int]], float]  # FLOPs (or numbers copied) of one call
     make_inputs: Callable[[np.random.Generator, Mapping[str, int], np.dtype], tuple[Any, ...]]
     call: Callable[[ModuleType, tuple[Any, ...]], np.ndarray]
+    # Lanes this op does not offer, with the reason shown in their cells.
+    unavailable: Mapping[str, str] = field(default_factory=dict)
 
 
 def _softmax_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
@@ -108,6 +113,29 @@ def _embedding_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.
     table = rng.standard_normal((p["vocab"], p["d"])).astype(dtype)  # [V, d]
     ids = rng.integers(0, p["vocab"], size=p["ids"], dtype=np.int64)  # [ids]
     return table, ids
+
+
+def _minilm_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
+    # Random WordPiece ids between [CLS] and [SEP]: the forward's cost does not depend on which.
+    ids = rng.integers(1000, 30_000, size=(p["batch"], p["n"]), dtype=np.int64)  # [B, n]
+    ids[:, 0], ids[:, -1] = 101, 102
+    return (ids,)
+
+
+@functools.cache
+def _minilm(backend_name: str) -> Any:
+    """all-MiniLM-L6-v2 on one backend, loaded once (the weights shared between backends)."""
+    from transformer_walk.minilm import load_minilm
+
+    if backend_name == "numpy":
+        return load_minilm(backend="numpy")
+    return _minilm("numpy").with_backend(backend_name)
+
+
+def _minilm_call(backend: ModuleType, args: tuple[Any, ...]) -> np.ndarray:
+    """The last hidden state [B, n, 384] of the MiniLM forward on ``backend``."""
+    name = next(n for n in BACKENDS if backend_status(n).module is backend)
+    return _minilm(name).forward(args[0]).hidden_states[-1]
 
 
 OPS: dict[str, OpSpec] = {
@@ -139,6 +167,20 @@ OPS: dict[str, OpSpec] = {
         work=lambda p: float(p["ids"] * p["d"]),  # numbers copied; no arithmetic at all
         make_inputs=_embedding_inputs,
         call=lambda backend, args: backend.embedding_lookup(*args),
+    ),
+    "minilm": OpSpec(
+        name="minilm",
+        params=("batch", "n"),
+        axis="n",
+        scaling="batch·6·(n·(8·384² + 4·384·1536) + 4·n²·384)",
+        # per layer and sequence, in FLOPs: Q, K, V, W^O (4 · 2·n·d²), the FFN (2 · 2·n·d·d_ff),
+        # scores and weighted sum (2 · 2·n²·d); the embeddings, LayerNorms and GELU are small.
+        work=lambda p: p["batch"] * 6.0 * (
+            p["n"] * (8 * 384**2 + 4 * 384 * 1536) + 4 * p["n"] ** 2 * 384
+        ),
+        make_inputs=_minilm_inputs,
+        call=_minilm_call,
+        unavailable={"python": "pure Python needs about 0.3 s per token; not raced"},
     ),
 }
 
@@ -198,16 +240,19 @@ PRESETS: dict[str, dict[str, list[Case]]] = {
         "softmax": ladder("softmax", (16, 128, 1024, 4096), cols=256),
         "attention": ladder("attention", (16, 64, 256, 512), batch=1, heads=4, d=32),
         "embedding": ladder("embedding", (100, 1_000, 10_000, 100_000), vocab=10_000, d=64),
+        "minilm": ladder("minilm", (16, 64, 128), batch=1),
     },
     "standard": {
         "softmax": ladder("softmax", (64, 256, 1024, 4096), cols=512),
         "attention": ladder("attention", (32, 128, 512), batch=2, heads=8, d=64),
         "embedding": ladder("embedding", (1_000, 10_000, 100_000), vocab=30_522, d=64),
+        "minilm": ladder("minilm", (32, 128), batch=8),
     },
     "large": {
         "softmax": ladder("softmax", (256, 1024, 4096, 16384), cols=1024),
         "attention": ladder("attention", (64, 256, 1024), batch=4, heads=12, d=64),
         "embedding": ladder("embedding", (10_000, 100_000, 1_000_000), vocab=30_522, d=384),
+        "minilm": ladder("minilm", (128, 256, 512), batch=8),
     },
 }
 DEFAULT_PRESET = "quick"
@@ -435,6 +480,8 @@ def run_benchmark(
             estimate = _estimate(python_basis.get(case.op), case) if budget is not None else None
             if status.module is None:
                 cell.status, cell.note = UNAVAILABLE, status.error or ""
+            elif lane in case.spec.unavailable:
+                cell.status, cell.note = UNAVAILABLE, case.spec.unavailable[lane]
             elif estimate is not None and budget is not None and estimate > budget:
                 basis_case = python_basis[case.op][0]
                 cell.status, cell.estimate_s = SKIPPED, estimate

@@ -49,6 +49,12 @@ CHOICES: dict[str, SizeChoices] = {
         axis_options=(100, 1_000, 10_000, 100_000),
         axis_default=(100, 1_000, 10_000),
     ),
+    "minilm": SizeChoices(
+        fixed_options={"batch": (1, 4, 8)},
+        fixed_default={"batch": 1},
+        axis_options=(8, 16, 32, 64, 128, 256),
+        axis_default=(16, 64, 128),
+    ),
 }
 
 REPEATS_RANGE = (3, 15)

@@ -1,5 +1,6 @@
-//! Row-major matrix products through the `gemm` crate (run-time CPU dispatch, single-threaded:
-//! our own rayon tasks provide the parallelism, so products never nest thread pools).
+//! Row-major matrix products through the `gemm` crate (run-time CPU dispatch). Inside attention
+//! they are single-threaded — the tasks are the parallelism, so products never nest thread pools;
+//! a lone big product (`linear`) lets gemm split it over the current pool.
 
 use gemm::Parallelism;
 
@@ -51,7 +52,20 @@ pub fn matmul_abt<T: Real>(
         c,
         ldc,
         accumulate,
+        Parallelism::None,
     );
+}
+
+/// `matmul_abt` for one big product, split by gemm itself over `threads` threads of the current
+/// rayon pool (for `linear`, where nothing outside the product runs in parallel).
+pub fn matmul_abt_threaded<T: Real>(a: Mat<T>, b: Mat<T>, c: &mut [T], ldc: usize, threads: usize) {
+    let par = if threads > 1 {
+        Parallelism::Rayon(threads)
+    } else {
+        Parallelism::None
+    };
+    let rhs = (b.data, 1, b.stride as isize);
+    product(a, b.rows, rhs, b.cols, T::one(), c, ldc, false, par);
 }
 
 /// `c = beta·(a · b) (+ c when accumulate)`: a [m × k], b [k × n], c [m × n] with row stride `ldc`.
@@ -72,6 +86,7 @@ pub fn matmul_ab<T: Real>(
         c,
         ldc,
         accumulate,
+        Parallelism::None,
     );
 }
 
@@ -85,6 +100,7 @@ fn product<T: Real>(
     c: &mut [T],
     ldc: usize,
     accumulate: bool,
+    parallelism: Parallelism,
 ) {
     let (m, k) = (a.rows, a.cols);
     assert_eq!(k, k_rhs, "inner dimensions differ");
@@ -126,7 +142,7 @@ fn product<T: Real>(
             false,
             false,
             false,
-            Parallelism::None,
+            parallelism,
         );
     }
 }
