@@ -1,11 +1,14 @@
-"""Screenshot of the "Attention by hand" page for the README, taken in headless Chromium.
+"""Screenshots of the app's pages for the README, taken in headless Chromium.
 
     python scripts/screenshot.py                        # → docs/screenshot.png
     python scripts/screenshot.py --out /tmp/page.png --height 4000 --lang zh
+    python scripts/screenshot.py --page minilm-attention --chart 0 --out docs/minilm_attention.png
 
-Starts ``streamlit run app.py`` on a free port, makes a guess and reveals the weights (so the chart
-and z_his are on the page), saves the screenshot and stops the server. Uses the system Chromium
-(``--chromium``, default /usr/bin/chromium); it never downloads a browser.
+Starts ``streamlit run app.py`` on a free port, opens a page, saves the screenshot and stops the
+server. Without ``--page`` it shows "Attention by hand" after making a guess and revealing the
+weights (so the chart and z_his are on the page); ``--page URL_PATH`` opens that page of the road
+as it first renders, and ``--chart N`` keeps only its N-th chart (0 = the first). Uses the system
+Chromium (``--chromium``, default /usr/bin/chromium); it never downloads a browser.
 """
 
 from __future__ import annotations
@@ -70,6 +73,17 @@ def serve_app() -> Iterator[str]:
             process.kill()
 
 
+def _reveal_attention_by_hand(page, url: str, lang: str) -> None:  # noqa: ANN001 - Playwright
+    """Open "Attention by hand", guess Tom and reveal the weights."""
+    reveal = {"en": "Reveal the weights", "zh": "揭晓权重"}[lang]
+    step3 = {"en": "Step 3", "zh": "第 3 步"}[lang]
+    page.goto(f"{url}/attention-by-hand?lang={lang}")  # no longer the default page
+    page.get_by_role("button").filter(has_text=reveal).wait_for(timeout=60_000)
+    page.get_by_role("radiogroup").filter(has_text="loves").get_by_text("Tom", exact=True).click()
+    page.get_by_role("button").filter(has_text=reveal).click()
+    page.get_by_text(step3).first.wait_for(timeout=60_000)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
@@ -78,24 +92,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--height", type=int, default=1500, help="viewport height in pixels")
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
     parser.add_argument("--scroll", type=int, default=0, help="scroll the page down this far")
+    parser.add_argument(
+        "--page",
+        help="URL path of the page to shoot (e.g. minilm-attention); default: the "
+        "Attention by hand page with its weights revealed",
+    )
+    parser.add_argument(
+        "--chart", type=int, help="save only the page's N-th chart (0-based) instead of the view"
+    )
+    parser.add_argument(
+        "--sentence", help="type this sentence into the sidebar first (default: the app's own)"
+    )
     args = parser.parse_args(argv)
 
-    reveal = {"en": "Reveal the weights", "zh": "揭晓权重"}[args.lang]
-    step3 = {"en": "Step 3", "zh": "第 3 步"}[args.lang]
     with serve_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, headless=True)
         page = browser.new_page(
             viewport={"width": args.width, "height": args.height}, device_scale_factor=1
         )
-        page.goto(f"{url}/?lang={args.lang}")
-        page.get_by_role("button").filter(has_text=reveal).wait_for(timeout=60_000)
-        page.get_by_role("radiogroup").filter(has_text="loves").get_by_text(
-            "Tom", exact=True
-        ).click()
-        page.get_by_role("button").filter(has_text=reveal).click()
-        page.get_by_text(step3).first.wait_for(timeout=60_000)
-        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
+        if args.page:
+            page.goto(f"{url}/{args.page}?lang={args.lang}")
+        else:
+            _reveal_attention_by_hand(page, url, args.lang)
+        if args.sentence is not None:
+            box = page.locator('[data-testid="stSidebar"] textarea').first
+            box.fill(args.sentence)
+            box.press("Control+Enter")
+            page.wait_for_timeout(500)
+        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+            timeout=60_000
+        )
         page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
+        if args.chart is not None:
+            chart = page.locator('[data-testid="stVegaLiteChart"]').nth(args.chart)
+            chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(1500)  # let the chart finish drawing
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            chart.screenshot(path=str(args.out))
+            browser.close()
+            print(f"wrote {args.out}")
+            return 0
         if args.scroll:
             page.mouse.move(args.width * 0.6, args.height / 2)
             page.mouse.wheel(0, args.scroll)

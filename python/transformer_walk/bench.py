@@ -175,8 +175,8 @@ OPS: dict[str, OpSpec] = {
         scaling="batch·6·(n·(8·384² + 4·384·1536) + 4·n²·384)",
         # per layer and sequence, in FLOPs: Q, K, V, W^O (4 · 2·n·d²), the FFN (2 · 2·n·d·d_ff),
         # scores and weighted sum (2 · 2·n²·d); the embeddings, LayerNorms and GELU are small.
-        work=lambda p: p["batch"] * 6.0 * (
-            p["n"] * (8 * 384**2 + 4 * 384 * 1536) + 4 * p["n"] ** 2 * 384
+        work=lambda p: (
+            p["batch"] * 6.0 * (p["n"] * (8 * 384**2 + 4 * 384 * 1536) + 4 * p["n"] ** 2 * 384)
         ),
         make_inputs=_minilm_inputs,
         call=_minilm_call,

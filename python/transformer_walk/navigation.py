@@ -44,6 +44,13 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("multi_head.py", "multi-head", "mh.title", ":material/view_column:"),
         ],
     ),
+    (
+        "nav.real_model",
+        [
+            ("minilm_attention.py", "minilm-attention", "mla.title", ":material/hub:"),
+            ("contextual.py", "contextual-meaning", "ctx.title", ":material/blur_on:"),
+        ],
+    ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
 ]
 

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_embeddings, corpus
+from transformer_walk import charts, charts_embeddings, corpus, navigation
 from transformer_walk.i18n import t
+from transformer_walk.minilm_state import minilm_model, minilm_neighbours, model_backend
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.widgets import solved_and_hurts
 from transformer_walk.word2vec import (
@@ -28,6 +29,8 @@ EPOCHS_KEY = "emb_epochs"
 WINDOW_KEY = "emb_window"
 WORD_KEY = "emb_word"
 FUNCTION_WORDS_KEY = "emb_function_words"
+REAL_WORD_KEY = "emb_real_word"
+REAL_NEIGHBOURS = 10
 DIM_OPTIONS = [2, 4, 8, 16, 32, 64]
 MAX_ROWS = 30  # rows of the lookup heatmap
 MAX_COSINE = 16  # distinct words in the cosine matrix
@@ -309,6 +312,57 @@ def _static(result: Word2VecResult, backend) -> None:  # noqa: ANN001
     st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
 
 
+def _real_table(selected: str) -> None:
+    """Nearest neighbours in all-MiniLM-L6-v2's own input table (static rows, no context)."""
+    st.header(t("emb.real.title"), divider="gray")
+    st.markdown(t("emb.real.body"))
+    backend = model_backend(selected)
+    model = minilm_model(backend)
+    if model is None:
+        return
+    vocab = model.vocab
+    st.session_state.setdefault(REAL_WORD_KEY, "dog")
+    word = st.text_input(t("emb.real.word"), key=REAL_WORD_KEY, max_chars=40).strip()
+    pieces = model.tokenizer.encode(word, add_special_tokens=False).tokens if word else []
+    if not pieces:
+        st.info(t("emb.real.empty"), icon=":material/edit_note:")
+        return
+    piece = word.lower() if word.lower() in vocab else pieces[0]
+    if piece != word.lower():
+        st.caption(t("emb.real.pieces", word=word, pieces=" · ".join(pieces), piece=piece))
+    token_id = vocab[piece]
+    with st.spinner(t("emb.real.computing")):
+        ids, sims = minilm_neighbours(token_id, backend, REAL_NEIGHBOURS)
+    by_id = {i: token for token, i in vocab.items()}
+    st.markdown(
+        t(
+            "emb.real.lookup",
+            piece=piece,
+            id=token_id,
+            backend=t(f"backend.{backend}"),
+            V=f"{len(vocab):,}",
+            d=model.config.d_model,
+        )
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("emb.real.col.token"): [by_id[int(i)] for i in ids],
+                "id": [int(i) for i in ids],
+                "cos": [float(c) for c in sims],
+            },
+            index=pd.Index(range(1, len(ids) + 1), name="#"),
+        ),
+        column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
+    )
+    st.info(t("emb.real.static"), icon=":material/lock:")
+    st.page_link(
+        navigation.page_path("contextual.py"),
+        label=t("emb.real.link"),
+        icon=":material/arrow_forward:",
+    )
+
+
 def render() -> None:
     st.title(t("emb.title"))
     backend = selected_backend()
@@ -325,6 +379,7 @@ def render() -> None:
     _neighbours(result)
     _maps(result, _category_names())
     _static(result, module)
+    _real_table(name)
     solved_and_hurts(t("emb.solved"), t("emb.hurts"))
 
 

@@ -221,6 +221,54 @@ MESSAGES: dict[str, dict[str, str]] = {
         "于是河边的 *bank* 和存钱的 *bank* 最终变得不同：词向量（token embedding）"
         "不等于上下文表示。“真实模型”各页会用一个训练好的模型展示这一点。",
     },
+    # --- the real model's table -----------------------------------------------------------------
+    "emb.real.title": {
+        "en": "A real table: MiniLM's 30,522 × 384 input embeddings",
+        "zh": "一张真实的表：MiniLM 的 30,522 × 384 输入词向量",
+    },
+    "emb.real.body": {
+        "en": "The trained encoder on the Real model pages starts from exactly such a matrix: "
+        "one row of 384 numbers for each of its 30,522 WordPiece entries "
+        "(embeddings.word_embeddings.weight), learned with the rest of the model on far more "
+        "text than our little corpus. Type a word to see which rows point the same way.",
+        "zh": "“真实模型”各页上那个训练好的编码器，正是从这样一个矩阵出发的："
+        "它的 30,522 个 WordPiece 词条每个对应一行 384 个数"
+        "（embeddings.word_embeddings.weight），是和模型其余部分一起、"
+        "在比我们的小语料多得多的文本上学出来的。输入一个词，看看哪些行和它方向最接近。",
+    },
+    "emb.real.word": {"en": "Word (MiniLM vocabulary)", "zh": "词（MiniLM 词表）"},
+    "emb.real.empty": {
+        "en": "Type a word to look up its row.",
+        "zh": "输入一个词，查出它所在的行。",
+    },
+    "emb.real.pieces": {
+        "en": "“{word}” is not one entry of the vocabulary: WordPiece splits it into {pieces}. "
+        "Showing the neighbours of its first piece, “{piece}”.",
+        "zh": "“{word}” 不是词表中的一个词条：WordPiece 把它切成 {pieces}。"
+        "下面显示它第一个子词 “{piece}” 的近邻。",
+    },
+    "emb.real.col.token": {"en": "WordPiece entry", "zh": "WordPiece 词条"},
+    "emb.real.computing": {
+        "en": "Comparing with all 30,522 rows…",
+        "zh": "正在与全部 30,522 行比较…",
+    },
+    "emb.real.lookup": {
+        "en": "“{piece}” is row {id}; the **{backend}** backend looked it up, and NumPy "
+        "compared it by cosine with all {V} rows of the {d}-wide table. Its nearest rows:",
+        "zh": "“{piece}” 是第 {id} 行；由 **{backend}** 后端查出这一行，再用 NumPy "
+        "计算它与这张 {d} 列的表中全部 {V} 行的余弦。最近的几行：",
+    },
+    "emb.real.static": {
+        "en": "These are static vectors: the row is the same whatever sentence the word is in, "
+        "so *bank* has one row for the river and for the money. Only the layers above the "
+        "table read the context.",
+        "zh": "这些是静态向量：不管这个词出现在什么句子里，它的行都一样，"
+        "所以河岸的 *bank* 和银行的 *bank* 共用一行。只有表上面的那些层才会读取上下文。",
+    },
+    "emb.real.link": {
+        "en": "See the same word become context-dependent: Contextual meaning",
+        "zh": "看同一个词如何变得依赖上下文：上下文中的意义",
+    },
     "emb.solved": {
         "en": "similarity: words used alike get nearby vectors, learned from raw text, in a few "
         "dimensions instead of |V|.",

@@ -1,0 +1,296 @@
+"""What the Real-model pages show, selected or derived from MiniLM's ``EncoderOutput``.
+
+The model's own numbers (attention weights, hidden states, input embeddings) come from
+``transformer_walk.minilm``; nothing here runs the encoder. These helpers pick heads and rows out of
+them, renormalise attention without [CLS]/[SEP], rank the 6 × 12 heads for one (query, target)
+pair, find a word's pieces, and measure how vectors move from layer to layer (cosines, distances,
+one PCA shared by every layer so that a token's path can be drawn).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+SPECIAL_TOKENS = ("[CLS]", "[SEP]")
+# The running example's defaults (seed §26): "his" asks, "tom" and "dog" are the two answers.
+DEFAULT_QUERY = "his"
+DEFAULT_TARGETS = ("tom", "dog")
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+def content_positions(tokens: list[str]) -> list[int]:
+    """Positions of every token except [CLS] and [SEP]."""
+    return [i for i, token in enumerate(tokens) if token not in SPECIAL_TOKENS]
+
+
+def has_content(tokens: list[str]) -> bool:
+    """False for a text that tokenized to nothing but [CLS] and [SEP] (empty or blank)."""
+    return bool(content_positions(tokens))
+
+
+def window(n: int, start: int, size: int) -> tuple[int, int]:
+    """[start, stop) of at most ``size`` positions, moved back inside [0, n)."""
+    size = max(1, min(size, n))
+    start = max(0, min(start, n - size))
+    return start, start + size
+
+
+def default_query(tokens: list[str]) -> int:
+    """ "his" if the text has it; otherwise the last content token (it has the most context
+    before it); [CLS] (0) for a text without content."""
+    if DEFAULT_QUERY in tokens:
+        return tokens.index(DEFAULT_QUERY)
+    content = content_positions(tokens)
+    return content[-1] if content else 0
+
+
+def default_target(tokens: list[str], query: int, preferred: str) -> int:
+    """``preferred`` if the text has it (and it is not the query); otherwise the first content
+    token other than the query; the query itself when there is no other."""
+    if preferred in tokens and tokens.index(preferred) != query:
+        return tokens.index(preferred)
+    others = [i for i in content_positions(tokens) if i != query]
+    return others[0] if others else query
+
+
+# --- attention ----------------------------------------------------------------------------------
+
+
+def without_specials(weights: np.ndarray, tokens: list[str]) -> tuple[np.ndarray, list[int]]:
+    """Attention with the [CLS]/[SEP] rows and columns dropped and every remaining row
+    renormalised to sum to 1 again, with the kept positions.
+
+    weights [..., n, n] → [..., m, m], m = number of content tokens. Each row is divided by the
+    weight it had left for content tokens, so the ratios between the kept weights stay as the
+    model computed them; only the share that went to [CLS]/[SEP] is handed back.
+    """
+    keep = content_positions(tokens)
+    if not keep:
+        return weights[..., :0, :0], keep
+    kept = weights[..., keep, :][..., keep]  # (..., m, m)
+    totals = kept.sum(axis=-1, keepdims=True)  # (..., m, 1): what the row left for content
+    return kept / np.maximum(totals, np.finfo(kept.dtype).tiny), keep
+
+
+def special_share(weights: np.ndarray, tokens: list[str]) -> np.ndarray:
+    """Per layer and head, the mean share of a content query's weight that goes to [CLS] and
+    [SEP]. weights [L, h, n, n] → [L, h]; zeros for a text without content."""
+    keep = content_positions(tokens)
+    specials = [i for i in range(len(tokens)) if i not in keep]
+    if not keep or not specials:
+        return np.zeros(weights.shape[:-2])
+    rows = weights[..., keep, :]  # (L, h, m, n)
+    return rows[..., specials].sum(axis=-1).mean(axis=-1)
+
+
+@dataclass(frozen=True)
+class RankedHead:
+    """One head of the ranking: 0-based layer and head, the weight, and the key that wins the
+    query's row in that head."""
+
+    layer: int
+    head: int
+    weight: float
+    top_key: int
+
+    @property
+    def label(self) -> str:
+        return f"L{self.layer + 1}·H{self.head + 1}"
+
+
+def rank_heads(
+    weights: np.ndarray, query: int, target: int, top: int | None = None
+) -> list[RankedHead]:
+    """Every head ranked by how much weight ``query`` gives ``target`` (largest first; ties in
+    layer, then head order). weights [L, h, n, n]."""
+    n_layers, h = weights.shape[:2]
+    row = weights[:, :, query, :]  # (L, h, n): the query's row in every head
+    to_target = row[:, :, target]  # (L, h)
+    order = sorted(
+        ((layer, head) for layer in range(n_layers) for head in range(h)),
+        key=lambda lh: (-float(to_target[lh]), lh),
+    )
+    ranked = [
+        RankedHead(layer, head, float(to_target[layer, head]), int(row[layer, head].argmax()))
+        for layer, head in order
+    ]
+    return ranked if top is None else ranked[:top]
+
+
+def head_rows(weights: np.ndarray, query: int, heads: list[RankedHead]) -> np.ndarray:
+    """The query's row in each of the given heads: [len(heads), n]."""
+    return np.stack([weights[r.layer, r.head, query] for r in heads]) if heads else np.zeros((0, 0))
+
+
+def uniform_weight(n_keys: int) -> float:
+    """The weight of a key when a row spreads evenly: a baseline to compare a ranking with."""
+    return 1.0 / max(1, n_keys)
+
+
+# --- words and vectors --------------------------------------------------------------------------
+
+
+def find_word(text: str, word: str) -> tuple[int, int] | None:
+    """Character span of the first occurrence of ``word`` in ``text`` (case-insensitive): as a
+    whole word if it occurs as one, else anywhere (Chinese has no spaces between words)."""
+    word = word.strip()
+    if not word:
+        return None
+    whole = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE)
+    if whole:
+        return whole.span()
+    start = text.lower().find(word.lower())
+    return None if start < 0 else (start, start + len(word))
+
+
+def word_pieces(offsets: list[tuple[int, int]], span: tuple[int, int]) -> list[int]:
+    """Positions of the tokens whose characters overlap ``span`` (specials have no characters)."""
+    start, stop = span
+    return [i for i, (s, e) in enumerate(offsets) if e > s and s < stop and e > start]
+
+
+def mean_rows(vectors: np.ndarray, pieces: list[int]) -> np.ndarray:
+    """A word split into several pieces is the mean of its pieces' vectors.
+    vectors [..., n, d] → [..., d]."""
+    return vectors[..., pieces, :].mean(axis=-2)
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity over the last axis (broadcasting): [..., d] × [..., d] → [...]."""
+    a64, b64 = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    dot = (a64 * b64).sum(axis=-1)
+    norms = np.linalg.norm(a64, axis=-1) * np.linalg.norm(b64, axis=-1)
+    return dot / np.maximum(norms, 1e-300)
+
+
+def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
+    """All pairwise cosines of the rows: [m, d] → [m, m]."""
+    return cosine(vectors[:, None, :], vectors[None, :, :])
+
+
+def nearest_rows(table: np.ndarray, vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k rows of ``table`` [V, d] with the highest cosine to ``vector`` [d], best first:
+    (row indices [k], cosines [k]). Computed in the table's dtype: one [V, d] · [d] product."""
+    sims = table @ vector.astype(table.dtype)  # (V,)
+    norms = np.linalg.norm(table, axis=1) * np.linalg.norm(vector)  # (V,)
+    sims = sims / np.maximum(norms, np.finfo(table.dtype).tiny)
+    k = max(0, min(k, len(sims)))
+    if k == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=sims.dtype)
+    best = np.argpartition(-sims, k - 1)[:k]
+    best = best[np.argsort(-sims[best], kind="stable")]
+    return best, sims[best]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Every token's hidden state at every layer, projected onto the same two directions."""
+
+    coords: np.ndarray  # [L + 1, n, 2]
+    share: float  # of the total variance kept by the two directions
+
+
+def pca_by_layer(hidden_states: np.ndarray) -> Projection:
+    """One PCA fitted on all (layer, token) vectors together, so positions are comparable
+    across layers and a token's path is a path in one picture. hidden [L + 1, n, d]."""
+    layers, n, d = hidden_states.shape
+    points = np.asarray(hidden_states, np.float64).reshape(layers * n, d)  # (L+1)·n points
+    centred = points - points.mean(axis=0)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    k = min(2, vt.shape[0])
+    coords = np.zeros((layers * n, 2))
+    coords[:, :k] = centred @ vt[:k].T
+    # SVD signs are arbitrary: fix them so the picture does not flip between runs.
+    for c in range(k):
+        if coords[np.argmax(np.abs(coords[:, c])), c] < 0:
+            coords[:, c] = -coords[:, c]
+    total = float((s**2).sum())
+    share = float((s[:k] ** 2).sum() / total) if total > 0 else 1.0
+    return Projection(coords.reshape(layers, n, 2), share)
+
+
+@dataclass(frozen=True)
+class LayerDistances:
+    """How far token i is from token j at each layer, in the full d_model-dimensional space."""
+
+    cosine: np.ndarray  # [L + 1]
+    euclidean: np.ndarray  # [L + 1]
+
+    @property
+    def closest_layer(self) -> int:
+        return int(np.argmax(self.cosine))
+
+
+def distances_by_layer(hidden_states: np.ndarray, i: int, j: int) -> LayerDistances:
+    """Cosine and Euclidean distance between tokens i and j at every layer. hidden [L + 1, n, d]."""
+    a, b = hidden_states[:, i], hidden_states[:, j]  # (L + 1, d) each
+    diff = np.asarray(a, np.float64) - np.asarray(b, np.float64)
+    return LayerDistances(cosine(a, b), np.linalg.norm(diff, axis=-1))
+
+
+def rank_among_tokens(
+    hidden_states: np.ndarray, i: int, j: int, candidates: list[int]
+) -> np.ndarray:
+    """At each layer, the rank (1 = closest) of token j among ``candidates`` by cosine to token i.
+    hidden [L + 1, n, d] → [L + 1] ints."""
+    others = [c for c in candidates if c != i]
+    sims = cosine(hidden_states[:, i : i + 1], hidden_states[:, others])  # (L + 1, len(others))
+    mine = sims[:, others.index(j)][:, None]  # (L + 1, 1)
+    return (sims > mine).sum(axis=1) + 1
+
+
+# --- one word in two sentences ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordInContext:
+    """Where a word sits in one run, and its vectors there (the mean of its pieces)."""
+
+    pieces: list[int]  # token positions of the word's WordPiece pieces
+    word: np.ndarray  # [d] rows of the input table (context-free)
+    embedded: np.ndarray  # [d] embeddings.out = LN(word + position + token type) = x⁰
+    hidden: np.ndarray  # [L + 1, d] hidden states, x⁰ first
+
+
+def word_in_context(
+    text: str,
+    word: str,
+    offsets: list[tuple[int, int]],
+    word_rows: np.ndarray,
+    embedded: np.ndarray,
+    hidden_states: np.ndarray,
+) -> WordInContext | None:
+    """The word's pieces and vectors in one run (None when the text does not contain it).
+    word_rows, embedded [n, d]; hidden_states [L + 1, n, d]."""
+    span = find_word(text, word)
+    pieces = word_pieces(offsets, span) if span else []
+    if not pieces:
+        return None
+    return WordInContext(
+        pieces,
+        mean_rows(word_rows, pieces),
+        mean_rows(embedded, pieces),
+        mean_rows(hidden_states, pieces),
+    )
+
+
+@dataclass(frozen=True)
+class Drift:
+    """Cosine between the same word's vectors in two sentences, stage by stage."""
+
+    word: float  # the input table's rows: 1 when the pieces are the same ids
+    embedded: float  # after adding positions and LayerNorm (x⁰)
+    layers: np.ndarray  # [L + 1]: hidden_states[0] (= embedded) … hidden_states[L]
+
+
+def drift(a: WordInContext, b: WordInContext) -> Drift:
+    return Drift(
+        float(cosine(a.word, b.word)),
+        float(cosine(a.embedded, b.embedded)),
+        cosine(a.hidden, b.hidden),
+    )

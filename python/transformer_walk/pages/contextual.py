@@ -1,0 +1,283 @@
+"""Contextual meaning: one word, two sentences — identical input vectors, hidden states that drift
+apart layer by layer; sentence embeddings compared; one token's path through the layers.
+
+Renders MiniLM's outputs (``minilm_state``) and what ``minilm_views`` derives from them (cosines,
+distances, one PCA over every layer). Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_minilm
+from transformer_walk import minilm_views as views
+from transformer_walk.i18n import t
+from transformer_walk.minilm import EncoderOutput
+from transformer_walk.minilm_state import minilm_embed, run_with_spinner, use_model
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.widgets import solved_and_hurts
+
+PAIR_KEYS = ("ctx_a", "ctx_b")
+WORD_KEY = "ctx_word"
+SENTENCES_KEY = "ctx_sentences"
+TRACK_KEY = "ctx_track"
+TOWARD_KEY = "ctx_toward"
+PICKS_FOR_KEY = "ctx_picks_for"
+DEFAULT_PAIR = ("I sat on the river bank.", "I deposited cash at the bank.")
+DEFAULT_WORD = "bank"
+DEFAULT_SENTENCES = (
+    "I sat on the river bank.",
+    "I deposited cash at the bank.",
+    "The boat drifted towards the muddy shore.",
+    "She withdrew money from her savings account.",
+    "Tom loves his dog.",
+)
+MAX_SENTENCES = 12
+
+
+def _intro() -> None:
+    st.markdown(t("ctx.intro"))
+    st.latex(r"\text{token embedding} \neq \text{contextual representation}")
+
+
+def _word_in(out: EncoderOutput, word: str) -> views.WordInContext | None:
+    return views.word_in_context(
+        out.text, word, out.offsets, out.embeddings.word, out.embeddings.out, out.hidden_states
+    )
+
+
+def _pair(backend: str) -> None:
+    st.header(t("ctx.pair.title"), divider="gray")
+    st.markdown(t("ctx.pair.body"))
+    for key, default in zip(PAIR_KEYS, DEFAULT_PAIR, strict=True):
+        st.session_state.setdefault(key, default)
+    st.session_state.setdefault(WORD_KEY, DEFAULT_WORD)
+    left, middle, right = st.columns([5, 5, 2])
+    a_text = left.text_input(t("ctx.pair.a"), key=PAIR_KEYS[0], max_chars=500)
+    b_text = middle.text_input(t("ctx.pair.b"), key=PAIR_KEYS[1], max_chars=500)
+    word = right.text_input(t("ctx.pair.word"), key=WORD_KEY, max_chars=40)
+    if not word.strip() or not a_text.strip() or not b_text.strip():
+        st.info(t("ctx.pair.empty"), icon=":material/edit_note:")
+        return
+    a_out, b_out = run_with_spinner(a_text, backend), run_with_spinner(b_text, backend)
+    a, b = _word_in(a_out, word), _word_in(b_out, word)
+    missing = [text for text, found in ((a_text, a), (b_text, b)) if found is None]
+    if missing or a is None or b is None:
+        st.warning(
+            t("ctx.pair.not_found", word=word.strip(), text=" / ".join(missing)),
+            icon=":material/search_off:",
+        )
+        return
+    st.caption(
+        t(
+            "ctx.pair.pieces",
+            word=word.strip(),
+            a=", ".join(f"{a_out.tokens[p]} (#{p})" for p in a.pieces),
+            b=", ".join(f"{b_out.tokens[p]} (#{p})" for p in b.pieces),
+        )
+    )
+    d = views.drift(a, b)
+    st.latex(
+        r"\cos(\boldsymbol{u}, \boldsymbol{v}) = "
+        r"\frac{\boldsymbol{u}\cdot\boldsymbol{v}}{\lVert\boldsymbol{u}\rVert\,\lVert\boldsymbol{v}\rVert}"
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("ctx.metric.word"), f"{d.word:.3f}")
+    m2.metric(t("ctx.metric.embedded"), f"{d.embedded:.3f}")
+    m3.metric(t("ctx.metric.last"), f"{d.layers[-1]:.3f}", delta=f"{d.layers[-1] - d.word:.3f}")
+    same_ids = [a_out.ids[p] for p in a.pieces] == [b_out.ids[p] for p in b.pieces]
+    st.markdown(t("ctx.pair.same_rows") if same_ids else t("ctx.pair.other_rows"))
+    if a.pieces == b.pieces:
+        st.caption(t("ctx.pair.same_position", position=a.pieces[0]))
+    frame = pd.DataFrame(
+        {
+            "layer": list(range(len(d.layers))),
+            "value": d.layers,
+            "series": t("ctx.series.hidden"),
+        }
+    )
+    frame = pd.concat(
+        [
+            frame,
+            pd.DataFrame(
+                {"layer": frame["layer"], "value": d.word, "series": t("ctx.series.word")}
+            ),
+        ]
+    )
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.altair_chart(
+            charts_minilm.per_layer_lines(
+                frame,
+                layer_title=t("ctx.axis.layer"),
+                value_title=t("ctx.axis.cosine", word=word.strip()),
+                series_title=t("ctx.axis.series"),
+            ),
+            width="stretch",
+        )
+    with right:
+        st.dataframe(
+            pd.DataFrame({t("ctx.axis.layer"): range(len(d.layers)), "cos": d.layers}).set_index(
+                t("ctx.axis.layer")
+            ),
+            column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
+        )
+    st.markdown(
+        t(
+            "ctx.pair.summary",
+            word=word.strip(),
+            first=f"{d.layers[0]:.3f}",
+            last=f"{d.layers[-1]:.3f}",
+            lowest=f"{d.layers.min():.3f}",
+            at=int(np.argmin(d.layers)),
+        )
+    )
+
+
+def _similarity(backend: str) -> None:
+    st.header(t("ctx.sim.title"), divider="gray")
+    st.markdown(t("ctx.sim.body"))
+    st.session_state.setdefault(SENTENCES_KEY, "\n".join(DEFAULT_SENTENCES))
+    raw = st.text_area(t("ctx.sim.input"), key=SENTENCES_KEY, height=150, max_chars=4000)
+    sentences = [line.strip() for line in raw.splitlines() if line.strip()]
+    if len(sentences) > MAX_SENTENCES:
+        st.caption(t("ctx.sim.capped", shown=MAX_SENTENCES, n=len(sentences)))
+        sentences = sentences[:MAX_SENTENCES]
+    if len(sentences) < 2:
+        st.info(t("ctx.sim.too_few"), icon=":material/edit_note:")
+        return
+    with st.spinner(t("ctx.sim.computing", n=len(sentences))):
+        embeddings = minilm_embed(tuple(sentences), backend)  # (m, 384)
+    sims = views.cosine_matrix(embeddings)  # (m, m)
+    labels = [f"{i + 1}. {s if len(s) <= 40 else s[:39] + '…'}" for i, s in enumerate(sentences)]
+    st.altair_chart(
+        charts.heatmap(
+            sims,
+            labels,
+            [str(i + 1) for i in range(len(sentences))],
+            row_title=t("ctx.sim.sentence"),
+            col_title=t("ctx.sim.sentence"),
+            value_title="cos",
+            scheme="redblue",
+            domain=(-1.0, 1.0),
+            cell=44,
+        ),
+        width="content",
+    )
+    off = sims - 3 * np.eye(len(sentences))  # ignore each sentence with itself
+    i, j = np.unravel_index(int(np.argmax(off)), off.shape)
+    st.markdown(t("ctx.sim.closest", a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"))
+    st.caption(t("ctx.sim.note"))
+
+
+def _labels(out: EncoderOutput, positions: list[int]) -> dict[int, str]:
+    # Computed here, not in format_func: the widget may call it outside this run.
+    return {p: f"{p} · {out.tokens[p]}" for p in positions}
+
+
+def _pick(label: str, key: str, options: dict[int, str], default: int) -> int:
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+    return st.selectbox(label, options=list(options), format_func=options.__getitem__, key=key)
+
+
+def _track(backend: str) -> None:
+    st.header(t("ctx.track.title"), divider="gray")
+    st.markdown(t("ctx.track.body"))
+    out = run_with_spinner(current_sentence(), backend)
+    content = views.content_positions(out.tokens)
+    if len(content) < 2:
+        st.info(t("ctx.track.too_short"), icon=":material/edit_note:")
+        return
+    if st.session_state.get(PICKS_FOR_KEY) != out.tokens:
+        for key in (TRACK_KEY, TOWARD_KEY):
+            st.session_state.pop(key, None)
+        st.session_state[PICKS_FOR_KEY] = list(out.tokens)
+    options = _labels(out, content)
+    left, right = st.columns(2)
+    with left:
+        i = _pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))
+    with right:
+        others = {p: label for p, label in options.items() if p != i}
+        default = views.default_target(out.tokens, i, views.DEFAULT_TARGETS[0])
+        j = _pick(
+            t("ctx.track.toward"),
+            TOWARD_KEY,
+            others,
+            default if default in others else next(iter(others)),
+        )
+    hidden = out.hidden_states[:, content]  # (L + 1, m, d): [CLS]/[SEP] left out of the picture
+    projection = views.pca_by_layer(hidden)
+    names = [f"{p}·{out.tokens[p]}" for p in content]
+    coords = projection.coords  # (L + 1, m, 2)
+    frame = pd.DataFrame(
+        {
+            "x": coords[..., 0].ravel(),
+            "y": coords[..., 1].ravel(),
+            "layer": np.repeat(np.arange(coords.shape[0]), coords.shape[1]),
+            "token": names * coords.shape[0],
+        }
+    )
+    a, b = content.index(i), content.index(j)
+    st.altair_chart(
+        charts_minilm.token_paths(
+            frame,
+            layer_title=t("ctx.axis.layer"),
+            token_title=t("ctx.track.token_axis"),
+            highlight=[names[a], names[b]],
+        ),
+        width="stretch",
+    )
+    st.caption(t("ctx.track.variance", share=f"{projection.share:.0%}", m=len(content)))
+    dist = views.distances_by_layer(out.hidden_states, i, j)
+    ranks = views.rank_among_tokens(out.hidden_states, i, j, content)
+    table = pd.DataFrame(
+        {
+            t("ctx.axis.layer"): range(len(dist.cosine)),
+            t("ctx.track.col.cos"): dist.cosine,
+            t("ctx.track.col.dist"): dist.euclidean,
+            t("ctx.track.col.rank"): [f"{r} / {len(content) - 1}" for r in ranks],
+        }
+    ).set_index(t("ctx.axis.layer"))
+    st.dataframe(
+        table,
+        column_config={
+            t("ctx.track.col.cos"): st.column_config.NumberColumn(format="%.3f"),
+            t("ctx.track.col.dist"): st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
+    ti, tj = out.tokens[i], out.tokens[j]
+    verdict = "ctx.track.closer" if dist.cosine[-1] > dist.cosine[0] else "ctx.track.not_closer"
+    st.markdown(
+        t(
+            verdict,
+            a=ti,
+            b=tj,
+            first=f"{dist.cosine[0]:.3f}",
+            last=f"{dist.cosine[-1]:.3f}",
+            best=f"{dist.cosine.max():.3f}",
+            at=dist.closest_layer,
+        )
+    )
+    st.info(t("ctx.track.caveat"), icon=":material/psychology_alt:")
+
+
+def render() -> None:
+    st.title(t("ctx.title"))
+    selected = selected_backend()
+    if selected is None:
+        st.error(t("common.no_backend"))
+        return
+    _intro()
+    backend = use_model(selected[0])
+    if backend is None:
+        return
+    _pair(backend)
+    _similarity(backend)
+    _track(backend)
+    solved_and_hurts(t("ctx.solved"), t("ctx.hurts"))
+
+
+render()

@@ -1,0 +1,299 @@
+"""MiniLM attention: what a trained 6-layer, 12-head encoder attends to in the sidebar's sentence.
+
+Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``minilm_state``) and what
+``minilm_views`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
+pair). Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, charts_minilm
+from transformer_walk import minilm_views as views
+from transformer_walk.i18n import t
+from transformer_walk.minilm import CONFIG, EncoderOutput
+from transformer_walk.minilm_state import run_or_none
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.widgets import solved_and_hurts
+
+HIDE_KEY = "mla_hide_specials"
+WINDOW_KEY = "mla_window"
+LAYER_KEY = "mla_layer"
+HEAD_KEY = "mla_head"
+VIEW_QUERY_KEY = "mla_view_query"
+QUERY_KEY = "mla_query"
+TARGET_KEYS = ("mla_target_a", "mla_target_b")
+PICKS_FOR_KEY = "mla_picks_for"  # the tokens the picks were made for
+MAX_GRID = 40  # tokens per side of the 6 × 12 grid (and of the enlarged head and head view)
+TOP_HEADS = 5
+
+
+def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
+    """A new sentence starts from its own defaults: its "his", its "tom" and "dog", and the head
+    where its "his" attends most to its "tom"."""
+    fresh = st.session_state.get(PICKS_FOR_KEY) != out.tokens
+    if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
+        return  # (widget keys are dropped when the learner visits another page)
+    for key in (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS):
+        st.session_state.pop(key, None)
+    query = views.default_query(out.tokens)
+    target = views.default_target(out.tokens, query, views.DEFAULT_TARGETS[0])
+    best = views.rank_heads(out.attentions, query, target, top=1)[0]
+    st.session_state[LAYER_KEY] = best.layer + 1
+    st.session_state[HEAD_KEY] = best.head + 1
+    st.session_state[PICKS_FOR_KEY] = list(out.tokens)
+
+
+def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
+    """The weights shown, [L, h, m, m], and the sentence positions of their m tokens."""
+    if not hide:
+        return out.attentions, list(range(out.n))
+    weights, keep = views.without_specials(out.attentions, out.tokens)
+    share = views.special_share(out.attentions, out.tokens)  # (L, h)
+    st.info(
+        t("mla.hidden_note", share=f"{share.mean():.0%}", top=f"{share.max():.0%}"),
+        icon=":material/visibility_off:",
+    )
+    return weights, keep
+
+
+def _window(m: int) -> tuple[int, int]:
+    if m <= MAX_GRID:
+        return (0, m)
+    st.slider(
+        t("mla.window"),
+        min_value=1,
+        max_value=m - MAX_GRID + 1,
+        value=1,
+        key=WINDOW_KEY,
+        help=t("mla.window_help", shown=MAX_GRID),
+    )
+    start, stop = views.window(m, st.session_state[WINDOW_KEY] - 1, MAX_GRID)
+    st.warning(t("mla.window_note", first=start + 1, last=stop, n=m), icon=":material/crop:")
+    return (start, stop)
+
+
+def _overview(out: EncoderOutput) -> None:
+    st.markdown(t("mla.intro"))
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("mla.metric.n"), str(out.n))
+    m2.metric(t("mla.metric.layers"), str(CONFIG.n_layers))
+    m3.metric("h", str(CONFIG.h))
+    m4.metric("d_k", str(CONFIG.d_k))
+    st.caption(t("mla.tokens", tokens=" · ".join(out.tokens[: 2 * MAX_GRID])))
+
+
+def _grid(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> None:
+    st.header(t("mla.grid.title"), divider="gray")
+    st.markdown(t("mla.grid.body"))
+    start, stop = rows
+    st.altair_chart(
+        charts_minilm.head_grid(
+            weights[:, :, start:stop, start:stop],
+            labels[start:stop],
+            layer_title=t("mla.axis.layer"),
+            head_title=t("mla.axis.head"),
+            query_title=t("mla.axis.query"),
+            key_title=t("mla.axis.key"),
+            value_title=t("mla.axis.weight"),
+            selected=(st.session_state[LAYER_KEY] - 1, st.session_state[HEAD_KEY] - 1),
+        ),
+        width="content",
+    )
+
+
+def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> None:
+    st.header(t("mla.one.title"), divider="gray")
+    left, right = st.columns(2)
+    layer = left.selectbox(
+        t("mla.axis.layer"), options=list(range(1, CONFIG.n_layers + 1)), key=LAYER_KEY
+    )
+    head = right.selectbox(t("mla.axis.head"), options=list(range(1, CONFIG.h + 1)), key=HEAD_KEY)
+    start, stop = rows
+    matrix = weights[layer - 1, head - 1, start:stop, start:stop]  # (m, m)
+    small = stop - start <= 12
+    st.altair_chart(
+        charts.heatmap(
+            matrix,
+            labels[start:stop],
+            labels[start:stop],
+            row_title=t("mla.axis.query"),
+            col_title=t("mla.axis.key"),
+            value_title=t("mla.axis.weight"),
+            show_values=small,
+            domain=(0.0, 1.0),
+            cell=40 if small else 16,
+        ),
+        width="content",
+    )
+    sums = weights[layer - 1, head - 1].sum(axis=-1)
+    st.caption(
+        t("mla.one.rows", layer=layer, head=head, low=f"{sums.min():.4f}", high=f"{sums.max():.4f}")
+    )
+
+
+def _token_labels(tokens: list[str], positions: list[int]) -> dict[int, str]:
+    # Computed here, not in format_func: the widget may call it outside this run.
+    return {p: f"{p} · {tokens[p]}" for p in positions}
+
+
+def _pick(label: str, key: str, options: dict[int, str], default: int) -> int:
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+    return st.selectbox(label, options=list(options), format_func=options.__getitem__, key=key)
+
+
+def _head_view(
+    out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
+) -> None:
+    st.header(t("mla.view.title"), divider="gray")
+    st.markdown(t("mla.view.body"))
+    layer, head = st.session_state[LAYER_KEY], st.session_state[HEAD_KEY]
+    start, stop = rows
+    shown = positions[start:stop]
+    options = _token_labels(out.tokens, shown)
+    default = views.default_query(out.tokens)
+    query = _pick(
+        t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
+    )
+    i = positions.index(query)
+    row = weights[layer - 1, head - 1, i, start:stop]  # (m,)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.altair_chart(
+            charts_minilm.head_view(
+                [out.tokens[p] for p in shown],
+                row,
+                shown.index(query),
+                weight_title=t("mla.axis.weight"),
+                query_title=t("mla.axis.query"),
+                key_title=t("mla.axis.key"),
+            ),
+            width="content",
+        )
+    with right:
+        best = int(np.argmax(row))
+        st.metric(
+            t("mla.view.top", layer=layer, head=head, token=out.tokens[query]),
+            f"{out.tokens[shown[best]]} · {row[best]:.3f}",
+        )
+        st.dataframe(
+            pd.DataFrame(
+                {t("mla.axis.key"): [out.tokens[p] for p in shown], t("mla.axis.weight"): row}
+            ),
+            column_config={
+                t("mla.axis.weight"): st.column_config.ProgressColumn(
+                    format="%.3f", min_value=0.0, max_value=1.0
+                )
+            },
+            hide_index=True,
+            height=min(420, 38 + 35 * len(shown)),
+        )
+
+
+def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> None:
+    st.header(t("mla.rank.title"), divider="gray")
+    st.markdown(t("mla.rank.body"))
+    options = _token_labels(out.tokens, positions)
+    default_query = views.default_query(out.tokens)
+    cols = st.columns(3)
+    with cols[0]:
+        query = _pick(
+            t("mla.rank.query"),
+            QUERY_KEY,
+            options,
+            default_query if default_query in options else positions[0],
+        )
+    targets = []
+    for col, key, preferred, label in zip(
+        cols[1:],
+        TARGET_KEYS,
+        views.DEFAULT_TARGETS,
+        (t("mla.rank.target_a"), t("mla.rank.target_b")),
+        strict=True,
+    ):
+        default = views.default_target(out.tokens, query, preferred)
+        with col:
+            targets.append(
+                _pick(label, key, options, default if default in options else positions[0])
+            )
+    i = positions.index(query)
+    baseline = views.uniform_weight(len(positions))
+    for target, column in zip(targets, st.columns(2, gap="large"), strict=True):
+        j = positions.index(target)
+        ranked = views.rank_heads(weights, i, j, top=TOP_HEADS)
+        best = ranked[0]
+        with column:
+            st.subheader(t("mla.rank.pair", query=out.tokens[query], target=out.tokens[target]))
+            st.metric(
+                t("mla.rank.best", query=out.tokens[query], target=out.tokens[target]),
+                t(
+                    "mla.rank.best_value",
+                    layer=best.layer + 1,
+                    head=best.head + 1,
+                    weight=f"{best.weight:.3f}",
+                ),
+            )
+            st.dataframe(
+                pd.DataFrame(
+                    {
+                        t("mla.rank.col.layer"): [r.layer + 1 for r in ranked],
+                        t("mla.rank.col.head"): [r.head + 1 for r in ranked],
+                        t("mla.rank.col.weight"): [r.weight for r in ranked],
+                        t("mla.rank.col.top"): [out.tokens[positions[r.top_key]] for r in ranked],
+                    },
+                    index=pd.Index(range(1, len(ranked) + 1), name=t("mla.rank.col.rank")),
+                ),
+                column_config={
+                    t("mla.rank.col.weight"): st.column_config.NumberColumn(format="%.3f")
+                },
+            )
+            shown = positions if len(positions) <= MAX_GRID else positions[:MAX_GRID]
+            st.altair_chart(
+                charts.heatmap(
+                    views.head_rows(weights, i, ranked)[:, : len(shown)],
+                    [r.label for r in ranked],
+                    [out.tokens[p] for p in shown],
+                    row_title=t("mla.axis.head"),
+                    col_title=t("mla.axis.key"),
+                    value_title=t("mla.axis.weight"),
+                    show_values=len(shown) <= 10,
+                    domain=(0.0, 1.0),
+                    cell=36 if len(shown) <= 10 else 14,
+                ),
+                width="content",
+            )
+    st.caption(t("mla.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}"))
+    st.warning(t("mla.caveat"), icon=":material/psychology_alt:")
+
+
+def render() -> None:
+    st.title(t("mla.title"))
+    backend = selected_backend()
+    if backend is None:
+        st.error(t("common.no_backend"))
+        return
+    name, _module = backend
+    out = run_or_none(current_sentence(), name)
+    if out is None:
+        return
+    if not views.has_content(out.tokens):
+        st.info(t("common.empty_text"), icon=":material/edit_note:")
+        return
+    _forget_picks_of_another_sentence(out)
+    _overview(out)
+    hide = st.toggle(t("mla.hide"), key=HIDE_KEY, help=t("mla.hide_help"))
+    weights, positions = _view(out, hide)
+    labels = [out.tokens[p] for p in positions]
+    rows = _window(len(positions))
+    _grid(weights, labels, rows)
+    _enlarged(weights, labels, rows)
+    _head_view(out, weights, positions, rows)
+    _ranking(out, weights, positions)
+    solved_and_hurts(t("mla.solved"), t("mla.hurts"))
+
+
+render()

