@@ -1,0 +1,277 @@
+"""The performance goals of issue 6, measured: rust_core against the NumPy code the issue names.
+
+    python -m transformer_walk.bench_goals            # the table (about a minute)
+    python -m transformer_walk.bench_goals --json out.json
+
+Each row times the issue's own NumPy formula and rust_core on the same float32 inputs, in the same
+process, as medians of several rounds (each round: one call of each, alternating, so drift on a
+shared machine hits both). It prints the ratio of medians against the goal, the thread scaling of
+rust_core (1 → all threads), the achieved GFLOP/s next to this machine's measured matrix-product
+peak, and the peak memory growth of attention at n = m = 32768 (run in a fresh process, where the
+n×m matrix alone would need 4 GiB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+ROUNDS = 7
+
+
+def np_softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def np_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return np_softmax(q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])) @ v
+
+
+@dataclass(frozen=True)
+class Goal:
+    name: str
+    target: float  # required ratio of medians, NumPy / Rust
+    make: Callable[[np.random.Generator], tuple[Any, ...]]
+    numpy: Callable[..., Any]
+    rust: Callable[..., Any]
+    flops: float  # floating-point operations of one call (0 for a copy)
+
+
+def _attention_goal(shape: tuple[int, int, int, int], target: float) -> Goal:
+    import rust_core
+
+    b, h, n, d = shape
+    return Goal(
+        name=f"attention {list(shape)}",
+        target=target,
+        make=lambda rng: tuple(rng.standard_normal(shape, dtype=np.float32) for _ in "qkv"),
+        numpy=np_attention,
+        rust=rust_core.attention,
+        flops=4.0 * b * h * n * n * d,  # q kᵀ and weights · v, 2 flops per multiply-add
+    )
+
+
+def _minilm_goal() -> Goal:
+    from transformer_walk.minilm import load_minilm
+
+    numpy_model = load_minilm(backend="numpy")
+    rust_model = numpy_model.with_backend("rust")
+
+    def ids(rng: np.random.Generator) -> tuple[np.ndarray]:
+        out = rng.integers(1000, 30_000, size=(8, 128), dtype=np.int64)  # [B, n]
+        out[:, 0], out[:, -1] = 101, 102
+        return (out,)
+
+    n, d, d_ff = 128, 384, 1536
+    per_layer = 2 * n * (4 * d * d + 2 * d * d_ff) + 4 * n * n * d
+    return Goal(
+        name="MiniLM forward, batch 8 × 128 (vs the numpy backend)",
+        target=2.5,
+        make=ids,
+        numpy=lambda x: numpy_model.forward(x).hidden_states[-1],
+        rust=lambda x: rust_model.forward(x).hidden_states[-1],
+        flops=8.0 * 6 * per_layer,
+    )
+
+
+def goals() -> list[Goal]:
+    import rust_core
+
+    table = np.random.default_rng(1).standard_normal((30_522, 384), dtype=np.float32)
+    out = [
+        Goal(
+            "softmax [8192, 1024], last axis",
+            3.0,
+            lambda rng: (rng.standard_normal((8192, 1024), dtype=np.float32),),
+            np_softmax,
+            rust_core.softmax,
+            5.0 * 8192 * 1024,
+        ),
+        _attention_goal((1, 8, 1024, 64), 3.3),
+        _attention_goal((1, 4, 4096, 64), 3.3),
+        _attention_goal((8, 12, 128, 32), 3.0),
+        Goal(
+            "embedding lookup of [32, 512] ids, [30522, 384] table",
+            2.5,
+            lambda rng: (table, rng.integers(0, 30_522, size=(32, 512))),
+            lambda t, ids: t[ids],
+            rust_core.embedding_lookup,
+            0.0,
+        ),
+    ]
+    try:
+        out.append(_minilm_goal())
+    except ImportError as exc:  # the model package is optional
+        print(f"(MiniLM row left out: {exc})", file=sys.stderr)
+    return out
+
+
+def _median_pair(goal: Goal, args: tuple[Any, ...], rounds: int) -> tuple[float, float]:
+    """Medians of NumPy and Rust over ``rounds`` alternating rounds, after a warm-up of each."""
+    _warm(goal.numpy, args)
+    _warm(goal.rust, args)
+    time.sleep(0.2)  # let OpenBLAS's spinning threads go idle before the first Rust call
+    t_np, t_rs = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        goal.numpy(*args)
+        t_np.append(time.perf_counter() - start)
+        time.sleep(0.05)
+        start = time.perf_counter()
+        goal.rust(*args)
+        t_rs.append(time.perf_counter() - start)
+    return statistics.median(t_np), statistics.median(t_rs)
+
+
+def _warm(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float = 0.3) -> None:
+    """Call ``fn`` for a moment first: a pool's threads start on one core and the OS spreads them
+    over the others only after some milliseconds of work."""
+    until = time.perf_counter() + seconds
+    fn(*args)
+    while time.perf_counter() < until:
+        fn(*args)
+
+
+def _median(fn: Callable[..., Any], args: tuple[Any, ...], rounds: int) -> float:
+    _warm(fn, args)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+@dataclass
+class Row:
+    name: str
+    numpy_s: float
+    rust_s: float
+    rust_1_thread_s: float
+    ratio: float
+    target: float
+    met: bool
+    gflops: float | None
+
+
+def matmul_peak_gflops(rounds: int = 5) -> dict[str, float]:
+    """This machine's float32 matrix-product speed: NumPy (OpenBLAS) and rust_core.linear."""
+    import rust_core
+
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((2048, 2048), dtype=np.float32)
+    b = rng.standard_normal((2048, 2048), dtype=np.float32)
+    flops = 2.0 * 2048**3
+    return {
+        "numpy_matmul": flops / _median(np.matmul, (a, b), rounds) / 1e9,
+        "rust_linear": flops / _median(rust_core.linear, (a, b), rounds) / 1e9,
+    }
+
+
+def attention_memory_growth_mb(n: int = 32768, d: int = 64) -> dict[str, float]:
+    """Peak RSS growth of one rust_core.attention call at n = m = ``n``, in a fresh process."""
+    code = f"""
+import resource, time, numpy as np, rust_core
+q = np.random.default_rng(0).standard_normal((1, 1, {n}, {d}), dtype=np.float32)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+z = rust_core.attention(q, q, q)
+seconds = time.perf_counter() - start
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) / 1024, z.nbytes / 2**20, seconds, bool(np.isfinite(z).all()))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    growth, result_mb, seconds, finite = out.stdout.split()
+    return {
+        "n": n,
+        "peak_growth_mb": float(growth),
+        "output_mb": float(result_mb),
+        "seconds": float(seconds),
+        "finite": finite == "True",
+        "n_by_m_matrix_mb": n * n * 4 / 2**20,
+    }
+
+
+def run(rounds: int = ROUNDS) -> dict[str, Any]:
+    import rust_core
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    rows = []
+    for goal in goals():
+        args = goal.make(np.random.default_rng(0))
+        rust_core.set_num_threads(1)
+        one = _median(goal.rust, args, rounds)
+        rust_core.set_num_threads(cores or 1)
+        t_np, t_rs = _median_pair(goal, args, rounds)
+        ratio = t_np / t_rs
+        gflops = goal.flops / t_rs / 1e9 if goal.flops else None
+        met = ratio >= goal.target
+        rows.append(Row(goal.name, t_np, t_rs, one, ratio, goal.target, met, gflops))
+    return {
+        "cores": cores,
+        "rows": [asdict(r) for r in rows],
+        "matmul_peak_gflops": matmul_peak_gflops(),
+        "attention_32768": attention_memory_growth_mb(),
+    }
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:8.2f} ms"
+
+
+def format_report(report: dict[str, Any]) -> str:
+    cores = report["cores"]
+    lines = [
+        f"rust_core vs the issue's NumPy code, float32, medians of {ROUNDS} rounds, {cores} cores",
+        "",
+        f"{'work':56} {'NumPy':>11} {'Rust':>11} {'ratio':>7} {'goal':>6}  met  "
+        f"{'1→' + str(cores) + ' threads':>12} {'GFLOP/s':>8}",
+    ]
+    for r in report["rows"]:
+        scaling = r["rust_1_thread_s"] / r["rust_s"]
+        gflops = f"{r['gflops']:8.1f}" if r["gflops"] else f"{'—':>8}"
+        lines.append(
+            f"{r['name']:56} {_ms(r['numpy_s'])} {_ms(r['rust_s'])} {r['ratio']:6.2f}× "
+            f"{r['target']:5.1f}×  {'yes' if r['met'] else 'NO ':3}  {scaling:11.2f}× {gflops}"
+        )
+    peak = report["matmul_peak_gflops"]
+    lines += [
+        "",
+        f"matrix-product peak here (2048³ float32): NumPy/OpenBLAS {peak['numpy_matmul']:.0f} "
+        f"GFLOP/s, rust_core.linear {peak['rust_linear']:.0f} GFLOP/s",
+    ]
+    mem = report["attention_32768"]
+    lines.append(
+        f"attention at n = m = {mem['n']}, d = 64: {mem['seconds']:.2f} s, peak memory grew "
+        f"{mem['peak_growth_mb']:.0f} MB (its output is {mem['output_mb']:.0f} MB; the n×m "
+        f"matrix would be {mem['n_by_m_matrix_mb']:.0f} MB), finite: {mem['finite']}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the report as JSON")
+    args = parser.parse_args(argv)
+    report = run()
+    print(format_report(report))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
