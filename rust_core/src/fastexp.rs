@@ -135,17 +135,3 @@ pub fn exp_sub_sum_f32(row: &mut [f32], max: f32) -> f32 {
     static CHOSEN: OnceLock<ExpSubSum> = OnceLock::new();
     (CHOSEN.get_or_init(pick))(row, max)
 }
-
-/// The name of the variant in use ("avx512", "avx2+fma" or "baseline"), for benchmarks to report.
-pub fn simd_level() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx512f") {
-            return "avx512";
-        }
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            return "avx2+fma";
-        }
-    }
-    "baseline"
-}
