@@ -45,6 +45,16 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         ],
     ),
     (
+        "nav.transformer",
+        [
+            ("positions.py", "positions", "pos.title", ":material/format_list_numbered_rtl:"),
+            ("block.py", "block", "blk.title", ":material/view_agenda:"),
+            ("pipeline.py", "pipeline", "pipe.title", ":material/account_tree:"),
+            ("cost.py", "cost", "cost.title", ":material/monitoring:"),
+            ("beyond_text.py", "beyond-text", "vit.title", ":material/image:"),
+        ],
+    ),
+    (
         "nav.real_model",
         [
             ("minilm_attention.py", "minilm-attention", "mla.title", ":material/hub:"),
@@ -52,6 +62,7 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
         ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
+    ("nav.check", [("check_yourself.py", "check-yourself", "chk.title", ":material/quiz:")]),
 ]
 
 

@@ -1,0 +1,132 @@
+"""Altair charts of the Positions and Block pages (labels come in as arguments)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+
+def _tick_values(count: int, ticks: int = 8) -> list[int]:
+    step = max(1, int(np.ceil(count / ticks)))
+    return list(range(0, count, step))
+
+
+def index_heatmap(
+    matrix: np.ndarray,
+    *,
+    row_title: str,
+    col_title: str,
+    value_title: str,
+    domain: tuple[float, float] = (-1.0, 1.0),
+    scheme: str = "redblue",
+    cell: int = 7,
+) -> alt.Chart:
+    """A big matrix indexed by integers (positions × dimensions, positions × positions): no
+    per-cell labels, a few ticks, values in the tooltip."""
+    rows, cols = matrix.shape
+    data = pd.DataFrame(
+        {
+            "row": np.repeat(np.arange(rows), cols),
+            "col": np.tile(np.arange(cols), rows),
+            "value": matrix.reshape(-1),  # (rows, cols) → (rows·cols,), row-major like the frame
+        }
+    )
+    return (
+        alt.Chart(data)
+        .mark_rect()
+        .encode(
+            x=alt.X(
+                "col:O", title=col_title, axis=alt.Axis(values=_tick_values(cols), labelAngle=0)
+            ),
+            y=alt.Y("row:O", title=row_title, axis=alt.Axis(values=_tick_values(rows))),
+            color=alt.Color(
+                "value:Q", title=value_title, scale=alt.Scale(scheme=scheme, domain=list(domain))
+            ),
+            tooltip=[
+                alt.Tooltip("row:O", title=row_title),
+                alt.Tooltip("col:O", title=col_title),
+                alt.Tooltip("value:Q", title=value_title, format=".3f"),
+            ],
+        )
+        .properties(width=alt.Step(cell), height=alt.Step(cell))
+    )
+
+
+def lines(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    series: str,
+    x_title: str,
+    y_title: str,
+    series_order: Sequence[str] | None = None,
+    points: bool = False,
+) -> alt.Chart:
+    """One line per value of ``series`` (long-format ``frame``)."""
+    return (
+        alt.Chart(frame)
+        .mark_line(point=points)
+        .encode(
+            x=alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
+            y=alt.Y(f"{y}:Q", title=y_title),
+            color=alt.Color(f"{series}:N", title=None, sort=list(series_order or [])),
+            tooltip=[
+                f"{series}:N",
+                alt.Tooltip(f"{x}:Q", title=x_title),
+                alt.Tooltip(f"{y}:Q", title=y_title, format=".4f"),
+            ],
+        )  # fmt: skip
+        .properties(height=280)
+    )
+
+
+def row_bars(
+    labels: Sequence[str], values: np.ndarray, *, x_title: str, y_title: str, fmt: str = ".2e"
+) -> alt.Chart:
+    """One bar per token (labels may repeat, so rows are keyed by position)."""
+    keys = [f"{i}:{label}" for i, label in enumerate(labels)]
+    data = pd.DataFrame({"row": keys, "value": np.asarray(values, dtype=float)})
+    strip = "join(slice(split(datum.value, ':'), 1), ':')"
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", title=x_title),
+            y=alt.Y(
+                "row:N",
+                sort=keys,
+                title=y_title,
+                axis=alt.Axis(labelExpr=strip, labelOverlap=False),
+            ),
+            tooltip=[alt.Tooltip("value:Q", title=x_title, format=fmt)],
+        )
+        # Every label while they fit; a long sentence gets a fixed height (labels thinned).
+        .properties(height=alt.Step(22) if len(keys) <= 30 else 640)
+    )
+
+
+def stage_dots(
+    frame: pd.DataFrame, *, stage_order: Sequence[str], y: str, y_title: str, x_title: str
+) -> alt.Chart:
+    """Per-token statistic (``y``) at each stage of the block, stages left to right; columns
+    ``stage``, ``token``, ``y``. LayerNorm's reset shows as all tokens landing on one value."""
+    return (
+        alt.Chart(frame)
+        .mark_circle(size=70, opacity=0.8)
+        .encode(
+            x=alt.X(
+                "stage:N",
+                sort=list(stage_order),
+                title=x_title,
+                axis=alt.Axis(labelAngle=-30, labelLimit=200, labelOverlap=False),
+            ),
+            y=alt.Y(f"{y}:Q", title=y_title),
+            color=alt.Color("token:N", title=None),
+            tooltip=["stage:N", "token:N", alt.Tooltip(f"{y}:Q", title=y_title, format=".4f")],
+        )  # fmt: skip
+        .properties(height=260)
+    )

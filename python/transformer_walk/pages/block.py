@@ -1,0 +1,303 @@
+"""The Transformer block: multi-head attention → residual → LayerNorm → FFN → residual → LayerNorm,
+every intermediate from the toy trace with its shape and row statistics; Post-LN vs Pre-LN; L blocks
+stacked. Renders ``state.toy_trace`` and what ``block_views`` derives from it; holds no math."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import block_views as views
+from transformer_walk import charts_attention
+from transformer_walk import charts_positions as charts
+from transformer_walk.attention_views import fits_python_budget
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, Trace, tokenize
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.state import toy_trace, toy_trace_or_none
+from transformer_walk.widgets import page_start, solved_and_hurts
+
+NORM_KEY = "blk_norm"
+LAYERS_KEY = "blk_layers"
+LAYER_KEY = "blk_layer"
+STAGE_KEY = "blk_stage"
+MAX_ROWS = 12  # tokens drawn in the matrices and the per-token charts
+MAX_LAYERS = 6
+DEFAULT_LAYERS = 4  # enough to see the stack drift; block 1 is inspected first
+
+STAGE_NAMES = {
+    "x_in": "blk.stage.x_in",
+    "attn_in": "blk.stage.attn_in",
+    "attn_out": "blk.stage.attn_out",
+    "resid1": "blk.stage.resid1",
+    "norm1": "blk.stage.norm1",
+    "ffn_hidden": "blk.stage.ffn_hidden",
+    "ffn_out": "blk.stage.ffn_out",
+    "resid2": "blk.stage.resid2",
+    "out": "blk.stage.out",
+}
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _controls() -> tuple[str, int]:
+    st.session_state.setdefault(NORM_KEY, "post")
+    norm_labels = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    left, right = st.columns(2)
+    with left:
+        norm = st.radio(
+            t("blk.norm.label"),
+            options=list(norm_labels),
+            format_func=norm_labels.__getitem__,
+            key=NORM_KEY,
+            horizontal=True,
+            help=t("blk.norm.help"),
+        )
+    with right:
+        layers = st.slider(t("blk.layers"), 1, MAX_LAYERS, DEFAULT_LAYERS, key=LAYERS_KEY)
+    return norm, layers
+
+
+def _diagram(trace: Trace, block_index: int) -> None:
+    block, norm = trace.blocks[block_index], trace.config.norm
+    shapes = {s: views.stage_array(block, s).shape for s in views.STAGES[norm] + ("resid2",)}
+    shapes["attn_in"] = block.attn_in.shape
+    labels = {
+        "x_in": t("blk.node.input"),
+        "mha": t("blk.node.mha"),
+        "add1": t("blk.node.add"),
+        "add2": t("blk.node.add"),
+        "ln1": "LayerNorm",
+        "ln2": "LayerNorm",
+        "ffn": t("blk.node.ffn", d_ff=trace.config.d_ff),
+        "out": t("blk.node.out"),
+    }
+    left, right = st.columns([1, 2])
+    with left:
+        st.graphviz_chart(views.block_diagram_dot(labels, shapes, norm))
+    with right:
+        st.markdown(t("blk.roles"))
+        counts = views.parameter_counts(trace)
+        d, f = trace.config.d_model, trace.config.d_ff
+        st.latex(
+            rf"\underbrace{{4 \cdot {d}^2}}_{{W^Q,W^K,W^V,W^O}} = {counts['attention']},\qquad "
+            rf"\underbrace{{2 \cdot {d} \cdot {f} + {f} + {d}}}_{{W_1, b_1, W_2, b_2}} = "
+            rf"{counts['ffn']}"
+        )
+        st.caption(t("blk.params_note"))
+
+
+def _stage_table(trace: Trace, block_index: int) -> None:
+    st.header(t("blk.stages.title"), divider="gray")
+    norm = trace.config.norm
+    st.markdown(t("blk.stages.body"))
+    block = trace.blocks[block_index]
+    summaries = views.stage_summaries(block, norm)
+    step, shape_col, mean_col, var_col = (
+        t("blk.col.step"), t("blk.col.shape"), t("blk.col.mean"), t("blk.col.var"),
+    )  # fmt: skip
+    st.dataframe(
+        pd.DataFrame(
+            {
+                step: [t(STAGE_NAMES[s.stage]) for s in summaries],
+                t("blk.col.formula"): [views.PLAIN_FORMULAS[norm][s.stage] for s in summaries],
+                shape_col: [_shape(s.shape) for s in summaries],
+                mean_col: [float(np.mean(s.stats.mean)) for s in summaries],
+                var_col: [float(np.mean(s.stats.var)) for s in summaries],
+                "LN": ["✓" if s.normalised else "" for s in summaries],
+            }
+        ).set_index(step),
+        column_config={
+            mean_col: st.column_config.NumberColumn(format="%.4f"),
+            var_col: st.column_config.NumberColumn(format="%.4f"),
+        },
+    )
+    shown = min(trace.n, MAX_ROWS)
+    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    frame = pd.DataFrame(
+        [
+            {"stage": t(STAGE_NAMES[s.stage]), "token": tokens[i], "var": float(s.stats.var[i])}
+            for s in summaries
+            for i in range(shown)
+        ]
+    )
+    st.markdown(t("blk.stages.chart"))
+    st.altair_chart(
+        charts.stage_dots(
+            frame,
+            stage_order=[t(STAGE_NAMES[s.stage]) for s in summaries],
+            y="var",
+            y_title=t("blk.col.var"),
+            x_title=t("blk.col.step"),
+        ),
+        width="stretch",
+    )
+    if shown < trace.n:
+        st.caption(t("blk.first_rows", shown=shown, n=trace.n))
+
+    labels = {s.stage: t(STAGE_NAMES[s.stage]) for s in summaries}
+    if st.session_state.get(STAGE_KEY) not in labels:
+        st.session_state[STAGE_KEY] = "resid1"
+    stage = st.selectbox(
+        t("blk.stages.pick"), options=list(labels), format_func=labels.__getitem__, key=STAGE_KEY
+    )
+    values = views.stage_array(block, stage)[:shown]  # (shown, d_model or d_ff)
+    dims = r" \times ".join(str(s) for s in views.stage_array(block, stage).shape)
+    st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
+    st.altair_chart(
+        charts_attention.diverging_heatmap(
+            values,
+            [tok for tok in trace.tokens[:shown]],
+            [str(c) for c in range(values.shape[1])],
+            row_title="",
+            col_title=t("blk.axis.feature"),
+            value_title=t("blk.axis.value"),
+            show_values=False,
+            cell=max(10, min(28, 560 // values.shape[1])),
+        ),
+        width="content",
+    )
+
+
+def _layer_norm(trace: Trace, block_index: int) -> None:
+    st.header(t("blk.ln.title"), divider="gray")
+    st.markdown(t("blk.ln.body"))
+    st.latex(
+        r"\operatorname{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}},\quad "
+        r"\mu = \frac{1}{d_{\text{model}}}\sum_j x_j,\quad "
+        r"\sigma^2 = \frac{1}{d_{\text{model}}}\sum_j (x_j - \mu)^2"
+    )
+    norm, block = trace.config.norm, trace.blocks[block_index]
+    shown = min(trace.n, MAX_ROWS)
+    index = pd.Index([f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name="token")
+    for before, after in views.layer_norm_pairs(block, norm):
+        b = views.RowStats.of(views.stage_array(block, before))
+        a = views.RowStats.of(views.stage_array(block, after))
+        name_b, name_a = t(STAGE_NAMES[before]), t(STAGE_NAMES[after])
+        st.markdown(t("blk.ln.pair", before=name_b, after=name_a))
+        columns = {
+            f"μ {name_b}": b.mean[:shown], f"σ² {name_b}": b.var[:shown],
+            f"μ {name_a}": a.mean[:shown], f"σ² {name_a}": a.var[:shown],
+        }  # fmt: skip
+        st.dataframe(
+            pd.DataFrame(columns, index=index),
+            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+        )
+    st.caption(t("blk.ln.eps"))
+
+
+def _ffn(trace: Trace, block_index: int) -> None:
+    st.header(t("blk.ffn.title"), divider="gray")
+    cfg, block = trace.config, trace.blocks[block_index]
+    st.markdown(t("blk.ffn.body"))
+    st.latex(
+        rf"\operatorname{{FFN}}(x) = \max(0,\ xW_1 + b_1)\,W_2 + b_2,\quad "
+        rf"W_1 \in \mathbb{{R}}^{{{cfg.d_model} \times {cfg.d_ff}}},\ "
+        rf"W_2 \in \mathbb{{R}}^{{{cfg.d_ff} \times {cfg.d_model}}}"
+    )
+    zeros = float(np.mean(block.ffn_hidden == 0.0))
+    st.metric(t("blk.ffn.zeros"), f"{zeros:.0%}")
+
+
+def _why() -> None:
+    st.header(t("blk.why.title"), divider="gray")
+    st.markdown(t("blk.why.body"))
+    st.latex(
+        r"\text{Post-LN: } x \leftarrow \operatorname{LN}(x + \operatorname{Sublayer}(x))"
+        r"\qquad \text{Pre-LN: } x \leftarrow x + \operatorname{Sublayer}(\operatorname{LN}(x))"
+    )
+
+
+def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
+    st.header(t("blk.stack.title"), divider="gray")
+    st.markdown(t("blk.stack.body", layers=layers))
+    view = views.stack_view(trace)
+    shown = min(trace.n, MAX_ROWS)
+    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    frame = pd.DataFrame(
+        [
+            {"block": layer, "cos": float(view.cos_with_input[layer, i]), "token": tokens[i]}
+            for layer in range(layers + 1)
+            for i in range(shown)
+        ]
+    )
+    st.altair_chart(
+        charts.lines(
+            frame, x="block", y="cos", series="token", x_title=t("blk.stack.block"),
+            y_title=t("blk.stack.cos"), series_order=tokens, points=True,
+        ),
+        width="stretch",
+    )  # fmt: skip
+    st.latex(
+        r"\cos\big(x^{(\ell)}_i,\ x^{(0)}_i\big) = "
+        r"\frac{x^{(\ell)}_i \cdot x^{(0)}_i}{\lVert x^{(\ell)}_i\rVert\,\lVert x^{(0)}_i\rVert}"
+        rf",\quad \overline{{\cos}}\big(x^{{({layers})}},\ x^{{(0)}}\big) = "
+        rf"{float(np.mean(view.cos_with_input[-1])):.4f}"
+    )
+    if shown < trace.n:
+        st.caption(t("blk.first_rows", shown=shown, n=trace.n))
+
+    st.subheader(t("blk.compare.title"))
+    st.markdown(t("blk.compare.body"))
+    norm_labels = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    rows = []
+    for norm, label in norm_labels.items():
+        other = (
+            trace
+            if norm == trace.config.norm
+            else toy_trace(text, ToyConfig(n_layers=layers, norm=norm), backend)
+        )
+        stats = views.stack_view(other)
+        rows += [
+            {"block": layer, "norm": float(np.mean(stats.row_norm[layer])), "series": label}
+            for layer in range(layers + 1)
+        ]
+    st.altair_chart(
+        charts.lines(
+            pd.DataFrame(rows), x="block", y="norm", series="series",
+            x_title=t("blk.stack.block"), y_title=t("blk.compare.length"),
+            series_order=list(norm_labels.values()), points=True,
+        ),
+        width="stretch",
+    )  # fmt: skip
+
+
+def render() -> None:
+    name = page_start("blk.title")
+    if name is None:
+        return
+    st.markdown(t("blk.intro"))
+    norm, layers = _controls()
+    text = current_sentence()
+    n = len(tokenize(text))
+    run_on = name
+    if name == "python" and not fits_python_budget(n, 8, 2, n_layers=2 * layers):
+        run_on = "numpy"
+    with st.spinner(t("blk.computing")):
+        trace = toy_trace_or_none(text, ToyConfig(n_layers=layers, norm=norm), run_on)
+    if trace is None:
+        return
+    if run_on != name:
+        st.info(t("blk.python_fallback", n=n, layers=layers), icon=":material/hourglass_top:")
+    block_index = 0
+    if layers > 1:
+        labels = {i: t("blk.layer_label", number=i + 1) for i in range(layers)}
+        if st.session_state.get(LAYER_KEY) not in labels:
+            st.session_state[LAYER_KEY] = 0
+        block_index = st.selectbox(
+            t("blk.layer_pick"), options=list(labels), format_func=labels.__getitem__,
+            key=LAYER_KEY,
+        )  # fmt: skip
+    _diagram(trace, block_index)
+    _stage_table(trace, block_index)
+    _layer_norm(trace, block_index)
+    _ffn(trace, block_index)
+    _why()
+    _stack(text, layers, run_on, trace)
+    solved_and_hurts(t("blk.solved"), t("blk.hurts"))
+
+
+render()

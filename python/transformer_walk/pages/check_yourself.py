@@ -1,0 +1,415 @@
+"""Check yourself: predict, then reveal. Ten claims (the article's eight misconceptions and two
+more it answers), each settled by a live experiment from ``checks`` run on the sidebar's backend.
+
+The score lives in session state: which questions were revealed and whether the guess was right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts, checks
+from transformer_walk.i18n import t
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.widgets import page_start, solved_and_hurts
+from transformer_walk.wordpiece import WordPieceUnavailable, load_tokenizer
+
+RESULTS_KEY = "chk_results"  # {question id: guess was right}, filled on reveal
+ANSWER_PREFIX = "chk_answer_"  # + question id: the radio's key
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizer():  # noqa: ANN202 - tokenizers.Tokenizer
+    return load_tokenizer()
+
+
+def _tokenizer_or_reason() -> tuple[object | None, str]:
+    try:
+        return _tokenizer(), ""
+    except WordPieceUnavailable as error:
+        return None, str(error)
+
+
+# The experiments are data: cached by their inputs, so a rerun does not redo them.
+_long_input = st.cache_data(show_spinner=False, max_entries=4)(checks.long_input)
+_activations = st.cache_data(show_spinner=False, max_entries=16)(checks.activations_change)
+_raw_vs_projected = st.cache_data(show_spinner=False, max_entries=16)(checks.raw_vs_projected)
+_values = st.cache_data(show_spinner=False, max_entries=16)(checks.values_and_weights)
+_heads = st.cache_data(show_spinner=False, max_entries=16)(checks.heads_differ)
+_seeds = st.cache_data(show_spinner=False, max_entries=16)(checks.weights_by_seed)
+_prefixes = st.cache_data(show_spinner=False, max_entries=16)(checks.causal_prefixes)
+_symmetry = st.cache_data(show_spinner=False, max_entries=16)(checks.symmetry)
+_order = st.cache_data(show_spinner=False, max_entries=16)(checks.order_check)
+
+
+def _num(x: float) -> str:
+    return f"{x:.1e}" if x and abs(x) < 1e-3 else f"{x:.3f}"
+
+
+def _matrix(values, tokens: list[str], title: str) -> None:  # noqa: ANN001 - [n, n] array
+    st.markdown(f"**{title}**")
+    small = len(tokens) <= 6
+    st.altair_chart(
+        charts.heatmap(
+            values,
+            tokens,
+            tokens,
+            row_title=t("chk.axis.query"),
+            col_title=t("chk.axis.key"),
+            value_title="a_ij",
+            show_values=small,
+            domain=(0.0, 1.0),
+            cell=30 if small else 18,
+        ),
+        width="content",
+    )
+
+
+# --- the experiments, rendered --------------------------------------------------------------------
+
+
+def _show_n_tokens(text: str, backend: str) -> None:
+    tokenizer, reason = _tokenizer_or_reason()
+    texts = [checks.RARE_WORD_SENTENCE, text]
+    counts = [checks.token_count(x, tokenizer) for x in texts]
+    if tokenizer is None:
+        st.info(t("chk.n_tokens.no_tokenizer", reason=reason), icon=":material/info:")
+    else:
+        rare = counts[0]
+        st.markdown(
+            t(
+                "chk.n_tokens.result",
+                text=rare.text,
+                words=rare.words,
+                n=rare.wordpiece_n,
+                pieces=" ".join(rare.pieces),
+            )
+        )
+    table = {
+        t("chk.col.text"): [c.text for c in counts],
+        t("chk.col.words"): [c.words for c in counts],
+        t("chk.col.toy"): [c.toy_tokens for c in counts],
+    }
+    if tokenizer is not None:
+        table[t("chk.col.wordpiece")] = [c.wordpiece_n for c in counts]
+    st.dataframe(pd.DataFrame(table), hide_index=True)
+    st.latex(r"n = \#\text{tokens} \;\neq\; \#\text{words}")
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _show_d_model(text: str, backend: str) -> None:
+    result = _long_input(backend)
+    lengths = " / ".join(str(r.n) for r in result.runs)
+    st.markdown(t("chk.d_model.result", d_model=result.d_model, h=result.h, lengths=lengths))
+    if result.backend != backend:
+        st.info(t("chk.d_model.fallback"), icon=":material/hourglass_top:")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("chk.col.n"): [r.n for r in result.runs],
+                t("chk.col.x"): [_shape(r.x_shape) for r in result.runs],
+                t("chk.col.weights"): [_shape(r.weights_shape) for r in result.runs],
+                t("chk.col.out"): [_shape(r.out_shape) for r in result.runs],
+                t("chk.col.row_sum"): [f"{r.max_row_sum_error:.1e}" for r in result.runs],
+            }
+        ),
+        hide_index=True,
+    )
+    longest = result.runs[-1]
+    st.latex(
+        rf"X \in \mathbb{{R}}^{{n \times d_{{\text{{model}}}}}}:\ "
+        rf"n = {longest.n} > 512,\ d_{{\text{{model}}}} = {result.d_model}"
+    )
+
+
+def _show_fixed(text: str, backend: str) -> None:
+    r = _activations(text, backend)
+    st.markdown(
+        t(
+            "chk.fixed.result",
+            first=r.texts[0],
+            second=r.texts[1],
+            token=r.token,
+            w_q=_num(r.w_q_difference),
+            q=_num(r.q_difference),
+        )
+    )
+    st.latex(
+        rf"\max|W^Q_{{(1)}} - W^Q_{{(2)}}| = {_num(r.w_q_difference)},\qquad "
+        rf"\max|q^{{(1)}} - q^{{(2)}}| = {_num(r.q_difference)}"
+    )
+
+
+def _show_dot(text: str, backend: str) -> None:
+    r = _raw_vs_projected(text, backend)
+    query = r.tokens[r.query]
+    st.markdown(t("chk.dot.result", query=query, raw_top=r.raw_top, projected_top=r.projected_top))
+    st.latex(
+        r"\operatorname{softmax}_j\!\Big(\frac{x_i \cdot x_j}{\sqrt{d_{\text{model}}}}\Big)"
+        r"\quad\text{vs}\quad"
+        r"\operatorname{softmax}_j\!\Big(\frac{(x_iW^Q)\cdot(x_jW^K)}{\sqrt{d_k}}\Big)"
+    )
+    st.altair_chart(
+        charts.heatmap(
+            [r.raw, r.projected],
+            [t("chk.dot.raw"), t("chk.dot.projected")],
+            r.tokens,
+            row_title="",
+            col_title=t("chk.axis.key"),
+            value_title=f"a({query}, j)",
+            show_values=len(r.tokens) <= 8,
+            domain=(0.0, 1.0),
+            cell=30,
+        ),
+        width="content",
+    )
+
+
+def _show_values(text: str, backend: str) -> None:
+    r = _values(text, backend)
+    st.markdown(
+        t("chk.values.result", weights=_num(r.weights_difference), output=_num(r.output_difference))
+    )
+    st.latex(
+        r"A = \operatorname{softmax}\!\Big(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\Big)"
+        r"\ \text{(no } V\text{)},\qquad Z = AV"
+    )
+    left, right = st.columns(2)
+    with left:
+        _matrix(r.weights, r.tokens, t("chk.values.before"))
+    with right:
+        _matrix(r.weights_new_v, r.tokens, t("chk.values.after"))
+
+
+def _show_heads(text: str, backend: str) -> None:
+    r = _heads(text, backend)
+    differ = t("chk.heads.differ") if r.column_blocks_differ else t("chk.heads.same")
+    st.markdown(t("chk.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=r.tokens[r.query]))
+    st.latex(rf"W_i^Q = W^Q[:,\,(i-1)d_k : i\,d_k],\quad d_k = {r.d_k},\ i = 1,\ldots,{r.h}")
+    heads = [str(i + 1) for i in range(r.h)]
+    st.altair_chart(
+        charts.heatmap(
+            r.rows,
+            heads,
+            r.tokens,
+            row_title=t("chk.axis.head"),
+            col_title=t("chk.axis.key"),
+            value_title=f"a({r.tokens[r.query]}, j)",
+            show_values=len(r.tokens) <= 8,
+            domain=(0.0, 1.0),
+            cell=30,
+        ),
+        width="content",
+    )
+
+
+def _show_truth(text: str, backend: str) -> None:
+    r = _seeds(text, backend)
+    query = r.tokens[r.query]
+    tops = ", ".join(f"{top} (seed {s})" for top, s in zip(r.top_keys, r.seeds, strict=True))
+    st.markdown(t("chk.truth.result", models=len(r.seeds), query=query, tops=tops))
+    st.altair_chart(
+        charts.heatmap(
+            r.weights_by_seed,
+            [str(s) for s in r.seeds],
+            r.tokens,
+            row_title=t("chk.axis.seed"),
+            col_title=t("chk.axis.key"),
+            value_title=f"a({query}, j)",
+            show_values=len(r.tokens) <= 8,
+            domain=(0.0, 1.0),
+            cell=30,
+        ),
+        width="content",
+    )
+
+
+def _show_sequential(text: str, backend: str) -> None:
+    r = _prefixes(text, backend)
+    st.markdown(
+        t(
+            "chk.seq.result",
+            n=len(r.tokens),
+            parallel=r.parallel_passes,
+            sequential=r.sequential_passes,
+            gap=_num(r.max_difference),
+        )
+    )
+    st.latex(r"P(x_1,\ldots,x_n) = \prod_{t=1}^{n} P(x_t \mid x_1, \ldots, x_{t-1})")
+
+
+def _show_symmetry(text: str, backend: str) -> None:
+    r = _symmetry(text, backend)
+    i, j = r.pair
+    if i == j:
+        st.info(t("chk.sym.single"), icon=":material/info:")
+    else:
+        st.markdown(
+            t(
+                "chk.sym.result",
+                i=r.tokens[i],
+                j=r.tokens[j],
+                a_ij=f"{r.a_ij:.3f}",
+                a_ji=f"{r.a_ji:.3f}",
+                max=_num(r.max_asymmetry),
+            )
+        )
+        st.latex(rf"a_{{{i + 1}{j + 1}}} = {r.a_ij:.3f} \neq a_{{{j + 1}{i + 1}}} = {r.a_ji:.3f}")
+    _matrix(r.weights, r.tokens, "A")
+
+
+def _show_order(text: str, backend: str) -> None:
+    r = _order(text, backend)
+    st.markdown(
+        t(
+            "chk.order.result",
+            original=" ".join(r.tokens),
+            shuffled=" ".join(r.shuffled),
+            without=_num(r.without_positions),
+            with_pe=_num(r.with_positions),
+        )
+    )
+    st.latex(
+        rf"\max\big|\,f(PX) - P f(X)\,\big| = {_num(r.without_positions)}\ \text{{(no PE)}},"
+        rf"\quad {_num(r.with_positions)}\ \text{{(+PE)}}"
+    )
+
+
+# --- the questions ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    qid: str
+    claim: str  # message id of the claim
+    why: str  # message id of the explanation
+    answer: str  # "yes" | "no" | "depends"
+    misconception: int | None  # its number in the article's list, None for the extra ones
+    show: Callable[[str, str], None]  # renders the live experiment for (text, backend)
+
+
+QUESTIONS: list[Question] = [
+    Question("n_tokens", "chk.n_tokens.q", "chk.n_tokens.why", "depends", 1, _show_n_tokens),
+    Question("d_model", "chk.d_model.q", "chk.d_model.why", "no", 2, _show_d_model),
+    Question("fixed", "chk.fixed.q", "chk.fixed.why", "no", 3, _show_fixed),
+    Question("dot", "chk.dot.q", "chk.dot.why", "no", 4, _show_dot),
+    Question("values", "chk.values.q", "chk.values.why", "no", 5, _show_values),
+    Question("heads", "chk.heads.q", "chk.heads.why", "yes", 6, _show_heads),
+    Question("truth", "chk.truth.q", "chk.truth.why", "no", 7, _show_truth),
+    Question("sequential", "chk.seq.q", "chk.seq.why", "no", 8, _show_sequential),
+    Question("symmetric", "chk.sym.q", "chk.sym.why", "no", None, _show_symmetry),
+    Question("order", "chk.order.q", "chk.order.why", "no", None, _show_order),
+]
+
+OPTIONS = ("yes", "no", "depends")
+
+
+def _option_labels() -> dict[str, str]:
+    # Precomputed: AppTest calls format_func outside the script run, where t() has no language.
+    return {"yes": t("chk.opt.yes"), "no": t("chk.opt.no"), "depends": t("chk.opt.depends")}
+
+
+def _results() -> dict[str, bool]:
+    return st.session_state.setdefault(RESULTS_KEY, {})
+
+
+def _reset() -> None:
+    st.session_state[RESULTS_KEY] = {}
+    for q in QUESTIONS:
+        st.session_state.pop(ANSWER_PREFIX + q.qid, None)
+
+
+def _reveal(qid: str, answer: str) -> None:
+    """The reveal button's callback: runs before the page, so the score above is already fresh."""
+    guess = st.session_state.get(ANSWER_PREFIX + qid)
+    if guess is not None:
+        _results()[qid] = guess == answer
+
+
+def _score(bottom: bool = False) -> None:
+    results = _results()
+    left, right = st.columns([4, 1])
+    left.markdown(
+        t(
+            "chk.score",
+            right=sum(results.values()),
+            revealed=len(results),
+            total=len(QUESTIONS),
+        )
+    )
+    right.button(
+        t("chk.reset"),
+        key="chk_reset_bottom" if bottom else "chk_reset",
+        on_click=_reset,
+        help=t("chk.reset_help"),
+    )
+
+
+def _question(number: int, q: Question, text: str, backend: str, labels: dict[str, str]) -> None:
+    results = _results()
+    revealed = q.qid in results
+    with st.container(border=True):
+        tag = (
+            t("chk.misconception", number=q.misconception)
+            if q.misconception is not None
+            else t("chk.more")
+        )
+        st.caption(tag)
+        st.subheader(f"{number}. {t(q.claim)}")
+        guess = st.radio(
+            t("chk.pick"),
+            options=list(OPTIONS),
+            format_func=labels.__getitem__,
+            index=None,
+            horizontal=True,
+            key=ANSWER_PREFIX + q.qid,
+            disabled=revealed,  # the guess is locked once the answer is out
+        )
+        if not revealed:
+            st.button(
+                t("chk.reveal"),
+                key=f"chk_reveal_{q.qid}",
+                disabled=guess is None,
+                help=t("chk.reveal_help"),
+                on_click=_reveal,
+                args=(q.qid, q.answer),
+            )
+            return
+        if results[q.qid]:
+            st.success(t("chk.right", answer=labels[q.answer]), icon=":material/check_circle:")
+        else:
+            st.error(
+                t("chk.wrong", guess=labels.get(guess, "—"), answer=labels[q.answer]),
+                icon=":material/cancel:",
+            )
+        st.markdown(t(q.why))
+        with st.spinner(t("chk.computing")):
+            q.show(text, backend)
+
+
+def render() -> None:
+    backend = page_start("chk.title")
+    if backend is None:
+        return
+    st.markdown(t("chk.intro"))
+    text, used_default = checks.check_text(current_sentence())
+    if used_default:
+        st.info(t("chk.default_note", text=text), icon=":material/edit_note:")
+    else:
+        st.caption(t("chk.sentence_note", max_tokens=checks.MAX_TOKENS, text=text))
+    _score()
+    labels = _option_labels()
+    for number, q in enumerate(QUESTIONS, start=1):
+        _question(number, q, text, backend, labels)
+    _score(bottom=True)
+    solved_and_hurts(t("chk.solved"), t("chk.hurts"))
+
+
+render()

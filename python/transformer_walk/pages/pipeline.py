@@ -1,0 +1,207 @@
+"""The whole pipeline: raw text to contextual representations as one diagram (seed §33–34, §36).
+
+Every node carries its live shape for the sidebar's sentence and opens to its numbers; the stops
+come from ``pipeline_views`` over the toy trace (``state.toy_trace``). Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts
+from transformer_walk import pipeline_views as views
+from transformer_walk.i18n import t
+from transformer_walk.model import ToyConfig, tokenize
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.state import toy_trace_or_none
+from transformer_walk.widgets import page_start, solved_and_hurts
+
+LAYERS_KEY = "pipe_layers"
+BLOCK_KEY = "pipe_block"
+STOP_KEY = "pipe_stop"
+HEAD_KEY = "pipe_head"
+MAX_SHOWN = 16  # rows and columns of a stop's heatmap; the table below holds them all
+PYTHON_MAX_WORK = 64 * 4  # tokens × blocks pure Python runs before we fall back to NumPy
+
+
+def _labels() -> dict[str, str]:
+    return {
+        "text": t("pipe.node.text"),
+        "tokens": t("pipe.node.tokens"),
+        "ids": t("pipe.node.ids"),
+        "one_hot": t("pipe.node.one_hot"),
+        "embeddings": t("pipe.node.embeddings"),
+        "positions": t("pipe.node.positions"),
+        "qkv": t("pipe.node.qkv"),
+        "heads": t("pipe.node.heads"),
+        "weights": t("pipe.node.weights"),
+        "head_out": t("pipe.node.head_out"),
+        "concat": t("pipe.node.concat"),
+        "w_o": t("pipe.node.w_o"),
+        "norm1": t("pipe.node.norm1"),
+        "ffn": t("pipe.node.ffn"),
+        "norm2": t("pipe.node.norm2"),
+        "output": t("pipe.node.output"),
+        "block": t("pipe.node.block"),
+    }
+
+
+def _stage_names() -> dict[str, str]:
+    return {
+        "representation": t("pipe.stage.representation"),
+        "interaction": t("pipe.stage.interaction"),
+        "aggregation": t("pipe.stage.aggregation"),
+        "token": t("pipe.stage.token"),
+    }
+
+
+def _framing() -> None:
+    st.subheader(t("pipe.framing.title"))
+    st.markdown(t("pipe.framing.body"))
+    st.latex(
+        r"\underbrace{X = \text{Embed}(\text{tokens}) + PE}_{\text{Representation}}"
+        r"\;\to\;\underbrace{A = \operatorname{softmax}\!\left(\tfrac{QK^{\mathsf T}}"
+        r"{\sqrt{d_k}}\right)}_{\text{Interaction}}\;\to\;\underbrace{AV}_{\text{Aggregation}}"
+    )
+    st.markdown(t("pipe.framing.qkv"))
+    st.caption(t("pipe.framing.caveat"))
+
+
+def _controls(n_tokens: int) -> tuple[int, int]:
+    """(number of blocks L, 0-based block whose inside is shown)."""
+    left, right = st.columns(2)
+    with left:
+        layers = st.slider(t("pipe.layers"), 1, 4, ToyConfig.n_layers, key=LAYERS_KEY)
+    block = 0
+    with right:
+        if layers > 1:
+            block = st.selectbox(
+                t("pipe.block"), list(range(layers)), index=0, key=BLOCK_KEY,
+                format_func=lambda i: str(i + 1),
+            )  # fmt: skip
+            block = min(int(block), layers - 1)
+    return int(layers), block
+
+
+def _legend() -> None:
+    names = _stage_names()
+    chips = " ".join(
+        f'<span style="background:{views.STAGE_COLOURS[s]};padding:2px 8px;border-radius:6px;'
+        f'margin-right:4px">{names[s]}</span>'
+        for s in views.STAGES
+    )
+    st.markdown(chips, unsafe_allow_html=True)
+
+
+def _matrix_labels(stop: views.Stop, trace, matrix: np.ndarray) -> tuple[list[str], list[str]]:
+    """Row and column labels of a stop's matrix: tokens for rows (and keys), indices otherwise."""
+    n_rows, n_cols = matrix.shape
+    rows = list(trace.tokens) if n_rows == trace.n else [t("pipe.row")]
+    if stop.key == "weights":
+        cols = list(trace.tokens)
+    elif stop.key == "ids":
+        cols = list(trace.tokens)
+    else:
+        cols = [str(j) for j in range(n_cols)]
+    return rows, cols
+
+
+def _numbers(stop: views.Stop, trace) -> None:
+    """The selected stop opened: formula, shape, its numbers as a heatmap and a table."""
+    st.latex(stop.formula)
+    st.markdown(t("pipe.shape", shape=stop.shape_text))
+    if stop.key == "text":
+        st.code(trace.text or " ", language=None)
+        return
+    if stop.key == "tokens":
+        st.dataframe(
+            pd.DataFrame(
+                {t("pipe.col.position"): range(trace.n), t("pipe.col.token"): trace.tokens}
+            ),
+            hide_index=True,
+        )
+        return
+    array = stop.array
+    head = 0
+    if array.ndim == 3:
+        heads = list(range(array.shape[0]))
+        head = st.radio(
+            t("pipe.head"), heads, horizontal=True, key=HEAD_KEY, format_func=lambda i: str(i + 1)
+        )
+        head = min(int(head), array.shape[0] - 1)
+    matrix = views.as_matrix(array, head).astype(float)
+    rows, cols = _matrix_labels(stop, trace, matrix)
+    if stop.key == "one_hot":
+        used = views.used_columns(array)
+        st.caption(t("pipe.one_hot_note", used=len(used), V=array.shape[1]))
+        matrix = matrix[:, used]
+        cols = [trace.vocab.tokens[j] for j in used]
+    shown_r, shown_c = min(len(rows), MAX_SHOWN), min(len(cols), MAX_SHOWN)
+    if shown_r < len(rows) or shown_c < len(cols):
+        st.caption(t("pipe.window", rows=shown_r, cols=shown_c))
+    is_weights = stop.key == "weights"
+    st.altair_chart(
+        charts.heatmap(
+            matrix[:shown_r, :shown_c], rows[:shown_r], cols[:shown_c],
+            row_title=t("pipe.axis.row"), col_title=t("pipe.axis.col"),
+            value_title=t("pipe.axis.value"),
+            fmt=".0f" if stop.key in ("ids", "one_hot") else ".2f",
+            scheme="blues" if is_weights or stop.key == "one_hot" else "redblue",
+            domain=(0.0, 1.0) if is_weights else None,
+        ),
+        width="content",
+    )  # fmt: skip
+    frame = pd.DataFrame(matrix, columns=[f"{j}:{c}" for j, c in enumerate(cols)])
+    frame.insert(0, t("pipe.col.token"), rows)
+    with st.expander(t("pipe.all_numbers")):
+        st.dataframe(frame, hide_index=True)
+    if is_weights:
+        st.caption(t("pipe.rows_sum", total=f"{matrix.sum(axis=1).mean():.4f}"))
+
+
+def render() -> None:
+    name = page_start("pipe.title")
+    if name is None:
+        return
+    st.markdown(t("pipe.intro"))
+    text = current_sentence()
+    layers, block = _controls(len(tokenize(text)))
+    run_on = name
+    if name == "python" and len(tokenize(text)) * layers > PYTHON_MAX_WORK:
+        run_on = "numpy"
+        st.info(t("pipe.python_fallback", n=len(tokenize(text))), icon=":material/hourglass_top:")
+    trace = toy_trace_or_none(text, ToyConfig(n_layers=layers), run_on)
+    if trace is None:
+        return
+    stops = views.pipeline_stops(trace, block)
+    by_key = {s.key: s for s in stops}
+    labels = _labels()
+    options = [s.key for s in stops]
+    option_labels = {s.key: f"{labels[s.key]} {s.shape_text}" for s in stops}
+    st.session_state.setdefault(STOP_KEY, "weights")
+
+    diagram, detail = st.columns([2, 3])
+    with detail:
+        st.subheader(t("pipe.open.title"))
+        key = st.selectbox(
+            t("pipe.open"), options, key=STOP_KEY, format_func=option_labels.__getitem__
+        )
+        stop = by_key[key]
+        st.caption(t("pipe.stage_of", stage=_stage_names()[stop.stage]))
+        _numbers(stop, trace)
+    with diagram:
+        st.subheader(t("pipe.diagram.title"))
+        st.caption(
+            t("pipe.diagram.caption", n=trace.n, V=len(trace.vocab), d_model=trace.config.d_model,
+              h=trace.config.h, d_k=trace.config.d_k, d_ff=trace.config.d_ff, L=layers)
+        )  # fmt: skip
+        _legend()
+        st.graphviz_chart(views.pipeline_dot(stops, labels, selected=key, layers=layers))
+
+    _framing()
+    solved_and_hurts(t("pipe.solved"), t("pipe.hurts"))
+
+
+render()

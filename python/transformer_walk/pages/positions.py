@@ -1,0 +1,261 @@
+"""Positions: the sinusoidal PE matrix and its numbers for the sentence, the shuffled-words
+experiment (permutation equivariance without positions, broken with them), MiniLM's learned
+position embeddings. Renders toy traces (``state.toy_trace``) and what ``positions`` derives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk import charts_positions as charts
+from transformer_walk import positions as pos
+from transformer_walk.attention_views import fits_python_budget
+from transformer_walk.i18n import t
+from transformer_walk.minilm_state import minilm_model, model_backend
+from transformer_walk.model import EmptyInputError, ToyConfig, Trace, positional_encoding, tokenize
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.state import toy_trace, toy_trace_or_none
+from transformer_walk.widgets import page_start, solved_and_hurts
+
+PE_D_MODEL_KEY = "pos_pe_d_model"
+PE_POSITIONS_KEY = "pos_pe_positions"
+TOKEN_KEY = "pos_token"
+SHUFFLE_KEY = "pos_shuffle_seed"
+LEARNED_KEY = "pos_learned_positions"
+MAX_TABLE_ROWS = 12  # PE rows of the sentence printed as numbers
+MAX_LISTED = 20  # tokens listed in the shuffled order
+MINILM_D_MODEL = 384
+
+
+def _intro() -> None:
+    st.markdown(t("pos.intro"))
+    st.latex(r"X = E_{\text{token}} + E_{\text{position}}")
+
+
+def _pe_matrix() -> None:
+    st.header(t("pos.pe.title"), divider="gray")
+    st.markdown(t("pos.pe.body"))
+    st.latex(
+        r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right),\qquad "
+        r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)"
+    )
+    left, right = st.columns(2)
+    with left:
+        d_model = st.select_slider(
+            "d_model", options=[8, 16, 32, 64, 128], value=64, key=PE_D_MODEL_KEY
+        )
+    with right:
+        count = st.slider(t("pos.pe.count"), 8, 100, 50, key=PE_POSITIONS_KEY)
+    pe = positional_encoding(count, d_model)  # (count, d_model)
+    st.altair_chart(
+        charts.index_heatmap(
+            pe,
+            row_title=t("pos.axis.pos"),
+            col_title=t("pos.axis.dim"),
+            value_title="PE",
+            cell=max(4, min(12, 640 // d_model)),
+        ),
+        width="content",
+    )
+    fastest, slowest = pos.wavelength(0, d_model), pos.wavelength(d_model - 1, d_model)
+    st.caption(t("pos.pe.waves", fast=f"{fastest:.2f}", slow=f"{slowest:,.0f}", d_model=d_model))
+
+
+def _sentence_numbers(trace: Trace) -> None:
+    st.header(t("pos.numbers.title"), divider="gray")
+    d = trace.config.d_model
+    st.markdown(t("pos.numbers.body", n=trace.n, d_model=d))
+    shown = min(trace.n, MAX_TABLE_ROWS)
+    index = pd.Index(
+        [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name=t("pos.axis.pos")
+    )
+    columns = [f"{'sin' if c % 2 == 0 else 'cos'} {c}" for c in range(d)]
+    st.dataframe(
+        pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
+        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+    )
+    if shown < trace.n:
+        st.caption(t("pos.numbers.more", shown=shown, n=trace.n))
+
+    labels = {i: f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])}
+    if st.session_state.get(TOKEN_KEY) not in labels:
+        st.session_state[TOKEN_KEY] = min(2, shown - 1)  # "his" in the default sentence
+    i = st.selectbox(
+        t("pos.numbers.pick"), options=list(labels), format_func=labels.__getitem__, key=TOKEN_KEY
+    )
+    column = 2 if d > 2 else 0
+    angle = pos.pe_angle(i, column, d)
+    value = pos.pe_value(i, column, d)
+    st.latex(
+        rf"PE_{{({i},\,{column})}} = \sin\!\left(\frac{{{i}}}{{10000^{{{column}/{d}}}}}\right)"
+        rf" = \sin({angle:.4f}) = {value:.4f}"
+    )
+    st.caption(t("pos.numbers.check", value=f"{trace.positions[i, column]:.4f}"))
+    frame = pd.DataFrame(
+        [trace.embeddings[i], trace.positions[i], trace.x0[i]],
+        index=[t("pos.row.embedding"), t("pos.row.position"), t("pos.row.sum")],
+        columns=[str(c) for c in range(d)],
+    )
+    st.dataframe(
+        frame,
+        column_config={str(c): st.column_config.NumberColumn(format="%.3f") for c in range(d)},
+    )
+
+
+def _shuffle_controls(n: int) -> np.ndarray:
+    st.session_state.setdefault(SHUFFLE_KEY, 1)
+    if st.button(t("pos.shuffle.again"), icon=":material/shuffle:"):
+        st.session_state[SHUFFLE_KEY] += 1
+    return pos.seeded_permutation(n, st.session_state[SHUFFLE_KEY])
+
+
+def _sci(x: float) -> str:
+    """1.2e-16 as LaTeX: 1.2 \\times 10^{-16} (0 stays 0)."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def _listed(tokens: list[str]) -> str:
+    more = " …" if len(tokens) > MAX_LISTED else ""
+    return " ".join(f"`{tok}`" for tok in tokens[:MAX_LISTED]) + more
+
+
+def _shuffle(text: str, backend: str) -> None:
+    st.header(t("pos.shuffle.title"), divider="gray")
+    st.markdown(t("pos.shuffle.body"))
+    st.latex(
+        r"\operatorname{Attention}(PXW^Q,\ PXW^K,\ PXW^V) = "
+        r"P\,\operatorname{softmax}\!\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)"
+        r"P^{\mathsf T}P\,V"
+        r" = P\,\operatorname{Attention}(XW^Q,\ XW^K,\ XW^V)"
+    )
+    tokens = tokenize(text)
+    if len(tokens) < 2:
+        st.info(t("pos.shuffle.too_short"), icon=":material/shuffle:")
+        return
+    perm = _shuffle_controls(len(tokens))
+    shuffled = pos.shuffled_text(tokens, perm)
+    st.markdown(
+        t("pos.shuffle.orders", original=_listed(tokens), shuffled=_listed(shuffled.split()))
+    )
+
+    results: dict[bool, pos.ShuffleResult] = {}
+    with st.spinner(t("pos.computing")):
+        for with_positions in (False, True):
+            config = ToyConfig(positions=with_positions)
+            results[with_positions] = pos.compare_shuffle(
+                toy_trace(text, config, backend), toy_trace(shuffled, config, backend), perm
+            )
+    off, on = results[False], results[True]
+    left, right = st.columns(2)
+    left.metric(t("pos.shuffle.without"), f"{off.max_difference:.1e}")
+    right.metric(t("pos.shuffle.with"), f"{on.max_difference:.1e}")
+    st.latex(
+        rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{\text{{shuffled}}}} - P\cdot\mathrm{{out}}\,"
+        rf"\right|:\quad PE = 0 \Rightarrow {_sci(off.max_difference)},\qquad "
+        rf"PE \neq 0 \Rightarrow {on.max_difference:.3f}"
+    )
+    st.success(t("pos.shuffle.equivariant"), icon=":material/check_circle:")
+    st.markdown(t("pos.shuffle.diff_title"))
+    shuffled_labels = [tokens[int(p)] for p in perm]
+    st.altair_chart(
+        charts.row_bars(
+            shuffled_labels,
+            on.row_differences(),
+            x_title=t("pos.shuffle.row_diff"),
+            y_title=t("pos.shuffle.row"),
+            fmt=".3f",
+        ),
+        width="stretch",
+    )
+    st.caption(t("pos.shuffle.note"))
+
+
+def _learned(selected: str) -> None:
+    st.header(t("pos.learned.title"), divider="gray")
+    st.markdown(t("pos.learned.body"))
+    count = st.slider(t("pos.learned.count"), 16, 128, 64, step=16, key=LEARNED_KEY)
+    sinus = pos.sinusoidal_cosines(count, MINILM_D_MODEL)  # (count, count)
+    backend = model_backend(selected)
+    model = minilm_model(backend)
+    left, right = st.columns(2)
+    with left:
+        st.markdown(t("pos.learned.sinusoidal", d_model=MINILM_D_MODEL))
+        st.altair_chart(
+            charts.index_heatmap(
+                sinus, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
+                value_title="cos", cell=max(3, 320 // count),
+            ),
+            width="content",
+        )  # fmt: skip
+    if model is None:
+        return
+    learned = pos.cosine_matrix(model.embeddings.position_embeddings[:count])  # (count, count)
+    with right:
+        st.markdown(t("pos.learned.minilm"))
+        st.altair_chart(
+            charts.index_heatmap(
+                learned, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
+                value_title="cos", cell=max(3, 320 // count),
+            ),
+            width="content",
+        )  # fmt: skip
+    sin_label, learned_label = t("pos.learned.series_sin"), t("pos.learned.series_minilm")
+    by_distance = {
+        sin_label: pos.mean_cosine_by_distance(sinus),
+        learned_label: pos.mean_cosine_by_distance(learned),
+    }
+    frame = pd.DataFrame(
+        [
+            {"k": k, "cos": float(v), "series": name}
+            for name, values in by_distance.items()
+            for k, v in enumerate(values)
+        ]
+    )
+    st.altair_chart(
+        charts.lines(
+            frame, x="k", y="cos", series="series", x_title=t("pos.learned.distance"),
+            y_title=t("pos.learned.mean_cos"), series_order=list(by_distance),
+        ),
+        width="stretch",
+    )  # fmt: skip
+    st.caption(
+        t(
+            "pos.learned.neighbour",
+            learned=f"{by_distance[learned_label][1]:.3f}",
+            sin=f"{by_distance[sin_label][1]:.3f}",
+            far=count - 1,
+            learned_far=f"{by_distance[learned_label][-1]:.3f}",
+        )
+    )
+    st.caption(t("pos.learned.numpy"))
+
+
+def render() -> None:
+    name = page_start("pos.title")
+    if name is None:
+        return
+    _intro()
+    _pe_matrix()
+    text = current_sentence()
+    n = len(tokenize(text))
+    run_on = name if name != "python" or fits_python_budget(n, 8, 2, n_layers=4) else "numpy"
+    with st.spinner(t("pos.computing")):
+        trace = toy_trace_or_none(text, ToyConfig(), run_on)
+    if trace is not None:
+        if run_on != name:
+            st.info(t("pos.python_fallback", n=n), icon=":material/hourglass_top:")
+        _sentence_numbers(trace)
+        try:
+            _shuffle(text, run_on)
+        except (ValueError, EmptyInputError):  # the guard in shuffled_text: say so, don't crash
+            st.warning(t("pos.shuffle.failed"), icon=":material/error:")
+    _learned(name)
+    st.markdown(t("pos.other"))
+    solved_and_hurts(t("pos.solved"), t("pos.hurts"))
+
+
+render()

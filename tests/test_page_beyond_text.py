@@ -1,0 +1,70 @@
+"""The Beyond text page through AppTest: both languages, each backend, the patch-size and query
+sliders, numbers checked against the patches module run here; the upload stays optional."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from transformer_walk import patches as vit
+from transformer_walk.i18n import LANGUAGES, translate
+
+import apptest_support
+from apptest_support import no_exception
+
+open_page = partial(apptest_support.open_page, "beyond_text.py")
+
+
+def metric(at, label: str) -> str:  # noqa: ANN001 - AppTest
+    return next(m.value for m in at.metric if m.label == label)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_patches_attention_and_overlay(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("vit.title", language)
+    assert metric(at, translate("vit.metric.n", language)) == "36"
+    assert metric(at, translate("vit.metric.grid", language)) == "6 × 6"
+    assert metric(at, translate("vit.metric.width", language)) == "768"
+    assert any(r"= 6\cdot6 = 36" in x.value for x in at.latex)
+    at.select_slider(key="vit_patch").set_value(32)
+    at.run()
+    assert at.slider(key="vit_query").value == 5  # a new grid starts at its middle patch
+    at.slider(key="vit_query").set_value(2)
+    at.run()
+    no_exception(at)
+    assert metric(at, translate("vit.metric.n", language)) == "9"
+    att = vit.attend_patches(vit.patchify(vit.make_scene(), 32), "numpy")
+    row = att.weights[1]
+    top = int(row.argmax())
+    caption = translate(
+        "vit.overlay.caption", language, query=2, top=top + 1, weight=f"{row[top]:.3f}"
+    )
+    assert caption in [c.value for c in at.caption]
+    assert any(c.value == translate("vit.row_sum", language, query=2, total="1.000000")
+               for c in at.caption)  # fmt: skip
+    assert any(m.value == translate("vit.clip.body", language) for m in at.markdown)
+
+
+@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
+def test_smallest_patches_on_each_backend(backend: str) -> None:
+    at = open_page("en", backend=backend)
+    at.select_slider(key="vit_patch").set_value(8)
+    at.run()
+    no_exception(at)
+    assert metric(at, "n (patch tokens)") == "144"
+    # The query slider was reset into range and points at the middle patch.
+    assert at.slider(key="vit_query").value == 6 * 12 + 6 + 1
+
+
+@pytest.mark.parametrize("sentence", ["", "我爱我的狗 🐶"])
+def test_upload_choice_and_any_sentence(sentence: str) -> None:
+    at = open_page("zh", sentence=sentence)
+    at.radio(key="vit_source").set_value("upload")
+    at.run()
+    no_exception(at)
+    if not vit.pillow_available():
+        assert any(i.value == translate("vit.upload.no_pil", "zh") for i in at.info)
+    assert metric(at, translate("vit.metric.n", "zh")) == "36"  # the scene stands in

@@ -1,0 +1,108 @@
+"""The Check yourself page through AppTest: predict, reveal, verdict, score, reset — in both
+languages, on each backend, with the live numbers compared against the checks recomputed here."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import checks
+from transformer_walk.i18n import LANGUAGES, translate
+
+import apptest_support
+from apptest_support import no_exception
+
+open_page = partial(apptest_support.open_page, "check_yourself.py")
+QIDS = ["n_tokens", "d_model", "fixed", "dot", "values", "heads", "truth", "sequential",
+        "symmetric", "order"]  # fmt: skip
+
+
+def answer_and_reveal(at: AppTest, qid: str, answer: str) -> AppTest:
+    at.radio(key=f"chk_answer_{qid}").set_value(answer)
+    at.run()
+    at.button(key=f"chk_reveal_{qid}").click()
+    return at.run()
+
+
+def markdown(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+def score(language: str, right: int, revealed: int) -> str:
+    return translate("chk.score", language, right=right, revealed=revealed, total=len(QIDS))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_reveal_scores_and_shows_the_live_numbers(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("chk.title", language)
+    assert score(language, 0, 0) in markdown(at)
+    # Before a guess, the reveal button is disabled; nothing is revealed.
+    assert at.button(key="chk_reveal_values").disabled
+    at = answer_and_reveal(at, "values", "no")
+    no_exception(at)
+    assert score(language, 1, 1) in markdown(at)
+    yes, no = translate("chk.opt.yes", language), translate("chk.opt.no", language)
+    assert any(s.value == translate("chk.right", language, answer=no) for s in at.success)
+    r = checks.values_and_weights("Tom loves his dog", "rust")
+    assert r.weights_difference == 0.0
+    expected = translate(
+        "chk.values.result", language, weights="0.000", output=f"{r.output_difference:.3f}"
+    )
+    assert expected in markdown(at)
+    assert at.radio(key="chk_answer_values").disabled  # the guess is locked
+    # A wrong guess counts as revealed, not right.
+    at = answer_and_reveal(at, "symmetric", "yes")
+    assert score(language, 1, 2) in markdown(at)
+    wrong = translate("chk.wrong", language, guess=yes, answer=no)
+    assert any(e.value == wrong for e in at.error)
+    s = checks.symmetry("Tom loves his dog", "numpy")
+    assert translate(
+        "chk.sym.result", language, i="his", j="tom", a_ij=f"{s.a_ij:.3f}",
+        a_ji=f"{s.a_ji:.3f}", max=f"{s.max_asymmetry:.3f}",
+    ) in markdown(at)  # fmt: skip
+    # Start over.
+    at.button(key="chk_reset").click()
+    at.run()
+    no_exception(at)
+    assert score(language, 0, 0) in markdown(at)
+    assert at.radio(key="chk_answer_values").value is None
+
+
+@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
+def test_every_question_on_each_backend(backend: str) -> None:
+    at = open_page("en", backend=backend)
+    for qid in QIDS:
+        at = answer_and_reveal(at, qid, "no")
+    no_exception(at)
+    # "no" is right for all but n_tokens ("not necessarily") and heads ("yes").
+    assert score("en", 8, 10) in markdown(at)
+    if backend == "python":
+        assert any(i.value == translate("chk.d_model.fallback", "en") for i in at.info)
+    o = checks.order_check("Tom loves his dog", "numpy")
+    text = " ".join(markdown(at))
+    assert f"{o.with_positions:.3f}" in text
+    assert "n = 600 > 512" in " ".join(x.value for x in at.latex)
+    d = next(x.value for x in at.dataframe if "X shape" in x.value.columns)
+    assert list(d["X shape"]) == ["[10, 512]", "[600, 512]"]
+    assert list(d["attention weights shape"]) == ["[8, 10, 10]", "[8, 600, 600]"]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["", "dog", " ".join(["word"] * 200), "我爱我的狗", "I love 🐶 and 🐱 !"]
+)
+def test_edge_sentences(sentence: str) -> None:
+    at = open_page("zh", sentence=sentence)
+    for qid in ("n_tokens", "symmetric", "order", "sequential"):
+        at = answer_and_reveal(at, qid, "no")
+    no_exception(at)
+    text, default = checks.check_text(sentence)
+    if default:
+        assert any(i.value == translate("chk.default_note", "zh", text=text) for i in at.info)
+    o = checks.order_check(sentence, "numpy")
+    assert o.without_positions < 1e-9
+    table = next(x.value for x in at.dataframe if "文本" in x.value.columns)
+    assert list(table["文本"]) == [checks.RARE_WORD_SENTENCE, text]

@@ -1,0 +1,94 @@
+"""The Cost page through AppTest: both languages, n / k / d controls checked against the counts
+computed here, the timing run producing slopes for both lanes (never asserted as speeds)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk import cost
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import tokenize
+from transformer_walk.navigation import page_path
+
+from apptest_support import APP, no_exception
+
+
+def open_cost(language: str = "en", sentence: str | None = None, max_n: int = 512) -> AppTest:
+    """The page with a small largest n, so the timing run stays short."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["lang"] = language
+    at.session_state["cost_max_n"] = max_n
+    if sentence is not None:
+        at.session_state["sentence"] = sentence
+    at.run().switch_page(str(page_path("cost.py"))).run()
+    no_exception(at)
+    return at
+
+
+def path_table(at: AppTest):
+    return at.dataframe[0].value
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_opens_with_counts_and_slopes_in_both_languages(language: str) -> None:
+    at = open_cost(language)
+    assert at.title[0].value == translate("cost.title", language)
+    table = path_table(at)
+    # n = 4 tokens of "Tom loves his dog", k = 3, d = 512
+    assert list(table.iloc[:, 1]) == [3, 2, 1]
+    assert list(table.iloc[:, 2]) == [4, 1, 1]
+    assert list(table.iloc[:, 3]) == [f"{4 * 512**2:,}", f"{3 * 4 * 512**2:,}", f"{16 * 512:,}"]
+    slopes = [
+        m
+        for m in at.metric
+        if m.label.startswith(translate("cost.time.slope", language, lane="")[:6])
+    ]
+    assert len(slopes) == 2
+    for m in slopes:
+        assert math.isfinite(float(m.value))  # computed from this run's medians, value unasserted
+
+
+def test_controls_change_the_counts() -> None:
+    at = open_cost(sentence="one two three")
+    assert at.number_input(key="cost_n").value == 3
+    at.number_input(key="cost_n").set_value(1000).run()
+    at.slider(key="cost_k").set_value(5).run()
+    at.select_slider(key="cost_d").set_value(64).run()
+    no_exception(at)
+    rnn, cnn, attn = cost.layer_costs(1000, 64, 5)
+    table = path_table(at)
+    assert list(table.iloc[:, 1]) == [999, math.ceil(999 / 4), 1]
+    assert list(table.iloc[:, 3]) == [f"{r.operations:,}" for r in (rnn, cnn, attn)]
+    ratio = next(m.value for m in at.markdown if "n / d" in m.value)
+    assert f"{1000 / 64:.3g}" in ratio
+
+
+def test_timing_table_and_memory_table() -> None:
+    at = open_cost(max_n=256)
+    timings = at.dataframe[1].value
+    assert set(timings["n"]) == {64, 128, 256}
+    assert (timings.iloc[:, 2] > 0).all()
+    memory = at.dataframe[2].value
+    assert list(memory["n"]) == [64, 128, 256, 16_384, 65_536]
+    full = memory[translate("cost.mem.full", "en")]
+    assert full.iloc[-1] == "16.0 GiB"  # 65 536² · 4 bytes
+    assert memory[translate("cost.mem.tile", "en")].iloc[-1] == "64.0 KiB"  # 64 × 256 × 4
+    at.button(key="cost_measure").click().run()
+    no_exception(at)
+
+
+@pytest.mark.parametrize("sentence", ["", "我爱我的狗", "Tom 🐶", " ".join(["w"] * 200)])
+def test_edge_sentences(sentence: str) -> None:
+    at = open_cost(sentence=sentence, max_n=256)
+    n = len(tokenize(sentence))
+    assert at.number_input(key="cost_n").value == max(n, 1)
+    assert list(path_table(at).iloc[:, 1]) == [
+        max(n - 1, 0),
+        cost.cnn_layers_to_connect(max(n, 1), 3),
+        1 if n > 1 else 0,
+    ]
+    if n == 0:
+        assert any(i.value == translate("cost.empty", "en") for i in at.info)

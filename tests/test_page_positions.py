@@ -1,0 +1,165 @@
+"""The Positions page through AppTest: both languages, the sentence, the shuffle button, the token
+and d_model pickers; numbers checked against the toy model and the PE formula computed here."""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import pytest
+
+from transformer_walk import positions as pos
+from transformer_walk.backend_status import backend_status
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.model import ToyConfig, ToyTransformer, tokenize
+
+import apptest_support
+from apptest_support import no_exception
+
+open_page = partial(apptest_support.open_page, "positions.py")
+
+
+def shuffle_gap(text: str, seed: int, positions: bool) -> float:
+    """max |out(shuffled) − out[perm]|, from two plain runs of the toy model."""
+    model = ToyTransformer(ToyConfig(positions=positions), "numpy")
+    tokens = tokenize(text)
+    perm = pos.seeded_permutation(len(tokens), seed)
+    out = model.run(text).output
+    out_shuffled = model.run(" ".join(tokens[p] for p in perm)).output
+    return float(np.max(np.abs(out_shuffled - out[perm])))
+
+
+def metrics(at, language: str = "en") -> tuple[float, float]:  # noqa: ANN001 - AppTest
+    by_label = {m.label: m.value for m in at.metric}
+    return (
+        float(by_label[translate("pos.shuffle.without", language)]),
+        float(by_label[translate("pos.shuffle.with", language)]),
+    )
+
+
+def latex(at) -> list[str]:  # noqa: ANN001
+    return [x.value for x in at.latex]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_default_sentence_numbers(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    assert at.title[0].value == translate("pos.title", language)
+    # The PE table is the formula's numbers for positions 0..3 of d_model 8.
+    table = at.dataframe[0].value
+    assert table.shape == (4, 8)
+    expected = np.zeros((4, 8))
+    for p in range(4):
+        for i in range(4):
+            angle = p / 10000 ** (2 * i / 8)
+            expected[p, 2 * i], expected[p, 2 * i + 1] = math.sin(angle), math.cos(angle)
+    np.testing.assert_allclose(table.to_numpy(), expected, atol=1e-12)
+    # The worked entry for "his" (position 2), column 2: sin(2 / 10000^(2/8)) = sin(0.2).
+    assert any(rf"= {math.sin(0.2):.4f}" in x and r"10000^{2/8}" in x for x in latex(at))
+    # E + PE = x for that token.
+    rows = at.dataframe[1].value.to_numpy()
+    np.testing.assert_allclose(rows[0] + rows[1], rows[2], atol=1e-12)
+    # The shuffle: no positions → rounding error; positions → the change computed here.
+    off, on = metrics(at, language)
+    assert off < 1e-12
+    assert on == pytest.approx(shuffle_gap("Tom loves his dog", 1, True), rel=0.06)
+    assert shuffle_gap("Tom loves his dog", 1, False) < 1e-12
+    assert len(at.get("vega_lite_chart")) >= 3  # PE map, row differences, sinusoidal cosines
+
+
+def test_shuffle_again_draws_a_new_order_and_new_numbers() -> None:
+    at = open_page()
+    tokens = tokenize("Tom loves his dog")
+    perm = pos.seeded_permutation(4, 2)
+    at.button[0].click().run()
+    no_exception(at)
+    assert at.session_state["pos_shuffle_seed"] == 2
+    listed = " ".join(f"`{tokens[p]}`" for p in perm)
+    assert any(listed in m.value for m in at.markdown)
+    off, on = metrics(at)
+    assert off < 1e-12
+    assert on == pytest.approx(shuffle_gap("Tom loves his dog", 2, True), rel=0.06)
+
+
+def test_a_new_sentence_another_token_and_another_d_model() -> None:
+    at = open_page()
+    at.session_state["sentence"] = "the dog sees the cat"
+    at.run()
+    no_exception(at)
+    assert at.dataframe[0].value.shape == (5, 8)
+    off, on = metrics(at)
+    assert off < 1e-12
+    assert on == pytest.approx(shuffle_gap("the dog sees the cat", 1, True), rel=0.06)
+    at.selectbox(key="pos_token").set_value(4).run()
+    no_exception(at)
+    value = math.sin(4 / 10000 ** (2 / 8))
+    assert any(rf"\sin({4 / 10:.4f}) = {value:.4f}" in x for x in latex(at))
+    at.select_slider(key="pos_pe_d_model").set_value(16).run()
+    no_exception(at)
+    slow = 2 * math.pi * 10000 ** (14 / 16)
+    caption = translate("pos.pe.waves", "en", fast="6.28", slow=f"{slow:,.0f}", d_model=16)
+    assert any(c.value == caption for c in at.caption)
+
+
+def test_minilm_learned_positions_when_installed() -> None:
+    try:
+        from transformer_walk.minilm import load_minilm
+
+        table = load_minilm(backend="numpy").embeddings.position_embeddings
+    except Exception:  # noqa: BLE001 - any missing piece: the page shows its message instead
+        at = open_page()
+        no_exception(at)
+        pytest.skip("MiniLM is not installed here")
+    at = open_page()
+    at.slider(key="pos_learned_positions").set_value(32).run()
+    no_exception(at)
+    rows = table[:32] / np.linalg.norm(table[:32], axis=1, keepdims=True)
+    cos = rows @ rows.T
+    neighbours = float(np.mean(np.diagonal(cos, offset=1)))
+    far = float(cos[0, 31])
+    assert any(
+        f"{neighbours:.3f} learned" in c.value and f"are at {far:.3f}" in c.value
+        for c in at.caption
+    ), [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_text_gives_the_friendly_message(language: str) -> None:
+    at = open_page(language, sentence="")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert not at.metric
+
+
+def test_one_token_cannot_be_shuffled() -> None:
+    at = open_page(sentence="dog")
+    no_exception(at)
+    assert any(i.value == translate("pos.shuffle.too_short", "en") for i in at.info)
+    assert not at.metric
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["我爱我的狗", "Tom 🐶 loves his 🐶!", " ".join(("Tom loves his dog " * 50).split()[:200])],
+)
+def test_cjk_emoji_and_two_hundred_words(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    off, on = metrics(at)
+    assert off < 1e-12
+    assert on == pytest.approx(shuffle_gap(sentence, 1, True), rel=0.06)
+
+
+@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
+def test_each_backend(name: str) -> None:
+    if not backend_status(name).available:
+        pytest.skip(f"backend {name!r} is not importable here")
+    at = open_page(backend=name)
+    no_exception(at)
+    label = translate(f"backend.{name}", "en")
+    assert any(f"**{label}**" in c.value for c in at.caption)
+    off, on = metrics(at)
+    assert off < 1e-12
+    assert on == pytest.approx(shuffle_gap("Tom loves his dog", 1, True), rel=0.06)
