@@ -190,6 +190,9 @@ CASES = [
          message="number of threads must be at least 1, got 0"),
     Case("E15-negative", "set_num_threads", (-3,),
          message="number of threads must be at least 1, got -3"),
+    # E22: set_num_threads(n) with n > 1024 (200,000 threads would hang the process).
+    Case("E22-too-many", "set_num_threads", (200_000,),
+         message="number of threads must be at most 1024, got 200000"),
     # E16: one_hot with vocab_size < 1.
     Case("E16-zero", "one_hot", ([0], 0), message="vocab_size must be at least 1, got 0"),
     Case("E16-negative", "one_hot", (np.zeros(0, np.int64), -2),

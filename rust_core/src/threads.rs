@@ -15,6 +15,10 @@ use crate::error::{CoreError, Result};
 
 pub const ENV_VAR: &str = "RUST_CORE_NUM_THREADS";
 
+/// The largest pool accepted: asking the OS for hundreds of thousands of threads hangs the
+/// process rather than failing.
+pub const MAX_THREADS: usize = 1024;
+
 struct Pools {
     current: usize,
     by_size: HashMap<usize, Arc<ThreadPool>>,
@@ -27,7 +31,7 @@ pub fn default_num_threads() -> usize {
     std::env::var(ENV_VAR)
         .ok()
         .and_then(|s| s.trim().parse::<usize>().ok())
-        .filter(|&n| n >= 1)
+        .filter(|&n| (1..=MAX_THREADS).contains(&n))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
@@ -77,9 +81,12 @@ pub fn set_num_threads(n: i64) -> Result<()> {
             "number of threads must be at least 1, got {n}"
         )));
     }
-    let n =
-        usize::try_from(n).map_err(|_| CoreError::Value(format!("cannot start {n} threads")))?;
-    select(n).map(|_| ())
+    if n > MAX_THREADS as i64 {
+        return Err(CoreError::Value(format!(
+            "number of threads must be at most {MAX_THREADS}, got {n}"
+        )));
+    }
+    select(n as usize).map(|_| ())
 }
 
 pub fn get_num_threads() -> Result<usize> {

@@ -23,6 +23,9 @@ import numpy as np
 #: The float dtypes the kernels compute in natively (E1, E5).
 FLOAT_DTYPES: tuple[np.dtype, ...] = (np.dtype(np.float32), np.dtype(np.float64))
 
+#: The largest pool any backend accepts (E22): starting 200,000 OS threads would hang the process.
+MAX_THREADS = 1024
+
 #: Environment variable that sets the default thread count (as for ``rust_core``).
 NUM_THREADS_ENV = "RUST_CORE_NUM_THREADS"
 
@@ -373,7 +376,7 @@ def validate_gelu(x: Any) -> np.ndarray:
 
 
 def default_num_threads() -> int:
-    """``RUST_CORE_NUM_THREADS`` if it is an integer >= 1, else the number of cores.
+    """``RUST_CORE_NUM_THREADS`` if it is an integer in [1, MAX_THREADS], else the number of cores.
 
     The Python backends read the same variable as ``rust_core`` so that a benchmark run under
     one setting reports the same thread count for every lane. A malformed value is ignored
@@ -384,7 +387,7 @@ def default_num_threads() -> int:
         value = int(raw)
     except ValueError:
         value = 0
-    return value if value >= 1 else (os.cpu_count() or 1)
+    return value if 1 <= value <= MAX_THREADS else (os.cpu_count() or 1)
 
 
 class ThreadCount:
@@ -405,8 +408,10 @@ class ThreadCount:
         return self._value
 
     def set(self, n: Any) -> None:
-        """E15: a pool needs at least one thread."""
+        """E15: a pool needs at least one thread; E22: and at most MAX_THREADS."""
         value = operator.index(n)
         if value < 1:
             raise ValueError(f"number of threads must be at least 1, got {value}")
+        if value > MAX_THREADS:
+            raise ValueError(f"number of threads must be at most {MAX_THREADS}, got {value}")
         self._value = value
