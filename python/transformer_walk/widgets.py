@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer_walk.attention_views import window
 from transformer_walk.i18n import t
 from transformer_walk.sidebar import selected_backend
 
@@ -30,3 +31,20 @@ def solved_and_hurts(solved: str, hurts: str) -> None:
         st.success(f"**{solved_label}** {solved}", icon=":material/check_circle:")
     with right:
         st.warning(f"**{hurts_label}** {hurts}", icon=":material/report:")
+
+
+def token_window(
+    n: int, shown: int, key: str, *, label: str, help_id: str, note: str
+) -> tuple[int, int]:
+    """The [start, stop) window of a long sentence's tokens that n×n charts show: everything
+    when n ≤ ``shown``, else a slider for the first token. ``label``, ``help_id`` and ``note``
+    are the page's message ids (help takes ``shown``, ``n``; note ``first``, ``last``, ``n``)."""
+    if n <= shown:
+        return (0, n)
+    st.slider(
+        t(label), min_value=1, max_value=n - shown + 1, value=1, key=key,
+        help=t(help_id, shown=shown, n=n),
+    )  # fmt: skip
+    start, stop = window(n, st.session_state[key] - 1, shown)
+    st.caption(t(note, first=start + 1, last=stop, n=n))
+    return (start, stop)

@@ -15,7 +15,7 @@ from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace, tokenize
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.widgets import solved_and_hurts, token_window
 
 D_MODEL_KEY = "mh_d_model"
 H_KEY = "mh_h"
@@ -85,19 +85,9 @@ def _sizes() -> tuple[int, int, int]:
 
 
 def _window(n: int) -> tuple[int, int]:
-    if n <= MAX_SHOWN:
-        return (0, n)
-    st.slider(
-        t("mh.window"),
-        min_value=1,
-        max_value=n - MAX_SHOWN + 1,
-        value=1,
-        key=WINDOW_KEY,
-        help=t("mh.window_help", shown=MAX_SHOWN, n=n),
+    return token_window(
+        n, MAX_SHOWN, WINDOW_KEY, label="mh.window", help_id="mh.window_help", note="mh.window_note"
     )
-    start, stop = views.window(n, st.session_state[WINDOW_KEY] - 1, MAX_SHOWN)
-    st.caption(t("mh.window_note", first=start + 1, last=stop, n=n))
-    return (start, stop)
 
 
 def _overview(trace: Trace) -> None:

@@ -16,7 +16,7 @@ from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace, tokenize
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
+from transformer_walk.widgets import solved_and_hurts, token_window
 
 HEAD_KEY = "sam_head"
 CAUSAL_KEY = "sam_causal"
@@ -86,18 +86,10 @@ def _matrix(trace: Trace, head: int) -> None:
         rf"A \in \mathbb{{R}}^{{n \times n}},\quad n = {n}:\quad "
         rf"{n} \times {n} = {n * n}"
     )
-    start, stop = 0, n
-    if n > MAX_SHOWN:
-        st.slider(
-            t("sam.window"),
-            min_value=1,
-            max_value=n - MAX_SHOWN + 1,
-            value=1,
-            key=WINDOW_KEY,
-            help=t("sam.window_help", shown=MAX_SHOWN, n=n),
-        )
-        start, stop = views.window(n, st.session_state[WINDOW_KEY] - 1, MAX_SHOWN)
-        st.caption(t("sam.window_note", first=start + 1, last=stop, n=n))
+    start, stop = token_window(
+        n, MAX_SHOWN, WINDOW_KEY, label="sam.window", help_id="sam.window_help",
+        note="sam.window_note",
+    )  # fmt: skip
     tokens = trace.tokens[start:stop]
     st.altair_chart(
         charts.heatmap(
