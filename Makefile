@@ -45,7 +45,7 @@ lint: $(VENV)/.requirements
 # current NumPy down; the race is against NumPy at its best, so they are unset for this command.
 bench: setup
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench $(BENCH_ARGS)
-	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench_goals
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench --goals
 
 clean:
 	rm -rf $(VENV) target dist

@@ -35,9 +35,20 @@ def test_report_lists_every_row_with_its_verdict():
                  target=2.5, met=False, gflops=None),
         ],
         "matmul_peak_gflops": {"numpy_matmul": 400.0, "rust_linear": 380.0},
+        "lookup_copy_floor_s": 0.00123,
         "attention_32768": dict(n=32768, peak_growth_mb=9.0, output_mb=8.0, seconds=1.0,
                                 finite=True, n_by_m_matrix_mb=4096.0),
     }  # fmt: skip
     text = bench_goals.format_report(report)
     assert "softmax" in text and "yes" in text and "NO" in text
     assert "400 GFLOP/s" in text and "grew 9 MB" in text and "4096 MB" in text
+    assert "25 MB result in 1.23 ms" in text
+
+
+def test_bench_goals_flag_prints_the_goal_table(monkeypatch):
+    from transformer_walk import bench, bench_goals
+
+    seen = []
+    monkeypatch.setattr(bench_goals, "main", lambda argv: seen.append(argv) or 0)
+    assert bench.main(["--goals", "--json", "goals.json"]) == 0
+    assert seen == [["--json", "goals.json"]]

@@ -2,6 +2,7 @@
 
     python -m transformer_walk.bench                       # quick preset, all ops
     python -m transformer_walk.bench --ops attention --sizes standard --repeats 7 --json out.json
+    python -m transformer_walk.bench --goals                 # the performance goals, as ratios
 
 Ops and the sizes they take:
 
@@ -683,6 +684,11 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--json", metavar="PATH", help="also write every cell, with its samples, to PATH"
     )
+    parser.add_argument(
+        "--goals",
+        action="store_true",
+        help="instead, measure issue 6's goals against NumPy (transformer_walk.bench_goals)",
+    )
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.warmup < 1:
         parser.error("--repeats and --warmup must be at least 1")
@@ -693,6 +699,10 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(argv)
+    if args.goals:
+        from transformer_walk import bench_goals  # imports this module: import it only here
+
+        return bench_goals.main(["--json", args.json] if args.json else [])
     cases = [case for op in args.ops for case in PRESETS[args.sizes][op]]
 
     def show(p: Progress) -> None:

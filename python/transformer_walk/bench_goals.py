@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.bench import BLAS_SETTLE_S
+
 ROUNDS = 7
 
 
@@ -119,19 +121,19 @@ def goals() -> list[Goal]:
 
 
 def _median_pair(goal: Goal, args: tuple[Any, ...], rounds: int) -> tuple[float, float]:
-    """Medians of NumPy and Rust over ``rounds`` alternating rounds, after a warm-up of each."""
+    """Medians of NumPy and Rust over ``rounds`` alternating rounds, after a warm-up of each.
+
+    Every call starts after the same pause, ``BLAS_SETTLE_S``: OpenBLAS's threads spin for about
+    0.1 s after a NumPy product and would take a core from a Rust call that follows at once."""
     _warm(goal.numpy, args)
     _warm(goal.rust, args)
-    time.sleep(0.2)  # let OpenBLAS's spinning threads go idle before the first Rust call
     t_np, t_rs = [], []
     for _ in range(rounds):
-        start = time.perf_counter()
-        goal.numpy(*args)
-        t_np.append(time.perf_counter() - start)
-        time.sleep(0.05)
-        start = time.perf_counter()
-        goal.rust(*args)
-        t_rs.append(time.perf_counter() - start)
+        for fn, times in ((goal.numpy, t_np), (goal.rust, t_rs)):
+            time.sleep(BLAS_SETTLE_S)
+            start = time.perf_counter()
+            fn(*args)
+            times.append(time.perf_counter() - start)
     return statistics.median(t_np), statistics.median(t_rs)
 
 
@@ -144,10 +146,12 @@ def _warm(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float = 0.3) -
         fn(*args)
 
 
-def _median(fn: Callable[..., Any], args: tuple[Any, ...], rounds: int) -> float:
+def _median(fn: Callable[..., Any], args: tuple[Any, ...], rounds: int, pause: float = 0.0) -> float:
+    """Median time of ``fn(*args)`` after a warm-up, each call ``pause`` seconds after the last."""
     _warm(fn, args)
     times = []
     for _ in range(rounds):
+        time.sleep(pause)
         start = time.perf_counter()
         fn(*args)
         times.append(time.perf_counter() - start)
@@ -178,6 +182,13 @@ def matmul_peak_gflops(rounds: int = 5) -> dict[str, float]:
         "numpy_matmul": flops / _median(np.matmul, (a, b), rounds) / 1e9,
         "rust_linear": flops / _median(rust_core.linear, (a, b), rounds) / 1e9,
     }
+
+
+def lookup_copy_floor_s(rounds: int = ROUNDS) -> float:
+    """NumPy's time to copy an array the size of the lookup's result ([32, 512, 384] float32,
+    25 MB) from one contiguous buffer to another: about the least any lookup can take here."""
+    src = np.random.default_rng(3).standard_normal((32, 512, 384), dtype=np.float32)
+    return _median(np.copy, (src,), rounds, pause=BLAS_SETTLE_S)
 
 
 def attention_memory_growth_mb(n: int = 32768, d: int = 64) -> dict[str, float]:
@@ -212,7 +223,7 @@ def run(rounds: int = ROUNDS) -> dict[str, Any]:
     for goal in goals():
         args = goal.make(np.random.default_rng(0))
         rust_core.set_num_threads(1)
-        one = _median(goal.rust, args, rounds)
+        one = _median(goal.rust, args, rounds, pause=BLAS_SETTLE_S)  # as in the pairs
         rust_core.set_num_threads(cores or 1)
         t_np, t_rs = _median_pair(goal, args, rounds)
         ratio = t_np / t_rs
@@ -223,6 +234,7 @@ def run(rounds: int = ROUNDS) -> dict[str, Any]:
         "cores": cores,
         "rows": [asdict(r) for r in rows],
         "matmul_peak_gflops": matmul_peak_gflops(),
+        "lookup_copy_floor_s": lookup_copy_floor_s(rounds),
         "attention_32768": attention_memory_growth_mb(),
     }
 
@@ -252,6 +264,11 @@ def format_report(report: dict[str, Any]) -> str:
         f"matrix-product peak here (2048³ float32): NumPy/OpenBLAS {peak['numpy_matmul']:.0f} "
         f"GFLOP/s, rust_core.linear {peak['rust_linear']:.0f} GFLOP/s",
     ]
+    if "lookup_copy_floor_s" in report:
+        lines.append(
+            f"memory floor of the lookup: NumPy copies its 25 MB result in "
+            f"{report['lookup_copy_floor_s'] * 1e3:.2f} ms (contiguous to contiguous)"
+        )
     mem = report["attention_32768"]
     lines.append(
         f"attention at n = m = {mem['n']}, d = 64: {mem['seconds']:.2f} s, peak memory grew "

@@ -30,10 +30,10 @@ pub fn check_ids<I: Id>(ids: &[I], vocab_size: usize) -> Result<()> {
     }
 }
 
-/// The work of copying `elements` numbers, for `threads::run`. Memory bandwidth, not cores,
-/// limits a copy: measured here, a second thread only pays off from about 8M float32 (32 MB).
+/// The work of copying `elements` numbers, for `threads::run`: one unit per number. Measured
+/// here at 4.7M float32 (a [30522, 384] table), two threads took 0.73 ms against 1.01 ms on one.
 pub fn lookup_work(elements: usize) -> usize {
-    elements / 2
+    elements
 }
 
 pub fn check_table_shape(shape: &[usize]) -> Result<(usize, usize)> {
@@ -56,6 +56,15 @@ pub fn check_vocab_size(vocab_size: i64) -> Result<usize> {
         .map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
 }
 
+/// Outputs at least this big are written with streaming stores (`copy_rows_streaming`): they do
+/// not fit in this machine's 2 MB L2, so caching them only evicts table rows still to be read.
+const STREAM_MIN_BYTES: usize = 1 << 22;
+
+/// Rows are prefetched this many ids ahead: a table row is a random address, so the hardware
+/// prefetcher cannot guess it. Measured here on [32, 512] ids of a [30522, 384] table: 2.3 ms
+/// without, 1.5 ms at 4–8 rows ahead (one thread).
+const PREFETCH_AHEAD: usize = 8;
+
 /// `out[i, :] = table[ids[i], :]` for a row-major `table` with `d` columns; `out` is
 /// [len(ids), d]. Ids must already be checked (`check_ids`).
 pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
@@ -68,18 +77,102 @@ pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
     if d == 0 {
         return;
     }
-    let copy_row = |(dst, &id): (&mut [T], &I)| {
-        let r = id.into() as usize;
-        dst.copy_from_slice(&table[r * d..(r + 1) * d])
+    let stream = std::mem::size_of_val(out) >= STREAM_MIN_BYTES && can_stream();
+    let copy = |out: &mut [T], ids: &[I]| {
+        if stream {
+            copy_rows_streaming(table, d, ids, out);
+        } else {
+            copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src));
+        }
     };
     if lookup_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        out.chunks_mut(d).zip(ids).for_each(copy_row);
+        copy(out, ids);
     } else {
-        out.par_chunks_mut(d)
-            .zip(ids)
-            .with_min_len(ROWS_PER_TASK)
-            .for_each(copy_row);
+        out.par_chunks_mut(d * ROWS_PER_TASK) // [ROWS_PER_TASK, d] blocks of rows
+            .zip(ids.par_chunks(ROWS_PER_TASK))
+            .for_each(|(out, ids)| copy(out, ids));
     }
+}
+
+/// The plain lookup loop, with each row copied by `copy_row` and prefetched ahead of its turn.
+#[inline(always)]
+fn copy_rows<T: Copy, I: Id>(
+    table: &[T],
+    d: usize,
+    ids: &[I],
+    out: &mut [T],
+    copy_row: impl Fn(&mut [T], &[T]),
+) {
+    let row = |id: I| {
+        let r = id.into() as usize;
+        &table[r * d..(r + 1) * d]
+    };
+    for (i, (dst, &id)) in out.chunks_exact_mut(d).zip(ids).enumerate() {
+        if let Some(&ahead) = ids.get(i + PREFETCH_AHEAD) {
+            prefetch(row(ahead));
+        }
+        copy_row(dst, row(id));
+    }
+}
+
+fn prefetch<T>(row: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = row.as_ptr().cast::<i8>();
+        for at in (0..std::mem::size_of_val(row)).step_by(64) {
+            // SAFETY: the address lies inside `row`, and a prefetch never faults anyway.
+            unsafe { _mm_prefetch(p.add(at), _MM_HINT_T0) };
+        }
+    }
+}
+
+/// AVX-512 streaming stores (non-temporal, 64 bytes = one cache line each) are used when the
+/// CPU has them; std caches the answer of the CPUID check.
+fn can_stream() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// `copy_rows` with streaming stores: the output goes to memory without each of its cache
+/// lines first being read in, as a normal store must. Only call when `can_stream()`.
+fn copy_rows_streaming<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: only reached when `can_stream()` found AVX-512F on this CPU.
+    unsafe {
+        copy_rows_avx512(table, d, ids, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn copy_rows_avx512<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
+    use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_stream_si512, _mm_sfence};
+    copy_rows(table, d, ids, out, |dst, src| {
+        assert_eq!(dst.len(), src.len());
+        let bytes = std::mem::size_of_val(src);
+        let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
+        // SAFETY: both ranges are `bytes` long and cannot overlap (`&mut` and `&`); streaming
+        // stores start at the first 64-byte aligned address, as they require; the unaligned
+        // head and tail are copied normally.
+        unsafe {
+            let head = d.align_offset(64).min(bytes);
+            std::ptr::copy_nonoverlapping(s, d, head);
+            let mut at = head;
+            while at + 64 <= bytes {
+                let v = _mm512_loadu_si512(s.add(at).cast::<__m512i>());
+                _mm512_stream_si512(d.add(at).cast::<__m512i>(), v);
+                at += 64;
+            }
+            std::ptr::copy_nonoverlapping(s.add(at), d.add(at), bytes - at);
+        }
+    });
+    // Streaming stores are weakly ordered: fence them before another thread reads `out`.
+    _mm_sfence();
 }
 
 /// `out[i, ids[i]] = 1`, every other entry 0; `out` is [len(ids), vocab_size] and zero on entry.

@@ -11,8 +11,21 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
     /// accuracy float64 users expect.
     fn exp_sub_sum(row: &mut [Self], max: Self) -> Self;
 
-    /// 0.5 · x · (1 + erf(x / √2)), the exact GELU.
-    fn gelu(x: Self) -> Self;
+    /// `y[i] = 0.5 · x[i] · (1 + erf(x[i] / √2))`, the exact GELU. f32 uses the vectorised erf of
+    /// `fastgelu`; f64 keeps libm's erf.
+    fn gelu_into(x: &[Self], y: &mut [Self]);
+
+    /// `y = x · wᵀ (+ bias)` by `skinny` when x has few rows and this type and CPU have that
+    /// kernel (float32 with AVX2 or AVX-512); false when the caller should use gemm.
+    fn skinny_linear(
+        _x: &[Self],
+        _w: &[Self],
+        _bias: Option<&[Self]>,
+        _d_in: usize,
+        _y: &mut [Self],
+    ) -> bool {
+        false
+    }
 }
 
 impl Real for f32 {
@@ -24,8 +37,24 @@ impl Real for f32 {
         crate::fastexp::exp_sub_sum_f32(row, max)
     }
 
-    fn gelu(x: f32) -> f32 {
-        0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+    fn gelu_into(x: &[f32], y: &mut [f32]) {
+        crate::fastgelu::gelu_f32_slice(x, y)
+    }
+
+    fn skinny_linear(
+        x: &[f32],
+        w: &[f32],
+        bias: Option<&[f32]>,
+        d_in: usize,
+        y: &mut [f32],
+    ) -> bool {
+        use crate::skinny;
+        let rows = x.len().checked_div(d_in).unwrap_or(usize::MAX);
+        if rows > skinny::MAX_ROWS || d_in == 0 || !skinny::available() {
+            return false;
+        }
+        skinny::linear_few_rows(x, w, bias, d_in, y);
+        true
     }
 }
 
@@ -43,7 +72,9 @@ impl Real for f64 {
         sum
     }
 
-    fn gelu(x: f64) -> f64 {
-        0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))
+    fn gelu_into(x: &[f64], y: &mut [f64]) {
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = 0.5 * v * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2));
+        }
     }
 }

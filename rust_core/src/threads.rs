@@ -39,10 +39,43 @@ fn build(n: usize) -> Result<Arc<ThreadPool>> {
     ThreadPoolBuilder::new()
         .num_threads(n)
         .thread_name(|i| format!("rust_core-{i}"))
+        .start_handler(move |i| pin_to_cpu(i, n))
         .build()
         .map(Arc::new)
         .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))
 }
+
+/// Pin pool thread `i` of `n` to the `i`-th CPU this process may use, when there is one for each.
+///
+/// Without this, the pool loses its second core after every idle moment: a woken worker is put
+/// on the core of the thread that woke it, and the OS moves it away only milliseconds later. On
+/// this project's 2-core machine, softmax of [8192, 1024] after a 50 ms pause took 6.5 ms on two
+/// unpinned threads, as long as on one, against 3.6 ms back to back.
+#[cfg(target_os = "linux")]
+fn pin_to_cpu(i: usize, n: usize) {
+    // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; both calls only read and write the
+    // sets passed by pointer with their true size, and pid 0 means the calling thread.
+    unsafe {
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
+            return;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &allowed))
+            .collect();
+        if n > cpus.len() {
+            return; // more threads than cores: leave placement to the OS
+        }
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpus[i], &mut one);
+        // A failure only leaves the thread unpinned, which is still correct.
+        libc::sched_setaffinity(0, size, &one);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to_cpu(_i: usize, _n: usize) {}
 
 /// Make the pool of `n` threads current (built on first use), under the lock.
 fn select(n: usize) -> Result<Arc<ThreadPool>> {

@@ -25,6 +25,24 @@ pub fn dot<T: Real>(a: &[T], b: &[T]) -> T {
     sum
 }
 
+/// Σ f(x_i), in eight lanes like `dot`.
+#[inline]
+pub fn sum_map<T: Real>(x: &[T], f: impl Fn(T) -> T) -> T {
+    const LANES: usize = 8;
+    let mut acc = [T::zero(); LANES];
+    let (main, tail) = x.split_at(x.len() - x.len() % LANES);
+    for c in main.chunks_exact(LANES) {
+        for l in 0..LANES {
+            acc[l] = acc[l] + f(c[l]);
+        }
+    }
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for &v in tail {
+        sum = sum + f(v);
+    }
+    sum
+}
+
 /// `y += alpha * x`
 #[inline]
 pub fn axpy<T: Real>(alpha: T, x: &[T], y: &mut [T]) {

@@ -5,6 +5,7 @@ use rust_core::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
 use rust_core::error::{fmt_shape, CoreError};
+use rust_core::fastgelu::{gelu_reference, variants as fast_gelu_variants};
 use rust_core::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
 use rust_core::threads;
 
@@ -331,6 +332,29 @@ fn embedding_lookup_copies_rows_and_equals_one_hot_times_table() {
 }
 
 #[test]
+fn embedding_lookup_streams_odd_rows_into_misaligned_output() {
+    // Outputs of 4 MB and more take the streaming-store path; rows of every width, an output
+    // that starts 4 bytes past a cache line, and a row count that leaves a partial task.
+    for d in [1usize, 7, 16, 33] {
+        let vocab = 1000;
+        let table: Vec<f32> = (0..vocab * d).map(|i| i as f32).collect();
+        let n = (1 << 22) / (4 * d) + 123;
+        let ids: Vec<u16> = (0..n).map(|i| (i * 7919 % vocab) as u16).collect();
+        let expected: Vec<f32> = ids
+            .iter()
+            .flat_map(|&r| table[r as usize * d..(r as usize + 1) * d].iter().copied())
+            .collect();
+        let mut buf = vec![f32::NAN; n * d + 1];
+        embedding_lookup(&table, d, &ids, &mut buf[1..]); // on this thread
+        assert!(buf[1..] == expected[..], "d = {d}, one thread");
+        buf.fill(f32::NAN);
+        let out = &mut buf[1..];
+        threads::run(usize::MAX, || embedding_lookup(&table, d, &ids, out)).unwrap(); // pool
+        assert!(buf[1..] == expected[..], "d = {d}, in the pool");
+    }
+}
+
+#[test]
 fn id_and_table_errors() {
     assert_eq!(
         check_ids(&[1u64, u64::MAX, 11], 10).unwrap_err(),
@@ -530,4 +554,74 @@ fn dense_kernels_match_plain_loops() {
             .to_string(),
         "eps must be a finite number >= 0, got -1.0"
     );
+}
+
+#[test]
+fn fast_gelu_matches_float64_libm_on_every_simd_variant() {
+    // Every float32 step of 1/1024 over [-12, 12], plus tiny, huge and special values; lengths
+    // that leave a remainder after the 16-lane blocks.
+    let mut x: Vec<f32> = (-12 * 1024..=12 * 1024)
+        .map(|i| i as f32 / 1024.0)
+        .collect();
+    x.extend([
+        1e-30,
+        -1e-30,
+        1e-7,
+        -1e-7,
+        3e38,
+        -3e38,
+        -1e4,
+        1e4,
+        f32::MIN_POSITIVE,
+    ]);
+    let specials = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0, -0.0];
+    x.extend(specials);
+    let mut want = vec![0.0f32; x.len()];
+    gelu_reference(&x, &mut want);
+    for (name, variant) in fast_gelu_variants() {
+        let mut got = vec![0.0f32; x.len()];
+        variant(&x, &mut got);
+        for ((&v, &g), &w) in x.iter().zip(&got).zip(&want) {
+            let same_special = (g.is_nan() && w.is_nan()) || g == w;
+            // Absolute error against the float64 truth, relative to |x| (the scale of GELU's
+            // output): two float32 ulps.
+            let close = (g - w).abs() <= 2.0 * f32::EPSILON * v.abs().max(1e-30);
+            assert!(same_special || close, "{name}: gelu({v}) = {g}, want {w}");
+        }
+        // Far left GELU is exactly zero, as NumPy's float32 computation gives.
+        assert_eq!(got[x.len() - specials.len() - 3], 0.0, "{name}: gelu(-1e4)");
+    }
+}
+
+#[test]
+fn linear_with_few_rows_matches_a_plain_loop() {
+    // Up to 33 rows crosses from the few-rows kernel to gemm; k and n leave remainders after the
+    // SIMD lanes and the 4×4 tiles; n = 130 splits over several tasks in the pool.
+    use rust_core::dense::linear;
+    for m in [1usize, 3, 4, 5, 8, 17, 32, 33] {
+        for k in [1usize, 7, 16, 17, 40] {
+            for n in [1usize, 3, 4, 5, 130] {
+                let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
+                let w: Vec<f32> = lcg(7 + k as u64, n * k).iter().map(|&v| v as f32).collect();
+                let b: Vec<f32> = lcg(99, n).iter().map(|&v| v as f32).collect();
+                let want: Vec<f64> = (0..m * n)
+                    .map(|e| {
+                        let (i, j) = (e / n, e % n);
+                        let dot: f64 = (0..k)
+                            .map(|p| f64::from(x[i * k + p]) * f64::from(w[j * k + p]))
+                            .sum();
+                        dot + f64::from(b[j])
+                    })
+                    .collect();
+                let mut here = vec![f32::NAN; m * n];
+                linear(&x, &w, Some(&b), k, n, &mut here); // on this thread
+                let mut pooled = vec![f32::NAN; m * n];
+                threads::run(usize::MAX, || linear(&x, &w, Some(&b), k, n, &mut pooled)).unwrap();
+                for got in [&here, &pooled] {
+                    let got: Vec<f64> = got.iter().map(|&v| f64::from(v)).collect();
+                    assert!(close(&got, &want, 1e-5), "m={m} k={k} n={n}");
+                }
+            }
+        }
+    }
 }
