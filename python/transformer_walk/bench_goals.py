@@ -146,7 +146,9 @@ def _warm(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float = 0.3) -
         fn(*args)
 
 
-def _median(fn: Callable[..., Any], args: tuple[Any, ...], rounds: int, pause: float = 0.0) -> float:
+def _median(
+    fn: Callable[..., Any], args: tuple[Any, ...], rounds: int, pause: float = 0.0
+) -> float:
     """Median time of ``fn(*args)`` after a warm-up, each call ``pause`` seconds after the last."""
     _warm(fn, args)
     times = []
