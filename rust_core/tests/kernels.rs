@@ -333,9 +333,10 @@ fn embedding_lookup_copies_rows_and_equals_one_hot_times_table() {
 
 #[test]
 fn embedding_lookup_streams_odd_rows_into_misaligned_output() {
-    // Outputs of 4 MB and more take the streaming-store path; rows of every width, an output
-    // that starts 4 bytes past a cache line, and a row count that leaves a partial task.
-    for d in [1usize, 7, 16, 33] {
+    // Outputs of 4 MB and more with rows of 1 KB and more take the streaming-store path (d = 7,
+    // short rows, does not): rows that end mid-line, an output that starts 4 bytes past a cache
+    // line, and a row count that leaves a partial task.
+    for d in [7usize, 256, 263, 384] {
         let vocab = 1000;
         let table: Vec<f32> = (0..vocab * d).map(|i| i as f32).collect();
         let n = (1 << 22) / (4 * d) + 123;
