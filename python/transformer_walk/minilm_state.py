@@ -2,8 +2,8 @@
 
 The weights are a resource: read once (``st.cache_resource``) and shared by every backend through
 ``MiniLM.with_backend``. Outputs are data (``st.cache_data``), keyed by the text(s) and backend.
-Without the model package the pages get None after a friendly message that says how to install
-it, and the rest of the app keeps working.
+Without the model package, or with a damaged copy of it, the pages get None after a friendly
+message that says how to (re)install it, and the rest of the app keeps working.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from transformer_walk.i18n import t
 from transformer_walk.minilm import (
     LOAD_ERRORS,
     PYTHON_MAX_TOKENS,
+    REINSTALL_HINT,
     EncoderOutput,
     MiniLM,
+    MiniLMUnavailable,
     TruncationWarning,
     load_minilm,
 )
@@ -56,13 +58,16 @@ def minilm_model(backend: str) -> MiniLM | None:
     try:
         return _model_on(backend)
     except LOAD_ERRORS as error:
-        show_missing(str(error))
+        # Installed but a file is missing, unreadable or damaged: a plain `pip install` would
+        # answer "Requirement already satisfied" and change nothing.
+        installed = not isinstance(error, MiniLMUnavailable)
+        show_missing(str(error), REINSTALL_HINT if installed else INSTALL_HINT)
         return None
 
 
-def show_missing(reason: str) -> None:
+def show_missing(reason: str, command: str = INSTALL_HINT) -> None:
     st.info(t("minilm.missing", reason=reason), icon=":material/download:")
-    st.code(INSTALL_HINT, language="bash")
+    st.code(command, language="bash")
     st.markdown(t("minilm.missing_make"))
 
 
