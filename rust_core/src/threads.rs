@@ -7,7 +7,7 @@
 //! otherwise measure N new threads sharing one core.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -77,12 +77,15 @@ fn pin_to_cpu(i: usize, n: usize) {
 #[cfg(not(target_os = "linux"))]
 fn pin_to_cpu(_i: usize, _n: usize) {}
 
-/// Make the pool of `n` threads current (built on first use), under the lock.
-fn select(n: usize) -> Result<Arc<ThreadPool>> {
-    // A poisoned lock only means another thread panicked while holding it; the map inside is
-    // still valid, so recover the guard rather than propagate the panic.
-    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    let pools = guard.get_or_insert_with(|| Pools {
+/// The pools, locked. A poisoned lock only means another thread panicked while holding it; the map
+/// inside is still valid, so recover the guard rather than propagate the panic.
+fn lock() -> MutexGuard<'static, Option<Pools>> {
+    POOLS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Make the pool of `n` threads current (built on first use); the caller holds the lock.
+fn select(pools: &mut Option<Pools>, n: usize) -> Result<Arc<ThreadPool>> {
+    let pools = pools.get_or_insert_with(|| Pools {
         current: n,
         by_size: HashMap::new(),
     });
@@ -100,12 +103,15 @@ fn select(n: usize) -> Result<Arc<ThreadPool>> {
 
 /// The current pool (created on first use with `default_num_threads`).
 pub fn pool() -> Result<Arc<ThreadPool>> {
-    let guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    // Look and create the default under one lock. With the lock dropped in between (as before), a
+    // `set_num_threads` from another Python thread could land in the gap and then be overwritten
+    // by the default: a kernel's first call racing `set_num_threads(5)` ended with 2 threads in 3
+    // to 14% of fresh processes (tests/test_concurrency.py).
+    let mut guard = lock();
     if let Some(p) = guard.as_ref().and_then(|p| p.by_size.get(&p.current)) {
         return Ok(Arc::clone(p));
     }
-    drop(guard);
-    select(default_num_threads())
+    select(&mut guard, default_num_threads())
 }
 
 pub fn set_num_threads(n: i64) -> Result<()> {
@@ -119,7 +125,7 @@ pub fn set_num_threads(n: i64) -> Result<()> {
             "number of threads must be at most {MAX_THREADS}, got {n}"
         )));
     }
-    select(n as usize).map(|_| ())
+    select(&mut lock(), n as usize).map(|_| ())
 }
 
 pub fn get_num_threads() -> Result<usize> {
