@@ -8,8 +8,16 @@ missing extension shows up in the test report instead of silently shrinking the 
 from __future__ import annotations
 
 import itertools
+import os
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run ("derandomize"), so CI cannot turn red on a
+# new random draw; `HYPOTHESIS_PROFILE=explore pytest` searches fresh examples each run instead.
+settings.register_profile("deterministic", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
 def _rust_available() -> bool:

@@ -1,4 +1,5 @@
-"""Every documented error (docs/api.md, E1–E16), for every backend, word for word.
+"""Every documented error (docs/api.md, E1–E16 and E22–E24; E17–E21 are in test_dense.py), for
+every backend, word for word.
 
 Each case is a bad call, the exception type and the exact message the contract prescribes. The
 first test holds each backend to it (``pytest.raises(match=re.escape(...))`` and equality of the
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from transformer_walk.backends import get_backend
+from transformer_walk.backends import _contract, get_backend
 
 from conftest import BACKEND_NAMES, BACKEND_PAIRS
 
@@ -45,6 +46,22 @@ class Case:
 
 def attn(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
     return args, kwargs
+
+
+#: E23's limit, the machine's physical memory, as every backend reads it.
+MEMORY = _contract.machine_memory()
+#: Zero-strided views that stand for arrays far larger than any machine's memory: E23 must refuse
+#: them from their shapes, before a single byte is copied or allocated.
+HUGE = 10**6
+HUGE_Q = np.broadcast_to(np.float32(0.5), (HUGE, 4))
+HUGE_IDS = np.broadcast_to(np.int64(1), (HUGE, HUGE))
+HUGE_X = np.broadcast_to(np.float32(1.0), (HUGE, HUGE))
+
+
+def too_big(what: str, shape: str, dtype: str) -> str:
+    return f"{what} of shape {shape} and dtype {dtype} would need more than this machine's " + (
+        f"{MEMORY} bytes of memory"
+    )
 
 
 FLOAT_ONLY = "expected float32 or float64"
@@ -197,7 +214,75 @@ CASES = [
     Case("E16-zero", "one_hot", ([0], 0), message="vocab_size must be at least 1, got 0"),
     Case("E16-negative", "one_hot", (np.zeros(0, np.int64), -2),
          message="vocab_size must be at least 1, got -2"),
+    # E22: set_num_threads(n) with n > 1024 is above, next to E15.
+    # E23: the result or an argument (at its full, broadcast shape) would not fit in memory.
+    Case("E23-weights-result", "attention_weights", (HUGE_Q, HUGE_Q), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000)", "float32")),
+    Case("E23-attention-mask", "attention", (HUGE_Q, HUGE_Q, HUGE_Q),
+         {"mask": np.broadcast_to(True, (HUGE, HUGE))}, MemoryError,
+         too_big("mask", "(1000000, 1000000)", "bool")),
+    Case("E23-one-hot", "one_hot", ([0], 10**12), exc=MemoryError,
+         message=too_big("the result", "(1, 1000000000000)", "float32")),
+    Case("E23-one-hot-empty-ids", "one_hot", (np.zeros(0, np.int8), 10**12), {"dtype": F64},
+         MemoryError, too_big("the result", "(0, 1000000000000)", "float64")),
+    Case("E23-lookup-result", "embedding_lookup", (TABLE, HUGE_IDS), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000, 2)", "float32")),
+    Case("E23-lookup-ids-d0", "embedding_lookup", (arr((3, 0)), HUGE_IDS), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000, 0)", "float64")),
+    Case("E23-softmax", "softmax", (HUGE_X,), {"axis": 0}, MemoryError,
+         too_big("the result", "(1000000, 1000000)", "float32")),
+    Case("E23-linear-x", "linear", (HUGE_X, np.broadcast_to(np.float32(1), (1, HUGE))),
+         exc=MemoryError, message=too_big("x", "(1000000, 1000000)", "float32")),
+    Case("E23-layer-norm", "layer_norm", (HUGE_X, np.ones(HUGE, F32), np.zeros(HUGE, F32)),
+         exc=MemoryError, message=too_big("the result", "(1000000, 1000000)", "float32")),
+    Case("E23-gelu", "gelu", (HUGE_X,), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000)", "float32")),
+    # E24: an integer argument outside the signed 64-bit range.
+    Case("E24-vocab-size", "one_hot", ([0], 2**63),
+         message="vocab_size must fit in a signed 64-bit integer, got 9223372036854775808"),
+    Case("E24-vocab-size-uint64", "one_hot", ([0], np.uint64(2**63 + 5)),
+         message="vocab_size must fit in a signed 64-bit integer, got 9223372036854775813"),
+    Case("E24-axis", "softmax", ([1.0],), {"axis": -(2**63) - 1},
+         message="axis must fit in a signed 64-bit integer, got -9223372036854775809"),
+    Case("E24-threads", "set_num_threads", (2**70,),
+         message="n must fit in a signed 64-bit integer, got 1180591620717411303424"),
+    # Inputs that once read differently in rust_core and the Python backends.
+    Case("E14-int-beyond-float", "attention_weights", (Q, K), {"scale": -(10**400)},
+         message="scale must be a finite number, got -inf"),
+    Case("E21-python-repr", "layer_norm", (arr((2, 3)), arr((3,)), arr((3,))), {"eps": -1e-05},
+         message="eps must be a finite number >= 0, got -1e-05"),
+    Case("E21-python-repr-exponent", "layer_norm", (arr((2, 3)), arr((3,)), arr((3,))),
+         {"eps": -1.5e20}, message="eps must be a finite number >= 0, got -1.5e+20"),
+    Case("E3-timedelta", "embedding_lookup", (TABLE, np.array([1], "m8[s]")), exc=TypeError,
+         message="ids has dtype timedelta64[s]; expected an integer dtype"),
+    Case("E6-big-endian-ids", "embedding_lookup", (TABLE, np.array([0, 7], ">i8")),
+         exc=IndexError, message="id 7 is out of range for a vocabulary of size 3"),
+    Case("E1-big-endian-int", "softmax", (np.zeros(3, ">i4"),), exc=TypeError,
+         message=f"x has dtype int32; {FLOAT_ONLY}"),
     # Order of the checks: when two rules are broken, the earlier one is reported.
+    Case("order-scalar-before-E1", "softmax", (np.array([1]),), {"axis": 0.5}, TypeError,
+         "'float' object cannot be interpreted as an integer"),
+    Case("order-scale-read-before-E1", "attention", (arr((3, 4), np.int32), K[0], V[0]),
+         {"scale": "2"}, TypeError, "must be real number, not str"),
+    Case("order-E24-before-E5", "one_hot", ([0.5], 2**64), {"dtype": np.int32},
+         message="vocab_size must fit in a signed 64-bit integer, got 18446744073709551616"),
+    Case("order-E16-before-E23", "one_hot", (HUGE_IDS, 0),
+         message="vocab_size must be at least 1, got 0"),
+    Case("order-E7-before-E23", "embedding_lookup", (arr((3,)), HUGE_IDS),
+         message="table must be 2-D [V, d], got shape (3,)"),
+    Case("order-E23-before-E6", "embedding_lookup",
+         (TABLE, np.broadcast_to(np.int8(-5), (HUGE, HUGE))), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000, 2)", "float32")),
+    Case("order-E14-before-E23", "attention_weights", (HUGE_Q, HUGE_Q),
+         {"scale": float("nan")}, message="scale must be a finite number, got nan"),
+    Case("order-E8-before-E23", "softmax", (HUGE_X,), {"axis": 2},
+         message="axis 2 is out of bounds for x of shape (1000000, 1000000)"),
+    Case("order-E23-result-before-args", "embedding_lookup",
+         (np.broadcast_to(np.float32(0), (HUGE, HUGE)), HUGE_IDS), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000, 1000000)", "float32")),
+    Case("order-E23-args-in-order", "attention", (HUGE_X[: 10**5, : 10**5],) * 2
+         + (HUGE_X[: 10**5, :1],), exc=MemoryError,
+         message=too_big("q", "(100000, 100000)", "float32")),
     Case("order-lookup-E1-before-E3", "embedding_lookup", (arr((3, 2), np.int8), [0.5]),
          exc=TypeError, message=f"table has dtype int8; {FLOAT_ONLY}"),
     Case("order-lookup-E3-before-E7", "embedding_lookup", (arr((3,)), [0.5]), exc=TypeError,
@@ -253,7 +338,7 @@ CASE_PARAMS = [pytest.param(case, id=case.id) for case in CASES]
 
 def test_every_documented_error_is_covered() -> None:
     covered = {case.id.split("-")[0] for case in CASES}
-    assert {f"E{i}" for i in range(1, 17)} <= covered
+    assert {f"E{i}" for i in [*range(1, 17), 22, 23, 24]} <= covered
 
 
 @pytest.mark.parametrize("backend_name", BACKEND_NAMES)

@@ -19,7 +19,7 @@
 
 use rayon::prelude::*;
 
-use crate::error::{checked_len, fmt_shape, CoreError, Result};
+use crate::error::{checked_len, fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_ab, matmul_abt, Mat};
 use crate::real::Real;
 use crate::softmax::softmax_in_place;
@@ -126,17 +126,6 @@ pub fn check_scale(scale: f64) -> Result<f64> {
     }
 }
 
-/// Python's `repr` of the non-finite floats (the only ones E14 prints).
-fn py_float_repr(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else if x > 0.0 {
-        "inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
 /// The values of a mask: which keys a query may attend to, or numbers added to its scores.
 #[derive(Debug, Clone, Copy)]
 pub enum MaskValues<'a, T> {
@@ -144,19 +133,24 @@ pub enum MaskValues<'a, T> {
     Add(&'a [T]),
 }
 
-/// A C-contiguous mask broadcast (without copying) to the scores' shape `(*lead, n, m)`:
-/// element (b, i, j) sits at `offsets[b] + i·row_stride + j·col_stride`, where a broadcast
-/// dimension has stride 0.
+/// Where the elements of a C-contiguous mask sit once broadcast (without copying) to the scores'
+/// shape `(*lead, n, m)`: element (b, i, j) is at `offset(b) + i·row_stride + j·col_stride`, where
+/// a broadcast dimension has stride 0. Built from shapes alone, so E13 is checked before any mask
+/// data is read.
 #[derive(Debug, Clone)]
-pub struct Mask<'a, T> {
-    values: MaskValues<'a, T>,
-    offsets: Vec<usize>,
+pub struct MaskLayout {
+    /// The leading dimensions and the mask's strides along them. Batch offsets are computed per
+    /// row rather than stored: a table of them would take 8 bytes per batch entry, more than the
+    /// result itself when n·m is small (lead (10⁹,) with n = m = 1 would have needed 8 GB).
+    lead: Vec<usize>,
+    lead_strides: Vec<usize>,
     row_stride: usize,
     col_stride: usize,
 }
 
-impl<'a, T: Real> Mask<'a, T> {
-    pub fn broadcast(values: MaskValues<'a, T>, mask_shape: &[usize], dims: &Dims) -> Result<Self> {
+impl MaskLayout {
+    /// E13: the layout of a mask of `mask_shape` broadcast to the scores of `dims`.
+    pub fn new(mask_shape: &[usize], dims: &Dims) -> Result<Self> {
         let target = dims.scores_shape();
         let error = || {
             CoreError::Value(format!(
@@ -182,24 +176,41 @@ impl<'a, T: Real> Mask<'a, T> {
             }
             c_stride *= padded[axis];
         }
-        let lead_strides = &strides[..dims.lead.len()];
-        let offsets = (0..dims.batch)
-            .map(|b| {
-                // Unravel the flat batch index over the leading dimensions, last fastest.
-                let mut rest = b;
-                let mut offset = 0;
-                for (&size, &stride) in dims.lead.iter().zip(lead_strides).rev() {
-                    offset += (rest % size) * stride;
-                    rest /= size;
-                }
-                offset
-            })
-            .collect();
+        let lead_len = dims.lead.len();
+        Ok(MaskLayout {
+            lead: dims.lead.clone(),
+            lead_strides: strides[..lead_len].to_vec(),
+            row_stride: strides[lead_len],
+            col_stride: strides[lead_len + 1],
+        })
+    }
+
+    /// The position of element (b, 0, 0): the flat batch index unravelled over the leading
+    /// dimensions, last fastest.
+    fn offset(&self, b: usize) -> usize {
+        let mut rest = b;
+        let mut offset = 0;
+        for (&size, &stride) in self.lead.iter().zip(&self.lead_strides).rev() {
+            offset += (rest % size) * stride;
+            rest /= size;
+        }
+        offset
+    }
+}
+
+/// A C-contiguous mask's values with their broadcast layout.
+#[derive(Debug, Clone)]
+pub struct Mask<'a, T> {
+    pub values: MaskValues<'a, T>,
+    pub layout: MaskLayout,
+}
+
+impl<'a, T: Real> Mask<'a, T> {
+    /// E13, then the mask: `values` are the mask's elements in C order.
+    pub fn broadcast(values: MaskValues<'a, T>, mask_shape: &[usize], dims: &Dims) -> Result<Self> {
         Ok(Mask {
             values,
-            offsets,
-            row_stride: strides[target.len() - 2],
-            col_stride: strides[target.len() - 1],
+            layout: MaskLayout::new(mask_shape, dims)?,
         })
     }
 }
@@ -233,8 +244,9 @@ fn score_row<T: Real>(
         };
     }
     if let Some(mask) = &opt.mask {
-        let base = mask.offsets[b] + i * mask.row_stride;
-        let at = |j: usize| base + j * mask.col_stride;
+        let layout = &mask.layout;
+        let base = layout.offset(b) + i * layout.row_stride;
+        let at = |j: usize| base + j * layout.col_stride;
         match mask.values {
             MaskValues::Add(add) => {
                 for (j, s_j) in s.iter_mut().enumerate() {
@@ -351,11 +363,13 @@ const BLOCK_K: usize = 256;
 /// Scores of the tile rows i0.. and keys j0.. in `s` (row stride `cols`): add the mask, then set
 /// −inf where causal hides the key (the same rules as `score_row`).
 fn mask_tile<T: Real>(s: &mut [T], b: usize, i0: usize, j0: usize, cols: usize, opt: &Options<T>) {
+    let batch_offset = opt.mask.as_ref().map_or(0, |mask| mask.layout.offset(b));
     for (r, row) in s.chunks_mut(cols).enumerate() {
         let i = i0 + r;
         if let Some(mask) = &opt.mask {
-            let base = mask.offsets[b] + i * mask.row_stride;
-            let at = |c: usize| base + (j0 + c) * mask.col_stride;
+            let layout = &mask.layout;
+            let base = batch_offset + i * layout.row_stride;
+            let at = |c: usize| base + (j0 + c) * layout.col_stride;
             match mask.values {
                 MaskValues::Add(add) => row
                     .iter_mut()
@@ -432,8 +446,11 @@ fn attention_block<T: Real>(
 
     let last_query = i0 + rows - 1;
     for j0 in (0..m).step_by(BLOCK_K) {
-        if opt.causal && j0 > last_query {
-            break; // every key from here on is in every row's future
+        // Every key from here on is in every row's future: its weight is 0. Skip the rest, unless
+        // a value there is NaN or ±inf, which the plain formula Σ_j a_ij v_j turns into NaN
+        // (0 · NaN) as the other backends do.
+        if opt.causal && j0 > last_query && v_b[j0 * d_v..].iter().all(|x| x.is_finite()) {
+            break;
         }
         let cols = BLOCK_K.min(m - j0);
         let s = &mut scratch.scores[..rows * cols];

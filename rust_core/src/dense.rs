@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::error::{fmt_shape, CoreError, Result};
+use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_abt_threaded, Mat};
 use crate::real::Real;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
@@ -51,15 +51,9 @@ pub fn check_layer_norm(x: &[usize], gamma: &[usize], beta: &[usize], eps: f64) 
     check_vector("gamma", gamma, d, "x", x)?;
     check_vector("beta", beta, d, "x", x)?;
     if !(eps.is_finite() && eps >= 0.0) {
-        let shown = if eps.is_nan() {
-            "nan".to_string()
-        } else if eps.is_infinite() {
-            (if eps > 0.0 { "inf" } else { "-inf" }).to_string()
-        } else {
-            format!("{eps:?}")
-        };
         return Err(CoreError::Value(format!(
-            "eps must be a finite number >= 0, got {shown}"
+            "eps must be a finite number >= 0, got {}",
+            py_float_repr(eps)
         )));
     }
     Ok(d)

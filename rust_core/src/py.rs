@@ -1,19 +1,19 @@
 //! The binding layer: converts Python arguments to slices, dispatches on dtype, releases the GIL
 //! around the kernels, and converts results and errors back. No math lives here.
 
-use numpy::ndarray::{ArrayD, CowArray, IxDyn};
+use numpy::ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, CowArray, IxDyn};
 use numpy::{
-    Element, IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn,
-    PyUntypedArray, PyUntypedArrayMethods,
+    Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::attention::{self as attn, Dims, Mask, MaskValues, Options};
+use crate::attention::{self as attn, Dims, Mask, MaskLayout, MaskValues, Options};
 use crate::dense;
 use crate::embedding;
-use crate::error::{checked_len, fmt_shape, CoreError};
+use crate::error::{check_fits, checked_len, fmt_shape, int64_overflow, CoreError};
 use crate::real::Real;
 use crate::softmax as sm;
 use crate::threads;
@@ -86,21 +86,177 @@ fn shared_float_kind(arrays: &[(&str, &Bound<'_, PyUntypedArray>)]) -> PyResult<
     Ok(kind)
 }
 
+// ---------------------------------------------------------------------------------------------
+// Scalar arguments: read while PyO3 reads the arguments, before any array is checked, exactly as
+// the Python backends read them (docs/api.md, "Scalar arguments").
+
+/// An integer argument (`vocab_size`, `axis`, `n`), read as `operator.index` reads it (a TypeError
+/// for anything else). A value beyond i64 is kept as its decimal text, so that `get` reports it as
+/// E24 by name rather than letting PyO3's OverflowError escape.
+pub struct Int64Arg(Result<i64, String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int64Arg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int64Arg(Ok(v))),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                let index = obj.py().import("operator")?.getattr("index")?;
+                Ok(Int64Arg(Err(index.call1((obj,))?.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int64Arg {
+    fn get(self, name: &str) -> PyResult<i64> {
+        self.0.map_err(|text| int64_overflow(name, &text).into())
+    }
+}
+
+/// A float argument (`scale`, `eps`), read as CPython's `PyFloat_AsDouble` reads it (numbers and
+/// objects with `__float__` or `__index__`; a TypeError otherwise). An integer too large for a
+/// float (10**400) becomes ±inf, which E14 and E21 then reject like any infinity, instead of an
+/// OverflowError escaping.
+pub struct RealArg(f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RealArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<f64>() {
+            Ok(v) => Ok(RealArg(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                let positive = obj.gt(0)?;
+                Ok(RealArg(if positive {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// `causal`, read as `bool(causal)`: any object with a truth value, as in the Python backends
+/// (an array of several elements raises NumPy's ValueError).
+pub struct Flag(bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Flag(obj.is_truthy()?))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays
+
+/// E23 for an argument: counted at its full shape, since a broadcast or strided view may have to
+/// be copied into C order before a kernel can read it.
+fn check_arg_fits(name: &str, arr: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    let dtype = dtype_name(arr)?;
+    Ok(check_fits(
+        name,
+        arr.shape(),
+        &dtype,
+        arr.dtype().itemsize(),
+    )?)
+}
+
+/// E23 for the result and then for each argument, in the order of the signature.
+fn check_all_fit(
+    result_shape: &[usize],
+    result_dtype: &str,
+    item_size: usize,
+    args: &[(&str, Option<&Bound<'_, PyUntypedArray>>)],
+) -> PyResult<()> {
+    check_fits("the result", result_shape, result_dtype, item_size)?;
+    for &(name, arr) in args {
+        if let Some(arr) = arr {
+            check_arg_fits(name, arr)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the numpy crate can view `arr` soundly as an ndarray of its element type. It cannot
+/// when the array has more than 32 dimensions (it panics), or a misaligned start or strides that
+/// are not a whole number of elements — a field of a packed structured array, for example: a
+/// float64 field of `[('a', 'u1'), ('b', 'f8')]` has stride 9, which a view would round down to
+/// one element and then read the wrong bytes.
+fn viewable(arr: &Bound<'_, PyUntypedArray>) -> bool {
+    let item = arr.dtype().itemsize() as isize;
+    arr.ndim() <= 32
+        && arr.is_aligned()
+        && (item == 0 || arr.strides().iter().all(|&s| s % item == 0))
+}
+
+/// `arr` as a readonly array of `T`, with two cases that could not be read directly made readable
+/// first, by NumPy (after every check, E23 included, so the copies are known to fit):
+/// - a byte-swapped array ('>f4' on x86) has the same dtype name, so it passed the dtype checks,
+///   but its numbers are not native: it is read from a native copy;
+/// - an array that is not `viewable` is read from a flat C-ordered copy. Kernels only ever read
+///   C-ordered slices, so the flattening loses nothing (callers take shapes from `arr`).
 fn readonly<'py, T: Element>(
     arr: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
-    arr.cast::<PyArrayDyn<T>>()?
+    let mut arr = arr.clone();
+    if arr.dtype().is_native_byteorder() == Some(false) {
+        let dtype = arr.dtype().call_method1("newbyteorder", ("=",))?;
+        arr = arr
+            .call_method1("astype", (dtype,))?
+            .cast_into::<PyUntypedArray>()?;
+    }
+    if !viewable(&arr) {
+        arr = arr
+            .py()
+            .import("numpy")?
+            .getattr("ascontiguousarray")?
+            .call1((arr,))?
+            .call_method1("reshape", (-1,))?
+            .cast_into::<PyUntypedArray>()?;
+    }
+    arr.cast_into::<PyArrayDyn<T>>()?
         .try_readonly()
         .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))
 }
 
+/// `f` of every element of `view`, in C order, in memory asked for fallibly: E23 has checked the
+/// size against the machine, but the OS may still refuse it, and that must be a MemoryError rather
+/// than Rust's abort on a failed allocation.
+fn collect_c_order<A, B>(view: ArrayViewD<'_, A>, mut f: impl FnMut(&A) -> B) -> PyResult<Vec<B>> {
+    let mut data = Vec::new();
+    data.try_reserve_exact(view.len()).map_err(|_| {
+        CoreError::Memory(format!(
+            "cannot allocate memory for a copy of an array of shape {}",
+            fmt_shape(view.shape())
+        ))
+    })?;
+    view.iter().for_each(|x| data.push(f(x)));
+    Ok(data)
+}
+
+fn owned_c_order<A, B>(view: ArrayViewD<'_, A>, f: impl FnMut(&A) -> B) -> PyResult<ArrayD<B>> {
+    let shape = view.raw_dim();
+    let data = collect_c_order(view, f)?;
+    ArrayD::from_shape_vec(shape, data)
+        .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))
+}
+
 /// The array's elements in C order: borrowed when already C-contiguous, copied once otherwise.
-fn contiguous<'a, T: Element + Clone>(ro: &'a PyReadonlyArrayDyn<'_, T>) -> CowArray<'a, T, IxDyn> {
+fn contiguous<'a, T: Element + Clone>(
+    ro: &'a PyReadonlyArrayDyn<'_, T>,
+) -> PyResult<CowArray<'a, T, IxDyn>> {
     let view = ro.as_array();
     if view.is_standard_layout() {
-        CowArray::from(view)
+        Ok(CowArray::from(view))
     } else {
-        CowArray::from(view.as_standard_layout().into_owned())
+        Ok(CowArray::from(owned_c_order(view, T::clone)?))
     }
 }
 
@@ -109,15 +265,34 @@ fn as_slice<'a, T>(c: &'a CowArray<'_, T, IxDyn>) -> &'a [T] {
     c.as_slice().unwrap_or(&[])
 }
 
+/// The integer dtypes `ids` may have (E3 otherwise); `with_ids` dispatches on the same names.
+const ID_DTYPES: [&str; 8] = [
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+];
+
+/// E3, on the dtype alone, so that it is raised before anything is read.
+fn check_ids_dtype(ids: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    let dtype = dtype_name(ids)?;
+    if ID_DTYPES.contains(&dtype.as_str()) {
+        Ok(())
+    } else {
+        Err(ids_dtype_error(&dtype))
+    }
+}
+
+fn ids_dtype_error(dtype: &str) -> PyErr {
+    CoreError::Type(format!("ids has dtype {dtype}; expected an integer dtype")).into()
+}
+
 /// Run `$body` with `$ids` (an integer array of any width and signedness) read as a slice
 /// `$slice` of its own integer type — one expansion per type, no widening copy. Any other dtype is
-/// E3, raised before `$body` runs.
+/// E3 (callers check it first, with `check_ids_dtype`, before E23 allows the read).
 macro_rules! with_ids {
     ($ids:expr, $slice:ident => $body:expr) => {{
         macro_rules! as_type {
             ($t:ty) => {{
                 let ro = readonly::<$t>($ids)?;
-                let c = contiguous(&ro);
+                let c = contiguous(&ro)?;
                 let $slice: &[$t] = as_slice(&c);
                 $body
             }};
@@ -131,10 +306,7 @@ macro_rules! with_ids {
             "uint16" => as_type!(u16),
             "uint32" => as_type!(u32),
             "uint64" => as_type!(u64),
-            other => Err(CoreError::Type(format!(
-                "ids has dtype {other}; expected an integer dtype"
-            ))
-            .into()),
+            other => Err(ids_dtype_error(other)),
         }
     }};
 }
@@ -201,15 +373,14 @@ fn lookup_typed<'py, T: Real + Element, I: embedding::Id>(
     py: Python<'py>,
     table: &Bound<'py, PyUntypedArray>,
     ids: &[I],
-    ids_shape: &[usize],
+    out_shape: &[usize],
     d: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ro = readonly::<T>(table)?;
-    let t = contiguous(&ro);
+    let t = contiguous(&ro)?;
     let t = as_slice(&t);
-    let out_shape = [ids_shape, &[d]].concat();
     let work = embedding::lookup_work(ids.len() * d);
-    fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
+    fill_output(py, out_shape, Fill::Overwritten, work, |out| {
         embedding::embedding_lookup(t, d, ids, out)
     })
 }
@@ -223,13 +394,23 @@ pub fn embedding_lookup<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let table = as_ndarray(table)?;
     let ids = as_ndarray(ids)?;
-    let (kind, _) = float_kind("table", &table)?;
+    let (kind, dtype) = float_kind("table", &table)?;
+    check_ids_dtype(&ids)?;
+    let (vocab, d) = embedding::check_table_shape(table.shape())?;
+    // E23 before E6: checking the ids means reading (and maybe copying) all of them.
+    let out_shape = [ids.shape(), &[d]].concat();
+    let item_size = table.dtype().itemsize();
+    check_all_fit(
+        &out_shape,
+        &dtype,
+        item_size,
+        &[("table", Some(&table)), ("ids", Some(&ids))],
+    )?;
     with_ids!(&ids, id_slice => {
-        let (vocab, d) = embedding::check_table_shape(table.shape())?;
         embedding::check_ids(id_slice, vocab)?;
         match kind {
-            Float::F32 => lookup_typed::<f32, _>(py, &table, id_slice, ids.shape(), d),
-            Float::F64 => lookup_typed::<f64, _>(py, &table, id_slice, ids.shape(), d),
+            Float::F32 => lookup_typed::<f32, _>(py, &table, id_slice, &out_shape, d),
+            Float::F64 => lookup_typed::<f64, _>(py, &table, id_slice, &out_shape, d),
         }
     })
 }
@@ -237,12 +418,11 @@ pub fn embedding_lookup<'py>(
 fn one_hot_typed<'py, T: Real + Element, I: embedding::Id>(
     py: Python<'py>,
     ids: &[I],
-    ids_shape: &[usize],
+    out_shape: &[usize],
     vocab: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let out_shape = [ids_shape, &[vocab]].concat();
     // Not worth the pool: one store per row into an already-zeroed array.
-    fill_output(py, &out_shape, Fill::Zeros, 0, |out| {
+    fill_output(py, out_shape, Fill::Zeros, 0, |out| {
         embedding::one_hot(ids, vocab, T::one(), out)
     })
 }
@@ -253,9 +433,10 @@ fn one_hot_typed<'py, T: Real + Element, I: embedding::Id>(
 pub fn one_hot<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
-    vocab_size: i64,
+    vocab_size: Int64Arg,
     dtype: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let vocab_size = vocab_size.get("vocab_size")?;
     let dtype = match dtype {
         Some(d) => d.clone(),
         None => numpy::dtype::<f32>(py).into_any(),
@@ -266,9 +447,9 @@ pub fn one_hot<'py>(
         .call1((dtype,))?
         .getattr("name")?
         .extract()?;
-    let kind = match dtype.as_str() {
-        "float32" => Float::F32,
-        "float64" => Float::F64,
+    let (kind, item_size) = match dtype.as_str() {
+        "float32" => (Float::F32, 4),
+        "float64" => (Float::F64, 8),
         _ => {
             return Err(CoreError::Type(format!(
                 "dtype {dtype} is not supported; expected float32 or float64"
@@ -277,12 +458,15 @@ pub fn one_hot<'py>(
         }
     };
     let ids = as_ndarray(ids)?;
+    check_ids_dtype(&ids)?;
+    let vocab = embedding::check_vocab_size(vocab_size)?;
+    let out_shape = [ids.shape(), &[vocab]].concat();
+    check_all_fit(&out_shape, &dtype, item_size, &[("ids", Some(&ids))])?;
     with_ids!(&ids, id_slice => {
-        let vocab = embedding::check_vocab_size(vocab_size)?;
         embedding::check_ids(id_slice, vocab)?;
         match kind {
-            Float::F32 => one_hot_typed::<f32, _>(py, id_slice, ids.shape(), vocab),
-            Float::F64 => one_hot_typed::<f64, _>(py, id_slice, ids.shape(), vocab),
+            Float::F32 => one_hot_typed::<f32, _>(py, id_slice, &out_shape, vocab),
+            Float::F64 => one_hot_typed::<f64, _>(py, id_slice, &out_shape, vocab),
         }
     })
 }
@@ -296,12 +480,12 @@ fn softmax_typed<'py, T: Real + Element>(
     axis: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ro = readonly::<T>(x)?;
+    let c = contiguous(&ro)?;
+    let src = as_slice(&c);
     let shape = x.shape().to_vec();
     let last = shape.len() - 1;
+    let len = shape[axis];
     if axis == last {
-        let c = contiguous(&ro);
-        let src = as_slice(&c);
-        let len = shape[last];
         return fill_output(
             py,
             &shape,
@@ -310,53 +494,66 @@ fn softmax_typed<'py, T: Real + Element>(
             |out| sm::softmax_rows_into(src, out, len),
         );
     }
-    // Another axis: move it last so that each slice is a contiguous row ([..., len]), normalise,
-    // and move it back.
+    // Another axis: copy x with that axis moved last, so that each slice is a contiguous row
+    // ([..., len]), normalise the rows, and write them back through the same permutation of the
+    // result. The views are built here from C-ordered slices and `x`'s shape, so any number of
+    // dimensions works; both buffers are asked for fallibly (NumPy's MemoryError,
+    // `collect_c_order`).
+    let shape_error =
+        |e: numpy::ndarray::ShapeError| PyValueError::new_err(format!("internal shape error: {e}"));
     let mut perm: Vec<usize> = (0..shape.len()).filter(|&a| a != axis).collect();
     perm.push(axis);
-    let moved = ro
-        .as_array()
-        .permuted_axes(perm.clone())
-        .as_standard_layout()
-        .into_owned();
-    let moved_shape = moved.shape().to_vec();
-    let mut data = moved.into_raw_vec_and_offset().0;
-    let len = moved_shape[last];
+    let moved_view = ArrayViewD::from_shape(IxDyn(&shape), src)
+        .map_err(shape_error)?
+        .permuted_axes(perm.clone());
+    let moved_shape = moved_view.raw_dim();
+    let mut data = collect_c_order(moved_view, T::clone)?;
     compute(py, sm::softmax_work(data.len()), || {
         sm::softmax_rows(&mut data, len)
     })?;
-    let moved_back = ArrayD::from_shape_vec(IxDyn(&moved_shape), data)
-        .map_err(|e| PyValueError::new_err(format!("internal shape error: {e}")))?;
-    let mut inverse = vec![0; perm.len()];
-    for (i, &p) in perm.iter().enumerate() {
-        inverse[p] = i;
+    let moved = ArrayViewD::from_shape(moved_shape, &data).map_err(shape_error)?;
+    let out = new_output::<T>(py, &shape, Fill::Overwritten)?;
+    {
+        let mut rw = out
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
+        let slice = rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
+        ArrayViewMutD::from_shape(IxDyn(&shape), slice)
+            .map_err(shape_error)?
+            .permuted_axes(perm)
+            .assign(&moved);
     }
-    let out = moved_back
-        .permuted_axes(inverse)
-        .as_standard_layout()
-        .into_owned();
-    Ok(out.into_pyarray(py).into_any())
+    Ok(out.into_any())
 }
 
 /// Numerically stable softmax along `axis` (see docs/api.md for −inf, NaN and empty slices).
 #[pyfunction]
-#[pyo3(signature = (x, axis=-1), text_signature = "(x, axis=-1)")]
+#[pyo3(signature = (x, axis=Int64Arg(Ok(-1))), text_signature = "(x, axis=-1)")]
 pub fn softmax<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
-    axis: i64,
+    axis: Int64Arg,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let axis = axis.get("axis")?;
     let x = as_ndarray(x)?;
-    let (kind, _) = float_kind("x", &x)?;
+    let (kind, dtype) = float_kind("x", &x)?;
     let ndim = x.ndim() as i64;
-    let resolved = if axis < 0 { axis + ndim } else { axis };
-    if !(0..ndim).contains(&resolved) {
+    // i128: `axis + ndim` cannot overflow even for i64::MIN.
+    let resolved = if axis < 0 {
+        i128::from(axis) + i128::from(ndim)
+    } else {
+        i128::from(axis)
+    };
+    if !(0..i128::from(ndim)).contains(&resolved) {
         return Err(CoreError::Value(format!(
             "axis {axis} is out of bounds for x of shape {}",
             fmt_shape(x.shape())
         ))
         .into());
     }
+    check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &[("x", Some(&x))])?;
     match kind {
         Float::F32 => softmax_typed::<f32>(py, &x, resolved as usize),
         Float::F64 => softmax_typed::<f64>(py, &x, resolved as usize),
@@ -381,18 +578,27 @@ enum MaskData<'a, T> {
     Add(CowArray<'a, T, IxDyn>),
 }
 
+/// E4: whether the mask is bool (true) or float (false), from its dtype alone.
+fn mask_is_bool(mask: &Bound<'_, PyUntypedArray>) -> PyResult<bool> {
+    let dtype = dtype_name(mask)?;
+    if dtype == "bool" {
+        Ok(true)
+    } else if dtype.starts_with("float") {
+        Ok(false)
+    } else {
+        Err(CoreError::Type(format!(
+            "mask has dtype {dtype}; expected bool or a float dtype"
+        ))
+        .into())
+    }
+}
+
+/// Read a mask already checked by `mask_is_bool` (E4), `MaskLayout::new` (E13) and E23.
 fn read_mask<'py, T: Real + Element>(
     mask: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<MaskArray<'py, T>> {
-    let dtype = dtype_name(mask)?;
-    if dtype == "bool" {
+    if mask_is_bool(mask)? {
         return Ok(MaskArray::Allow(readonly::<bool>(mask)?));
-    }
-    if !dtype.starts_with("float") {
-        return Err(CoreError::Type(format!(
-            "mask has dtype {dtype}; expected bool or a float dtype"
-        ))
-        .into());
     }
     if mask.dtype().is_equiv_to(&numpy::dtype::<T>(mask.py())) {
         return Ok(MaskArray::Add(readonly::<T>(mask)?));
@@ -402,78 +608,79 @@ fn read_mask<'py, T: Real + Element>(
         .call_method1("astype", ("float64",))?
         .cast_into::<PyUntypedArray>()?;
     let ro = readonly::<f64>(&wide)?;
-    Ok(MaskArray::Converted(ro.as_array().mapv(T::from_f64_lossy)))
+    Ok(MaskArray::Converted(owned_c_order(ro.as_array(), |&x| {
+        T::from_f64_lossy(x)
+    })?))
 }
 
 impl<'py, T: Element + Clone> MaskArray<'py, T> {
-    fn data(&self) -> MaskData<'_, T> {
-        match self {
-            MaskArray::Allow(ro) => MaskData::Allow(contiguous(ro)),
-            MaskArray::Add(ro) => MaskData::Add(contiguous(ro)),
+    fn data(&self) -> PyResult<MaskData<'_, T>> {
+        Ok(match self {
+            MaskArray::Allow(ro) => MaskData::Allow(contiguous(ro)?),
+            MaskArray::Add(ro) => MaskData::Add(contiguous(ro)?),
             MaskArray::Converted(a) => MaskData::Add(a.as_standard_layout()),
-        }
+        })
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The arguments of one attention call, all checked.
+struct AttentionCall<'a, 'py> {
+    q: &'a Bound<'py, PyUntypedArray>,
+    k: &'a Bound<'py, PyUntypedArray>,
+    v: Option<&'a Bound<'py, PyUntypedArray>>,
+    dims: Dims,
+    mask: Option<(&'a Bound<'py, PyUntypedArray>, MaskLayout)>,
+    causal: bool,
+    scale: f64,
+    out_shape: Vec<usize>,
+}
+
 fn attention_typed<'py, T: Real + Element>(
     py: Python<'py>,
-    q: &Bound<'py, PyUntypedArray>,
-    k: &Bound<'py, PyUntypedArray>,
-    v: Option<&Bound<'py, PyUntypedArray>>,
-    dims: &Dims,
-    mask: Option<&Bound<'py, PyUntypedArray>>,
-    causal: bool,
-    scale: Option<f64>,
+    call: AttentionCall<'_, 'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mask_array = mask.map(read_mask::<T>).transpose()?;
-    let mask_data = mask_array.as_ref().map(MaskArray::data);
-    let mask = match (&mask_data, mask) {
-        (Some(data), Some(arr)) => {
+    let dims = &call.dims;
+    let mask_array = call
+        .mask
+        .as_ref()
+        .map(|(arr, _)| read_mask::<T>(arr))
+        .transpose()?;
+    let mask_data = mask_array.as_ref().map(MaskArray::data).transpose()?;
+    let mask = match (&mask_data, call.mask) {
+        (Some(data), Some((_, layout))) => {
             let values = match data {
                 MaskData::Allow(c) => MaskValues::Allow(as_slice(c)),
                 MaskData::Add(c) => MaskValues::Add(as_slice(c)),
             };
-            Some(Mask::broadcast(values, arr.shape(), dims)?)
+            Some(Mask { values, layout })
         }
         _ => None,
     };
-    let scale = attn::check_scale(scale.unwrap_or_else(|| attn::default_scale(dims.d_k)))?;
     let opt = Options {
         mask,
-        causal,
-        scale: T::from(scale).unwrap_or_else(T::one),
+        causal: call.causal,
+        // A finite scale beyond float32's range becomes ±inf, as NumPy's cast makes it.
+        scale: T::from_f64_lossy(call.scale),
     };
 
-    let q_ro = readonly::<T>(q)?;
-    let q_c = contiguous(&q_ro);
-    let k_ro = readonly::<T>(k)?;
-    let k_c = contiguous(&k_ro);
+    let q_ro = readonly::<T>(call.q)?;
+    let q_c = contiguous(&q_ro)?;
+    let k_ro = readonly::<T>(call.k)?;
+    let k_c = contiguous(&k_ro)?;
     let (q_s, k_s) = (as_slice(&q_c), as_slice(&k_c));
-    match v {
+    let work = attn::attention_work(dims);
+    match call.v {
         Some(v) => {
             let v_ro = readonly::<T>(v)?;
-            let v_c = contiguous(&v_ro);
+            let v_c = contiguous(&v_ro)?;
             let v_s = as_slice(&v_c);
-            let out_shape = [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat();
-            fill_output(
-                py,
-                &out_shape,
-                Fill::Overwritten,
-                attn::attention_work(dims),
-                |out| attn::attention(q_s, k_s, v_s, dims, &opt, out),
-            )
+            fill_output(py, &call.out_shape, Fill::Overwritten, work, |out| {
+                attn::attention(q_s, k_s, v_s, dims, &opt, out)
+            })
         }
-        None => {
-            let out_shape = dims.scores_shape();
-            fill_output(
-                py,
-                &out_shape,
-                Fill::Overwritten,
-                attn::attention_work(dims),
-                |out| attn::attention_weights(q_s, k_s, dims, &opt, out),
-            )
-        }
+        None => fill_output(py, &call.out_shape, Fill::Overwritten, work, |out| {
+            attn::attention_weights(q_s, k_s, dims, &opt, out)
+        }),
     }
 }
 
@@ -484,8 +691,8 @@ fn attention_entry<'py>(
     k: &Bound<'py, PyAny>,
     v: Option<&Bound<'py, PyAny>>,
     mask: Option<&Bound<'py, PyAny>>,
-    causal: bool,
-    scale: Option<f64>,
+    causal: Flag,
+    scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let q = as_ndarray(q)?;
     let k = as_ndarray(k)?;
@@ -497,41 +704,77 @@ fn attention_entry<'py>(
     let kind = shared_float_kind(&named)?;
     let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
     let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
+    // E4 and E13 from the mask's dtype and shape, before any of its data is read or converted.
+    let layout = match &mask {
+        Some(m) => {
+            mask_is_bool(m)?;
+            Some(MaskLayout::new(m.shape(), &dims)?)
+        }
+        None => None,
+    };
+    let scale = attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
+    let out_shape = match &v {
+        Some(_) => [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat(),
+        None => dims.scores_shape(),
+    };
+    check_all_fit(
+        &out_shape,
+        &dtype_name(&q)?,
+        q.dtype().itemsize(),
+        &[
+            ("q", Some(&q)),
+            ("k", Some(&k)),
+            ("v", v.as_ref()),
+            ("mask", mask.as_ref()),
+        ],
+    )?;
+    let call = AttentionCall {
+        q: &q,
+        k: &k,
+        v: v.as_ref(),
+        dims,
+        mask: mask.as_ref().zip(layout),
+        causal: causal.0,
+        scale,
+        out_shape,
+    };
     match kind {
-        Float::F32 => {
-            attention_typed::<f32>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale)
-        }
-        Float::F64 => {
-            attention_typed::<f64>(py, &q, &k, v.as_ref(), &dims, mask.as_ref(), causal, scale)
-        }
+        Float::F32 => attention_typed::<f32>(py, call),
+        Float::F64 => attention_typed::<f64>(py, call),
     }
 }
 
 /// softmax(q kᵀ · scale + mask) v: q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → [..., n, d_v].
 #[pyfunction]
-#[pyo3(signature = (q, k, v, *, mask=None, causal=false, scale=None))]
+#[pyo3(
+    signature = (q, k, v, *, mask=None, causal=Flag(false), scale=None),
+    text_signature = "(q, k, v, *, mask=None, causal=False, scale=None)"
+)]
 pub fn attention<'py>(
     py: Python<'py>,
     q: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     v: &Bound<'py, PyAny>,
     mask: Option<&Bound<'py, PyAny>>,
-    causal: bool,
-    scale: Option<f64>,
+    causal: Flag,
+    scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
     attention_entry(py, q, k, Some(v), mask, causal, scale)
 }
 
 /// The [..., n, m] weights softmax(q kᵀ · scale + mask) of the same computation as `attention`.
 #[pyfunction]
-#[pyo3(signature = (q, k, *, mask=None, causal=false, scale=None))]
+#[pyo3(
+    signature = (q, k, *, mask=None, causal=Flag(false), scale=None),
+    text_signature = "(q, k, *, mask=None, causal=False, scale=None)"
+)]
 pub fn attention_weights<'py>(
     py: Python<'py>,
     q: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     mask: Option<&Bound<'py, PyAny>>,
-    causal: bool,
-    scale: Option<f64>,
+    causal: Flag,
+    scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
     attention_entry(py, q, k, None, mask, causal, scale)
 }
@@ -545,16 +788,16 @@ fn linear_typed<'py, T: Real + Element>(
     weight: &Bound<'py, PyUntypedArray>,
     bias: Option<&Bound<'py, PyUntypedArray>>,
     (rows, d_in, d_out): (usize, usize, usize),
+    out_shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let (x_ro, w_ro) = (readonly::<T>(x)?, readonly::<T>(weight)?);
-    let (x_c, w_c) = (contiguous(&x_ro), contiguous(&w_ro));
+    let (x_c, w_c) = (contiguous(&x_ro)?, contiguous(&w_ro)?);
     let b_ro = bias.map(readonly::<T>).transpose()?;
-    let b_c = b_ro.as_ref().map(contiguous);
+    let b_c = b_ro.as_ref().map(contiguous).transpose()?;
     let (x_s, w_s, b_s) = (as_slice(&x_c), as_slice(&w_c), b_c.as_ref().map(as_slice));
-    let out_shape = [&x.shape()[..x.ndim() - 1], &[d_out]].concat();
     fill_output(
         py,
-        &out_shape,
+        out_shape,
         Fill::Overwritten,
         dense::linear_work(rows, d_in, d_out),
         |y| dense::linear(x_s, w_s, b_s, d_in, d_out, y),
@@ -579,9 +822,20 @@ pub fn linear<'py>(
     }
     let kind = shared_float_kind(&named)?;
     let dims = dense::check_linear(x.shape(), weight.shape(), bias.as_ref().map(|b| b.shape()))?;
+    let out_shape = [&x.shape()[..x.ndim() - 1], &[dims.2]].concat();
+    check_all_fit(
+        &out_shape,
+        &dtype_name(&x)?,
+        x.dtype().itemsize(),
+        &[
+            ("x", Some(&x)),
+            ("weight", Some(&weight)),
+            ("bias", bias.as_ref()),
+        ],
+    )?;
     match kind {
-        Float::F32 => linear_typed::<f32>(py, &x, &weight, bias.as_ref(), dims),
-        Float::F64 => linear_typed::<f64>(py, &x, &weight, bias.as_ref(), dims),
+        Float::F32 => linear_typed::<f32>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
+        Float::F64 => linear_typed::<f64>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
     }
 }
 
@@ -598,7 +852,7 @@ fn layer_norm_typed<'py, T: Real + Element>(
         readonly::<T>(gamma)?,
         readonly::<T>(beta)?,
     );
-    let (x_c, g_c, b_c) = (contiguous(&x_ro), contiguous(&g_ro), contiguous(&b_ro));
+    let (x_c, g_c, b_c) = (contiguous(&x_ro)?, contiguous(&g_ro)?, contiguous(&b_ro)?);
     let (x_s, g_s, b_s) = (as_slice(&x_c), as_slice(&g_c), as_slice(&b_c));
     let eps = T::from_f64_lossy(eps);
     fill_output(
@@ -612,19 +866,33 @@ fn layer_norm_typed<'py, T: Real + Element>(
 
 /// LayerNorm over the last axis: (x − mean) / √(var + eps) · gamma + beta.
 #[pyfunction]
-#[pyo3(signature = (x, gamma, beta, eps=1e-5), text_signature = "(x, gamma, beta, eps=1e-05)")]
+#[pyo3(
+    signature = (x, gamma, beta, eps=RealArg(1e-5)),
+    text_signature = "(x, gamma, beta, eps=1e-05)"
+)]
 pub fn layer_norm<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     gamma: &Bound<'py, PyAny>,
     beta: &Bound<'py, PyAny>,
-    eps: f64,
+    eps: RealArg,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let eps = eps.0;
     let x = as_ndarray(x)?;
     let gamma = as_ndarray(gamma)?;
     let beta = as_ndarray(beta)?;
     let kind = shared_float_kind(&[("x", &x), ("gamma", &gamma), ("beta", &beta)])?;
     let d = dense::check_layer_norm(x.shape(), gamma.shape(), beta.shape(), eps)?;
+    check_all_fit(
+        x.shape(),
+        &dtype_name(&x)?,
+        x.dtype().itemsize(),
+        &[
+            ("x", Some(&x)),
+            ("gamma", Some(&gamma)),
+            ("beta", Some(&beta)),
+        ],
+    )?;
     match kind {
         Float::F32 => layer_norm_typed::<f32>(py, &x, &gamma, &beta, eps, d),
         Float::F64 => layer_norm_typed::<f64>(py, &x, &gamma, &beta, eps, d),
@@ -636,7 +904,7 @@ fn gelu_typed<'py, T: Real + Element>(
     x: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ro = readonly::<T>(x)?;
-    let c = contiguous(&ro);
+    let c = contiguous(&ro)?;
     let s = as_slice(&c);
     fill_output(
         py,
@@ -651,7 +919,9 @@ fn gelu_typed<'py, T: Real + Element>(
 #[pyfunction]
 pub fn gelu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let x = as_ndarray(x)?;
-    match float_kind("x", &x)?.0 {
+    let (kind, dtype) = float_kind("x", &x)?;
+    check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &[("x", Some(&x))])?;
+    match kind {
         Float::F32 => gelu_typed::<f32>(py, &x),
         Float::F64 => gelu_typed::<f64>(py, &x),
     }
@@ -662,8 +932,8 @@ pub fn gelu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
 
 /// Resize the thread pool the kernels use (n ≥ 1). Calls already running finish on the old pool.
 #[pyfunction]
-pub fn set_num_threads(n: i64) -> PyResult<()> {
-    Ok(threads::set_num_threads(n)?)
+pub fn set_num_threads(n: Int64Arg) -> PyResult<()> {
+    Ok(threads::set_num_threads(n.get("n")?)?)
 }
 
 /// The size of the thread pool the kernels use.

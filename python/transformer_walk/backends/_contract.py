@@ -1,7 +1,7 @@
 """Validation shared by the two Python backends, written once so that it matches docs/api.md.
 
 ``docs/api.md`` fixes, for every function, which checks run, in which order, and the exact text of
-every error (E1–E16). ``rust_core`` implements the same table in Rust; the ``"python"`` and
+every error (E1–E24). ``rust_core`` implements the same table in Rust; the ``"python"`` and
 ``"numpy"`` backends both call the helpers here, so there is a single Python copy of the contract
 and the tests can hold all three backends to the same messages.
 
@@ -29,13 +29,57 @@ MAX_THREADS = 1024
 #: Environment variable that sets the default thread count (as for ``rust_core``).
 NUM_THREADS_ENV = "RUST_CORE_NUM_THREADS"
 
+#: The range of the integer arguments ``vocab_size``, ``axis`` and ``n`` (E24): a signed 64-bit int.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
 
 def _shape(shape: tuple[int, ...]) -> str:
     """Format a shape as a Python tuple, ``(2, 3)``, ``(3,)``, ``()``, as the messages require."""
     return repr(tuple(int(s) for s in shape))
 
 
+# --- scalar arguments ---------------------------------------------------------------------------
+#
+# They are read first, in the order of the signature, before any array is looked at — as
+# rust_core reads them while its arguments are unpacked — so a bad scalar is reported first.
+
+
+def as_int64(name: str, value: Any) -> int:
+    """An integer argument (``vocab_size``, ``axis``, ``n``): anything ``operator.index`` takes
+    (a TypeError otherwise); E24 outside the signed 64-bit range, where rust_core could not hold
+    it (and which is far beyond any meaningful size, axis or thread count)."""
+    result = operator.index(value)
+    if not INT64_MIN <= result <= INT64_MAX:
+        raise ValueError(f"{name} must fit in a signed 64-bit integer, got {result}")
+    return result
+
+
+def as_real(value: Any) -> float:
+    """A float argument (``scale``, ``eps``) read as rust_core reads it, with CPython's
+    ``PyFloat_AsDouble``: numbers and objects with ``__float__`` or ``__index__``, a TypeError
+    ("must be real number, not str") otherwise — ``math.isfinite`` performs exactly that
+    conversion. An integer too large for a float (10**400) becomes ±inf, for E14 / E21 to reject.
+    """
+    try:
+        math.isfinite(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+    return float(value)
+
+
 # --- dtypes -------------------------------------------------------------------------------------
+
+
+def _native_dtype(dtype: np.dtype) -> np.dtype:
+    """``dtype`` in the machine's byte order: a byte-swapped float32 ('>f4' on x86) is still a
+    float32 (NumPy even names it so) and is accepted like one."""
+    return dtype if dtype.isnative else dtype.newbyteorder("=")
+
+
+def _native(arr: np.ndarray) -> np.ndarray:
+    """``arr`` with native byte order, so that results have native dtypes. Called once every check
+    (E23 included) has passed, since it may copy."""
+    return arr if arr.dtype.isnative else arr.astype(_native_dtype(arr.dtype))
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:
@@ -46,7 +90,7 @@ def as_float_array(name: str, value: Any) -> np.ndarray:
     input's dtype.
     """
     arr = np.asarray(value)
-    if arr.dtype not in FLOAT_DTYPES:
+    if _native_dtype(arr.dtype) not in FLOAT_DTYPES:
         raise TypeError(f"{name} has dtype {arr.dtype.name}; expected float32 or float64")
     return arr
 
@@ -62,7 +106,7 @@ def as_float_arrays(named: list[tuple[str, Any]]) -> list[np.ndarray]:
     first_name = named[0][0]
     for name, value in named:
         arr = as_float_array(name, value)
-        if arrays and arr.dtype != arrays[0].dtype:
+        if arrays and _native_dtype(arr.dtype) != _native_dtype(arrays[0].dtype):
             raise TypeError(
                 f"{name} has dtype {arr.dtype.name} but {first_name} has dtype "
                 f"{arrays[0].dtype.name}; all inputs of one call must share one dtype"
@@ -75,10 +119,11 @@ def as_ids(value: Any) -> np.ndarray:
     """Read ``ids`` with ``np.asarray``; E3 if its dtype is not an integer dtype.
 
     Any signed or unsigned integer width is accepted. ``bool`` is not: ``True`` as an id is far
-    more likely a mistake (a mask passed by accident) than a deliberate id 1.
+    more likely a mistake (a mask passed by accident) than a deliberate id 1. Nor is
+    ``timedelta64``, which NumPy files under the integers.
     """
     arr = np.asarray(value)
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+    if arr.dtype.kind not in "iu":
         raise TypeError(f"ids has dtype {arr.dtype.name}; expected an integer dtype")
     return arr
 
@@ -114,7 +159,7 @@ def one_hot_dtype(dtype: Any) -> np.dtype:
     ``None`` means the default, float32 (as in ``rust_core``) — not NumPy's ``np.dtype(None)``,
     which would be float64.
     """
-    dt = np.dtype(np.float32 if dtype is None else dtype)
+    dt = _native_dtype(np.dtype(np.float32 if dtype is None else dtype))
     if dt not in FLOAT_DTYPES:
         raise TypeError(f"dtype {dt.name} is not supported; expected float32 or float64")
     return dt
@@ -129,12 +174,50 @@ def check_table(table: np.ndarray) -> None:
         raise ValueError(f"table must be 2-D [V, d], got shape {_shape(table.shape)}")
 
 
-def check_vocab_size(vocab_size: Any) -> int:
+def check_vocab_size(size: int) -> int:
     """E16: a vocabulary needs at least one entry for a one-hot row to have its single 1."""
-    size = operator.index(vocab_size)
     if size < 1:
         raise ValueError(f"vocab_size must be at least 1, got {size}")
     return size
+
+
+def machine_memory() -> int | None:
+    """The machine's physical memory in bytes (E23's limit), as rust_core reads it; None (no
+    limit) where the OS does not say."""
+    try:
+        pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * page_size if pages > 0 and page_size > 0 else None
+
+
+def check_fits(what: str, shape: tuple[int, ...], dtype: Any) -> None:
+    """E23: a MemoryError, before anything is allocated, when an array of ``shape`` and ``dtype``
+    would need more than the machine's memory.
+
+    Asking anyway either fails deep inside an allocation (an abort in rust_core, a NumPy
+    MemoryError with NumPy's wording here) or, on overcommitted memory, succeeds and gets the
+    process killed once the pages are touched. Zero dimensions are skipped, as NumPy does when it
+    checks that a shape can exist at all, so an absurd empty shape is refused like a full one.
+    """
+    dt = np.dtype(dtype)
+    memory = machine_memory()
+    if memory is not None and dt.itemsize * math.prod(d for d in shape if d) > memory:
+        raise MemoryError(
+            f"{what} of shape {_shape(shape)} and dtype {dt.name} would need more than this "
+            f"machine's {memory} bytes of memory"
+        )
+
+
+def check_all_fit(
+    result_shape: tuple[int, ...], result_dtype: Any, args: list[tuple[str, np.ndarray | None]]
+) -> None:
+    """E23 for the result, then for each array argument in the order of the signature, counted
+    at its full shape: a broadcast or strided view may have to be copied into C order."""
+    check_fits("the result", result_shape, result_dtype)
+    for name, arr in args:
+        if arr is not None:
+            check_fits(name, arr.shape, arr.dtype)
 
 
 def check_ids_in_range(ids: np.ndarray, vocab_size: int) -> None:
@@ -155,19 +238,18 @@ def check_ids_in_range(ids: np.ndarray, vocab_size: int) -> None:
         raise IndexError(f"id {first} is out of range for a vocabulary of size {vocab_size}")
 
 
-def normalize_axis(axis: Any, shape: tuple[int, ...]) -> int:
+def normalize_axis(ax: int, shape: tuple[int, ...]) -> int:
     """E8: ``axis`` must name one of the dimensions of ``x`` (negative counts from the end).
 
     A 0-d ``x`` has no axis at all, so it always fails here — softmax needs a slice.
     """
-    ax = operator.index(axis)
     ndim = len(shape)
     if not -ndim <= ax < ndim:
         raise ValueError(f"axis {ax} is out of bounds for x of shape {_shape(shape)}")
     return ax % ndim
 
 
-def resolve_scale(scale: Any, d_k: int) -> float:
+def resolve_scale(scale: float | None, d_k: int) -> float:
     """The factor applied to q·k: 1/√d_k by default (1 when d_k = 0), else ``scale``; E14.
 
     The default keeps the scores' variance independent of d_k (the "scaled" in scaled
@@ -177,10 +259,9 @@ def resolve_scale(scale: Any, d_k: int) -> float:
     """
     if scale is None:
         return 1.0 if d_k == 0 else 1.0 / math.sqrt(d_k)
-    value = float(scale)
-    if not math.isfinite(value):
-        raise ValueError(f"scale must be a finite number, got {value!r}")
-    return value
+    if not math.isfinite(scale):
+        raise ValueError(f"scale must be a finite number, got {scale!r}")
+    return scale
 
 
 @dataclass(frozen=True)
@@ -244,9 +325,12 @@ def validate_attention(
 ) -> AttentionInputs:
     """Run the attention checks in the documented order and return the converted inputs.
 
-    Order (docs/api.md): E1 then E2 for q, k, v; E9 for q, k, v; E10; E11 (k, then v); E12;
-    E4; E13; E14. ``with_v=False`` is ``attention_weights``, which has no ``v``.
+    Order (docs/api.md): the scalars ``causal`` and ``scale``; E1 then E2 for q, k, v; E9 for
+    q, k, v; E10; E11 (k, then v); E12; E4; E13; E14; E23. ``with_v=False`` is
+    ``attention_weights``, which has no ``v``.
     """
+    causal = bool(causal)
+    real_scale = None if scale is None else as_real(scale)
     names = [("q", q), ("k", k)] + ([("v", v)] if with_v else [])
     arrays = as_float_arrays(names)
     qa, ka = arrays[0], arrays[1]
@@ -277,14 +361,17 @@ def validate_attention(
     if mask is not None:
         mask_arr = as_mask(mask)
         _check_mask_broadcasts(mask_arr, scores_shape)
-        mask_arr = cast_mask(mask_arr, qa.dtype)
+    resolved_scale = resolve_scale(real_scale, d_k)
+    out_shape = (*lead, n, va.shape[-1]) if va is not None else scores_shape
+    check_all_fit(out_shape, qa.dtype, [("q", qa), ("k", ka), ("v", va), ("mask", mask_arr)])
+    dtype = _native_dtype(qa.dtype)
     return AttentionInputs(
-        q=qa,
-        k=ka,
-        v=va,
-        mask=mask_arr,
-        causal=bool(causal),
-        scale=resolve_scale(scale, d_k),
+        q=_native(qa),
+        k=_native(ka),
+        v=None if va is None else _native(va),
+        mask=None if mask_arr is None else cast_mask(_native(mask_arr), dtype),
+        causal=causal,
+        scale=resolved_scale,
         lead=tuple(lead),
         n=n,
         m=m,
@@ -293,27 +380,37 @@ def validate_attention(
 
 
 def validate_embedding_lookup(table: Any, ids: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Order: E1 (table), E3, E7, E6. Returns ``(table, ids)`` as arrays."""
+    """Order: E1 (table), E3, E7, E23, E6 — the size check before the ids are read. Returns
+    ``(table, ids)`` as arrays."""
     table_arr = as_float_array("table", table)
     ids_arr = as_ids(ids)
     check_table(table_arr)
+    out_shape = (*ids_arr.shape, table_arr.shape[1])
+    check_all_fit(out_shape, table_arr.dtype, [("table", table_arr), ("ids", ids_arr)])
     check_ids_in_range(ids_arr, table_arr.shape[0])
-    return table_arr, ids_arr
+    return _native(table_arr), _native(ids_arr)
 
 
 def validate_one_hot(ids: Any, vocab_size: Any, dtype: Any) -> tuple[np.ndarray, int, np.dtype]:
-    """Order: E5, E3, E16, E6. Returns ``(ids, vocab_size, dtype)`` normalised."""
+    """Order: vocab_size read (E24), E5, E3, E16, E23, E6. Returns ``(ids, vocab_size, dtype)``
+    normalised."""
+    size = as_int64("vocab_size", vocab_size)
     dt = one_hot_dtype(dtype)
     ids_arr = as_ids(ids)
-    size = check_vocab_size(vocab_size)
+    check_vocab_size(size)
+    check_all_fit((*ids_arr.shape, size), dt, [("ids", ids_arr)])
     check_ids_in_range(ids_arr, size)
-    return ids_arr, size, dt
+    return _native(ids_arr), size, dt
 
 
 def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
-    """Order: E1, E8. Returns ``(x, axis)`` with ``axis`` made non-negative."""
+    """Order: axis read (E24), E1, E8, E23. Returns ``(x, axis)`` with ``axis`` made
+    non-negative."""
+    ax = as_int64("axis", axis)
     arr = as_float_array("x", x)
-    return arr, normalize_axis(axis, arr.shape)
+    resolved = normalize_axis(ax, arr.shape)
+    check_all_fit(arr.shape, arr.dtype, [("x", arr)])
+    return _native(arr), resolved
 
 
 def _check_vector(name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple) -> None:
@@ -334,7 +431,7 @@ def _check_has_last_axis(x: np.ndarray) -> None:
 def validate_linear(
     x: Any, weight: Any, bias: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Order: E1/E2 for x, weight, bias; E17, E18, E19, E20. Returns the arrays."""
+    """Order: E1/E2 for x, weight, bias; E17, E18, E19, E20, E23. Returns the arrays."""
     named = [("x", x), ("weight", weight)] + ([("bias", bias)] if bias is not None else [])
     arrays = as_float_arrays(named)
     x_arr, w_arr = arrays[0], arrays[1]
@@ -349,27 +446,33 @@ def validate_linear(
         )
     if b_arr is not None:
         _check_vector("bias", b_arr, w_arr.shape[0], "weight", w_arr.shape)
-    return x_arr, w_arr, b_arr
+    out_shape = (*x_arr.shape[:-1], w_arr.shape[0])
+    check_all_fit(out_shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
+    return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
 
 
 def validate_layer_norm(
     x: Any, gamma: Any, beta: Any, eps: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Order: E1/E2 for x, gamma, beta; E17, E20 (gamma, beta), E21. Returns the arrays, eps."""
+    """Order: eps read; E1/E2 for x, gamma, beta; E17, E20 (gamma, beta), E21, E23. Returns the
+    arrays and eps."""
+    value = as_real(eps)
     x_arr, g_arr, b_arr = as_float_arrays([("x", x), ("gamma", gamma), ("beta", beta)])
     _check_has_last_axis(x_arr)
     d = x_arr.shape[-1]
     _check_vector("gamma", g_arr, d, "x", x_arr.shape)
     _check_vector("beta", b_arr, d, "x", x_arr.shape)
-    value = float(eps)
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"eps must be a finite number >= 0, got {value!r}")
-    return x_arr, g_arr, b_arr, value
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("gamma", g_arr), ("beta", b_arr)])
+    return _native(x_arr), _native(g_arr), _native(b_arr), value
 
 
 def validate_gelu(x: Any) -> np.ndarray:
-    """Order: E1."""
-    return as_float_array("x", x)
+    """Order: E1, E23."""
+    arr = as_float_array("x", x)
+    check_all_fit(arr.shape, arr.dtype, [("x", arr)])
+    return _native(arr)
 
 
 # --- threads ------------------------------------------------------------------------------------
@@ -408,8 +511,8 @@ class ThreadCount:
         return self._value
 
     def set(self, n: Any) -> None:
-        """E15: a pool needs at least one thread; E22: and at most MAX_THREADS."""
-        value = operator.index(n)
+        """E24 (n read), E15: a pool needs at least one thread; E22: and at most MAX_THREADS."""
+        value = as_int64("n", n)
         if value < 1:
             raise ValueError(f"number of threads must be at least 1, got {value}")
         if value > MAX_THREADS:

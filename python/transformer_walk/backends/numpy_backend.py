@@ -112,9 +112,10 @@ def attention(
 def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     """``x · weightᵀ + bias``: x [..., in], weight [out, in] (PyTorch's layout) → [..., out]."""
     x, weight, bias = _contract.validate_linear(x, weight, bias)
-    out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
-    if bias is not None:
-        out += bias
+    with np.errstate(all="ignore"):  # NaN and ±inf inputs are values, not accidents
+        out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
+        if bias is not None:
+            out += bias
     return np.ascontiguousarray(out)
 
 
@@ -137,7 +138,8 @@ def gelu(x: Any) -> np.ndarray:
     x = _contract.validate_gelu(x)
     with np.errstate(all="ignore"):
         out = x * x.dtype.type(0.5) * (1 + special.erf(x * x.dtype.type(1 / math.sqrt(2.0))))
-    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+    # Not np.ascontiguousarray, which turns a 0-d x into shape (1,): GELU keeps x's shape.
+    return np.asarray(out, dtype=x.dtype, order="C")
 
 
 def set_num_threads(n: int) -> None:

@@ -177,7 +177,10 @@ def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     for row in x.reshape(-1, d).tolist():
         mean = math.fsum(row) / d
         var = math.fsum((v - mean) ** 2 for v in row) / d
-        inv = 1.0 / math.sqrt(var + eps)
+        root = math.sqrt(var + eps)
+        # eps = 0 and a constant row: 1/0. IEEE (and the other backends) say inf, and then
+        # 0 · inf = NaN for every entry; Python's float division would raise instead.
+        inv = 1.0 / root if root else math.inf
         out.append([(v - mean) * inv * g_j + b_j for v, g_j, b_j in zip(row, g, b, strict=True)])
     return _to_array(out, x.dtype, x.shape)
 
