@@ -103,3 +103,40 @@ def test_one_thread_restores_rust_threads() -> None:
         assert rust.get_num_threads() == 1
     assert rust.get_num_threads() == before
     assert math.isfinite(before)
+
+
+def test_overlapping_measurements_from_two_sessions_restore_the_pool() -> None:
+    # Guards against: two sessions measuring at once (Cost and Speed pages share one process)
+    # interleaving save/restore — A saves 2, B saves 1 (A's setting), A restores 2, B restores 1 —
+    # and leaving every session on one thread.
+    import threading
+
+    from transformer_walk import bench
+
+    rust = pytest.importorskip("rust_core")
+    rust.set_num_threads(2)
+    inside = threading.Event()
+    release = threading.Event()
+
+    def measuring_session() -> None:
+        with cost.one_thread(rust):
+            inside.set()
+            release.wait(5)
+
+    a = threading.Thread(target=measuring_session)
+    a.start()
+    assert inside.wait(5)
+    seen = []
+
+    def other_session() -> None:
+        with bench._threads(rust, 1):
+            seen.append(rust.get_num_threads())
+
+    b = threading.Thread(target=other_session)
+    b.start()
+    b.join(0.3)
+    assert b.is_alive()  # it waits for the first measurement to finish
+    release.set()
+    a.join(5)
+    b.join(5)
+    assert seen == [1] and rust.get_num_threads() == 2

@@ -40,6 +40,7 @@ import os
 import platform
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -376,15 +377,22 @@ def _measure(
     return _Measurement(samples, calls, output)
 
 
+#: Held while a measurement has changed rust_core's (process-wide) thread count. The app serves
+#: many sessions from one process: two sessions measuring at once (Speed, Cost) would otherwise
+#: interleave their save and restore and could leave the pool at 1 thread for everybody.
+THREAD_COUNT_LOCK = threading.RLock()
+
+
 @contextlib.contextmanager
 def _threads(module: ModuleType, n: int) -> Iterator[None]:
     """Run with the backend's pool at ``n`` threads, then put the old size back."""
-    previous = module.get_num_threads()
-    module.set_num_threads(n)
-    try:
-        yield
-    finally:
-        module.set_num_threads(previous)
+    with THREAD_COUNT_LOCK:
+        previous = module.get_num_threads()
+        module.set_num_threads(n)
+        try:
+            yield
+        finally:
+            module.set_num_threads(previous)
 
 
 def _lane_threads(lane: str, cores: int) -> int | None:

@@ -211,20 +211,23 @@ def one_thread(rust: ModuleType | None) -> Iterator[bool]:
     """Both lanes on one thread, a like-for-like race (and the steadiest on a shared machine):
     rust_core's pool is set to 1 and restored after; NumPy's BLAS is limited through threadpoolctl
     when that is installed. Yields whether NumPy could be limited."""
-    previous = rust.get_num_threads() if rust is not None else None
+    from transformer_walk.bench import THREAD_COUNT_LOCK  # one lock for every measurement
+
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # optional: without it NumPy keeps its BLAS's own thread count
         threadpool_limits = None
     limiter = threadpool_limits(1) if threadpool_limits else contextlib.nullcontext()
-    try:
-        if rust is not None:
-            rust.set_num_threads(1)
-        with limiter:
-            yield threadpool_limits is not None
-    finally:
-        if rust is not None and previous is not None:
-            rust.set_num_threads(previous)
+    with THREAD_COUNT_LOCK:
+        previous = rust.get_num_threads() if rust is not None else None
+        try:
+            if rust is not None:
+                rust.set_num_threads(1)
+            with limiter:
+                yield threadpool_limits is not None
+        finally:
+            if rust is not None and previous is not None:
+                rust.set_num_threads(previous)
 
 
 def fitted_slope(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> float | None:
