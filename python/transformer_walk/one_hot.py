@@ -30,11 +30,20 @@ RACE_D = 64  # embedding width of the race's table: small enough that |V| × d s
 RACE_BUDGET_S = 0.6  # the whole race stays under a second
 MIN_SAMPLE_S = 1e-3  # calls faster than this are looped inside one sample
 MIN_SAMPLES = 5  # a median of fewer samples is at the mercy of one slow call
+# The raced one-hot matrix is rebuilt on every rerun of its page: 2,000 tokens at |V| = 50,000
+# would be 400 MB each time, so a long sentence races its first tokens only (64 MB of float32).
+MAX_RACE_CELLS = 16_000_000
 
 
 def one_hot_bytes(n: int, vocab_size: int, itemsize: int = FLOAT32_BYTES) -> int:
     """Memory of n one-hot rows of width |V|: n × |V| × itemsize bytes."""
     return n * vocab_size * itemsize
+
+
+def race_tokens(n: int, vocab_size: int) -> int:
+    """How many of a sentence's n tokens the race takes: all of them, unless their one-hot matrix
+    at ``vocab_size`` would pass ``MAX_RACE_CELLS`` numbers."""
+    return min(n, max(1, MAX_RACE_CELLS // vocab_size))
 
 
 def human_bytes(size: float) -> str:

@@ -74,5 +74,7 @@ def selected_backend() -> tuple[str, ModuleType] | None:
 
 
 def current_sentence() -> str:
-    """The sentence in the sidebar (the running example unless the learner changed it)."""
-    return str(st.session_state.get(SENTENCE_KEY, DEFAULT_SENTENCE))
+    """The sentence in the sidebar (the running example unless the learner changed it), at most
+    ``MAX_SENTENCE_CHARS`` long: the text area cuts what the browser sends, but a value put in the
+    session state directly would otherwise reach every page whole."""
+    return str(st.session_state.get(SENTENCE_KEY, DEFAULT_SENTENCE))[:MAX_SENTENCE_CHARS]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import streamlit as st
 
 from transformer_walk.attention_views import window
@@ -48,3 +51,15 @@ def token_window(
     start, stop = window(n, st.session_state[key] - 1, shown)
     st.caption(t(note, first=start + 1, last=stop, n=n))
     return (start, stop)
+
+
+def keep_valid_choice(key: str, options: Sequence[Any], default: Any) -> None:
+    """Before drawing the picker ``key``: keep its stored choice among ``options`` (a new sentence
+    changes them), else put ``default``. A choice the learner never moved off the default follows
+    the default as it changes, so a value forced by a short sentence (token 1 of a one-token text)
+    does not stick once a longer one is typed."""
+    default_key = f"{key}__default"  # the default put last time, a plain (non-widget) state key
+    value = st.session_state.get(key)
+    if value not in options or value == st.session_state.get(default_key):
+        st.session_state[key] = default
+    st.session_state[default_key] = default

@@ -23,6 +23,7 @@ from transformer_walk.one_hot import (
     max_off_diagonal,
     one_hot_bytes,
     race,
+    race_tokens,
 )
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.state import toy_trace_or_none
@@ -259,8 +260,14 @@ def _race(trace: Trace, name: str, module: ModuleType) -> None:
     )
     # Pure Python's lookup converts all of E to lists first: it would time the conversion.
     race_name, race_module = ("numpy", _numpy()) if name == "python" else (name, module)
+    ids = trace.ids.tolist()
+    kept = race_tokens(len(ids), vocab_size)
+    if kept < len(ids):
+        full = human_bytes(one_hot_bytes(len(ids), vocab_size))
+        vocab = f"{vocab_size:,}"
+        st.caption(t("onehot.race.capped", kept=kept, n=len(ids), vocab=vocab, size=full))
     with st.spinner(t("onehot.race.running")):
-        result = race(race_name, race_module, trace.ids.tolist(), vocab_size)
+        result = race(race_name, race_module, ids[:kept], vocab_size)
 
     route_one_hot, route_lookup = t("onehot.race.route_one_hot"), t("onehot.race.route_lookup")
     m1, m2, m3 = st.columns(3)

@@ -14,7 +14,7 @@ import streamlit as st
 from transformer_walk import charts, qkv
 from transformer_walk.i18n import t
 from transformer_walk.model import EmptyInputError, ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence
+from transformer_walk.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.state import toy_trace, toy_trace_or_none
 from transformer_walk.widgets import page_start, solved_and_hurts
 
@@ -233,7 +233,10 @@ def _values(trace: Trace, i: int, head: int) -> None:
 def _fixed(trace: Trace, config: ToyConfig, backend: str) -> None:
     st.header(t("qkv.fixed.title"), divider="gray")
     st.markdown(t("qkv.fixed.body"))
-    other_text = st.text_input(t("qkv.fixed.other"), value=OTHER_DEFAULT, key=OTHER_KEY)
+    # As long as the sidebar allows: a longer text would only build a bigger n×n trace.
+    other_text = st.text_input(
+        t("qkv.fixed.other"), value=OTHER_DEFAULT, key=OTHER_KEY, max_chars=MAX_SENTENCE_CHARS
+    )
     try:
         other = toy_trace(other_text, config, backend)
     except EmptyInputError:

@@ -15,7 +15,7 @@ from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import page_start, solved_and_hurts
+from transformer_walk.widgets import keep_valid_choice, page_start, solved_and_hurts
 
 RHO_KEY = "rnn_rho"
 STEPS_KEY = "rnn_steps"
@@ -40,12 +40,6 @@ def _step_latex(step: int, pre: np.ndarray, h: np.ndarray) -> str:
         rf"\begin{{aligned}}\boldsymbol{{h}}_{step} &= \tanh\big({_vector(pre)}\big) \\"
         rf" &= {_vector(h)}\end{{aligned}}"
     )
-
-
-def _clamp_choice(key: str, options: list[int], default: int) -> None:
-    """Keep a stored choice valid when the sentence (and so the options) changed."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
 
 
 # --- RNN ------------------------------------------------------------------------------------------
@@ -257,8 +251,10 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
     st.latex(r"\text{receptive field}(L) = 1 + L\,(k-1)")
     positions = list(range(n))
     labels = {p: f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)}
-    _clamp_choice(I_KEY, positions, 0)
-    _clamp_choice(J_KEY, positions, n - 1)
+    # Untouched, i and j follow the first and last tokens: after a one-token sentence forced both
+    # to token 1, the next sentence must not keep "the same token" selected.
+    keep_valid_choice(I_KEY, positions, 0)
+    keep_valid_choice(J_KEY, positions, n - 1)
     c1, c2 = st.columns(2)
     i = c1.selectbox(t("rnn.field.i"), positions, format_func=labels.__getitem__, key=I_KEY)
     j = c2.selectbox(t("rnn.field.j"), positions, format_func=labels.__getitem__, key=J_KEY)

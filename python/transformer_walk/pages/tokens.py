@@ -24,6 +24,7 @@ from transformer_walk.wordpiece import (
 MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
 TRY_KEY = "tok_try_word"
 MAX_POSITIONS = 512  # MiniLM's position table
+MAX_TRY_CHARS = 100  # one word, even a long one; the field is not for whole texts
 
 
 @st.cache_resource(show_spinner=False)
@@ -176,7 +177,11 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
         st.warning(t("tok.wp.long", n=pieces.n), icon=":material/content_cut:")
 
     word = st.text_input(
-        t("tok.try.label"), value="unbelievably", key=TRY_KEY, help=t("tok.try.help")
+        t("tok.try.label"),
+        value="unbelievably",
+        key=TRY_KEY,
+        help=t("tok.try.help"),
+        max_chars=MAX_TRY_CHARS,
     ).strip()
     if not word:
         st.caption(t("tok.try.empty"))

@@ -173,6 +173,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "30,522 是 MiniLM 的 WordPiece 词表大小；50,000 是原文的例子。",
     },
     "onehot.race.running": {"en": "Timing both routes…", "zh": "正在为两种方式计时…"},
+    "onehot.race.capped": {
+        "en": "The race takes the first {kept} of your {n} tokens: all of them, one-hot at "
+        "|V| = {vocab}, would fill {size}, rebuilt on every rerun of this page.",
+        "zh": "这场比赛只取你前 {kept} 个词元（共 {n} 个）：要是全部写成 |V| = {vocab} 的 One-Hot，"
+        "得占 {size}，而且本页每次重新运行都要再造一遍。",
+    },
     "onehot.race.route_one_hot": {"en": "one-hot @ E", "zh": "One-Hot 乘 E"},
     "onehot.race.route_lookup": {"en": "lookup E[ids]", "zh": "查表 E[ids]"},
     "onehot.race.part_build": {"en": "build one-hot", "zh": "构造 One-Hot"},

