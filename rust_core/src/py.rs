@@ -70,10 +70,15 @@ fn float_kind(name: &str, arr: &Bound<'_, PyUntypedArray>) -> PyResult<(Float, S
 }
 
 /// The float kind shared by named arrays, checking E1 then E2 for each in turn.
-fn shared_float_kind(arrays: &[(&str, &Bound<'_, PyUntypedArray>)]) -> PyResult<Float> {
-    let (first_name, first) = arrays[0];
+/// The float kind every present array of one call shares (E1, E2); absent optional arrays
+/// (`None`) are skipped. The same list, with the call's other arrays, then goes to `check_all_fit`.
+fn shared_float_kind(arrays: &[(&str, Option<&Bound<'_, PyUntypedArray>>)]) -> PyResult<Float> {
+    let mut present = arrays
+        .iter()
+        .filter_map(|&(name, arr)| arr.map(|a| (name, a)));
+    let (first_name, first) = present.next().expect("every call has a first float array");
     let (kind, first_dtype) = float_kind(first_name, first)?;
-    for &(name, arr) in &arrays[1..] {
+    for (name, arr) in present {
         let (other, dtype) = float_kind(name, arr)?;
         if other != kind {
             return Err(CoreError::Type(format!(
@@ -697,11 +702,8 @@ fn attention_entry<'py>(
     let q = as_ndarray(q)?;
     let k = as_ndarray(k)?;
     let v = v.map(as_ndarray).transpose()?;
-    let mut named = vec![("q", &q), ("k", &k)];
-    if let Some(v) = &v {
-        named.push(("v", v));
-    }
-    let kind = shared_float_kind(&named)?;
+    let floats = [("q", Some(&q)), ("k", Some(&k)), ("v", v.as_ref())];
+    let kind = shared_float_kind(&floats)?;
     let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
     let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
     // E4 and E13 from the mask's dtype and shape, before any of its data is read or converted.
@@ -721,12 +723,7 @@ fn attention_entry<'py>(
         &out_shape,
         &dtype_name(&q)?,
         q.dtype().itemsize(),
-        &[
-            ("q", Some(&q)),
-            ("k", Some(&k)),
-            ("v", v.as_ref()),
-            ("mask", mask.as_ref()),
-        ],
+        &[floats[0], floats[1], floats[2], ("mask", mask.as_ref())],
     )?;
     let call = AttentionCall {
         q: &q,
@@ -816,23 +813,15 @@ pub fn linear<'py>(
     let x = as_ndarray(x)?;
     let weight = as_ndarray(weight)?;
     let bias = bias.filter(|b| !b.is_none()).map(as_ndarray).transpose()?;
-    let mut named = vec![("x", &x), ("weight", &weight)];
-    if let Some(b) = &bias {
-        named.push(("bias", b));
-    }
-    let kind = shared_float_kind(&named)?;
+    let arrays = [
+        ("x", Some(&x)),
+        ("weight", Some(&weight)),
+        ("bias", bias.as_ref()),
+    ];
+    let kind = shared_float_kind(&arrays)?;
     let dims = dense::check_linear(x.shape(), weight.shape(), bias.as_ref().map(|b| b.shape()))?;
     let out_shape = [&x.shape()[..x.ndim() - 1], &[dims.2]].concat();
-    check_all_fit(
-        &out_shape,
-        &dtype_name(&x)?,
-        x.dtype().itemsize(),
-        &[
-            ("x", Some(&x)),
-            ("weight", Some(&weight)),
-            ("bias", bias.as_ref()),
-        ],
-    )?;
+    check_all_fit(&out_shape, &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
     match kind {
         Float::F32 => linear_typed::<f32>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
         Float::F64 => linear_typed::<f64>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
@@ -881,18 +870,14 @@ pub fn layer_norm<'py>(
     let x = as_ndarray(x)?;
     let gamma = as_ndarray(gamma)?;
     let beta = as_ndarray(beta)?;
-    let kind = shared_float_kind(&[("x", &x), ("gamma", &gamma), ("beta", &beta)])?;
+    let arrays = [
+        ("x", Some(&x)),
+        ("gamma", Some(&gamma)),
+        ("beta", Some(&beta)),
+    ];
+    let kind = shared_float_kind(&arrays)?;
     let d = dense::check_layer_norm(x.shape(), gamma.shape(), beta.shape(), eps)?;
-    check_all_fit(
-        x.shape(),
-        &dtype_name(&x)?,
-        x.dtype().itemsize(),
-        &[
-            ("x", Some(&x)),
-            ("gamma", Some(&gamma)),
-            ("beta", Some(&beta)),
-        ],
-    )?;
+    check_all_fit(x.shape(), &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
     match kind {
         Float::F32 => layer_norm_typed::<f32>(py, &x, &gamma, &beta, eps, d),
         Float::F64 => layer_norm_typed::<f64>(py, &x, &gamma, &beta, eps, d),
