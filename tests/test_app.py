@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk import backend_status as backend_status_module
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core import status as backend_status_module
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.navigation import page_path
 

@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from transformer_walk.backends import _contract, get_backend
+from transformer_walk.core import contract, get_backend
 
 from conftest import BACKEND_NAMES, BACKEND_PAIRS
 
@@ -624,9 +624,9 @@ def test_num_threads_round_trip(name: str) -> None:
 )
 def test_default_num_threads(monkeypatch: pytest.MonkeyPatch, env: str | None, expected) -> None:
     if env is None:
-        monkeypatch.delenv(_contract.NUM_THREADS_ENV, raising=False)
+        monkeypatch.delenv(contract.NUM_THREADS_ENV, raising=False)
     else:
-        monkeypatch.setenv(_contract.NUM_THREADS_ENV, env)
-    assert _contract.default_num_threads() == (expected or os.cpu_count())
-    fresh = _contract.ThreadCount()
+        monkeypatch.setenv(contract.NUM_THREADS_ENV, env)
+    assert contract.default_num_threads() == (expected or os.cpu_count())
+    fresh = contract.ThreadCount()
     assert fresh.get() == (expected or os.cpu_count())

@@ -12,7 +12,6 @@ import types
 import pytest
 
 from transformer_walk import bench
-from transformer_walk.backend_status import BackendStatus, backend_status
 from transformer_walk.bench import (
     ERROR,
     LANES,
@@ -24,6 +23,7 @@ from transformer_walk.bench import (
     format_seconds,
     run_benchmark,
 )
+from transformer_walk.core.status import BackendStatus, backend_status
 from transformer_walk.speed_choices import CHOICES
 
 HAVE = {name: backend_status(name).available for name in ("python", "numpy", "rust")}

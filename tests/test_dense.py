@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 
 from conftest import BACKEND_NAMES, HAVE_RUST
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from transformer_walk.backends import _contract, get_backend
+from transformer_walk.core import contract, get_backend
 
 from conftest import BACKEND_NAMES, BACKEND_PAIRS
 
@@ -49,7 +49,7 @@ def attn(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
 
 
 #: E23's limit, the machine's physical memory, as every backend reads it.
-MEMORY = _contract.machine_memory()
+MEMORY = contract.machine_memory()
 #: Zero-strided views that stand for arrays far larger than any machine's memory: E23 must refuse
 #: them from their shapes, before a single byte is copied or allocated.
 HUGE = 10**6

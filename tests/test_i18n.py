@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from transformer_walk import bench, i18n, speed_choices
-from transformer_walk.backends import BACKENDS
+from transformer_walk.core import BACKENDS
 from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
 
 PACKAGE = Path(i18n.__file__).parent

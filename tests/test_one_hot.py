@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.one_hot import (
     MIN_SAMPLES,
     cosine_matrix,

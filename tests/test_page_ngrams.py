@@ -169,7 +169,7 @@ def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
 
 @pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
 def test_every_backend_gives_the_same_counts(backend: str) -> None:
-    from transformer_walk.backend_status import backend_status
+    from transformer_walk.core.status import backend_status
 
     if not backend_status(backend).available:
         pytest.skip(f"{backend} not available")

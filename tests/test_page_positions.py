@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from transformer_walk import positions as pos
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import ToyConfig, ToyTransformer, tokenize
 

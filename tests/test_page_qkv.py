@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import BlockWeights, ToyConfig, positional_encoding, token_vector
 

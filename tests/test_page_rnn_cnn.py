@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk import rnn
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import ToyConfig, ToyTransformer
 

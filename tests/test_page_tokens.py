@@ -13,7 +13,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.model import Vocabulary, tokenize
 from transformer_walk.wordpiece import INSTALL_HINT

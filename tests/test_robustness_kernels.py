@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from transformer_walk.backends import _contract, get_backend
+from transformer_walk.core import contract, get_backend
 
 from conftest import BACKEND_NAMES, HAVE_RUST
 
@@ -850,7 +850,7 @@ def test_attention_tile_edges(
 
 # --- requests too big for the machine: one subprocess each --------------------------------------
 
-MEMORY = _contract.machine_memory()
+MEMORY = contract.machine_memory()
 
 #: (id, setup code, call, the argument E23 names). Every input is a zero-strided view of a few
 #: bytes standing for an array far larger than the machine's memory.
@@ -929,7 +929,7 @@ TOO_BIG = [
 CHILD = """
 import json, resource, time
 import numpy as np
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 b = get_backend({backend!r})
 {setup}
 rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.seq2seq import PAIRS, Encoder, ToyPair, mirror_pair, readback, run
 
 

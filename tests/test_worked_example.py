@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from transformer_walk import latex_steps
-from transformer_walk.backend_status import backend_status
-from transformer_walk.backends import BACKENDS
+from transformer_walk.core import BACKENDS
+from transformer_walk.core.status import backend_status
 from transformer_walk.worked_example import (
     DEFAULT_TOKENS,
     InputError,

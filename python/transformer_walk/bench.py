@@ -51,8 +51,8 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.backend_status import backend_status, backend_version
-from transformer_walk.backends import BACKENDS
+from transformer_walk.core import BACKENDS
+from transformer_walk.core.status import backend_status, backend_version
 
 LANES: tuple[str, ...] = ("python", "numpy", "rust-1", "rust-all")
 LANE_BACKEND: dict[str, str] = {

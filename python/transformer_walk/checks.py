@@ -212,7 +212,7 @@ def raw_vs_projected(text: str, backend: str) -> MatchCheck:
     """The same dot product twice: on the block's input as it is (W^Q = W^K = I), and after the
     toy model's projections W^Q, W^K. The unprojected product tends to favour the token itself
     (x · x = |x|²); what matches after projection is whatever W^Q and W^K make match."""
-    from transformer_walk.backends import get_backend
+    from transformer_walk.core import get_backend
 
     used, _ = check_text(text)
     trace = ToyTransformer(ToyConfig(), backend).run(used)

@@ -43,7 +43,7 @@ from types import ModuleType
 import numpy as np
 from tokenizers import Encoding, Tokenizer
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.wordpiece import INSTALL_HINT, MODEL_PACKAGE
 
 WEIGHTS_FILE = "model.safetensors"

@@ -23,7 +23,7 @@ from typing import Literal
 
 import numpy as np
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 
 # A little fixed vocabulary so that |V| is more than the sentence; the user's own tokens are added
 # after it (see ``Vocabulary.for_tokens``), each with its own seeded embedding row.

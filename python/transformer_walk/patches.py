@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.model import positional_encoding
 
 SCENE_SIZE = 96  # pixels per side of the generated scene

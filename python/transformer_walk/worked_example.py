@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 
 DEFAULT_TOKENS: tuple[str, ...] = ("Tom", "loves", "his", "dog")
 QUERY_INDEX = 2  # "his": the token whose new representation we compute

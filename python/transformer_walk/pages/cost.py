@@ -16,7 +16,7 @@ import streamlit as st
 
 from transformer_walk import charts_cost
 from transformer_walk import cost as costs
-from transformer_walk.backend_status import backend_status
+from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import t
 from transformer_walk.model import tokenize
 from transformer_walk.sidebar import current_sentence

@@ -312,7 +312,7 @@ def _race(trace: Trace, name: str, module: ModuleType) -> None:
 
 
 def _numpy() -> ModuleType:
-    from transformer_walk.backends import get_backend
+    from transformer_walk.core import get_backend
 
     return get_backend("numpy")
 

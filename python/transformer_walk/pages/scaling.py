@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_scaling, scaling
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
 from transformer_walk.model import ToyConfig, Trace, tokenize
 from transformer_walk.sidebar import current_sentence

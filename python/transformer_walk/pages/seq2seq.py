@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_seq2seq
-from transformer_walk.backends import get_backend
+from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
 from transformer_walk.model import tokenize
 from transformer_walk.seq2seq import (

@@ -2,7 +2,7 @@
 
 This is the slow, obviously-correct lane: the arithmetic is plain loops over Python lists that a
 learner can read line by line next to docs/api.md. NumPy is used only at the edges — to read
-and validate the inputs (``_contract``), to turn them into nested lists (``tolist``), and to
+and validate the inputs (``contract``), to turn them into nested lists (``tolist``), and to
 build the result array (``np.array(..., dtype=...)`` and ``reshape``). Python floats are IEEE
 doubles, so float32 inputs are computed in double precision and rounded once, at the end.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.backends import _contract
+from transformer_walk.core import contract
 
-_threads = _contract.ThreadCount()
+_threads = contract.ThreadCount()
 
 
 def _to_array(values: list, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -26,7 +26,7 @@ def _to_array(values: list, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarr
 
 def embedding_lookup(table: Any, ids: Any) -> np.ndarray:
     """Rows ``ids`` of ``table`` [V, d] → ``[*ids.shape, d]``."""
-    table, ids = _contract.validate_embedding_lookup(table, ids)
+    table, ids = contract.validate_embedding_lookup(table, ids)
     d = table.shape[1]
     # Only the rows asked for cross the edge into Python lists: converting all of a
     # 30,522 × 384 table would cost half a second and half a gigabyte for three ids.
@@ -36,7 +36,7 @@ def embedding_lookup(table: Any, ids: Any) -> np.ndarray:
 
 def one_hot(ids: Any, vocab_size: int, dtype: Any = np.float32) -> np.ndarray:
     """``[*ids.shape, vocab_size]`` with a single 1 per row, at column ``ids[...]``."""
-    ids, vocab_size, dtype = _contract.validate_one_hot(ids, vocab_size, dtype)
+    ids, vocab_size, dtype = contract.validate_one_hot(ids, vocab_size, dtype)
     rows = []
     for i in ids.reshape(-1).tolist():
         row = [0.0] * vocab_size
@@ -67,7 +67,7 @@ def _softmax_slice(xs: list[float]) -> list[float]:
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax of ``x`` along ``axis``; same shape and dtype as ``x``."""
-    x, axis = _contract.validate_softmax(x, axis)
+    x, axis = contract.validate_softmax(x, axis)
     # Edge: move the axis last and flatten to a list of slices (layout only, no arithmetic).
     moved = np.moveaxis(x, axis, -1)
     length = moved.shape[-1]
@@ -82,7 +82,7 @@ def _dot(a: list[float], b: list[float]) -> float:
     return sum((x * y for x, y in zip(a, b, strict=True)), 0.0)
 
 
-def _weight_rows(a: _contract.AttentionInputs) -> list[list[list[float]]]:
+def _weight_rows(a: contract.AttentionInputs) -> list[list[list[float]]]:
     """The attention weights as nested lists [batch][i][j], batch = the flattened leading dims.
 
     For each query i and key j: s_ij = (q_i · k_j) · scale + mask_ij, where a bool mask adds
@@ -120,7 +120,7 @@ def attention_weights(
     q: Any, k: Any, *, mask: Any = None, causal: bool = False, scale: float | None = None
 ) -> np.ndarray:
     """The [..., n, m] attention probabilities softmax(q kᵀ · scale + mask)."""
-    a = _contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
+    a = contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
     return _to_array(_weight_rows(a), a.dtype, a.scores_shape)
 
 
@@ -134,7 +134,7 @@ def attention(
     scale: float | None = None,
 ) -> np.ndarray:
     """Scaled dot-product attention: z_i = Σ_j a_ij v_j → [..., n, d_v]."""
-    a = _contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
     assert a.v is not None
     batch = math.prod(a.lead)
     d_v = a.v.shape[-1]
@@ -157,7 +157,7 @@ def attention(
 
 def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     """``x · weightᵀ + bias``: x [..., in], weight [out, in] → [..., out], row by row."""
-    x, weight, bias = _contract.validate_linear(x, weight, bias)
+    x, weight, bias = contract.validate_linear(x, weight, bias)
     lead, n_out = x.shape[:-1], weight.shape[0]
     w_rows = weight.tolist()  # out rows of length in
     b = bias.tolist() if bias is not None else [0.0] * n_out
@@ -168,7 +168,7 @@ def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
 
 def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     """``(x − mean) / √(var + eps) · gamma + beta`` over each row (biased variance)."""
-    x, gamma, beta, eps = _contract.validate_layer_norm(x, gamma, beta, eps)
+    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
     d = x.shape[-1]
     if d == 0:
         return np.zeros(x.shape, dtype=x.dtype)
@@ -187,7 +187,7 @@ def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
 
 def gelu(x: Any) -> np.ndarray:
     """``0.5 · x · (1 + erf(x / √2))`` for every element."""
-    x = _contract.validate_gelu(x)
+    x = contract.validate_gelu(x)
     values = [0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x.reshape(-1).tolist()]
     return _to_array(values, x.dtype, x.shape)
 
@@ -198,7 +198,7 @@ def set_num_threads(n: int) -> None:
 
 
 def get_num_threads() -> int:
-    """The thread count set by ``set_num_threads``, or the default (see ``_contract``)."""
+    """The thread count set by ``set_num_threads``, or the default (see ``contract``)."""
     return _threads.get()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from transformer_walk.backends import BACKENDS, get_backend
+from transformer_walk.core import BACKENDS, get_backend
 
 # Preferred first: the compiled core is what the app is built to show off; NumPy is the fallback
 # because it is always fast enough for every page.

@@ -19,8 +19,8 @@ from types import ModuleType
 BACKENDS: tuple[str, ...] = ("python", "numpy", "rust")
 
 _MODULES = {
-    "python": "transformer_walk.backends.python_backend",
-    "numpy": "transformer_walk.backends.numpy_backend",
+    "python": "transformer_walk.core.python_backend",
+    "numpy": "transformer_walk.core.numpy_backend",
     "rust": "rust_core",
 }
 

@@ -1,6 +1,6 @@
 """The ``"numpy"`` backend: the rust_core API as idiomatic, vectorised NumPy.
 
-Every function validates its inputs with ``_contract`` (same checks, order and messages as
+Every function validates its inputs with ``contract`` (same checks, order and messages as
 ``rust_core``), then computes in the dtype of its input: float32 stays float32. IEEE special
 values (-inf scores from masks, NaN) are part of the contract, so the arithmetic runs under
 ``np.errstate(all="ignore")`` — they are expected, not worth a warning. Results are new
@@ -15,21 +15,21 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from transformer_walk.backends import _contract
+from transformer_walk.core import contract
 
-_threads = _contract.ThreadCount()
+_threads = contract.ThreadCount()
 
 
 def embedding_lookup(table: Any, ids: Any) -> np.ndarray:
     """Rows ``ids`` of ``table`` [V, d] → ``[*ids.shape, d]``."""
-    table, ids = _contract.validate_embedding_lookup(table, ids)
+    table, ids = contract.validate_embedding_lookup(table, ids)
     # Ids are known to be in [0, V), so they fit in intp; take() copies into a new array.
     return np.ascontiguousarray(np.take(table, ids.astype(np.intp), axis=0))
 
 
 def one_hot(ids: Any, vocab_size: int, dtype: Any = np.float32) -> np.ndarray:
     """``[*ids.shape, vocab_size]`` with a single 1 per row, at column ``ids[...]``."""
-    ids, vocab_size, dtype = _contract.validate_one_hot(ids, vocab_size, dtype)
+    ids, vocab_size, dtype = contract.validate_one_hot(ids, vocab_size, dtype)
     flat = ids.reshape(-1).astype(np.intp)
     out = np.zeros((flat.size, vocab_size), dtype=dtype)
     out[np.arange(flat.size), flat] = 1
@@ -59,11 +59,11 @@ def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax of ``x`` along ``axis``; same shape and dtype as ``x``."""
-    x, axis = _contract.validate_softmax(x, axis)
+    x, axis = contract.validate_softmax(x, axis)
     return _softmax(x, axis)
 
 
-def _weights(a: _contract.AttentionInputs) -> np.ndarray:
+def _weights(a: contract.AttentionInputs) -> np.ndarray:
     """softmax(q kᵀ · scale + mask) with the causal rule, as a [..., n, m] array."""
     neg_inf = np.array(-np.inf, dtype=a.dtype)
     with np.errstate(all="ignore"):
@@ -85,7 +85,7 @@ def attention_weights(
     q: Any, k: Any, *, mask: Any = None, causal: bool = False, scale: float | None = None
 ) -> np.ndarray:
     """The [..., n, m] attention probabilities softmax(q kᵀ · scale + mask)."""
-    a = _contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
+    a = contract.validate_attention(q, k, None, mask, causal, scale, with_v=False)
     return _weights(a)
 
 
@@ -99,7 +99,7 @@ def attention(
     scale: float | None = None,
 ) -> np.ndarray:
     """Scaled dot-product attention: softmax(q kᵀ · scale + mask) v → [..., n, d_v]."""
-    a = _contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
     weights = _weights(a)
     with np.errstate(all="ignore"):
         out = np.matmul(weights, a.v)
@@ -111,7 +111,7 @@ def attention(
 
 def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     """``x · weightᵀ + bias``: x [..., in], weight [out, in] (PyTorch's layout) → [..., out]."""
-    x, weight, bias = _contract.validate_linear(x, weight, bias)
+    x, weight, bias = contract.validate_linear(x, weight, bias)
     with np.errstate(all="ignore"):  # NaN and ±inf inputs are values, not accidents
         out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
         if bias is not None:
@@ -121,7 +121,7 @@ def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
 
 def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     """``(x − mean) / √(var + eps) · gamma + beta`` over the last axis (biased variance)."""
-    x, gamma, beta, eps = _contract.validate_layer_norm(x, gamma, beta, eps)
+    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
     if x.shape[-1] == 0:
         return np.zeros(x.shape, dtype=x.dtype)
     with np.errstate(all="ignore"):
@@ -135,7 +135,7 @@ def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
 def gelu(x: Any) -> np.ndarray:
     """``0.5 · x · (1 + erf(x / √2))``, elementwise. NumPy has no erf; SciPy's ufunc is the
     vectorised one (and computes in the input's precision)."""
-    x = _contract.validate_gelu(x)
+    x = contract.validate_gelu(x)
     with np.errstate(all="ignore"):
         out = x * x.dtype.type(0.5) * (1 + special.erf(x * x.dtype.type(1 / math.sqrt(2.0))))
     # Not np.ascontiguousarray, which turns a 0-d x into shape (1,): GELU keeps x's shape.
@@ -148,7 +148,7 @@ def set_num_threads(n: int) -> None:
 
 
 def get_num_threads() -> int:
-    """The thread count set by ``set_num_threads``, or the default (see ``_contract``)."""
+    """The thread count set by ``set_num_threads``, or the default (see ``contract``)."""
     return _threads.get()
 
 
