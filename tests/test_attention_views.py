@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from transformer_walk import attention_views as views
-from transformer_walk.model import ToyConfig, ToyTransformer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from transformer_walk import block_views as views
-from transformer_walk.model import ToyConfig, ToyTransformer, layer_norm
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, layer_norm
 
 
 def _trace(norm: str = "post", n_layers: int = 1, text: str = "Tom loves his dog"):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from transformer_walk import checks
-from transformer_walk.model import ToyConfig, ToyTransformer, tokenize
-from transformer_walk.wordpiece import WordPieceUnavailable, load_tokenizer
+from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 
 BACKENDS = ("python", "numpy")
 

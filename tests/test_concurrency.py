@@ -451,7 +451,7 @@ TEXTS = [
 def minilm_from_threads(threads: int = 6, rounds: int = 2) -> None:
     """MiniLM on rust_core run from ``threads`` Python threads at once: every output equal to the
     sequential run's."""
-    from transformer_walk.minilm import load_minilm
+    from transformer_walk.models.minilm import load_minilm
 
     model = load_minilm(backend="rust")
     rust_core.set_num_threads(2)  # the pool in use even on a one-core machine

@@ -23,9 +23,9 @@ pytest.importorskip(
 
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
-from transformer_walk import minilm  # noqa: E402
 from transformer_walk.core import get_backend  # noqa: E402
-from transformer_walk.minilm import (  # noqa: E402
+from transformer_walk.models import minilm  # noqa: E402
+from transformer_walk.models.minilm import (  # noqa: E402
     DEFAULT_WEIGHTS_SHA256,
     PYTHON_MAX_TOKENS,
     MiniLM,

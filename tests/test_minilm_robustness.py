@@ -35,8 +35,9 @@ pytest.importorskip(
 
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
-from transformer_walk import minilm, minilm_state  # noqa: E402
-from transformer_walk.minilm import (  # noqa: E402
+from transformer_walk import minilm_state  # noqa: E402
+from transformer_walk.models import minilm  # noqa: E402
+from transformer_walk.models.minilm import (  # noqa: E402
     CONFIG_FILE,
     LOAD_ERRORS,
     REINSTALL_HINT,
@@ -49,7 +50,7 @@ from transformer_walk.minilm import (  # noqa: E402
     WeightsError,
     load_minilm,
 )
-from transformer_walk.wordpiece import INSTALL_HINT  # noqa: E402
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT  # noqa: E402
 
 INSTALLED = minilm.default_model_path()
 PROBE = "Tom loves his dog"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_walk.model import (
+from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,
     ToyTransformer,

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk import cost
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.model import tokenize
+from transformer_walk.models.toy import tokenize
 from transformer_walk.navigation import page_path
 
 from apptest_support import APP, no_exception

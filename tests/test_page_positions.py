@@ -12,7 +12,7 @@ import pytest
 from transformer_walk import positions as pos
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.model import ToyConfig, ToyTransformer, tokenize
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 
 import apptest_support
 from apptest_support import no_exception
@@ -105,7 +105,7 @@ def test_a_new_sentence_another_token_and_another_d_model() -> None:
 
 def test_minilm_learned_positions_when_installed() -> None:
     try:
-        from transformer_walk.minilm import load_minilm
+        from transformer_walk.models.minilm import load_minilm
 
         table = load_minilm(backend="numpy").embeddings.position_embeddings
     except Exception:  # noqa: BLE001 - any missing piece: the page shows its message instead

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.model import ToyConfig, ToyTransformer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 import apptest_support
 from apptest_support import no_exception

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from transformer_walk import pipeline_views as views
-from transformer_walk.model import ToyConfig, ToyTransformer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 LABELS = {key: key.upper() for key in (
     "text tokens ids one_hot embeddings positions qkv heads weights head_out concat w_o norm1 "

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from transformer_walk import positions as pos
-from transformer_walk.model import ToyConfig, ToyTransformer, positional_encoding
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, positional_encoding
 
 
 @pytest.mark.parametrize("d_model", [4, 8, 7, 64])
@@ -49,7 +49,7 @@ def test_permutation_matrix_reorders_rows() -> None:
     "text", ["Tom loves his dog", "我爱我的狗", "tom's 🐶 ❤️ a_b 3.5 !", "e\u0301t\u00e9 dog"]
 )
 def test_shuffled_text_tokenizes_back_to_the_shuffled_tokens(text: str) -> None:
-    from transformer_walk.model import tokenize
+    from transformer_walk.models.toy import tokenize
 
     tokens = tokenize(text)
     perm = pos.seeded_permutation(len(tokens), 3)
@@ -57,7 +57,7 @@ def test_shuffled_text_tokenizes_back_to_the_shuffled_tokens(text: str) -> None:
 
 
 def _experiment(text: str, positions: bool, seed: int = 1, **config: object) -> pos.ShuffleResult:
-    from transformer_walk.model import tokenize
+    from transformer_walk.models.toy import tokenize
 
     model = ToyTransformer(ToyConfig(positions=positions, **config), "numpy")
     tokens = tokenize(text)

@@ -109,7 +109,7 @@ def test_the_tanh_slope_only_shrinks_each_step() -> None:
 
 
 def test_a_large_radius_explodes_on_the_running_example() -> None:
-    from transformer_walk.model import ToyConfig, ToyTransformer
+    from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
     trace = ToyTransformer(ToyConfig(), "numpy").run("Tom loves his dog")
     x, _ = rnn.repeat_to_length(trace.embeddings, trace.tokens, 40)

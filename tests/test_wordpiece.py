@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transformer_walk import wordpiece
-from transformer_walk.wordpiece import (
+from transformer_walk.models.minilm import wordpiece
+from transformer_walk.models.minilm.wordpiece import (
     INSTALL_HINT,
     WordPieceUnavailable,
     count_words,

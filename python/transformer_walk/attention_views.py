@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.model import Trace
+from transformer_walk.models.toy import Trace
 
 # The Multi-head page's controls: small enough that every matrix still fits on the screen and the
 # pure-Python backend answers in about a second even for a 200-word sentence.

@@ -127,7 +127,7 @@ def _minilm_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dty
 @functools.cache
 def _minilm(backend_name: str) -> Any:
     """all-MiniLM-L6-v2 on one backend, loaded once (the weights shared between backends)."""
-    from transformer_walk.minilm import load_minilm
+    from transformer_walk.models.minilm import load_minilm
 
     if backend_name == "numpy":
         return load_minilm(backend="numpy")

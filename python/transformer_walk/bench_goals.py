@@ -66,7 +66,7 @@ def _attention_goal(shape: tuple[int, int, int, int], target: float) -> Goal:
 
 
 def _minilm_goal() -> Goal:
-    from transformer_walk.minilm import load_minilm
+    from transformer_walk.models.minilm import load_minilm
 
     numpy_model = load_minilm(backend="numpy")
     rust_model = numpy_model.with_backend("rust")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.model import BlockTrace, Trace
+from transformer_walk.models.toy import BlockTrace, Trace
 
 #: The stages of a block in the order they are computed, per norm placement (BlockTrace fields).
 #: Post-LN: LN after each residual. Pre-LN: LN before each sub-layer; the residual stream itself

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from transformer_walk.model import (
+from transformer_walk.models.toy import (
     BASE_WORDS,
     DEFAULT_SENTENCE,
     BlockWeights,
@@ -65,7 +65,7 @@ class TokenCount:
 
 def token_count(text: str, tokenizer: object | None = None) -> TokenCount:
     """Words against tokens for ``text``; ``tokenizer`` is MiniLM's WordPiece (or None)."""
-    from transformer_walk.wordpiece import count_words, word_pieces
+    from transformer_walk.models.minilm.wordpiece import count_words, word_pieces
 
     pieces = word_pieces(tokenizer, text).tokens if tokenizer is not None else None
     return TokenCount(text, count_words(text), len(tokenize(text)), pieces)

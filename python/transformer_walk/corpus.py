@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from transformer_walk.model import tokenize
+from transformer_walk.models.toy import tokenize
 
 CORPUS_FILE = "corpus_en.txt"
 LEXICON_FILE = "corpus_en_lexicon.tsv"

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from transformer_walk.i18n import t
-from transformer_walk.minilm import (
+from transformer_walk.models.minilm import (
     LOAD_ERRORS,
     PYTHON_MAX_TOKENS,
     REINSTALL_HINT,
@@ -24,7 +24,7 @@ from transformer_walk.minilm import (
     TruncationWarning,
     load_minilm,
 )
-from transformer_walk.wordpiece import INSTALL_HINT
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 
 #: The pure-Python backend needs seconds per token for MiniLM's ~10⁷ multiply-adds per token
 #: (minilm.py refuses it above PYTHON_MAX_TOKENS): the pages compute with NumPy instead.

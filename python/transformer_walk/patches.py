@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from transformer_walk.core import get_backend
-from transformer_walk.model import positional_encoding
+from transformer_walk.models.toy import positional_encoding
 
 SCENE_SIZE = 96  # pixels per side of the generated scene
 PATCH_SIZES = (8, 12, 16, 24, 32, 48)  # each divides 96: from 144 patches down to 4

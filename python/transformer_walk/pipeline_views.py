@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.model import Trace
+from transformer_walk.models.toy import Trace
 
 # Representation: each token on its own becomes a vector; interaction: positions are compared;
 # aggregation: what the comparisons chose is gathered; "token" stops act on each row alone.

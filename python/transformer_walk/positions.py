@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.model import Trace, positional_encoding, tokenize
+from transformer_walk.models.toy import Trace, positional_encoding, tokenize
 
 #: The sinusoid's base, 10000 in PE(pos, 2i) = sin(pos / 10000^(2i / d_model)).
 BASE = 10000.0

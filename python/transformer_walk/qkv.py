@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.model import BlockWeights, Trace
+from transformer_walk.models.toy import BlockWeights, Trace
 
 
 def head_columns(head: int, d_k: int) -> slice:

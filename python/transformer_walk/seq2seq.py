@@ -28,7 +28,7 @@ from types import ModuleType
 
 import numpy as np
 
-from transformer_walk.model import token_vector
+from transformer_walk.models.toy import token_vector
 
 RECURRENCE = 0.8  # spectral norm of W_h: below 1, so old inputs fade (and states stay bounded)
 MAX_SOURCE = 30  # tokens of the user's sentence the page encodes (heatmaps stay readable)

@@ -8,7 +8,7 @@ import streamlit as st
 
 from transformer_walk.core.status import backend_status, backend_statuses, default_backend
 from transformer_walk.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
-from transformer_walk.model import DEFAULT_SENTENCE
+from transformer_walk.models.toy import DEFAULT_SENTENCE
 
 BACKEND_KEY = "backend"
 SENTENCE_KEY = "sentence"

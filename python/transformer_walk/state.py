@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_walk.model import EmptyInputError, ToyConfig, ToyTransformer, Trace, tokenize
+from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace, tokenize
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

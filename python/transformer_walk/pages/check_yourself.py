@@ -14,9 +14,9 @@ import streamlit as st
 
 from transformer_walk import charts, checks
 from transformer_walk.i18n import t
+from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.widgets import page_start, solved_and_hurts
-from transformer_walk.wordpiece import WordPieceUnavailable, load_tokenizer
 
 RESULTS_KEY = "chk_results"  # {question id: guess was right}, filled on reveal
 ANSWER_PREFIX = "chk_answer_"  # + question id: the radio's key

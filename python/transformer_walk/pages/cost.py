@@ -18,7 +18,7 @@ from transformer_walk import charts_cost
 from transformer_walk import cost as costs
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import t
-from transformer_walk.model import tokenize
+from transformer_walk.models.toy import tokenize
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.widgets import page_start, solved_and_hurts
 

@@ -24,7 +24,7 @@ from transformer_walk.dimensionality import (
     shell_share,
 )
 from transformer_walk.i18n import t
-from transformer_walk.model import ToyConfig, Trace
+from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.one_hot import first_occurrences
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.state import toy_trace_or_none

@@ -14,8 +14,8 @@ import streamlit as st
 from transformer_walk import charts, charts_minilm
 from transformer_walk import minilm_views as views
 from transformer_walk.i18n import t
-from transformer_walk.minilm import CONFIG, EncoderOutput
 from transformer_walk.minilm_state import run_or_none
+from transformer_walk.models.minilm import CONFIG, EncoderOutput
 from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.widgets import solved_and_hurts
 

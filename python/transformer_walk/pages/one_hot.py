@@ -11,7 +11,7 @@ import streamlit as st
 
 from transformer_walk import charts, charts_one_hot
 from transformer_walk.i18n import t
-from transformer_walk.model import ToyConfig, Trace
+from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.one_hot import (
     RACE_D,
     RACE_DEFAULT_VOCABULARY,

@@ -13,7 +13,13 @@ from transformer_walk import positions as pos
 from transformer_walk.attention_views import fits_python_budget
 from transformer_walk.i18n import t
 from transformer_walk.minilm_state import minilm_model, model_backend
-from transformer_walk.model import EmptyInputError, ToyConfig, Trace, positional_encoding, tokenize
+from transformer_walk.models.toy import (
+    EmptyInputError,
+    ToyConfig,
+    Trace,
+    positional_encoding,
+    tokenize,
+)
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace, toy_trace_or_none
 from transformer_walk.widgets import page_start, solved_and_hurts

@@ -13,7 +13,7 @@ import streamlit as st
 
 from transformer_walk import charts, qkv
 from transformer_walk.i18n import t
-from transformer_walk.model import EmptyInputError, ToyConfig, Trace
+from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 from transformer_walk.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.state import toy_trace, toy_trace_or_none
 from transformer_walk.widgets import page_start, solved_and_hurts

@@ -14,7 +14,7 @@ import streamlit as st
 from transformer_walk import charts, charts_scaling, scaling
 from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
-from transformer_walk.model import ToyConfig, Trace, tokenize
+from transformer_walk.models.toy import ToyConfig, Trace, tokenize
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace_or_none
 from transformer_walk.widgets import page_start, solved_and_hurts

@@ -13,7 +13,7 @@ import streamlit as st
 from transformer_walk import charts, charts_seq2seq
 from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
-from transformer_walk.model import tokenize
+from transformer_walk.models.toy import tokenize
 from transformer_walk.seq2seq import (
     MAX_SOURCE,
     PAIRS,

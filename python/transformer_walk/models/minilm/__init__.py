@@ -44,7 +44,7 @@ import numpy as np
 from tokenizers import Encoding, Tokenizer
 
 from transformer_walk.core import get_backend
-from transformer_walk.wordpiece import INSTALL_HINT, MODEL_PACKAGE
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, MODEL_PACKAGE
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
