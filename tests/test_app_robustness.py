@@ -35,9 +35,9 @@ from threadpoolctl import threadpool_limits
 from transformer_walk import bench, navigation
 from transformer_walk.bench import OPS
 from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
 from transformer_walk.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
 from transformer_walk.speed_choices import BUDGET_RANGE_S, CHOICES, REPEATS_RANGE
+from transformer_walk.topics.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
 
 from apptest_support import APP, TIMEOUT, no_exception, open_page
 

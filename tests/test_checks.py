@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_walk import checks
 from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
+from transformer_walk.topics import checks
 
 BACKENDS = ("python", "numpy")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_walk import cnn
+from transformer_walk.topics import cnn
 
 
 def _brute_layers(distance: int, k: int) -> int:

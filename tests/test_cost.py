@@ -1,4 +1,4 @@
-"""transformer_walk.cost: path and operation counts, the crossover, memory, the slope fit, and
+"""transformer_walk.topics.cost: path and operation counts, the crossover, memory, the slope fit, and
 that timing returns measured medians (never how fast they are)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transformer_walk import cost
+from transformer_walk.topics import cost
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk.dimensionality import (
+from transformer_walk.topics.dimensionality import (
     DEFAULT_DIMENSIONS,
     concentration_experiment,
     contrast_at,

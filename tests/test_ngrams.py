@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_walk import corpus
-from transformer_walk.ngrams import (
+from transformer_walk.topics import corpus
+from transformer_walk.topics.ngrams import (
     BOS,
     EOS,
     LONG_DISTANCE,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from transformer_walk.core import get_backend
-from transformer_walk.one_hot import (
+from transformer_walk.topics.one_hot import (
     MIN_SAMPLES,
     cosine_matrix,
     first_occurrences,

@@ -7,8 +7,8 @@ from functools import partial
 
 import pytest
 
-from transformer_walk import patches as vit
 from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.topics import patches as vit
 
 import apptest_support
 from apptest_support import no_exception

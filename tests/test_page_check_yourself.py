@@ -8,8 +8,8 @@ from functools import partial
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk import checks
 from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.topics import checks
 
 import apptest_support
 from apptest_support import no_exception

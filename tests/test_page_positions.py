@@ -9,10 +9,10 @@ from functools import partial
 import numpy as np
 import pytest
 
-from transformer_walk import positions as pos
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
+from transformer_walk.topics import positions as pos
 
 import apptest_support
 from apptest_support import no_exception

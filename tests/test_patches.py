@@ -7,8 +7,8 @@ import io
 import numpy as np
 import pytest
 
-from transformer_walk import patches as vit
 from transformer_walk.models.toy import positional_encoding
+from transformer_walk.topics import patches as vit
 
 
 def test_scene_is_deterministic_and_coloured() -> None:

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import positions as pos
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, positional_encoding
+from transformer_walk.topics import positions as pos
 
 
 @pytest.mark.parametrize("d_model", [4, 8, 7, 64])

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import rnn
+from transformer_walk.topics import rnn
 
 
 def _inputs(n: int = 6, d: int = 5, seed: int = 3) -> np.ndarray:

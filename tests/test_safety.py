@@ -103,7 +103,7 @@ def test_server_listens_on_localhost_and_bounds_uploads(monkeypatch):
     # Read the options the way `streamlit run app.py` does, from the repository root.
     from streamlit import config
 
-    from transformer_walk.patches import MAX_UPLOAD_BYTES
+    from transformer_walk.topics.patches import MAX_UPLOAD_BYTES
 
     monkeypatch.chdir(ROOT)
     config.get_config_options(force_reparse=True)

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import scaling
 from transformer_walk.core import get_backend
+from transformer_walk.topics import scaling
 
 
 def test_variance_of_q_dot_k_grows_like_d_k() -> None:

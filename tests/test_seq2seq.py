@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from transformer_walk.core import get_backend
-from transformer_walk.seq2seq import PAIRS, Encoder, ToyPair, mirror_pair, readback, run
+from transformer_walk.topics.seq2seq import PAIRS, Encoder, ToyPair, mirror_pair, readback, run
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

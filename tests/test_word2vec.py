@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import corpus
-from transformer_walk.word2vec import (
+from transformer_walk.topics import corpus
+from transformer_walk.topics.word2vec import (
     Word2VecParams,
     build_vocab,
     cosine_matrix,

@@ -10,7 +10,7 @@ import pytest
 from transformer_walk import latex_steps
 from transformer_walk.core import BACKENDS
 from transformer_walk.core.status import backend_status
-from transformer_walk.worked_example import (
+from transformer_walk.topics.worked_example import (
     DEFAULT_TOKENS,
     InputError,
     check_inputs,

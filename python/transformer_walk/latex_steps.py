@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from transformer_walk.worked_example import AttentionTrace
+from transformer_walk.topics.worked_example import AttentionTrace
 
 # The general formulas, eq. (11)–(13) of the seed and the matrix form they add up to.
 MATCH = r"s_j = f(\boldsymbol{q}, \boldsymbol{k}_j)"

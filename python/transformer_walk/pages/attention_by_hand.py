@@ -12,8 +12,7 @@ import streamlit as st
 
 from transformer_walk import charts, latex_steps
 from transformer_walk.i18n import t
-from transformer_walk.widgets import page_start
-from transformer_walk.worked_example import (
+from transformer_walk.topics.worked_example import (
     DEFAULT_SCORES,
     DEFAULT_TOKENS,
     DEFAULT_VALUES,
@@ -22,6 +21,7 @@ from transformer_walk.worked_example import (
     InputError,
     worked_example,
 )
+from transformer_walk.widgets import page_start
 
 EDITOR_KEY = "abh_editor"  # the data editor's edit state (edited_rows, …)
 REVEALED_KEY = "abh_revealed"

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, checks
+from transformer_walk import charts
 from transformer_walk.i18n import t
 from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
 from transformer_walk.sidebar import current_sentence
+from transformer_walk.topics import checks
 from transformer_walk.widgets import page_start, solved_and_hurts
 
 RESULTS_KEY = "chk_results"  # {question id: guess was right}, filled on reveal

@@ -1,7 +1,7 @@
 """Cost (seed §30–32): path lengths and parallelism of RNN / CNN / attention for the learner's n,
 where n²·d overtakes n·d², and attention's time and memory measured against n.
 
-Everything shown comes from ``transformer_walk.cost``: counts are computed for the chosen sizes,
+Everything shown comes from ``transformer_walk.topics.cost``: counts are computed for the chosen sizes,
 times are measured here and now. Holds no math.
 """
 
@@ -15,11 +15,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_cost
-from transformer_walk import cost as costs
 from transformer_walk.core.status import backend_status
 from transformer_walk.i18n import t
 from transformer_walk.models.toy import tokenize
 from transformer_walk.sidebar import current_sentence
+from transformer_walk.topics import cost as costs
 from transformer_walk.widgets import page_start, solved_and_hurts
 
 N_KEY = "cost_n"

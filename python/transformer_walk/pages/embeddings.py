@@ -1,6 +1,6 @@
 """Embeddings: the matrix E, the lookup, what similarity means, and how E is learned (word2vec).
 
-Renders ``transformer_walk.word2vec`` trained on ``transformer_walk.corpus``; the lookup of the
+Renders ``transformer_walk.topics.word2vec`` trained on ``transformer_walk.topics.corpus``; the lookup of the
 sentence's rows is the sidebar backend's ``embedding_lookup``. Holds no math.
 """
 
@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_embeddings, corpus, navigation
+from transformer_walk import charts, charts_embeddings, navigation
 from transformer_walk.i18n import t
 from transformer_walk.minilm_state import minilm_model, minilm_neighbours, model_backend
 from transformer_walk.sidebar import current_sentence, selected_backend
-from transformer_walk.widgets import solved_and_hurts
-from transformer_walk.word2vec import (
+from transformer_walk.topics import corpus
+from transformer_walk.topics.word2vec import (
     Word2VecParams,
     Word2VecResult,
     cosine_matrix,
@@ -23,6 +23,7 @@ from transformer_walk.word2vec import (
     pca_2d,
     train,
 )
+from transformer_walk.widgets import solved_and_hurts
 
 DIM_KEY = "emb_dim"
 EPOCHS_KEY = "emb_epochs"

@@ -1,6 +1,6 @@
 """N-grams: counting what comes next on the shipped corpus, and where counting runs out.
 
-Renders ``transformer_walk.ngrams`` over ``transformer_walk.corpus``; holds no math.
+Renders ``transformer_walk.topics.ngrams`` over ``transformer_walk.topics.corpus``; holds no math.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ import math
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_ngrams, corpus
+from transformer_walk import charts_ngrams
 from transformer_walk.i18n import t
-from transformer_walk.ngrams import (
+from transformer_walk.sidebar import current_sentence
+from transformer_walk.topics import corpus
+from transformer_walk.topics.ngrams import (
     BOS,
     EOS,
     LONG_DISTANCE,
@@ -23,7 +25,6 @@ from transformer_walk.ngrams import (
     split_heldout,
     window_rows,
 )
-from transformer_walk.sidebar import current_sentence
 from transformer_walk.widgets import solved_and_hurts
 
 ORDER_KEY = "ngram_order"

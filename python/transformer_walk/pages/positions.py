@@ -9,7 +9,6 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_positions as charts
-from transformer_walk import positions as pos
 from transformer_walk.attention_views import fits_python_budget
 from transformer_walk.i18n import t
 from transformer_walk.minilm_state import minilm_model, model_backend
@@ -22,6 +21,7 @@ from transformer_walk.models.toy import (
 )
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace, toy_trace_or_none
+from transformer_walk.topics import positions as pos
 from transformer_walk.widgets import page_start, solved_and_hurts
 
 PE_D_MODEL_KEY = "pos_pe_d_model"

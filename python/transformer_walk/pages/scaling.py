@@ -2,7 +2,7 @@
 
 The sentence's attention weights with the toy's ``scale`` option on and off (two traces), the
 measured variance of q·k against d_k, and the softmax saturating as d_k grows — computed by
-``transformer_walk.scaling`` with the sidebar backend's softmax. Holds no math.
+``transformer_walk.topics.scaling`` with the sidebar backend's softmax. Holds no math.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_scaling, scaling
+from transformer_walk import charts, charts_scaling
 from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
 from transformer_walk.sidebar import current_sentence
 from transformer_walk.state import toy_trace_or_none
+from transformer_walk.topics import scaling
 from transformer_walk.widgets import page_start, solved_and_hurts
 
 D_MODEL_KEY = "scale_d_model"

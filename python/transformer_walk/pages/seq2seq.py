@@ -1,6 +1,6 @@
 """Seq2seq and its bottleneck: one fixed context vector vs a per-step context (Bahdanau attention).
 
-Renders ``transformer_walk.seq2seq`` (the softmax and weighted sums on the sidebar's backend);
+Renders ``transformer_walk.topics.seq2seq`` (the softmax and weighted sums on the sidebar's backend);
 holds no math.
 """
 
@@ -14,7 +14,8 @@ from transformer_walk import charts, charts_seq2seq
 from transformer_walk.core import get_backend
 from transformer_walk.i18n import t
 from transformer_walk.models.toy import tokenize
-from transformer_walk.seq2seq import (
+from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk.topics.seq2seq import (
     MAX_SOURCE,
     PAIRS,
     ReadbackRow,
@@ -23,7 +24,6 @@ from transformer_walk.seq2seq import (
     readback,
     run,
 )
-from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.widgets import solved_and_hurts
 
 PAIR_KEY = "s2s_pair"
