@@ -12,7 +12,7 @@ pytestmark = pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 
 
 def test_every_goal_compares_equal_results():
-    from transformer_walk import bench_goals
+    from transformer_walk.bench import goals as bench_goals
 
     goals = bench_goals.goals()
     assert len(goals) >= 5
@@ -24,7 +24,7 @@ def test_every_goal_compares_equal_results():
 
 
 def test_report_lists_every_row_with_its_verdict():
-    from transformer_walk import bench_goals
+    from transformer_walk.bench import goals as bench_goals
 
     report = {
         "cores": 2,
@@ -46,7 +46,8 @@ def test_report_lists_every_row_with_its_verdict():
 
 
 def test_bench_goals_flag_prints_the_goal_table(monkeypatch):
-    from transformer_walk import bench, bench_goals
+    from transformer_walk import bench
+    from transformer_walk.bench import goals as bench_goals
 
     seen = []
     monkeypatch.setattr(bench_goals, "main", lambda argv: seen.append(argv) or 0)

@@ -1,7 +1,7 @@
 """The performance goals of issue 6, measured: rust_core against the NumPy code the issue names.
 
-    python -m transformer_walk.bench_goals            # the table (about a minute)
-    python -m transformer_walk.bench_goals --json out.json
+    python -m transformer_walk.bench.goals            # the table (about a minute)
+    python -m transformer_walk.bench.goals --json out.json
 
 Each row times the issue's own NumPy formula and rust_core on the same float32 inputs, in the same
 process, as medians of several rounds (each round: one call of each, alternating, so drift on a

@@ -695,7 +695,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--goals",
         action="store_true",
-        help="instead, measure issue 6's goals against NumPy (transformer_walk.bench_goals)",
+        help="instead, measure issue 6's goals against NumPy (transformer_walk.bench.goals)",
     )
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.warmup < 1:
@@ -708,7 +708,9 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(argv)
     if args.goals:
-        from transformer_walk import bench_goals  # imports this module: import it only here
+        from transformer_walk.bench import (
+            goals as bench_goals,  # imports this module: import it only here
+        )
 
         return bench_goals.main(["--json", args.json] if args.json else [])
     cases = [case for op in args.ops for case in PRESETS[args.sizes][op]]
