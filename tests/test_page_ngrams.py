@@ -32,7 +32,7 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
 
 @cache
 def raw_sentences() -> list[list[str]]:
-    text = (resources.files("transformer_walk") / "data" / "corpus_en.txt").read_text("utf-8")
+    text = (resources.files("transformer_walk.topics") / "data" / "corpus_en.txt").read_text("utf-8")
     return [re.findall(r"[a-z']+", line.lower()) for line in text.splitlines() if line.strip()]
 
 

@@ -21,7 +21,7 @@ LEXICON_FILE = "corpus_en_lexicon.tsv"
 
 
 def _read(name: str) -> str:
-    return (resources.files("transformer_walk") / "data" / name).read_text(encoding="utf-8")
+    return (resources.files("transformer_walk.topics") / "data" / name).read_text(encoding="utf-8")
 
 
 def is_word(token: str) -> bool:
