@@ -5,8 +5,8 @@ streamlit run app.py
 
 import streamlit as st
 
-from transformer_walk.navigation import build_navigation
-from transformer_walk.sidebar import render_sidebar
+from transformer_walk.app.navigation import build_navigation
+from transformer_walk.app.sidebar import render_sidebar
 
 st.set_page_config(page_title="Transformer walk", page_icon=":material/route:", layout="wide")
 render_sidebar()

@@ -43,9 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "python") not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(ROOT / "python"))
 
-from transformer_walk.i18n import LANGUAGES, MESSAGES, translate  # noqa: E402
-from transformer_walk.navigation import ROAD  # noqa: E402
-from transformer_walk.sidebar import MAX_SENTENCE_CHARS  # noqa: E402
+from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate  # noqa: E402
+from transformer_walk.app.navigation import ROAD  # noqa: E402
+from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
 RENDER_TIMEOUT_MS = 60_000  # a page whose script has not finished by then counts as an error

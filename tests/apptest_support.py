@@ -21,7 +21,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.navigation import page_path
+from transformer_walk.app.navigation import page_path
 
 #: The app's entry point, the router every page is reached through.
 APP = Path(__file__).resolve().parents[1] / "app.py"

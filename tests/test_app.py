@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.navigation import page_path
 from transformer_walk.core import status as backend_status_module
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.navigation import page_path
 
 from apptest_support import APP, TIMEOUT, no_exception, open_page
 

@@ -32,10 +32,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from threadpoolctl import threadpool_limits
 
-from transformer_walk import bench, navigation
+from transformer_walk import bench
+from transformer_walk.app import navigation
+from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
 from transformer_walk.bench import OPS
-from transformer_walk.i18n import LANGUAGES, translate
-from transformer_walk.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
 from transformer_walk.speed_choices import BUDGET_RANGE_S, CHOICES, REPEATS_RANGE
 from transformer_walk.topics.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
 

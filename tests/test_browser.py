@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
-from transformer_walk.navigation import ROAD
+from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
+from transformer_walk.app.navigation import ROAD
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 

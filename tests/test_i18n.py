@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from transformer_walk import bench, i18n, speed_choices
+from transformer_walk import bench, speed_choices
+from transformer_walk.app import i18n
+from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.core import BACKENDS
-from transformer_walk.i18n import LANGUAGES, MESSAGES, translate
 
 PACKAGE = Path(i18n.__file__).parent
 # Where ids are used: the package and its pages, not where they are defined (i18n.py, texts/).

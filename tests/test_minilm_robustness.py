@@ -35,7 +35,7 @@ pytest.importorskip(
 
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
-from transformer_walk import minilm_state  # noqa: E402
+from transformer_walk.app import minilm_state  # noqa: E402
 from transformer_walk.models import minilm  # noqa: E402
 from transformer_walk.models.minilm import (  # noqa: E402
     CONFIG_FILE,

@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.topics import patches as vit
 
 import apptest_support

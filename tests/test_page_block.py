@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 import apptest_support

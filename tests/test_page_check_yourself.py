@@ -8,7 +8,7 @@ from functools import partial
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.topics import checks
 
 import apptest_support

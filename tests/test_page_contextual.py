@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk import minilm_state
-from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.app import minilm_state
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 

@@ -8,9 +8,9 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.navigation import page_path
 from transformer_walk.models.toy import tokenize
-from transformer_walk.navigation import page_path
 from transformer_walk.topics import cost
 
 from apptest_support import APP, no_exception

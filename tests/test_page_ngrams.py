@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, translate
 
 import apptest_support
 
@@ -32,7 +32,9 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
 
 @cache
 def raw_sentences() -> list[list[str]]:
-    text = (resources.files("transformer_walk.topics") / "data" / "corpus_en.txt").read_text("utf-8")
+    text = (resources.files("transformer_walk.topics") / "data" / "corpus_en.txt").read_text(
+        "utf-8"
+    )
     return [re.findall(r"[a-z']+", line.lower()) for line in text.splitlines() if line.strip()]
 
 

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import Vocabulary, tokenize
 
 import apptest_support

@@ -9,8 +9,8 @@ from functools import partial
 import numpy as np
 import pytest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import positions as pos
 

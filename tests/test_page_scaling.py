@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 import apptest_support

@@ -13,8 +13,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import LANGUAGES, translate
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 from transformer_walk.models.toy import Vocabulary, tokenize
 

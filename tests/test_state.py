@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from transformer_walk import state
+from transformer_walk.app import caches as state
 from transformer_walk.models.toy import ToyConfig
 
 

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from transformer_walk.app.i18n import t
 from transformer_walk.bench import (
     ERROR,
     OK,
@@ -20,7 +21,6 @@ from transformer_walk.bench import (
     format_seconds,
     format_speedup,
 )
-from transformer_walk.i18n import t
 
 
 def lane_name(lane: str, cores: int) -> str:

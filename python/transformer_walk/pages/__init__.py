@@ -1,1 +1,1 @@
-"""The app's pages. Streamlit runs each file as a script (see transformer_walk.navigation)."""
+"""The app's pages. Streamlit runs each file as a script (see transformer_walk.app.navigation)."""

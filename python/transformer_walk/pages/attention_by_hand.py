@@ -11,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, latex_steps
-from transformer_walk.i18n import t
+from transformer_walk.app.i18n import t
+from transformer_walk.app.widgets import page_start
 from transformer_walk.topics.worked_example import (
     DEFAULT_SCORES,
     DEFAULT_TOKENS,
@@ -21,7 +22,6 @@ from transformer_walk.topics.worked_example import (
     InputError,
     worked_example,
 )
-from transformer_walk.widgets import page_start
 
 EDITOR_KEY = "abh_editor"  # the data editor's edit state (edited_rows, …)
 REVEALED_KEY = "abh_revealed"

@@ -7,9 +7,9 @@ import numpy as np
 import streamlit as st
 
 from transformer_walk import charts, charts_attention
-from transformer_walk.i18n import t
+from transformer_walk.app.i18n import t
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics import patches as vit
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 SOURCE_KEY = "vit_source"
 PATCH_KEY = "vit_patch"

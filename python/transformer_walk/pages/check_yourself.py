@@ -13,11 +13,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts
-from transformer_walk.i18n import t
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
-from transformer_walk.sidebar import current_sentence
 from transformer_walk.topics import checks
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 RESULTS_KEY = "chk_results"  # {question id: guess was right}, filled on reveal
 ANSWER_PREFIX = "chk_answer_"  # + question id: the radio's key

@@ -15,12 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_cost
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.core.status import backend_status
-from transformer_walk.i18n import t
 from transformer_walk.models.toy import tokenize
-from transformer_walk.sidebar import current_sentence
 from transformer_walk.topics import cost as costs
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 N_KEY = "cost_n"
 K_KEY = "cost_k"

@@ -9,10 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_dimensionality
-from transformer_walk.i18n import t
+from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence, selected_backend
-from transformer_walk.state import toy_trace_or_none
 from transformer_walk.topics.dimensionality import (
     DEFAULT_DIMENSIONS,
     DEFAULT_POINTS,
@@ -28,7 +29,6 @@ from transformer_walk.topics.dimensionality import (
     shell_share,
 )
 from transformer_walk.topics.one_hot import first_occurrences
-from transformer_walk.widgets import solved_and_hurts
 
 EPS_KEY = "dim_eps"
 POINTS_KEY = "dim_points"

@@ -10,10 +10,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_embeddings, navigation
-from transformer_walk.i18n import t
-from transformer_walk.minilm_state import minilm_model, minilm_neighbours, model_backend
-from transformer_walk.sidebar import current_sentence, selected_backend
+from transformer_walk import charts, charts_embeddings
+from transformer_walk.app import navigation
+from transformer_walk.app.i18n import t
+from transformer_walk.app.minilm_state import minilm_model, minilm_neighbours, model_backend
+from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.topics import corpus
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
@@ -23,7 +25,6 @@ from transformer_walk.topics.word2vec import (
     pca_2d,
     train,
 )
-from transformer_walk.widgets import solved_and_hurts
 
 DIM_KEY = "emb_dim"
 EPOCHS_KEY = "emb_epochs"

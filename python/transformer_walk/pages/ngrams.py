@@ -11,8 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_ngrams
-from transformer_walk.i18n import t
-from transformer_walk.sidebar import current_sentence
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.topics import corpus
 from transformer_walk.topics.ngrams import (
     BOS,
@@ -25,7 +26,6 @@ from transformer_walk.topics.ngrams import (
     split_heldout,
     window_rows,
 )
-from transformer_walk.widgets import solved_and_hurts
 
 ORDER_KEY = "ngram_order"
 SMOOTH_KEY = "ngram_smooth"

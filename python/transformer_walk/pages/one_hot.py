@@ -10,10 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_one_hot
-from transformer_walk.i18n import t
+from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence, selected_backend
-from transformer_walk.state import toy_trace_or_none
 from transformer_walk.topics.one_hot import (
     RACE_D,
     RACE_DEFAULT_VOCABULARY,
@@ -27,7 +28,6 @@ from transformer_walk.topics.one_hot import (
     race,
     race_tokens,
 )
-from transformer_walk.widgets import solved_and_hurts
 
 MAX_GRID_ROWS = 40
 MAX_COSINE_TOKENS = 12

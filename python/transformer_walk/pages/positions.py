@@ -9,9 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts_positions as charts
+from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.minilm_state import minilm_model, model_backend
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.attention_views import fits_python_budget
-from transformer_walk.i18n import t
-from transformer_walk.minilm_state import minilm_model, model_backend
 from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,
@@ -19,10 +22,7 @@ from transformer_walk.models.toy import (
     positional_encoding,
     tokenize,
 )
-from transformer_walk.sidebar import current_sentence
-from transformer_walk.state import toy_trace, toy_trace_or_none
 from transformer_walk.topics import positions as pos
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 PE_D_MODEL_KEY = "pos_pe_d_model"
 PE_POSITIONS_KEY = "pos_pe_positions"

@@ -12,11 +12,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, qkv
-from transformer_walk.i18n import t
+from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
-from transformer_walk.sidebar import MAX_SENTENCE_CHARS, current_sentence
-from transformer_walk.state import toy_trace, toy_trace_or_none
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 D_MODEL_KEY = "qkv_d_model"
 H_KEY = "qkv_h"

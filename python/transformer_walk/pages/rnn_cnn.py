@@ -11,12 +11,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_rnn
-from transformer_walk.i18n import t
+from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence
-from transformer_walk.state import toy_trace_or_none
 from transformer_walk.topics import cnn, rnn
-from transformer_walk.widgets import keep_valid_choice, page_start, solved_and_hurts
 
 RHO_KEY = "rnn_rho"
 STEPS_KEY = "rnn_steps"

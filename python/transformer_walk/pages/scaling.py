@@ -12,13 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_scaling
+from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.core import get_backend
-from transformer_walk.i18n import t
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
-from transformer_walk.sidebar import current_sentence
-from transformer_walk.state import toy_trace_or_none
 from transformer_walk.topics import scaling
-from transformer_walk.widgets import page_start, solved_and_hurts
 
 D_MODEL_KEY = "scale_d_model"
 H_KEY = "scale_h"

@@ -11,10 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_seq2seq
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.core import get_backend
-from transformer_walk.i18n import t
 from transformer_walk.models.toy import tokenize
-from transformer_walk.sidebar import current_sentence, selected_backend
 from transformer_walk.topics.seq2seq import (
     MAX_SOURCE,
     PAIRS,
@@ -24,7 +25,6 @@ from transformer_walk.topics.seq2seq import (
     readback,
     run,
 )
-from transformer_walk.widgets import solved_and_hurts
 
 PAIR_KEY = "s2s_pair"
 DIM_KEY = "s2s_dim"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer_walk import charts, speed_tables
+from transformer_walk.app.i18n import t
 from transformer_walk.bench import OPS, BenchResult, Case, Progress, available_cores, run_benchmark
-from transformer_walk.i18n import t
 from transformer_walk.speed_choices import (
     BUDGET_RANGE_S,
     CHOICES,

@@ -7,8 +7,12 @@ import pandas as pd
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk import charts_tokens, navigation
-from transformer_walk.i18n import t
+from transformer_walk import charts_tokens
+from transformer_walk.app import navigation
+from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.i18n import t
+from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import (
     INSTALL_HINT,
     WordPieceUnavailable,
@@ -17,9 +21,6 @@ from transformer_walk.models.minilm.wordpiece import (
     word_pieces,
 )
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
-from transformer_walk.sidebar import current_sentence, selected_backend
-from transformer_walk.state import toy_trace_or_none
-from transformer_walk.widgets import solved_and_hurts
 
 MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
 TRY_KEY = "tok_try_word"

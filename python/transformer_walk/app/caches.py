@@ -43,7 +43,7 @@ def toy_trace(text: str, config: ToyConfig, backend: str) -> Trace:
 
 def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | None:
     """The trace, or None after telling the learner (friendly message) that the text is empty."""
-    from transformer_walk.i18n import t
+    from transformer_walk.app.i18n import t
 
     try:
         return toy_trace(text, config, backend)

@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from transformer_walk.i18n import t
+from transformer_walk.app.i18n import t
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import streamlit as st
 
-from transformer_walk.i18n import t
+from transformer_walk.app.i18n import t
 from transformer_walk.models.minilm import (
     LOAD_ERRORS,
     PYTHON_MAX_TOKENS,

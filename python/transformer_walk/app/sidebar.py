@@ -6,8 +6,8 @@ from types import ModuleType
 
 import streamlit as st
 
+from transformer_walk.app.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
 from transformer_walk.core.status import backend_status, backend_statuses, default_backend
-from transformer_walk.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
 from transformer_walk.models.toy import DEFAULT_SENTENCE
 
 BACKEND_KEY = "backend"
