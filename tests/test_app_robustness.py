@@ -36,8 +36,8 @@ from transformer_walk import bench
 from transformer_walk.app import navigation
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
+from transformer_walk.app.views.speed_choices import BUDGET_RANGE_S, CHOICES, REPEATS_RANGE
 from transformer_walk.bench import OPS
-from transformer_walk.speed_choices import BUDGET_RANGE_S, CHOICES, REPEATS_RANGE
 from transformer_walk.topics.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
 
 from apptest_support import APP, TIMEOUT, no_exception, open_page

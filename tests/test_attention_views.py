@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import attention_views as views
+from transformer_walk.app.views import attention as views
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 

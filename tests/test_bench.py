@@ -12,6 +12,7 @@ import types
 import pytest
 
 from transformer_walk import bench
+from transformer_walk.app.views.speed_choices import CHOICES
 from transformer_walk.bench import (
     ERROR,
     LANES,
@@ -24,7 +25,6 @@ from transformer_walk.bench import (
     run_benchmark,
 )
 from transformer_walk.core.status import BackendStatus, backend_status
-from transformer_walk.speed_choices import CHOICES
 
 HAVE = {name: backend_status(name).available for name in ("python", "numpy", "rust")}
 

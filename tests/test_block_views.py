@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_walk import block_views as views
+from transformer_walk.app.views import block as views
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, layer_norm
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from transformer_walk import bench, speed_choices
+from transformer_walk import bench
 from transformer_walk.app import i18n
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
+from transformer_walk.app.views import speed_choices
 from transformer_walk.core import BACKENDS
 
 PACKAGE = Path(i18n.__file__).parent

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_walk import minilm_views as views
+from transformer_walk.app.views import minilm as views
 
 TOKENS = ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
 

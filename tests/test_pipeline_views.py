@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transformer_walk import pipeline_views as views
+from transformer_walk.app.views import pipeline as views
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 LABELS = {key: key.upper() for key in (

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from transformer_walk import qkv
+from transformer_walk.app.views import qkv
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from transformer_walk import latex_steps
+from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.core import BACKENDS
 from transformer_walk.core.status import backend_status
 from transformer_walk.topics.worked_example import (

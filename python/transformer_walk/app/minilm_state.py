@@ -92,8 +92,8 @@ def minilm_neighbours(token_id: int, backend: str, k: int) -> tuple[np.ndarray, 
     """The k rows of MiniLM's input table (embeddings.word_embeddings.weight [30522, 384]) most
     similar by cosine to row ``token_id``, itself excluded: (ids [k], cosines [k]). The row is
     read with ``backend``'s embedding_lookup; the cosines against the whole table are NumPy."""
+    from transformer_walk.app.views.minilm import nearest_rows
     from transformer_walk.core import get_backend
-    from transformer_walk.minilm_views import nearest_rows
 
     table = _loaded_model().embeddings.word_embeddings  # (V, d_model)
     row = get_backend(backend).embedding_lookup(table, np.array([token_id]))[0]  # (d_model,)

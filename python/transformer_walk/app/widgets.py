@@ -9,7 +9,7 @@ import streamlit as st
 
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import selected_backend
-from transformer_walk.attention_views import window
+from transformer_walk.app.views.attention import window
 
 
 def page_start(title_key: str) -> str | None:

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, latex_steps
+from transformer_walk import charts
 from transformer_walk.app.i18n import t
+from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.widgets import page_start
 from transformer_walk.topics.worked_example import (
     DEFAULT_SCORES,

@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import block_views as views
 from transformer_walk import charts_attention
 from transformer_walk import charts_positions as charts
 from transformer_walk.app.caches import toy_trace, toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import block as views
+from transformer_walk.app.views.attention import fits_python_budget
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.attention_views import fits_python_budget
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
 
 NORM_KEY = "blk_norm"

@@ -12,10 +12,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts, charts_minilm
-from transformer_walk import minilm_views as views
 from transformer_walk.app.i18n import t
 from transformer_walk.app.minilm_state import run_or_none
 from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.views import minilm as views
 from transformer_walk.app.widgets import solved_and_hurts
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
 

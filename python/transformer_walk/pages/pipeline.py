@@ -11,10 +11,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk import charts
-from transformer_walk import pipeline_views as views
 from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import pipeline as views
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, tokenize
 

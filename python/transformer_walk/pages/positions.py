@@ -13,8 +13,8 @@ from transformer_walk.app.caches import toy_trace, toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.minilm_state import minilm_model, model_backend
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.attention import fits_python_budget
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.attention_views import fits_python_budget
 from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,

@@ -1,7 +1,7 @@
 """Q, K, V: where the three views of every token come from (seed §11–14).
 
 Renders the toy model's trace of the sidebar's sentence (X, the block's weights, Q, K, V), checks
-the bilinear form of §13 and the weighted sum of §14 against it (``transformer_walk.qkv``), and
+the bilinear form of §13 and the weighted sum of §14 against it (``transformer_walk.app.views.qkv``), and
 runs the same weights on a second sentence. Holds no math.
 """
 
@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, qkv
+from transformer_walk import charts
 from transformer_walk.app.caches import toy_trace, toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
+from transformer_walk.app.views import qkv
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 

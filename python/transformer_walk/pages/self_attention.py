@@ -10,11 +10,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import attention_views as views
-from transformer_walk import charts, charts_attention, latex_steps
+from transformer_walk import charts, charts_attention
 from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.views import attention as views
+from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.widgets import solved_and_hurts, token_window
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
 

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_walk import charts, speed_tables
+from transformer_walk import charts
 from transformer_walk.app.i18n import t
-from transformer_walk.bench import OPS, BenchResult, Case, Progress, available_cores, run_benchmark
-from transformer_walk.speed_choices import (
+from transformer_walk.app.views import speed_tables
+from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
     CHOICES,
     DEFAULT_BUDGET_S,
     DEFAULT_REPEATS,
     REPEATS_RANGE,
 )
+from transformer_walk.bench import OPS, BenchResult, Case, Progress, available_cores, run_benchmark
 
 RESULTS_KEY = "speed_results"  # op → BenchResult; plain state, so it survives reruns and pages
 OP_KEY = "speed_op"
