@@ -10,7 +10,7 @@ from collections.abc import Iterable
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts
+from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.widgets import page_start

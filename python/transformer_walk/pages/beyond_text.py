@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from transformer_walk import charts, charts_attention
+from transformer_walk.app import charts
+from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics import patches as vit

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_attention
-from transformer_walk import charts_positions as charts
 from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.charts import attention as charts_attention
+from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts
+from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_cost
+from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts

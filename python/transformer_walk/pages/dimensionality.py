@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_dimensionality
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import dimensionality as charts_dimensionality
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
 from transformer_walk.app.widgets import solved_and_hurts

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_embeddings
-from transformer_walk.app import navigation
+from transformer_walk.app import charts, navigation
+from transformer_walk.app.charts import embeddings as charts_embeddings
 from transformer_walk.app.i18n import t
 from transformer_walk.app.minilm_state import minilm_model, minilm_neighbours, model_backend
 from transformer_walk.app.sidebar import current_sentence, selected_backend

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_minilm
+from transformer_walk.app import charts
+from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import t
 from transformer_walk.app.minilm_state import run_or_none
 from transformer_walk.app.sidebar import current_sentence, selected_backend

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_attention
+from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
 from transformer_walk.app.views import attention as views

@@ -10,7 +10,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_ngrams
+from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import solved_and_hurts

@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_one_hot
+from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import one_hot as charts_one_hot
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
 from transformer_walk.app.widgets import solved_and_hurts

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts_positions as charts
 from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.minilm_state import minilm_model, model_backend
 from transformer_walk.app.sidebar import current_sentence

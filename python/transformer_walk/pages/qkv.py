@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts
+from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace, toy_trace_or_none
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_rnn
+from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import rnn as charts_rnn
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts

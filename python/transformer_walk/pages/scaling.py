@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_scaling
+from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk import charts, charts_seq2seq
+from transformer_walk.app import charts
+from transformer_walk.app.charts import seq2seq as charts_seq2seq
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
 from transformer_walk.app.widgets import solved_and_hurts

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_walk import charts
+from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views import speed_tables
 from transformer_walk.app.views.speed_choices import (

@@ -7,9 +7,9 @@ import pandas as pd
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk import charts_tokens
 from transformer_walk.app import navigation
 from transformer_walk.app.caches import toy_trace_or_none
+from transformer_walk.app.charts import tokens as charts_tokens
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence, selected_backend
 from transformer_walk.app.widgets import solved_and_hurts

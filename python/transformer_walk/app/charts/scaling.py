@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED
 
 REFERENCE = "#999999"
 

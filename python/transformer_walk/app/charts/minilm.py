@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED
 
 GRID_PANEL = 64  # pixels per small heatmap of the 6 × 12 grid
 

@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED
 
 
 def rnn_chain(

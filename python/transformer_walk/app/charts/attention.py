@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED, heatmap
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, heatmap
 
 
 def diverging_heatmap(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED
 
 
 def readback(

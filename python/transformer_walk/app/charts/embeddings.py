@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.charts import HIGHLIGHT
+from transformer_walk.app.charts import HIGHLIGHT
 
 
 def loss_curve(losses: Sequence[float], *, epoch_title: str, loss_title: str) -> alt.Chart:
