@@ -576,12 +576,12 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 
 def _merge_page_messages() -> None:
-    """Add the messages of every module in ``transformer_walk.texts`` (one per page), so pages can
+    """Add the messages of every module in ``transformer_walk.app.texts`` (one per page), so pages can
     keep their words beside each other without sharing one file. Ids must not collide."""
     import importlib
     import pkgutil
 
-    from transformer_walk import texts
+    from transformer_walk.app import texts
 
     for info in sorted(pkgutil.iter_modules(texts.__path__), key=lambda i: i.name):
         page_messages = importlib.import_module(f"{texts.__name__}.{info.name}").MESSAGES
