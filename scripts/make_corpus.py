@@ -1,6 +1,6 @@
 """Write the project's small English corpus from a hand-written grammar about a little world.
 
-    python scripts/make_corpus.py            # rewrites python/transformer_walk/topics/data/corpus_en.txt
+    python scripts/make_corpus.py            # rewrites topics/data/corpus_en.txt
     python scripts/make_corpus.py --check    # exit 1 if the committed files differ from a fresh run
 
 Why a generated corpus: the app cannot download text, and the pages need one whose statistics

@@ -1,5 +1,5 @@
-"""transformer_walk.topics.cost: path and operation counts, the crossover, memory, the slope fit, and
-that timing returns measured medians (never how fast they are)."""
+"""transformer_walk.topics.cost: path and operation counts, the crossover, memory, the slope fit,
+and that timing returns measured medians (never how fast they are)."""
 
 from __future__ import annotations
 

@@ -8,15 +8,20 @@ from pathlib import Path
 
 import pytest
 
+import transformer_walk
 from transformer_walk import bench
 from transformer_walk.app import i18n
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.app.views import speed_choices
 from transformer_walk.core import BACKENDS
 
-PACKAGE = Path(i18n.__file__).parent
-# Where ids are used: the package and its pages, not where they are defined (i18n.py, texts/).
-SOURCES = [p for p in [*PACKAGE.glob("*.py"), *PACKAGE.glob("pages/*.py")] if p.name != "i18n.py"]
+PACKAGE = Path(transformer_walk.__file__).parent
+# Where ids are used: the whole package, not where they are defined (app/i18n.py, app/texts/).
+SOURCES = [
+    p
+    for p in PACKAGE.rglob("*.py")
+    if p != Path(i18n.__file__) and Path(i18n.__file__).parent / "texts" not in p.parents
+]
 PREFIXES = sorted({key.split(".")[0] for key in MESSAGES})
 # Any string literal shaped like a message id, wherever it sits (t(...) calls, tuples, dicts).
 LITERAL_ID = re.compile(rf'"((?:{"|".join(PREFIXES)})\.[a-z0-9_.\-]+)"')

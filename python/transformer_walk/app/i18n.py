@@ -576,8 +576,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 
 def _merge_page_messages() -> None:
-    """Add the messages of every module in ``transformer_walk.app.texts`` (one per page), so pages can
-    keep their words beside each other without sharing one file. Ids must not collide."""
+    """Add the messages of every module in ``transformer_walk.app.texts`` (one per page), so
+    pages can keep their words beside each other without sharing one file. Ids must not collide."""
     import importlib
     import pkgutil
 

@@ -1,7 +1,7 @@
 """Embeddings: the matrix E, the lookup, what similarity means, and how E is learned (word2vec).
 
-Renders ``transformer_walk.topics.word2vec`` trained on ``transformer_walk.topics.corpus``; the lookup of the
-sentence's rows is the sidebar backend's ``embedding_lookup``. Holds no math.
+Renders ``transformer_walk.topics.word2vec`` trained on ``transformer_walk.topics.corpus``; the
+lookup of the sentence's rows is the sidebar backend's ``embedding_lookup``. Holds no math.
 """
 
 from __future__ import annotations

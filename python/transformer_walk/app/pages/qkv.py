@@ -1,8 +1,8 @@
 """Q, K, V: where the three views of every token come from (seed §11–14).
 
 Renders the toy model's trace of the sidebar's sentence (X, the block's weights, Q, K, V), checks
-the bilinear form of §13 and the weighted sum of §14 against it (``transformer_walk.app.views.qkv``), and
-runs the same weights on a second sentence. Holds no math.
+the bilinear form of §13 and the weighted sum of §14 against it
+(``transformer_walk.app.views.qkv``), and runs the same weights on a second sentence. Holds no math.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Seq2seq and its bottleneck: one fixed context vector vs a per-step context (Bahdanau attention).
 
-Renders ``transformer_walk.topics.seq2seq`` (the softmax and weighted sums on the sidebar's backend);
-holds no math.
+Renders ``transformer_walk.topics.seq2seq`` (the softmax and weighted sums on the sidebar's
+backend); holds no math.
 """
 
 from __future__ import annotations
