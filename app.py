@@ -1,4 +1,4 @@
-"""transformer-walk: the Streamlit entry. It only routes; the pages are in transformer_walk.app.pages.
+"""transformer-walk: the Streamlit entry. It only routes (pages: transformer_walk.app.pages).
 
 streamlit run app.py
 """

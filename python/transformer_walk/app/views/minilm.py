@@ -2,9 +2,9 @@
 
 The model's own numbers (attention weights, hidden states, input embeddings) come from
 ``transformer_walk.models.minilm``; nothing here runs the encoder. These helpers pick heads and rows
-out of them, renormalise attention without [CLS]/[SEP], rank the 6 × 12 heads for one (query, target)
-pair, find a word's pieces, and measure how vectors move from layer to layer (cosines, distances,
-one PCA shared by every layer so that a token's path can be drawn).
+out of them, renormalise attention without [CLS]/[SEP], rank the 6 × 12 heads for one (query,
+target) pair, find a word's pieces, and measure how vectors move from layer to layer (cosines,
+distances, one PCA shared by every layer so that a token's path can be drawn).
 """
 
 from __future__ import annotations
