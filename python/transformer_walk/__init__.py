@@ -1,3 +1,32 @@
-"""transformer-walk: from one-hot vectors to a full Transformer, one sentence at a time."""
+"""transformer-walk: from one-hot vectors to a full Transformer, one sentence at a time.
+
+The public API, for scripts and users (the package's own modules import from its subpackages):
+
+    import transformer_walk as tw
+
+    tw.get_backend("rust")                      # rust_core, or its "numpy" / "python" twins
+    tw.ToyTransformer(tw.ToyConfig()).run("Tom loves his dog")     # a Trace of every step
+    tw.load_minilm().run("Tom loves his dog")   # all-MiniLM-L6-v2: an EncoderOutput
+
+Layers, each importing only those below it: ``app`` (the Streamlit pages) → ``bench`` (the race),
+``topics`` (the math of each stop that is not a model), ``models`` (toy, minilm) → ``core`` (the
+three backends) → ``rust_core``.
+"""
+
+from transformer_walk.core import BACKENDS, get_backend
+from transformer_walk.models.minilm import EncoderOutput, MiniLM, load_minilm
+from transformer_walk.models.toy import DEFAULT_SENTENCE, ToyConfig, ToyTransformer, Trace
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_SENTENCE",
+    "EncoderOutput",
+    "MiniLM",
+    "ToyConfig",
+    "ToyTransformer",
+    "Trace",
+    "get_backend",
+    "load_minilm",
+]
