@@ -1,4 +1,4 @@
-"""The package's layout holds: imports go one way, there are no cycles, and the public API is at the top.
+"""The layout holds: imports go one way, there are no cycles, the public API is at the top.
 
     app → bench, topics, models → core → rust_core
 
