@@ -1,4 +1,4 @@
-"""Robustness of the real model (issue 7, part 3): damaged model files and hostile texts.
+"""Robustness of the real model: damaged model files and hostile texts.
 
 Part 1 copies all-MiniLM-L6-v2's real files into a temporary directory, damages them (cut short,
 bytes flipped, tensors dropped, reshaped or retyped, tokenizer or config broken, directory

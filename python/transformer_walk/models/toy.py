@@ -6,10 +6,12 @@ of multi-head self-attention, residual, LayerNorm, feed-forward, residual, Layer
 Post-LN order, or Pre-LN). ``ToyTransformer.run(text)`` returns a ``Trace`` that the pages render;
 pages never redo this math.
 
-Notation follows the seed: a row vector x_i is projected as q_i = x_i W^Q, so W^Q is
-[d_model, d_model] here (h heads of d_k = d_model / h columns each), and the heads' outputs are
-concatenated and mixed by W^O. Softmax and attention go through the chosen backend ("python",
-"numpy" or "rust"); the projections are plain NumPy products, identical for every backend.
+Notation follows the source articles ("从词向量到 Transformer：RNN、CNN、Self-Attention 与 QKV
+的系统理解" and "From Words to Attention: The Road to the Transformer"): a row vector x_i is
+projected as q_i = x_i W^Q, so W^Q is [d_model, d_model] here (h heads of d_k = d_model / h
+columns each), and the heads' outputs are concatenated and mixed by W^O. Softmax and attention
+go through the chosen backend ("python", "numpy" or "rust"); the projections are plain NumPy
+products, identical for every backend.
 """
 
 from __future__ import annotations
