@@ -78,12 +78,11 @@ class MiniLMConfig:
                     continue
                 values[field.name] = value
         config = replace(cls(), **values)
-        if "h" in values or "d_model" in values:
-            if config.d_model % config.h:
-                problems.append(
-                    f"num_attention_heads = {config.h} does not divide hidden_size = "
-                    f"{config.d_model} (each head needs d_k = d_model / h columns)"
-                )
+        if config.d_model % config.h:
+            problems.append(
+                f"num_attention_heads = {config.h} does not divide hidden_size = "
+                f"{config.d_model} (each head needs d_k = d_model / h columns)"
+            )
         if problems:
             raise ConfigError(", ".join(problems))
         return config
