@@ -95,12 +95,19 @@ def _attention_cases(rng, lead, n, m, d_k, d_v, dtype, label) -> list[Case]:
             lambda: rust_core.attention_weights(q, k, mask=add, causal=True),
             True,
         ),
+        (
+            f"attention_with_weights bool mask {label}",
+            # both results side by side, [..., n, d_v + m], to compare as one array
+            lambda: np.concatenate(rust_core.attention_with_weights(q, k, v, mask=allow), -1),
+            True,
+        ),
     ]
 
 
 KERNELS = [
     "attention",
     "attention_weights",
+    "attention_with_weights",
     "embedding_lookup",
     "one_hot",
     "softmax",

@@ -49,8 +49,8 @@ REFERENCE_DIRS = (
 def _rust_skip_reason() -> str | None:
     if not HAVE_RUST:
         return "rust_core is not built"
-    if not hasattr(get_backend("rust"), "linear"):
-        return "rust_core without linear"
+    if not hasattr(get_backend("rust"), "attention_with_weights"):
+        return "rust_core without attention_with_weights: rebuild the extension"
     return None
 
 
@@ -139,6 +139,30 @@ def test_trace_is_consistent(model):
         np.testing.assert_allclose(layer.weights, softmax, atol=1e-6)
         np.testing.assert_allclose(layer.head_out, layer.weights @ layer.v_heads, atol=1e-5)
     assert model.run("Tom loves his dog").layers is None  # the big trace only when asked for
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+def test_the_modules_chained_by_hand_are_the_forward(model):
+    # embeddings → (self-attention → self-output → intermediate → output) per layer, called one
+    # by one as a reader would, must be MiniLM.forward exactly: the model has no math of its own.
+    be = model.backend
+    ids = np.stack([model.run(t).ids for t in ("Tom loves his dog", "his dog loves Tom")])  # (2, 6)
+    key_mask = np.ones(ids.shape, dtype=bool)
+    key_mask[1, 4:] = False  # the second row padded after 4 tokens
+    want = model.forward(ids, key_mask).hidden_states
+    mask = key_mask[:, None, None, :]  # (B, n) → (B, 1, 1, n): every head and query row
+    x = model.embeddings.forward(be, ids)
+    np.testing.assert_array_equal(x, want[0])
+    for layer, expected in zip(model.encoder.layer, want[1:], strict=True):
+        attention = layer.attention
+        concat = attention.self_attention.forward(be, x, mask)  # (B, n, d_model)
+        a = attention.self_output.forward(be, concat, x)
+        np.testing.assert_array_equal(a, attention.forward(be, x, mask))
+        out = layer.output.forward(be, layer.intermediate.forward(be, a), a)
+        np.testing.assert_array_equal(out, layer.forward(be, x, mask))
+        np.testing.assert_array_equal(out, expected)
+        x = out
+    np.testing.assert_array_equal(model.encoder.forward(be, want[0], mask)[-1], want[-1])
 
 
 # --- across backends ----------------------------------------------------------------------------
@@ -240,7 +264,7 @@ def test_default_weights_checksum(model_dir):
     assert file_sha256(file) == DEFAULT_WEIGHTS_SHA256
     # Cached by (path, mtime, size): loading again does not hash the 90 MB again.
     stat = file.stat()
-    assert (str(file.resolve()), stat.st_mtime_ns, stat.st_size) in minilm._SHA256_CACHE
+    assert (str(file.resolve()), stat.st_mtime_ns, stat.st_size) in minilm.load._SHA256_CACHE
 
 
 def test_sha256_is_streamed_and_recomputed_when_the_file_changes(tmp_path):
@@ -254,7 +278,7 @@ def test_sha256_is_streamed_and_recomputed_when_the_file_changes(tmp_path):
 def test_wrong_checksum_of_the_default_file(tmp_path, model_dir, monkeypatch):
     _dir_with(tmp_path, model_dir, minilm.TOKENIZER_FILE)
     save_file({"foo": np.zeros(3, np.float32)}, str(tmp_path / minilm.WEIGHTS_FILE))
-    monkeypatch.setattr(minilm, "default_model_path", lambda: tmp_path)
+    monkeypatch.setattr(minilm.load, "default_model_path", lambda: tmp_path)
     with pytest.raises(WeightsError, match=r"model\.safetensors has sha256 .* expected 53aa5117"):
         load_minilm(backend="numpy")
 

@@ -1,4 +1,4 @@
-"""Robustness of the real model (issue 7, part 3): damaged model files and hostile texts.
+"""Robustness of the real model: damaged model files and hostile texts.
 
 Part 1 copies all-MiniLM-L6-v2's real files into a temporary directory, damages them (cut short,
 bytes flipped, tensors dropped, reshaped or retyped, tokenizer or config broken, directory
@@ -109,7 +109,7 @@ def model_dir(
 
 def installed_copy(monkeypatch: pytest.MonkeyPatch, directory: Path) -> None:
     """Make ``load_minilm()`` (no path: the installed package, checksum checked) read here."""
-    monkeypatch.setattr(minilm, "default_model_path", lambda: directory)
+    monkeypatch.setattr(minilm.load, "default_model_path", lambda: directory)
 
 
 def assert_explained(error: BaseException, path: Path, hint: str, *explanations: str) -> None:
@@ -402,10 +402,14 @@ def test_tokenizer_path_is_a_directory(tmp_path):
 
 @pytest.mark.parametrize("with_config", [True, False], ids=["real-config", "no-config"])
 def test_config_is_optional_and_the_real_one_passes(tmp_path, probe, with_config):
-    # The architecture is coded here, so config.json may be absent; when present, the real one
-    # must pass the check. Either way the copy gives exactly the installed model's numbers.
+    # Without config.json the directory is read as all-MiniLM-L6-v2; with the real one it is the
+    # same model. Either way the copy gives exactly the installed model's numbers.
     loaded = load_minilm(model_dir(tmp_path, config=with_config), backend="numpy")
     np.testing.assert_array_equal(loaded.run(PROBE).hidden_states, probe)
+
+
+def _config_with(**changes: object):
+    return lambda real: json.dumps(dict(json.loads(real), **changes)).encode()
 
 
 @pytest.mark.parametrize(
@@ -416,24 +420,63 @@ def test_config_is_optional_and_the_real_one_passes(tmp_path, probe, with_config
         ),
         pytest.param(lambda real: b"[]", r"not a JSON object", id="not-an-object"),
         pytest.param(
-            lambda real: json.dumps(
-                dict(json.loads(real), num_attention_heads=6, hidden_act="relu")
-            ).encode(),
-            r"another model .*num_attention_heads = 6 \(expected 12\), hidden_act = 'relu' "
-            r"\(expected 'gelu'\)",
+            _config_with(hidden_act="relu", position_embedding_type="relative_key"),
+            r"cannot run: hidden_act = 'relu' \(this code runs 'gelu' only\), "
+            r"position_embedding_type = 'relative_key' \(this code runs 'absolute' only\)",
             id="another-architecture",
+        ),
+        pytest.param(
+            _config_with(num_attention_heads=7),
+            r"num_attention_heads = 7 does not divide hidden_size = 384",
+            id="heads-do-not-divide-d_model",
+        ),
+        pytest.param(
+            _config_with(num_hidden_layers="6", layer_norm_eps=0),
+            r"num_hidden_layers = '6' \(expected a whole number ≥ 1\), "
+            r"layer_norm_eps = 0 \(expected a positive number\)",
+            id="not-numbers",
         ),
     ],
 )
 def test_broken_or_foreign_config(tmp_path, content, explanation):
-    # Heads, activation and ε change the numbers but no tensor's shape: a config.json saying
-    # otherwise must stop the load (it used to be ignored), before 90 MB are read.
+    # A config.json this code cannot run (another activation or position scheme, heads that do
+    # not split d_model, sizes that are not numbers) must stop the load before 90 MB are read.
     directory = model_dir(tmp_path)
     file = directory / CONFIG_FILE
     file.write_bytes(content(file.read_bytes()))
     with pytest.raises(WeightsError) as error:
         load_minilm(directory, backend="numpy")
     assert_explained(error.value, file, USER_DIR_HINT, explanation)
+
+
+def test_the_config_is_honoured_by_the_real_weights(tmp_path, probe):
+    # The checkpoint's shapes do not say how W^Q is split into heads, nor what LayerNorm's ε is:
+    # only config.json does. 6 heads of d_k = 64 over the same weights is another (valid)
+    # computation, so the numbers must change and there must be 6 attention maps per layer.
+    directory = model_dir(tmp_path)
+    file = directory / CONFIG_FILE
+    file.write_bytes(_config_with(num_attention_heads=6)(file.read_bytes()))
+    out = load_minilm(directory, backend="numpy").run(PROBE)
+    assert out.attentions.shape == (6, 6, 6, 6)
+    np.testing.assert_allclose(out.attentions.sum(-1), 1.0, atol=1e-5)
+    np.testing.assert_array_equal(out.hidden_states[0], probe[0])  # heads start in layer 1
+    assert np.abs(out.hidden_states[1:] - probe[1:]).max() > 0.1
+
+
+def test_a_config_with_more_layers_than_the_weights(tmp_path):
+    # The shape checks come from the config: 7 layers ask for tensors the file does not have.
+    directory = model_dir(tmp_path)
+    file = directory / CONFIG_FILE
+    file.write_bytes(_config_with(num_hidden_layers=7)(file.read_bytes()))
+    with pytest.raises(WeightsError) as error:
+        load_minilm(directory, backend="numpy")
+    assert_explained(
+        error.value,
+        directory / WEIGHTS_FILE,
+        USER_DIR_HINT,
+        r"no tensor 'encoder\.layer\.6\.attention\.self\.query\.weight'",
+        r"L = 7 layers",
+    )
 
 
 # --- 1. directories and permissions ---------------------------------------------------------------
@@ -505,7 +548,7 @@ def test_unreadable_file(tmp_path, monkeypatch, name, installed):
         return real_open(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", open_)
-    monkeypatch.setattr(minilm, "_SHA256_CACHE", {})  # hash again, do not reuse a digest
+    monkeypatch.setattr(minilm.load, "_SHA256_CACHE", {})  # hash again, do not reuse a digest
     if installed:
         installed_copy(monkeypatch, directory)
     with pytest.raises(PermissionError) as error:

@@ -216,6 +216,19 @@ def tolerance(call: Call, expected: np.ndarray) -> tuple[float, Any]:
     raise AssertionError(call.fn)
 
 
+#: Functions with several results, and the function each result is compared as.
+PARTS = {"attention_with_weights": ("attention", "attention_weights")}
+
+
+def results_of(call: Call, result: Any) -> list[tuple[str, Any]]:
+    """``(fn, array)`` for each result of ``call``: one, or one per entry of ``PARTS``."""
+    parts = PARTS.get(call.fn)
+    if parts is None:
+        return [(call.fn, result)]
+    assert type(result) is tuple and len(result) == len(parts), type(result)
+    return list(zip(parts, result, strict=True))
+
+
 def inputs_of(call: Call) -> list[np.ndarray]:
     return [a for a in (*call.args, *call.kwargs.values()) if isinstance(a, np.ndarray)]
 
@@ -242,10 +255,12 @@ def check_against_numpy(call: Call, capfd: pytest.CaptureFixture[str] | None = N
     if rust[0] != "ok":
         assert rust[1] == ref[1], f"{call}: messages differ"
         return rust[0].__name__
-    for a in inputs_of(call):
-        assert not np.may_share_memory(rust[1], a), "the result must be a new array"
-    rtol, atol = tolerance(call, ref[1])
-    assert_matches(rust[1], ref[1], rtol, atol)
+    pairs = zip(results_of(call, rust[1]), results_of(call, ref[1]), strict=True)
+    for (part, got), (_, want) in pairs:
+        for a in inputs_of(call):
+            assert not np.may_share_memory(got, a), "the result must be a new array"
+        rtol, atol = tolerance(Call(part, call.args, call.kwargs), want)
+        assert_matches(got, want, rtol, atol)
     return "ok"
 
 
@@ -331,6 +346,7 @@ def valid_calls(draw: st.DrawFn) -> Call:
                 "softmax",
                 "attention",
                 "attention_weights",
+                "attention_with_weights",
                 "linear",
                 "layer_norm",
                 "gelu",
@@ -363,11 +379,11 @@ def valid_calls(draw: st.DrawFn) -> Call:
         shape = draw(small_shapes(0, 4))
         args = (arr(shape, wide=True),)
         kwargs = {"axis": draw(st.integers(-len(shape) - 1, len(shape)))}
-    elif fn in ("attention", "attention_weights"):
+    elif fn.startswith("attention"):
         lead = draw(small_shapes(0, 2))
         n, m, d_k, d_v = (draw(st.integers(0, 4)) for _ in range(4))
         args = (arr((*lead, n, d_k)), arr((*lead, m, d_k)))
-        if fn == "attention":
+        if fn != "attention_weights":
             args += (arr((*lead, m, d_v)),)
         scores = (*lead, n, m)
         kwargs = {"causal": draw(st.booleans())}
@@ -425,6 +441,10 @@ SLOTS: dict[str, tuple[list[tuple[str, str, tuple[int, ...]]], dict[str, Any]]] 
     ),
     "attention_weights": (
         [("q", "float", (2, 3, 4)), ("k", "float", (2, 5, 4))],
+        {"mask": ("mask", (3, 5))},
+    ),
+    "attention_with_weights": (
+        [("q", "float", (2, 3, 4)), ("k", "float", (2, 5, 4)), ("v", "float", (2, 5, 6))],
         {"mask": ("mask", (3, 5))},
     ),
     "linear": ([("x", "float", (2, 3)), ("weight", "float", (4, 3)), ("bias", "float", (4,))], {}),
@@ -754,6 +774,9 @@ def _boundary_calls() -> list[pytest.param]:
         q, k, v = a(1, 512, 8), a(1, 512, 8), a(1, 512, 7 - below)
         cases.append((f"attention-{label}", Call("attention", (q, k, v), {"causal": True})))
         cases.append(
+            (f"with-weights-{label}", Call("attention_with_weights", (q, k, v), {"causal": True}))
+        )
+        cases.append(
             (
                 f"weights-{label}",
                 Call(
@@ -775,8 +798,9 @@ def test_sizes_at_the_thread_threshold(call: Call, restore_threads: None) -> Non
     for n in (1, 2):
         RUST.set_num_threads(n)
         check_against_numpy(call)
-        results.append(getattr(RUST, call.fn)(*call.args, **call.kwargs))
-    np.testing.assert_array_equal(results[0], results[1], strict=True)
+        results.append(results_of(call, getattr(RUST, call.fn)(*call.args, **call.kwargs)))
+    for (_, one), (_, two) in zip(*results, strict=True):
+        np.testing.assert_array_equal(one, two, strict=True)
 
 
 # --- attention's tile edges ---------------------------------------------------------------------
@@ -797,7 +821,7 @@ EDGES = [1, 63, 64, 65, 255, 256, 257]
     causal=st.booleans(),
     mask_kind=st.sampled_from(["none", "bool", "float", "rows"]),
     poison=st.sampled_from(["none", "nan-q", "inf-k", "nan-v"]),
-    weights=st.booleans(),
+    fn=st.sampled_from(["attention", "attention_weights", "attention_with_weights"]),
     layout=layouts,
     seed=st.integers(0, 2**16),
 )
@@ -810,7 +834,7 @@ def test_attention_tile_edges(
     causal: bool,
     mask_kind: str,
     poison: str,
-    weights: bool,
+    fn: str,
     layout: str,
     seed: int,
     capfd: pytest.CaptureFixture[str],
@@ -840,12 +864,8 @@ def test_attention_tile_edges(
         allowed[:, :256] &= rng.random(n)[:, None] < 0.5
         kwargs["mask"] = allowed
     q, k, v = (relayout(a, layout) for a in (q, k, v))
-    call = (
-        Call("attention_weights", (q, k), kwargs)
-        if weights
-        else Call("attention", (q, k, v), kwargs)
-    )
-    assert check_against_numpy(call, capfd) == "ok"
+    args = (q, k) if fn == "attention_weights" else (q, k, v)
+    assert check_against_numpy(Call(fn, args, kwargs), capfd) == "ok"
 
 
 # --- requests too big for the machine: one subprocess each --------------------------------------
@@ -867,6 +887,12 @@ TOO_BIG = [
         "mask = np.broadcast_to(True, (10**6, 10**6))",
         "b.attention(q, q, q, mask=mask)",
         "mask",
+    ),
+    (
+        "with-weights-1e6x1e6",  # the output is 4 MB, the weights 4 TB
+        "q = np.broadcast_to(np.float32(1), (10**6, 4))",
+        "b.attention_with_weights(q, q, q[:, :1])",
+        "the weights",
     ),
     (
         "attention-huge-k",  # the result is one number; k stands for 400 GB

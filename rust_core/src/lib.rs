@@ -30,6 +30,7 @@ fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py::softmax, m)?)?;
     m.add_function(wrap_pyfunction!(py::attention, m)?)?;
     m.add_function(wrap_pyfunction!(py::attention_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(py::attention_with_weights, m)?)?;
     m.add_function(wrap_pyfunction!(py::linear, m)?)?;
     m.add_function(wrap_pyfunction!(py::layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(py::gelu, m)?)?;

@@ -181,6 +181,11 @@ fn check_all_fit(
     args: &[(&str, Option<&Bound<'_, PyUntypedArray>>)],
 ) -> PyResult<()> {
     check_fits("the result", result_shape, result_dtype, item_size)?;
+    check_args_fit(args)
+}
+
+/// E23 for each present argument, in the order of the signature.
+fn check_args_fit(args: &[(&str, Option<&Bound<'_, PyUntypedArray>>)]) -> PyResult<()> {
     for &(name, arr) in args {
         if let Some(arr) = arr {
             check_arg_fits(name, arr)?;
@@ -353,17 +358,39 @@ fn fill_output<'py, T: Element>(
     work: usize,
     kernel: impl FnOnce(&mut [T]) + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let out = new_output::<T>(py, shape, fill)?;
+    let [out] = fill_outputs(py, [shape], fill, work, |[out]| kernel(out))?;
+    Ok(out)
+}
+
+/// New outputs of `shapes`, allocated as `fill` says and filled together by one
+/// `kernel([slices])` run without the GIL (`attention_with_weights` has two results).
+fn fill_outputs<'py, T: Element, const N: usize>(
+    py: Python<'py>,
+    shapes: [&[usize]; N],
+    fill: Fill,
+    work: usize,
+    kernel: impl FnOnce([&mut [T]; N]) + Send,
+) -> PyResult<[Bound<'py, PyAny>; N]> {
+    let write_error =
+        |e: &dyn std::fmt::Display| PyValueError::new_err(format!("cannot write the result: {e}"));
+    let outs = shapes
+        .iter()
+        .map(|shape| new_output::<T>(py, shape, fill))
+        .collect::<PyResult<Vec<_>>>()?;
     {
-        let mut rw = out
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
-        let slice = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
-        compute(py, work, || kernel(slice))?;
+        let mut rws = outs
+            .iter()
+            .map(|out| out.try_readwrite().map_err(|e| write_error(&e)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let slices = rws
+            .iter_mut()
+            .map(|rw| rw.as_slice_mut().map_err(|e| write_error(&e)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let slices: [&mut [T]; N] = slices.try_into().map_err(|_| write_error(&"N outputs"))?;
+        compute(py, work, || kernel(slices))?;
     }
-    Ok(out.into_any())
+    let outs: Vec<_> = outs.into_iter().map(Bound::into_any).collect();
+    outs.try_into().map_err(|_| write_error(&"N outputs"))
 }
 
 /// Run a kernel of about `work` operations without the GIL (in the pool when worth it).
@@ -628,6 +655,17 @@ impl<'py, T: Element + Clone> MaskArray<'py, T> {
     }
 }
 
+/// What an attention entry point returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Returns {
+    /// `attention`: z [..., n, d_v].
+    Output,
+    /// `attention_weights`: the weights [..., n, m].
+    Weights,
+    /// `attention_with_weights`: (z, weights).
+    Both,
+}
+
 /// The arguments of one attention call, all checked.
 struct AttentionCall<'a, 'py> {
     q: &'a Bound<'py, PyUntypedArray>,
@@ -637,7 +675,7 @@ struct AttentionCall<'a, 'py> {
     mask: Option<(&'a Bound<'py, PyUntypedArray>, MaskLayout)>,
     causal: bool,
     scale: f64,
-    out_shape: Vec<usize>,
+    returns: Returns,
 }
 
 fn attention_typed<'py, T: Real + Element>(
@@ -673,23 +711,30 @@ fn attention_typed<'py, T: Real + Element>(
     let k_ro = readonly::<T>(call.k)?;
     let k_c = contiguous(&k_ro)?;
     let (q_s, k_s) = (as_slice(&q_c), as_slice(&k_c));
+    let v_ro = call.v.map(readonly::<T>).transpose()?;
+    let v_c = v_ro.as_ref().map(contiguous).transpose()?;
+    let v_s = v_c.as_ref().map_or(&[][..], as_slice);
     let work = attn::attention_work(dims);
-    match call.v {
-        Some(v) => {
-            let v_ro = readonly::<T>(v)?;
-            let v_c = contiguous(&v_ro)?;
-            let v_s = as_slice(&v_c);
-            fill_output(py, &call.out_shape, Fill::Overwritten, work, |out| {
-                attn::attention(q_s, k_s, v_s, dims, &opt, out)
-            })
-        }
-        None => fill_output(py, &call.out_shape, Fill::Overwritten, work, |out| {
+    let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
+    match call.returns {
+        Returns::Output => fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
+            attn::attention(q_s, k_s, v_s, dims, &opt, out)
+        }),
+        Returns::Weights => fill_output(py, &scores_shape, Fill::Overwritten, work, |out| {
             attn::attention_weights(q_s, k_s, dims, &opt, out)
         }),
+        Returns::Both => {
+            let shapes = [out_shape.as_slice(), &scores_shape];
+            let [z, w] = fill_outputs(py, shapes, Fill::Overwritten, work, |[z, w]| {
+                attn::attention_with_weights(q_s, k_s, v_s, dims, &opt, z, w)
+            })?;
+            Ok(PyTuple::new(py, [z, w])?.into_any())
+        }
     }
 }
 
-/// Validate and dispatch both attention entry points (`v` is None for the weights).
+/// Validate and dispatch the attention entry points (`v` is None for the weights alone).
+#[allow(clippy::too_many_arguments)]
 fn attention_entry<'py>(
     py: Python<'py>,
     q: &Bound<'py, PyAny>,
@@ -698,6 +743,7 @@ fn attention_entry<'py>(
     mask: Option<&Bound<'py, PyAny>>,
     causal: Flag,
     scale: Option<RealArg>,
+    returns: Returns,
 ) -> PyResult<Bound<'py, PyAny>> {
     let q = as_ndarray(q)?;
     let k = as_ndarray(k)?;
@@ -715,16 +761,20 @@ fn attention_entry<'py>(
         None => None,
     };
     let scale = attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
-    let out_shape = match &v {
-        Some(_) => [dims.lead.as_slice(), &[dims.n, dims.d_v]].concat(),
-        None => dims.scores_shape(),
+    // E23: the results in the order they are returned, then the arguments.
+    let results = match returns {
+        Returns::Output => vec![("the result", dims.output_shape())],
+        Returns::Weights => vec![("the result", dims.scores_shape())],
+        Returns::Both => vec![
+            ("the result", dims.output_shape()),
+            ("the weights", dims.scores_shape()),
+        ],
     };
-    check_all_fit(
-        &out_shape,
-        &dtype_name(&q)?,
-        q.dtype().itemsize(),
-        &[floats[0], floats[1], floats[2], ("mask", mask.as_ref())],
-    )?;
+    let (dtype, item_size) = (dtype_name(&q)?, q.dtype().itemsize());
+    for (what, shape) in &results {
+        check_fits(what, shape, &dtype, item_size)?;
+    }
+    check_args_fit(&[floats[0], floats[1], floats[2], ("mask", mask.as_ref())])?;
     let call = AttentionCall {
         q: &q,
         k: &k,
@@ -733,7 +783,7 @@ fn attention_entry<'py>(
         mask: mask.as_ref().zip(layout),
         causal: causal.0,
         scale,
-        out_shape,
+        returns,
     };
     match kind {
         Float::F32 => attention_typed::<f32>(py, call),
@@ -756,7 +806,7 @@ pub fn attention<'py>(
     causal: Flag,
     scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    attention_entry(py, q, k, Some(v), mask, causal, scale)
+    attention_entry(py, q, k, Some(v), mask, causal, scale, Returns::Output)
 }
 
 /// The [..., n, m] weights softmax(q kᵀ · scale + mask) of the same computation as `attention`.
@@ -773,7 +823,25 @@ pub fn attention_weights<'py>(
     causal: Flag,
     scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    attention_entry(py, q, k, None, mask, causal, scale)
+    attention_entry(py, q, k, None, mask, causal, scale, Returns::Weights)
+}
+
+/// (`attention(...)`, `attention_weights(...)`) of one computation: QKᵀ and the softmax run once.
+#[pyfunction]
+#[pyo3(
+    signature = (q, k, v, *, mask=None, causal=Flag(false), scale=None),
+    text_signature = "(q, k, v, *, mask=None, causal=False, scale=None)"
+)]
+pub fn attention_with_weights<'py>(
+    py: Python<'py>,
+    q: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    v: &Bound<'py, PyAny>,
+    mask: Option<&Bound<'py, PyAny>>,
+    causal: Flag,
+    scale: Option<RealArg>,
+) -> PyResult<Bound<'py, PyAny>> {
+    attention_entry(py, q, k, Some(v), mask, causal, scale, Returns::Both)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -134,14 +134,23 @@ fn reference_attention(
     (z, w)
 }
 
+/// `attention` and `attention_weights` in the pool; `attention_with_weights` must give the same
+/// weights bit for bit and the same output within rounding.
 fn run(q: &[f64], k: &[f64], v: &[f64], d: &Dims, opt: &Options<f64>) -> (Vec<f64>, Vec<f64>) {
     let mut z = vec![0.0; d.batch * d.n * d.d_v];
     let mut w = vec![0.0; d.batch * d.n * d.m];
+    let (mut z2, mut w2) = (vec![f64::NAN; z.len()], vec![f64::NAN; w.len()]);
     threads::run(usize::MAX, || {
         attention::attention(q, k, v, d, opt, &mut z);
         attention::attention_weights(q, k, d, opt, &mut w);
+        attention::attention_with_weights(q, k, v, d, opt, &mut z2, &mut w2);
     })
     .unwrap();
+    assert_eq!(w2, w, "attention_with_weights: weights differ for {d:?}");
+    assert!(
+        close(&z2, &z, 1e-12),
+        "attention_with_weights: output differs for {d:?}"
+    );
     (z, w)
 }
 
@@ -480,9 +489,13 @@ fn tiled_attention_equals_the_reference_on_every_path() {
                     threads::set_num_threads(threads).unwrap();
                     let mut z = vec![T::zero(); batch * n * d_v];
                     let mut w = vec![T::zero(); batch * n * m];
+                    let (mut z2, mut w2) = (vec![T::nan(); z.len()], vec![T::nan(); w.len()]);
                     threads::run(usize::MAX, || {
                         attention::attention(&q, &k, &v, &dims, &opt, &mut z);
                         attention::attention_weights(&q, &k, &dims, &opt, &mut w);
+                        attention::attention_with_weights(
+                            &q, &k, &v, &dims, &opt, &mut z2, &mut w2,
+                        );
                     })
                     .unwrap();
                     let f = |x: &[T]| x.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<f64>>();
@@ -492,6 +505,15 @@ fn tiled_attention_equals_the_reference_on_every_path() {
                     );
                     assert!(close(&f(&z), &f(&want_z), tol), "z differs: {what}");
                     assert!(close(&f(&w), &f(&want_w), tol), "weights differ: {what}");
+                    assert!(
+                        close(&f(&z2), &f(&want_z), tol),
+                        "with_weights z differs: {what}"
+                    );
+                    let same = w2
+                        .iter()
+                        .zip(&w)
+                        .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
+                    assert!(same, "with_weights weights differ: {what}");
                 }
             }
         }

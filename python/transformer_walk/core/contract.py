@@ -215,6 +215,11 @@ def check_all_fit(
     """E23 for the result, then for each array argument in the order of the signature, counted
     at its full shape: a broadcast or strided view may have to be copied into C order."""
     check_fits("the result", result_shape, result_dtype)
+    check_args_fit(args)
+
+
+def check_args_fit(args: list[tuple[str, np.ndarray | None]]) -> None:
+    """E23 for each array argument that is given, in the order of the signature."""
     for name, arr in args:
         if arr is not None:
             check_fits(name, arr.shape, arr.dtype)
@@ -266,7 +271,7 @@ def resolve_scale(scale: float | None, d_k: int) -> float:
 
 @dataclass(frozen=True)
 class AttentionInputs:
-    """Validated arguments of ``attention`` / ``attention_weights``.
+    """Validated arguments of ``attention``, ``attention_weights`` and ``attention_with_weights``.
 
     ``lead`` are the leading (batch/head) dimensions shared by ``q``, ``k`` and ``v``;
     ``scores_shape`` is ``(*lead, n, m)``. ``mask`` is ``None``, a bool array (True = may
@@ -321,13 +326,22 @@ def _check_mask_broadcasts(mask: np.ndarray, scores_shape: tuple[int, ...]) -> N
 
 
 def validate_attention(
-    q: Any, k: Any, v: Any | None, mask: Any, causal: bool, scale: Any, *, with_v: bool
+    q: Any,
+    k: Any,
+    v: Any | None,
+    mask: Any,
+    causal: bool,
+    scale: Any,
+    *,
+    with_v: bool,
+    with_weights: bool = False,
 ) -> AttentionInputs:
     """Run the attention checks in the documented order and return the converted inputs.
 
     Order (docs/api.md): the scalars ``causal`` and ``scale``; E1 then E2 for q, k, v; E9 for
     q, k, v; E10; E11 (k, then v); E12; E4; E13; E14; E23. ``with_v=False`` is
-    ``attention_weights``, which has no ``v``.
+    ``attention_weights``, which has no ``v``; ``with_weights=True`` is
+    ``attention_with_weights``, whose second result, the weights, E23 checks after the first.
     """
     causal = bool(causal)
     real_scale = None if scale is None else as_real(scale)
@@ -363,7 +377,13 @@ def validate_attention(
         _check_mask_broadcasts(mask_arr, scores_shape)
     resolved_scale = resolve_scale(real_scale, d_k)
     out_shape = (*lead, n, va.shape[-1]) if va is not None else scores_shape
-    check_all_fit(out_shape, qa.dtype, [("q", qa), ("k", ka), ("v", va), ("mask", mask_arr)])
+    args = [("q", qa), ("k", ka), ("v", va), ("mask", mask_arr)]
+    if with_weights:
+        check_fits("the result", out_shape, qa.dtype)
+        check_fits("the weights", scores_shape, qa.dtype)
+        check_args_fit(args)
+    else:
+        check_all_fit(out_shape, qa.dtype, args)
     dtype = _native_dtype(qa.dtype)
     return AttentionInputs(
         q=_native(qa),

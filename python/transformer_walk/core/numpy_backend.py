@@ -89,6 +89,16 @@ def attention_weights(
     return _weights(a)
 
 
+def _output(a: contract.AttentionInputs, weights: np.ndarray) -> np.ndarray:
+    """weights · v, [..., n, m] @ [..., m, d_v] → [..., n, d_v]."""
+    with np.errstate(all="ignore"):
+        out = np.matmul(weights, a.v)
+    # A query that may attend to nothing (all-zero weights) outputs zeros — even where v holds
+    # inf or NaN, for which 0 · v would be NaN.
+    attends_to_nothing = ~np.any(weights != 0, axis=-1, keepdims=True)
+    return np.ascontiguousarray(np.where(attends_to_nothing, np.zeros((), a.dtype), out))
+
+
 def attention(
     q: Any,
     k: Any,
@@ -100,13 +110,22 @@ def attention(
 ) -> np.ndarray:
     """Scaled dot-product attention: softmax(q kᵀ · scale + mask) v → [..., n, d_v]."""
     a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    return _output(a, _weights(a))
+
+
+def attention_with_weights(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(attention(...), attention_weights(...))`` from one computation of the weights."""
+    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True, with_weights=True)
     weights = _weights(a)
-    with np.errstate(all="ignore"):
-        out = np.matmul(weights, a.v)
-    # A query that may attend to nothing (all-zero weights) outputs zeros — even where v holds
-    # inf or NaN, for which 0 · v would be NaN.
-    attends_to_nothing = ~np.any(weights != 0, axis=-1, keepdims=True)
-    return np.ascontiguousarray(np.where(attends_to_nothing, np.zeros((), a.dtype), out))
+    return _output(a, weights), weights
 
 
 def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
@@ -155,6 +174,7 @@ def get_num_threads() -> int:
 __all__ = [
     "attention",
     "attention_weights",
+    "attention_with_weights",
     "embedding_lookup",
     "gelu",
     "get_num_threads",

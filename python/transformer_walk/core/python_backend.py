@@ -124,23 +124,14 @@ def attention_weights(
     return _to_array(_weight_rows(a), a.dtype, a.scores_shape)
 
 
-def attention(
-    q: Any,
-    k: Any,
-    v: Any,
-    *,
-    mask: Any = None,
-    causal: bool = False,
-    scale: float | None = None,
-) -> np.ndarray:
-    """Scaled dot-product attention: z_i = Σ_j a_ij v_j → [..., n, d_v]."""
-    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+def _weighted_sums(a: contract.AttentionInputs, weights: list) -> np.ndarray:
+    """z_i = Σ_j a_ij v_j for every query, from the weights of ``_weight_rows``, → [..., n, d_v]."""
     assert a.v is not None
     batch = math.prod(a.lead)
     d_v = a.v.shape[-1]
     vs = a.v.reshape(batch, a.m, d_v).tolist()
     out = []
-    for b, rows in enumerate(_weight_rows(a)):
+    for b, rows in enumerate(weights):
         z_rows = []
         for row in rows:
             if all(w == 0.0 for w in row):
@@ -153,6 +144,35 @@ def attention(
                 )
         out.append(z_rows)
     return _to_array(out, a.dtype, (*a.lead, a.n, d_v))
+
+
+def attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> np.ndarray:
+    """Scaled dot-product attention: z_i = Σ_j a_ij v_j → [..., n, d_v]."""
+    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    return _weighted_sums(a, _weight_rows(a))
+
+
+def attention_with_weights(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(attention(...), attention_weights(...))`` from one computation of the weights."""
+    a = contract.validate_attention(q, k, v, mask, causal, scale, with_v=True, with_weights=True)
+    weights = _weight_rows(a)
+    return _weighted_sums(a, weights), _to_array(weights, a.dtype, a.scores_shape)
 
 
 def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
@@ -205,6 +225,7 @@ def get_num_threads() -> int:
 __all__ = [
     "attention",
     "attention_weights",
+    "attention_with_weights",
     "embedding_lookup",
     "gelu",
     "get_num_threads",

