@@ -648,3 +648,90 @@ fn linear_with_few_rows_matches_a_plain_loop() {
         }
     }
 }
+
+#[test]
+fn a_matrix_view_must_fit_in_its_slice() {
+    use rust_core::matmul::Mat;
+    let data = [0.0f32; 10];
+    // Exactly fitting: the last row ends at the last element; a single row ignores the stride.
+    assert!(Mat::try_new(&data, 2, 4, 6).is_ok());
+    assert!(Mat::try_new(&data, 1, 10, 0).is_ok());
+    assert!(Mat::try_new(&data, 1, 10, usize::MAX).is_ok());
+    // Empty matrices fit anything, even an empty slice.
+    assert!(Mat::try_new(&data[..0], 0, 1000, 1000).is_ok());
+    assert!(Mat::try_new(&data[..0], usize::MAX, 0, usize::MAX).is_ok());
+    // One element too far, a row too long, rows that overlap, and extents that overflow usize
+    // (with wrapping arithmetic, (2^63 + 1) · 2 + 1 would be 3 and pass).
+    for (rows, cols, stride) in [
+        (2, 5, 6),
+        (1, 11, 11),
+        (3, 4, 3),
+        (usize::MAX, 1, 2),
+        ((1 << 63) + 2, 1, 2),
+        (2, usize::MAX, usize::MAX),
+    ] {
+        let err = Mat::try_new(&data, rows, cols, stride).unwrap_err();
+        assert!(
+            matches!(err, CoreError::Value(_)),
+            "{rows} × {cols} / {stride}: {err:?}"
+        );
+    }
+    assert_eq!(
+        Mat::try_new(&data, 2, 5, 6).unwrap_err().to_string(),
+        "a 2 × 5 matrix with row stride 6 does not fit in 10 elements"
+    );
+}
+
+#[test]
+#[should_panic(expected = "does not fit")]
+fn mat_new_refuses_a_view_past_the_end() {
+    let data = [1.0f64; 12];
+    let _ = rust_core::matmul::Mat::new(&data, 4, 4, 4);
+}
+
+#[test]
+#[should_panic(expected = "output")]
+fn a_product_refuses_an_output_that_is_too_short() {
+    use rust_core::matmul::{matmul_ab, Mat};
+    let (a, b) = ([1.0f64; 6], [1.0f64; 6]);
+    let mut c = [0.0f64; 8]; // 3 × 3 needs 9
+    matmul_ab(
+        Mat::new(&a, 3, 2, 2),
+        Mat::new(&b, 2, 3, 3),
+        1.0,
+        &mut c,
+        3,
+        false,
+    );
+}
+
+#[test]
+fn products_read_strided_views() {
+    use rust_core::matmul::{matmul_ab, matmul_abt, Mat};
+    // a: 2 × 3 in rows of 4 (one padding element, NaN, that must never be read).
+    let a = [1.0, 2.0, 3.0, f64::NAN, 4.0, 5.0, 6.0];
+    // b: 3 × 2 in rows of 3; bt: the same matrix transposed, 2 × 3 in rows of 5.
+    let b = [1.0, 0.5, f64::NAN, -1.0, 2.0, f64::NAN, 0.0, 1.0];
+    let bt = [1.0, -1.0, 0.0, f64::NAN, f64::NAN, 0.5, 2.0, 1.0];
+    let want = [-1.0, 7.5, -1.0, 18.0]; // a · b, by hand
+    let mut c = [f64::NAN; 4];
+    matmul_ab(
+        Mat::new(&a, 2, 3, 4),
+        Mat::new(&b, 3, 2, 3),
+        1.0,
+        &mut c,
+        2,
+        false,
+    );
+    assert_eq!(c, want);
+    let mut c = [f64::NAN; 4];
+    matmul_abt(
+        Mat::new(&a, 2, 3, 4),
+        Mat::new(&bt, 2, 3, 5),
+        1.0,
+        &mut c,
+        2,
+        false,
+    );
+    assert_eq!(c, want);
+}
