@@ -696,7 +696,7 @@ def restore_threads():
 @given(
     n=st.one_of(
         st.integers().filter(lambda i: not 1 <= i <= 1024),
-        # Valid counts stay small: every pool size used is kept for the life of the process.
+        # Valid counts stay small: each one set starts that many threads.
         st.sampled_from([0, 1, 2, 1025, 2**63, -(2**63) - 1, 1.0, "2", None, np.int8(2), True]),
     )
 )
