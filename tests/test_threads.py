@@ -196,7 +196,8 @@ def threads(prefix=""):
     return sum(open(n).read().startswith(prefix) for n in names if os.path.exists(n))
 
 def settled(check):
-    # A replaced pool's threads exit on their own, soon after it is dropped: wait for them.
+    # A new pool's threads name themselves once they start, and a replaced pool's threads exit
+    # on their own soon after it is dropped: wait for both.
     for _ in range(500):
         if check():
             return True
@@ -207,14 +208,15 @@ x = np.ones((512, 1024), np.float32)  # 16M operations: the pool runs it
 for n in range(1, 41):
     rust_core.set_num_threads(n)
     rust_core.softmax(x)
-settled(lambda: threads("rust_core") <= 40)
+settled(lambda: threads("rust_core") == 40)
 print(threads(), threads("rust_core"))
 rust_core.set_num_threads(1)  # one thread needs no pool; the last one stays for the next 40
 rust_core.softmax(x)
+settled(lambda: threads("rust_core") == 40)
 print(threads("rust_core"))
 rust_core.set_num_threads(2)
 rust_core.softmax(x)
-settled(lambda: threads("rust_core") <= 2)
+settled(lambda: threads("rust_core") == 2)
 print(threads("rust_core"))
 """
 
