@@ -237,3 +237,36 @@ def test_trying_many_pool_sizes_leaves_one_pool():
     total, pool, kept, replaced = (int(w) for w in out.stdout.split())
     assert total <= 48 and pool == 40, out.stdout
     assert kept == 40 and replaced == 2, out.stdout
+
+
+PIN_REPORT = """
+import os
+import rust_core
+
+rust_core.set_num_threads(2)  # returns once its threads have started (and pinned themselves)
+pool = [t.name for t in os.scandir("/proc/self/task")
+        if open(t.path + "/comm").read().startswith("rust_core")]
+print(len(os.sched_getaffinity(0)), *sorted(len(os.sched_getaffinity(int(t))) for t in pool))
+"""
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs Linux and two cores",
+)
+@pytest.mark.parametrize("pin", [None, "1", "0"])
+def test_pool_threads_are_pinned_unless_rust_core_pin_is_0(pin):
+    """Each thread of a two-thread pool runs on one core of its own, unless RUST_CORE_PIN=0, which
+    leaves every core to each of them (the OS places them)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "RUST_CORE_PIN"}
+    if pin is not None:
+        env["RUST_CORE_PIN"] = pin
+    out = subprocess.run(
+        [sys.executable, "-c", PIN_REPORT], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    cores, *pool = (int(w) for w in out.stdout.split())
+    assert pool == ([cores, cores] if pin == "0" else [1, 1]), out.stdout

@@ -9,7 +9,7 @@
 //! 40 threads, not the 820 that keeping every size would (a replaced pool's threads exit once the
 //! calls still running on it have returned).
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -40,22 +40,55 @@ pub fn default_num_threads() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-fn build(n: usize) -> Result<Arc<ThreadPool>> {
-    ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("rust_core-{i}"))
-        .start_handler(move |i| pin_to_cpu(i, n))
-        .build()
-        .map(Arc::new)
-        .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))
+/// Set to `0` to leave pool threads unpinned (see `pin_to_cpu`); read once, when the first pool
+/// starts.
+pub const PIN_ENV_VAR: &str = "RUST_CORE_PIN";
+
+/// Whether pool threads are pinned to cores: yes unless `RUST_CORE_PIN` is `0`.
+pub fn pinning() -> bool {
+    static PIN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PIN.get_or_init(|| std::env::var(PIN_ENV_VAR).map_or(true, |v| v.trim() != "0"))
 }
 
-/// Pin pool thread `i` of `n` to the `i`-th CPU this process may use, when there is one for each.
+/// A pool of `n` threads, returned once every thread has started (and is pinned): a call right
+/// after `set_num_threads` finds all of them in place.
+fn build(n: usize) -> Result<Arc<ThreadPool>> {
+    let pin = pinning();
+    let started = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let count = Arc::clone(&started);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("rust_core-{i}"))
+        .start_handler(move |i| {
+            if pin {
+                pin_to_cpu(i, n)
+            }
+            let (done, wake) = &*count;
+            *done.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            wake.notify_all();
+        })
+        .build()
+        .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))?;
+    // Every thread was spawned (else `build` failed above), so all n handlers will run.
+    let (done, wake) = &*started;
+    let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+    while *done < n {
+        done = wake.wait(done).unwrap_or_else(|e| e.into_inner());
+    }
+    Ok(Arc::new(pool))
+}
+
+/// Pin pool thread `i` of `n` to the `i`-th CPU this process may use, when there is one for each
+/// (unless `RUST_CORE_PIN=0`).
 ///
-/// Without this, the pool loses its second core after every idle moment: a woken worker is put
-/// on the core of the thread that woke it, and the OS moves it away only milliseconds later. On
-/// this project's 2-core machine, softmax of [8192, 1024] after a 50 ms pause took 6.5 ms on two
-/// unpinned threads, as long as on one, against 3.6 ms back to back.
+/// Without this, the pool can lose its second core after an idle moment: a woken worker is put
+/// on the core of the thread that woke it, and the OS moves it away only milliseconds later.
+/// Measured on this project's shared 2-core machine (median ms, two threads, pinned vs not, in
+/// three interleaved runs of 80–96 calls each): MiniLM's [128, 384] × [1536, 384] linear 1.18–1.34
+/// vs 1.60–1.86 back to back and 1.52–1.73 vs 1.72–2.06 after 50 ms pauses; attention
+/// [1, 8, 1024, 64] after pauses 33–53 vs 36–63; softmax [8192, 1024] after pauses 17–35 vs
+/// 20–42; back to back, attention and softmax were within the noise (one-thread runs, which
+/// pinning cannot affect, varied by up to 20% between the two columns).
 #[cfg(target_os = "linux")]
 fn pin_to_cpu(i: usize, n: usize) {
     // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; both calls only read and write the
