@@ -53,6 +53,30 @@ impl Dims {
     }
 }
 
+/// The results of an attention entry point: `attention`'s output, `attention_weights`' weights,
+/// or both for `attention_with_weights`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Results {
+    Output,
+    Weights,
+    Both,
+}
+
+impl Results {
+    /// E23's view of the results: each one's name in the message and its shape, in the order
+    /// they are returned (and checked).
+    pub fn shapes(self, dims: &Dims) -> Vec<(&'static str, Vec<usize>)> {
+        match self {
+            Results::Output => vec![("the result", dims.output_shape())],
+            Results::Weights => vec![("the result", dims.scores_shape())],
+            Results::Both => vec![
+                ("the result", dims.output_shape()),
+                ("the weights", dims.scores_shape()),
+            ],
+        }
+    }
+}
+
 fn split_last_two<'a>(name: &str, shape: &'a [usize]) -> Result<(&'a [usize], usize, usize)> {
     match shape {
         [lead @ .., rows, cols] => Ok((lead, *rows, *cols)),

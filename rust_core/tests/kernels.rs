@@ -735,3 +735,103 @@ fn products_read_strided_views() {
     );
     assert_eq!(c, want);
 }
+
+#[test]
+fn axes_resolve_as_numpy_counts_them() {
+    use rust_core::softmax::resolve_axis;
+    assert_eq!(resolve_axis(-1, &[2, 3]), Ok(1));
+    assert_eq!(resolve_axis(-2, &[2, 3]), Ok(0));
+    assert_eq!(resolve_axis(1, &[2, 3]), Ok(1));
+    for (axis, shape) in [(2, &[2, 3][..]), (-3, &[2, 3]), (0, &[]), (-1, &[])] {
+        let err = resolve_axis(axis, shape).unwrap_err();
+        assert!(matches!(err, CoreError::Value(_)), "{axis} {shape:?}");
+    }
+    assert_eq!(
+        resolve_axis(i64::MIN, &[4]).unwrap_err().to_string(),
+        "axis -9223372036854775808 is out of bounds for x of shape (4,)"
+    );
+    assert_eq!(
+        resolve_axis(i64::MAX, &[]).unwrap_err().to_string(),
+        "axis 9223372036854775807 is out of bounds for x of shape ()"
+    );
+}
+
+/// The slices of `x` (C order, `shape`) along `axis`, each normalised by `softmax_in_place`, in place.
+fn softmax_slices_by_hand(x: &mut [f64], shape: &[usize], axis: usize) {
+    let len = shape[axis];
+    let inner: usize = shape[axis + 1..].iter().product();
+    let outer: usize = shape[..axis].iter().product();
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |j: usize| (o * len + j) * inner + i;
+            let mut slice: Vec<f64> = (0..len).map(|j| x[at(j)]).collect();
+            softmax_in_place(&mut slice);
+            for (j, v) in slice.into_iter().enumerate() {
+                x[at(j)] = v;
+            }
+        }
+    }
+}
+
+#[test]
+fn softmax_along_any_axis_equals_each_slice_normalised() {
+    use rust_core::softmax::softmax_along;
+    // Small, with dimensions of 1 and 0, and big enough for the pool (32 per element: 2^22 from
+    // 131,072 elements).
+    let shapes: [&[usize]; 6] = [
+        &[3, 1, 4, 2],
+        &[5],
+        &[2, 0, 3],
+        &[1, 7, 1],
+        &[2, 150, 7, 64],
+        &[600, 260],
+    ];
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    threads::set_num_threads(2).unwrap();
+    for shape in shapes {
+        let len: usize = shape.iter().product();
+        let mut x: Vec<f64> = lcg(len as u64, len).iter().map(|v| v * 40.0).collect();
+        if len > 10 {
+            x[3] = f64::NAN; // poisons its slices, and only those
+            x[len - 1] = f64::NEG_INFINITY;
+        }
+        for axis in 0..shape.len() {
+            let mut want = x.clone();
+            softmax_slices_by_hand(&mut want, shape, axis);
+            let mut here = vec![0.0; len];
+            softmax_along(&x, &mut here, shape, axis).unwrap();
+            let mut pooled = vec![0.0; len];
+            threads::run(usize::MAX, || softmax_along(&x, &mut pooled, shape, axis))
+                .unwrap()
+                .unwrap();
+            for got in [&here, &pooled] {
+                let same = got
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| a == b || a.is_nan() && b.is_nan());
+                assert!(same, "shape {shape:?} axis {axis}");
+            }
+        }
+    }
+}
+
+#[test]
+fn e23_counts_each_result_of_attention_in_order() {
+    use rust_core::attention::Results;
+    let dims = check_shapes(&[2, 3, 4], &[2, 5, 4], Some(&[2, 5, 6])).unwrap();
+    assert_eq!(
+        Results::Output.shapes(&dims),
+        vec![("the result", vec![2, 3, 6])]
+    );
+    assert_eq!(
+        Results::Weights.shapes(&dims),
+        vec![("the result", vec![2, 3, 5])]
+    );
+    assert_eq!(
+        Results::Both.shapes(&dims),
+        vec![
+            ("the result", vec![2, 3, 6]),
+            ("the weights", vec![2, 3, 5])
+        ]
+    );
+}
