@@ -5,34 +5,14 @@ use rust_core::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
 use rust_core::error::{fmt_shape, CoreError};
-use rust_core::fastgelu::{gelu_reference, variants as fast_gelu_variants};
 use rust_core::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
 use rust_core::threads;
 
+mod support;
+use support::{close, lcg};
+
 /// Tests that resize the global pool take this lock (cargo runs tests on parallel threads).
 static POOL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= tol || (x.is_nan() && y.is_nan()))
-}
-
-/// A small deterministic pseudo-random sequence (no rand dependency for tests).
-fn lcg(seed: u64, len: usize) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..len)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect()
-}
 
 #[test]
 fn softmax_reproduces_the_seed_worked_example() {
@@ -386,54 +366,6 @@ fn id_and_table_errors() {
     );
 }
 
-#[test]
-fn fast_exp_matches_libm_on_every_simd_variant() {
-    use rust_core::fastexp::{exp_f32, exp_sub_sum_reference, variants};
-    // exp_f32 alone, over its whole domain (x ≤ 0), in relative error.
-    let mut worst = 0.0f64;
-    let mut x = -87.0f32;
-    while x <= 0.0 {
-        let want = (x as f64).exp();
-        worst = worst.max(((exp_f32(x) as f64) - want).abs() / want);
-        x += 0.0037;
-    }
-    assert!(worst < 3e-7, "worst relative error {worst}");
-    assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
-    assert_eq!(exp_f32(-100.0), 0.0);
-    assert_eq!(exp_f32(0.0), 1.0);
-
-    // Each variant over rows with every remainder length, with −inf entries among them.
-    let vs = variants();
-    assert!(!vs.is_empty());
-    for len in [0usize, 1, 7, 15, 16, 17, 33, 100, 1000] {
-        let mut row: Vec<f32> = lcg(len as u64, len)
-            .iter()
-            .map(|v| (*v * 40.0) as f32)
-            .collect();
-        if len > 3 {
-            row[2] = f32::NEG_INFINITY;
-        }
-        let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
-        let max = if max.is_finite() { max } else { 0.0 };
-        let mut want = row.clone();
-        let want_sum = exp_sub_sum_reference(&mut want, max);
-        for (name, f) in &vs {
-            let mut got = row.clone();
-            let sum = f(&mut got, max);
-            assert!(
-                (sum - want_sum).abs() <= 1e-5 * want_sum.max(1.0),
-                "{name} len {len}: sum"
-            );
-            for (g, w) in got.iter().zip(&want) {
-                assert!(
-                    (g - w).abs() <= 3e-7 * w.max(f32::MIN_POSITIVE) + 1e-30,
-                    "{name} len {len}: {g} vs {w}"
-                );
-            }
-        }
-    }
-}
-
 /// The tiled kernels against the row-by-row references, at sizes that reach every path: several
 /// key tiles with a remainder, query blocks with a remainder, causal tiles skipped and cut, masks
 /// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
@@ -577,43 +509,6 @@ fn dense_kernels_match_plain_loops() {
             .to_string(),
         "eps must be a finite number >= 0, got -1.0"
     );
-}
-
-#[test]
-fn fast_gelu_matches_float64_libm_on_every_simd_variant() {
-    // Every float32 step of 1/1024 over [-12, 12], plus tiny, huge and special values; lengths
-    // that leave a remainder after the 16-lane blocks.
-    let mut x: Vec<f32> = (-12 * 1024..=12 * 1024)
-        .map(|i| i as f32 / 1024.0)
-        .collect();
-    x.extend([
-        1e-30,
-        -1e-30,
-        1e-7,
-        -1e-7,
-        3e38,
-        -3e38,
-        -1e4,
-        1e4,
-        f32::MIN_POSITIVE,
-    ]);
-    let specials = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0, -0.0];
-    x.extend(specials);
-    let mut want = vec![0.0f32; x.len()];
-    gelu_reference(&x, &mut want);
-    for (name, variant) in fast_gelu_variants() {
-        let mut got = vec![0.0f32; x.len()];
-        variant(&x, &mut got);
-        for ((&v, &g), &w) in x.iter().zip(&got).zip(&want) {
-            let same_special = (g.is_nan() && w.is_nan()) || g == w;
-            // Absolute error against the float64 truth, relative to |x| (the scale of GELU's
-            // output): two float32 ulps.
-            let close = (g - w).abs() <= 2.0 * f32::EPSILON * v.abs().max(1e-30);
-            assert!(same_special || close, "{name}: gelu({v}) = {g}, want {w}");
-        }
-        // Far left GELU is exactly zero, as NumPy's float32 computation gives.
-        assert_eq!(got[x.len() - specials.len() - 3], 0.0, "{name}: gelu(-1e4)");
-    }
 }
 
 #[test]
