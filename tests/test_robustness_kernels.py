@@ -1,6 +1,6 @@
 """rust_core never crashes, aborts, hangs or leaks Rust panic text, whatever it is given.
 
-Issue 7 ("Robustness"), part 1. Two kinds of test:
+Two kinds of test:
 
 - *hostile but small* (in this process; hypothesis draws the calls, and the dtype × argument and
   non-array × argument matrices are run in full): every public function is called with every

@@ -26,8 +26,9 @@ fn mask<'a, T>(
 /// Tests that resize the global pool take this lock (cargo runs tests on parallel threads).
 static POOL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// The weights of "his" in the worked example of the article "从词向量到 Transformer".
 #[test]
-fn softmax_reproduces_the_seed_worked_example() {
+fn softmax_reproduces_the_articles_worked_example() {
     let mut s = [2.5f64, 0.5, 1.0, 0.8];
     softmax_in_place(&mut s);
     let rounded: Vec<f64> = s.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
