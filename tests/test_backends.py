@@ -8,7 +8,7 @@ Three kinds of test:
   and float64 — and the two results must have the same dtype, shape, NaN positions and values;
 - *reference*: every backend against a naive attention written below with plain NumPy loops;
 - *properties and worked examples*: softmax sums to 1 and never overflows, one-hot times a
-  table is the lookup, the seed article's numbers for "his".
+  table is the lookup, the numbers for "his" of the article "从词向量到 Transformer".
 
 Tolerances are per dtype (float32: rtol 1e-5, atol 1e-6; float64: 1e-12) — loose enough for
 summation order and a last-bit difference in exp, far too tight for a wrong mask, a transposed
@@ -450,9 +450,9 @@ def test_large_unsigned_ids_and_empty_vocabulary(name: str) -> None:
     assert empty.shape == (2, 0, 5) and empty.dtype == np.float64
 
 
-# --- the seed article's worked example ----------------------------------------------------------
+# --- the worked example of the article "从词向量到 Transformer" -------------------------------
 
-#: Scores of the query "his" against "Tom", "loves", "his", "dog" in the seed article.
+#: Scores of the query "his" against "Tom", "loves", "his", "dog" in that article.
 HIS_SCORES = [2.5, 0.5, 1.0, 0.8]
 HIS_V = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, 0.5]]
 

@@ -1,6 +1,6 @@
 """rust_core never crashes, aborts, hangs or leaks Rust panic text, whatever it is given.
 
-Issue 7 ("Robustness"), part 1. Two kinds of test:
+Two kinds of test:
 
 - *hostile but small* (in this process; hypothesis draws the calls, and the dtype × argument and
   non-array × argument matrices are run in full): every public function is called with every
@@ -696,7 +696,7 @@ def restore_threads():
 @given(
     n=st.one_of(
         st.integers().filter(lambda i: not 1 <= i <= 1024),
-        # Valid counts stay small: every pool size used is kept for the life of the process.
+        # Valid counts stay small: each one set starts that many threads.
         st.sampled_from([0, 1, 2, 1025, 2**63, -(2**63) - 1, 1.0, "2", None, np.int8(2), True]),
     )
 )

@@ -184,3 +184,89 @@ def test_default_thread_count_comes_from_the_environment():
     env = {**os.environ, "RUST_CORE_NUM_THREADS": "3"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "3", out.stderr
+
+
+SIZES_THEN_COUNT = """
+import os, time
+import numpy as np
+import rust_core
+
+def threads(prefix=""):
+    names = [(t.path + "/comm") for t in os.scandir("/proc/self/task")]
+    return sum(open(n).read().startswith(prefix) for n in names if os.path.exists(n))
+
+def settled(check):
+    # A new pool's threads name themselves once they start, and a replaced pool's threads exit
+    # on their own soon after it is dropped: wait for both.
+    for _ in range(500):
+        if check():
+            return True
+        time.sleep(0.01)
+    return False
+
+x = np.ones((512, 1024), np.float32)  # 16M operations: the pool runs it
+for n in range(1, 41):
+    rust_core.set_num_threads(n)
+    rust_core.softmax(x)
+settled(lambda: threads("rust_core") == 40)
+print(threads(), threads("rust_core"))
+rust_core.set_num_threads(1)  # one thread needs no pool; the last one stays for the next 40
+rust_core.softmax(x)
+settled(lambda: threads("rust_core") == 40)
+print(threads("rust_core"))
+rust_core.set_num_threads(2)
+rust_core.softmax(x)
+settled(lambda: threads("rust_core") == 2)
+print(threads("rust_core"))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_trying_many_pool_sizes_leaves_one_pool():
+    """Guards against pools kept for every size ever set: sizes 1 to 40, each with a call on the
+    pool, left 822 threads alive. Now at most 48 threads remain (40 of them the pool's), the
+    40-thread pool survives a switch to one thread, and a new size replaces it."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "RUST_CORE_NUM_THREADS"}
+    out = subprocess.run(
+        [sys.executable, "-c", SIZES_THEN_COUNT], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    total, pool, kept, replaced = (int(w) for w in out.stdout.split())
+    assert total <= 48 and pool == 40, out.stdout
+    assert kept == 40 and replaced == 2, out.stdout
+
+
+PIN_REPORT = """
+import os
+import rust_core
+
+rust_core.set_num_threads(2)  # returns once its threads have started (and pinned themselves)
+pool = [t.name for t in os.scandir("/proc/self/task")
+        if open(t.path + "/comm").read().startswith("rust_core")]
+print(len(os.sched_getaffinity(0)), *sorted(len(os.sched_getaffinity(int(t))) for t in pool))
+"""
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs Linux and two cores",
+)
+@pytest.mark.parametrize("pin", [None, "1", "0"])
+def test_pool_threads_are_pinned_unless_rust_core_pin_is_0(pin):
+    """Each thread of a two-thread pool runs on one core of its own, unless RUST_CORE_PIN=0, which
+    leaves every core to each of them (the OS places them)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "RUST_CORE_PIN"}
+    if pin is not None:
+        env["RUST_CORE_PIN"] = pin
+    out = subprocess.run(
+        [sys.executable, "-c", PIN_REPORT], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    cores, *pool = (int(w) for w in out.stdout.split())
+    assert pool == ([cores, cores] if pin == "0" else [1, 1]), out.stdout

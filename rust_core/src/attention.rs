@@ -15,7 +15,7 @@
 //! so scores never exist as an n×m matrix (a task holds BLOCK_Q × BLOCK_K of them) and the
 //! products run through a fast GEMM. Tasks are (batch, query block) pairs spread over the pool;
 //! each is computed in a fixed order, so results are identical for any number of threads. The
-//! row-by-row `*_reference` functions below are the readable definition tests compare against.
+//! tests hold the kernels to a readable row-by-row reference (in `tests`, not shipped).
 
 use rayon::prelude::*;
 
@@ -24,10 +24,6 @@ use crate::matmul::{matmul_ab, matmul_abt, Mat};
 use crate::real::Real;
 use crate::softmax::softmax_in_place;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
-use crate::vecops::{axpy, dot};
-
-/// Aim for at least this much work in each parallel task.
-const WORK_PER_TASK: usize = 1 << 14;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dims {
@@ -50,6 +46,30 @@ impl Dims {
     /// The shape of the output, `(*lead, n, d_v)`.
     pub fn output_shape(&self) -> Vec<usize> {
         [self.lead.as_slice(), &[self.n, self.d_v]].concat()
+    }
+}
+
+/// The results of an attention entry point: `attention`'s output, `attention_weights`' weights,
+/// or both for `attention_with_weights`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Results {
+    Output,
+    Weights,
+    Both,
+}
+
+impl Results {
+    /// E23's view of the results: each one's name in the message and its shape, in the order
+    /// they are returned (and checked).
+    pub fn shapes(self, dims: &Dims) -> Vec<(&'static str, Vec<usize>)> {
+        match self {
+            Results::Output => vec![("the result", dims.output_shape())],
+            Results::Weights => vec![("the result", dims.scores_shape())],
+            Results::Both => vec![
+                ("the result", dims.output_shape()),
+                ("the weights", dims.scores_shape()),
+            ],
+        }
     }
 }
 
@@ -210,93 +230,12 @@ pub struct Mask<'a, T> {
     pub layout: MaskLayout,
 }
 
-impl<'a, T: Real> Mask<'a, T> {
-    /// E13, then the mask: `values` are the mask's elements in C order.
-    pub fn broadcast(values: MaskValues<'a, T>, mask_shape: &[usize], dims: &Dims) -> Result<Self> {
-        Ok(Mask {
-            values,
-            layout: MaskLayout::new(mask_shape, dims)?,
-        })
-    }
-}
-
 /// What a call needs besides q, k, v.
 #[derive(Debug, Clone)]
 pub struct Options<'a, T> {
     pub mask: Option<Mask<'a, T>>,
     pub causal: bool,
     pub scale: T,
-}
-
-/// Scores of query row `i` of batch `b` against all m keys:
-/// s_j = (q_i · k_j)·scale + mask_j, where a bool mask adds 0 (True) or −inf (False) — so a NaN or
-/// +inf score stays NaN, as in PyTorch's reference — and causal sets −inf for j > i, whatever the
-/// score (the product is not even computed).
-fn score_row<T: Real>(
-    q_i: &[T],
-    k_b: &[T],
-    b: usize,
-    i: usize,
-    d_k: usize,
-    opt: &Options<T>,
-    s: &mut [T],
-) {
-    for (j, s_j) in s.iter_mut().enumerate() {
-        *s_j = if opt.causal && j > i {
-            T::neg_infinity()
-        } else {
-            dot(q_i, &k_b[j * d_k..(j + 1) * d_k]) * opt.scale
-        };
-    }
-    if let Some(mask) = &opt.mask {
-        let layout = &mask.layout;
-        let base = layout.offset(b) + i * layout.row_stride;
-        let at = |j: usize| base + j * layout.col_stride;
-        match mask.values {
-            MaskValues::Add(add) => {
-                for (j, s_j) in s.iter_mut().enumerate() {
-                    if !(opt.causal && j > i) {
-                        *s_j = *s_j + add[at(j)];
-                    }
-                }
-            }
-            MaskValues::Allow(allow) => {
-                for (j, s_j) in s.iter_mut().enumerate() {
-                    if !allow[at(j)] {
-                        *s_j = *s_j + T::neg_infinity();
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Run `f(scratch, row_index, out_row)` over the rows of `out` (each `row_len` long), serially for
-/// small work or off the pool, and split across the pool otherwise. `scratch` is a per-task buffer of `m` values.
-fn for_each_row<T, F>(out: &mut [T], row_len: usize, m: usize, work: usize, f: F)
-where
-    T: Real,
-    F: Fn(&mut Vec<T>, usize, &mut [T]) + Sync,
-{
-    if row_len == 0 || out.is_empty() {
-        return;
-    }
-    if work < PARALLEL_MIN_WORK || !in_pool() {
-        let mut scratch = vec![T::zero(); m];
-        for (r, row) in out.chunks_mut(row_len).enumerate() {
-            f(&mut scratch, r, row);
-        }
-    } else {
-        let rows = out.len() / row_len;
-        let rows_per_task = (WORK_PER_TASK * rows / work.max(1)).max(1);
-        out.par_chunks_mut(row_len)
-            .enumerate()
-            .with_min_len(rows_per_task)
-            .for_each_init(
-                || vec![T::zero(); m],
-                |scratch, (r, row)| f(scratch, r, row),
-            );
-    }
 }
 
 /// Multiply-adds of one `attention` call (scores, exponentials, weighted sum), saturating.
@@ -306,67 +245,15 @@ pub fn attention_work(dims: &Dims) -> usize {
         .saturating_mul(dims.d_k + dims.d_v + 1)
 }
 
-/// The plain reference of `attention`: one query row at a time, one dot product per score. Tests
-/// hold the tiled kernel to it. `out` must be zero on entry.
-pub fn attention_reference<T: Real>(
-    q: &[T],
-    k: &[T],
-    v: &[T],
-    dims: &Dims,
-    opt: &Options<T>,
-    out: &mut [T],
-) {
-    let Dims { n, m, d_k, d_v, .. } = *dims;
-    debug_assert_eq!(out.len(), dims.batch * n * d_v);
-    for_each_row(out, d_v, m, attention_work(dims), |s, r, z_i| {
-        let (b, i) = (r / n, r % n);
-        let k_b = &k[b * m * d_k..(b + 1) * m * d_k];
-        let v_b = &v[b * m * d_v..(b + 1) * m * d_v];
-        score_row(&q[r * d_k..(r + 1) * d_k], k_b, b, i, d_k, opt, s);
-        // A query with nothing to attend to keeps its zero output (not 0·v, which is NaN for inf v).
-        if softmax_in_place(s) {
-            for (j, &a_ij) in s.iter().enumerate() {
-                axpy(a_ij, &v_b[j * d_v..(j + 1) * d_v], z_i);
-            }
-        }
-    });
-}
-
-/// The plain reference of `attention_weights`, row by row.
-pub fn attention_weights_reference<T: Real>(
-    q: &[T],
-    k: &[T],
-    dims: &Dims,
-    opt: &Options<T>,
-    out: &mut [T],
-) {
-    let Dims { n, m, d_k, .. } = *dims;
-    debug_assert_eq!(out.len(), dims.batch * n * m);
-    let work = dims.batch.saturating_mul(n * m).saturating_mul(d_k + 1);
-    // The output row itself holds the scores, so no scratch buffer is needed (m = 0 below).
-    for_each_row(out, m, 0, work, |_, r, a_i| {
-        let (b, i) = (r / n, r % n);
-        score_row(
-            &q[r * d_k..(r + 1) * d_k],
-            &k[b * m * d_k..(b + 1) * m * d_k],
-            b,
-            i,
-            d_k,
-            opt,
-            a_i,
-        );
-        softmax_in_place(a_i);
-    });
-}
-
 /// Query rows per task: with BLOCK_K keys per tile, a 64 × 256 score tile and the matching K and V
 /// tiles stay within a core's L2 cache for d_k up to a few hundred.
 const BLOCK_Q: usize = 64;
 /// Keys per tile.
 const BLOCK_K: usize = 256;
 
-/// Scores of the tile rows i0.. and keys j0.. in `s` (row stride `cols`): add the mask, then set
-/// −inf where causal hides the key (the same rules as `score_row`).
+/// Scores of the tile rows i0.. and keys j0.. in `s` (row stride `cols`): add the mask — a bool
+/// mask adds 0 (True) or −inf (False), so a NaN or +inf score stays NaN, as in PyTorch's
+/// reference — then set −inf where causal hides the key, whatever the score.
 fn mask_tile<T: Real>(s: &mut [T], b: usize, i0: usize, j0: usize, cols: usize, opt: &Options<T>) {
     let batch_offset = opt.mask.as_ref().map_or(0, |mask| mask.layout.offset(b));
     for (r, row) in s.chunks_mut(cols).enumerate() {
@@ -708,4 +595,152 @@ pub fn attention_with_weights<T: Real>(
         attention_work(dims),
         |b, i0, a, z| weights_and_output_block(q, k, v, dims, opt, b, i0, a, z),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{close, lcg};
+
+    fn dot<T: Real>(a: &[T], b: &[T]) -> T {
+        a.iter().zip(b).fold(T::zero(), |acc, (&x, &y)| acc + x * y)
+    }
+
+    /// Scores of query row `i` of batch `b` against all m keys, one dot product each, by the
+    /// rules of `mask_tile`.
+    fn score_row<T: Real>(q_i: &[T], k_b: &[T], b: usize, i: usize, opt: &Options<T>) -> Vec<T> {
+        let d_k = q_i.len();
+        let m = k_b.len().checked_div(d_k).unwrap_or(0);
+        (0..m)
+            .map(|j| {
+                let mut s = dot(q_i, &k_b[j * d_k..(j + 1) * d_k]) * opt.scale;
+                if let Some(mask) = &opt.mask {
+                    let layout = &mask.layout;
+                    let at = layout.offset(b) + i * layout.row_stride + j * layout.col_stride;
+                    s = match mask.values {
+                        MaskValues::Add(add) => s + add[at],
+                        MaskValues::Allow(allow) if !allow[at] => s + T::neg_infinity(),
+                        MaskValues::Allow(_) => s,
+                    };
+                }
+                if opt.causal && j > i {
+                    T::neg_infinity()
+                } else {
+                    s
+                }
+            })
+            .collect()
+    }
+
+    /// The plain reference of both kernels: one query row at a time, then Σ_j a_ij v_j.
+    fn reference<T: Real>(
+        q: &[T],
+        k: &[T],
+        v: &[T],
+        dims: &Dims,
+        opt: &Options<T>,
+    ) -> (Vec<T>, Vec<T>) {
+        let Dims { n, m, d_k, d_v, .. } = *dims;
+        let (mut z, mut w) = (Vec::new(), Vec::new());
+        for r in 0..dims.batch * n {
+            let (b, i) = (r / n, r % n);
+            let mut a = score_row(
+                &q[r * d_k..(r + 1) * d_k],
+                &k[b * m * d_k..(b + 1) * m * d_k],
+                b,
+                i,
+                opt,
+            );
+            let attends = softmax_in_place(&mut a);
+            for t in 0..d_v {
+                // A query with nothing to attend to outputs zeros (not 0·v, NaN for inf v).
+                let sum = (0..m).fold(T::zero(), |acc, j| acc + a[j] * v[(b * m + j) * d_v + t]);
+                z.push(if attends { sum } else { T::zero() });
+            }
+            w.extend(a);
+        }
+        (z, w)
+    }
+
+    /// The tiled kernels against the reference, at sizes that reach every path: several key
+    /// tiles with a remainder, query blocks with a remainder, causal tiles skipped and cut, masks
+    /// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
+    #[test]
+    fn tiled_kernels_equal_the_reference_on_every_path() {
+        fn check<T: Real>(tol: f64) {
+            for &(batch, n, m, d_k, d_v) in &[
+                (1, 1, 1, 1, 1),
+                (2, 65, 257, 8, 5),
+                (1, 130, 600, 33, 17),
+                (3, 64, 512, 64, 64),
+                (1, 200, 3, 4, 2),
+            ] {
+                let dims = check_shapes(&[batch, n, d_k], &[batch, m, d_k], Some(&[batch, m, d_v]))
+                    .unwrap();
+                let conv = |v: Vec<f64>| v.into_iter().map(T::from_f64_lossy).collect::<Vec<T>>();
+                let mut q = conv(lcg(20, batch * n * d_k).iter().map(|x| x * 3.0).collect());
+                let k = conv(lcg(21, batch * m * d_k));
+                let v = conv(lcg(22, batch * m * d_v));
+                if n > 10 {
+                    q[5 * d_k] = T::nan(); // row 5 of batch 0 becomes NaN
+                }
+                let allow: Vec<bool> = (0..n * m).map(|x| (x / m) % 7 != 3 && x % 5 != 1).collect();
+                let add = conv(
+                    lcg(23, m)
+                        .iter()
+                        .map(|x| if *x > 0.9 { f64::NEG_INFINITY } else { *x })
+                        .collect(),
+                );
+                let mask = |values, shape: &[usize]| Mask {
+                    values,
+                    layout: MaskLayout::new(shape, &dims).unwrap(),
+                };
+                let variants: Vec<(Option<Mask<T>>, bool)> = vec![
+                    (None, false),
+                    (None, true),
+                    (Some(mask(MaskValues::Allow(&allow), &[n, m])), false),
+                    (Some(mask(MaskValues::Add(&add), &[m])), true),
+                ];
+                for (mask, causal) in variants {
+                    let opt = Options {
+                        mask,
+                        causal,
+                        scale: T::from_f64_lossy(0.3),
+                    };
+                    let (want_z, want_w) = reference(&q, &k, &v, &dims, &opt);
+                    for threads in [1, 3] {
+                        crate::threads::set_num_threads(threads).unwrap();
+                        let mut z = vec![T::zero(); batch * n * d_v];
+                        let mut w = vec![T::zero(); batch * n * m];
+                        let (mut z2, mut w2) = (vec![T::nan(); z.len()], vec![T::nan(); w.len()]);
+                        crate::threads::run(usize::MAX, || {
+                            attention(&q, &k, &v, &dims, &opt, &mut z);
+                            attention_weights(&q, &k, &dims, &opt, &mut w);
+                            attention_with_weights(&q, &k, &v, &dims, &opt, &mut z2, &mut w2);
+                        })
+                        .unwrap();
+                        let f =
+                            |x: &[T]| x.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<f64>>();
+                        let what = format!(
+                            "{dims:?} causal={causal} mask={} threads={threads}",
+                            opt.mask.is_some()
+                        );
+                        assert!(close(&f(&z), &f(&want_z), tol), "z differs: {what}");
+                        assert!(close(&f(&w), &f(&want_w), tol), "weights differ: {what}");
+                        assert!(
+                            close(&f(&z2), &f(&want_z), tol),
+                            "with_weights z differs: {what}"
+                        );
+                        let same = w2
+                            .iter()
+                            .zip(&w)
+                            .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
+                        assert!(same, "with_weights weights differ: {what}");
+                    }
+                }
+            }
+        }
+        check::<f64>(1e-12);
+        check::<f32>(2e-6);
+    }
 }

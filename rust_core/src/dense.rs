@@ -13,7 +13,6 @@ use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_abt_threaded, Mat};
 use crate::real::Real;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
-use crate::vecops::sum_map;
 
 /// Check the shapes of `linear` (E17–E20): x [..., in], weight [out, in], bias [out].
 /// Returns (rows, in, out) with rows the product of x's leading dimensions.
@@ -164,4 +163,24 @@ pub fn gelu_work(elements: usize) -> usize {
 /// Work of `layer_norm` over `elements` numbers.
 pub fn layer_norm_work(elements: usize) -> usize {
     elements.saturating_mul(16)
+}
+
+/// Σ f(x_i) in eight independent partial sums: a single running sum is a serial dependency chain
+/// that the compiler may not reorder (floating-point addition is not associative), while eight
+/// lanes let it use SIMD registers.
+#[inline]
+pub fn sum_map<T: Real>(x: &[T], f: impl Fn(T) -> T) -> T {
+    const LANES: usize = 8;
+    let mut acc = [T::zero(); LANES];
+    let (main, tail) = x.split_at(x.len() - x.len() % LANES);
+    for c in main.chunks_exact(LANES) {
+        for l in 0..LANES {
+            acc[l] = acc[l] + f(c[l]);
+        }
+    }
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for &v in tail {
+        sum = sum + f(v);
+    }
+    sum
 }

@@ -88,7 +88,8 @@ pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
         && can_stream();
     let copy = |out: &mut [T], ids: &[I]| {
         if stream {
-            copy_rows_streaming(table, d, ids, out);
+            // SAFETY: `stream` is true only when `can_stream()` found AVX-512F on this CPU.
+            unsafe { copy_rows_streaming(table, d, ids, out) };
         } else {
             copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src));
         }
@@ -145,10 +146,16 @@ fn can_stream() -> bool {
 }
 
 /// `copy_rows` with streaming stores: the output goes to memory without each of its cache
-/// lines first being read in, as a normal store must. Only call when `can_stream()`.
-fn copy_rows_streaming<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
+/// lines first being read in, as a normal store must.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, i.e. `can_stream()` returned true: the copy executes AVX-512
+/// instructions, which are undefined behaviour on a CPU without them. (Rows and ids are bounds
+/// checked as in `copy_rows`; nothing else is required.)
+unsafe fn copy_rows_streaming<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: only reached when `can_stream()` found AVX-512F on this CPU.
+    // SAFETY: the caller guarantees AVX-512F, the one feature `copy_rows_avx512` is compiled for.
     unsafe {
         copy_rows_avx512(table, d, ids, out)
     }

@@ -2,10 +2,11 @@
 //!
 //! `f32::exp` calls libm one value at a time; here the same Cephes-style formula as
 //! [`exp_f32`] is written branch-free so the compiler turns each loop into SIMD code. The loop body
-//! is compiled three times — for AVX-512, AVX2+FMA and baseline x86-64 — and the best one for the
-//! CPU is picked once at run time, so the wheel runs on any x86-64 (no `target-cpu=native`).
+//! is compiled for each `simd::Level` and picked at run time as `simd` describes.
 
 use std::sync::OnceLock;
+
+use crate::simd::{self, Level, Supported};
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
 // ln 2 split in two so that n·ln2 is subtracted exactly for |n| ≤ 128 (Cody–Waite).
@@ -84,54 +85,88 @@ fn exp_sub_sum_baseline(row: &mut [f32], max: f32) -> f32 {
     exp_sub_sum_body(row, max)
 }
 
-pub type ExpSubSum = fn(&mut [f32], f32) -> f32;
+type ExpSubSum = fn(&mut [f32], f32) -> f32;
 
-/// The plain reference the SIMD variants are tested against: libm's exp, one value at a time.
-pub fn exp_sub_sum_reference(row: &mut [f32], max: f32) -> f32 {
-    let mut sum = 0.0f64;
-    for x in row.iter_mut() {
-        *x = (*x - max).exp();
-        sum += *x as f64;
+/// The implementation for a level this CPU supports.
+fn variant(cpu: Supported) -> ExpSubSum {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F, the feature this body was compiled for.
+        Level::Avx512 => |row, max| unsafe { exp_sub_sum_avx512(row, max) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this body was compiled for.
+        Level::Avx2Fma => |row, max| unsafe { exp_sub_sum_avx2(row, max) },
+        _ => exp_sub_sum_baseline,
     }
-    sum as f32
-}
-
-/// Every variant this CPU can run, by name (for tests: each must match the reference).
-pub fn variants() -> Vec<(&'static str, ExpSubSum)> {
-    let mut v: Vec<(&'static str, ExpSubSum)> = vec![("baseline", exp_sub_sum_baseline)];
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            // SAFETY: guarded by the feature check above.
-            v.push(("avx2+fma", |row, max| unsafe { exp_sub_sum_avx2(row, max) }));
-        }
-        if is_x86_feature_detected!("avx512f") {
-            // SAFETY: guarded by the feature check above.
-            v.push(("avx512", |row, max| unsafe { exp_sub_sum_avx512(row, max) }));
-        }
-    }
-    v
-}
-
-/// The best variant for this CPU, chosen on first use.
-fn pick() -> ExpSubSum {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, the only feature this variant was compiled for.
-            return |row, max| unsafe { exp_sub_sum_avx512(row, max) };
-        }
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX2 and FMA, the features this variant was compiled for.
-            return |row, max| unsafe { exp_sub_sum_avx2(row, max) };
-        }
-    }
-    exp_sub_sum_baseline
 }
 
 /// `row[j] = exp(row[j] − max)` for every j; returns Σ_j row[j]. `max` must be the row's finite
 /// maximum (so every argument is ≤ 0).
 pub fn exp_sub_sum_f32(row: &mut [f32], max: f32) -> f32 {
     static CHOSEN: OnceLock<ExpSubSum> = OnceLock::new();
-    (CHOSEN.get_or_init(pick))(row, max)
+    simd::pick(&CHOSEN, variant)(row, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::lcg;
+
+    /// The plain reference: libm's exp, one value at a time, summed in float64.
+    fn exp_sub_sum_reference(row: &mut [f32], max: f32) -> f32 {
+        let mut sum = 0.0f64;
+        for x in row.iter_mut() {
+            *x = (*x - max).exp();
+            sum += *x as f64;
+        }
+        sum as f32
+    }
+
+    #[test]
+    fn exp_f32_is_within_3e_7_of_libm_over_its_domain() {
+        let mut worst = 0.0f64;
+        let mut x = -87.0f32;
+        while x <= 0.0 {
+            let want = (x as f64).exp();
+            worst = worst.max(((exp_f32(x) as f64) - want).abs() / want);
+            x += 0.0037;
+        }
+        assert!(worst < 3e-7, "worst relative error {worst}");
+        assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_f32(-100.0), 0.0);
+        assert_eq!(exp_f32(0.0), 1.0);
+    }
+
+    #[test]
+    fn every_simd_variant_matches_libm() {
+        // Rows with every remainder length after the 16 lanes, with −inf entries among them.
+        for cpu in Supported::all() {
+            let f = variant(cpu);
+            for len in [0usize, 1, 7, 15, 16, 17, 33, 100, 1000] {
+                let mut row: Vec<f32> = lcg(len as u64, len)
+                    .iter()
+                    .map(|v| (*v * 40.0) as f32)
+                    .collect();
+                if len > 3 {
+                    row[2] = f32::NEG_INFINITY;
+                }
+                let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+                let max = if max.is_finite() { max } else { 0.0 };
+                let mut want = row.clone();
+                let want_sum = exp_sub_sum_reference(&mut want, max);
+                let sum = f(&mut row, max);
+                let level = cpu.level();
+                assert!(
+                    (sum - want_sum).abs() <= 1e-5 * want_sum.max(1.0),
+                    "{level:?} len {len}: sum"
+                );
+                for (g, w) in row.iter().zip(&want) {
+                    assert!(
+                        (g - w).abs() <= 3e-7 * w.max(f32::MIN_POSITIVE) + 1e-30,
+                        "{level:?} len {len}: {g} vs {w}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -3,10 +3,12 @@
 //! libm's `erff` works one value at a time with branches (about 4 ns a value here, a third of a
 //! MiniLM forward). This erf is the rational approximation Eigen and XLA use for float32,
 //! erf(z) ≈ z · P(z²) / Q(z²) on z clamped to [−4, 4] (beyond that erf rounds to ±1 in float32),
-//! written branch-free so each loop compiles to SIMD code. As in `fastexp`, the loop is compiled for
-//! AVX-512, AVX2+FMA and baseline x86-64 and the best one for the CPU is picked once at run time.
+//! written branch-free so each loop compiles to SIMD code, once per `simd::Level`, picked at run
+//! time as `simd` describes.
 
 use std::sync::OnceLock;
+
+use crate::simd::{self, Level, Supported};
 
 /// erf(z) for float32. GELU built on it is within 2·ε·|x| of the float64 value everywhere (tested).
 #[inline(always)]
@@ -77,37 +79,81 @@ fn gelu_baseline(x: &[f32], y: &mut [f32]) {
     gelu_body(x, y)
 }
 
-pub type Gelu = fn(&[f32], &mut [f32]);
+type Gelu = fn(&[f32], &mut [f32]);
 
-/// The plain reference the SIMD variants are tested against: libm's erf in float64.
-pub fn gelu_reference(x: &[f32], y: &mut [f32]) {
-    for (o, &v) in y.iter_mut().zip(x) {
-        let v = f64::from(v);
-        *o = (0.5 * v * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2))) as f32;
+/// The implementation for a level this CPU supports.
+fn variant(cpu: Supported) -> Gelu {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F, the feature this body was compiled for.
+        Level::Avx512 => |x, y| unsafe { gelu_avx512(x, y) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this body was compiled for.
+        Level::Avx2Fma => |x, y| unsafe { gelu_avx2(x, y) },
+        _ => gelu_baseline,
     }
 }
 
-/// Every variant this CPU can run, by name (for tests: each must match the reference).
-pub fn variants() -> Vec<(&'static str, Gelu)> {
-    let mut v: Vec<(&'static str, Gelu)> = vec![("baseline", gelu_baseline)];
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            // SAFETY: guarded by the feature check above.
-            v.push(("avx2+fma", |x, y| unsafe { gelu_avx2(x, y) }));
-        }
-        if is_x86_feature_detected!("avx512f") {
-            // SAFETY: guarded by the feature check above.
-            v.push(("avx512", |x, y| unsafe { gelu_avx512(x, y) }));
-        }
-    }
-    v
-}
-
-/// `y[i] = GELU(x[i])` with the best variant for this CPU, chosen on first use.
+/// `y[i] = GELU(x[i])` with the best variant for this CPU.
 pub fn gelu_f32_slice(x: &[f32], y: &mut [f32]) {
     static CHOSEN: OnceLock<Gelu> = OnceLock::new();
-    // `variants` lists them from slowest to fastest.
-    let chosen = CHOSEN.get_or_init(|| variants().last().expect("baseline is always there").1);
-    chosen(x, y)
+    simd::pick(&CHOSEN, variant)(x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain reference: libm's erf in float64.
+    fn gelu_reference(x: &[f32], y: &mut [f32]) {
+        for (o, &v) in y.iter_mut().zip(x) {
+            let v = f64::from(v);
+            *o = (0.5 * v * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2))) as f32;
+        }
+    }
+
+    #[test]
+    fn every_simd_variant_matches_float64_libm() {
+        // Every float32 step of 1/1024 over [-12, 12], plus tiny, huge and special values;
+        // lengths that leave a remainder after the 16-lane blocks.
+        let mut x: Vec<f32> = (-12 * 1024..=12 * 1024)
+            .map(|i| i as f32 / 1024.0)
+            .collect();
+        x.extend([
+            1e-30,
+            -1e-30,
+            1e-7,
+            -1e-7,
+            3e38,
+            -3e38,
+            -1e4,
+            1e4,
+            f32::MIN_POSITIVE,
+        ]);
+        let specials = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0, -0.0];
+        x.extend(specials);
+        let mut want = vec![0.0f32; x.len()];
+        gelu_reference(&x, &mut want);
+        for cpu in Supported::all() {
+            let level = cpu.level();
+            let mut got = vec![0.0f32; x.len()];
+            variant(cpu)(&x, &mut got);
+            for ((&v, &g), &w) in x.iter().zip(&got).zip(&want) {
+                let same_special = (g.is_nan() && w.is_nan()) || g == w;
+                // Absolute error against the float64 truth, relative to |x| (the scale of
+                // GELU's output): two float32 ulps.
+                let close = (g - w).abs() <= 2.0 * f32::EPSILON * v.abs().max(1e-30);
+                assert!(
+                    same_special || close,
+                    "{level:?}: gelu({v}) = {g}, want {w}"
+                );
+            }
+            // Far left GELU is exactly zero, as NumPy's float32 computation gives.
+            assert_eq!(
+                got[x.len() - specials.len() - 3],
+                0.0,
+                "{level:?}: gelu(-1e4)"
+            );
+        }
+    }
 }

@@ -12,12 +12,16 @@ pub mod fastexp;
 pub mod fastgelu;
 pub mod matmul;
 pub mod real;
+pub mod simd;
 pub mod skinny;
 pub mod softmax;
 pub mod threads;
-pub mod vecops;
 
 mod py;
+
+#[cfg(test)]
+#[path = "../tests/support/mod.rs"]
+mod test_support;
 
 use pyo3::prelude::*;
 

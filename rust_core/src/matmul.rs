@@ -4,30 +4,60 @@
 
 use gemm::Parallelism;
 
+use crate::error::{CoreError, Result};
 use crate::real::Real;
 
 /// A row-major matrix view: `rows × cols` elements, row `i` starting at `i * stride`.
-#[derive(Clone, Copy)]
+///
+/// The products read it through raw pointers, so a `Mat` always fits in its slice: the fields are
+/// private and the constructors check the extent, in safe code, once.
+#[derive(Clone, Copy, Debug)]
 pub struct Mat<'a, T> {
-    pub data: &'a [T],
-    pub rows: usize,
-    pub cols: usize,
-    pub stride: usize,
+    data: &'a [T],
+    rows: usize,
+    cols: usize,
+    stride: usize,
 }
 
 impl<'a, T> Mat<'a, T> {
+    /// The view, or an error when it would reach past the end of `data` (or its extent overflows
+    /// `usize`), or when rows overlap (`stride < cols` with more than one row). An empty matrix
+    /// (`rows` or `cols` 0) fits any slice.
+    pub fn try_new(data: &'a [T], rows: usize, cols: usize, stride: usize) -> Result<Self> {
+        let fits = rows == 0
+            || cols == 0
+            || ((rows == 1 || cols <= stride)
+                && (rows - 1)
+                    .checked_mul(stride)
+                    .and_then(|start| start.checked_add(cols))
+                    .is_some_and(|end| end <= data.len()));
+        if fits {
+            Ok(Mat {
+                data,
+                rows,
+                cols,
+                // Unread when there is no second row or no column: made the row length, so that
+                // every stride passed on fits in an isize.
+                stride: if rows <= 1 || cols == 0 { cols } else { stride },
+            })
+        } else {
+            Err(CoreError::Value(format!(
+                "a {rows} × {cols} matrix with row stride {stride} does not fit in {} elements",
+                data.len()
+            )))
+        }
+    }
+
+    /// `try_new` for extents the caller has just computed from the slice itself.
+    ///
+    /// # Panics
+    ///
+    /// When the matrix does not fit in `data` (see `try_new`): a bug in the caller, caught before
+    /// any product can read past the slice.
     pub fn new(data: &'a [T], rows: usize, cols: usize, stride: usize) -> Self {
-        // The products read through raw pointers: check the extent once, here, in safe code.
-        assert!(cols <= stride || rows <= 1, "row stride shorter than a row");
-        assert!(
-            rows == 0 || cols == 0 || (rows - 1) * stride + cols <= data.len(),
-            "matrix out of bounds"
-        );
-        Mat {
-            data,
-            rows,
-            cols,
-            stride,
+        match Self::try_new(data, rows, cols, stride) {
+            Ok(mat) => mat,
+            Err(e) => panic!("{e}"),
         }
     }
 }
@@ -104,10 +134,11 @@ fn product<T: Real>(
 ) {
     let (m, k) = (a.rows, a.cols);
     assert_eq!(k, k_rhs, "inner dimensions differ");
-    assert!(
-        m == 0 || n == 0 || ((m - 1) * ldc + n <= c.len() && n <= ldc),
-        "output out of bounds"
-    );
+    // The output, checked as a matrix view of `c` is (no overflow, no overlapping rows).
+    let ldc = match Mat::try_new(&*c, m, n, ldc) {
+        Ok(view) => view.stride,
+        Err(e) => panic!("output: {e}"),
+    };
     if m == 0 || n == 0 {
         return;
     }
@@ -120,8 +151,9 @@ fn product<T: Real>(
         }
         return;
     }
-    // SAFETY: the extents of a, the rhs and c were checked above (Mat::new and the assert), strides
-    // are positive, and c does not alias the inputs (it is a distinct &mut).
+    // SAFETY: the extents of a and of the rhs were checked when their `Mat`s were built (the only
+    // way to build one) and that of c just above; strides are positive; c does not alias the
+    // inputs (it is a distinct &mut).
     unsafe {
         gemm::gemm(
             m,

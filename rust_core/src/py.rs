@@ -1,7 +1,7 @@
 //! The binding layer: converts Python arguments to slices, dispatches on dtype, releases the GIL
 //! around the kernels, and converts results and errors back. No math lives here.
 
-use numpy::ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, CowArray, IxDyn};
+use numpy::ndarray::{ArrayD, ArrayViewD, CowArray, IxDyn};
 use numpy::{
     Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOverflowError, PyTypeError
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::attention::{self as attn, Dims, Mask, MaskLayout, MaskValues, Options};
+use crate::attention::{self as attn, Dims, Mask, MaskLayout, MaskValues, Options, Results};
 use crate::dense;
 use crate::embedding;
 use crate::error::{check_fits, checked_len, fmt_shape, int64_overflow, CoreError};
@@ -350,13 +350,31 @@ fn new_output<'py, T: Element>(
     Ok(arr.cast_into::<PyArrayDyn<T>>()?)
 }
 
+/// What a kernel run by `fill_outputs` returns: nothing, or a `Result` for one that can fail
+/// (softmax along an axis asks for scratch memory).
+trait Outcome: Send {
+    fn into_result(self) -> Result<(), CoreError>;
+}
+
+impl Outcome for () {
+    fn into_result(self) -> Result<(), CoreError> {
+        Ok(())
+    }
+}
+
+impl Outcome for Result<(), CoreError> {
+    fn into_result(self) -> Result<(), CoreError> {
+        self
+    }
+}
+
 /// Fill a new output of `shape` with `kernel(out_slice)` run without the GIL.
-fn fill_output<'py, T: Element>(
+fn fill_output<'py, T: Element, R: Outcome>(
     py: Python<'py>,
     shape: &[usize],
     fill: Fill,
     work: usize,
-    kernel: impl FnOnce(&mut [T]) + Send,
+    kernel: impl FnOnce(&mut [T]) -> R + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let [out] = fill_outputs(py, [shape], fill, work, |[out]| kernel(out))?;
     Ok(out)
@@ -364,12 +382,12 @@ fn fill_output<'py, T: Element>(
 
 /// New outputs of `shapes`, allocated as `fill` says and filled together by one
 /// `kernel([slices])` run without the GIL (`attention_with_weights` has two results).
-fn fill_outputs<'py, T: Element, const N: usize>(
+fn fill_outputs<'py, T: Element, R: Outcome, const N: usize>(
     py: Python<'py>,
     shapes: [&[usize]; N],
     fill: Fill,
     work: usize,
-    kernel: impl FnOnce([&mut [T]; N]) + Send,
+    kernel: impl FnOnce([&mut [T]; N]) -> R + Send,
 ) -> PyResult<[Bound<'py, PyAny>; N]> {
     let write_error =
         |e: &dyn std::fmt::Display| PyValueError::new_err(format!("cannot write the result: {e}"));
@@ -387,7 +405,7 @@ fn fill_outputs<'py, T: Element, const N: usize>(
             .map(|rw| rw.as_slice_mut().map_err(|e| write_error(&e)))
             .collect::<PyResult<Vec<_>>>()?;
         let slices: [&mut [T]; N] = slices.try_into().map_err(|_| write_error(&"N outputs"))?;
-        compute(py, work, || kernel(slices))?;
+        compute(py, work, || kernel(slices).into_result())??;
     }
     let outs: Vec<_> = outs.into_iter().map(Bound::into_any).collect();
     outs.try_into().map_err(|_| write_error(&"N outputs"))
@@ -514,50 +532,10 @@ fn softmax_typed<'py, T: Real + Element>(
     let ro = readonly::<T>(x)?;
     let c = contiguous(&ro)?;
     let src = as_slice(&c);
-    let shape = x.shape().to_vec();
-    let last = shape.len() - 1;
-    let len = shape[axis];
-    if axis == last {
-        return fill_output(
-            py,
-            &shape,
-            Fill::Overwritten,
-            sm::softmax_work(src.len()),
-            |out| sm::softmax_rows_into(src, out, len),
-        );
-    }
-    // Another axis: copy x with that axis moved last, so that each slice is a contiguous row
-    // ([..., len]), normalise the rows, and write them back through the same permutation of the
-    // result. The views are built here from C-ordered slices and `x`'s shape, so any number of
-    // dimensions works; both buffers are asked for fallibly (NumPy's MemoryError,
-    // `collect_c_order`).
-    let shape_error =
-        |e: numpy::ndarray::ShapeError| PyValueError::new_err(format!("internal shape error: {e}"));
-    let mut perm: Vec<usize> = (0..shape.len()).filter(|&a| a != axis).collect();
-    perm.push(axis);
-    let moved_view = ArrayViewD::from_shape(IxDyn(&shape), src)
-        .map_err(shape_error)?
-        .permuted_axes(perm.clone());
-    let moved_shape = moved_view.raw_dim();
-    let mut data = collect_c_order(moved_view, T::clone)?;
-    compute(py, sm::softmax_work(data.len()), || {
-        sm::softmax_rows(&mut data, len)
-    })?;
-    let moved = ArrayViewD::from_shape(moved_shape, &data).map_err(shape_error)?;
-    let out = new_output::<T>(py, &shape, Fill::Overwritten)?;
-    {
-        let mut rw = out
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
-        let slice = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(format!("cannot write the result: {e}")))?;
-        ArrayViewMutD::from_shape(IxDyn(&shape), slice)
-            .map_err(shape_error)?
-            .permuted_axes(perm)
-            .assign(&moved);
-    }
-    Ok(out.into_any())
+    let (shape, work) = (x.shape(), sm::softmax_work(src.len()));
+    fill_output(py, shape, Fill::Overwritten, work, |out| {
+        sm::softmax_along(src, out, shape, axis)
+    })
 }
 
 /// Numerically stable softmax along `axis` (see docs/api.md for −inf, NaN and empty slices).
@@ -571,24 +549,11 @@ pub fn softmax<'py>(
     let axis = axis.get("axis")?;
     let x = as_ndarray(x)?;
     let (kind, dtype) = float_kind("x", &x)?;
-    let ndim = x.ndim() as i64;
-    // i128: `axis + ndim` cannot overflow even for i64::MIN.
-    let resolved = if axis < 0 {
-        i128::from(axis) + i128::from(ndim)
-    } else {
-        i128::from(axis)
-    };
-    if !(0..i128::from(ndim)).contains(&resolved) {
-        return Err(CoreError::Value(format!(
-            "axis {axis} is out of bounds for x of shape {}",
-            fmt_shape(x.shape())
-        ))
-        .into());
-    }
+    let axis = sm::resolve_axis(axis, x.shape())?;
     check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &[("x", Some(&x))])?;
     match kind {
-        Float::F32 => softmax_typed::<f32>(py, &x, resolved as usize),
-        Float::F64 => softmax_typed::<f64>(py, &x, resolved as usize),
+        Float::F32 => softmax_typed::<f32>(py, &x, axis),
+        Float::F64 => softmax_typed::<f64>(py, &x, axis),
     }
 }
 
@@ -655,17 +620,6 @@ impl<'py, T: Element + Clone> MaskArray<'py, T> {
     }
 }
 
-/// What an attention entry point returns.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Returns {
-    /// `attention`: z [..., n, d_v].
-    Output,
-    /// `attention_weights`: the weights [..., n, m].
-    Weights,
-    /// `attention_with_weights`: (z, weights).
-    Both,
-}
-
 /// The arguments of one attention call, all checked.
 struct AttentionCall<'a, 'py> {
     q: &'a Bound<'py, PyUntypedArray>,
@@ -675,7 +629,7 @@ struct AttentionCall<'a, 'py> {
     mask: Option<(&'a Bound<'py, PyUntypedArray>, MaskLayout)>,
     causal: bool,
     scale: f64,
-    returns: Returns,
+    returns: Results,
 }
 
 fn attention_typed<'py, T: Real + Element>(
@@ -717,13 +671,13 @@ fn attention_typed<'py, T: Real + Element>(
     let work = attn::attention_work(dims);
     let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
     match call.returns {
-        Returns::Output => fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
+        Results::Output => fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
             attn::attention(q_s, k_s, v_s, dims, &opt, out)
         }),
-        Returns::Weights => fill_output(py, &scores_shape, Fill::Overwritten, work, |out| {
+        Results::Weights => fill_output(py, &scores_shape, Fill::Overwritten, work, |out| {
             attn::attention_weights(q_s, k_s, dims, &opt, out)
         }),
-        Returns::Both => {
+        Results::Both => {
             let shapes = [out_shape.as_slice(), &scores_shape];
             let [z, w] = fill_outputs(py, shapes, Fill::Overwritten, work, |[z, w]| {
                 attn::attention_with_weights(q_s, k_s, v_s, dims, &opt, z, w)
@@ -743,7 +697,7 @@ fn attention_entry<'py>(
     mask: Option<&Bound<'py, PyAny>>,
     causal: Flag,
     scale: Option<RealArg>,
-    returns: Returns,
+    returns: Results,
 ) -> PyResult<Bound<'py, PyAny>> {
     let q = as_ndarray(q)?;
     let k = as_ndarray(k)?;
@@ -762,17 +716,9 @@ fn attention_entry<'py>(
     };
     let scale = attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
     // E23: the results in the order they are returned, then the arguments.
-    let results = match returns {
-        Returns::Output => vec![("the result", dims.output_shape())],
-        Returns::Weights => vec![("the result", dims.scores_shape())],
-        Returns::Both => vec![
-            ("the result", dims.output_shape()),
-            ("the weights", dims.scores_shape()),
-        ],
-    };
     let (dtype, item_size) = (dtype_name(&q)?, q.dtype().itemsize());
-    for (what, shape) in &results {
-        check_fits(what, shape, &dtype, item_size)?;
+    for (what, shape) in returns.shapes(&dims) {
+        check_fits(what, &shape, &dtype, item_size)?;
     }
     check_args_fit(&[floats[0], floats[1], floats[2], ("mask", mask.as_ref())])?;
     let call = AttentionCall {
@@ -806,7 +752,7 @@ pub fn attention<'py>(
     causal: Flag,
     scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    attention_entry(py, q, k, Some(v), mask, causal, scale, Returns::Output)
+    attention_entry(py, q, k, Some(v), mask, causal, scale, Results::Output)
 }
 
 /// The [..., n, m] weights softmax(q kᵀ · scale + mask) of the same computation as `attention`.
@@ -823,7 +769,7 @@ pub fn attention_weights<'py>(
     causal: Flag,
     scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    attention_entry(py, q, k, None, mask, causal, scale, Returns::Weights)
+    attention_entry(py, q, k, None, mask, causal, scale, Results::Weights)
 }
 
 /// (`attention(...)`, `attention_weights(...)`) of one computation: QKᵀ and the softmax run once.
@@ -841,7 +787,7 @@ pub fn attention_with_weights<'py>(
     causal: Flag,
     scale: Option<RealArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    attention_entry(py, q, k, Some(v), mask, causal, scale, Returns::Both)
+    attention_entry(py, q, k, Some(v), mask, causal, scale, Results::Both)
 }
 
 // ---------------------------------------------------------------------------------------------

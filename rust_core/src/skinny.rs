@@ -7,8 +7,11 @@
 //! products use AVX-512 or AVX2+FMA explicitly (the compiler did not vectorise the generic loop);
 //! other CPUs, and float64, keep gemm.
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
+use crate::simd::{self, Level, Supported};
 use crate::threads::in_pool;
 
 /// At most this many rows of x take this path. Measured here (one thread, µs, skinny vs gemm):
@@ -23,25 +26,22 @@ const ROWS_PER_TASK: usize = 64;
 /// `cols[i][jj] = x[i, :] · w[j0 + jj, :]` (bias added after).
 type Block = fn(x: &[f32], k: usize, w: &[f32], j0: usize, cols: &mut [&mut [f32]]);
 
-/// The kernel for this CPU, if it has one.
-fn pick() -> Option<Block> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F, the feature this variant was compiled for.
-            return Some(|x, k, w, j0, cols| unsafe { x86::avx512::block(x, k, w, j0, cols) });
-        }
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has AVX2 and FMA, the features this variant was compiled for.
-            return Some(|x, k, w, j0, cols| unsafe { x86::avx2::block(x, k, w, j0, cols) });
-        }
+/// The kernel for a level this CPU supports; none at the baseline level (gemm then).
+fn variant(cpu: Supported) -> Option<Block> {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F, the feature this kernel was compiled for.
+        Level::Avx512 => Some(|x, k, w, j0, cols| unsafe { x86::avx512::block(x, k, w, j0, cols) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this kernel was compiled for.
+        Level::Avx2Fma => Some(|x, k, w, j0, cols| unsafe { x86::avx2::block(x, k, w, j0, cols) }),
+        _ => None,
     }
-    None
 }
 
 fn chosen() -> Option<Block> {
-    static CHOSEN: std::sync::OnceLock<Option<Block>> = std::sync::OnceLock::new();
-    *CHOSEN.get_or_init(pick)
+    static CHOSEN: OnceLock<Option<Block>> = OnceLock::new();
+    simd::pick(&CHOSEN, variant)
 }
 
 /// True when this CPU has a kernel for `linear_few_rows`.
@@ -53,6 +53,10 @@ pub fn available() -> bool {
 /// `available()`. Splits the rows of w over the pool when called inside it.
 pub fn linear_few_rows(x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usize, y: &mut [f32]) {
     let block = chosen().expect("linear_few_rows needs available()");
+    linear_with(block, x, w, bias, k, y)
+}
+
+fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usize, y: &mut [f32]) {
     assert!(k > 0, "k = 0 is gemm's case");
     let n = w.len() / k;
     if n == 0 || y.is_empty() {
@@ -203,4 +207,47 @@ mod x86 {
         _mm256_fmadd_ps,
         |v| sum8(v)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{close, lcg};
+
+    #[test]
+    fn every_simd_variant_matches_a_plain_loop() {
+        // m leaves a remainder after the 4-row tiles; k after the SIMD lanes; n after the 4-row
+        // blocks of W, and n = 130 splits over several tasks in the pool.
+        let variants: Vec<(Level, Block)> = Supported::all()
+            .into_iter()
+            .filter_map(|cpu| variant(cpu).map(|b| (cpu.level(), b)))
+            .collect();
+        for &(level, block) in &variants {
+            for (m, k, n) in [(1, 1, 1), (3, 7, 5), (4, 16, 4), (5, 17, 130), (32, 40, 3)] {
+                let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
+                let w: Vec<f32> = lcg(7 + k as u64, n * k).iter().map(|&v| v as f32).collect();
+                let b: Vec<f32> = lcg(99, n).iter().map(|&v| v as f32).collect();
+                let want: Vec<f64> = (0..m * n)
+                    .map(|e| {
+                        let (i, j) = (e / n, e % n);
+                        let dot: f64 = (0..k)
+                            .map(|p| f64::from(x[i * k + p]) * f64::from(w[j * k + p]))
+                            .sum();
+                        dot + f64::from(b[j])
+                    })
+                    .collect();
+                let mut here = vec![f32::NAN; m * n];
+                linear_with(block, &x, &w, Some(&b), k, &mut here);
+                let mut pooled = vec![f32::NAN; m * n];
+                crate::threads::run(usize::MAX, || {
+                    linear_with(block, &x, &w, Some(&b), k, &mut pooled)
+                })
+                .unwrap();
+                for got in [&here, &pooled] {
+                    let got: Vec<f64> = got.iter().map(|&v| f64::from(v)).collect();
+                    assert!(close(&got, &want, 1e-5), "{level:?}: m={m} k={k} n={n}");
+                }
+            }
+        }
+    }
 }

@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use crate::error::{checked_len, fmt_shape, CoreError, Result};
 use crate::real::Real;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 
@@ -104,4 +105,96 @@ pub fn softmax_rows_into<T: Real>(src: &[T], dst: &mut [T], len: usize) {
             .with_min_len(rows_per_task)
             .for_each(row);
     }
+}
+
+/// E8: `axis` as an index into `shape`, counting from the end when negative (as NumPy does).
+/// A 0-d array has no axis, so it always fails.
+pub fn resolve_axis(axis: i64, shape: &[usize]) -> Result<usize> {
+    let ndim = shape.len() as i128;
+    // i128: `axis + ndim` cannot overflow even for i64::MIN.
+    let resolved = if axis < 0 {
+        i128::from(axis) + ndim
+    } else {
+        i128::from(axis)
+    };
+    if (0..ndim).contains(&resolved) {
+        Ok(resolved as usize)
+    } else {
+        Err(CoreError::Value(format!(
+            "axis {axis} is out of bounds for x of shape {}",
+            fmt_shape(shape)
+        )))
+    }
+}
+
+/// Softmax along `axis` of the C-ordered array `src` of `shape` into `dst` (same shape).
+///
+/// Along the last axis (or one followed only by dimensions of size 1) the slices are contiguous
+/// rows: `softmax_rows_into`. Otherwise `x` is seen as [outer, len, inner] (len = shape[axis]),
+/// and each of the `outer` blocks is transposed into a scratch [inner, len] whose rows are the
+/// slices, normalised there, and transposed back: each slice is then a contiguous row computed in
+/// the same order as along the last axis. The scratch, one block, is asked for fallibly (a
+/// MemoryError rather than an abort when the OS refuses it).
+pub fn softmax_along<T: Real>(
+    src: &[T],
+    dst: &mut [T],
+    shape: &[usize],
+    axis: usize,
+) -> Result<()> {
+    debug_assert_eq!(src.len(), dst.len());
+    let len = shape[axis];
+    let inner = checked_len(&shape[axis + 1..])?;
+    if inner == 1 {
+        softmax_rows_into(src, dst, len);
+        return Ok(());
+    }
+    let block = len * inner; // fits: no bigger than src
+    if block == 0 {
+        return Ok(());
+    }
+    let mut scratch = Vec::new();
+    scratch.try_reserve_exact(block).map_err(|_| {
+        CoreError::Memory(format!(
+            "cannot allocate memory for a copy of an array of shape {}",
+            fmt_shape(&[inner, len])
+        ))
+    })?;
+    scratch.resize(block, T::zero());
+    let parallel = softmax_work(src.len()) >= PARALLEL_MIN_WORK && in_pool();
+    for (src_b, dst_b) in src.chunks(block).zip(dst.chunks_mut(block)) {
+        // scratch [inner, len]: row i is the slice src_b[j·inner + i] for j < len
+        let gather = |(i, row): (usize, &mut [T])| {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = src_b[j * inner + i];
+            }
+        };
+        if parallel {
+            let rows_per_task = (ELEMENTS_PER_TASK / len).max(1);
+            scratch
+                .par_chunks_mut(len)
+                .with_min_len(rows_per_task)
+                .enumerate()
+                .for_each(gather);
+        } else {
+            scratch.chunks_mut(len).enumerate().for_each(gather);
+        }
+        softmax_rows(&mut scratch, len);
+        // dst_b [len, inner]: row j is element j of every slice
+        let scatter = |(j, row): (usize, &mut [T])| {
+            for (i, x) in row.iter_mut().enumerate() {
+                *x = scratch[i * len + j];
+            }
+        };
+        if parallel {
+            let rows_per_task = (ELEMENTS_PER_TASK / inner).max(1);
+            dst_b
+                .par_chunks_mut(inner)
+                .with_min_len(rows_per_task)
+                .enumerate()
+                .for_each(scatter);
+        } else {
+            dst_b.chunks_mut(inner).enumerate().for_each(scatter);
+        }
+    }
+    Ok(())
 }

@@ -1,13 +1,15 @@
 //! The thread pool every kernel runs in.
 //!
 //! Its size can change while calls are running: a call clones the `Arc` of the pool it starts with
-//! and finishes on that pool, and `set_num_threads` makes another pool current. Pools are kept by
-//! size and reused, because a freshly spawned thread starts on its parent's core and the OS takes
-//! tens of milliseconds to move it: a benchmark that switches between 1 and N threads would
-//! otherwise measure N new threads sharing one core.
+//! and finishes on that pool, and `set_num_threads` makes another pool current. At most one pool
+//! is kept: the current one, or, while the setting is 1 (which needs no pool: calls then run on
+//! the calling thread), the last one of several threads. So a benchmark that switches between 1
+//! and N threads finds its N threads already running (a freshly spawned thread starts on its
+//! parent's core, and the OS takes milliseconds to move it), while trying sizes 1 to 40 leaves
+//! 40 threads, not the 820 that keeping every size would (a replaced pool's threads exit once the
+//! calls still running on it have returned).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -20,8 +22,11 @@ pub const ENV_VAR: &str = "RUST_CORE_NUM_THREADS";
 pub const MAX_THREADS: usize = 1024;
 
 struct Pools {
-    current: usize,
-    by_size: HashMap<usize, Arc<ThreadPool>>,
+    /// The setting: how many threads a call may use.
+    threads: usize,
+    /// A pool of `threads` threads when that is more than 1; else the last pool of several
+    /// threads, kept idle for the next setting of its size, or none.
+    pool: Option<Arc<ThreadPool>>,
 }
 
 static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
@@ -35,22 +40,55 @@ pub fn default_num_threads() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-fn build(n: usize) -> Result<Arc<ThreadPool>> {
-    ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("rust_core-{i}"))
-        .start_handler(move |i| pin_to_cpu(i, n))
-        .build()
-        .map(Arc::new)
-        .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))
+/// Set to `0` to leave pool threads unpinned (see `pin_to_cpu`); read once, when the first pool
+/// starts.
+pub const PIN_ENV_VAR: &str = "RUST_CORE_PIN";
+
+/// Whether pool threads are pinned to cores: yes unless `RUST_CORE_PIN` is `0`.
+pub fn pinning() -> bool {
+    static PIN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PIN.get_or_init(|| std::env::var(PIN_ENV_VAR).map_or(true, |v| v.trim() != "0"))
 }
 
-/// Pin pool thread `i` of `n` to the `i`-th CPU this process may use, when there is one for each.
+/// A pool of `n` threads, returned once every thread has started (and is pinned): a call right
+/// after `set_num_threads` finds all of them in place.
+fn build(n: usize) -> Result<Arc<ThreadPool>> {
+    let pin = pinning();
+    let started = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let count = Arc::clone(&started);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("rust_core-{i}"))
+        .start_handler(move |i| {
+            if pin {
+                pin_to_cpu(i, n)
+            }
+            let (done, wake) = &*count;
+            *done.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            wake.notify_all();
+        })
+        .build()
+        .map_err(|e| CoreError::Value(format!("cannot start {n} threads: {e}")))?;
+    // Every thread was spawned (else `build` failed above), so all n handlers will run.
+    let (done, wake) = &*started;
+    let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+    while *done < n {
+        done = wake.wait(done).unwrap_or_else(|e| e.into_inner());
+    }
+    Ok(Arc::new(pool))
+}
+
+/// Pin pool thread `i` of `n` to the `i`-th CPU this process may use, when there is one for each
+/// (unless `RUST_CORE_PIN=0`).
 ///
-/// Without this, the pool loses its second core after every idle moment: a woken worker is put
-/// on the core of the thread that woke it, and the OS moves it away only milliseconds later. On
-/// this project's 2-core machine, softmax of [8192, 1024] after a 50 ms pause took 6.5 ms on two
-/// unpinned threads, as long as on one, against 3.6 ms back to back.
+/// Without this, the pool can lose its second core after an idle moment: a woken worker is put
+/// on the core of the thread that woke it, and the OS moves it away only milliseconds later.
+/// Measured on this project's shared 2-core machine (median ms, two threads, pinned vs not, in
+/// three interleaved runs of 80–96 calls each): MiniLM's [128, 384] × [1536, 384] linear 1.18–1.34
+/// vs 1.60–1.86 back to back and 1.52–1.73 vs 1.72–2.06 after 50 ms pauses; attention
+/// [1, 8, 1024, 64] after pauses 33–53 vs 36–63; softmax [8192, 1024] after pauses 17–35 vs
+/// 20–42; back to back, attention and softmax were within the noise (one-thread runs, which
+/// pinning cannot affect, varied by up to 20% between the two columns).
 #[cfg(target_os = "linux")]
 fn pin_to_cpu(i: usize, n: usize) {
     // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; both calls only read and write the
@@ -77,41 +115,41 @@ fn pin_to_cpu(i: usize, n: usize) {
 #[cfg(not(target_os = "linux"))]
 fn pin_to_cpu(_i: usize, _n: usize) {}
 
-/// The pools, locked. A poisoned lock only means another thread panicked while holding it; the map
-/// inside is still valid, so recover the guard rather than propagate the panic.
+/// The pools, locked. A poisoned lock only means another thread panicked while holding it; the
+/// state inside is still valid, so recover the guard rather than propagate the panic.
 fn lock() -> MutexGuard<'static, Option<Pools>> {
     POOLS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Make the pool of `n` threads current (built on first use); the caller holds the lock.
-fn select(pools: &mut Option<Pools>, n: usize) -> Result<Arc<ThreadPool>> {
-    let pools = pools.get_or_insert_with(|| Pools {
-        current: n,
-        by_size: HashMap::new(),
-    });
-    let pool = match pools.by_size.get(&n) {
-        Some(p) => Arc::clone(p),
-        None => {
-            let p = build(n)?;
-            pools.by_size.insert(n, Arc::clone(&p));
-            p
-        }
+/// The state for the setting `n`, after `old`: its pool reused or built (none for 1 thread).
+fn choose(old: Option<&Pools>, n: usize) -> Result<Pools> {
+    let kept = old.and_then(|p| p.pool.as_ref());
+    let pool = match kept {
+        Some(p) if n == 1 || p.current_num_threads() == n => Some(Arc::clone(p)),
+        _ if n == 1 => None,
+        _ => Some(build(n)?), // the caller drops the old state, and with it the kept pool
     };
-    pools.current = n;
-    Ok(pool)
+    Ok(Pools { threads: n, pool })
 }
 
-/// The current pool (created on first use with `default_num_threads`).
-pub fn pool() -> Result<Arc<ThreadPool>> {
+/// The setting and, when it is more than 1, its pool; created on first use from
+/// `default_num_threads`.
+fn current() -> Result<(usize, Option<Arc<ThreadPool>>)> {
     // Look and create the default under one lock. With the lock dropped in between (as before), a
     // `set_num_threads` from another Python thread could land in the gap and then be overwritten
     // by the default: a kernel's first call racing `set_num_threads(5)` ended with 2 threads in 3
     // to 14% of fresh processes (tests/test_concurrency.py).
     let mut guard = lock();
-    if let Some(p) = guard.as_ref().and_then(|p| p.by_size.get(&p.current)) {
-        return Ok(Arc::clone(p));
-    }
-    select(&mut guard, default_num_threads())
+    let pools = match &mut *guard {
+        Some(pools) => pools,
+        empty => empty.insert(choose(None, default_num_threads())?),
+    };
+    let pool = if pools.threads > 1 {
+        pools.pool.clone()
+    } else {
+        None
+    };
+    Ok((pools.threads, pool))
 }
 
 pub fn set_num_threads(n: i64) -> Result<()> {
@@ -125,11 +163,13 @@ pub fn set_num_threads(n: i64) -> Result<()> {
             "number of threads must be at most {MAX_THREADS}, got {n}"
         )));
     }
-    select(&mut lock(), n as usize).map(|_| ())
+    let mut guard = lock();
+    *guard = Some(choose(guard.as_ref(), n as usize)?);
+    Ok(())
 }
 
 pub fn get_num_threads() -> Result<usize> {
-    Ok(pool()?.current_num_threads())
+    Ok(current()?.0)
 }
 
 /// Below this much work (in multiply-adds of a matrix product; see each kernel's `*_work`) a call
@@ -143,11 +183,9 @@ pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 /// work only when they find themselves on a pool thread (`in_pool`), so a one-thread setting really
 /// means one thread, and calls from several Python threads then run side by side on their own threads.
 pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
-    let pool = pool()?;
-    if work < PARALLEL_MIN_WORK || pool.current_num_threads() == 1 {
-        Ok(f())
-    } else {
-        Ok(pool.install(f))
+    match current()?.1 {
+        Some(pool) if work >= PARALLEL_MIN_WORK => Ok(pool.install(f)),
+        _ => Ok(f()),
     }
 }
 

@@ -1,41 +1,34 @@
 //! The kernels without Python: each against a plain reference or a hand-checked value.
 
-use rust_core::attention::{self, check_shapes, Dims, Mask, MaskValues, Options};
+use rust_core::attention::{self, check_shapes, Dims, Mask, MaskLayout, MaskValues, Options};
 use rust_core::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
 use rust_core::error::{fmt_shape, CoreError};
-use rust_core::fastgelu::{gelu_reference, variants as fast_gelu_variants};
 use rust_core::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
 use rust_core::threads;
+
+mod support;
+use support::{close, lcg};
+
+/// A mask of `values` (C order) and `shape`, broadcast to the scores of `dims` (E13 checked).
+fn mask<'a, T>(
+    values: MaskValues<'a, T>,
+    shape: &[usize],
+    dims: &Dims,
+) -> Result<Mask<'a, T>, CoreError> {
+    Ok(Mask {
+        values,
+        layout: MaskLayout::new(shape, dims)?,
+    })
+}
 
 /// Tests that resize the global pool take this lock (cargo runs tests on parallel threads).
 static POOL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= tol || (x.is_nan() && y.is_nan()))
-}
-
-/// A small deterministic pseudo-random sequence (no rand dependency for tests).
-fn lcg(seed: u64, len: usize) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..len)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect()
-}
-
+/// The weights of "his" in the worked example of the article "从词向量到 Transformer".
 #[test]
-fn softmax_reproduces_the_seed_worked_example() {
+fn softmax_reproduces_the_articles_worked_example() {
     let mut s = [2.5f64, 0.5, 1.0, 0.8];
     softmax_in_place(&mut s);
     let rounded: Vec<f64> = s.iter().map(|x| (x * 1000.0).round() / 1000.0).collect();
@@ -212,9 +205,8 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
     let v = lcg(7, 2 * 3 * 6 * 2);
     // A [3, 1, 6] bool mask: per head, per key; head 1 allows nothing.
     let allow: Vec<bool> = (0..3 * 6).map(|x| x / 6 != 1 && x % 6 != 2).collect();
-    let mask = Mask::broadcast(MaskValues::Allow(&allow), &[3, 1, 6], &dims).unwrap();
     let opt = Options {
-        mask: Some(mask),
+        mask: Some(mask(MaskValues::Allow(&allow), &[3, 1, 6], &dims).unwrap()),
         causal: false,
         scale: 0.5,
     };
@@ -231,9 +223,8 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
 
     // A float [4, 6] mask added to every batch and head.
     let add = lcg(8, 4 * 6);
-    let mask = Mask::broadcast(MaskValues::Add(&add), &[4, 6], &dims).unwrap();
     let opt = Options {
-        mask: Some(mask),
+        mask: Some(mask(MaskValues::Add(&add), &[4, 6], &dims).unwrap()),
         causal: true,
         scale: 0.5,
     };
@@ -255,14 +246,14 @@ fn masks_broadcast_and_fully_masked_rows_give_zeros() {
 fn mask_that_does_not_broadcast_is_a_value_error() {
     let dims = check_shapes(&[2, 4, 5], &[2, 6, 5], None).unwrap();
     let allow = vec![true; 3 * 6];
-    let err = Mask::broadcast(MaskValues::<f64>::Allow(&allow), &[3, 6], &dims).unwrap_err();
+    let err = mask(MaskValues::<f64>::Allow(&allow), &[3, 6], &dims).unwrap_err();
     assert_eq!(
         err,
         CoreError::Value(
             "mask of shape (3, 6) cannot be broadcast to the scores' shape (2, 4, 6)".into()
         )
     );
-    let err = Mask::broadcast(MaskValues::<f64>::Allow(&allow), &[1, 1, 3, 6], &dims).unwrap_err();
+    let err = mask(MaskValues::<f64>::Allow(&allow), &[1, 1, 3, 6], &dims).unwrap_err();
     assert!(matches!(err, CoreError::Value(_)));
 }
 
@@ -387,143 +378,6 @@ fn id_and_table_errors() {
 }
 
 #[test]
-fn fast_exp_matches_libm_on_every_simd_variant() {
-    use rust_core::fastexp::{exp_f32, exp_sub_sum_reference, variants};
-    // exp_f32 alone, over its whole domain (x ≤ 0), in relative error.
-    let mut worst = 0.0f64;
-    let mut x = -87.0f32;
-    while x <= 0.0 {
-        let want = (x as f64).exp();
-        worst = worst.max(((exp_f32(x) as f64) - want).abs() / want);
-        x += 0.0037;
-    }
-    assert!(worst < 3e-7, "worst relative error {worst}");
-    assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
-    assert_eq!(exp_f32(-100.0), 0.0);
-    assert_eq!(exp_f32(0.0), 1.0);
-
-    // Each variant over rows with every remainder length, with −inf entries among them.
-    let vs = variants();
-    assert!(!vs.is_empty());
-    for len in [0usize, 1, 7, 15, 16, 17, 33, 100, 1000] {
-        let mut row: Vec<f32> = lcg(len as u64, len)
-            .iter()
-            .map(|v| (*v * 40.0) as f32)
-            .collect();
-        if len > 3 {
-            row[2] = f32::NEG_INFINITY;
-        }
-        let max = row.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
-        let max = if max.is_finite() { max } else { 0.0 };
-        let mut want = row.clone();
-        let want_sum = exp_sub_sum_reference(&mut want, max);
-        for (name, f) in &vs {
-            let mut got = row.clone();
-            let sum = f(&mut got, max);
-            assert!(
-                (sum - want_sum).abs() <= 1e-5 * want_sum.max(1.0),
-                "{name} len {len}: sum"
-            );
-            for (g, w) in got.iter().zip(&want) {
-                assert!(
-                    (g - w).abs() <= 3e-7 * w.max(f32::MIN_POSITIVE) + 1e-30,
-                    "{name} len {len}: {g} vs {w}"
-                );
-            }
-        }
-    }
-}
-
-/// The tiled kernels against the row-by-row references, at sizes that reach every path: several
-/// key tiles with a remainder, query blocks with a remainder, causal tiles skipped and cut, masks
-/// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
-#[test]
-fn tiled_attention_equals_the_reference_on_every_path() {
-    fn check<T: rust_core::real::Real>(tol: f64) {
-        for &(batch, n, m, d_k, d_v) in &[
-            (1, 1, 1, 1, 1),
-            (2, 65, 257, 8, 5),
-            (1, 130, 600, 33, 17),
-            (3, 64, 512, 64, 64),
-            (1, 200, 3, 4, 2),
-        ] {
-            let dims =
-                check_shapes(&[batch, n, d_k], &[batch, m, d_k], Some(&[batch, m, d_v])).unwrap();
-            let conv = |v: Vec<f64>| v.into_iter().map(T::from_f64_lossy).collect::<Vec<T>>();
-            let mut q = conv(lcg(20, batch * n * d_k).iter().map(|x| x * 3.0).collect());
-            let k = conv(lcg(21, batch * m * d_k));
-            let v = conv(lcg(22, batch * m * d_v));
-            if n > 10 {
-                q[5 * d_k] = T::nan(); // row 5 of batch 0 becomes NaN
-            }
-            let allow: Vec<bool> = (0..n * m).map(|x| (x / m) % 7 != 3 && x % 5 != 1).collect();
-            let add = conv(
-                lcg(23, m)
-                    .iter()
-                    .map(|x| if *x > 0.9 { f64::NEG_INFINITY } else { *x })
-                    .collect(),
-            );
-            let variants: Vec<(Option<Mask<T>>, bool)> = vec![
-                (None, false),
-                (None, true),
-                (
-                    Some(Mask::broadcast(MaskValues::Allow(&allow), &[n, m], &dims).unwrap()),
-                    false,
-                ),
-                (
-                    Some(Mask::broadcast(MaskValues::Add(&add), &[m], &dims).unwrap()),
-                    true,
-                ),
-            ];
-            for (mask, causal) in variants {
-                let opt = Options {
-                    mask,
-                    causal,
-                    scale: T::from_f64_lossy(0.3),
-                };
-                let mut want_z = vec![T::zero(); batch * n * d_v];
-                let mut want_w = vec![T::zero(); batch * n * m];
-                attention::attention_reference(&q, &k, &v, &dims, &opt, &mut want_z);
-                attention::attention_weights_reference(&q, &k, &dims, &opt, &mut want_w);
-                for threads in [1, 3] {
-                    threads::set_num_threads(threads).unwrap();
-                    let mut z = vec![T::zero(); batch * n * d_v];
-                    let mut w = vec![T::zero(); batch * n * m];
-                    let (mut z2, mut w2) = (vec![T::nan(); z.len()], vec![T::nan(); w.len()]);
-                    threads::run(usize::MAX, || {
-                        attention::attention(&q, &k, &v, &dims, &opt, &mut z);
-                        attention::attention_weights(&q, &k, &dims, &opt, &mut w);
-                        attention::attention_with_weights(
-                            &q, &k, &v, &dims, &opt, &mut z2, &mut w2,
-                        );
-                    })
-                    .unwrap();
-                    let f = |x: &[T]| x.iter().map(|v| v.to_f64().unwrap()).collect::<Vec<f64>>();
-                    let what = format!(
-                        "{dims:?} causal={causal} mask={} threads={threads}",
-                        opt.mask.is_some()
-                    );
-                    assert!(close(&f(&z), &f(&want_z), tol), "z differs: {what}");
-                    assert!(close(&f(&w), &f(&want_w), tol), "weights differ: {what}");
-                    assert!(
-                        close(&f(&z2), &f(&want_z), tol),
-                        "with_weights z differs: {what}"
-                    );
-                    let same = w2
-                        .iter()
-                        .zip(&w)
-                        .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
-                    assert!(same, "with_weights weights differ: {what}");
-                }
-            }
-        }
-    }
-    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    check::<f64>(1e-12);
-    check::<f32>(2e-6);
-}
-
-#[test]
 fn dense_kernels_match_plain_loops() {
     use rust_core::dense::{check_layer_norm, check_linear, gelu, layer_norm, linear};
     let (rows, d_in, d_out) = (300, 128, 120); // above the pool threshold; row blocks with a remainder
@@ -580,43 +434,6 @@ fn dense_kernels_match_plain_loops() {
 }
 
 #[test]
-fn fast_gelu_matches_float64_libm_on_every_simd_variant() {
-    // Every float32 step of 1/1024 over [-12, 12], plus tiny, huge and special values; lengths
-    // that leave a remainder after the 16-lane blocks.
-    let mut x: Vec<f32> = (-12 * 1024..=12 * 1024)
-        .map(|i| i as f32 / 1024.0)
-        .collect();
-    x.extend([
-        1e-30,
-        -1e-30,
-        1e-7,
-        -1e-7,
-        3e38,
-        -3e38,
-        -1e4,
-        1e4,
-        f32::MIN_POSITIVE,
-    ]);
-    let specials = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0, -0.0];
-    x.extend(specials);
-    let mut want = vec![0.0f32; x.len()];
-    gelu_reference(&x, &mut want);
-    for (name, variant) in fast_gelu_variants() {
-        let mut got = vec![0.0f32; x.len()];
-        variant(&x, &mut got);
-        for ((&v, &g), &w) in x.iter().zip(&got).zip(&want) {
-            let same_special = (g.is_nan() && w.is_nan()) || g == w;
-            // Absolute error against the float64 truth, relative to |x| (the scale of GELU's
-            // output): two float32 ulps.
-            let close = (g - w).abs() <= 2.0 * f32::EPSILON * v.abs().max(1e-30);
-            assert!(same_special || close, "{name}: gelu({v}) = {g}, want {w}");
-        }
-        // Far left GELU is exactly zero, as NumPy's float32 computation gives.
-        assert_eq!(got[x.len() - specials.len() - 3], 0.0, "{name}: gelu(-1e4)");
-    }
-}
-
-#[test]
 fn linear_with_few_rows_matches_a_plain_loop() {
     // Up to 33 rows crosses from the few-rows kernel to gemm; k and n leave remainders after the
     // SIMD lanes and the 4×4 tiles; n = 130 splits over several tasks in the pool.
@@ -647,4 +464,191 @@ fn linear_with_few_rows_matches_a_plain_loop() {
             }
         }
     }
+}
+
+#[test]
+fn a_matrix_view_must_fit_in_its_slice() {
+    use rust_core::matmul::Mat;
+    let data = [0.0f32; 10];
+    // Exactly fitting: the last row ends at the last element; a single row ignores the stride.
+    assert!(Mat::try_new(&data, 2, 4, 6).is_ok());
+    assert!(Mat::try_new(&data, 1, 10, 0).is_ok());
+    assert!(Mat::try_new(&data, 1, 10, usize::MAX).is_ok());
+    // Empty matrices fit anything, even an empty slice.
+    assert!(Mat::try_new(&data[..0], 0, 1000, 1000).is_ok());
+    assert!(Mat::try_new(&data[..0], usize::MAX, 0, usize::MAX).is_ok());
+    // One element too far, a row too long, rows that overlap, and extents that overflow usize
+    // (with wrapping arithmetic, (2^63 + 1) · 2 + 1 would be 3 and pass).
+    for (rows, cols, stride) in [
+        (2, 5, 6),
+        (1, 11, 11),
+        (3, 4, 3),
+        (usize::MAX, 1, 2),
+        ((1 << 63) + 2, 1, 2),
+        (2, usize::MAX, usize::MAX),
+    ] {
+        let err = Mat::try_new(&data, rows, cols, stride).unwrap_err();
+        assert!(
+            matches!(err, CoreError::Value(_)),
+            "{rows} × {cols} / {stride}: {err:?}"
+        );
+    }
+    assert_eq!(
+        Mat::try_new(&data, 2, 5, 6).unwrap_err().to_string(),
+        "a 2 × 5 matrix with row stride 6 does not fit in 10 elements"
+    );
+}
+
+#[test]
+#[should_panic(expected = "does not fit")]
+fn mat_new_refuses_a_view_past_the_end() {
+    let data = [1.0f64; 12];
+    let _ = rust_core::matmul::Mat::new(&data, 4, 4, 4);
+}
+
+#[test]
+#[should_panic(expected = "output")]
+fn a_product_refuses_an_output_that_is_too_short() {
+    use rust_core::matmul::{matmul_ab, Mat};
+    let (a, b) = ([1.0f64; 6], [1.0f64; 6]);
+    let mut c = [0.0f64; 8]; // 3 × 3 needs 9
+    matmul_ab(
+        Mat::new(&a, 3, 2, 2),
+        Mat::new(&b, 2, 3, 3),
+        1.0,
+        &mut c,
+        3,
+        false,
+    );
+}
+
+#[test]
+fn products_read_strided_views() {
+    use rust_core::matmul::{matmul_ab, matmul_abt, Mat};
+    // a: 2 × 3 in rows of 4 (one padding element, NaN, that must never be read).
+    let a = [1.0, 2.0, 3.0, f64::NAN, 4.0, 5.0, 6.0];
+    // b: 3 × 2 in rows of 3; bt: the same matrix transposed, 2 × 3 in rows of 5.
+    let b = [1.0, 0.5, f64::NAN, -1.0, 2.0, f64::NAN, 0.0, 1.0];
+    let bt = [1.0, -1.0, 0.0, f64::NAN, f64::NAN, 0.5, 2.0, 1.0];
+    let want = [-1.0, 7.5, -1.0, 18.0]; // a · b, by hand
+    let mut c = [f64::NAN; 4];
+    matmul_ab(
+        Mat::new(&a, 2, 3, 4),
+        Mat::new(&b, 3, 2, 3),
+        1.0,
+        &mut c,
+        2,
+        false,
+    );
+    assert_eq!(c, want);
+    let mut c = [f64::NAN; 4];
+    matmul_abt(
+        Mat::new(&a, 2, 3, 4),
+        Mat::new(&bt, 2, 3, 5),
+        1.0,
+        &mut c,
+        2,
+        false,
+    );
+    assert_eq!(c, want);
+}
+
+#[test]
+fn axes_resolve_as_numpy_counts_them() {
+    use rust_core::softmax::resolve_axis;
+    assert_eq!(resolve_axis(-1, &[2, 3]), Ok(1));
+    assert_eq!(resolve_axis(-2, &[2, 3]), Ok(0));
+    assert_eq!(resolve_axis(1, &[2, 3]), Ok(1));
+    for (axis, shape) in [(2, &[2, 3][..]), (-3, &[2, 3]), (0, &[]), (-1, &[])] {
+        let err = resolve_axis(axis, shape).unwrap_err();
+        assert!(matches!(err, CoreError::Value(_)), "{axis} {shape:?}");
+    }
+    assert_eq!(
+        resolve_axis(i64::MIN, &[4]).unwrap_err().to_string(),
+        "axis -9223372036854775808 is out of bounds for x of shape (4,)"
+    );
+    assert_eq!(
+        resolve_axis(i64::MAX, &[]).unwrap_err().to_string(),
+        "axis 9223372036854775807 is out of bounds for x of shape ()"
+    );
+}
+
+/// The slices of `x` (C order, `shape`) along `axis`, each normalised by `softmax_in_place`, in place.
+fn softmax_slices_by_hand(x: &mut [f64], shape: &[usize], axis: usize) {
+    let len = shape[axis];
+    let inner: usize = shape[axis + 1..].iter().product();
+    let outer: usize = shape[..axis].iter().product();
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |j: usize| (o * len + j) * inner + i;
+            let mut slice: Vec<f64> = (0..len).map(|j| x[at(j)]).collect();
+            softmax_in_place(&mut slice);
+            for (j, v) in slice.into_iter().enumerate() {
+                x[at(j)] = v;
+            }
+        }
+    }
+}
+
+#[test]
+fn softmax_along_any_axis_equals_each_slice_normalised() {
+    use rust_core::softmax::softmax_along;
+    // Small, with dimensions of 1 and 0, and big enough for the pool (32 per element: 2^22 from
+    // 131,072 elements).
+    let shapes: [&[usize]; 6] = [
+        &[3, 1, 4, 2],
+        &[5],
+        &[2, 0, 3],
+        &[1, 7, 1],
+        &[2, 150, 7, 64],
+        &[600, 260],
+    ];
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    threads::set_num_threads(2).unwrap();
+    for shape in shapes {
+        let len: usize = shape.iter().product();
+        let mut x: Vec<f64> = lcg(len as u64, len).iter().map(|v| v * 40.0).collect();
+        if len > 10 {
+            x[3] = f64::NAN; // poisons its slices, and only those
+            x[len - 1] = f64::NEG_INFINITY;
+        }
+        for axis in 0..shape.len() {
+            let mut want = x.clone();
+            softmax_slices_by_hand(&mut want, shape, axis);
+            let mut here = vec![0.0; len];
+            softmax_along(&x, &mut here, shape, axis).unwrap();
+            let mut pooled = vec![0.0; len];
+            threads::run(usize::MAX, || softmax_along(&x, &mut pooled, shape, axis))
+                .unwrap()
+                .unwrap();
+            for got in [&here, &pooled] {
+                let same = got
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| a == b || a.is_nan() && b.is_nan());
+                assert!(same, "shape {shape:?} axis {axis}");
+            }
+        }
+    }
+}
+
+#[test]
+fn e23_counts_each_result_of_attention_in_order() {
+    use rust_core::attention::Results;
+    let dims = check_shapes(&[2, 3, 4], &[2, 5, 4], Some(&[2, 5, 6])).unwrap();
+    assert_eq!(
+        Results::Output.shapes(&dims),
+        vec![("the result", vec![2, 3, 6])]
+    );
+    assert_eq!(
+        Results::Weights.shapes(&dims),
+        vec![("the result", vec![2, 3, 5])]
+    );
+    assert_eq!(
+        Results::Both.shapes(&dims),
+        vec![
+            ("the result", vec![2, 3, 6]),
+            ("the weights", vec![2, 3, 5])
+        ]
+    );
 }

@@ -91,6 +91,7 @@ def attention_weights(
 
 def _output(a: contract.AttentionInputs, weights: np.ndarray) -> np.ndarray:
     """weights · v, [..., n, m] @ [..., m, d_v] → [..., n, d_v]."""
+    assert a.v is not None
     with np.errstate(all="ignore"):
         out = np.matmul(weights, a.v)
     # A query that may attend to nothing (all-zero weights) outputs zeros — even where v holds

@@ -1,0 +1,86 @@
+//! Run-time SIMD dispatch: one idiom for every vectorised kernel (`fastexp`, `fastgelu`, `skinny`).
+//!
+//! The wheel is built for baseline x86-64 (no `target-cpu=native`), so that it runs on any x86-64
+//! CPU. A kernel compiles its loop once per `Level` with `#[target_feature]`, maps each level to
+//! its implementation in a `fn variant(cpu: Supported) -> F`, and calls through
+//! `simd::pick(&CHOSEN, variant)`: the CPU's level is detected once for the whole library, and each
+//! kernel's choice is made once, on its first call. Tests run `variant` for every level in
+//! `Supported::all()` against the kernel's scalar reference.
+
+use std::sync::OnceLock;
+
+/// The instruction sets a kernel may be compiled for, from slowest to fastest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Baseline x86-64 (SSE2), or any other architecture.
+    Baseline,
+    /// AVX2 with FMA.
+    Avx2Fma,
+    /// AVX-512F, on a CPU that also has AVX2 and FMA (every one that has AVX-512 does).
+    Avx512,
+}
+
+/// A `Level` this CPU supports. Only `best` (and, for tests, `all`) make one, so a `variant`
+/// holding one may run that level's instructions: that is the safety argument of every
+/// `unsafe` call into a `#[target_feature]` function of a `variant`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Supported(Level);
+
+impl Supported {
+    /// The fastest level of this CPU, detected on first use (std caches the CPUID answers too).
+    pub fn best() -> Supported {
+        static BEST: OnceLock<Level> = OnceLock::new();
+        Supported(*BEST.get_or_init(detect))
+    }
+
+    pub fn level(self) -> Level {
+        self.0
+    }
+
+    /// Every level this CPU supports, slowest first: each level implies the ones below it.
+    #[cfg(test)]
+    pub(crate) fn all() -> Vec<Supported> {
+        let best = Self::best().0;
+        [Level::Baseline, Level::Avx2Fma, Level::Avx512]
+            .into_iter()
+            .filter(|&level| level <= best)
+            .map(Supported)
+            .collect()
+    }
+}
+
+fn detect() -> Level {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2_fma = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+        if avx2_fma && is_x86_feature_detected!("avx512f") {
+            return Level::Avx512;
+        }
+        if avx2_fma {
+            return Level::Avx2Fma;
+        }
+    }
+    Level::Baseline
+}
+
+/// The implementation `variant` gives for this CPU, chosen on the first call and kept in `chosen`
+/// (one `static` per kernel).
+#[inline]
+pub fn pick<F: Copy + Send + Sync>(chosen: &'static OnceLock<F>, variant: fn(Supported) -> F) -> F {
+    *chosen.get_or_init(|| variant(Supported::best()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_ordered_and_detected_once() {
+        let all = Supported::all();
+        assert_eq!(all.first(), Some(&Supported(Level::Baseline)));
+        assert_eq!(all.last(), Some(&Supported::best()));
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+        static CHOSEN: OnceLock<Level> = OnceLock::new();
+        assert_eq!(pick(&CHOSEN, Supported::level), Supported::best().level());
+    }
+}
