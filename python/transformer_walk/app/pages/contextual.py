@@ -12,12 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.caches import minilm_embed
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import minilm_embed, run_with_spinner, use_model
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import run_with_spinner, use_model
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm import EncoderOutput
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
@@ -266,13 +267,11 @@ def _track(backend: str) -> None:
 
 
 def render() -> None:
-    st.title(t("ctx.title"))
-    selected = selected_backend()
-    if selected is None:
-        st.error(t("common.no_backend"))
+    name = page_start("ctx.title", caption="minilm.computed_with")
+    if name is None:
         return
     _intro()
-    backend = use_model(selected[0])
+    backend = use_model(name)
     if backend is None:
         return
     _pair(backend)

@@ -14,10 +14,10 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import run_or_none
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import run_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.widgets import page_start, solved_and_hurts, token_window
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
 
 HIDE_KEY = "mla_hide_specials"
@@ -59,22 +59,6 @@ def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
         icon=":material/visibility_off:",
     )
     return weights, keep
-
-
-def _window(m: int) -> tuple[int, int]:
-    if m <= MAX_GRID:
-        return (0, m)
-    st.slider(
-        t("mla.window"),
-        min_value=1,
-        max_value=m - MAX_GRID + 1,
-        value=1,
-        key=WINDOW_KEY,
-        help=t("mla.window_help", shown=MAX_GRID),
-    )
-    start, stop = views.window(m, st.session_state[WINDOW_KEY] - 1, MAX_GRID)
-    st.warning(t("mla.window_note", first=start + 1, last=stop, n=m), icon=":material/crop:")
-    return (start, stop)
 
 
 def _overview(out: EncoderOutput) -> None:
@@ -272,12 +256,9 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
 
 
 def render() -> None:
-    st.title(t("mla.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("mla.title", caption="minilm.computed_with")
+    if name is None:
         return
-    name, _module = backend
     out = run_or_none(current_sentence(), name)
     if out is None:
         return
@@ -289,7 +270,9 @@ def render() -> None:
     hide = st.toggle(t("mla.hide"), key=HIDE_KEY, help=t("mla.hide_help"))
     weights, positions = _view(out, hide)
     labels = [out.tokens[p] for p in positions]
-    rows = _window(len(positions))
+    rows = token_window(
+        len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
+    )
     _grid(weights, labels, rows)
     _enlarged(weights, labels, rows)
     _head_view(out, weights, positions, rows)

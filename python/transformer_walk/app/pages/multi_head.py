@@ -10,13 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.widgets import solved_and_hurts, token_window
-from transformer_walk.models.toy import ToyConfig, Trace, tokenize
+from transformer_walk.app.views.labels import shape_label
+from transformer_walk.app.widgets import page_start, solved_and_hurts, token_window
+from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.topics.attention_picks import default_query
 
 D_MODEL_KEY = "mh_d_model"
 H_KEY = "mh_h"
@@ -34,10 +36,6 @@ def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
         for key in (QUERY_KEY, WINDOW_KEY):
             st.session_state.pop(key, None)
         st.session_state[PICKS_FOR_KEY] = list(tokens)
-
-
-def _shape(shape: tuple[int, ...]) -> str:
-    return r"[" + r",\,".join(str(s) for s in shape) + r"]"
 
 
 def _intro() -> None:
@@ -86,9 +84,7 @@ def _sizes() -> tuple[int, int, int]:
 
 
 def _window(n: int) -> tuple[int, int]:
-    return token_window(
-        n, MAX_SHOWN, WINDOW_KEY, label="mh.window", help_id="mh.window_help", note="mh.window_note"
-    )
+    return token_window(n, MAX_SHOWN, WINDOW_KEY, help_id="mh.window_help", note="mh.window_note")
 
 
 def _overview(trace: Trace) -> None:
@@ -140,7 +136,7 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.markdown(t("mh.his.body"))
     labels = {i: f"{i + 1} · {token}" for i, token in enumerate(trace.tokens)}
     if st.session_state.get(QUERY_KEY) not in range(trace.n):
-        st.session_state[QUERY_KEY] = views.default_query(trace.tokens)
+        st.session_state[QUERY_KEY] = default_query(trace.tokens)
     i = st.selectbox(
         t("mh.his.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
     )
@@ -178,9 +174,9 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
     cfg, block = trace.config, trace.blocks[0]
     shapes = views.HeadShapes(trace.n, cfg.d_model, cfg.h)
     st.latex(
-        rf"{cfg.h} \times {_shape(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
-        rf"{_shape(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {_shape(shapes.w_o)}\,}} "
-        rf"{_shape(shapes.out)}"
+        rf"{cfg.h} \times {shape_label(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
+        rf"{shape_label(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {shape_label(shapes.w_o)}\,}} "
+        rf"{shape_label(shapes.out)}"
     )
     start, stop = rows
     tokens = trace.tokens[start:stop]
@@ -211,7 +207,7 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
                 block.head_out[head, start:stop],
                 tokens,
                 feature,
-                rf"$\operatorname{{head}}_{{{head + 1}}}\ {_shape(shapes.head)}$",
+                rf"$\operatorname{{head}}_{{{head + 1}}}\ {shape_label(shapes.head)}$",
                 "d_k",
             )
     if cfg.h > len(shown):
@@ -222,19 +218,19 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
         block.concat[start:stop],
         tokens,
         concat_cols,
-        rf"$\operatorname{{Concat}}\ {_shape(shapes.concat)}$",
+        rf"$\operatorname{{Concat}}\ {shape_label(shapes.concat)}$",
         t("mh.concat.cols"),
     )
     left, right = st.columns(2)
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
     with left:
-        matrix(w_o, model_cols, model_cols, rf"$W^O\ {_shape(shapes.w_o)}$", "d_model")
+        matrix(w_o, model_cols, model_cols, rf"$W^O\ {shape_label(shapes.w_o)}$", "d_model")
     with right:
         matrix(
             block.attn_out[start:stop],
             tokens,
             model_cols,
-            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {_shape(shapes.out)}$",
+            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {shape_label(shapes.out)}$",
             "d_model",
         )
     st.success(
@@ -306,27 +302,19 @@ def _base_configuration(trace: Trace) -> None:
 
 
 def render() -> None:
-    st.title(t("mh.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("mh.title")
+    if name is None:
         return
-    name, _module = backend
     _intro()
     d_model, _asked, h = _sizes()
 
     text = current_sentence()
     config = ToyConfig(d_model=d_model, h=h)
-    run_on = views.backend_for(name, len(tokenize(text)), d_model, h)
+    run_on = toy_backend(name, config, [text])
     with st.spinner(t("mh.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
-    if run_on != name:
-        st.info(
-            t("mh.python_fallback", n=trace.n, d_model=d_model), icon=":material/hourglass_top:"
-        )
     _forget_picks_of_another_sentence(trace.tokens)
     _overview(trace)
     rows = _window(trace.n)

@@ -12,10 +12,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
+from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 
@@ -114,12 +116,12 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
         cols, ("W^Q", "W^K", "W^V"), (weights.W_Q, weights.W_K, weights.W_V), strict=True
     ):
         with col:
-            st.markdown(f"**${name}$** · {d} × {d}")
+            st.markdown(f"**${name}$** · {shape_label(matrix.shape, times=True)}")
             _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, cell=_column_cell(d))
     cols = st.columns(3)
     for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
         with col:
-            st.markdown(f"**${name} = XW^{name}$** · {n} × {d}")
+            st.markdown(f"**${name} = XW^{name}$** · {shape_label(matrix.shape, times=True)}")
             _heat(matrix, tokens, dims, t("qkv.row.token"), name, cell=_column_cell(d))
 
 
@@ -302,13 +304,17 @@ def render() -> None:
     )
     st.warning(t("qkv.analogy.caveat"), icon=":material/info:")
     config = _controls()
-    trace = toy_trace_or_none(current_sentence(), config, name)
+    text = current_sentence()
+    # The sentence and, further down, the second one (as last typed) run on one backend.
+    other = st.session_state.get(OTHER_KEY, OTHER_DEFAULT)
+    run_on = toy_backend(name, config, [text, other])
+    trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    _projections(trace, config, name)
-    i, head = _pair(trace, config, name)
+    _projections(trace, config, run_on)
+    i, head = _pair(trace, config, run_on)
     _values(trace, i, head)
-    _fixed(trace, config, name)
+    _fixed(trace, config, run_on)
     solved_and_hurts(t("qkv.solved"), t("qkv.hurts"))
 
 

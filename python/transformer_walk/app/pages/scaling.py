@@ -7,14 +7,16 @@ measured variance of q·k against d_k, and the softmax saturating as d_k grows �
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.core import get_backend
@@ -63,12 +65,12 @@ def _sentence(text: str, backend: str) -> None:
         t("scale.head"), list(range(h)), format_func=head_labels.__getitem__, key=HEAD_KEY
     )
     config = ToyConfig(d_model=int(d_model), h=int(h))
+    run_on = toy_backend(backend, config, [text, text])  # with and without ÷√d_k
     with st.spinner(t("scale.sent.computing")):
-        scaled = toy_trace_or_none(text, config, backend)
+        scaled = toy_trace_or_none(text, config, run_on)
         if scaled is None:
             return
-        unscaled = toy_trace_or_none(text, ToyConfig(d_model=int(d_model), h=int(h), scale=False),
-                                     backend)  # fmt: skip
+        unscaled = toy_trace_or_none(text, replace(config, scale=False), run_on)
     assert unscaled is not None  # same text: if one trace exists, so does the other
     st.caption(t("scale.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
     left, right = st.columns(2, gap="large")

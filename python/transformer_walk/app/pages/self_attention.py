@@ -11,14 +11,17 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.widgets import solved_and_hurts, token_window
-from transformer_walk.models.toy import ToyConfig, Trace, tokenize
+from transformer_walk.app.views.labels import vector_label
+from transformer_walk.app.views.window import window
+from transformer_walk.app.widgets import page_start, solved_and_hurts, token_window
+from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.topics import attention_picks as picks
 
 HEAD_KEY = "sam_head"
 CAUSAL_KEY = "sam_causal"
@@ -48,10 +51,6 @@ def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
 def _token_labels(tokens: list[str]) -> dict[int, str]:
     # Precomputed: AppTest may call format_func outside the run.
     return {i: f"{i + 1} · {token}" for i, token in enumerate(tokens)}
-
-
-def _vector(values) -> str:  # noqa: ANN001 - any sequence of floats
-    return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
 
 
 def _intro() -> None:
@@ -89,9 +88,8 @@ def _matrix(trace: Trace, head: int) -> None:
         rf"{n} \times {n} = {n * n}"
     )
     start, stop = token_window(
-        n, MAX_SHOWN, WINDOW_KEY, label="sam.window", help_id="sam.window_help",
-        note="sam.window_note",
-    )  # fmt: skip
+        n, MAX_SHOWN, WINDOW_KEY, help_id="sam.window_help", note="sam.window_note"
+    )
     tokens = trace.tokens[start:stop]
     st.altair_chart(
         charts.heatmap(
@@ -115,7 +113,7 @@ def _query_row(trace: Trace, head: int) -> None:
     st.header(t("sam.row.title"), divider="gray")
     st.markdown(t("sam.row.body"))
     labels = _token_labels(trace.tokens)
-    _keep_in_range(QUERY_KEY, trace.n, views.default_query(trace.tokens))
+    _keep_in_range(QUERY_KEY, trace.n, picks.default_query(trace.tokens))
     i = st.selectbox(
         t("sam.row.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
     )
@@ -156,8 +154,8 @@ def _query_row(trace: Trace, head: int) -> None:
         pd.DataFrame(
             {
                 "a_ij": row.weights,
-                "v_j": [_vector(v) for v in row.values],
-                "a_ij · v_j": [_vector(c) for c in row.contributions],
+                "v_j": [vector_label(v) for v in row.values],
+                "a_ij · v_j": [vector_label(c) for c in row.contributions],
             },
             index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
         ),
@@ -168,8 +166,8 @@ def _query_row(trace: Trace, head: int) -> None:
         t(
             "sam.row.check",
             row=i + 1,
-            z=_vector(row.weighted_sum),
-            out=_vector(row.trace_output),
+            z=vector_label(row.weighted_sum),
+            out=vector_label(row.trace_output),
             diff=f"{row.difference:.1e}",
         ),
         icon=":material/check_circle:",
@@ -181,7 +179,7 @@ def _direction(trace: Trace, head: int) -> None:
     st.markdown(t("sam.dir.body"))
     weights = views.layer_weights(trace)[head]
     labels = _token_labels(trace.tokens)
-    i_default, j_default = views.default_pair(trace.tokens, weights)
+    i_default, j_default = picks.default_pair(trace.tokens, weights)
     _keep_in_range(PAIR_I_KEY, trace.n, i_default)
     _keep_in_range(PAIR_J_KEY, trace.n, j_default)
     left, right = st.columns(2)
@@ -203,10 +201,10 @@ def _direction(trace: Trace, head: int) -> None:
     if i == j:
         st.caption(t("sam.dir.same"))
 
-    gap = views.asymmetry(weights)
+    gap = picks.asymmetry(weights)
     start, stop = 0, trace.n
     if trace.n > MAX_SHOWN:
-        start, stop = views.window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
+        start, stop = window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
     tokens = trace.tokens[start:stop]
     st.subheader(t("sam.dir.heatmap"))
     st.altair_chart(
@@ -220,7 +218,7 @@ def _direction(trace: Trace, head: int) -> None:
         ),
         width="content",
     )
-    bi, bj = views.most_asymmetric_pair(weights)
+    bi, bj = picks.most_asymmetric_pair(weights)
     st.caption(
         t(
             "sam.dir.largest",
@@ -291,25 +289,19 @@ def _cost(trace: Trace) -> None:
 
 
 def render() -> None:
-    st.title(t("sam.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("sam.title")
+    if name is None:
         return
-    name, _module = backend
     _intro()
 
     text = current_sentence()
     config = ToyConfig(causal=bool(st.session_state.get(CAUSAL_KEY, False)))
-    run_on = views.backend_for(name, len(tokenize(text)), config.d_model, config.h)
     _controls(config.h)
+    run_on = toy_backend(name, config, [text])
     with st.spinner(t("sam.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
-    if run_on != name:
-        st.info(t("sam.python_fallback", n=trace.n), icon=":material/hourglass_top:")
     head = int(st.session_state.get(HEAD_KEY, 0))
     _forget_picks_of_another_sentence(trace.tokens)
 

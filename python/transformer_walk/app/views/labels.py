@@ -1,0 +1,19 @@
+"""How the pages write a shape or a short vector: the same in tables, diagrams and formulas."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+
+def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
+    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix (``latex`` gives
+    "4 \\times 8", for ℝ^{4×8} in a formula). "[4, 8]" is the same text in LaTeX."""
+    sizes = [str(int(s)) for s in shape]
+    if not times:
+        return "[" + ", ".join(sizes) + "]"
+    return (r" \times " if latex else " × ").join(sizes)
+
+
+def vector_label(values: Iterable[float], digits: int = 3) -> str:
+    """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``)."""
+    return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
