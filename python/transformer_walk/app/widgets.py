@@ -86,6 +86,28 @@ def token_window(n: int, shown: int, key: str, *, help_id: str, note: str) -> tu
     return (start, stop)
 
 
+def pick(label: str, key: str, options: dict[Any, str], default: Any, **kwargs: Any) -> Any:
+    """A selectbox over ``options`` ({value: shown label}) whose stored choice stays valid as the
+    options change (``keep_valid_choice``); ``kwargs`` go to ``st.selectbox``."""
+    keep_valid_choice(key, list(options), default)
+    return st.selectbox(
+        label, options=list(options), format_func=options.__getitem__, key=key, **kwargs
+    )
+
+
+def forget_picks_of_another_sentence(
+    tokens: Sequence[str], keys: Sequence[str], marker: str
+) -> bool:
+    """When ``tokens`` are not the ones the picks ``keys`` were made for (remembered under
+    ``marker``), drop those picks so a new sentence starts from its own defaults. True if so."""
+    if st.session_state.get(marker) == list(tokens):
+        return False
+    for key in keys:
+        st.session_state.pop(key, None)
+    st.session_state[marker] = list(tokens)
+    return True
+
+
 def keep_valid_choice(key: str, options: Sequence[Any], default: Any) -> None:
     """Before drawing the picker ``key``: keep its stored choice among ``options`` (a new sentence
     changes them), else put ``default``. A choice the learner never moved off the default follows

@@ -15,8 +15,8 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
-from transformer_walk.app.views.labels import shape_label
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 
 NORM_KEY = "blk_norm"
@@ -113,7 +113,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         },
     )
     shown = min(trace.n, MAX_ROWS)
-    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
     frame = pd.DataFrame(
         [
             {"stage": t(STAGE_NAMES[s.stage]), "token": tokens[i], "var": float(s.stats.var[i])}
@@ -136,11 +136,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         st.caption(t("blk.first_rows", shown=shown, n=trace.n))
 
     labels = {s.stage: t(STAGE_NAMES[s.stage]) for s in summaries}
-    if st.session_state.get(STAGE_KEY) not in labels:
-        st.session_state[STAGE_KEY] = "resid1"
-    stage = st.selectbox(
-        t("blk.stages.pick"), options=list(labels), format_func=labels.__getitem__, key=STAGE_KEY
-    )
+    stage = pick(t("blk.stages.pick"), STAGE_KEY, labels, "resid1")
     values = views.stage_array(block, stage)[:shown]  # (shown, d_model or d_ff)
     dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
@@ -169,7 +165,7 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
     )
     norm, block = trace.config.norm, trace.blocks[block_index]
     shown = min(trace.n, MAX_ROWS)
-    index = pd.Index([f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name="token")
+    index = pd.Index(list(token_labels(trace.tokens, range(shown), first=0).values()), name="token")
     for before, after in views.layer_norm_pairs(block, norm):
         b = views.RowStats.of(views.stage_array(block, before))
         a = views.RowStats.of(views.stage_array(block, after))
@@ -213,7 +209,7 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
     st.markdown(t("blk.stack.body", layers=layers))
     view = views.stack_view(trace)
     shown = min(trace.n, MAX_ROWS)
-    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
     frame = pd.DataFrame(
         [
             {"block": layer, "cos": float(view.cos_with_input[layer, i]), "token": tokens[i]}
@@ -277,12 +273,7 @@ def render() -> None:
     block_index = 0
     if layers > 1:
         labels = {i: t("blk.layer_label", number=i + 1) for i in range(layers)}
-        if st.session_state.get(LAYER_KEY) not in labels:
-            st.session_state[LAYER_KEY] = 0
-        block_index = st.selectbox(
-            t("blk.layer_pick"), options=list(labels), format_func=labels.__getitem__,
-            key=LAYER_KEY,
-        )  # fmt: skip
+        block_index = pick(t("blk.layer_pick"), LAYER_KEY, labels, 0)
     _diagram(trace, block_index)
     _stage_table(trace, block_index)
     _layer_norm(trace, block_index)

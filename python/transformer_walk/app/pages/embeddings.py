@@ -16,7 +16,7 @@ from transformer_walk.app.charts import embeddings as charts_embeddings
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.topics import corpus
 from transformer_walk.topics.word2vec import (
@@ -215,8 +215,7 @@ def _neighbours(result: Word2VecResult) -> None:
     st.markdown(t("emb.nn.body"))
     options = list(result.vocab)
     words = [w for w in corpus.words(current_sentence()) if w in options]
-    if st.session_state.get(WORD_KEY) not in options:
-        st.session_state[WORD_KEY] = "dog" if "dog" in words or not words else words[0]
+    keep_valid_choice(WORD_KEY, options, "dog" if "dog" in words or not words else words[0])
     word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
     before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
     after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)

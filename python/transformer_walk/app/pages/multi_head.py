@@ -15,8 +15,14 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.views.labels import shape_label
-from transformer_walk.app.widgets import page_start, solved_and_hurts, token_window
+from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    page_start,
+    pick,
+    solved_and_hurts,
+    token_window,
+)
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.attention_picks import default_query
 
@@ -28,14 +34,6 @@ PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
 MAX_SHOWN = 12  # tokens per side of each small heatmap
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
 DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
-
-
-def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
-    """A new sentence starts from its own defaults (its "his", its first tokens)."""
-    if st.session_state.get(PICKS_FOR_KEY) != tokens:
-        for key in (QUERY_KEY, WINDOW_KEY):
-            st.session_state.pop(key, None)
-        st.session_state[PICKS_FOR_KEY] = list(tokens)
 
 
 def _intro() -> None:
@@ -134,12 +132,7 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
 def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.header(t("mh.his.title"), divider="gray")
     st.markdown(t("mh.his.body"))
-    labels = {i: f"{i + 1} · {token}" for i, token in enumerate(trace.tokens)}
-    if st.session_state.get(QUERY_KEY) not in range(trace.n):
-        st.session_state[QUERY_KEY] = default_query(trace.tokens)
-    i = st.selectbox(
-        t("mh.his.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
-    )
+    i = pick(t("mh.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens))
     rows = views.query_rows_by_head(trace, i)  # (h, n)
     head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
     start, stop = keys
@@ -315,7 +308,7 @@ def render() -> None:
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    _forget_picks_of_another_sentence(trace.tokens)
+    forget_picks_of_another_sentence(trace.tokens, (QUERY_KEY, WINDOW_KEY), PICKS_FOR_KEY)
     _overview(trace)
     rows = _window(trace.n)
     _heads_side_by_side(trace, rows)

@@ -14,7 +14,7 @@ from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.latex import scientific
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
 from transformer_walk.topics.ngrams import (
     BOS,
@@ -139,8 +139,7 @@ def _next_words(model: NgramCounts, words: list[str]) -> None:
     options = list(model.vocabulary)
     in_vocab = [w for w in words if w in options]
     default = in_vocab[0] if in_vocab else "his"
-    if st.session_state.get(WORD_KEY) not in options:
-        st.session_state[WORD_KEY] = default
+    keep_valid_choice(WORD_KEY, options, default)
     word = st.selectbox(t("ngram.next.word"), options=options, key=WORD_KEY)
     found = model.continuations((word,), top=10)
     total = model.contexts[2][(word,)]

@@ -128,6 +128,23 @@ def _memory(trace: Trace) -> None:
     )
 
 
+def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
+    """The [m, m] cosines of one-hot vectors: 1 on the diagonal, 0 everywhere else."""
+    st.altair_chart(
+        charts.heatmap(
+            cos,
+            words,
+            words,
+            row_title=t("onehot.orth.chart_row"),
+            col_title=t("onehot.orth.chart_col"),
+            value_title=t("onehot.orth.chart_value"),
+            fmt=".0f",
+            domain=(0.0, 1.0),
+        ),
+        width="content",
+    )
+
+
 def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None:
     st.header(t("onehot.orth.title"), divider="gray")
     st.markdown(t("onehot.orth.body"))
@@ -147,20 +164,7 @@ def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None
             cos = cosine_matrix(trace.one_hot[distinct])  # (m, m) over distinct tokens
             largest = max_off_diagonal(cos)
             shown = distinct[:MAX_COSINE_TOKENS]
-            labels = [trace.tokens[i] for i in shown]
-            st.altair_chart(
-                charts.heatmap(
-                    cos[: len(shown), : len(shown)],
-                    labels,
-                    labels,
-                    row_title=t("onehot.orth.chart_row"),
-                    col_title=t("onehot.orth.chart_col"),
-                    value_title=t("onehot.orth.chart_value"),
-                    fmt=".0f",
-                    domain=(0.0, 1.0),
-                ),
-                width="content",
-            )
+            _cosine_heatmap(cos[: len(shown), : len(shown)], [trace.tokens[i] for i in shown])
             if len(shown) < len(distinct):
                 st.caption(t("onehot.orth.capped", shown=len(shown), m=len(distinct)))
             if np.array_equal(cos, np.eye(len(distinct))):
@@ -201,19 +205,7 @@ def _compare_words(trace: Trace, module: ModuleType) -> None:
     ids = trace.vocab.ids(words)  # (m,)
     x = module.one_hot(ids, len(trace.vocab), dtype=np.float64)  # (m, |V|) on the backend
     cos = cosine_matrix(x)  # (m, m)
-    st.altair_chart(
-        charts.heatmap(
-            cos,
-            words,
-            words,
-            row_title=t("onehot.orth.chart_row"),
-            col_title=t("onehot.orth.chart_col"),
-            value_title=t("onehot.orth.chart_value"),
-            fmt=".0f",
-            domain=(0.0, 1.0),
-        ),
-        width="content",
-    )
+    _cosine_heatmap(cos, words)
     norms = np.linalg.norm(x, axis=1)
     lines = []
     for j in range(1, min(len(words), 3)):

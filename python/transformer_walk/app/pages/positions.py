@@ -13,8 +13,9 @@ from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.views.latex import scientific
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,
@@ -73,9 +74,8 @@ def _sentence_numbers(trace: Trace) -> None:
     d = trace.config.d_model
     st.markdown(t("pos.numbers.body", n=trace.n, d_model=d))
     shown = min(trace.n, MAX_TABLE_ROWS)
-    index = pd.Index(
-        [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name=t("pos.axis.pos")
-    )
+    labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
+    index = pd.Index(list(labels.values()), name=t("pos.axis.pos"))
     columns = [f"{'sin' if c % 2 == 0 else 'cos'} {c}" for c in range(d)]
     st.dataframe(
         pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
@@ -84,12 +84,7 @@ def _sentence_numbers(trace: Trace) -> None:
     if shown < trace.n:
         st.caption(t("pos.numbers.more", shown=shown, n=trace.n))
 
-    labels = {i: f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])}
-    if st.session_state.get(TOKEN_KEY) not in labels:
-        st.session_state[TOKEN_KEY] = min(2, shown - 1)  # "his" in the default sentence
-    i = st.selectbox(
-        t("pos.numbers.pick"), options=list(labels), format_func=labels.__getitem__, key=TOKEN_KEY
-    )
+    i = pick(t("pos.numbers.pick"), TOKEN_KEY, labels, min(2, shown - 1))  # "his" by default
     column = 2 if d > 2 else 0
     angle = pos.pe_angle(i, column, d)
     value = pos.pe_value(i, column, d)
@@ -172,6 +167,17 @@ def _shuffle(text: str, backend: str) -> None:
     st.caption(t("pos.shuffle.note"))
 
 
+def _position_cosines(cos: np.ndarray) -> None:
+    """[count, count] cosines between the vectors of positions i and j."""
+    st.altair_chart(
+        charts.index_heatmap(
+            cos, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"), value_title="cos",
+            cell=max(3, 320 // cos.shape[0]),
+        ),
+        width="content",
+    )  # fmt: skip
+
+
 def _learned() -> None:
     st.header(t("pos.learned.title"), divider="gray")
     st.markdown(t("pos.learned.body"))
@@ -181,25 +187,13 @@ def _learned() -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(t("pos.learned.sinusoidal", d_model=MINILM_D_MODEL))
-        st.altair_chart(
-            charts.index_heatmap(
-                sinus, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
-                value_title="cos", cell=max(3, 320 // count),
-            ),
-            width="content",
-        )  # fmt: skip
+        _position_cosines(sinus)
     if model is None:
         return
     learned = pos.cosine_matrix(model.embeddings.position_embeddings[:count])  # (count, count)
     with right:
         st.markdown(t("pos.learned.minilm"))
-        st.altair_chart(
-            charts.index_heatmap(
-                learned, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
-                value_title="cos", cell=max(3, 320 // count),
-            ),
-            width="content",
-        )  # fmt: skip
+        _position_cosines(learned)
     sin_label, learned_label = t("pos.learned.series_sin"), t("pos.learned.series_minilm")
     by_distance = {
         sin_label: pos.mean_cosine_by_distance(sinus),

@@ -17,9 +17,16 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.views.labels import vector_label
+from transformer_walk.app.views.labels import token_labels, vector_label
 from transformer_walk.app.views.window import window
-from transformer_walk.app.widgets import page_start, solved_and_hurts, token_window
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    keep_valid_choice,
+    page_start,
+    pick,
+    solved_and_hurts,
+    token_window,
+)
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics import attention_picks as picks
 
@@ -32,25 +39,6 @@ PAIR_J_KEY = "sam_j"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
 EXPAND_UP_TO = 6  # write z_i = Σ_j a_ij v_j term by term for at most this many tokens
-
-
-def _keep_in_range(key: str, n: int, default: int) -> None:
-    """A token index stored for a longer sentence may not exist in the new one: reset it."""
-    if st.session_state.get(key) not in range(n):
-        st.session_state[key] = default
-
-
-def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
-    """A new sentence starts from its own defaults (its "his", its most lopsided pair)."""
-    if st.session_state.get(PICKS_FOR_KEY) != tokens:
-        for key in (QUERY_KEY, PAIR_I_KEY, PAIR_J_KEY, WINDOW_KEY):
-            st.session_state.pop(key, None)
-        st.session_state[PICKS_FOR_KEY] = list(tokens)
-
-
-def _token_labels(tokens: list[str]) -> dict[int, str]:
-    # Precomputed: AppTest may call format_func outside the run.
-    return {i: f"{i + 1} · {token}" for i, token in enumerate(tokens)}
 
 
 def _intro() -> None:
@@ -66,7 +54,7 @@ def _controls(h: int) -> None:
     left, right = st.columns([3, 2])
     with left:
         labels = {i: t("sam.head_label", number=i + 1) for i in range(h)}
-        _keep_in_range(HEAD_KEY, h, 0)
+        keep_valid_choice(HEAD_KEY, range(h), 0)
         st.radio(
             t("sam.head"),
             options=list(range(h)),
@@ -112,11 +100,8 @@ def _matrix(trace: Trace, head: int) -> None:
 def _query_row(trace: Trace, head: int) -> None:
     st.header(t("sam.row.title"), divider="gray")
     st.markdown(t("sam.row.body"))
-    labels = _token_labels(trace.tokens)
-    _keep_in_range(QUERY_KEY, trace.n, picks.default_query(trace.tokens))
-    i = st.selectbox(
-        t("sam.row.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
-    )
+    labels = token_labels(trace.tokens)
+    i = pick(t("sam.row.pick"), QUERY_KEY, labels, picks.default_query(trace.tokens))
     row = views.query_row(trace, head, i)
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -178,19 +163,13 @@ def _direction(trace: Trace, head: int) -> None:
     st.header(t("sam.dir.title"), divider="gray")
     st.markdown(t("sam.dir.body"))
     weights = views.layer_weights(trace)[head]
-    labels = _token_labels(trace.tokens)
+    labels = token_labels(trace.tokens)
     i_default, j_default = picks.default_pair(trace.tokens, weights)
-    _keep_in_range(PAIR_I_KEY, trace.n, i_default)
-    _keep_in_range(PAIR_J_KEY, trace.n, j_default)
     left, right = st.columns(2)
     with left:
-        i = st.selectbox(
-            t("sam.dir.i"), options=list(labels), format_func=labels.__getitem__, key=PAIR_I_KEY
-        )
+        i = pick(t("sam.dir.i"), PAIR_I_KEY, labels, i_default)
     with right:
-        j = st.selectbox(
-            t("sam.dir.j"), options=list(labels), format_func=labels.__getitem__, key=PAIR_J_KEY
-        )
+        j = pick(t("sam.dir.j"), PAIR_J_KEY, labels, j_default)
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = trace.tokens[i], trace.tokens[j]
     m1, m2, m3 = st.columns(3)
@@ -303,7 +282,9 @@ def render() -> None:
     if trace is None:
         return
     head = int(st.session_state.get(HEAD_KEY, 0))
-    _forget_picks_of_another_sentence(trace.tokens)
+    # A new sentence starts from its own defaults (its "his", its most lopsided pair).
+    picked = (QUERY_KEY, PAIR_I_KEY, PAIR_J_KEY, WINDOW_KEY)
+    forget_picks_of_another_sentence(trace.tokens, picked, PICKS_FOR_KEY)
 
     _matrix(trace, head)
     _query_row(trace, head)
