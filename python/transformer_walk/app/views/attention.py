@@ -179,6 +179,7 @@ def concat_difference(trace: Trace, layer: int = 0) -> float:
     concat is exactly the heads side by side (per token, along the features)."""
     block = trace.blocks[layer]
     h, n, d_k = block.head_out.shape
+    # Split here by hand, not with the model's split_heads: this checks the model's merge_heads.
     blocks = block.concat.reshape(n, h, d_k).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
     return float(np.max(np.abs(blocks - block.head_out), initial=0.0))
 
