@@ -1,4 +1,5 @@
-"""attention_views: what the Self-attention and Multi-head pages select and derive from a trace."""
+"""What the Self-attention and Multi-head pages select and derive from a trace (views.attention,
+and the queries and pairs they start from, topics.attention_picks)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import numpy as np
 import pytest
 
 from transformer_walk.app.views import attention as views
+from transformer_walk.app.views.window import window
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
+from transformer_walk.topics import attention_picks as picks
 
 
 @pytest.fixture(scope="module")
@@ -122,11 +125,11 @@ def test_query_row_difference_notices_a_wrong_output(trace) -> None:  # noqa: AN
 
 def test_asymmetry_is_antisymmetric_and_nonzero_for_the_toy(trace) -> None:  # noqa: ANN001
     a = views.layer_weights(trace)[0]
-    gap = views.asymmetry(a)
+    gap = picks.asymmetry(a)
     np.testing.assert_allclose(gap, -gap.T)
     np.testing.assert_allclose(np.diag(gap), 0)
     assert np.abs(gap).max() > 0.05  # the toy's matrix is far from symmetric
-    i, j = views.most_asymmetric_pair(a)
+    i, j = picks.most_asymmetric_pair(a)
     assert i != j
     assert gap[i, j] == pytest.approx(np.abs(gap).max())
     assert a[i, j] > a[j, i]
@@ -134,16 +137,16 @@ def test_asymmetry_is_antisymmetric_and_nonzero_for_the_toy(trace) -> None:  # n
 
 def test_asymmetry_of_a_symmetric_matrix_is_zero() -> None:
     s = np.array([[0.5, 0.2], [0.2, 0.5]])
-    np.testing.assert_array_equal(views.asymmetry(s), np.zeros((2, 2)))
-    assert views.most_asymmetric_pair(np.ones((1, 1))) == (0, 0)
+    np.testing.assert_array_equal(picks.asymmetry(s), np.zeros((2, 2)))
+    assert picks.most_asymmetric_pair(np.ones((1, 1))) == (0, 0)
 
 
 def test_default_pair_and_query_follow_the_seed(trace) -> None:  # noqa: ANN001
     weights = views.layer_weights(trace)[0]
-    assert views.default_pair(trace.tokens, weights) == (2, 0)  # (his, tom)
-    assert views.default_query(trace.tokens) == 2
-    assert views.default_query(["a", "b", "c"]) == 2  # the last token
-    assert views.default_pair(["a", "b", "c"], weights[:3, :3]) == views.most_asymmetric_pair(
+    assert picks.default_pair(trace.tokens, weights) == (2, 0)  # (his, tom)
+    assert picks.default_query(trace.tokens) == 2
+    assert picks.default_query(["a", "b", "c"]) == 2  # the last token
+    assert picks.default_pair(["a", "b", "c"], weights[:3, :3]) == picks.most_asymmetric_pair(
         weights[:3, :3]
     )
 
@@ -207,21 +210,19 @@ def test_output_difference_uses_w_o(wide_trace) -> None:  # noqa: ANN001
     assert views.output_difference(wide_trace, w_o.T) > 0.01
 
 
-# --- keeping pages fast ----------------------------------------------------------------------
-
-
-def test_python_falls_back_to_numpy_only_for_large_work() -> None:
-    assert views.backend_for("python", 4, 8, 2) == "python"
-    assert views.backend_for("python", 200, 8, 2) == "python"  # the default toy at 200 words
-    assert views.backend_for("python", 200, 64, 16) == "numpy"
-    assert views.backend_for("python", 1000, 8, 2) == "numpy"
-    assert views.backend_for("numpy", 1000, 64, 16) == "numpy"
-    assert views.backend_for("rust", 1000, 64, 16) == "rust"
+# --- the token window of long sentences -----------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("n", "start", "size", "expected"),
-    [(4, 0, 24, (0, 4)), (50, 0, 24, (0, 24)), (50, 40, 24, (26, 50)), (50, -3, 24, (0, 24))],
+    [
+        (4, 0, 24, (0, 4)),
+        (50, 0, 24, (0, 24)),
+        (50, 40, 24, (26, 50)),
+        (50, -3, 24, (0, 24)),
+        (100, 90, 40, (60, 100)),
+        (10, 3, 40, (0, 10)),
+    ],
 )
 def test_window(n: int, start: int, size: int, expected: tuple[int, int]) -> None:
-    assert views.window(n, start, size) == expected
+    assert window(n, start, size) == expected

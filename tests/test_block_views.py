@@ -85,7 +85,7 @@ def test_block_diagram_has_every_box_with_its_shape(norm: str) -> None:
     dot = views.block_diagram_dot(labels, shapes, norm)
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     for label in labels.values():
-        assert f'label="{label}\\n[5 × 8]"' in dot
+        assert f'label="{label}\\n[5, 8]"' in dot
     assert dot.count("style=dashed") == 2
     first = "x_in -> ln1 -> mha" if norm == "pre" else "x_in -> mha -> add1 -> ln1"
     assert first in dot

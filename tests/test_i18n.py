@@ -102,3 +102,18 @@ def test_every_message_is_used() -> None:
 
 def test_outside_streamlit_the_language_is_english() -> None:
     assert i18n.t("abh.title") == MESSAGES["abh.title"]["en"]
+
+
+def test_a_count_chooses_its_noun() -> None:
+    one = translate("lane.rust-all", "en", cores=1)
+    assert one == "Rust · all 1 thread" and translate("lane.rust-all", "en", cores=2).endswith(
+        "2 threads"
+    )
+    assert translate("tok.wp.split_words", "en", count=1).startswith("1 word of your text was")
+    assert translate("tok.wp.split_words", "en", count=3).startswith("3 words of your text were")
+    assert translate("lane.rust-all", "zh", cores=1) == "Rust · 全部 1 个线程"  # no plural
+
+
+def test_no_message_hedges_a_plural_with_parentheses() -> None:
+    hedged = [key for key, entry in MESSAGES.items() if re.search(r"\w\((s|es)\)", entry["en"])]
+    assert hedged == []

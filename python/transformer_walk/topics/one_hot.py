@@ -46,6 +46,14 @@ def race_tokens(n: int, vocab_size: int) -> int:
     return min(n, max(1, MAX_RACE_CELLS // vocab_size))
 
 
+def race_multiply_adds(n: int, vocab_size: int, d: int = RACE_D) -> int:
+    """What ``race`` asks of its backend at the least, counted as ``core.budget`` counts work:
+    an [n, |V|] one-hot matrix and an [n, d] lookup per round, in three sizing rounds, the
+    check, and the warm-up plus MIN_SAMPLES samples of each step."""
+    rounds = 3 + 1 + 1 + MIN_SAMPLES
+    return rounds * n * (vocab_size + d)
+
+
 def human_bytes(size: float) -> str:
     """1536 → '1.5 KB' (powers of 1024, the unit memory is bought in)."""
     for unit in ("B", "KB", "MB", "GB"):

@@ -5,14 +5,13 @@ Renders ``worked_example.worked_example`` (computed by the sidebar's backend); h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views import latex as latex_steps
+from transformer_walk.app.views.labels import vector_label
 from transformer_walk.app.widgets import page_start
 from transformer_walk.topics.worked_example import (
     DEFAULT_SCORES,
@@ -254,8 +253,8 @@ def _step_values(trace: AttentionTrace) -> None:
         pd.DataFrame(
             {
                 "α_j": trace.weights,
-                "v_j": [_vector_text(v) for v in trace.values],
-                "α_j v_j": [_vector_text(c) for c in trace.contributions],
+                "v_j": [vector_label(v) for v in trace.values],
+                "α_j v_j": [vector_label(c) for c in trace.contributions],
             },
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
@@ -272,16 +271,12 @@ def _step_values(trace: AttentionTrace) -> None:
         t(
             "abh.fused",
             backend=t(f"backend.{trace.backend}"),
-            z=_vector_text(trace.z),
-            total=_vector_text(trace.weighted_sum),
+            z=vector_label(trace.z),
+            total=vector_label(trace.weighted_sum),
             diff=f"{trace.fused_difference:.1e}" if trace.fused_difference else "0",
         ),
         icon=":material/check_circle:",
     )
-
-
-def _vector_text(values: Iterable[float]) -> str:
-    return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
 
 
 def _caveats_and_heads() -> None:

@@ -9,6 +9,7 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
+from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics import patches as vit
 
@@ -77,7 +78,7 @@ def _sequence(patches: vit.Patches, image: np.ndarray) -> None:
     width = p * p * 3
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("p", str(p))
-    m2.metric(t("vit.metric.grid"), f"{rows} × {cols}")
+    m2.metric(t("vit.metric.grid"), shape_label((rows, cols), times=True))
     m3.metric(t("vit.metric.n"), str(patches.n))
     m4.metric(t("vit.metric.width"), str(width))
     h, w = image.shape[:2]

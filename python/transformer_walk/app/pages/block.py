@@ -8,15 +8,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
-from transformer_walk.app.views.attention import fits_python_budget
-from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.models.toy import ToyConfig, Trace, tokenize
+from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
+from transformer_walk.models.toy import ToyConfig, Trace
 
 NORM_KEY = "blk_norm"
 LAYERS_KEY = "blk_layers"
@@ -37,10 +38,6 @@ STAGE_NAMES = {
     "resid2": "blk.stage.resid2",
     "out": "blk.stage.out",
 }
-
-
-def _shape(shape: tuple[int, ...]) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def _controls() -> tuple[str, int]:
@@ -104,7 +101,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
             {
                 step: [t(STAGE_NAMES[s.stage]) for s in summaries],
                 t("blk.col.formula"): [views.PLAIN_FORMULAS[norm][s.stage] for s in summaries],
-                shape_col: [_shape(s.shape) for s in summaries],
+                shape_col: [shape_label(s.shape) for s in summaries],
                 mean_col: [float(np.mean(s.stats.mean)) for s in summaries],
                 var_col: [float(np.mean(s.stats.var)) for s in summaries],
                 "LN": ["✓" if s.normalised else "" for s in summaries],
@@ -116,7 +113,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         },
     )
     shown = min(trace.n, MAX_ROWS)
-    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
     frame = pd.DataFrame(
         [
             {"stage": t(STAGE_NAMES[s.stage]), "token": tokens[i], "var": float(s.stats.var[i])}
@@ -139,13 +136,9 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         st.caption(t("blk.first_rows", shown=shown, n=trace.n))
 
     labels = {s.stage: t(STAGE_NAMES[s.stage]) for s in summaries}
-    if st.session_state.get(STAGE_KEY) not in labels:
-        st.session_state[STAGE_KEY] = "resid1"
-    stage = st.selectbox(
-        t("blk.stages.pick"), options=list(labels), format_func=labels.__getitem__, key=STAGE_KEY
-    )
+    stage = pick(t("blk.stages.pick"), STAGE_KEY, labels, "resid1")
     values = views.stage_array(block, stage)[:shown]  # (shown, d_model or d_ff)
-    dims = r" \times ".join(str(s) for s in views.stage_array(block, stage).shape)
+    dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
     st.altair_chart(
         charts_attention.diverging_heatmap(
@@ -172,7 +165,7 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
     )
     norm, block = trace.config.norm, trace.blocks[block_index]
     shown = min(trace.n, MAX_ROWS)
-    index = pd.Index([f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name="token")
+    index = pd.Index(list(token_labels(trace.tokens, range(shown), first=0).values()), name="token")
     for before, after in views.layer_norm_pairs(block, norm):
         b = views.RowStats.of(views.stage_array(block, before))
         a = views.RowStats.of(views.stage_array(block, after))
@@ -216,7 +209,7 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
     st.markdown(t("blk.stack.body", layers=layers))
     view = views.stack_view(trace)
     shown = min(trace.n, MAX_ROWS)
-    tokens = [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])]
+    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
     frame = pd.DataFrame(
         [
             {"block": layer, "cos": float(view.cos_with_input[layer, i]), "token": tokens[i]}
@@ -271,26 +264,16 @@ def render() -> None:
         return
     st.markdown(t("blk.intro"))
     norm, layers = _controls()
-    text = current_sentence()
-    n = len(tokenize(text))
-    run_on = name
-    if name == "python" and not fits_python_budget(n, 8, 2, n_layers=2 * layers):
-        run_on = "numpy"
+    text, config = current_sentence(), ToyConfig(n_layers=layers, norm=norm)
+    run_on = toy_backend(name, config, [text, text])  # Post-LN and Pre-LN, compared below
     with st.spinner(t("blk.computing")):
-        trace = toy_trace_or_none(text, ToyConfig(n_layers=layers, norm=norm), run_on)
+        trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    if run_on != name:
-        st.info(t("blk.python_fallback", n=n, layers=layers), icon=":material/hourglass_top:")
     block_index = 0
     if layers > 1:
         labels = {i: t("blk.layer_label", number=i + 1) for i in range(layers)}
-        if st.session_state.get(LAYER_KEY) not in labels:
-            st.session_state[LAYER_KEY] = 0
-        block_index = st.selectbox(
-            t("blk.layer_pick"), options=list(labels), format_func=labels.__getitem__,
-            key=LAYER_KEY,
-        )  # fmt: skip
+        block_index = pick(t("blk.layer_pick"), LAYER_KEY, labels, 0)
     _diagram(trace, block_index)
     _stage_table(trace, block_index)
     _layer_norm(trace, block_index)

@@ -14,25 +14,14 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_tokenizer
+from transformer_walk.app.views.labels import shape_label
+from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
 
 RESULTS_KEY = "chk_results"  # {question id: guess was right}, filled on reveal
 ANSWER_PREFIX = "chk_answer_"  # + question id: the radio's key
-
-
-@st.cache_resource(show_spinner=False)
-def _tokenizer():  # noqa: ANN202 - tokenizers.Tokenizer
-    return load_tokenizer()
-
-
-def _tokenizer_or_reason() -> tuple[object | None, str]:
-    try:
-        return _tokenizer(), ""
-    except WordPieceUnavailable as error:
-        return None, str(error)
 
 
 # The experiments are data: cached by their inputs, so a rerun does not redo them.
@@ -70,11 +59,31 @@ def _matrix(values, tokens: list[str], title: str) -> None:  # noqa: ANN001 - [n
     )
 
 
+def _query_rows(
+    rows: object, labels: list[str], tokens: list[str], query: str, row_title: str
+) -> None:
+    """One query's weights over the keys, [k, n]: a row per model, head or variant."""
+    st.altair_chart(
+        charts.heatmap(
+            rows,
+            labels,
+            tokens,
+            row_title=row_title,
+            col_title=t("chk.axis.key"),
+            value_title=f"a({query}, j)",
+            show_values=len(tokens) <= 8,
+            domain=(0.0, 1.0),
+            cell=30,
+        ),
+        width="content",
+    )
+
+
 # --- the experiments, rendered --------------------------------------------------------------------
 
 
 def _show_n_tokens(text: str, backend: str) -> None:
-    tokenizer, reason = _tokenizer_or_reason()
+    tokenizer, reason = tokenizer_or_reason()
     texts = [checks.RARE_WORD_SENTENCE, text]
     counts = [checks.token_count(x, tokenizer) for x in texts]
     if tokenizer is None:
@@ -101,23 +110,19 @@ def _show_n_tokens(text: str, backend: str) -> None:
     st.latex(r"n = \#\text{tokens} \;\neq\; \#\text{words}")
 
 
-def _shape(shape: tuple[int, ...]) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
 def _show_d_model(text: str, backend: str) -> None:
     result = _long_input(backend)
     lengths = " / ".join(str(r.n) for r in result.runs)
     st.markdown(t("chk.d_model.result", d_model=result.d_model, h=result.h, lengths=lengths))
     if result.backend != backend:
-        st.info(t("chk.d_model.fallback"), icon=":material/hourglass_top:")
+        python_fallback_note()
     st.dataframe(
         pd.DataFrame(
             {
                 t("chk.col.n"): [r.n for r in result.runs],
-                t("chk.col.x"): [_shape(r.x_shape) for r in result.runs],
-                t("chk.col.weights"): [_shape(r.weights_shape) for r in result.runs],
-                t("chk.col.out"): [_shape(r.out_shape) for r in result.runs],
+                t("chk.col.x"): [shape_label(r.x_shape) for r in result.runs],
+                t("chk.col.weights"): [shape_label(r.weights_shape) for r in result.runs],
+                t("chk.col.out"): [shape_label(r.out_shape) for r in result.runs],
                 t("chk.col.row_sum"): [f"{r.max_row_sum_error:.1e}" for r in result.runs],
             }
         ),
@@ -157,20 +162,8 @@ def _show_dot(text: str, backend: str) -> None:
         r"\quad\text{vs}\quad"
         r"\operatorname{softmax}_j\!\Big(\frac{(x_iW^Q)\cdot(x_jW^K)}{\sqrt{d_k}}\Big)"
     )
-    st.altair_chart(
-        charts.heatmap(
-            [r.raw, r.projected],
-            [t("chk.dot.raw"), t("chk.dot.projected")],
-            r.tokens,
-            row_title="",
-            col_title=t("chk.axis.key"),
-            value_title=f"a({query}, j)",
-            show_values=len(r.tokens) <= 8,
-            domain=(0.0, 1.0),
-            cell=30,
-        ),
-        width="content",
-    )
+    labels = [t("chk.dot.raw"), t("chk.dot.projected")]
+    _query_rows([r.raw, r.projected], labels, r.tokens, query, row_title="")
 
 
 def _show_values(text: str, backend: str) -> None:
@@ -195,20 +188,7 @@ def _show_heads(text: str, backend: str) -> None:
     st.markdown(t("chk.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=r.tokens[r.query]))
     st.latex(rf"W_i^Q = W^Q[:,\,(i-1)d_k : i\,d_k],\quad d_k = {r.d_k},\ i = 1,\ldots,{r.h}")
     heads = [str(i + 1) for i in range(r.h)]
-    st.altair_chart(
-        charts.heatmap(
-            r.rows,
-            heads,
-            r.tokens,
-            row_title=t("chk.axis.head"),
-            col_title=t("chk.axis.key"),
-            value_title=f"a({r.tokens[r.query]}, j)",
-            show_values=len(r.tokens) <= 8,
-            domain=(0.0, 1.0),
-            cell=30,
-        ),
-        width="content",
-    )
+    _query_rows(r.rows, heads, r.tokens, r.tokens[r.query], row_title=t("chk.axis.head"))
 
 
 def _show_truth(text: str, backend: str) -> None:
@@ -216,20 +196,8 @@ def _show_truth(text: str, backend: str) -> None:
     query = r.tokens[r.query]
     tops = ", ".join(f"{top} (seed {s})" for top, s in zip(r.top_keys, r.seeds, strict=True))
     st.markdown(t("chk.truth.result", models=len(r.seeds), query=query, tops=tops))
-    st.altair_chart(
-        charts.heatmap(
-            r.weights_by_seed,
-            [str(s) for s in r.seeds],
-            r.tokens,
-            row_title=t("chk.axis.seed"),
-            col_title=t("chk.axis.key"),
-            value_title=f"a({query}, j)",
-            show_values=len(r.tokens) <= 8,
-            domain=(0.0, 1.0),
-            cell=30,
-        ),
-        width="content",
-    )
+    seeds = [str(s) for s in r.seeds]
+    _query_rows(r.weights_by_seed, seeds, r.tokens, query, row_title=t("chk.axis.seed"))
 
 
 def _show_sequential(text: str, backend: str) -> None:

@@ -12,12 +12,19 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.caches import minilm_embed
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import minilm_embed, run_with_spinner, use_model
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import run_with_spinner, use_model
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    page_start,
+    pick,
+    solved_and_hurts,
+)
 from transformer_walk.models.minilm import EncoderOutput
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
@@ -173,17 +180,6 @@ def _similarity(backend: str) -> None:
     st.caption(t("ctx.sim.note"))
 
 
-def _labels(out: EncoderOutput, positions: list[int]) -> dict[int, str]:
-    # Computed here, not in format_func: the widget may call it outside this run.
-    return {p: f"{p} · {out.tokens[p]}" for p in positions}
-
-
-def _pick(label: str, key: str, options: dict[int, str], default: int) -> int:
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
-    return st.selectbox(label, options=list(options), format_func=options.__getitem__, key=key)
-
-
 def _track(backend: str) -> None:
     st.header(t("ctx.track.title"), divider="gray")
     st.markdown(t("ctx.track.body"))
@@ -192,18 +188,15 @@ def _track(backend: str) -> None:
     if len(content) < 2:
         st.info(t("ctx.track.too_short"), icon=":material/edit_note:")
         return
-    if st.session_state.get(PICKS_FOR_KEY) != out.tokens:
-        for key in (TRACK_KEY, TOWARD_KEY):
-            st.session_state.pop(key, None)
-        st.session_state[PICKS_FOR_KEY] = list(out.tokens)
-    options = _labels(out, content)
+    forget_picks_of_another_sentence(out.tokens, (TRACK_KEY, TOWARD_KEY), PICKS_FOR_KEY)
+    options = token_labels(out.tokens, content, first=0)
     left, right = st.columns(2)
     with left:
-        i = _pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))
+        i = pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))
     with right:
         others = {p: label for p, label in options.items() if p != i}
         default = views.default_target(out.tokens, i, views.DEFAULT_TARGETS[0])
-        j = _pick(
+        j = pick(
             t("ctx.track.toward"),
             TOWARD_KEY,
             others,
@@ -266,13 +259,11 @@ def _track(backend: str) -> None:
 
 
 def render() -> None:
-    st.title(t("ctx.title"))
-    selected = selected_backend()
-    if selected is None:
-        st.error(t("common.no_backend"))
+    name = page_start("ctx.title", caption="minilm.computed_with")
+    if name is None:
         return
     _intro()
-    backend = use_model(selected[0])
+    backend = use_model(name)
     if backend is None:
         return
     _pair(backend)

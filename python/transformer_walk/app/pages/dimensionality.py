@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import dimensionality as charts_dimensionality
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.latex import power_of_ten
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.dimensionality import (
     DEFAULT_DIMENSIONS,
@@ -54,15 +55,6 @@ def _share_text(value: float) -> str:
     if value == 0:
         return "0"
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.3g}"
-
-
-def _latex_number(value: float) -> str:
-    """2.79e-09 → 2.79 \\times 10^{-9}, for st.latex."""
-    text = _share_text(value)
-    if "e" not in text:
-        return text
-    mantissa, exponent = text.split("e")
-    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
 def _volume() -> None:
@@ -114,9 +106,8 @@ def _volume() -> None:
             rf"d_{{1/2}} = \frac{{\ln(1/2)}}{{\ln(1-\varepsilon)}} = "
             rf"\frac{{\ln 0.5}}{{\ln {1 - eps:.2f}}} \approx {d_half:.1f}"
         )
-        st.latex(
-            rf"(1-{eps:.2f})^{{384}} \approx {_latex_number(float(inner_cube_share(eps, 384)))}"
-        )
+        inner = power_of_ten(_share_text(float(inner_cube_share(eps, 384))))
+        st.latex(rf"(1-{eps:.2f})^{{384}} \approx {inner}")
         st.dataframe(
             pd.DataFrame(
                 {
@@ -282,18 +273,16 @@ def _sentence(trace: Trace, backend_label: str) -> None:
 
 
 def render() -> None:
-    st.title(t("dim.title"))
+    name = page_start("dim.title")  # the volume and the concentration need no backend
     st.markdown(t("dim.intro"))
     _volume()
     _concentration()
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
-    else:
-        name, _module = backend
-        trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
+    if name is not None:
+        text, config = current_sentence(), ToyConfig()
+        run_on = toy_backend(name, config, [text])
+        trace = toy_trace_or_none(text, config, run_on)
         if trace is not None:
-            _sentence(trace, t(f"backend.{name}"))
+            _sentence(trace, t(f"backend.{run_on}"))
     st.header(t("dim.meaning.title"), divider="gray")
     st.markdown(t("dim.meaning.body"))
     st.info(t("dim.methods"), icon=":material/lightbulb:")

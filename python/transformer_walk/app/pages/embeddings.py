@@ -11,11 +11,13 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts, navigation
+from transformer_walk.app.caches import minilm_neighbours
 from transformer_walk.app.charts import embeddings as charts_embeddings
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import minilm_model, minilm_neighbours, model_backend
-from transformer_walk.app.sidebar import current_sentence, selected_backend
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.model_widgets import minilm_model
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
+from transformer_walk.core import get_backend
 from transformer_walk.topics import corpus
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
@@ -213,8 +215,7 @@ def _neighbours(result: Word2VecResult) -> None:
     st.markdown(t("emb.nn.body"))
     options = list(result.vocab)
     words = [w for w in corpus.words(current_sentence()) if w in options]
-    if st.session_state.get(WORD_KEY) not in options:
-        st.session_state[WORD_KEY] = "dog" if "dog" in words or not words else words[0]
+    keep_valid_choice(WORD_KEY, options, "dog" if "dog" in words or not words else words[0])
     word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
     before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
     after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)
@@ -314,12 +315,12 @@ def _static(result: Word2VecResult, backend) -> None:  # noqa: ANN001
     st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
 
 
-def _real_table(selected: str) -> None:
-    """Nearest neighbours in all-MiniLM-L6-v2's own input table (static rows, no context)."""
+def _real_table(backend: str) -> None:
+    """Nearest neighbours in all-MiniLM-L6-v2's own input table (static rows, no context). The
+    one row is looked up on the sidebar's backend: even pure Python copies only that row."""
     st.header(t("emb.real.title"), divider="gray")
     st.markdown(t("emb.real.body"))
-    backend = model_backend(selected)
-    model = minilm_model(backend)
+    model = minilm_model()
     if model is None:
         return
     vocab = model.vocab
@@ -366,13 +367,10 @@ def _real_table(selected: str) -> None:
 
 
 def render() -> None:
-    st.title(t("emb.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("emb.title", caption="emb.computed_with")
+    if name is None:
         return
-    name, module = backend
-    st.caption(t("emb.computed_with", backend=t(f"backend.{name}")))
+    module = get_backend(name)
     _matrix_intro()
     params = _training_controls()
     result = trained(params, _progress_label=t("emb.train.progress"))

@@ -14,10 +14,17 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import run_or_none
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import run_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    page_start,
+    pick,
+    solved_and_hurts,
+    token_window,
+)
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
 
 HIDE_KEY = "mla_hide_specials"
@@ -35,17 +42,15 @@ TOP_HEADS = 5
 def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
     """A new sentence starts from its own defaults: its "his", its "tom" and "dog", and the head
     where its "his" attends most to its "tom"."""
-    fresh = st.session_state.get(PICKS_FOR_KEY) != out.tokens
+    picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS)
+    fresh = forget_picks_of_another_sentence(out.tokens, picked, PICKS_FOR_KEY)
     if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
         return  # (widget keys are dropped when the learner visits another page)
-    for key in (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS):
-        st.session_state.pop(key, None)
     query = views.default_query(out.tokens)
     target = views.default_target(out.tokens, query, views.DEFAULT_TARGETS[0])
     best = views.rank_heads(out.attentions, query, target, top=1)[0]
     st.session_state[LAYER_KEY] = best.layer + 1
     st.session_state[HEAD_KEY] = best.head + 1
-    st.session_state[PICKS_FOR_KEY] = list(out.tokens)
 
 
 def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
@@ -59,22 +64,6 @@ def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
         icon=":material/visibility_off:",
     )
     return weights, keep
-
-
-def _window(m: int) -> tuple[int, int]:
-    if m <= MAX_GRID:
-        return (0, m)
-    st.slider(
-        t("mla.window"),
-        min_value=1,
-        max_value=m - MAX_GRID + 1,
-        value=1,
-        key=WINDOW_KEY,
-        help=t("mla.window_help", shown=MAX_GRID),
-    )
-    start, stop = views.window(m, st.session_state[WINDOW_KEY] - 1, MAX_GRID)
-    st.warning(t("mla.window_note", first=start + 1, last=stop, n=m), icon=":material/crop:")
-    return (start, stop)
 
 
 def _overview(out: EncoderOutput) -> None:
@@ -136,17 +125,6 @@ def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> 
     )
 
 
-def _token_labels(tokens: list[str], positions: list[int]) -> dict[int, str]:
-    # Computed here, not in format_func: the widget may call it outside this run.
-    return {p: f"{p} · {tokens[p]}" for p in positions}
-
-
-def _pick(label: str, key: str, options: dict[int, str], default: int) -> int:
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
-    return st.selectbox(label, options=list(options), format_func=options.__getitem__, key=key)
-
-
 def _head_view(
     out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
 ) -> None:
@@ -155,9 +133,9 @@ def _head_view(
     layer, head = st.session_state[LAYER_KEY], st.session_state[HEAD_KEY]
     start, stop = rows
     shown = positions[start:stop]
-    options = _token_labels(out.tokens, shown)
+    options = token_labels(out.tokens, shown, first=0)
     default = views.default_query(out.tokens)
-    query = _pick(
+    query = pick(
         t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
     )
     i = positions.index(query)
@@ -198,11 +176,11 @@ def _head_view(
 def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> None:
     st.header(t("mla.rank.title"), divider="gray")
     st.markdown(t("mla.rank.body"))
-    options = _token_labels(out.tokens, positions)
+    options = token_labels(out.tokens, positions, first=0)
     default_query = views.default_query(out.tokens)
     cols = st.columns(3)
     with cols[0]:
-        query = _pick(
+        query = pick(
             t("mla.rank.query"),
             QUERY_KEY,
             options,
@@ -219,7 +197,7 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
         default = views.default_target(out.tokens, query, preferred)
         with col:
             targets.append(
-                _pick(label, key, options, default if default in options else positions[0])
+                pick(label, key, options, default if default in options else positions[0])
             )
     i = positions.index(query)
     baseline = views.uniform_weight(len(positions))
@@ -272,12 +250,9 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
 
 
 def render() -> None:
-    st.title(t("mla.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("mla.title", caption="minilm.computed_with")
+    if name is None:
         return
-    name, _module = backend
     out = run_or_none(current_sentence(), name)
     if out is None:
         return
@@ -289,7 +264,9 @@ def render() -> None:
     hide = st.toggle(t("mla.hide"), key=HIDE_KEY, help=t("mla.hide_help"))
     weights, positions = _view(out, hide)
     labels = [out.tokens[p] for p in positions]
-    rows = _window(len(positions))
+    rows = token_window(
+        len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
+    )
     _grid(weights, labels, rows)
     _enlarged(weights, labels, rows)
     _head_view(out, weights, positions, rows)

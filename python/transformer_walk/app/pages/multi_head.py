@@ -10,13 +10,21 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.widgets import solved_and_hurts, token_window
-from transformer_walk.models.toy import ToyConfig, Trace, tokenize
+from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    page_start,
+    pick,
+    solved_and_hurts,
+    token_window,
+)
+from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.topics.attention_picks import default_query
 
 D_MODEL_KEY = "mh_d_model"
 H_KEY = "mh_h"
@@ -26,18 +34,6 @@ PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
 MAX_SHOWN = 12  # tokens per side of each small heatmap
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
 DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
-
-
-def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
-    """A new sentence starts from its own defaults (its "his", its first tokens)."""
-    if st.session_state.get(PICKS_FOR_KEY) != tokens:
-        for key in (QUERY_KEY, WINDOW_KEY):
-            st.session_state.pop(key, None)
-        st.session_state[PICKS_FOR_KEY] = list(tokens)
-
-
-def _shape(shape: tuple[int, ...]) -> str:
-    return r"[" + r",\,".join(str(s) for s in shape) + r"]"
 
 
 def _intro() -> None:
@@ -86,9 +82,7 @@ def _sizes() -> tuple[int, int, int]:
 
 
 def _window(n: int) -> tuple[int, int]:
-    return token_window(
-        n, MAX_SHOWN, WINDOW_KEY, label="mh.window", help_id="mh.window_help", note="mh.window_note"
-    )
+    return token_window(n, MAX_SHOWN, WINDOW_KEY, help_id="mh.window_help", note="mh.window_note")
 
 
 def _overview(trace: Trace) -> None:
@@ -138,12 +132,7 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
 def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.header(t("mh.his.title"), divider="gray")
     st.markdown(t("mh.his.body"))
-    labels = {i: f"{i + 1} · {token}" for i, token in enumerate(trace.tokens)}
-    if st.session_state.get(QUERY_KEY) not in range(trace.n):
-        st.session_state[QUERY_KEY] = views.default_query(trace.tokens)
-    i = st.selectbox(
-        t("mh.his.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
-    )
+    i = pick(t("mh.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens))
     rows = views.query_rows_by_head(trace, i)  # (h, n)
     head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
     start, stop = keys
@@ -178,9 +167,9 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
     cfg, block = trace.config, trace.blocks[0]
     shapes = views.HeadShapes(trace.n, cfg.d_model, cfg.h)
     st.latex(
-        rf"{cfg.h} \times {_shape(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
-        rf"{_shape(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {_shape(shapes.w_o)}\,}} "
-        rf"{_shape(shapes.out)}"
+        rf"{cfg.h} \times {shape_label(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
+        rf"{shape_label(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {shape_label(shapes.w_o)}\,}} "
+        rf"{shape_label(shapes.out)}"
     )
     start, stop = rows
     tokens = trace.tokens[start:stop]
@@ -211,7 +200,7 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
                 block.head_out[head, start:stop],
                 tokens,
                 feature,
-                rf"$\operatorname{{head}}_{{{head + 1}}}\ {_shape(shapes.head)}$",
+                rf"$\operatorname{{head}}_{{{head + 1}}}\ {shape_label(shapes.head)}$",
                 "d_k",
             )
     if cfg.h > len(shown):
@@ -222,19 +211,19 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
         block.concat[start:stop],
         tokens,
         concat_cols,
-        rf"$\operatorname{{Concat}}\ {_shape(shapes.concat)}$",
+        rf"$\operatorname{{Concat}}\ {shape_label(shapes.concat)}$",
         t("mh.concat.cols"),
     )
     left, right = st.columns(2)
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
     with left:
-        matrix(w_o, model_cols, model_cols, rf"$W^O\ {_shape(shapes.w_o)}$", "d_model")
+        matrix(w_o, model_cols, model_cols, rf"$W^O\ {shape_label(shapes.w_o)}$", "d_model")
     with right:
         matrix(
             block.attn_out[start:stop],
             tokens,
             model_cols,
-            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {_shape(shapes.out)}$",
+            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {shape_label(shapes.out)}$",
             "d_model",
         )
     st.success(
@@ -306,28 +295,20 @@ def _base_configuration(trace: Trace) -> None:
 
 
 def render() -> None:
-    st.title(t("mh.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("mh.title")
+    if name is None:
         return
-    name, _module = backend
     _intro()
     d_model, _asked, h = _sizes()
 
     text = current_sentence()
     config = ToyConfig(d_model=d_model, h=h)
-    run_on = views.backend_for(name, len(tokenize(text)), d_model, h)
+    run_on = toy_backend(name, config, [text])
     with st.spinner(t("mh.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
-    if run_on != name:
-        st.info(
-            t("mh.python_fallback", n=trace.n, d_model=d_model), icon=":material/hourglass_top:"
-        )
-    _forget_picks_of_another_sentence(trace.tokens)
+    forget_picks_of_another_sentence(trace.tokens, (QUERY_KEY, WINDOW_KEY), PICKS_FOR_KEY)
     _overview(trace)
     rows = _window(trace.n)
     _heads_side_by_side(trace, rows)

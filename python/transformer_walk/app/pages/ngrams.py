@@ -13,7 +13,8 @@ import streamlit as st
 from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.views.latex import scientific
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
 from transformer_walk.topics.ngrams import (
     BOS,
@@ -115,16 +116,8 @@ def _chain_latex(score: SentenceScore, n: int) -> str:
     product = r" \cdot ".join(values)
     return (
         rf"P(\text{{sentence}}) = \prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history})"
-        rf" = {product} = {_latex_number(score.probability)}"
+        rf" = {product} = {scientific(score.probability, 3)}"
     )
-
-
-def _latex_number(x: float) -> str:
-    """0.000123 → 1.230 × 10^{-4}; 0 stays 0."""
-    if x == 0:
-        return "0"
-    mantissa, exponent = f"{x:.3e}".split("e")
-    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
 def _steps_frame(score: SentenceScore) -> pd.DataFrame:
@@ -146,8 +139,7 @@ def _next_words(model: NgramCounts, words: list[str]) -> None:
     options = list(model.vocabulary)
     in_vocab = [w for w in words if w in options]
     default = in_vocab[0] if in_vocab else "his"
-    if st.session_state.get(WORD_KEY) not in options:
-        st.session_state[WORD_KEY] = default
+    keep_valid_choice(WORD_KEY, options, default)
     word = st.selectbox(t("ngram.next.word"), options=options, key=WORD_KEY)
     found = model.continuations((word,), top=10)
     total = model.contexts[2][(word,)]
@@ -272,8 +264,7 @@ def _window(model: NgramCounts) -> None:
 
 
 def render() -> None:
-    st.title(t("ngram.title"))
-    st.caption(t("ngram.no_backend"))
+    page_start("ngram.title", caption="ngram.no_backend", uses_backend=False)
     full, train, heldout = corpus_models()
     _intro(full)
     words = corpus.words(current_sentence())

@@ -10,11 +10,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import one_hot as charts_one_hot
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
+from transformer_walk.core import get_backend
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.one_hot import (
     RACE_D,
@@ -27,6 +28,7 @@ from transformer_walk.topics.one_hot import (
     max_off_diagonal,
     one_hot_bytes,
     race,
+    race_multiply_adds,
     race_tokens,
 )
 
@@ -126,6 +128,23 @@ def _memory(trace: Trace) -> None:
     )
 
 
+def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
+    """The [m, m] cosines of one-hot vectors: 1 on the diagonal, 0 everywhere else."""
+    st.altair_chart(
+        charts.heatmap(
+            cos,
+            words,
+            words,
+            row_title=t("onehot.orth.chart_row"),
+            col_title=t("onehot.orth.chart_col"),
+            value_title=t("onehot.orth.chart_value"),
+            fmt=".0f",
+            domain=(0.0, 1.0),
+        ),
+        width="content",
+    )
+
+
 def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None:
     st.header(t("onehot.orth.title"), divider="gray")
     st.markdown(t("onehot.orth.body"))
@@ -145,20 +164,7 @@ def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None
             cos = cosine_matrix(trace.one_hot[distinct])  # (m, m) over distinct tokens
             largest = max_off_diagonal(cos)
             shown = distinct[:MAX_COSINE_TOKENS]
-            labels = [trace.tokens[i] for i in shown]
-            st.altair_chart(
-                charts.heatmap(
-                    cos[: len(shown), : len(shown)],
-                    labels,
-                    labels,
-                    row_title=t("onehot.orth.chart_row"),
-                    col_title=t("onehot.orth.chart_col"),
-                    value_title=t("onehot.orth.chart_value"),
-                    fmt=".0f",
-                    domain=(0.0, 1.0),
-                ),
-                width="content",
-            )
+            _cosine_heatmap(cos[: len(shown), : len(shown)], [trace.tokens[i] for i in shown])
             if len(shown) < len(distinct):
                 st.caption(t("onehot.orth.capped", shown=len(shown), m=len(distinct)))
             if np.array_equal(cos, np.eye(len(distinct))):
@@ -199,19 +205,7 @@ def _compare_words(trace: Trace, module: ModuleType) -> None:
     ids = trace.vocab.ids(words)  # (m,)
     x = module.one_hot(ids, len(trace.vocab), dtype=np.float64)  # (m, |V|) on the backend
     cos = cosine_matrix(x)  # (m, m)
-    st.altair_chart(
-        charts.heatmap(
-            cos,
-            words,
-            words,
-            row_title=t("onehot.orth.chart_row"),
-            col_title=t("onehot.orth.chart_col"),
-            value_title=t("onehot.orth.chart_value"),
-            fmt=".0f",
-            domain=(0.0, 1.0),
-        ),
-        width="content",
-    )
+    _cosine_heatmap(cos, words)
     norms = np.linalg.norm(x, axis=1)
     lines = []
     for j in range(1, min(len(words), 3)):
@@ -240,10 +234,10 @@ def _lookup(trace: Trace, name: str, module: ModuleType) -> None:
         )
     else:
         st.error(t("onehot.lookup.mismatch", diff=f"{diff:.2e}", backend=label))
-    _race(trace, name, module)
+    _race(trace, name)
 
 
-def _race(trace: Trace, name: str, module: ModuleType) -> None:
+def _race(trace: Trace, name: str) -> None:
     st.subheader(t("onehot.race.title"))
     st.markdown(t("onehot.race.body", d=RACE_D))
     # Every option must hold the sentence's ids (a long sentence grows the toy vocabulary).
@@ -259,16 +253,15 @@ def _race(trace: Trace, name: str, module: ModuleType) -> None:
         format_func=lambda v: f"{v:,}",
         help=t("onehot.race.vocab_help"),
     )
-    # Pure Python's lookup converts all of E to lists first: it would time the conversion.
-    race_name, race_module = ("numpy", _numpy()) if name == "python" else (name, module)
     ids = trace.ids.tolist()
     kept = race_tokens(len(ids), vocab_size)
     if kept < len(ids):
         full = human_bytes(one_hot_bytes(len(ids), vocab_size))
         vocab = f"{vocab_size:,}"
         st.caption(t("onehot.race.capped", kept=kept, n=len(ids), vocab=vocab, size=full))
+    race_name = backend_within_budget(name, race_multiply_adds(kept, vocab_size))
     with st.spinner(t("onehot.race.running")):
-        result = race(race_name, race_module, ids[:kept], vocab_size)
+        result = race(race_name, get_backend(race_name), ids[:kept], vocab_size)
 
     route_one_hot, route_lookup = t("onehot.race.route_one_hot"), t("onehot.race.route_lookup")
     m1, m2, m3 = st.columns(3)
@@ -308,14 +301,6 @@ def _race(trace: Trace, name: str, module: ModuleType) -> None:
         )
     )
     st.caption(t("onehot.race.meta", backend=t(f"backend.{race_name}"), repeats=result.repeats))
-    if name == "python":
-        st.info(t("onehot.race.python"), icon=":material/info:")
-
-
-def _numpy() -> ModuleType:
-    from transformer_walk.core import get_backend
-
-    return get_backend("numpy")
 
 
 def _times(ratio: float) -> str:
@@ -329,22 +314,20 @@ def _ms(seconds: float) -> str:
 
 
 def render() -> None:
-    st.title(t("onehot.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("onehot.title")
+    if name is None:
         return
-    name, module = backend
-    label = t(f"backend.{name}")
-    st.caption(t("common.computed_with", backend=label))
     _intro()
-    trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
+    text, config = current_sentence(), ToyConfig()
+    run_on = toy_backend(name, config, [text])
+    trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
+    module = get_backend(run_on)
     _sentence(trace)
     _memory(trace)
-    _orthogonality(trace, label, module)
-    _lookup(trace, name, module)
+    _orthogonality(trace, t(f"backend.{run_on}"), module)
+    _lookup(trace, run_on, module)
     st.markdown(t("onehot.why"))
     solved_and_hurts(t("onehot.solved"), t("onehot.hurts"))
 

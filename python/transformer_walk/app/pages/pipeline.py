@@ -11,19 +11,18 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import pipeline as views
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.models.toy import ToyConfig, tokenize
+from transformer_walk.models.toy import ToyConfig
 
 LAYERS_KEY = "pipe_layers"
 BLOCK_KEY = "pipe_block"
 STOP_KEY = "pipe_stop"
 HEAD_KEY = "pipe_head"
 MAX_SHOWN = 16  # rows and columns of a stop's heatmap; the table below holds them all
-PYTHON_MAX_WORK = 64 * 4  # tokens × blocks pure Python runs before we fall back to NumPy
 
 
 def _labels() -> dict[str, str]:
@@ -69,7 +68,7 @@ def _framing() -> None:
     st.caption(t("pipe.framing.caveat"))
 
 
-def _controls(n_tokens: int) -> tuple[int, int]:
+def _controls() -> tuple[int, int]:
     """(number of blocks L, 0-based block whose inside is shown)."""
     left, right = st.columns(2)
     with left:
@@ -167,12 +166,9 @@ def render() -> None:
         return
     st.markdown(t("pipe.intro"))
     text = current_sentence()
-    layers, block = _controls(len(tokenize(text)))
-    run_on = name
-    if name == "python" and len(tokenize(text)) * layers > PYTHON_MAX_WORK:
-        run_on = "numpy"
-        st.info(t("pipe.python_fallback", n=len(tokenize(text))), icon=":material/hourglass_top:")
-    trace = toy_trace_or_none(text, ToyConfig(n_layers=layers), run_on)
+    layers, block = _controls()
+    config = ToyConfig(n_layers=layers)
+    trace = toy_trace_or_none(text, config, toy_backend(name, config, [text]))
     if trace is None:
         return
     stops = views.pipeline_stops(trace, block)

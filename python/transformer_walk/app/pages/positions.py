@@ -8,13 +8,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
-from transformer_walk.app.minilm_state import minilm_model, model_backend
+from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.attention import fits_python_budget
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.latex import scientific
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,
@@ -73,9 +74,8 @@ def _sentence_numbers(trace: Trace) -> None:
     d = trace.config.d_model
     st.markdown(t("pos.numbers.body", n=trace.n, d_model=d))
     shown = min(trace.n, MAX_TABLE_ROWS)
-    index = pd.Index(
-        [f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])], name=t("pos.axis.pos")
-    )
+    labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
+    index = pd.Index(list(labels.values()), name=t("pos.axis.pos"))
     columns = [f"{'sin' if c % 2 == 0 else 'cos'} {c}" for c in range(d)]
     st.dataframe(
         pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
@@ -84,12 +84,7 @@ def _sentence_numbers(trace: Trace) -> None:
     if shown < trace.n:
         st.caption(t("pos.numbers.more", shown=shown, n=trace.n))
 
-    labels = {i: f"{i} · {tok}" for i, tok in enumerate(trace.tokens[:shown])}
-    if st.session_state.get(TOKEN_KEY) not in labels:
-        st.session_state[TOKEN_KEY] = min(2, shown - 1)  # "his" in the default sentence
-    i = st.selectbox(
-        t("pos.numbers.pick"), options=list(labels), format_func=labels.__getitem__, key=TOKEN_KEY
-    )
+    i = pick(t("pos.numbers.pick"), TOKEN_KEY, labels, min(2, shown - 1))  # "his" by default
     column = 2 if d > 2 else 0
     angle = pos.pe_angle(i, column, d)
     value = pos.pe_value(i, column, d)
@@ -114,14 +109,6 @@ def _shuffle_controls(n: int) -> np.ndarray:
     if st.button(t("pos.shuffle.again"), icon=":material/shuffle:"):
         st.session_state[SHUFFLE_KEY] += 1
     return pos.seeded_permutation(n, st.session_state[SHUFFLE_KEY])
-
-
-def _sci(x: float) -> str:
-    """1.2e-16 as LaTeX: 1.2 \\times 10^{-16} (0 stays 0)."""
-    if x == 0:
-        return "0"
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
 def _listed(tokens: list[str]) -> str:
@@ -161,7 +148,7 @@ def _shuffle(text: str, backend: str) -> None:
     right.metric(t("pos.shuffle.with"), f"{on.max_difference:.1e}")
     st.latex(
         rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{\text{{shuffled}}}} - P\cdot\mathrm{{out}}\,"
-        rf"\right|:\quad PE = 0 \Rightarrow {_sci(off.max_difference)},\qquad "
+        rf"\right|:\quad PE = 0 \Rightarrow {scientific(off.max_difference, 1)},\qquad "
         rf"PE \neq 0 \Rightarrow {on.max_difference:.3f}"
     )
     st.success(t("pos.shuffle.equivariant"), icon=":material/check_circle:")
@@ -180,35 +167,33 @@ def _shuffle(text: str, backend: str) -> None:
     st.caption(t("pos.shuffle.note"))
 
 
-def _learned(selected: str) -> None:
+def _position_cosines(cos: np.ndarray) -> None:
+    """[count, count] cosines between the vectors of positions i and j."""
+    st.altair_chart(
+        charts.index_heatmap(
+            cos, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"), value_title="cos",
+            cell=max(3, 320 // cos.shape[0]),
+        ),
+        width="content",
+    )  # fmt: skip
+
+
+def _learned() -> None:
     st.header(t("pos.learned.title"), divider="gray")
     st.markdown(t("pos.learned.body"))
     count = st.slider(t("pos.learned.count"), 16, 128, 64, step=16, key=LEARNED_KEY)
     sinus = pos.sinusoidal_cosines(count, MINILM_D_MODEL)  # (count, count)
-    backend = model_backend(selected)
-    model = minilm_model(backend)
+    model = minilm_model()
     left, right = st.columns(2)
     with left:
         st.markdown(t("pos.learned.sinusoidal", d_model=MINILM_D_MODEL))
-        st.altair_chart(
-            charts.index_heatmap(
-                sinus, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
-                value_title="cos", cell=max(3, 320 // count),
-            ),
-            width="content",
-        )  # fmt: skip
+        _position_cosines(sinus)
     if model is None:
         return
     learned = pos.cosine_matrix(model.embeddings.position_embeddings[:count])  # (count, count)
     with right:
         st.markdown(t("pos.learned.minilm"))
-        st.altair_chart(
-            charts.index_heatmap(
-                learned, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"),
-                value_title="cos", cell=max(3, 320 // count),
-            ),
-            width="content",
-        )  # fmt: skip
+        _position_cosines(learned)
     sin_label, learned_label = t("pos.learned.series_sin"), t("pos.learned.series_minilm")
     by_distance = {
         sin_label: pos.mean_cosine_by_distance(sinus),
@@ -246,20 +231,18 @@ def render() -> None:
         return
     _intro()
     _pe_matrix()
-    text = current_sentence()
-    n = len(tokenize(text))
-    run_on = name if name != "python" or fits_python_budget(n, 8, 2, n_layers=4) else "numpy"
+    text, config = current_sentence(), ToyConfig()
+    # The sentence and its shuffle, each with and without positions: four traces.
+    run_on = toy_backend(name, config, [text] * 4)
     with st.spinner(t("pos.computing")):
-        trace = toy_trace_or_none(text, ToyConfig(), run_on)
+        trace = toy_trace_or_none(text, config, run_on)
     if trace is not None:
-        if run_on != name:
-            st.info(t("pos.python_fallback", n=n), icon=":material/hourglass_top:")
         _sentence_numbers(trace)
         try:
             _shuffle(text, run_on)
         except (ValueError, EmptyInputError):  # the guard in shuffled_text: say so, don't crash
             st.warning(t("pos.shuffle.failed"), icon=":material/error:")
-    _learned(name)
+    _learned()
     st.markdown(t("pos.other"))
     solved_and_hurts(t("pos.solved"), t("pos.hurts"))
 

@@ -12,11 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace, toy_trace_or_none
+from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 
 D_MODEL_KEY = "qkv_d_model"
@@ -33,12 +35,6 @@ SHOWN_ROWS = 16  # token rows drawn in a heatmap; the trace keeps them all
 OTHER_DEFAULT = "Tom loves her cat"
 
 
-def _clamp_choice(key: str, options: list[int], default: int) -> None:
-    """Keep a stored choice valid when the options changed (a new sentence, another d_model)."""
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
-
-
 def _vector(values: np.ndarray) -> str:
     return r"\begin{bmatrix}" + " & ".join(f"{v:.3f}" for v in values) + r"\end{bmatrix}"
 
@@ -47,7 +43,7 @@ def _controls() -> ToyConfig:
     c1, c2, c3 = st.columns(3)
     d_model = c1.selectbox("d_model", D_MODELS, index=1, key=D_MODEL_KEY, help=t("qkv.d_help"))
     heads = [h for h in (1, 2, 4) if d_model % h == 0]
-    _clamp_choice(H_KEY, heads, 2 if 2 in heads else heads[0])
+    keep_valid_choice(H_KEY, heads, 2 if 2 in heads else heads[0])
     h = c2.selectbox(t("qkv.h"), heads, key=H_KEY, help=t("qkv.h_help"))
     seed = c3.number_input(
         t("qkv.seed"), min_value=0, max_value=9999, value=0, step=1, key=SEED_KEY,
@@ -114,12 +110,12 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
         cols, ("W^Q", "W^K", "W^V"), (weights.W_Q, weights.W_K, weights.W_V), strict=True
     ):
         with col:
-            st.markdown(f"**${name}$** · {d} × {d}")
+            st.markdown(f"**${name}$** · {shape_label(matrix.shape, times=True)}")
             _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, cell=_column_cell(d))
     cols = st.columns(3)
     for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
         with col:
-            st.markdown(f"**${name} = XW^{name}$** · {n} × {d}")
+            st.markdown(f"**${name} = XW^{name}$** · {shape_label(matrix.shape, times=True)}")
             _heat(matrix, tokens, dims, t("qkv.row.token"), name, cell=_column_cell(d))
 
 
@@ -131,11 +127,11 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
         r"= \boldsymbol{x}_i W^Q (W^K)^{\mathsf T} \boldsymbol{x}_j^{\mathsf T}"
     )
     positions = list(range(trace.n))
-    labels = {p: f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)}
+    labels = token_labels(trace.tokens)
     head_labels = {h: t("qkv.head", number=h + 1) for h in range(config.h)}
-    _clamp_choice(I_KEY, positions, min(2, trace.n - 1))
-    _clamp_choice(J_KEY, positions, 0)
-    _clamp_choice(HEAD_KEY, list(range(config.h)), 0)
+    keep_valid_choice(I_KEY, positions, min(2, trace.n - 1))
+    keep_valid_choice(J_KEY, positions, 0)
+    keep_valid_choice(HEAD_KEY, list(range(config.h)), 0)
     c1, c2, c3 = st.columns(3)
     i = c1.selectbox(t("qkv.pair.i"), positions, format_func=labels.__getitem__, key=I_KEY)
     j = c2.selectbox(t("qkv.pair.j"), positions, format_func=labels.__getitem__, key=J_KEY)
@@ -217,7 +213,7 @@ def _values(trace: Trace, i: int, head: int) -> None:
             "α_ij": mix.weights,
             "v_j": [", ".join(f"{x:.3f}" for x in row) for row in mix.values],
         },
-        index=pd.Index([f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)], name="j"),
+        index=pd.Index(list(token_labels(trace.tokens).values()), name="j"),
     )
     st.markdown(t("qkv.v.row", token=trace.tokens[i], head=head + 1))
     st.dataframe(
@@ -302,13 +298,17 @@ def render() -> None:
     )
     st.warning(t("qkv.analogy.caveat"), icon=":material/info:")
     config = _controls()
-    trace = toy_trace_or_none(current_sentence(), config, name)
+    text = current_sentence()
+    # The sentence and, further down, the second one (as last typed) run on one backend.
+    other = st.session_state.get(OTHER_KEY, OTHER_DEFAULT)
+    run_on = toy_backend(name, config, [text, other])
+    trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    _projections(trace, config, name)
-    i, head = _pair(trace, config, name)
+    _projections(trace, config, run_on)
+    i, head = _pair(trace, config, run_on)
     _values(trace, i, head)
-    _fixed(trace, config, name)
+    _fixed(trace, config, run_on)
     solved_and_hurts(t("qkv.solved"), t("qkv.hurts"))
 
 

@@ -11,10 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import rnn as charts_rnn
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics import cnn, rnn
@@ -252,7 +253,7 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
     st.markdown(t("rnn.field.body"))
     st.latex(r"\text{receptive field}(L) = 1 + L\,(k-1)")
     positions = list(range(n))
-    labels = {p: f"{p + 1} · {tok}" for p, tok in enumerate(trace.tokens)}
+    labels = token_labels(trace.tokens)
     # Untouched, i and j follow the first and last tokens: after a one-token sentence forced both
     # to token 1, the next sentence must not keep "the same token" selected.
     keep_valid_choice(I_KEY, positions, 0)
@@ -399,10 +400,12 @@ def render() -> None:
     if name is None:
         return
     st.markdown(t("rnn.intro"))
-    trace = toy_trace_or_none(current_sentence(), ToyConfig(), name)
+    text, config = current_sentence(), ToyConfig()
+    run_on = toy_backend(name, config, [text])
+    trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    st.caption(t("rnn.source", backend=t(f"backend.{name}"), n=trace.n, d=trace.config.d_model))
+    st.caption(t("rnn.source", backend=t(f"backend.{run_on}"), n=trace.n, d=trace.config.d_model))
     weights, _states = _rnn_section(trace)
     _gradient_section(trace, weights)
     k, i, j = _cnn_section(trace)

@@ -7,16 +7,18 @@ measured variance of q·k against d_k, and the softmax saturating as d_k grows �
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
 from transformer_walk.topics import scaling
@@ -44,31 +46,26 @@ def _saturation(backend: str, n_keys: int, trials: int) -> scaling.Saturation:
     return scaling.saturation(softmax, scaling.D_KS, n_keys=n_keys, trials=trials, seed=0)
 
 
-def _clamp_choice(key: str, options: list[int], default: int) -> None:
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = default
-
-
 def _sentence(text: str, backend: str) -> None:
     st.header(t("scale.sent.title"), divider="gray")
     st.markdown(t("scale.sent.body"))
     c1, c2, c3 = st.columns(3)
     d_model = c1.selectbox("d_model", D_MODELS, index=3, key=D_MODEL_KEY, help=t("scale.d_help"))
     heads = [h for h in (1, 2, 4, 8) if d_model % h == 0]
-    _clamp_choice(H_KEY, heads, 2)
+    keep_valid_choice(H_KEY, heads, 2)
     h = c2.selectbox(t("scale.h"), heads, key=H_KEY)
     head_labels = {r: t("scale.head_label", number=r + 1) for r in range(h)}
-    _clamp_choice(HEAD_KEY, list(range(h)), 0)
+    keep_valid_choice(HEAD_KEY, list(range(h)), 0)
     head = c3.selectbox(
         t("scale.head"), list(range(h)), format_func=head_labels.__getitem__, key=HEAD_KEY
     )
     config = ToyConfig(d_model=int(d_model), h=int(h))
+    run_on = toy_backend(backend, config, [text, text])  # with and without ÷√d_k
     with st.spinner(t("scale.sent.computing")):
-        scaled = toy_trace_or_none(text, config, backend)
+        scaled = toy_trace_or_none(text, config, run_on)
         if scaled is None:
             return
-        unscaled = toy_trace_or_none(text, ToyConfig(d_model=int(d_model), h=int(h), scale=False),
-                                     backend)  # fmt: skip
+        unscaled = toy_trace_or_none(text, replace(config, scale=False), run_on)
     assert unscaled is not None  # same text: if one trace exists, so does the other
     st.caption(t("scale.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
     left, right = st.columns(2, gap="large")

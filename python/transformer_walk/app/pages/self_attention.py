@@ -11,14 +11,24 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.widgets import solved_and_hurts, token_window
-from transformer_walk.models.toy import ToyConfig, Trace, tokenize
+from transformer_walk.app.views.labels import token_labels, vector_label
+from transformer_walk.app.views.window import window
+from transformer_walk.app.widgets import (
+    forget_picks_of_another_sentence,
+    keep_valid_choice,
+    page_start,
+    pick,
+    solved_and_hurts,
+    token_window,
+)
+from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.topics import attention_picks as picks
 
 HEAD_KEY = "sam_head"
 CAUSAL_KEY = "sam_causal"
@@ -29,29 +39,6 @@ PAIR_J_KEY = "sam_j"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
 EXPAND_UP_TO = 6  # write z_i = Σ_j a_ij v_j term by term for at most this many tokens
-
-
-def _keep_in_range(key: str, n: int, default: int) -> None:
-    """A token index stored for a longer sentence may not exist in the new one: reset it."""
-    if st.session_state.get(key) not in range(n):
-        st.session_state[key] = default
-
-
-def _forget_picks_of_another_sentence(tokens: list[str]) -> None:
-    """A new sentence starts from its own defaults (its "his", its most lopsided pair)."""
-    if st.session_state.get(PICKS_FOR_KEY) != tokens:
-        for key in (QUERY_KEY, PAIR_I_KEY, PAIR_J_KEY, WINDOW_KEY):
-            st.session_state.pop(key, None)
-        st.session_state[PICKS_FOR_KEY] = list(tokens)
-
-
-def _token_labels(tokens: list[str]) -> dict[int, str]:
-    # Precomputed: AppTest may call format_func outside the run.
-    return {i: f"{i + 1} · {token}" for i, token in enumerate(tokens)}
-
-
-def _vector(values) -> str:  # noqa: ANN001 - any sequence of floats
-    return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
 
 
 def _intro() -> None:
@@ -67,7 +54,7 @@ def _controls(h: int) -> None:
     left, right = st.columns([3, 2])
     with left:
         labels = {i: t("sam.head_label", number=i + 1) for i in range(h)}
-        _keep_in_range(HEAD_KEY, h, 0)
+        keep_valid_choice(HEAD_KEY, range(h), 0)
         st.radio(
             t("sam.head"),
             options=list(range(h)),
@@ -89,9 +76,8 @@ def _matrix(trace: Trace, head: int) -> None:
         rf"{n} \times {n} = {n * n}"
     )
     start, stop = token_window(
-        n, MAX_SHOWN, WINDOW_KEY, label="sam.window", help_id="sam.window_help",
-        note="sam.window_note",
-    )  # fmt: skip
+        n, MAX_SHOWN, WINDOW_KEY, help_id="sam.window_help", note="sam.window_note"
+    )
     tokens = trace.tokens[start:stop]
     st.altair_chart(
         charts.heatmap(
@@ -114,11 +100,8 @@ def _matrix(trace: Trace, head: int) -> None:
 def _query_row(trace: Trace, head: int) -> None:
     st.header(t("sam.row.title"), divider="gray")
     st.markdown(t("sam.row.body"))
-    labels = _token_labels(trace.tokens)
-    _keep_in_range(QUERY_KEY, trace.n, views.default_query(trace.tokens))
-    i = st.selectbox(
-        t("sam.row.pick"), options=list(labels), format_func=labels.__getitem__, key=QUERY_KEY
-    )
+    labels = token_labels(trace.tokens)
+    i = pick(t("sam.row.pick"), QUERY_KEY, labels, picks.default_query(trace.tokens))
     row = views.query_row(trace, head, i)
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -156,8 +139,8 @@ def _query_row(trace: Trace, head: int) -> None:
         pd.DataFrame(
             {
                 "a_ij": row.weights,
-                "v_j": [_vector(v) for v in row.values],
-                "a_ij · v_j": [_vector(c) for c in row.contributions],
+                "v_j": [vector_label(v) for v in row.values],
+                "a_ij · v_j": [vector_label(c) for c in row.contributions],
             },
             index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
         ),
@@ -168,8 +151,8 @@ def _query_row(trace: Trace, head: int) -> None:
         t(
             "sam.row.check",
             row=i + 1,
-            z=_vector(row.weighted_sum),
-            out=_vector(row.trace_output),
+            z=vector_label(row.weighted_sum),
+            out=vector_label(row.trace_output),
             diff=f"{row.difference:.1e}",
         ),
         icon=":material/check_circle:",
@@ -180,19 +163,13 @@ def _direction(trace: Trace, head: int) -> None:
     st.header(t("sam.dir.title"), divider="gray")
     st.markdown(t("sam.dir.body"))
     weights = views.layer_weights(trace)[head]
-    labels = _token_labels(trace.tokens)
-    i_default, j_default = views.default_pair(trace.tokens, weights)
-    _keep_in_range(PAIR_I_KEY, trace.n, i_default)
-    _keep_in_range(PAIR_J_KEY, trace.n, j_default)
+    labels = token_labels(trace.tokens)
+    i_default, j_default = picks.default_pair(trace.tokens, weights)
     left, right = st.columns(2)
     with left:
-        i = st.selectbox(
-            t("sam.dir.i"), options=list(labels), format_func=labels.__getitem__, key=PAIR_I_KEY
-        )
+        i = pick(t("sam.dir.i"), PAIR_I_KEY, labels, i_default)
     with right:
-        j = st.selectbox(
-            t("sam.dir.j"), options=list(labels), format_func=labels.__getitem__, key=PAIR_J_KEY
-        )
+        j = pick(t("sam.dir.j"), PAIR_J_KEY, labels, j_default)
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = trace.tokens[i], trace.tokens[j]
     m1, m2, m3 = st.columns(3)
@@ -203,10 +180,10 @@ def _direction(trace: Trace, head: int) -> None:
     if i == j:
         st.caption(t("sam.dir.same"))
 
-    gap = views.asymmetry(weights)
+    gap = picks.asymmetry(weights)
     start, stop = 0, trace.n
     if trace.n > MAX_SHOWN:
-        start, stop = views.window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
+        start, stop = window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
     tokens = trace.tokens[start:stop]
     st.subheader(t("sam.dir.heatmap"))
     st.altair_chart(
@@ -220,7 +197,7 @@ def _direction(trace: Trace, head: int) -> None:
         ),
         width="content",
     )
-    bi, bj = views.most_asymmetric_pair(weights)
+    bi, bj = picks.most_asymmetric_pair(weights)
     st.caption(
         t(
             "sam.dir.largest",
@@ -291,27 +268,23 @@ def _cost(trace: Trace) -> None:
 
 
 def render() -> None:
-    st.title(t("sam.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("sam.title")
+    if name is None:
         return
-    name, _module = backend
     _intro()
 
     text = current_sentence()
     config = ToyConfig(causal=bool(st.session_state.get(CAUSAL_KEY, False)))
-    run_on = views.backend_for(name, len(tokenize(text)), config.d_model, config.h)
     _controls(config.h)
+    run_on = toy_backend(name, config, [text])
     with st.spinner(t("sam.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
-    st.caption(t("common.computed_with", backend=t(f"backend.{run_on}")))
-    if run_on != name:
-        st.info(t("sam.python_fallback", n=trace.n), icon=":material/hourglass_top:")
     head = int(st.session_state.get(HEAD_KEY, 0))
-    _forget_picks_of_another_sentence(trace.tokens)
+    # A new sentence starts from its own defaults (its "his", its most lopsided pair).
+    picked = (QUERY_KEY, PAIR_I_KEY, PAIR_J_KEY, WINDOW_KEY)
+    forget_picks_of_another_sentence(trace.tokens, picked, PICKS_FOR_KEY)
 
     _matrix(trace, head)
     _query_row(trace, head)

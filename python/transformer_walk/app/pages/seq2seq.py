@@ -13,8 +13,8 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
-from transformer_walk.app.widgets import solved_and_hurts
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics.seq2seq import (
@@ -206,13 +206,9 @@ def _bottleneck(d: int) -> None:
 
 
 def render() -> None:
-    st.title(t("s2s.title"))
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    name = page_start("s2s.title")
+    if name is None:
         return
-    name, _module = backend
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     _intro()
     tokens = tokenize(current_sentence())
     pair_key, d, sharpness = _controls()

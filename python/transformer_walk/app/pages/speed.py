@@ -17,6 +17,7 @@ from transformer_walk.app.views.speed_choices import (
     DEFAULT_REPEATS,
     REPEATS_RANGE,
 )
+from transformer_walk.app.widgets import page_start
 from transformer_walk.bench import OPS, BenchResult, Case, Progress, available_cores, run_benchmark
 
 RESULTS_KEY = "speed_results"  # op → BenchResult; plain state, so it survives reruns and pages
@@ -151,7 +152,7 @@ def _show(result: BenchResult, op: str) -> None:
 
 
 def render() -> None:
-    st.title(t("speed.title"))
+    page_start("speed.title", caption=None, uses_backend=False)
     st.markdown(t("speed.intro"))
     with st.expander(t("speed.what.title")):
         st.markdown(t("speed.what.body"))

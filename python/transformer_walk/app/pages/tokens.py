@@ -8,36 +8,18 @@ import streamlit as st
 from tokenizers import Tokenizer
 
 from transformer_walk.app import navigation
-from transformer_walk.app.caches import toy_trace_or_none
 from transformer_walk.app.charts import tokens as charts_tokens
 from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence, selected_backend
-from transformer_walk.app.widgets import solved_and_hurts
-from transformer_walk.models.minilm.wordpiece import (
-    INSTALL_HINT,
-    WordPieceUnavailable,
-    count_words,
-    load_tokenizer,
-    word_pieces,
-)
+from transformer_walk.app.model_widgets import tokenizer_or_reason, toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
 
 MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
 TRY_KEY = "tok_try_word"
 MAX_POSITIONS = 512  # MiniLM's position table
 MAX_TRY_CHARS = 100  # one word, even a long one; the field is not for whole texts
-
-
-@st.cache_resource(show_spinner=False)
-def _tokenizer() -> Tokenizer:
-    return load_tokenizer()
-
-
-def _tokenizer_or_reason() -> tuple[Tokenizer | None, str]:
-    try:
-        return _tokenizer(), ""
-    except WordPieceUnavailable as error:  # the page explains how to install it, and goes on
-        return None, str(error)
 
 
 def _welcome() -> None:
@@ -195,20 +177,17 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
 
 
 def render() -> None:
-    st.title(t("tok.title"))
+    name = page_start("tok.title")
     _welcome()
-    backend = selected_backend()
-    if backend is None:
-        st.error(t("common.no_backend"))
+    if name is None:
         return
-    name, _module = backend
     text = current_sentence()
-    trace = toy_trace_or_none(text, ToyConfig(), name)
+    config = ToyConfig()
+    trace = toy_trace_or_none(text, config, toy_backend(name, config, [text]))
     if trace is None:
         return
-    st.caption(t("common.computed_with", backend=t(f"backend.{name}")))
     _pipeline(trace)
-    tokenizer, reason = _tokenizer_or_reason()
+    tokenizer, reason = tokenizer_or_reason()
     _counts(text, trace, tokenizer)
     _wordpiece(text, tokenizer, reason)
     st.markdown(t("tok.caveat"))

@@ -17,12 +17,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "交叉注意力子层。）下面是玩具模型的一个块，在你的句子上运行。",
     },
     "blk.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "blk.python_fallback": {
-        "en": "{n} tokens through {layers} block(s), twice (Post-LN and Pre-LN), would be slow in "
-        "pure Python: the toy model runs on NumPy here instead (same numbers to rounding).",
-        "zh": "{n} 个 token 经过 {layers} 个块、还要运行两遍（Post-LN 与 Pre-LN），纯 Python 会"
-        "很慢：这里改用 NumPy 运行玩具模型（结果在舍入误差内相同）。",
-    },
     "blk.norm.label": {"en": "Where LayerNorm sits", "zh": "LayerNorm 的位置"},
     "blk.norm.post": {"en": "Post-LN (original)", "zh": "Post-LN（原始，后归一化）"},
     "blk.norm.pre": {"en": "Pre-LN", "zh": "Pre-LN（先归一化）"},

@@ -1,7 +1,6 @@
-"""Words of the Check yourself page (prefix ``chk.``) and of its navigation group."""
+"""Words of the Check yourself page (prefix ``chk.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "nav.check": {"en": "Check yourself", "zh": "自我检验"},
     "chk.title": {"en": "Check yourself", "zh": "自我检验"},
     "chk.intro": {
         "en": "Ten claims people often make about Transformers — eight of them are the usual "
@@ -110,12 +109,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "one well past 512 tokens.",
         "zh": "一个 d_model = {d_model}、h = {h} 的玩具模块（随机权重、正弦位置编码）在生成的 "
         "{lengths} 个 token 的输入上运行，两次都顺利完成，较长的那次远超 512 个 token。",
-    },
-    "chk.d_model.fallback": {
-        "en": "Pure Python would need minutes for 8 heads of 600 × 600 scores, so NumPy ran "
-        "this one.",
-        "zh": "用纯 Python 计算 8 个头、每个 600 × 600 的分数矩阵需要好几分钟，所以这一项改由 "
-        "NumPy 计算。",
     },
     "chk.col.n": {"en": "n (tokens)", "zh": "n（token 数）"},
     "chk.col.x": {"en": "X shape", "zh": "X 的形状"},

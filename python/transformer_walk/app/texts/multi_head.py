@@ -16,13 +16,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$d_k = d_{\\text{model}} / h$。",
     },
     "mh.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "mh.python_fallback": {
-        "en": "With n = {n} tokens and d_model = {d_model}, pure Python would take too long, so "
-        "these numbers were computed with NumPy. A shorter sentence or a smaller d_model brings "
-        "pure Python back.",
-        "zh": "n = {n} 个 token、d_model = {d_model} 时，纯 Python 会算得太慢，所以这些数字改用 "
-        "NumPy 计算。缩短句子或调小 d_model，就会重新由纯 Python 计算。",
-    },
     "mh.d_model_help": {
         "en": "The width of every token's vector in the toy model (the original base model "
         "used 512).",
@@ -43,7 +36,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "这里先显示最接近的 h = {used}。",
     },
     "mh.n": {"en": "n (tokens)", "zh": "n（token 数）"},
-    "mh.window": {"en": "First token shown", "zh": "从第几个 token 开始显示"},
     "mh.window_help": {
         "en": "The small matrices show {shown} of the {n} tokens at a time.",
         "zh": "小矩阵一次显示 {n} 个 token 中的 {shown} 个。",
@@ -115,7 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "mh.value": {"en": "value", "zh": "数值"},
     "mh.concat.more": {
-        "en": "… and {more} more head(s), each the same shape.",
+        "en": "… and {more} more {more:head|heads}, each the same shape.",
         "zh": "……还有 {more} 个头，形状都一样。",
     },
     "mh.concat.cols": {"en": "head · column", "zh": "头 · 列"},
@@ -153,9 +145,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mh.base.row.toy": {"en": "this toy, as set above", "zh": "本页的玩具模型（上面的设置）"},
     "mh.base.not_length": {
         "en": "512 is the width of each token's vector, not a maximum sentence length. Your "
-        "sentence has n = {n} tokens; in the base model it would enter as an n × 512 matrix, "
-        "and a sentence of 10 tokens as a 10 × 512 one. The length n and the width d_model are "
-        "two separate numbers.",
+        "sentence has n = {n} {n:token|tokens}; in the base model it would enter as an n × 512 "
+        "matrix, and a sentence of 10 tokens as a 10 × 512 one. The length n and the width d_model "
+        "are two separate numbers.",
         "zh": "512 是每个 token 向量的宽度，不是句子长度的上限。你的句子有 n = {n} 个 token，"
         "在基础模型里它会以 n × 512 的矩阵进入；10 个 token 的句子则是 10 × 512。"
         "长度 n 和宽度 d_model 是两个互不相干的数。",

@@ -106,8 +106,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ngram.next.word": {"en": "Previous word wₜ₋₁", "zh": "前一个词 wₜ₋₁"},
     "ngram.next.caption": {
-        "en": "“{word}” is followed by a word {total} times in the corpus, by {kinds} different "
-        "words (⟨/s⟩ counts as one). The ten most frequent:",
+        "en": "“{word}” is followed by a word {total} {total:time|times} in the corpus, by {kinds} "
+        "different {kinds:word|words} (⟨/s⟩ counts as one). The ten most frequent:",
         "zh": "在语料中，“{word}” 后面共跟过 {total} 次词，涉及 {kinds} 个不同的词"
         "（⟨/s⟩ 也算一个）。最常见的十个：",
     },

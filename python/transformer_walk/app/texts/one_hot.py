@@ -16,9 +16,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- the sentence, one-hot --------------------------------------------------------------------
     "onehot.sentence.title": {"en": "Your sentence, one-hot", "zh": "你的句子，写成 One-Hot"},
     "onehot.sentence.body": {
-        "en": "The toy vocabulary has |V| = **{vocab}** entries, so each of your **{n}** tokens "
-        "becomes a row of {vocab} numbers with exactly one 1 in it. Below, every row is a grey "
-        "band of zeros with one lit cell: the column of the 1 is the token's id.",
+        "en": "The toy vocabulary has |V| = **{vocab}** entries, so each of your **{n}** "
+        "{n:token|tokens} becomes a row of {vocab} numbers with exactly one 1 in it. Below, every "
+        "row is a grey band of zeros with one lit cell: the column of the 1 is the token's id.",
         "zh": "玩具词表有 |V| = **{vocab}** 个条目，所以你的 **{n}** 个词元每个都变成一行 {vocab} "
         "个数，其中只有一个 1。下图中每一行都是一条由 0 组成的灰带，只有一格被点亮："
         "那一格所在的列就是这个词元的编号。",
@@ -142,7 +142,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$\\boldsymbol{e}_i = \\boldsymbol{x}_i^{\\mathsf T} E$，实际上就是“取出 E 的第 id_i 行”。",
     },
     "onehot.lookup.check": {
-        "en": "Checked live for your {n} tokens on **{backend}**: one_hot @ E and "
+        "en": "Checked live for your {n} {n:token|tokens} on **{backend}**: one_hot @ E and "
         "embedding_lookup(E, ids) differ by at most **{diff}** — the same numbers.",
         "zh": "针对你的 {n} 个词元，在 **{backend}** 上现场核对：one_hot @ E 与 "
         "embedding_lookup(E, ids) 的最大差值为 **{diff}**——数字完全一样。",
@@ -207,15 +207,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "无论哪个后端，one_hot @ E 里的矩阵乘法都由 NumPy 完成"
         "（后端没有矩阵乘法函数）。计时会随这台机器的负载波动：请比较两种方式的相对快慢，"
         "而不是绝对数值。",
-    },
-    "onehot.race.python": {
-        "en": "The race runs on NumPy, not pure Python: the pure-Python lookup first converts the "
-        "whole table E into Python lists (that is how it receives an array), which would time "
-        "the conversion of |V| × d numbers instead of the lookup. The check above did run on "
-        "pure Python.",
-        "zh": "这场计时使用 NumPy，而不是纯 Python：纯 Python 后端查表前要先把整张表 E "
-        "转换成 Python 列表（它就是这样接收数组的），那样测到的会是 |V| × d 个数的转换，"
-        "而不是查表本身。上面的核对确实是在纯 Python 上完成的。",
     },
     "onehot.why": {
         "en": "**Why programs look rows up.** Real code never builds one-hot vectors for its "

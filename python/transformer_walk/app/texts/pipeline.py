@@ -13,16 +13,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "pipe.layers": {"en": "Blocks stacked (L)", "zh": "堆叠的 block 数（L）"},
     "pipe.block": {"en": "Block shown inside the box", "zh": "方框中展开的 block"},
-    "pipe.python_fallback": {
-        "en": "With n = {n} tokens pure Python would be slow here, so this run used NumPy. A "
-        "shorter sentence or fewer blocks brings pure Python back.",
-        "zh": "n = {n} 个 token 时纯 Python 在这里会很慢，所以这次改用 NumPy 计算。缩短句子或减少 "
-        "block 数，就会重新由纯 Python 计算。",
-    },
     "pipe.diagram.title": {"en": "From text to contextual vectors", "zh": "从文本到上下文化向量"},
     "pipe.diagram.caption": {
-        "en": "Live sizes: n = {n} tokens, V = {V} vocabulary entries, d_model = {d_model}, "
-        "h = {h} heads of d_k = {d_k}, d_ff = {d_ff}, L = {L} block(s).",
+        "en": "Live sizes: n = {n} {n:token|tokens}, V = {V} vocabulary entries, "
+        "d_model = {d_model}, h = {h} {h:head|heads} of d_k = {d_k}, d_ff = {d_ff}, "
+        "L = {L} {L:block|blocks}.",
         "zh": "当前尺寸：n = {n} 个 token，词表大小 V = {V}，d_model = {d_model}，h = {h} 个头、"
         "每个 d_k = {d_k}，d_ff = {d_ff}，L = {L} 个 block。",
     },
@@ -33,8 +28,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.head": {"en": "Head", "zh": "注意力头"},
     "pipe.row": {"en": "row", "zh": "行"},
     "pipe.one_hot_note": {
-        "en": "Only the {used} columns that hold a 1 are drawn; the other {V} − {used} columns of "
-        "each row are all zeros.",
+        "en": "Only the {used} {used:column|columns} that hold a 1 {used:is|are} drawn; the other "
+        "{V} − {used} columns of each row are all zeros.",
         "zh": "图中只画出含有 1 的 {used} 列；每一行其余的 {V} − {used} 列全是 0。",
     },
     "pipe.window": {

@@ -1,7 +1,6 @@
-"""Words of the Positions page (prefix ``pos.``) and of the Transformer group of the road."""
+"""Words of the Positions page (prefix ``pos.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "nav.transformer": {"en": "Transformer", "zh": "Transformer 结构"},
     "pos.title": {"en": "Positions", "zh": "位置编码"},
     "pos.intro": {
         "en": "Self-attention decides how much token $i$ listens to token $j$ from their "
@@ -16,12 +15,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "嵌入上：",
     },
     "pos.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "pos.python_fallback": {
-        "en": "With {n} tokens, pure Python would be slow for the four runs of this page: the "
-        "toy model runs on NumPy here instead (same numbers to rounding).",
-        "zh": "共有 {n} 个 token，本页需要运行四次模型，纯 Python 会很慢：这里改用 NumPy 运行"
-        "玩具模型（结果在舍入误差内相同）。",
-    },
     "pos.pe.title": {"en": "The sinusoidal encoding", "zh": "正弦位置编码"},
     "pos.pe.body": {
         "en": "The original Transformer does not learn these vectors; it writes them down with "

@@ -69,8 +69,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "它们把 X 变成三个新矩阵。Q、K、V 的第 i 行就是第 i 个 token 的查询、键和值。",
     },
     "qkv.proj.heads": {
-        "en": "With h = {h} heads, head number r uses columns (r − 1)·{d_k} + 1 … r·{d_k} of "
-        "each {d} × {d} matrix: h slices of width d_k = {d_k} side by side, not extra weights.",
+        "en": "With h = {h} {h:head|heads}, head number r uses columns (r − 1)·{d_k} + 1 … r·{d_k} "
+        "of each {d} × {d} matrix: h slices of width d_k = {d_k} side by side, not extra weights.",
         "zh": "有 h = {h} 个头时，第 r 个头使用每个 {d} × {d} 矩阵的第 (r − 1)·{d_k} + 1 到 "
         "r·{d_k} 列：h 个宽度为 d_k = {d_k} 的切片并排放着，而不是额外的权重。",
     },

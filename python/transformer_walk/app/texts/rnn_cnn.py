@@ -82,11 +82,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "rnn.seq.body": {
         "en": "h_t = f(h_t−1, x_t): the state at step t cannot be computed before the state at "
-        "step t − 1 exists. Your {n} tokens therefore take {n} strictly sequential steps, "
-        "however many processors are available. During training this is the real cost — the "
-        "original Transformer paper names exactly this recurrence as what blocks "
-        "parallelisation along the sequence. A self-attention layer computes all n outputs "
-        "from the same inputs at once.",
+        "step t − 1 exists. Your {n} {n:token|tokens} therefore take {n} strictly sequential "
+        "{n:step|steps}, however many processors are available. During training this is the real "
+        "cost — the original Transformer paper names exactly this recurrence as what blocks "
+        "parallelisation along the sequence. A self-attention layer computes all n outputs from "
+        "the same inputs at once.",
         "zh": "h_t = f(h_t−1, x_t)：第 t 步的状态必须等第 t − 1 步的状态算出来才能开始。"
         "所以你的 {n} 个 token 需要 {n} 个严格先后执行的步骤，多少处理器都帮不上忙。"
         "训练时这正是主要代价——原始 Transformer 论文明确指出，正是这种递归限制了沿序列方向"
@@ -158,8 +158,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rnn.chart.sens": {"en": "‖∂h_t/∂x₁‖ (log scale)", "zh": "‖∂h_t/∂x₁‖（对数坐标）"},
     "rnn.chart.part": {"en": "input", "zh": "输入"},
     "rnn.grad.off_scale": {
-        "en": "{count} point(s) fell outside the range of float64 and are not drawn; the metrics "
-        "below still show them.",
+        "en": "{count} {count:point|points} fell outside the range of float64 and are not drawn; "
+        "the metrics below still show them.",
         "zh": "有 {count} 个点超出了 float64 的表示范围，没有画出；下面的指标仍然给出了它们的值。",
     },
     "rnn.metric.at_n": {
@@ -224,14 +224,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "一次卷积同时读取多少个连续的 token。",
     },
     "rnn.cnn.too_short": {
-        "en": "Your sentence has {n} token(s), fewer than the window k = {k}: no full window "
-        "fits. Pick a smaller k or type a longer sentence.",
+        "en": "Your sentence has {n} {n:token|tokens}, fewer than the window k = {k}: no full "
+        "window fits. Pick a smaller k or type a longer sentence.",
         "zh": "你的句子只有 {n} 个 token，比窗口 k = {k} 还少，放不下一个完整的窗口。"
         "请选更小的 k，或者写更长的句子。",
     },
     "rnn.cnn.windows": {
-        "en": "{count} windows of k = {k} tokens; each concatenation has {d_in} numbers and W "
-        "maps it to {d}. Every row below was computed in the same matrix product:",
+        "en": "{count} {count:window|windows} of k = {k} tokens; each concatenation has {d_in} "
+        "numbers and W maps it to {d}. Every row below was computed in the same matrix product:",
         "zh": "共 {count} 个窗口，每个包含 k = {k} 个 token；"
         "拼接后每个有 {d_in} 个数，W 把它映射到 {d} 维。下面每一行都出自同一次矩阵乘法：",
     },
@@ -345,16 +345,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "计算量随长度呈 n² 增长",
     },
     "rnn.cmp.caption": {
-        "en": "Computed for n = {n} tokens, window k = {k}, d = {d}. “Path” counts the steps "
-        "(RNN) or layers (CNN, attention) information needs to travel between two positions.",
+        "en": "Computed for n = {n} {n:token|tokens}, window k = {k}, d = {d}. “Path” counts the "
+        "steps (RNN) or layers (CNN, attention) information needs to travel between two positions.",
         "zh": "按 n = {n} 个 token、窗口 k = {k}、d = {d} 计算。“路径”是信息在两个位置之间传递"
         "所需的步数（RNN）或层数（CNN、注意力）。",
     },
     "rnn.cmp.dilated": {
-        "en": "With contiguous windows a CNN needs {plain} layer(s) to connect the two ends of "
-        "your sentence. Dilated convolutions (gaps that grow ×{k} per layer) shorten that to "
-        "{layers} — O(log_k n) — but the path still grows with the length; in self-attention "
-        "it is 1.",
+        "en": "With contiguous windows a CNN needs {plain} {plain:layer|layers} to connect the two "
+        "ends of your sentence. Dilated convolutions (gaps that grow ×{k} per layer) shorten that "
+        "to {layers} — O(log_k n) — but the path still grows with the length; in self-attention it "
+        "is 1.",
         "zh": "用连续窗口时，CNN 需要 {plain} 层才能连通你句子的首尾。空洞卷积（每层间隔扩大 {k} "
         "倍）可以把它缩短到 {layers} 层——O(log_k n)——但路径仍随长度增长；而在自注意力里它是 1。",
     },

@@ -14,12 +14,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "下面就是玩具模型为侧边栏里的句子算出的这张表。",
     },
     "sam.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "sam.python_fallback": {
-        "en": "With n = {n} tokens, pure Python would take too long on this page, so these "
-        "numbers were computed with NumPy. Shorten the sentence to see pure Python do it.",
-        "zh": "句子有 n = {n} 个 token，用纯 Python 在这一页计算会太慢，所以这些数字改用 "
-        "NumPy 计算。把句子缩短一些，就能看到纯 Python 亲自算。",
-    },
     "sam.head": {"en": "Head", "zh": "注意力头"},
     "sam.head_label": {"en": "head {number}", "zh": "第 {number} 个头"},
     "sam.head_help": {
@@ -46,7 +40,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "为每一个有序的 token 对给出一个分数，所以 $n$ 个 token 就有 $n \\times n$ 个分数；"
         "softmax 再把每一行变成加起来等于 1 的权重。",
     },
-    "sam.window": {"en": "First token shown", "zh": "从第几个 token 开始显示"},
     "sam.window_help": {
         "en": "The matrix shows {shown} of the {n} tokens at a time; slide to move the window.",
         "zh": "矩阵一次显示 {n} 个 token 中的 {shown} 个；拖动滑块可以移动显示窗口。",
@@ -155,8 +148,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已遮罩：对角线以上全部为零。第一个 token “{first}” 只能看到它自己：{seen}。",
     },
     "sam.causal.off": {
-        "en": "Unmasked: the first token, “{first}”, draws on {count} token(s), later ones "
-        "included, and {mass} of the weight sits above the diagonal. Switch the mask on to "
+        "en": "Unmasked: the first token, “{first}”, draws on {count} {count:token|tokens}, later "
+        "ones included, and {mass} of the weight sits above the diagonal. Switch the mask on to "
         "change that.",
         "zh": "未遮罩：第一个 token “{first}” 从 {count} 个 token（包括它后面的）取信息，"
         "对角线以上共有 {mass} 的权重。打开遮罩看看会怎样变化。",

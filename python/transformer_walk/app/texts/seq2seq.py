@@ -102,7 +102,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "s2s.align.construction": {
         "en": "A teaching construction, not a trained model: the weights below are random and "
         "nothing is learned. A trained decoder learns its query q_t; here we build it from the "
-        "source word(s) that target word translates (q_t = tanh(W_x x̄), the state that word "
+        "source word or words that target word translates (q_t = tanh(W_x x̄), the state that word "
         "would give on its own), to show the alignment such training aims for. The scores, "
         "softmax and mixture are computed for real.",
         "zh": "这是教学用的构造，不是训练好的模型：下面的权重是随机的，也没有学习任何东西。"

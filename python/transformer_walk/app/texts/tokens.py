@@ -145,13 +145,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tok.count.summary": {
         "en": "For this text the toy model works with **n = {toy}**, the real model with "
         "**n = {wordpiece}** ({pieces} sub-word tokens + [CLS] + [SEP]), while a reader counts "
-        "{words} word(s).",
+        "{words} {words:word|words}.",
         "zh": "对这段文字，玩具模型的 **n = {toy}**，真实模型的 **n = {wordpiece}**"
         "（{pieces} 个子词词元 + [CLS] + [SEP]），而读者数出来的是 {words} 个单词。",
     },
     "tok.count.summary_toy_only": {
         "en": "For this text the toy model works with **n = {toy}**, while a reader counts "
-        "{words} word(s).",
+        "{words} {words:word|words}.",
         "zh": "对这段文字，玩具模型的 **n = {toy}**，而读者数出来的是 {words} 个单词。",
     },
     "tok.wp.title": {
@@ -174,7 +174,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "模型实际读入的完整序列，以及每个词元的编号：",
     },
     "tok.wp.split_words": {
-        "en": "{count} word(s) of your text were cut into several pieces.",
+        "en": "{count} {count:word|words} of your text {count:was|were} cut into several pieces.",
         "zh": "你的文字里有 {count} 个单词被切成了好几块。",
     },
     "tok.wp.no_split": {
@@ -184,9 +184,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "看看它怎么被切开。",
     },
     "tok.wp.unknown": {
-        "en": "{count} token(s) became [UNK]: the vocabulary has no piece for them (this "
-        "English vocabulary lacks most emoji and many Chinese characters). The model still "
-        "reads a position there, but every such character looks the same to it.",
+        "en": "{count} {count:token|tokens} became [UNK]: the vocabulary has no piece for "
+        "{count:it|them} (this English vocabulary lacks most emoji and many Chinese characters). "
+        "The model still reads a position there, but every such character looks the same to it.",
         "zh": "有 {count} 个词元变成了 [UNK]：词表里没有能表示它们的片段（这个英文词表缺少大多数"
         "表情符号和许多汉字）。模型在那里仍然占用一个位置，但所有这类字符在它看来都一模一样。",
     },
@@ -217,7 +217,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "长词和罕见词会被切成几块；日常用词保持完整。",
     },
     "tok.try.result": {
-        "en": "“{word}” → {pieces} — **{count}** token(s) before [CLS] and [SEP] are added.",
+        "en": "“{word}” → {pieces} — **{count}** {count:token|tokens} before [CLS] and [SEP] are "
+        "added.",
         "zh": "“{word}” → {pieces}——加上 [CLS] 和 [SEP] 之前共 **{count}** 个词元。",
     },
     "tok.try.empty": {

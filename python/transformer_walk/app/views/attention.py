@@ -15,17 +15,12 @@ import numpy as np
 
 from transformer_walk.models.toy import Trace
 
-# The Multi-head page's controls: small enough that every matrix still fits on the screen and the
-# pure-Python backend answers in about a second even for a 200-word sentence.
+# The Multi-head page's controls: small enough that every matrix still fits on the screen.
 D_MODEL_MIN, D_MODEL_MAX = 2, 64
 H_MAX = 16
 
 # The original Transformer base model (Vaswani et al., 2017): chosen hyper-parameters, not limits.
 BASE_D_MODEL, BASE_H = 512, 8
-
-# Pure Python multiplies with loops: a trace costs roughly n² · (d_model + 4h) steps per layer.
-# Above this budget (≈ 1 s here) the pages compute with NumPy instead and say so.
-PYTHON_WORK_BUDGET = 4_000_000
 
 
 # --- heads and widths -------------------------------------------------------------------------
@@ -154,33 +149,6 @@ def query_row(trace: Trace, head: int, i: int, layer: int = 0) -> QueryRow:
     )
 
 
-def asymmetry(weights: np.ndarray) -> np.ndarray:
-    """A − Aᵀ of an [n, n] matrix: zero everywhere only if A is symmetric."""
-    return weights - weights.T
-
-
-def most_asymmetric_pair(weights: np.ndarray) -> tuple[int, int]:
-    """(i, j) with the largest |a_ij − a_ji|, i ≠ j, and a_ij ≥ a_ji; (0, 0) for one token."""
-    n = weights.shape[0]
-    if n < 2:
-        return (0, 0)
-    gap = asymmetry(weights)
-    i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)  # the largest positive entry
-    return (int(i), int(j))
-
-
-def default_pair(tokens: list[str], weights: np.ndarray) -> tuple[int, int]:
-    """The seed's pair (his, Tom) when the sentence has both, else the most asymmetric pair."""
-    if "his" in tokens and "tom" in tokens:
-        return (tokens.index("his"), tokens.index("tom"))
-    return most_asymmetric_pair(weights)
-
-
-def default_query(tokens: list[str]) -> int:
-    """The seed follows "his"; other sentences start at the last token."""
-    return tokens.index("his") if "his" in tokens else len(tokens) - 1
-
-
 def upper_triangle_mass(weights: np.ndarray) -> float:
     """Σ a_ij over j > i (every head): the weight on later tokens, 0 under a causal mask."""
     n = weights.shape[-1]
@@ -211,6 +179,7 @@ def concat_difference(trace: Trace, layer: int = 0) -> float:
     concat is exactly the heads side by side (per token, along the features)."""
     block = trace.blocks[layer]
     h, n, d_k = block.head_out.shape
+    # Split here by hand, not with the model's split_heads: this checks the model's merge_heads.
     blocks = block.concat.reshape(n, h, d_k).transpose(1, 0, 2)  # (n, d_model) → (h, n, d_k)
     return float(np.max(np.abs(blocks - block.head_out), initial=0.0))
 
@@ -219,28 +188,3 @@ def output_difference(trace: Trace, w_o: np.ndarray, layer: int = 0) -> float:
     """Largest gap between concat · W^O and the attention output the trace recorded."""
     block = trace.blocks[layer]
     return float(np.max(np.abs(block.concat @ w_o - block.attn_out), initial=0.0))
-
-
-# --- keeping pages fast and readable ---------------------------------------------------------
-
-
-def python_work(n: int, d_model: int, h: int, n_layers: int = 1) -> int:
-    return n_layers * n * n * (d_model + 4 * h)
-
-
-def fits_python_budget(n: int, d_model: int, h: int, n_layers: int = 1) -> bool:
-    return python_work(n, d_model, h, n_layers) <= PYTHON_WORK_BUDGET
-
-
-def window(n: int, start: int, size: int) -> tuple[int, int]:
-    """[start, stop) of at most ``size`` tokens inside [0, n), shifted left if it ran past n."""
-    size = max(1, min(size, n))
-    start = min(max(0, start), n - size)
-    return (start, start + size)
-
-
-def backend_for(selected: str, n: int, d_model: int, h: int) -> str:
-    """The backend a page runs the trace on: the sidebar's, unless pure Python would be slow."""
-    if selected == "python" and not fits_python_budget(n, d_model, h):
-        return "numpy"
-    return selected

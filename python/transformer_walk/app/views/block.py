@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from transformer_walk.app.views.labels import shape_label
 from transformer_walk.models.toy import BlockTrace, Trace
 
 #: The stages of a block in the order they are computed, per norm placement (BlockTrace fields).
@@ -150,8 +151,8 @@ def block_diagram_dot(labels: dict[str, str], shapes: dict[str, tuple[int, ...]]
     the node names used here (x_in, mha, add1, ln1, ffn, add2, ln2, ln0, out) to shown text."""
 
     def box(name: str, shape_of: str, fill: str) -> str:
-        dims = " × ".join(str(s) for s in shapes[shape_of])
-        return f'{name} [label="{labels[name]}\\n[{dims}]", fillcolor="{fill}"];'
+        shape = shape_label(shapes[shape_of])
+        return f'{name} [label="{labels[name]}\\n{shape}", fillcolor="{fill}"];'
 
     attn, ffn, add, ln, io = "#dbeafe", "#dcfce7", "#fef9c3", "#fae8ff", "#f1f5f9"
     lines = [

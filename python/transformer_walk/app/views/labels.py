@@ -1,0 +1,29 @@
+"""How the pages write a shape or a short vector: the same in tables, diagrams and formulas."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+
+def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
+    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix (``latex`` gives
+    "4 \\times 8", for ℝ^{4×8} in a formula). "[4, 8]" is the same text in LaTeX."""
+    sizes = [str(int(s)) for s in shape]
+    if not times:
+        return "[" + ", ".join(sizes) + "]"
+    return (r" \times " if latex else " × ").join(sizes)
+
+
+def token_labels(
+    tokens: Sequence[str], positions: Iterable[int] | None = None, *, first: int = 1
+) -> dict[int, str]:
+    """{position: "3 · his"}: the tokens at ``positions`` (all by default) with their numbers,
+    counted from ``first`` — 1 for "the third token", 0 where the number is the position itself.
+    Built once per run, for pickers' ``format_func`` (which may be called outside the run)."""
+    chosen = range(len(tokens)) if positions is None else positions
+    return {p: f"{p + first} · {tokens[p]}" for p in chosen}
+
+
+def vector_label(values: Iterable[float], digits: int = 3) -> str:
+    """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``)."""
+    return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"

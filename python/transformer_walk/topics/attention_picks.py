@@ -1,0 +1,37 @@
+"""Where the attention pages and experiments look first: the running example's "his" (and the pair
+his → tom), otherwise the last token and the most lopsided pair of an attention matrix.
+
+Shared by the app's pages and by ``checks``, so every stop of the road starts from the same query.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def default_query(tokens: list[str]) -> int:
+    """The running example follows "his"; other sentences start at the last token."""
+    return tokens.index("his") if "his" in tokens else len(tokens) - 1
+
+
+def asymmetry(weights: np.ndarray) -> np.ndarray:
+    """A − Aᵀ of an [n, n] matrix: zero everywhere only if A is symmetric."""
+    return weights - weights.T
+
+
+def most_asymmetric_pair(weights: np.ndarray) -> tuple[int, int]:
+    """(i, j) with the largest |a_ij − a_ji|, i ≠ j, and a_ij ≥ a_ji; (0, 0) for one token."""
+    n = weights.shape[0]
+    if n < 2:
+        return (0, 0)
+    gap = asymmetry(weights)
+    i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)  # the largest positive entry
+    return (int(i), int(j))
+
+
+def default_pair(tokens: list[str], weights: np.ndarray) -> tuple[int, int]:
+    """The running example's pair (his, tom) when the sentence has both, else the most
+    asymmetric pair of ``weights`` [n, n]."""
+    if "his" in tokens and "tom" in tokens:
+        return (tokens.index("his"), tokens.index("tom"))
+    return most_asymmetric_pair(weights)
