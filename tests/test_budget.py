@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from transformer_walk.app.model_widgets import (
-    SHORTEST_TEXT_TOKENS,
-    minilm_multiply_adds,
-    toy_multiply_adds,
-)
+from transformer_walk.app.model_widgets import SHORTEST_TEXT_TOKENS
 from transformer_walk.core.budget import (
     PYTHON_BUDGET_S,
     PYTHON_MULTIPLY_ADDS_PER_S,
@@ -19,6 +15,7 @@ from transformer_walk.core.budget import (
     linear_multiply_adds,
     python_seconds,
 )
+from transformer_walk.models.minilm import CONFIG, PYTHON_LIMIT_S
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig
 from transformer_walk.topics.checks import LONG_LENGTHS, long_input_multiply_adds
 from transformer_walk.topics.one_hot import race_multiply_adds
@@ -42,13 +39,12 @@ def test_attention_and_linear_count_their_multiply_adds() -> None:
     assert linear_multiply_adds(3, 4, 5) == 3 * 4 * 5
 
 
-def test_the_toy_counts_one_hot_rows_and_two_attention_calls_a_block() -> None:
+def test_the_toy_counts_one_hot_rows_and_one_attention_call_a_block() -> None:
     n, config = 4, ToyConfig(d_model=8, h=2, n_layers=3)
     scores = 2 * n * n  # h · n · n, each of d_k = 4
-    weights = scores * (4 + SCORE_MULTIPLY_ADDS)  # attention_weights
-    outputs = scores * (4 + SCORE_MULTIPLY_ADDS + 4)  # attention, with its d_v = 4 values
+    attention = scores * (4 + SCORE_MULTIPLY_ADDS + 4)  # attention_with_weights, d_v = 4
     one_hot = n * (n + len(BASE_WORDS))
-    assert toy_multiply_adds(n, config) == one_hot + 3 * (weights + outputs)
+    assert config.multiply_adds(n) == one_hot + 3 * attention
 
 
 @pytest.mark.parametrize(
@@ -58,19 +54,22 @@ def test_the_toy_counts_one_hot_rows_and_two_attention_calls_a_block() -> None:
         (200, ToyConfig(), "python"),  # the default toy on a 200-word sentence
         (200, ToyConfig(d_model=64, h=16), "numpy"),  # the Multi-head page's largest sizes
         (1000, ToyConfig(), "numpy"),
-        (200, ToyConfig(n_layers=6), "numpy"),
+        (300, ToyConfig(n_layers=6), "numpy"),
     ],
 )
 def test_which_toy_runs_pure_python_keeps(n: int, config: ToyConfig, expected: str) -> None:
-    assert backend_for("python", toy_multiply_adds(n, config)) == expected
+    assert backend_for("python", config.multiply_adds(n)) == expected
 
 
 def test_minilm_counts_its_dense_layers_and_attention() -> None:
     per_layer_and_token = 4 * 384 * 384 + 384 * 1536 + 1536 * 384  # Q, K, V, O and the FFN
     attention = 12 * (32 + SCORE_MULTIPLY_ADDS + 32)  # one token attends to itself, 12 heads
-    assert minilm_multiply_adds(1) == 6 * (per_layer_and_token + attention)
+    assert CONFIG.multiply_adds(1) == 6 * (per_layer_and_token + attention)
     # About ten million a token: even the shortest text is over budget, so pages use NumPy.
-    assert backend_for("python", minilm_multiply_adds(SHORTEST_TEXT_TOKENS)) == "numpy"
+    assert backend_for("python", CONFIG.multiply_adds(SHORTEST_TEXT_TOKENS)) == "numpy"
+    # The model itself refuses pure Python beyond its own, larger limit: about 16 tokens.
+    assert backend_for("python", CONFIG.multiply_adds(16), PYTHON_LIMIT_S) == "python"
+    assert backend_for("python", CONFIG.multiply_adds(17), PYTHON_LIMIT_S) == "numpy"
 
 
 def test_the_one_hot_race_and_the_long_input_experiment() -> None:

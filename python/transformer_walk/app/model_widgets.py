@@ -13,7 +13,6 @@ from tokenizers import Tokenizer
 from transformer_walk.app.caches import loaded_model, minilm_run, toy_trace, wordpiece_tokenizer
 from transformer_walk.app.i18n import t
 from transformer_walk.app.widgets import backend_within_budget
-from transformer_walk.core.budget import attention_multiply_adds, linear_multiply_adds
 from transformer_walk.models.minilm import (
     CONFIG,
     LOAD_ERRORS,
@@ -23,24 +22,15 @@ from transformer_walk.models.minilm import (
     MiniLMUnavailable,
 )
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, WordPieceUnavailable
-from transformer_walk.models.toy import BASE_WORDS, EmptyInputError, ToyConfig, Trace, tokenize
+from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace, tokenize
 
 # --- the toy model --------------------------------------------------------------------------------
-
-
-def toy_multiply_adds(n: int, config: ToyConfig) -> int:
-    """What one ``ToyTransformer.run`` over n tokens asks of its backend: the one-hot rows (n of
-    |V| ≤ n + len(BASE_WORDS) entries), then in every block ``attention_weights`` and
-    ``attention`` over h heads of d_k. The projections and the FFN are NumPy on every backend."""
-    h, d_k = config.h, config.d_k
-    block = attention_multiply_adds(h, n, n, d_k) + attention_multiply_adds(h, n, n, d_k, d_k)
-    return n * (n + len(BASE_WORDS)) + config.n_layers * block
 
 
 def toy_backend(selected: str, config: ToyConfig, texts: Sequence[str]) -> str:
     """The backend a page runs its toy traces of ``texts`` (one trace each, at ``config``'s size)
     on: ``selected``, unless that is pure Python beyond its budget — then NumPy, said so."""
-    work = sum(toy_multiply_adds(len(tokenize(text)), config) for text in texts)
+    work = sum(config.multiply_adds(len(tokenize(text))) for text in texts)
     return backend_within_budget(selected, work)
 
 
@@ -58,19 +48,6 @@ def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | Non
 #: Tokens of the shortest text the real model reads: [CLS], one piece, [SEP]. When pure Python
 #: is over budget even for it, it is over budget for every text.
 SHORTEST_TEXT_TOKENS = 3
-
-
-def minilm_multiply_adds(n: int) -> int:
-    """One forward pass of all-MiniLM-L6-v2 over n tokens: in each of its 6 layers the Q, K, V
-    and output projections (384 → 384), the FFN (384 → 1536 → 384) and attention over 12 heads
-    of 32. LayerNorm and GELU add a few per cent, left out."""
-    c = CONFIG
-    dense = (
-        4 * linear_multiply_adds(n, c.d_model, c.d_model)
-        + linear_multiply_adds(n, c.d_model, c.d_ff)
-        + linear_multiply_adds(n, c.d_ff, c.d_model)
-    )
-    return c.n_layers * (dense + attention_multiply_adds(c.h, n, n, c.d_k, c.d_k))
 
 
 def minilm_model() -> MiniLM | None:
@@ -106,7 +83,7 @@ def use_model(selected: str) -> str | None:
     Python is over its budget); None after a message when the model is missing."""
     if minilm_model() is None:
         return None
-    return backend_within_budget(selected, minilm_multiply_adds(SHORTEST_TEXT_TOKENS))
+    return backend_within_budget(selected, CONFIG.multiply_adds(SHORTEST_TEXT_TOKENS))
 
 
 def run_with_spinner(text: str, backend: str) -> EncoderOutput:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from transformer_walk.core import get_backend
+from transformer_walk.core.budget import attention_multiply_adds
 from transformer_walk.models.heads import merge_heads, split_heads
 
 # A little fixed vocabulary so that |V| is more than the sentence; the user's own tokens are added
@@ -92,6 +93,14 @@ class ToyConfig:
     @property
     def d_k(self) -> int:
         return self.d_model // self.h
+
+    def multiply_adds(self, n: int) -> int:
+        """What one ``ToyTransformer.run`` over n tokens asks of its backend (``core.budget``):
+        the one-hot rows (n of |V| ≤ n + len(BASE_WORDS) entries), then one
+        ``attention_with_weights`` over h heads of d_k in every block. The projections and the
+        FFN are NumPy products on every backend."""
+        block = attention_multiply_adds(self.h, n, n, self.d_k, self.d_k)
+        return n * (n + len(BASE_WORDS)) + self.n_layers * block
 
     def validate(self) -> None:
         if self.d_model < 1 or self.h < 1 or self.d_ff < 1 or self.n_layers < 1:

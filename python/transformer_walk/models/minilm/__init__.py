@@ -39,7 +39,7 @@ from transformer_walk.models.minilm.load import (
 )
 from transformer_walk.models.minilm.model import (
     EMBED_MAX_TOKENS,
-    PYTHON_MAX_TOKENS,
+    PYTHON_LIMIT_S,
     MiniLM,
     TruncationWarning,
     load_minilm,
@@ -73,7 +73,7 @@ __all__ = [
     "INSTALL_HINT",
     "LOAD_ERRORS",
     "MODEL_PACKAGE",
-    "PYTHON_MAX_TOKENS",
+    "PYTHON_LIMIT_S",
     "REINSTALL_HINT",
     "TOKENIZER_FILE",
     "USER_DIR_HINT",

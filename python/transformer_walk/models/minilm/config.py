@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from transformer_walk.core.budget import attention_multiply_adds, linear_multiply_adds
+
 #: config.json's name of each MiniLMConfig field.
 CONFIG_KEYS = {
     "vocab_size": "vocab_size",
@@ -48,6 +50,18 @@ class MiniLMConfig:
     def d_k(self) -> int:
         """Width of one head: d_model / h."""
         return self.d_model // self.h
+
+    def multiply_adds(self, n: int) -> int:
+        """One forward pass over n tokens (``core.budget``): in each layer the Q, K, V and output
+        projections (d_model → d_model), the FFN (d_model → d_ff → d_model) and attention over h
+        heads of d_k. LayerNorm and GELU add a few per cent, left out."""
+        d, f = self.d_model, self.d_ff
+        dense = (
+            4 * linear_multiply_adds(n, d, d)
+            + linear_multiply_adds(n, d, f)
+            + linear_multiply_adds(n, f, d)
+        )
+        return self.n_layers * (dense + attention_multiply_adds(self.h, n, n, self.d_k, self.d_k))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MiniLMConfig:

@@ -33,6 +33,7 @@ import numpy as np
 from tokenizers import Encoding, Tokenizer
 
 from transformer_walk.core import get_backend
+from transformer_walk.core.budget import backend_for, python_seconds
 from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
 from transformer_walk.models.minilm.load import Checkpoint, load_checkpoint
 from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
@@ -46,9 +47,10 @@ from transformer_walk.models.minilm.trace import (
 
 #: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).
 EMBED_MAX_TOKENS = 256
-#: The pure-Python backend needs about 0.3 s per token of all-MiniLM-L6-v2 (≈ 10⁷ multiply-adds
-#: each, in Python floats), so it is refused above this many tokens ([CLS] and [SEP] included).
-PYTHON_MAX_TOKENS = 16
+#: The longest call the pure-Python backend is given, in seconds by ``core.budget``'s estimate:
+#: all-MiniLM-L6-v2 is about 10⁷ multiply-adds a token, so this is about 16 tokens ([CLS] and
+#: [SEP] included). Pages never get here: they switch to NumPy at the budget of a page.
+PYTHON_LIMIT_S = 12.0
 
 
 class TruncationWarning(UserWarning):
@@ -161,12 +163,13 @@ class MiniLM:
                 f"{n} tokens but the model has {self.config.max_positions} positions: "
                 "truncate the ids (run() and embed() do)"
             )
-        if self.backend_name == "python" and n > PYTHON_MAX_TOKENS:
+        work = self.config.multiply_adds(n)
+        if backend_for(self.backend_name, work, PYTHON_LIMIT_S) != self.backend_name:
             raise ValueError(
-                f"the text has {n} tokens; the pure-Python backend needs about 0.3 s per token "
-                "(10 million multiply-adds each, in Python floats), so it runs MiniLM on "
-                f"at most {PYTHON_MAX_TOKENS} tokens ([CLS] and [SEP] included). Use the numpy "
-                "or rust backend for longer texts."
+                f"the text has {n} tokens ([CLS] and [SEP] included): about "
+                f"{python_seconds(work):.0f} s of pure Python ({work:,} multiply-adds), and the "
+                f"pure-Python backend takes at most {PYTHON_LIMIT_S:.0f} s. Use the numpy or rust "
+                "backend for longer texts."
             )
 
     # -- the public API -------------------------------------------------------------------------
