@@ -61,8 +61,9 @@ def backend_within_budget(selected: str, multiply_adds: int) -> str:
 
 
 def solved_and_hurts(solved: str, hurts: str) -> None:
-    """The stop's summary line, in the spirit of seed 004's table: what this stage solved, and what
-    still hurts (which the next stop answers). Arguments are already-translated texts."""
+    """The stop's summary line, in the spirit of the summary table of “From Words to Attention”:
+    what this stage solved, and what still hurts (which the next stop answers). Arguments are
+    already-translated texts."""
     solved_label, hurts_label = t("common.solved"), t("common.hurts")
     left, right = st.columns(2)
     with left:

@@ -1,7 +1,7 @@
 """A 1-D convolution over the toy embeddings, its receptive field, and §31's comparison in numbers.
 
-The seed's eq. (10) in row-vector form: a window of k consecutive tokens is concatenated and
-projected,
+Eq. (10) of “From word vectors to Transformer” in row-vector form: a window of k consecutive tokens
+is concatenated and projected,
 
     c_i = tanh([x_i; x_{i+1}; …; x_{i+k−1}] W + b),
 

@@ -22,8 +22,9 @@ from types import ModuleType
 import numpy as np
 
 FLOAT32_BYTES = 4
-# Realistic vocabularies to compare the toy's with: the seed's example and MiniLM's WordPiece.
-REALISTIC_VOCABULARIES: tuple[tuple[str, int], ...] = (("seed", 50_000), ("minilm", 30_522))
+# Realistic vocabularies to compare the toy's with: the example of “From word vectors to
+# Transformer” and MiniLM's WordPiece.
+REALISTIC_VOCABULARIES: tuple[tuple[str, int], ...] = (("article", 50_000), ("minilm", 30_522))
 RACE_VOCABULARY_SIZES: tuple[int, ...] = (1_000, 5_000, 10_000, 30_522, 50_000)
 RACE_DEFAULT_VOCABULARY = 30_522
 RACE_D = 64  # embedding width of the race's table: small enough that |V| × d stays cheap

@@ -1,7 +1,7 @@
 """A small tanh RNN over the toy embeddings, and how strongly its first input still moves h_t.
 
-The recurrence is the seed's eq. (9) in row-vector form (the convention of the whole road: a token
-is a row x_t, so weights multiply from the right):
+The recurrence is eq. (9) of “From word vectors to Transformer” in row-vector form (the convention
+of the whole road: a token is a row x_t, so weights multiply from the right):
 
     h_t = tanh(x_t W_x + h_{t−1} W_h + b),   h_0 = 0.
 

@@ -1,6 +1,6 @@
 """Attention by hand: the query "his" against the keys Tom / loves / his / dog, number by number.
 
-Renders ``worked_example.worked_example`` (computed by the sidebar's backend); holds no math.
+Renders ``topics.worked_example`` (computed by the sidebar's backend); holds no math.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ GUESS_WEIGHT_KEY = "abh_guess_weight"
 
 
 def _reset_inputs() -> None:
-    st.session_state.pop(EDITOR_KEY, None)  # forgetting the edits brings back the seed's numbers
+    st.session_state.pop(EDITOR_KEY, None)  # forgetting the edits brings back the article's numbers
 
 
 def _reveal() -> None:

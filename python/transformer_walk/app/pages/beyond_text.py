@@ -1,5 +1,6 @@
 """Beyond text: an image cut into patches becomes a sequence of tokens (the ViT idea); one head of
-self-attention runs over them on the sidebar's backend. Math in ``patches``; this page renders."""
+self-attention runs over them on the sidebar's backend. Math in ``topics.patches``; this page
+renders."""
 
 from __future__ import annotations
 

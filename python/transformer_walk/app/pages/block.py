@@ -1,6 +1,6 @@
 """The Transformer block: multi-head attention → residual → LayerNorm → FFN → residual → LayerNorm,
 every intermediate from the toy trace with its shape and row statistics; Post-LN vs Pre-LN; L blocks
-stacked. Renders ``state.toy_trace`` and what ``block_views`` derives from it; holds no math."""
+stacked. Renders ``caches.toy_trace`` and what ``views.block`` derives from it; holds no math."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Check yourself: predict, then reveal. Ten claims (the article's eight misconceptions and two
-more it answers), each settled by a live experiment from ``checks`` run on the sidebar's backend.
+"""Check yourself: predict, then reveal. Ten claims (the article's eight misconceptions and two more
+it answers), each settled by a live experiment from ``topics.checks`` run on the sidebar's backend.
 
 The score lives in session state: which questions were revealed and whether the guess was right.
 """

@@ -1,7 +1,7 @@
 """Contextual meaning: one word, two sentences — identical input vectors, hidden states that drift
 apart layer by layer; sentence embeddings compared; one token's path through the layers.
 
-Renders MiniLM's outputs (``minilm_state``) and what ``minilm_views`` derives from them (cosines,
+Renders MiniLM's outputs (``caches``) and what ``views.minilm`` derives from them (cosines,
 distances, one PCA over every layer). Holds no math.
 """
 

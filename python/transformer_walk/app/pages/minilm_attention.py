@@ -1,7 +1,7 @@
 """MiniLM attention: what a trained 6-layer, 12-head encoder attends to in the sidebar's sentence.
 
-Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``minilm_state``) and what
-``minilm_views`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
+Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``caches``) and what
+``views.minilm`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
 pair). Holds no math.
 """
 

@@ -1,7 +1,7 @@
 """Multi-head attention: h heads of width d_k = d_model / h, side by side, joined, mixed by W^O.
 
-Renders the toy trace for the d_model and h picked here (``state.toy_trace``) and what
-``attention_views`` derives from it (shapes, checks, parameter counts). Holds no math.
+Renders the toy trace for the d_model and h picked here (``caches.toy_trace``) and what
+``views.attention`` derives from it (shapes, checks, parameter counts). Holds no math.
 """
 
 from __future__ import annotations

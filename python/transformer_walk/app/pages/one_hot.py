@@ -38,7 +38,7 @@ WORDS_KEY = "onehot_words"
 VOCAB_KEY = "onehot_race_vocab"
 DEFAULT_WORDS = ("cat", "dog", "computer")
 INT64_BYTES = 8
-VOCABULARY_LABELS = {"seed": "onehot.memory.seed", "minilm": "onehot.memory.minilm"}
+VOCABULARY_LABELS = {"article": "onehot.memory.article", "minilm": "onehot.memory.minilm"}
 
 
 def _intro() -> None:
@@ -112,18 +112,18 @@ def _memory(trace: Trace) -> None:
         hide_index=True,
         width="stretch",
     )
-    seed_size = dict(REALISTIC_VOCABULARIES)["seed"]
-    seed_bytes = one_hot_bytes(n, seed_size)
+    article_size = dict(REALISTIC_VOCABULARIES)["article"]
+    article_bytes = one_hot_bytes(n, article_size)
     st.latex(
-        rf"n \times |V| \times 4\ \text{{bytes}} = {n} \times {seed_size:,} \times 4"
-        rf" = {seed_bytes:,}\ \text{{bytes}}".replace(",", "{,}")
+        rf"n \times |V| \times 4\ \text{{bytes}} = {n} \times {article_size:,} \times 4"
+        rf" = {article_bytes:,}\ \text{{bytes}}".replace(",", "{,}")
     )
     ids_bytes = n * INT64_BYTES
     st.markdown(
         t(
             "onehot.memory.ids",
             ids=human_bytes(ids_bytes),
-            ratio=f"{seed_bytes / ids_bytes:,.0f}",
+            ratio=f"{article_bytes / ids_bytes:,.0f}",
         )
     )
 

@@ -1,7 +1,8 @@
-"""The whole pipeline: raw text to contextual representations as one diagram (seed §33–34, §36).
+"""The whole pipeline: raw text to contextual representations as one diagram
+(“From word vectors to Transformer” §33–34, §36).
 
 Every node carries its live shape for the sidebar's sentence and opens to its numbers; the stops
-come from ``pipeline_views`` over the toy trace (``state.toy_trace``). Holds no math.
+come from ``views.pipeline`` over the toy trace (``caches.toy_trace``). Holds no math.
 """
 
 from __future__ import annotations

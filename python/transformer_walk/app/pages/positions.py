@@ -1,6 +1,6 @@
 """Positions: the sinusoidal PE matrix and its numbers for the sentence, the shuffled-words
-experiment (permutation equivariance without positions, broken with them), MiniLM's learned
-position embeddings. Renders toy traces (``state.toy_trace``) and what ``positions`` derives."""
+experiment (permutation equivariance without positions, broken with them), MiniLM's learned position
+embeddings. Renders toy traces (``caches.toy_trace``) and what ``topics.positions`` derives."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Q, K, V: where the three views of every token come from (seed §11–14).
+"""Q, K, V: where the three views of every token come from (“From word vectors to Transformer”
+§11–14).
 
 Renders the toy model's trace of the sidebar's sentence (X, the block's weights, Q, K, V), checks
 the bilinear form of §13 and the weighted sum of §14 against it

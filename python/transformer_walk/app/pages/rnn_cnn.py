@@ -1,7 +1,9 @@
-"""RNN and CNN: the two ways of reading a sentence that attention replaced (seed §7–9, §31).
+"""RNN and CNN: the two ways of reading a sentence that attention replaced
+(“From word vectors to Transformer” §7–9, §31).
 
-A tanh RNN and a 1-D CNN run over the toy embeddings of the sidebar's sentence (looked up by the
-toy model on the sidebar's backend). The math lives in ``rnn`` and ``cnn``; this page renders.
+A tanh RNN and a 1-D CNN run over the toy embeddings of the sidebar's sentence (looked up by the toy
+model on the sidebar's backend). The math lives in ``topics.rnn`` and ``topics.cnn``; this page
+renders.
 """
 
 from __future__ import annotations

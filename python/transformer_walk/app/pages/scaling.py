@@ -1,4 +1,4 @@
-"""Scaling: why the scores are divided by √d_k (seed §18–19).
+"""Scaling: why the scores are divided by √d_k (“From word vectors to Transformer” §18–19).
 
 The sentence's attention weights with the toy's ``scale`` option on and off (two traces), the
 measured variance of q·k against d_k, and the softmax saturating as d_k grows — computed by

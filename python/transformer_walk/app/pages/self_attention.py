@@ -1,6 +1,6 @@
 """Self-attention matrix: the n×n weights of the toy model for the sidebar's sentence.
 
-Renders the toy trace (``state.toy_trace``) and what ``attention_views`` selects from it: one
+Renders the toy trace (``caches.toy_trace``) and what ``views.attention`` selects from it: one
 head's matrix, one query row and its weighted sum of V, the asymmetry A − Aᵀ, the causal mask,
 and the n² cost. Holds no math.
 """

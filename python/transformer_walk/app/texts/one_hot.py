@@ -38,7 +38,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.memory.body": {
         "en": "Every one-hot row has |V| entries, so n tokens take n × |V| numbers, and in "
         "float32 four bytes each. The toy vocabulary is tiny; real ones are not. The same "
-        "sentence written one-hot against the seed article's 50,000-word vocabulary, and "
+        "sentence written one-hot against the 50,000-word vocabulary of the article's example, and "
         "against MiniLM's 30,522 WordPiece entries:",
         "zh": "每一行 One-Hot 都有 |V| 个元素，所以 n 个词元要占 n × |V| 个数，用 float32 存储时"
         "每个数 4 个字节。玩具词表很小，真实的词表可不小。把同一句话分别写成针对原文例子里 "
@@ -50,7 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.memory.bytes": {"en": "memory (float32)", "zh": "内存（float32）"},
     "onehot.memory.useful": {"en": "share that is not 0", "zh": "非零占比"},
     "onehot.memory.toy": {"en": "toy (this app)", "zh": "玩具模型（本应用）"},
-    "onehot.memory.seed": {"en": "the article's example", "zh": "原文的例子"},
+    "onehot.memory.article": {"en": "the article's example", "zh": "原文的例子"},
     "onehot.memory.minilm": {"en": "MiniLM WordPiece", "zh": "MiniLM 的 WordPiece"},
     "onehot.memory.ids": {
         "en": "The ids alone say the same thing in n × 8 bytes = **{ids}** (int64). For a "

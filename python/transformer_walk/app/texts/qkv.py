@@ -1,4 +1,4 @@
-"""Words of the Q, K, V page (prefix ``qkv.``); seed 000 §11–14."""
+"""Words of the Q, K, V page (prefix ``qkv.``); “From word vectors to Transformer” §11–14."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     "qkv.title": {

@@ -1,4 +1,5 @@
-"""Words of the RNN and CNN page (prefix ``rnn.``); seed 000 §7–9 and §31, seed 004's RNN row."""
+"""Words of the RNN and CNN page (prefix ``rnn.``): “From word vectors to Transformer” §7–9 and §31,
+and the RNN row of “From Words to Attention”."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     "rnn.title": {
@@ -282,7 +283,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rnn.cmp.body": {
         "en": "The formulas are per layer, as in Table 1 of *Attention Is All You Need*; the "
         "numbers after them are computed for your sentence, your k and the representation size "
-        "d below. The lower rows summarise the seed's qualitative comparison.",
+        "d below. The lower rows summarise the article's qualitative comparison.",
         "zh": "表中公式按每层计算，与《Attention Is All You Need》的表 1 一致；"
         "公式后面的数字是用你的句子、你选的 k 和下面的表示维度 d 算出来的。"
         "下面几行概括了原文的定性比较。",

@@ -1,4 +1,4 @@
-"""Words of the Scaling page (prefix ``scale.``); seed 000 §18–19."""
+"""Words of the Scaling page (prefix ``scale.``); “From word vectors to Transformer” §18–19."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     "scale.title": {"en": "Scaling: why divide by √d_k", "zh": "缩放：为什么要除以 √d_k"},

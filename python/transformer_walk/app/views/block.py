@@ -19,7 +19,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "pre": ("x_in", "attn_in", "attn_out", "resid1", "norm1", "ffn_hidden", "ffn_out", "out"),
 }
 
-#: How each stage is computed, in the seed's notation, per norm placement.
+#: How each stage is computed, in the articles' notation, per norm placement.
 FORMULAS: dict[str, dict[str, str]] = {
     "post": {
         "x_in": r"X",

@@ -1,6 +1,7 @@
-"""LaTeX for the worked example: the seed's formulas, and the same with the trace's numbers.
+"""LaTeX for the worked example: the formulas of “From word vectors to Transformer”, and the same
+with the trace's numbers.
 
-Kept out of the page so the page only places them; the notation follows the seed article
+Kept out of the page so the page only places them; the notation follows the article
 (q, k_j, s_j, α_j, v_j, z, d_k, W^Q).
 """
 
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 
 from transformer_walk.topics.worked_example import AttentionTrace
 
-# The general formulas, eq. (11)–(13) of the seed and the matrix form they add up to.
+# The general formulas, eq. (11)–(13) of the article and the matrix form they add up to.
 MATCH = r"s_j = f(\boldsymbol{q}, \boldsymbol{k}_j)"
 QUERY = r"\boldsymbol{q}_{\text{his}} = \boldsymbol{x}_{\text{his}}\,W^Q"
 SCORE = (

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 SPECIAL_TOKENS = ("[CLS]", "[SEP]")
-# The running example's defaults (seed §26): "his" asks, "tom" and "dog" are the two answers.
+# The running example's defaults (“From word vectors to Transformer” §26): "his" asks, "tom" and
+# "dog" are the two answers.
 DEFAULT_QUERY = "his"
 DEFAULT_TARGETS = ("tom", "dog")
 

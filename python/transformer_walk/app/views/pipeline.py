@@ -1,4 +1,5 @@
-"""The whole pipeline (seed §36) as a list of stops read off one toy trace, and its diagram.
+"""The whole pipeline (“From word vectors to Transformer” §36) as a list of stops read off one toy
+trace, and its diagram.
 
 Each stop names the trace array it shows, that array's live shape, the formula that made it and
 the stage of Representation → Interaction → Aggregation (§33–34) it belongs to. Pure functions:
@@ -41,7 +42,7 @@ def _stop(key: str, array: np.ndarray, symbols: str, formula: str, stage: str) -
     return Stop(key, array, shape, f"[{symbols}] = {shape_label(shape)}", formula, stage)
 
 
-# The formula beside each stop's numbers, in the seed's notation.
+# The formula beside each stop's numbers, in the articles' notation.
 FORMULAS: dict[str, str] = {
     "text": r"\text{raw text}",
     "tokens": r"\text{tokenize}(\text{text})",
