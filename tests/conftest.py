@@ -52,3 +52,72 @@ BACKEND_PAIRS = [
 def backend_name(request: pytest.FixtureRequest) -> str:
     """Each backend name in turn ("rust" skipped when not built)."""
     return request.param
+
+
+class FakeClock:
+    """A clock that moves only when told: by ``sleep``, or by a fake call's ``advance``. Code that
+    takes an injectable clock (``bench.timing.Clock``) is tested on it without real time."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+def install_fake_race(
+    monkeypatch: pytest.MonkeyPatch,
+    clock: FakeClock,
+    seconds_per_work: dict[str, float],
+    overhead_s: float = 1e-4,
+) -> list[tuple[str, float]]:
+    """Make ``bench.run_benchmark`` race fakes on ``clock``: every op's input is just its work
+    count, and a call on backend ``name`` advances the clock by ``overhead_s`` plus
+    ``seconds_per_work[name]`` per unit of work. Returns the log of calls, (backend, work)."""
+    import dataclasses
+    import types
+
+    import numpy as np
+
+    from transformer_walk.bench import OPS, runner
+    from transformer_walk.core.status import BackendStatus
+
+    calls: list[tuple[str, float]] = []
+
+    def fake_backend(name: str) -> types.SimpleNamespace:
+        pool = [1]
+
+        def run(work: float) -> np.ndarray:
+            calls.append((name, work))
+            clock.advance(overhead_s + seconds_per_work[name] * work)
+            return np.zeros(1)
+
+        return types.SimpleNamespace(
+            run=run,
+            get_num_threads=lambda: pool[0],
+            set_num_threads=lambda n: pool.__setitem__(0, n),
+        )
+
+    modules = {name: fake_backend(name) for name in seconds_per_work}
+    monkeypatch.setattr(
+        runner, "backend_status", lambda name: BackendStatus(name, modules[name], None)
+    )
+    for op, spec in list(OPS.items()):
+        fake = dataclasses.replace(
+            spec,
+            make_inputs=lambda rng, sizes, dtype, work=spec.work: (work(sizes),),
+            call=lambda backend, args: backend.run(args[0]),
+        )
+        monkeypatch.setitem(OPS, op, fake)
+    return calls
