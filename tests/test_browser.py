@@ -28,9 +28,12 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 RENDER_TIMEOUT_MS = 60_000
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).is_file(), reason=f"chromium not found (looked for {CHROMIUM})"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).is_file(), reason=f"chromium not found (looked for {CHROMIUM})"
+    ),
+]
 
 
 def _free_port() -> int:

@@ -39,6 +39,8 @@ SEED = int(os.environ.get("SOAK_SEED", "7"))
 MAX_GROWTH_MB = 300
 
 pytestmark = [
+    pytest.mark.soak,
+    pytest.mark.browser,
     pytest.mark.skipif(
         not Path(soak.CHROMIUM).is_file(), reason=f"chromium not found ({soak.CHROMIUM})"
     ),
