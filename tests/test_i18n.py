@@ -42,6 +42,14 @@ def _fields(text: str) -> set[str] | None:
         return None
 
 
+def _formats(text: str) -> set[tuple[str, str, str | None]] | None:
+    """(field, format spec, conversion) of every field: how each value is put into the text."""
+    try:
+        return {(n, spec or "", conv) for _, n, spec, conv in string.Formatter().parse(text) if n}
+    except ValueError:
+        return None
+
+
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -50,6 +58,10 @@ def test_every_message_has_both_languages_with_the_same_fields() -> None:
     assert [k for k, e in MESSAGES.items() if not all(x.strip() for x in e.values())] == [], "empty"
     differ = [k for k, e in MESSAGES.items() if _fields(e["en"]) != _fields(e["zh"])]
     assert differ == [], "the two languages take different fields"
+    # ... and format them alike, so the language changes words, never what a value can break:
+    # test_app_robustness relies on it to run most hostile sentences in one language only.
+    differ = [k for k, e in MESSAGES.items() if _formats(e["en"]) != _formats(e["zh"])]
+    assert differ == [], "the two languages format a field differently"
 
 
 def test_every_message_is_written_for_each_language() -> None:
