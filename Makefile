@@ -5,7 +5,7 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8501
 
-.PHONY: setup run test test-rust test-python lint bench clean
+.PHONY: setup run test test-fast test-rust test-python lint bench clean
 
 # The pinned tools and libraries, once per change of requirements/dev.txt.
 $(VENV)/.requirements: requirements/dev.txt
@@ -32,6 +32,10 @@ test-rust:
 
 test-python:
 	$(PY) -m pytest
+
+# The edit-test loop: every test but those that drive a browser (the soak among them).
+test-fast: setup
+	$(PY) -m pytest -m "not browser and not soak"
 
 lint: $(VENV)/.requirements
 	cargo fmt --all -- --check

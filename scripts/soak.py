@@ -2,11 +2,13 @@
 
     python scripts/soak.py                              # 5 sessions for 60 s
     python scripts/soak.py --sessions 6 --seconds 300   # longer, by hand
+    python scripts/soak.py --actions 6 --seconds 600    # 6 actions a session, 600 s at most
     python scripts/soak.py --url http://127.0.0.1:8501  # against a server already running
 
 Starts ``streamlit run app.py`` headless on a free local port (unless ``--url``), warms every page
 up once (with a long sentence), then lets N concurrent sessions (Playwright contexts in one
-headless Chromium) wander the road until time is up: open random pages in both languages, type
+headless Chromium) wander the road until time is up (or each has done ``--actions`` actions):
+open random pages in both languages, type
 random sentences into the sidebar (normal, empty, CJK, emoji, long), switch language and backend,
 and poke the page's own widgets, each time waiting for the script run to finish. Counted as
 errors: a Streamlit exception box, a page error or console error in the browser, an HTTP failure,
@@ -16,7 +18,9 @@ Chromium (``--chromium``, default /usr/bin/chromium); it never downloads a brows
 any error was counted.
 
 Only what it starts is stopped: the server's own process group, and the browser through
-Playwright. ``tests/test_soak.py`` runs it with a fixed seed for 30 s (plus ~50 s of warm-up).
+Playwright. ``tests/test_soak.py`` runs it with a fixed seed and a fixed number of actions per
+session (plus ~50 s of warm-up), so that how much it checks does not depend on how busy the
+machine is; its time limit is only a guard against a hang.
 ``-v`` adds page load times and the memory readings taken every 5 s.
 """
 
@@ -237,10 +241,12 @@ def rss_kb(pid: int) -> int:
 @dataclasses.dataclass
 class Report:
     sessions: int
-    seconds: float
+    seconds: float  # the time limit
     seed: int
+    actions_per_session: int | None = None  # None: as many as fit in the time
     page_loads: int = 0  # in the soak proper
     warm_up_loads: int = 0
+    tried: int = 0  # actions the sessions set out to do, done or not
     actions: int = 0
     skipped: int = 0  # widget pokes that found nothing to poke, or lost a race with a rerun
     external_failures: int = 0  # requests to other hosts that failed (no internet): not counted
@@ -262,8 +268,9 @@ class Report:
     def summary(self) -> str:
         return (
             f"soak: sessions={self.sessions} seconds={self.seconds:.0f} seed={self.seed} "
+            f"actions_per_session={self.actions_per_session} "
             f"warm_up_loads={self.warm_up_loads} page_loads={self.page_loads} "
-            f"actions={self.actions} skipped={self.skipped} "
+            f"tried={self.tried} actions={self.actions} skipped={self.skipped} "
             f"errors={len(self.errors)} rss_start={self.rss_start_kb / 1024:.0f}MB "
             f"rss_end={self.rss_end_kb / 1024:.0f}MB rss_peak={self.rss_peak_kb / 1024:.0f}MB "
             f"growth={self.growth_mb:+.0f}MB alive={self.server_alive} "
@@ -457,7 +464,8 @@ class Session:
             await widget.click(timeout=ACTION_TIMEOUT_MS)
         await self.settle(page)
 
-    async def run(self, deadline: float) -> None:
+    async def run(self, deadline: float, actions: int | None = None) -> None:
+        """Act until ``deadline``, or until ``actions`` actions (done or skipped) when given."""
         from playwright.async_api import Error as PlaywrightError
 
         context = await self.browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -465,7 +473,10 @@ class Session:
             page = await context.new_page()
             self.watch(page)
             first = True
-            while time.monotonic() < deadline:
+            tried = 0
+            while time.monotonic() < deadline and (actions is None or tried < actions):
+                tried += 1
+                self.report.tried += 1
                 roll = self.rng.random()
                 try:
                     if first or roll < 0.25:
@@ -545,7 +556,9 @@ async def _soak(
                 Session(n, browser, url, report, random.Random(report.seed * 1000 + n))
                 for n in range(1, report.sessions + 1)
             ]
-            tasks = [asyncio.ensure_future(s.run(deadline)) for s in sessions]
+            tasks = [
+                asyncio.ensure_future(s.run(deadline, report.actions_per_session)) for s in sessions
+            ]
 
             async def monitor() -> None:
                 while not all(task.done() for task in tasks):
@@ -575,12 +588,14 @@ def run(
     sessions: int = 5,
     seconds: float = 60.0,
     seed: int = 7,
+    actions: int | None = None,
     chromium: str = CHROMIUM,
     warm_up: bool = True,
     process: subprocess.Popen[bytes] | None = None,
 ) -> Report:
-    """Soak the app at ``url``; ``pid`` is the server's, for the memory readings."""
-    report = Report(sessions=sessions, seconds=seconds, seed=seed)
+    """Soak the app at ``url``; ``pid`` is the server's, for the memory readings. With
+    ``actions``, each session stops after that many actions, ``seconds`` being a limit."""
+    report = Report(sessions=sessions, seconds=seconds, seed=seed, actions_per_session=actions)
     started = time.monotonic()
     asyncio.run(_soak(url, pid, report, chromium, warm_up, health_check=5.0))
     if pid is not None:
@@ -601,6 +616,7 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--actions", type=int, help="per session; --seconds is then a limit")
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--url", help="soak a server already running (no memory readings)")
     parser.add_argument("--app", type=Path, default=ROOT / "app.py", help="the script to serve")
@@ -611,6 +627,7 @@ def main() -> int:
         sessions=args.sessions,
         seconds=args.seconds,
         seed=args.seed,
+        actions=args.actions,
         chromium=args.chromium,
         warm_up=not args.no_warm_up,
     )

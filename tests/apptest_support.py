@@ -6,8 +6,12 @@ Import it as ``from apptest_support import open_page, no_exception``; ``tests/``
 AppTest notes (streamlit 1.67):
 - ``AppTest.from_file("app.py")`` runs the router; ``switch_page`` takes a page *file* path. Pages
   live inside the package, so we pass the absolute path ``navigation.page_path(...)``.
-- ``run()`` must come once before ``switch_page``: before the first run Streamlit knows pages only
-  by file name, not as ``st.navigation`` registers them. ``switch_page`` itself does not rerun.
+- ``switch_page`` works only after a first ``run()``: before it, Streamlit knows pages by file
+  name, not by the url paths ``st.navigation`` registers. That first run would render the default
+  page (Tokens) for nothing, before every page opened; so ``open_page`` asks for the page's
+  script hash (its url path's, as a browser at that URL does) on the very first run instead,
+  through AppTest's ``_page_hash`` (private; ``open_page`` checks the page that ran is the one
+  asked for, so a change in Streamlit fails loudly). ``switch_page`` itself does not rerun.
 - Session state set before the first ``run()`` (keys "lang", "sentence", "backend") is what the
   sidebar widgets start from, as if the user had chosen it, and it survives the page switch. A
   backend that is not available here is replaced by the sidebar's default.
@@ -20,8 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
 
-from transformer_walk.app.navigation import page_path
+from transformer_walk.app.navigation import ROAD
 
 #: The app's entry point, the router every page is reached through.
 APP = Path(__file__).resolve().parents[1] / "app.py"
@@ -37,14 +42,16 @@ def open_page(
     backend: str | None = None,
     timeout: float = TIMEOUT,
     *,
+    state: dict[str, object] | None = None,
     assert_no_exception: bool = False,
 ) -> AppTest:
     """The app opened on ``page_file`` (a file name under the package's pages, e.g. "qkv.py").
 
     ``language`` is always set in session state; ``sentence`` and ``backend`` only when given, so
-    ``None`` leaves the app's defaults. The router runs once, then the page is switched to and run;
-    ``timeout`` is AppTest's default per run. With ``assert_no_exception`` the opened page must
-    have raised nothing (see :func:`no_exception`); otherwise checking is left to the caller.
+    ``None`` leaves the app's defaults; ``state`` sets more keys (a widget's starting value). The
+    app runs once, on that page; ``timeout`` is AppTest's default per run. With
+    ``assert_no_exception`` the opened page must have raised nothing (see :func:`no_exception`);
+    otherwise checking is left to the caller.
     """
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.session_state["lang"] = language
@@ -52,10 +59,21 @@ def open_page(
         at.session_state["sentence"] = sentence
     if backend is not None:
         at.session_state["backend"] = backend
-    at.run().switch_page(str(page_path(page_file))).run()
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    wanted = page_hash(page_file)
+    at._page_hash = wanted
+    at.run()
+    assert at._finished_page_script_hash == wanted, f"AppTest did not open {page_file}"
     if assert_no_exception:
         no_exception(at)
     return at
+
+
+def page_hash(page_file: str) -> str:
+    """The script hash ``st.navigation`` gives a page of the road: that of its url path."""
+    urls = {file: url for _group, pages in ROAD for file, url, *_ in pages}
+    return calc_hash(urls[page_file])
 
 
 def no_exception(at: AppTest) -> None:

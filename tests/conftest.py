@@ -7,8 +7,12 @@ missing extension shows up in the test report instead of silently shrinking the 
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -48,7 +52,118 @@ BACKEND_PAIRS = [
 ]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _apptest_work_done_once() -> Iterator[None]:
+    """AppTest repeats, on every run or every new app, work whose answer cannot change while the
+    tests run; each is done once here instead (about a third of the page tests' CPU time):
+
+    - every AppTest scans the metadata of every installed distribution for Streamlit components
+      (about half a second each, hundreds of times): scanned once;
+    - every run compiles the app and its page anew (a fresh ScriptCache): one cache is shared,
+      as a server shares it between sessions;
+    - Altair checks every chart, and every channel of it, against the Vega-Lite JSON schema, and
+      pages draw the same specs over and over: the verdict on each distinct (spec, schema) is
+      kept. Every distinct spec is still checked, with the same result.
+    """
+    from altair.utils import schemapi
+    from streamlit.components.v2 import manifest_scanner
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test, local_script_runner
+
+    found = manifest_scanner.scan_component_manifests()
+    shared_cache = ScriptCache()
+    check = schemapi._get_errors_from_spec
+    verdicts: dict[tuple[bytes, int], Any] = {}  # (digest of spec and schema, root) → errors
+
+    def checked_once(spec: Any, schema: Any, rootschema: Any = None) -> Any:
+        try:
+            text = json.dumps([spec, schema], sort_keys=True)
+        except (TypeError, ValueError):  # not plain JSON: check it every time
+            return check(spec, schema, rootschema=rootschema)
+        key = (hashlib.sha256(text.encode()).digest(), id(rootschema))
+        if key not in verdicts:
+            verdicts[key] = check(spec, schema, rootschema=rootschema)
+        return verdicts[key]
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(manifest_scanner, "scan_component_manifests", lambda *a, **k: list(found))
+    patch.setattr(app_test, "ScriptCache", lambda: shared_cache)
+    patch.setattr(local_script_runner, "ScriptCache", lambda: shared_cache)
+    patch.setattr(schemapi, "_get_errors_from_spec", checked_once)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(params=BACKEND_NAMES)
 def backend_name(request: pytest.FixtureRequest) -> str:
     """Each backend name in turn ("rust" skipped when not built)."""
     return request.param
+
+
+class FakeClock:
+    """A clock that moves only when told: by ``sleep``, or by a fake call's ``advance``. Code that
+    takes an injectable clock (``bench.timing.Clock``) is tested on it without real time."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+def install_fake_race(
+    monkeypatch: pytest.MonkeyPatch,
+    clock: FakeClock,
+    seconds_per_work: dict[str, float],
+    overhead_s: float = 1e-4,
+) -> list[tuple[str, float]]:
+    """Make ``bench.run_benchmark`` race fakes on ``clock``: every op's input is just its work
+    count, and a call on backend ``name`` advances the clock by ``overhead_s`` plus
+    ``seconds_per_work[name]`` per unit of work. Returns the log of calls, (backend, work)."""
+    import dataclasses
+    import types
+
+    import numpy as np
+
+    from transformer_walk.bench import OPS, runner
+    from transformer_walk.core.status import BackendStatus
+
+    calls: list[tuple[str, float]] = []
+
+    def fake_backend(name: str) -> types.SimpleNamespace:
+        pool = [1]
+
+        def run(work: float) -> np.ndarray:
+            calls.append((name, work))
+            clock.advance(overhead_s + seconds_per_work[name] * work)
+            return np.zeros(1)
+
+        return types.SimpleNamespace(
+            run=run,
+            get_num_threads=lambda: pool[0],
+            set_num_threads=lambda n: pool.__setitem__(0, n),
+        )
+
+    modules = {name: fake_backend(name) for name in seconds_per_work}
+    monkeypatch.setattr(
+        runner, "backend_status", lambda name: BackendStatus(name, modules[name], None)
+    )
+    for op, spec in list(OPS.items()):
+        fake = dataclasses.replace(
+            spec,
+            make_inputs=lambda rng, sizes, dtype, work=spec.work: (work(sizes),),
+            call=lambda backend, args: backend.run(args[0]),
+        )
+        monkeypatch.setitem(OPS, op, fake)
+    return calls

@@ -1,30 +1,43 @@
-"""The benchmark runs, measures, skips by budget, survives missing or failing backends, writes JSON.
+"""The benchmark runs, measures, skips by budget and by deadline, survives missing or failing
+backends, writes JSON; the one timing helper and the Cost page's attention curve.
 
-These tests check behaviour, never speed: timings are only asserted to be positive.
+These tests check behaviour, never speed: real timings are only asserted to be positive, and
+every bound (budget, deadline) is tested on a fake clock that moves only when a fake call says.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import threading
 import types
 
+import numpy as np
 import pytest
 
 from transformer_walk import bench
 from transformer_walk.app.views.speed_choices import CHOICES
 from transformer_walk.bench import (
+    BLAS_SETTLE_S,
+    DEADLINE,
     ERROR,
+    LANE_BACKEND,
     LANES,
     OK,
     PRESETS,
     SKIPPED,
     UNAVAILABLE,
     Case,
+    cli,
     format_seconds,
+    measure,
     run_benchmark,
+    runner,
+    time_attention,
 )
 from transformer_walk.core.status import BackendStatus, backend_status
+
+from conftest import FakeClock, install_fake_race
 
 HAVE = {name: backend_status(name).available for name in ("python", "numpy", "rust")}
 
@@ -92,7 +105,7 @@ def test_missing_rust_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) ->
             return BackendStatus("rust", None, "ModuleNotFoundError: No module named 'rust_core'")
         return backend_status(name)
 
-    monkeypatch.setattr(bench, "backend_status", fake_status)
+    monkeypatch.setattr(runner, "backend_status", fake_status)
     result = run_benchmark(PRESETS["tiny"]["softmax"], repeats=1, python_budget_s=None)
     rust = [c for c in result.cells if c.lane.startswith("rust")]
     assert rust and all(c.status == UNAVAILABLE and "rust_core" in c.note for c in rust)
@@ -111,7 +124,7 @@ def test_a_failing_backend_is_an_error_cell(monkeypatch: pytest.MonkeyPatch) -> 
             return BackendStatus("python", broken, None)  # type: ignore[arg-type]
         return backend_status(name)
 
-    monkeypatch.setattr(bench, "backend_status", fake_status)
+    monkeypatch.setattr(runner, "backend_status", fake_status)
     result = run_benchmark(PRESETS["tiny"]["softmax"], lanes=["python", "numpy"], repeats=1)
     python = [c for c in result.cells if c.lane == "python"]
     assert all(c.status == ERROR and "kernel exploded" in c.note for c in python)
@@ -132,7 +145,7 @@ def test_rust_thread_count_is_restored() -> None:
 
 def test_cli_prints_a_table_and_writes_json(tmp_path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "bench.json"
-    code = bench.main(
+    code = cli.main(
         ["--ops", "softmax", "embedding", "--sizes", "tiny", "--repeats", "2", "--json", str(out)]
     )
     assert code == 0
@@ -151,9 +164,11 @@ def test_cli_prints_a_table_and_writes_json(tmp_path, capsys: pytest.CaptureFixt
 
 def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit):
-        bench.main(["--repeats", "0"])
+        cli.main(["--repeats", "0"])
     with pytest.raises(SystemExit):
-        bench.main(["--ops", "matmul"])
+        cli.main(["--ops", "matmul"])
+    with pytest.raises(SystemExit):
+        cli.main(["--deadline", "-1"])
 
 
 def test_cases_validate_their_sizes() -> None:
@@ -203,4 +218,198 @@ def test_format_speedup(ratio: float, text: str) -> None:
 )
 def test_format_seconds(seconds: float, text: str) -> None:
     assert format_seconds(seconds) == text
-    assert not math.isnan(seconds)
+
+
+# --- the deadline, on a fake clock ---------------------------------------------------------------
+
+#: Seconds per unit of work of the fake backends: pure Python 100× NumPy, Rust twice as fast.
+RATES = {"python": 1e-7, "numpy": 1e-9, "rust": 5e-10}
+OVERHEAD_S = 1e-4
+
+
+def _first_calls_s(cases: list[Case], lanes: tuple[str, ...] = LANES) -> float:
+    """What the first call of every lane takes at the smallest case: nothing to estimate it from."""
+    return sum(OVERHEAD_S + RATES[LANE_BACKEND[lane]] * cases[0].work for lane in lanes)
+
+
+def test_a_deadline_bounds_the_run(monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock) -> None:
+    """Guards against a run that goes on past its deadline: a cell started although its estimated
+    call ends later, or samples taken past it. Unbounded, the same race takes several times as long
+    (so the deadline is what held it), and the cells past the deadline are reported, not dropped."""
+    calls = install_fake_race(monkeypatch, fake_clock, RATES, OVERHEAD_S)
+    cases = bench.ladder("softmax", (16, 64, 256, 1024, 4096, 16384, 65536), cols=1024)
+    options = dict(repeats=15, python_budget_s=5.0, clock=fake_clock)
+
+    start = fake_clock.now()
+    unbounded = run_benchmark(cases, **options)
+    unbounded_s = fake_clock.now() - start
+    assert all(c.status in (OK, SKIPPED) and c.skipped_for != DEADLINE for c in unbounded.cells)
+
+    calls.clear()
+    deadline_s = 10.0
+    assert unbounded_s > 2 * deadline_s
+    start = fake_clock.now()
+    result = run_benchmark(cases, deadline_s=deadline_s, **options)
+    elapsed = fake_clock.now() - start
+    assert elapsed <= deadline_s + _first_calls_s(cases) + BLAS_SETTLE_S
+    assert result.meta["deadline_s"] == deadline_s
+
+    late = [c for c in result.cells if c.skipped_for == DEADLINE]
+    assert late and all(c.status == SKIPPED and c.median_s is None and c.note for c in late)
+    assert any(c.status == OK for c in result.cells)
+    # Once a lane is past the deadline it runs nothing more (cases go from least to most work) ...
+    for lane in LANES:
+        mine = [c for c in result.cells if c.lane == lane]
+        first = next((i for i, c in enumerate(mine) if c.skipped_for == DEADLINE), len(mine))
+        assert all(c.status == SKIPPED for c in mine[first:]), (lane, mine[first:])
+    # ... and a case skipped in every lane was never called at all.
+    for case in cases:
+        if all(result.cell("softmax", case.label, lane).skipped_for == DEADLINE for lane in LANES):
+            assert all(work != case.work for _, work in calls), case.label
+    assert "skipped (deadline)" in bench.cell_text(late[0])
+    assert "deadline of 10 s were not started" in bench.report(result)
+
+
+def test_a_cell_that_would_start_after_the_deadline_is_skipped(
+    monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    calls = install_fake_race(monkeypatch, fake_clock, RATES, OVERHEAD_S)
+    result = run_benchmark(PRESETS["tiny"]["softmax"], deadline_s=0.0, clock=fake_clock)
+    assert calls == []
+    assert {(c.status, c.skipped_for) for c in result.cells} == {(SKIPPED, DEADLINE)}
+    with pytest.raises(ValueError, match="deadline_s"):
+        run_benchmark(PRESETS["tiny"]["softmax"], deadline_s=-1.0)
+
+
+def test_a_cell_whose_estimate_ends_past_the_deadline_is_skipped(
+    monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """The second size's call is estimated (from the first, by work) at 64× the first: it is not
+    started when that would end past the deadline, and its estimate is reported."""
+    install_fake_race(monkeypatch, fake_clock, {"numpy": 1e-3}, overhead_s=0.0)
+    cases = bench.ladder("softmax", (1, 64), cols=8)  # work 40, then 2,560: 0.04 s, then 2.56 s
+    result = run_benchmark(cases, lanes=["numpy"], repeats=1, deadline_s=1.0, clock=fake_clock)
+    first, second = result.cells
+    assert first.status == OK and first.median_s == pytest.approx(0.04)
+    assert (second.status, second.skipped_for) == (SKIPPED, DEADLINE)
+    assert second.estimate_s == pytest.approx(2.56)
+
+
+def test_measure_starts_no_call_that_would_end_past_its_stop(fake_clock: FakeClock) -> None:
+    def call() -> str:
+        fake_clock.advance(1.0)
+        return "out"
+
+    start = fake_clock.now()
+    measured = measure(call, repeats=10, deadline=start + 3.5, clock=fake_clock)
+    # probe (1 s), warm-up until 0.1 s past it (one more call), one sample: 3 s; a 4th would end
+    # at 4 s, past the deadline.
+    assert fake_clock.now() - start == pytest.approx(3.0)
+    assert measured.samples_s == [1.0] and measured.output == "out"
+
+    start = fake_clock.now()
+    measured = measure(call, repeats=10, budget_s=5.5, min_warmup_s=0.0, clock=fake_clock)
+    assert fake_clock.now() - start == pytest.approx(5.0)
+    assert measured.samples_s == [1.0] * 4
+
+    start = fake_clock.now()
+    measured = measure(call, repeats=10, deadline=start, clock=fake_clock)  # already past
+    assert fake_clock.now() - start == pytest.approx(1.0)  # the probe alone, the only sample
+    assert measured.samples_s == [1.0] and measured.median_s == 1.0
+
+
+def test_measure_loops_fast_calls_and_pauses_untimed(fake_clock: FakeClock) -> None:
+    seconds = 2.0**-13  # about 0.12 ms, and exact in binary: no rounding in the clock's sums
+
+    def call() -> None:
+        fake_clock.advance(seconds)
+
+    measured = measure(call, repeats=3, min_warmup_s=0.0, settle_s=0.5, clock=fake_clock)
+    assert measured.calls_per_sample == math.ceil(bench.MIN_SAMPLE_S / seconds)
+    assert measured.samples_s == [seconds] * 3  # the pauses are not in the samples
+
+
+# --- the Cost page's attention curve --------------------------------------------------------------
+
+
+def _timed_lane(clock: FakeClock, seconds_per_n2: float, seen: list[int]):
+    def lane(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> None:
+        assert q.shape == k.shape == v.shape and q.dtype == np.float32
+        seen.append(q.shape[0])
+        clock.advance(seconds_per_n2 * q.shape[0] ** 2)
+
+    return lane
+
+
+def test_time_attention_yields_every_cell_in_order(fake_clock: FakeClock) -> None:
+    seen: list[int] = []
+    lanes = {"a": _timed_lane(fake_clock, 1e-6, seen), "b": _timed_lane(fake_clock, 2e-6, seen)}
+    out = list(time_attention(lanes, [32, 16], 4, repeats=2, budget_s=60, clock=fake_clock))
+    assert [(t.lane, t.n) for t in out] == [("a", 16), ("a", 32), ("b", 16), ("b", 32)]
+    assert [t.samples for t in out] == [2, 2, 2, 2]
+    assert [t.seconds for t in out] == pytest.approx([2.56e-4, 1.024e-3, 5.12e-4, 2.048e-3])
+    assert set(seen) == {16, 32}
+
+
+def test_time_attention_ends_by_its_budget(fake_clock: FakeClock) -> None:
+    """Cells past the budget are yielded as None, and so is a cell whose call, estimated as
+    t ∝ n² from the lane's previous n, would end past it (n = 64 here: 16 × 0.25 s = 4 s)."""
+    seen: list[int] = []
+    lane = _timed_lane(fake_clock, 0.25 / 16**2, seen)  # 0.25 s at n = 16
+    start = fake_clock.now()
+    out = list(
+        time_attention({"x": lane}, [16, 32, 64], 2, repeats=1, budget_s=3.0, clock=fake_clock)
+    )
+    assert fake_clock.now() - start <= 3.0
+    assert [t and t.n for t in out] == [16, 32, None]
+    assert 64 not in seen
+
+
+# --- the thread count -----------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not HAVE["rust"], reason="rust_core is not built")
+def test_one_thread_restores_rust_threads() -> None:
+    rust = backend_status("rust").module
+    before = rust.get_num_threads()
+    with bench.one_thread(rust):
+        assert rust.get_num_threads() == 1
+    assert rust.get_num_threads() == before
+
+
+@pytest.mark.skipif(not HAVE["rust"], reason="rust_core is not built")
+def test_overlapping_measurements_from_two_sessions_restore_the_pool() -> None:
+    """Guards against two sessions measuring at once (Cost and Speed pages share one process)
+    interleaving save/restore — A saves 2, B saves 1 (A's setting), A restores 2, B restores 1 —
+    and leaving every session on one thread."""
+    rust = backend_status("rust").module
+    before = rust.get_num_threads()
+    rust.set_num_threads(2)
+    inside = threading.Event()
+    release = threading.Event()
+
+    def measuring_session() -> None:
+        with bench.one_thread(rust):
+            inside.set()
+            release.wait(5)
+
+    a = threading.Thread(target=measuring_session)
+    a.start()
+    assert inside.wait(5)
+    # Held by the measuring session, so the other one (below) must wait for it.
+    assert not bench.THREAD_COUNT_LOCK.acquire(blocking=False)
+    seen = []
+
+    def other_session() -> None:
+        with bench.threads(rust, 1):
+            seen.append(rust.get_num_threads())
+
+    b = threading.Thread(target=other_session)
+    b.start()
+    release.set()
+    a.join(5)
+    b.join(5)
+    try:
+        assert seen == [1] and rust.get_num_threads() == 2
+    finally:
+        rust.set_num_threads(before)

@@ -46,10 +46,10 @@ def test_report_lists_every_row_with_its_verdict():
 
 
 def test_bench_goals_flag_prints_the_goal_table(monkeypatch):
-    from transformer_walk import bench
+    from transformer_walk.bench import cli
     from transformer_walk.bench import goals as bench_goals
 
     seen = []
     monkeypatch.setattr(bench_goals, "main", lambda argv: seen.append(argv) or 0)
-    assert bench.main(["--goals", "--json", "goals.json"]) == 0
+    assert cli.main(["--goals", "--json", "goals.json"]) == 0
     assert seen == [["--json", "goals.json"]]

@@ -1,9 +1,8 @@
-"""transformer_walk.topics.cost: path and operation counts, the crossover, memory, the slope fit,
-and that timing returns measured medians (never how fast they are)."""
+"""transformer_walk.topics.cost: path and operation counts, the crossover, memory, the formula the
+Cost page times and the slope fit (the timing itself is bench's: tests/test_bench.py)."""
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -60,8 +59,7 @@ def test_tile_sizes_match_rust_core_source() -> None:
 
 
 def test_numpy_attention_is_the_formula() -> None:
-    q, k, v = cost.random_qkv(5, 4)
-    assert q.dtype == np.float32 and q.shape == (5, 4)
+    q, k, v = np.random.default_rng(0).standard_normal((3, 5, 4), dtype=np.float32)  # 3 × [5, 4]
     s = (q.astype(float) @ k.T.astype(float)) / 2.0
     a = np.exp(s) / np.exp(s).sum(1, keepdims=True)
     np.testing.assert_allclose(cost.numpy_attention(q, k, v), a @ v, rtol=1e-5, atol=1e-6)
@@ -72,71 +70,3 @@ def test_fitted_slope_recovers_a_power_law() -> None:
     assert cost.fitted_slope(ns, [3e-9 * n**2 for n in ns]) == pytest.approx(2.0)
     assert cost.fitted_slope(ns, [n**1.5 for n in ns], min_n=256) == pytest.approx(1.5)
     assert cost.fitted_slope(ns, [1.0] * 5, min_n=1024) is None  # one point: no line
-
-
-def test_time_attention_yields_every_cell_in_order() -> None:
-    calls: list[int] = []
-
-    def lane(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> None:
-        calls.append(q.shape[0])
-
-    out = list(cost.time_attention({"a": lane, "b": lane}, [32, 16], 4, repeats=2, budget_s=5))
-    assert [(t.lane, t.n) for t in out] == [("a", 16), ("a", 32), ("b", 16), ("b", 32)]
-    assert all(t.seconds > 0 and 1 <= t.samples <= 2 for t in out)
-    assert set(calls) == {16, 32}
-
-
-def test_time_attention_skips_cells_past_the_budget() -> None:
-    def slow(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> None:
-        import time
-
-        time.sleep(0.02)
-
-    out = list(cost.time_attention({"x": slow}, [8, 16, 32, 64], 2, repeats=1, budget_s=0.01))
-    assert len(out) == 4 and out[0] is not None and out[-1] is None
-
-
-def test_one_thread_restores_rust_threads() -> None:
-    rust = pytest.importorskip("rust_core")
-    before = rust.get_num_threads()
-    with cost.one_thread(rust):
-        assert rust.get_num_threads() == 1
-    assert rust.get_num_threads() == before
-    assert math.isfinite(before)
-
-
-def test_overlapping_measurements_from_two_sessions_restore_the_pool() -> None:
-    # Guards against: two sessions measuring at once (Cost and Speed pages share one process)
-    # interleaving save/restore — A saves 2, B saves 1 (A's setting), A restores 2, B restores 1 —
-    # and leaving every session on one thread.
-    import threading
-
-    from transformer_walk import bench
-
-    rust = pytest.importorskip("rust_core")
-    rust.set_num_threads(2)
-    inside = threading.Event()
-    release = threading.Event()
-
-    def measuring_session() -> None:
-        with cost.one_thread(rust):
-            inside.set()
-            release.wait(5)
-
-    a = threading.Thread(target=measuring_session)
-    a.start()
-    assert inside.wait(5)
-    seen = []
-
-    def other_session() -> None:
-        with bench._threads(rust, 1):
-            seen.append(rust.get_num_threads())
-
-    b = threading.Thread(target=other_session)
-    b.start()
-    b.join(0.3)
-    assert b.is_alive()  # it waits for the first measurement to finish
-    release.set()
-    a.join(5)
-    b.join(5)
-    assert seen == [1] and rust.get_num_threads() == 2

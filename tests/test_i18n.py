@@ -6,8 +6,6 @@ import re
 import string
 from pathlib import Path
 
-import pytest
-
 import transformer_walk
 from transformer_walk import bench
 from transformer_walk.app import i18n
@@ -44,28 +42,51 @@ def _fields(text: str) -> set[str] | None:
         return None
 
 
-@pytest.mark.parametrize("key", sorted(MESSAGES))
-def test_message_has_both_languages_with_the_same_fields(key: str) -> None:
-    entry = MESSAGES[key]
-    assert set(entry) == set(LANGUAGES)
-    assert all(text.strip() for text in entry.values())
-    assert _fields(entry["en"]) == _fields(entry["zh"])
-    if key not in SAME_IN_BOTH:
-        assert entry["en"] != entry["zh"]
-        assert re.search(r"[\u4e00-\u9fff]", entry["zh"]), "the Chinese text has no Chinese"
+def _formats(text: str) -> set[tuple[str, str, str | None]] | None:
+    """(field, format spec, conversion) of every field: how each value is put into the text."""
+    try:
+        return {(n, spec or "", conv) for _, n, spec, conv in string.Formatter().parse(text) if n}
+    except ValueError:
+        return None
 
 
-@pytest.mark.parametrize("key", sorted(k for k in MESSAGES if _fields(MESSAGES[k]["en"])))
-def test_messages_with_fields_format(key: str) -> None:
-    fields = dict.fromkeys(_fields(MESSAGES[key]["en"]) or (), "X")
-    for language in LANGUAGES:
-        assert "X" in translate(key, language, **fields)
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.mark.parametrize("key", sorted(k for k in MESSAGES if _fields(MESSAGES[k]["en"]) is None))
-def test_latex_messages_are_returned_verbatim(key: str) -> None:
-    for language in LANGUAGES:
-        assert translate(key, language) == MESSAGES[key][language]
+def test_every_message_has_both_languages_with_the_same_fields() -> None:
+    assert [k for k, e in MESSAGES.items() if set(e) != set(LANGUAGES)] == [], "languages missing"
+    assert [k for k, e in MESSAGES.items() if not all(x.strip() for x in e.values())] == [], "empty"
+    differ = [k for k, e in MESSAGES.items() if _fields(e["en"]) != _fields(e["zh"])]
+    assert differ == [], "the two languages take different fields"
+    # ... and format them alike, so the language changes words, never what a value can break:
+    # test_app_robustness relies on it to run most hostile sentences in one language only.
+    differ = [k for k, e in MESSAGES.items() if _formats(e["en"]) != _formats(e["zh"])]
+    assert differ == [], "the two languages format a field differently"
+
+
+def test_every_message_is_written_for_each_language() -> None:
+    mine = {k: e for k, e in MESSAGES.items() if k not in SAME_IN_BOTH}
+    assert [k for k, e in mine.items() if e["en"] == e["zh"]] == [], "the same in both languages"
+    assert [k for k, e in mine.items() if not CHINESE.search(e["zh"])] == [], "no Chinese in zh"
+
+
+def test_every_message_formats_in_both_languages() -> None:
+    """Messages with fields take them (and keep literal braces doubled); LaTeX-bearing ones, which
+    take none, come back verbatim."""
+    unformatted = []
+    for key, entry in MESSAGES.items():
+        fields = _fields(entry["en"])
+        for language in LANGUAGES:
+            try:
+                if fields is None:
+                    ok = translate(key, language) == entry[language]
+                else:
+                    ok = not fields or "X" in translate(key, language, **dict.fromkeys(fields, "X"))
+            except (KeyError, IndexError, ValueError) as exc:
+                ok, language = False, f"{language}: {type(exc).__name__}: {exc}"
+            if not ok:
+                unformatted.append((key, language))
+    assert unformatted == []
 
 
 def _dynamic_ids() -> set[str]:

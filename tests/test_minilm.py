@@ -37,12 +37,8 @@ from transformer_walk.models.minilm import (  # noqa: E402
 
 from conftest import HAVE_RUST  # noqa: E402
 
-REFERENCE_NAME = "minilm_tom_loves_his_dog.npz"
-# In CI the repository is cloned next to a copy of shared/; here shared/ lives in /work.
-REFERENCE_DIRS = (
-    Path(__file__).resolve().parents[1].parent / "shared" / "reference",
-    Path("/work/shared/reference"),
-)
+# Hugging Face transformers' own outputs for the sentence (tests/data/README.md says how made).
+REFERENCE = Path(__file__).with_name("data") / "minilm_tom_loves_his_dog.npz"
 
 
 def _rust_skip_reason() -> str | None:
@@ -87,11 +83,10 @@ def model(request: pytest.FixtureRequest, numpy_model: MiniLM) -> MiniLM:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, np.ndarray]:
-    for directory in REFERENCE_DIRS:
-        if (directory / REFERENCE_NAME).is_file():
-            with np.load(directory / REFERENCE_NAME) as data:
-                return dict(data)
-    pytest.skip(f"{REFERENCE_NAME} not found in any of {[str(d) for d in REFERENCE_DIRS]}")
+    if not REFERENCE.is_file():  # part of the repository: missing is a broken checkout, not a skip
+        pytest.fail(f"the Hugging Face reference {REFERENCE} is missing")
+    with np.load(REFERENCE) as data:
+        return dict(data)
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:

@@ -91,7 +91,7 @@ def test_median_seconds_keeps_the_minimum_samples_past_the_deadline() -> None:
 
     median, samples = median_seconds(work, repeats=20, deadline=time.perf_counter())
     assert samples == MIN_SAMPLES  # the deadline is already past: only the required samples
-    assert 0.0015 < median < 0.05
+    assert median >= 0.0015  # each call sleeps 2 ms: a floor, whatever else the machine does
     assert len(calls) == MIN_SAMPLES + 1  # plus the warm-up
 
     _, samples = median_seconds(work, repeats=8, deadline=None)

@@ -146,11 +146,10 @@ def test_layers_slider_sentence_and_step_picker() -> None:
     assert r"x^{(6)}" in mean_cos_latex(at)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_gives_the_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="")
+def test_empty_text_gives_the_friendly_message() -> None:
+    at = open_page("en", sentence="")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
     assert not at.dataframe
 
 

@@ -9,23 +9,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.app.navigation import page_path
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost
 
-from apptest_support import APP, no_exception
+from apptest_support import no_exception, open_page
 
 
 def open_cost(language: str = "en", sentence: str | None = None, max_n: int = 512) -> AppTest:
     """The page with a small largest n, so the timing run stays short."""
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.session_state["lang"] = language
-    at.session_state["cost_max_n"] = max_n
-    if sentence is not None:
-        at.session_state["sentence"] = sentence
-    at.run().switch_page(str(page_path("cost.py"))).run()
-    no_exception(at)
-    return at
+    state = {"cost_max_n": max_n}
+    return open_page("cost.py", language, sentence, state=state, assert_no_exception=True)
 
 
 def path_table(at: AppTest):

@@ -147,11 +147,10 @@ def test_a_new_sentence_and_another_query_token() -> None:
     assert any(r"2 \times [5, 4]" in x.value and r"[5, 8]" in x.value for x in at.latex)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_gives_the_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="")
+def test_empty_text_gives_the_friendly_message() -> None:
+    at = open_page("en", sentence="")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
     assert not at.metric
 
 

@@ -125,11 +125,10 @@ def test_minilm_learned_positions_when_installed() -> None:
     ), [c.value for c in at.caption]
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_gives_the_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="")
+def test_empty_text_gives_the_friendly_message() -> None:
+    at = open_page("en", sentence="")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
     assert not at.metric
 
 

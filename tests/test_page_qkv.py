@@ -98,11 +98,10 @@ def test_an_empty_second_sentence_is_explained() -> None:
     assert any(i.value == translate("qkv.fixed.empty", "en") for i in at.info)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_is_a_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="")
+def test_empty_text_is_a_friendly_message() -> None:
+    at = open_page("en", sentence="")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
 
 
 @pytest.mark.parametrize(

@@ -140,11 +140,10 @@ def test_a_single_token_has_no_chain() -> None:
     assert any(i.value == translate("rnn.field.same", "en") for i in at.info)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_is_a_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="   ")
+def test_empty_text_is_a_friendly_message() -> None:
+    at = open_page("en", sentence="   ")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
 
 
 @pytest.mark.parametrize(

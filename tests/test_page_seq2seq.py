@@ -93,10 +93,9 @@ def test_the_fixed_context_is_the_same_at_every_step() -> None:
     assert spread > 0.1
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_sentence_keeps_the_fixed_pairs_and_the_experiment(language: str) -> None:
-    at = open_page(language, sentence="")
-    assert any(i.value == translate("s2s.empty", language) for i in at.info)
+def test_empty_sentence_keeps_the_fixed_pairs_and_the_experiment() -> None:
+    at = open_page("en", sentence="")
+    assert any(i.value == translate("s2s.empty", "en") for i in at.info)
     assert len(at.get("vega_lite_chart")) == 1  # the read-back chart still shows
     at.radio(key="s2s_pair").set_value("zh").run()
     assert not at.exception

@@ -138,12 +138,11 @@ def test_try_a_word_control() -> None:
     assert any(c.value == translate("tok.try.empty", "en") for c in at.caption)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_empty_text_gives_the_friendly_message(language: str) -> None:
-    at = open_page(language, sentence="   ")
+def test_empty_text_gives_the_friendly_message() -> None:
+    at = open_page("en", sentence="   ")
     no_exception(at)
-    assert any(i.value == translate("common.empty_text", language) for i in at.info)
-    assert at.subheader[0].value == translate("tok.welcome.title", language)  # welcome stays
+    assert any(i.value == translate("common.empty_text", "en") for i in at.info)
+    assert at.subheader[0].value == translate("tok.welcome.title", "en")  # welcome stays
 
 
 @needs_model

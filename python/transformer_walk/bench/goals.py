@@ -1,9 +1,9 @@
-"""The performance goals of issue 6, measured: rust_core against the NumPy code the issue names.
+"""The performance goals, measured: rust_core against the NumPy code they were set against.
 
     python -m transformer_walk.bench.goals            # the table (about a minute)
     python -m transformer_walk.bench.goals --json out.json
 
-Each row times the issue's own NumPy formula and rust_core on the same float32 inputs, in the same
+Each row times the goal's own NumPy formula and rust_core on the same float32 inputs, in the same
 process, as medians of several rounds (each round: one call of each, alternating, so drift on a
 shared machine hits both). It prints the ratio of medians against the goal, the thread scaling of
 rust_core (1 → all threads), the achieved GFLOP/s next to this machine's measured matrix-product
@@ -14,20 +14,29 @@ n×m matrix alone would need 4 GiB).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
-import os
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from transformer_walk.bench import BLAS_SETTLE_S
+from transformer_walk.bench.timing import (
+    BLAS_SETTLE_S,
+    SYSTEM_CLOCK,
+    Clock,
+    available_cores,
+    measure,
+    threads,
+    time_call,
+)
+from transformer_walk.core import get_backend
 
 ROUNDS = 7
 
@@ -51,9 +60,13 @@ class Goal:
     flops: float  # floating-point operations of one call (0 for a copy)
 
 
-def _attention_goal(shape: tuple[int, int, int, int], target: float) -> Goal:
-    import rust_core
+def _rust() -> ModuleType:
+    """rust_core, through the backends (ImportError when it is not built)."""
+    return get_backend("rust")
 
+
+def _attention_goal(shape: tuple[int, int, int, int], target: float) -> Goal:
+    rust_core = _rust()
     b, h, n, d = shape
     return Goal(
         name=f"attention {list(shape)}",
@@ -89,8 +102,7 @@ def _minilm_goal() -> Goal:
 
 
 def goals() -> list[Goal]:
-    import rust_core
-
+    rust_core = _rust()
     table = np.random.default_rng(1).standard_normal((30_522, 384), dtype=np.float32)
     out = [
         Goal(
@@ -120,44 +132,34 @@ def goals() -> list[Goal]:
     return out
 
 
-def _median_pair(goal: Goal, args: tuple[Any, ...], rounds: int) -> tuple[float, float]:
+WARMUP_S = 0.3  # a pool's threads start on one core; the OS spreads them after some work
+
+
+def _median_pair(
+    goal: Goal, args: tuple[Any, ...], rounds: int, clock: Clock = SYSTEM_CLOCK
+) -> tuple[float, float]:
     """Medians of NumPy and Rust over ``rounds`` alternating rounds, after a warm-up of each.
 
-    Every call starts after the same pause, ``BLAS_SETTLE_S``: OpenBLAS's threads spin for about
-    0.1 s after a NumPy product and would take a core from a Rust call that follows at once."""
-    _warm(goal.numpy, args)
-    _warm(goal.rust, args)
-    t_np, t_rs = [], []
+    One call of each per round, so drift on a shared machine hits both alike; every call starts
+    after the same pause, ``BLAS_SETTLE_S``: OpenBLAS's threads spin for about 0.1 s after a NumPy
+    product and would take a core from a Rust call that follows at once."""
+    calls = (functools.partial(goal.numpy, *args), functools.partial(goal.rust, *args))
+    for call in calls:
+        measure(call, repeats=1, min_warmup_s=WARMUP_S, clock=clock)
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(rounds):
-        for fn, times in ((goal.numpy, t_np), (goal.rust, t_rs)):
-            time.sleep(BLAS_SETTLE_S)
-            start = time.perf_counter()
-            fn(*args)
-            times.append(time.perf_counter() - start)
-    return statistics.median(t_np), statistics.median(t_rs)
-
-
-def _warm(fn: Callable[..., Any], args: tuple[Any, ...], seconds: float = 0.3) -> None:
-    """Call ``fn`` for a moment first: a pool's threads start on one core and the OS spreads them
-    over the others only after some milliseconds of work."""
-    until = time.perf_counter() + seconds
-    fn(*args)
-    while time.perf_counter() < until:
-        fn(*args)
+        for call, samples in zip(calls, times, strict=True):
+            clock.sleep(BLAS_SETTLE_S)
+            samples.append(time_call(call, clock)[0])
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def _median(
     fn: Callable[..., Any], args: tuple[Any, ...], rounds: int, pause: float = 0.0
 ) -> float:
     """Median time of ``fn(*args)`` after a warm-up, each call ``pause`` seconds after the last."""
-    _warm(fn, args)
-    times = []
-    for _ in range(rounds):
-        time.sleep(pause)
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    call = functools.partial(fn, *args)
+    return measure(call, repeats=rounds, min_warmup_s=WARMUP_S, settle_s=pause).median_s
 
 
 @dataclass
@@ -174,8 +176,7 @@ class Row:
 
 def matmul_peak_gflops(rounds: int = 5) -> dict[str, float]:
     """This machine's float32 matrix-product speed: NumPy (OpenBLAS) and rust_core.linear."""
-    import rust_core
-
+    rust_core = _rust()
     rng = np.random.default_rng(2)
     a = rng.standard_normal((2048, 2048), dtype=np.float32)
     b = rng.standard_normal((2048, 2048), dtype=np.float32)
@@ -218,16 +219,15 @@ print((after - before) / 1024, z.nbytes / 2**20, seconds, bool(np.isfinite(z).al
 
 
 def run(rounds: int = ROUNDS) -> dict[str, Any]:
-    import rust_core
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    rust_core = _rust()
+    cores = available_cores()
     rows = []
     for goal in goals():
         args = goal.make(np.random.default_rng(0))
-        rust_core.set_num_threads(1)
-        one = _median(goal.rust, args, rounds, pause=BLAS_SETTLE_S)  # as in the pairs
-        rust_core.set_num_threads(cores or 1)
-        t_np, t_rs = _median_pair(goal, args, rounds)
+        with threads(rust_core, 1):
+            one = _median(goal.rust, args, rounds, pause=BLAS_SETTLE_S)  # as in the pairs
+        with threads(rust_core, cores):
+            t_np, t_rs = _median_pair(goal, args, rounds)
         ratio = t_np / t_rs
         gflops = goal.flops / t_rs / 1e9 if goal.flops else None
         met = ratio >= goal.target
@@ -248,7 +248,7 @@ def _ms(seconds: float) -> str:
 def format_report(report: dict[str, Any]) -> str:
     cores = report["cores"]
     lines = [
-        f"rust_core vs the issue's NumPy code, float32, medians of {ROUNDS} rounds, {cores} cores",
+        f"rust_core vs the goals' NumPy code, float32, medians of {ROUNDS} rounds, {cores} cores",
         "",
         f"{'work':56} {'NumPy':>11} {'Rust':>11} {'ratio':>7} {'goal':>6}  met  "
         f"{'1→' + str(cores) + ' threads':>12} {'GFLOP/s':>8}",

@@ -1,20 +1,15 @@
 """What attention costs (seed §30–32): path lengths, sequential steps, operation counts, and
 attention's time and memory measured against the sequence length n.
 
-Pure functions, no Streamlit: the Cost page renders what they return. Timings are real
-``time.perf_counter`` medians on seeded random input; nothing here asserts how fast anything is.
+Pure functions, no Streamlit and no clock: the Cost page renders what they return, and measures
+through ``transformer_walk.bench`` (``time_attention``, ``one_thread``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import math
-import statistics
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
@@ -117,7 +112,7 @@ def tiled_working_bytes(n: int, itemsize: int = FLOAT32_BYTES) -> int:
     return min(n, TILE_QUERIES) * min(n, TILE_KEYS) * itemsize
 
 
-# --- Timing -------------------------------------------------------------------------------------
+# --- Measured time -------------------------------------------------------------------------
 
 
 def numpy_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -125,109 +120,6 @@ def numpy_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     s = q @ k.T / math.sqrt(q.shape[-1])  # (n, n)
     e = np.exp(s - s.max(axis=-1, keepdims=True))  # (n, n), stable: the row maximum becomes 0
     return (e / e.sum(axis=-1, keepdims=True)) @ v  # (n, n) @ (n, d) → (n, d)
-
-
-def random_qkv(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seeded float32 q, k, v of shape [n, d] each."""
-    rng = np.random.default_rng([seed, n, d])
-    q, k, v = (rng.standard_normal((n, d), dtype=np.float32) for _ in range(3))
-    return q, k, v
-
-
-# A sample shorter than this is mostly clock noise: fast calls are repeated inside one sample.
-MIN_SAMPLE_S = 2e-3
-# Warm-up runs at least this long, so a thread pool has spread over the cores before we time it.
-MIN_WARMUP_S = 0.05
-# Pause after a NumPy lane, so OpenBLAS threads still spinning do not steal the next lane's cores.
-SETTLE_S = 0.1
-
-
-def median_seconds(call: Callable[[], object], repeats: int, budget_s: float) -> tuple[float, int]:
-    """Median seconds per call over up to ``repeats`` samples, stopping early once the samples
-    have used ``budget_s`` (at least one sample is always taken). Returns (median, samples).
-
-    Warm-up calls come first (first-call costs are not the kernel's); a call faster than
-    MIN_SAMPLE_S is looped inside each sample and the sample divided by the loop count."""
-    warm_start = time.perf_counter()
-    warm_calls = 0
-    while warm_calls < 1 or time.perf_counter() - warm_start < MIN_WARMUP_S:
-        call()
-        warm_calls += 1
-        if time.perf_counter() - warm_start > budget_s:
-            break
-    per_call = (time.perf_counter() - warm_start) / warm_calls
-    loops = max(1, min(1000, math.ceil(MIN_SAMPLE_S / max(per_call, 1e-9))))
-    samples: list[float] = []
-    spent = 0.0
-    while len(samples) < repeats and (not samples or spent < budget_s):
-        start = time.perf_counter()
-        for _ in range(loops):
-            call()
-        elapsed = time.perf_counter() - start
-        samples.append(elapsed / loops)
-        spent += elapsed
-    return statistics.median(samples), len(samples)
-
-
-@dataclass(frozen=True)
-class Timing:
-    lane: str  # "numpy" | "rust"
-    n: int
-    seconds: float  # median per call
-    samples: int
-
-
-def time_attention(
-    lanes: dict[str, Callable[[np.ndarray, np.ndarray, np.ndarray], object]],
-    sizes: Sequence[int],
-    d: int,
-    *,
-    repeats: int = 5,
-    budget_s: float = 3.0,
-) -> Iterator[Timing | None]:
-    """Time each lane at each n (lane by lane, n ascending), yielding one Timing per (lane, n).
-
-    The whole run is bounded by ``budget_s``: each cell gets an equal share for its samples, and
-    a cell that would start after the budget is spent is skipped (yielded as None, so a progress
-    bar can still count it)."""
-    cells = [(lane, n) for lane in lanes for n in sorted(sizes)]
-    share = budget_s / max(len(cells), 1)
-    started = time.perf_counter()
-    previous_lane = None
-    for lane, n in cells:
-        if previous_lane == "numpy" and lane != "numpy":
-            time.sleep(SETTLE_S)
-        previous_lane = lane
-        if time.perf_counter() - started > budget_s:
-            yield None
-            continue
-        call = functools.partial(lanes[lane], *random_qkv(n, d))
-        seconds, count = median_seconds(call, repeats, share)
-        yield Timing(lane, n, seconds, count)
-
-
-@contextlib.contextmanager
-def one_thread(rust: ModuleType | None) -> Iterator[bool]:
-    """Both lanes on one thread, a like-for-like race (and the steadiest on a shared machine):
-    rust_core's pool is set to 1 and restored after; NumPy's BLAS is limited through threadpoolctl
-    when that is installed. Yields whether NumPy could be limited."""
-    from transformer_walk.bench import THREAD_COUNT_LOCK  # one lock for every measurement
-
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # optional: without it NumPy keeps its BLAS's own thread count
-        threadpool_limits = None
-    limiter = threadpool_limits(1) if threadpool_limits else contextlib.nullcontext()
-    with THREAD_COUNT_LOCK:
-        previous = rust.get_num_threads() if rust is not None else None
-        try:
-            if rust is not None:
-                rust.set_num_threads(1)
-            with limiter:
-                yield threadpool_limits is not None
-        finally:
-            if rust is not None and previous is not None:
-                rust.set_num_threads(previous)
 
 
 def fitted_slope(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> float | None:

@@ -2,7 +2,7 @@
 where n²·d overtakes n·d², and attention's time and memory measured against n.
 
 Everything shown comes from ``transformer_walk.topics.cost``: counts are computed for the chosen
-sizes, times are measured here and now. Holds no math.
+sizes, times are measured here and now by ``transformer_walk.bench``. Holds no math.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.bench import Timing, one_thread, time_attention
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost as costs
@@ -115,15 +116,15 @@ def _lanes() -> tuple[dict, ModuleType | None]:
     return lanes, rust
 
 
-def _measure(sizes: tuple[int, ...], one_thread: bool) -> list[costs.Timing]:
+def _measure(sizes: tuple[int, ...], on_one_thread: bool) -> list[Timing]:
     lanes, rust = _lanes()
     bar = st.progress(0.0, text=t("cost.time.progress"))
     cells = len(lanes) * len(sizes)
-    results: list[costs.Timing] = []
-    guard = costs.one_thread(rust) if one_thread else contextlib.nullcontext(True)
+    results: list[Timing] = []
+    guard = one_thread(rust) if on_one_thread else contextlib.nullcontext(True)
     with guard:
         for done, timing in enumerate(
-            costs.time_attention(lanes, sizes, HEAD_WIDTH, budget_s=BUDGET_S), start=1
+            time_attention(lanes, sizes, HEAD_WIDTH, budget_s=BUDGET_S), start=1
         ):
             if timing is not None:
                 results.append(timing)
@@ -149,7 +150,7 @@ def _timings() -> None:
     cache_key = (sizes, bool(one_thread))
     if again or cache_key not in store:
         store[cache_key] = _measure(sizes, bool(one_thread))
-    results: list[costs.Timing] = store[cache_key]
+    results: list[Timing] = store[cache_key]
     if not results:
         st.info(t("cost.time.none"))
         return

@@ -13,12 +13,22 @@ from transformer_walk.app.views import speed_tables
 from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
     CHOICES,
+    CLICK_DEADLINE_S,
     DEFAULT_BUDGET_S,
     DEFAULT_REPEATS,
     REPEATS_RANGE,
 )
 from transformer_walk.app.widgets import page_start
-from transformer_walk.bench import OPS, BenchResult, Case, Progress, available_cores, run_benchmark
+from transformer_walk.bench import (
+    BUDGET,
+    DEADLINE,
+    OPS,
+    BenchResult,
+    Case,
+    Progress,
+    available_cores,
+    run_benchmark,
+)
 
 RESULTS_KEY = "speed_results"  # op → BenchResult; plain state, so it survives reruns and pages
 OP_KEY = "speed_op"
@@ -80,7 +90,13 @@ def _run(op: str, cases: list[Case], repeats: int, budget: float) -> None:
             text = t("speed.progress.done")
         bar.progress(p.done / p.total if p.total else 1.0, text=text)
 
-    result = run_benchmark(cases, repeats=repeats, python_budget_s=budget, progress=on_progress)
+    result = run_benchmark(
+        cases,
+        repeats=repeats,
+        python_budget_s=budget,
+        deadline_s=CLICK_DEADLINE_S,
+        progress=on_progress,
+    )
     bar.empty()
     st.session_state.setdefault(RESULTS_KEY, {})[op] = result
 
@@ -105,8 +121,10 @@ def _show(result: BenchResult, op: str) -> None:
 
     st.subheader(t("speed.medians.title"))
     st.dataframe(speed_tables.medians_table(result, op), width="stretch")
-    if speed_tables.any_skipped(result, op):
+    if speed_tables.any_skipped(result, op, BUDGET):
         st.caption(t("speed.skipped_note", scaling=OPS[op].scaling))
+    if speed_tables.any_skipped(result, op, DEADLINE):
+        st.caption(t("speed.deadline_note", limit=f"{result.meta['deadline_s']:g}"))
     for cell in speed_tables.mismatches(result, op):
         lane = speed_tables.lane_name(cell.lane, meta["cores"])
         st.warning(t("speed.mismatch", lane=lane, size=cell.label))

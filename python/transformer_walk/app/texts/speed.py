@@ -130,6 +130,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "skipped (estimated {estimate})",
         "zh": "已跳过（估计 {estimate}）",
     },
+    "speed.cell.deadline": {"en": "skipped (time limit)", "zh": "已跳过（超出时间上限）"},
+    "speed.deadline_note": {
+        "en": "One run stops at {limit} s: cells that would have started or ended later were "
+        "skipped. Pick fewer or smaller sizes, or fewer repeats, to measure them.",
+        "zh": "一次比赛最多运行 {limit} 秒：会在此之后开始或结束的格子都被跳过了。"
+        "少选几个或更小的规模，或减少重复次数，就能测到它们。",
+    },
     "speed.cell.unavailable": {"en": "unavailable", "zh": "不可用"},
     "speed.cell.error": {"en": "error", "zh": "出错"},
     "speed.skipped_note": {

@@ -2,7 +2,8 @@
 
 Each op has fixed sizes (one choice each) and a ladder along its axis (several choices), so the
 chart reads as "time vs that one size". The largest choices still finish within seconds in NumPy
-and Rust; pure Python is held back by its time budget (``bench``).
+and Rust; pure Python is held back by its time budget per cell, and the whole click by its
+deadline (``bench``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ CHOICES: dict[str, SizeChoices] = {
     ),
 }
 
+#: One click's deadline: cells that would start or end later are skipped (``bench.run_benchmark``).
+CLICK_DEADLINE_S = 60.0
 REPEATS_RANGE = (3, 15)
 DEFAULT_REPEATS = 5
 BUDGET_RANGE_S = (0.5, 5.0)

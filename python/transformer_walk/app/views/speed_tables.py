@@ -11,6 +11,7 @@ import pandas as pd
 
 from transformer_walk.app.i18n import t
 from transformer_walk.bench import (
+    DEADLINE,
     ERROR,
     OK,
     OPS,
@@ -32,6 +33,8 @@ def cell_text(cell: Cell | None) -> str:
         return ""
     if cell.status == OK and cell.median_s is not None:
         return format_seconds(cell.median_s) + (" ⚠" if cell.matches_reference is False else "")
+    if cell.status == SKIPPED and cell.skipped_for == DEADLINE:
+        return t("speed.cell.deadline")
     if cell.status == SKIPPED and cell.estimate_s is not None:
         return t("speed.cell.skipped", estimate=format_seconds(cell.estimate_s))
     return t({UNAVAILABLE: "speed.cell.unavailable", ERROR: "speed.cell.error"}[cell.status])
@@ -128,8 +131,9 @@ def measured_at(result: BenchResult) -> str:
     return str(result.meta["finished_at"]).replace("T", " ").removesuffix("+00:00")
 
 
-def any_skipped(result: BenchResult, op: str) -> bool:
-    return any(c.op == op and c.status == SKIPPED for c in result.cells)
+def any_skipped(result: BenchResult, op: str, why: str) -> bool:
+    """Whether a cell of ``op`` was skipped for ``why`` (``bench.BUDGET`` or ``bench.DEADLINE``)."""
+    return any(c.op == op and c.status == SKIPPED and c.skipped_for == why for c in result.cells)
 
 
 def mismatches(result: BenchResult, op: str) -> list[Cell]:

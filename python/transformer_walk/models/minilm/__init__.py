@@ -56,13 +56,13 @@ from transformer_walk.models.minilm.modules import (
     BertSelfOutput,
     LayerNorm,
     Linear,
+    Record,
 )
 from transformer_walk.models.minilm.trace import (
     EmbeddingTrace,
     EncoderOutput,
     ForwardResult,
     LayerTrace,
-    Record,
 )
 
 __all__ = [

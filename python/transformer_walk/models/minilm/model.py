@@ -36,13 +36,12 @@ from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
 from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
 from transformer_walk.models.minilm.load import Checkpoint, load_checkpoint
-from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
+from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder, Record
 from transformer_walk.models.minilm.trace import (
     EmbeddingTrace,
     EncoderOutput,
     ForwardResult,
     LayerTrace,
-    Record,
 )
 
 #: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).

@@ -7,33 +7,11 @@ The field names are the toy model's (``BlockTrace``), so a page can show either 
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:  # modules.py imports Record from here
-    from transformer_walk.models.minilm.modules import BertLayer
-
-
-class Record:
-    """Where a module's forward leaves its intermediates, under the names of the traces below.
-
-    ``keep`` names what to hold (``run`` without a trace keeps only each layer's ``weights``);
-    None holds everything. A module asks ``wants(name)`` before computing something only a
-    record needs, such as the attention weights.
-    """
-
-    def __init__(self, keep: Collection[str] | None = None) -> None:
-        self.keep = keep
-        self.values: dict[str, np.ndarray] = {}
-
-    def wants(self, name: str) -> bool:
-        return self.keep is None or name in self.keep
-
-    def put(self, **values: np.ndarray) -> None:
-        self.values.update((name, v) for name, v in values.items() if self.wants(name))
+from transformer_walk.models.minilm.modules import BertLayer
 
 
 @dataclass
