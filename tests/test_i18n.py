@@ -43,9 +43,12 @@ def _fields(text: str) -> set[str] | None:
 
 
 def _formats(text: str) -> set[tuple[str, str, str | None]] | None:
-    """(field, format spec, conversion) of every field: how each value is put into the text."""
+    """(field, format spec, conversion) of every field: how each value is put into the text.
+    A plural choice ``{n:token|tokens}`` puts in a word, not the value, and only English has
+    them: it is left out."""
     try:
-        return {(n, spec or "", conv) for _, n, spec, conv in string.Formatter().parse(text) if n}
+        parsed = [(n, spec or "", conv) for _, n, spec, conv in string.Formatter().parse(text)]
+        return {(n, spec, conv) for n, spec, conv in parsed if n and "|" not in spec}
     except ValueError:
         return None
 

@@ -141,6 +141,6 @@ def test_latex_shows_the_numbers() -> None:
     assert r"[0.649,\;0.088,\;0.145,\;0.119]" in latex_steps.weights(trace)
     assert latex_steps.weighted_sum(trace).endswith(r"\approx [0.853,\;0.292]")
     assert r"\frac{1.000}{1.541} = 0.649" in latex_steps.softmax_of_top(trace)
-    assert latex_steps.number(2.5e-7) == r"2.5\times 10^{-7}"
-    assert latex_steps.number(-0.0001) == r"-1.0\times 10^{-4}"
+    assert latex_steps.number(2.5e-7) == r"2.5 \times 10^{-7}"
+    assert latex_steps.number(-0.0001) == r"-1.0 \times 10^{-4}"
     assert latex_steps.number(0.0) == "0.000"
