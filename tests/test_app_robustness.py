@@ -41,7 +41,8 @@ from transformer_walk.app.views.speed_choices import (
     REPEATS_RANGE,
 )
 from transformer_walk.bench import OPS
-from transformer_walk.topics.one_hot import MAX_RACE_CELLS, RACE_D, human_bytes, one_hot_bytes
+from transformer_walk.bench.lookup_race import MAX_RACE_CELLS, RACE_D
+from transformer_walk.topics.one_hot import human_bytes, one_hot_bytes
 
 from apptest_support import APP, TIMEOUT, no_exception, open_page
 from conftest import FakeClock, install_fake_race

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from transformer_walk.app.model_widgets import SHORTEST_TEXT_TOKENS
+from transformer_walk.bench.lookup_race import race_multiply_adds
 from transformer_walk.core.budget import (
     PYTHON_BUDGET_S,
     PYTHON_MULTIPLY_ADDS_PER_S,
@@ -18,7 +19,6 @@ from transformer_walk.core.budget import (
 from transformer_walk.models.minilm import CONFIG, PYTHON_LIMIT_S
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig
 from transformer_walk.topics.checks import LONG_LENGTHS, long_input_multiply_adds
-from transformer_walk.topics.one_hot import race_multiply_adds
 
 LIMIT = int(PYTHON_MULTIPLY_ADDS_PER_S * PYTHON_BUDGET_S)  # the most work pure Python keeps
 

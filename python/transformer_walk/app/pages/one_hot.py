@@ -15,21 +15,23 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
-from transformer_walk.core import get_backend
-from transformer_walk.models.toy import ToyConfig, Trace
-from transformer_walk.topics.one_hot import (
+from transformer_walk.bench.lookup_race import (
     RACE_D,
     RACE_DEFAULT_VOCABULARY,
     RACE_VOCABULARY_SIZES,
+    race,
+    race_multiply_adds,
+    race_tokens,
+)
+from transformer_walk.core import get_backend
+from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.topics.one_hot import (
     REALISTIC_VOCABULARIES,
     cosine_matrix,
     first_occurrences,
     human_bytes,
     max_off_diagonal,
     one_hot_bytes,
-    race,
-    race_multiply_adds,
-    race_tokens,
 )
 
 MAX_GRID_ROWS = 40
