@@ -42,6 +42,7 @@ lint: $(VENV)/.requirements
 	cargo clippy --all-targets -- -D warnings
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(MAKE) --no-print-directory setup
 	$(PY) -m mypy.stubtest rust_core._rust_core
 

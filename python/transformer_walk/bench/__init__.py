@@ -10,7 +10,12 @@ measurement) and ``goals`` (the performance goals). The names below are what the
 tests use.
 """
 
-from transformer_walk.bench.attention_curve import Timing, random_qkv, time_attention
+from transformer_walk.bench.attention_curve import (
+    AttentionLane,
+    Timing,
+    random_qkv,
+    time_attention,
+)
 from transformer_walk.bench.cases import DEFAULT_PRESET, OPS, PRESETS, Case, OpSpec, ladder
 from transformer_walk.bench.report import cell_text, format_seconds, format_speedup, report
 from transformer_walk.bench.results import (
@@ -68,6 +73,7 @@ __all__ = [
     "SKIPPED",
     "THREAD_COUNT_LOCK",
     "UNAVAILABLE",
+    "AttentionLane",
     "BenchResult",
     "Case",
     "Cell",

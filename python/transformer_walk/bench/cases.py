@@ -25,6 +25,8 @@ from transformer_walk.core.budget import python_seconds
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.minilm.config import CONFIG as MINILM
 
+Inputs = tuple[Any, ...]  # the positional arguments of one call
+
 
 @dataclass(frozen=True)
 class OpSpec:
@@ -33,28 +35,28 @@ class OpSpec:
     axis: str  # the parameter that varies along a preset (the chart's x axis)
     scaling: str  # what the pure-Python estimate assumes time is proportional to
     work: Callable[[Mapping[str, int]], float]  # FLOPs (or numbers copied) of one call
-    make_inputs: Callable[[np.random.Generator, Mapping[str, int], np.dtype], tuple[Any, ...]]
-    call: Callable[[ModuleType, tuple[Any, ...]], np.ndarray]
+    make_inputs: Callable[[np.random.Generator, Mapping[str, int], np.dtype], Inputs]
+    call: Callable[[ModuleType, Inputs], np.ndarray]
     # Lanes this op does not offer, with the reason shown in their cells.
     unavailable: Mapping[str, str] = field(default_factory=dict)
 
 
-def _softmax_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
+def _softmax_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
     return (rng.standard_normal((p["rows"], p["cols"])).astype(dtype),)
 
 
-def _attention_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
+def _attention_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
     shape = (p["batch"], p["heads"], p["n"], p["d"])  # (B, h, n, d_k)
     return tuple(rng.standard_normal(shape).astype(dtype) for _ in "qkv")
 
 
-def _embedding_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
+def _embedding_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
     table = rng.standard_normal((p["vocab"], p["d"])).astype(dtype)  # [V, d]
     ids = rng.integers(0, p["vocab"], size=p["ids"], dtype=np.int64)  # [ids]
     return table, ids
 
 
-def _minilm_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> tuple:
+def _minilm_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
     # Random WordPiece ids between [CLS] and [SEP]: the forward's cost does not depend on which.
     ids = rng.integers(1000, 30_000, size=(p["batch"], p["n"]), dtype=np.int64)  # [B, n]
     ids[:, 0], ids[:, -1] = 101, 102
@@ -71,7 +73,7 @@ def _minilm(backend_name: str) -> Any:
     return _minilm("numpy").with_backend(backend_name)
 
 
-def _minilm_call(backend: ModuleType, args: tuple[Any, ...]) -> np.ndarray:
+def _minilm_call(backend: ModuleType, args: Inputs) -> np.ndarray:
     """The last hidden state [B, n, 384] of the MiniLM forward on ``backend``."""
     name = next(n for n in BACKENDS if backend_status(n).module is backend)
     return _minilm(name).forward(args[0]).hidden_states[-1]

@@ -433,7 +433,9 @@ def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
     return _native(arr), resolved
 
 
-def _check_vector(name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple) -> None:
+def _check_vector(
+    name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple[int, ...]
+) -> None:
     """E20: a bias, gamma or beta must be exactly [d]."""
     if arr.shape != (d,):
         raise ValueError(

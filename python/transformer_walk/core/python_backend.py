@@ -19,7 +19,7 @@ from transformer_walk.core import contract
 _threads = contract.ThreadCount()
 
 
-def _to_array(values: list, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+def _to_array(values: list[Any], dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
     """Build the result: nested lists of Python floats → a new C-contiguous array."""
     return np.array(values, dtype=dtype).reshape(shape)
 
@@ -124,7 +124,7 @@ def attention_weights(
     return _to_array(_weight_rows(a), a.dtype, a.scores_shape)
 
 
-def _weighted_sums(a: contract.AttentionInputs, weights: list) -> np.ndarray:
+def _weighted_sums(a: contract.AttentionInputs, weights: list[list[list[float]]]) -> np.ndarray:
     """z_i = Σ_j a_ij v_j for every query, from the weights of ``_weight_rows``, → [..., n, d_v]."""
     assert a.v is not None
     batch = math.prod(a.lead)

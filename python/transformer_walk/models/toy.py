@@ -42,6 +42,10 @@ BASE_WORDS: tuple[str, ...] = tuple(
 
 DEFAULT_SENTENCE = "Tom loves his dog"
 
+# Where each block's LayerNorms sit: after each residual add (the original order) or before each
+# sublayer.
+Norm = Literal["post", "pre"]
+
 # CJK ideographs and kana have no spaces between words: each character is one token here.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])\w)+(?:'\w+)?|[^\w\s]")
@@ -88,7 +92,7 @@ class ToyConfig:
     positions: bool = True
     scale: bool = True  # divide the scores by √d_k
     causal: bool = False
-    norm: Literal["post", "pre"] = "post"
+    norm: Norm = "post"
 
     @property
     def d_k(self) -> int:

@@ -10,8 +10,10 @@ take too long — and tells the caller through ``backend`` in the result.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from transformer_walk.core.budget import attention_multiply_adds, backend_for
 from transformer_walk.models.toy import (
@@ -23,6 +25,9 @@ from transformer_walk.models.toy import (
     tokenize,
 )
 from transformer_walk.topics.attention_picks import default_pair, default_query
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 MAX_TOKENS = 16  # tokens of the sidebar's sentence the experiments use (pure Python stays quick)
 LONG_D_MODEL, LONG_H = 512, 8  # the original base model's width and heads
@@ -41,7 +46,7 @@ def check_text(text: str) -> tuple[str, bool]:
     return " ".join(tokens[:MAX_TOKENS]), False
 
 
-def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
+def max_abs_diff(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
     return float(np.max(np.abs(np.asarray(a) - np.asarray(b)), initial=0.0))
 
 
@@ -60,7 +65,7 @@ class TokenCount:
         return None if self.pieces is None else len(self.pieces)
 
 
-def token_count(text: str, tokenizer: object | None = None) -> TokenCount:
+def token_count(text: str, tokenizer: Tokenizer | None = None) -> TokenCount:
     """Words against tokens for ``text``; ``tokenizer`` is MiniLM's WordPiece (or None)."""
     from transformer_walk.models.minilm.wordpiece import count_words, word_pieces
 

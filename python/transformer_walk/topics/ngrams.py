@@ -183,7 +183,7 @@ class SparsityRow:
         return self.sentence_unseen / self.sentence_total if self.sentence_total else math.nan
 
 
-def split_heldout(sentences: Sequence[Words], every: int = 10) -> tuple[list, list]:
+def split_heldout(sentences: Sequence[Words], every: int = 10) -> tuple[list[Words], list[Words]]:
     """(training, held-out): every ``every``-th sentence is held out, the rest trains."""
     train = [s for i, s in enumerate(sentences) if i % every != every - 1]
     held = [s for i, s in enumerate(sentences) if i % every == every - 1]

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import altair as alt
+import numpy as np
 import pandas as pd
+
+# The numbers a chart draws come as NumPy arrays or plain lists: the charts only iterate them.
+Vector = np.ndarray | Sequence[float]
+Matrix = np.ndarray | Sequence[Vector]  # rows top to bottom
+# Vega's names of the colour schemes the pages use.
+Scheme = Literal["blues", "redblue"]
 
 HIGHLIGHT = "#e4572e"  # the key that wins the most weight
 MUTED = "#8da0cb"
@@ -13,7 +21,7 @@ MUTED = "#8da0cb"
 
 def attention_weights(
     tokens: Sequence[str],
-    weights: Sequence[float],
+    weights: Vector,
     top_index: int,
     *,
     token_title: str,
@@ -74,7 +82,7 @@ def timings(
 
 
 def heatmap(
-    matrix: Sequence[Sequence[float]],
+    matrix: Matrix,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
     *,
@@ -83,7 +91,7 @@ def heatmap(
     value_title: str,
     show_values: bool = True,
     fmt: str = ".2f",
-    scheme: str = "blues",
+    scheme: Scheme = "blues",
     domain: tuple[float, float] | None = None,
     cell: int = 34,
 ) -> alt.Chart:

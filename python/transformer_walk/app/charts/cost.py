@@ -46,4 +46,4 @@ def loglog_lines(
         .mark_text(align="left", dx=4, dy=-140, color="#374151")
         .encode(x="x:Q", text="label:N")
     )
-    return alt.layer(base, rule, text)
+    return alt.LayerChart(layer=[base, rule, text])

@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector
 
 GRID_PANEL = 64  # pixels per small heatmap of the 6 × 12 grid
 
@@ -80,7 +80,7 @@ def head_grid(
                 "&& datum.q == 0 && datum.k == 0"
             )
         )
-        layered = alt.layer(rects, frame)
+        layered = alt.LayerChart(layer=[rects, frame])
     return layered.facet(
         data=data,
         row=alt.Row("layer:O", title=layer_title, header=alt.Header(labelAngle=0)),
@@ -91,7 +91,7 @@ def head_grid(
 
 def head_view(
     tokens: Sequence[str],
-    row: Sequence[float],
+    row: Vector,
     query: int,
     *,
     weight_title: str,
@@ -164,7 +164,7 @@ def head_view(
         .encode(x=alt.X("x:Q", scale=x_scale, axis=None), y=alt.value(0), text="label:N")
     )
     return (
-        alt.layer(rules, left, right, heads)
+        alt.LayerChart(layer=[rules, left, right, heads])
         .properties(width=520, height=max(160, 34 * n), padding={"top": 24})
         .configure_view(stroke=None)
     )
@@ -232,4 +232,4 @@ def token_paths(
         .encode(x=x, y=y, text="token:N")
         .transform_filter(f"!datum.mine && datum.layer == {last}")
     )  # the other tokens are named where they end up
-    return alt.layer(others, names, path, points, numbers).properties(height=440)
+    return alt.LayerChart(layer=[others, names, path, points, numbers]).properties(height=440)

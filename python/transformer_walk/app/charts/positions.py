@@ -8,6 +8,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from transformer_walk.app.charts import Scheme
+
 
 def _tick_values(count: int, ticks: int = 8) -> list[int]:
     step = max(1, int(np.ceil(count / ticks)))
@@ -21,7 +23,7 @@ def index_heatmap(
     col_title: str,
     value_title: str,
     domain: tuple[float, float] = (-1.0, 1.0),
-    scheme: str = "redblue",
+    scheme: Scheme = "redblue",
     cell: int = 7,
 ) -> alt.Chart:
     """A big matrix indexed by integers (positions × dimensions, positions × positions): no

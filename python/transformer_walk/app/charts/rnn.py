@@ -8,16 +8,16 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector
 
 
 def rnn_chain(
     tokens: Sequence[str],
-    log10_sensitivity: Sequence[float],
+    log10_sensitivity: Vector,
     *,
     color_title: str,
     more: str | None = None,
-) -> alt.Chart:
+) -> alt.LayerChart:
     """x_t → h_t and h_{t−1} → h_t drawn as a chain: tokens below, states above, each state coloured
     by log₁₀ ‖∂h_t/∂x_1‖. ``more`` labels a trailing "…" node when the chain was cut short."""
     m = len(tokens)
@@ -83,7 +83,7 @@ def rnn_chain(
             .mark_text(fontSize=13, align="left")
             .encode(x=x, y=alt.datum(1.0), text="text:N")
         )
-    return alt.layer(*layers).properties(height=120, width=max(240, 80 * m))
+    return alt.LayerChart(layer=layers).properties(height=120, width=max(240, 80 * m))
 
 
 def sensitivity(

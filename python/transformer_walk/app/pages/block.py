@@ -17,7 +17,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
 from transformer_walk.app.views.labels import shape_label, token_labels
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
-from transformer_walk.models.toy import ToyConfig, Trace
+from transformer_walk.models.toy import Norm, ToyConfig, Trace
 
 NORM_KEY = "blk_norm"
 LAYERS_KEY = "blk_layers"
@@ -40,9 +40,9 @@ STAGE_NAMES = {
 }
 
 
-def _controls() -> tuple[str, int]:
+def _controls() -> tuple[Norm, int]:
     st.session_state.setdefault(NORM_KEY, "post")
-    norm_labels = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    norm_labels: dict[Norm, str] = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
     left, right = st.columns(2)
     with left:
         norm = st.radio(
@@ -235,7 +235,7 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
 
     st.subheader(t("blk.compare.title"))
     st.markdown(t("blk.compare.body"))
-    norm_labels = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    norm_labels: dict[Norm, str] = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
     rows = []
     for norm, label in norm_labels.items():
         other = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -40,7 +41,7 @@ def _num(x: float) -> str:
     return f"{x:.1e}" if x and abs(x) < 1e-3 else f"{x:.3f}"
 
 
-def _matrix(values, tokens: list[str], title: str) -> None:  # noqa: ANN001 - [n, n] array
+def _matrix(values: np.ndarray, tokens: list[str], title: str) -> None:  # values: [n, n]
     st.markdown(f"**{title}**")
     small = len(tokens) <= 6
     st.altair_chart(
@@ -60,7 +61,7 @@ def _matrix(values, tokens: list[str], title: str) -> None:  # noqa: ANN001 - [n
 
 
 def _query_rows(
-    rows: object, labels: list[str], tokens: list[str], query: str, row_title: str
+    rows: charts.Matrix, labels: list[str], tokens: list[str], query: str, row_title: str
 ) -> None:
     """One query's weights over the keys, [k, n]: a row per model, head or variant."""
     st.altair_chart(
@@ -86,10 +87,10 @@ def _show_n_tokens(text: str, backend: str) -> None:
     tokenizer, reason = tokenizer_or_reason()
     texts = [checks.RARE_WORD_SENTENCE, text]
     counts = [checks.token_count(x, tokenizer) for x in texts]
-    if tokenizer is None:
+    rare = counts[0]
+    if rare.pieces is None:  # no tokenizer
         st.info(t("chk.n_tokens.no_tokenizer", reason=reason), icon=":material/info:")
     else:
-        rare = counts[0]
         st.markdown(
             t(
                 "chk.n_tokens.result",
@@ -355,7 +356,11 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
             st.success(t("chk.right", answer=labels[q.answer]), icon=":material/check_circle:")
         else:
             st.error(
-                t("chk.wrong", guess=labels.get(guess, "—"), answer=labels[q.answer]),
+                t(
+                    "chk.wrong",
+                    guess="—" if guess is None else labels.get(guess, "—"),
+                    answer=labels[q.answer],
+                ),
                 icon=":material/cancel:",
             )
         st.markdown(t(q.why))

@@ -18,7 +18,7 @@ from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.bench import Timing, one_thread, time_attention
+from transformer_walk.bench import AttentionLane, Timing, one_thread, time_attention
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost as costs
@@ -107,9 +107,9 @@ def _crossover(n: int, d: int) -> None:
     st.caption(t("cost.cross.caveat"))
 
 
-def _lanes() -> tuple[dict, ModuleType | None]:
+def _lanes() -> tuple[dict[str, AttentionLane], ModuleType | None]:
     """The timed lanes: the NumPy formula always, rust_core.attention when it imports."""
-    lanes = {"numpy": costs.numpy_attention}
+    lanes: dict[str, AttentionLane] = {"numpy": costs.numpy_attention}
     rust = backend_status("rust").module
     if rust is not None:
         lanes["rust"] = lambda q, k, v: rust.attention(q, k, v)

@@ -6,6 +6,8 @@ lookup of the sentence's rows is the sidebar backend's ``embedding_lookup``. Hol
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -138,7 +140,7 @@ def _training_results(result: Word2VecResult) -> None:
         st.info(t("emb.train.untrained"), icon=":material/hourglass_empty:")
 
 
-def _lookup(result: Word2VecResult, backend_name: str, backend) -> None:  # noqa: ANN001
+def _lookup(result: Word2VecResult, backend_name: str, backend: ModuleType) -> None:
     st.header(t("emb.lookup.title"), divider="gray")
     words = corpus.words(current_sentence())
     if not words:
@@ -190,7 +192,7 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
     if len(distinct) < 2:
         st.info(t("emb.cos.one_word"))
         return
-    table = result.embeddings[[result.index(w) for w in distinct]]  # (m, d)
+    table = result.embeddings[[result.vocab.index(w) for w in distinct]]  # (m, d); known words
     sims = cosine_matrix(table)  # (m, m)
     st.altair_chart(
         charts.heatmap(
@@ -292,7 +294,7 @@ def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
             st.caption(t("emb.map.variance", share=f"{share.sum():.0%}"))
 
 
-def _static(result: Word2VecResult, backend) -> None:  # noqa: ANN001
+def _static(result: Word2VecResult, backend: ModuleType) -> None:
     st.header(t("emb.static.title"), divider="gray")
     st.markdown(t("emb.static.body"))
     bank = result.index("bank")
@@ -309,7 +311,10 @@ def _static(result: Word2VecResult, backend) -> None:  # noqa: ANN001
     e = result.embeddings
     cols = st.columns(4)
     for col, word in zip(cols, ("river", "lake", "cash", "money"), strict=True):
-        cos = float(cosine_matrix(e[[bank]], e[[result.index(word)]])[0, 0])
+        other = result.index(word)
+        if other is None:  # as for "bank": cannot happen with the shipped corpus
+            continue
+        cos = float(cosine_matrix(e[[bank]], e[[other]])[0, 0])
         col.metric(f"cos(bank, {word})", f"{cos:.3f}")
     st.markdown(t("emb.static.between"))
     st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")

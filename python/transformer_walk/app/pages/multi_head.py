@@ -6,6 +6,9 @@ Renders the toy trace for the d_model and h picked here (``caches.toy_trace``) a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -161,7 +164,7 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.info(t("mh.his.random"), icon=":material/casino:")
 
 
-def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 - [d, d] array
+def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_o: [d, d]
     st.header(t("mh.concat.title"), divider="gray")
     st.markdown(t("mh.concat.body"))
     cfg, block = trace.config, trace.blocks[0]
@@ -174,7 +177,13 @@ def _concat(trace: Trace, w_o, rows: tuple[int, int]) -> None:  # noqa: ANN001 -
     start, stop = rows
     tokens = trace.tokens[start:stop]
 
-    def matrix(values, row_labels, col_labels, title: str, col_title: str) -> None:  # noqa: ANN001
+    def matrix(
+        values: np.ndarray,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str],
+        title: str,
+        col_title: str,
+    ) -> None:
         st.markdown(title)
         readable = values.size <= 64  # numbers in the cells only while they fit
         st.altair_chart(

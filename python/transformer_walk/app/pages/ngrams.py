@@ -22,6 +22,7 @@ from transformer_walk.topics.ngrams import (
     LONG_DISTANCE,
     NgramCounts,
     SentenceScore,
+    Words,
     order_needed,
     sparsity,
     split_heldout,
@@ -37,7 +38,7 @@ MAX_LISTED = 5  # unseen n-grams named in the warning
 
 
 @st.cache_resource(show_spinner=False)
-def corpus_models() -> tuple[NgramCounts, NgramCounts, list]:
+def corpus_models() -> tuple[NgramCounts, NgramCounts, list[Words]]:
     """(counts on the whole corpus, counts on the training part, the held-out sentences)."""
     sentences = corpus.sentences()
     train, heldout = split_heldout(sentences)
@@ -166,7 +167,9 @@ def _next_words(model: NgramCounts, words: list[str]) -> None:
     )
 
 
-def _sparsity(full: NgramCounts, train: NgramCounts, heldout: list, words: list[str]) -> None:
+def _sparsity(
+    full: NgramCounts, train: NgramCounts, heldout: list[Words], words: list[str]
+) -> None:
     st.header(t("ngram.sparse.title"), divider="gray")
     st.markdown(t("ngram.sparse.body"))
     rows = sparsity(train, heldout, words, full)

@@ -17,7 +17,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import pipeline as views
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.models.toy import ToyConfig
+from transformer_walk.models.toy import ToyConfig, Trace
 
 LAYERS_KEY = "pipe_layers"
 BLOCK_KEY = "pipe_block"
@@ -95,7 +95,9 @@ def _legend() -> None:
     st.markdown(chips, unsafe_allow_html=True)
 
 
-def _matrix_labels(stop: views.Stop, trace, matrix: np.ndarray) -> tuple[list[str], list[str]]:
+def _matrix_labels(
+    stop: views.Stop, trace: Trace, matrix: np.ndarray
+) -> tuple[list[str], list[str]]:
     """Row and column labels of a stop's matrix: tokens for rows (and keys), indices otherwise."""
     n_rows, n_cols = matrix.shape
     rows = list(trace.tokens) if n_rows == trace.n else [t("pipe.row")]
@@ -108,11 +110,11 @@ def _matrix_labels(stop: views.Stop, trace, matrix: np.ndarray) -> tuple[list[st
     return rows, cols
 
 
-def _numbers(stop: views.Stop, trace) -> None:
+def _numbers(stop: views.Stop, trace: Trace) -> None:
     """The selected stop opened: formula, shape, its numbers as a heatmap and a table."""
     st.latex(stop.formula)
     st.markdown(t("pipe.shape", shape=stop.shape_text))
-    if stop.key == "text":
+    if stop.array is None:  # the raw text: no numbers behind it
         st.code(trace.text or " ", language=None)
         return
     if stop.key == "tokens":

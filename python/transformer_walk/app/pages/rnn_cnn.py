@@ -231,13 +231,13 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
     if not spans:
         st.info(t("rnn.cnn.too_short", n=n, k=k))
     else:
-        labels = [" ".join(trace.tokens[p] for p in w) for w in spans]
+        window_labels = [" ".join(trace.tokens[p] for p in w) for w in spans]
         st.markdown(t("rnn.cnn.windows", count=len(spans), k=k, d_in=k * d, d=d))
         rows = min(len(spans), HEATMAP_ROWS)
         st.altair_chart(
             charts.heatmap(
                 features[:rows],
-                [f"c{i + 1} · {label}" for i, label in enumerate(labels[:rows])],
+                [f"c{i + 1} · {label}" for i, label in enumerate(window_labels[:rows])],
                 [str(u + 1) for u in range(d)],
                 row_title=t("rnn.cnn.rows"),
                 col_title=t("rnn.heat.cols"),
