@@ -55,7 +55,7 @@ def test_page_renders_the_toy_matrix_for_tom_loves_his_dog(language: str) -> Non
     no_exception(at)
     assert at.title[0].value == translate("sam.title", language)
     tokens, a, v = expected_weights("Tom loves his dog")
-    # The default pair is the seed's (his, Tom): a_{3,1} and a_{1,3} of head 1.
+    # The default pair is the article's (his, Tom): a_{3,1} and a_{1,3} of head 1.
     assert metric(at, "a_3,1") == f"{a[0, 2, 0]:.3f}"
     assert metric(at, "a_1,3") == f"{a[0, 0, 2]:.3f}"
     assert metric(at, "sam.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"

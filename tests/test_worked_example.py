@@ -1,4 +1,5 @@
-"""The "Tom loves his dog" trace: the seed's numbers, through every backend that imports here."""
+"""The "Tom loves his dog" trace: the numbers of “From word vectors to Transformer”, through every
+backend that imports here."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from transformer_walk.topics.worked_example import (
     worked_example,
 )
 
-# The seed's rounded numbers (eq. 27–30).
+# The article's rounded numbers (eq. 27–30).
 SEED_WEIGHTS = [0.649, 0.088, 0.145, 0.119]
 SEED_Z = [0.853, 0.292]
 

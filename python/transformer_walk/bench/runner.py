@@ -27,7 +27,7 @@ import contextlib
 import functools
 import platform
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
@@ -239,5 +239,5 @@ def _meta(
         "python_version": platform.python_version(),
         "platform": platform.platform(),
         "scaling": {name: spec.scaling for name, spec in OPS.items()},
-        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }

@@ -1,5 +1,5 @@
-"""What attention costs (seed §30–32): path lengths, sequential steps, operation counts, and
-attention's time and memory measured against the sequence length n.
+"""What attention costs (“From word vectors to Transformer” §30–32): path lengths, sequential
+steps, operation counts, and attention's time and memory measured against the sequence length n.
 
 Pure functions, no Streamlit and no clock: the Cost page renders what they return, and measures
 through ``transformer_walk.bench`` (``time_attention``, ``one_thread``).
@@ -25,7 +25,7 @@ FLOAT32_BYTES = 4
 DEFAULT_SIZES: tuple[int, ...] = (64, 128, 256, 512, 1024, 2048)
 
 
-# --- Paths and parallelism (seed §30–31; Vaswani et al. 2017, Table 1) -----------------------
+# --- Paths and parallelism (§30–31; Vaswani et al. 2017, Table 1) -----------------------
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def layer_costs(n: int, d: int, k: int) -> list[LayerCost]:
     return [rnn_cost(n, d), cnn_cost(n, d, k), attention_cost(n, d)]
 
 
-# --- Where O(n²·d) overtakes O(n·d²) (seed §32) -------------------------------------------------
+# --- Where O(n²·d) overtakes O(n·d²) (§32) --------------------------------------------------------
 
 
 def attention_ops(n: np.ndarray | int, d: int) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Cost (seed §30–32): path lengths and parallelism of RNN / CNN / attention for the learner's n,
-where n²·d overtakes n·d², and attention's time and memory measured against n.
+"""Cost (“From word vectors to Transformer” §30–32): path lengths and parallelism of RNN / CNN /
+attention for the learner's n, where n²·d overtakes n·d², and attention's time and memory
+measured against n.
 
 Everything shown comes from ``transformer_walk.topics.cost``: counts are computed for the chosen
 sizes, times are measured here and now by ``transformer_walk.bench``. Holds no math.
