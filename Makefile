@@ -30,12 +30,16 @@ test: setup test-rust test-python
 test-rust:
 	cargo test --quiet
 
+# One worker per core, at most 4 (each holds the models); --dist loadgroup keeps the browser tests
+# and the soak on one worker, one server at a time, while the other worker takes the AppTests.
+PYTEST := $(PY) -m pytest -n auto --maxprocesses 4 --dist loadgroup
+
 test-python:
-	$(PY) -m pytest
+	$(PYTEST)
 
 # The edit-test loop: every test but those that drive a browser (the soak among them).
 test-fast: setup
-	$(PY) -m pytest -m "not browser and not soak"
+	$(PYTEST) -m "not browser and not soak"
 
 lint: $(VENV)/.requirements
 	cargo fmt --all -- --check

@@ -167,3 +167,10 @@ def install_fake_race(
         )
         monkeypatch.setitem(OPS, op, fake)
     return calls
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests (the walk, the soak) first: they are the longest, and under ``make test``'s
+    two workers they start at once on one worker while the other takes the short tests, instead
+    of one of them starting last on its own (stable sort: otherwise the order is unchanged)."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)

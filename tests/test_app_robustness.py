@@ -329,13 +329,13 @@ def fill_text_fields(at: AppTest, page: str) -> int:
 def test_every_widget_at_its_minimum_then_its_maximum(page: str) -> None:
     """Guards against a slider, number input or choice whose end value breaks its page (an empty
     multiselect, the largest model, the last token, the largest seed), alone or combined: widgets
-    are driven one run at a time and keep their values, so the last run has all of them at an end.
-    Back to the minimums after, so each step mixes ends (the largest d_model with the fewest heads,
-    then the smallest d_model with the most). Then the page's own text fields: against one with no
-    length limit (Q, K, V's "other sentence" took 10,000 tokens and built a 10,000 × 10,000 trace)
-    or one that raises on hostile text."""
+    are driven one run at a time and keep their values, so each pass ends with all of them at an
+    end. All to their maximums first (each mixed with the defaults of those not yet driven), then
+    back to the minimums, so each step mixes both ends (the smallest d_model with the most heads).
+    Then the page's own text fields: against one with no length limit (Q, K, V's "other sentence"
+    took 10,000 tokens and built a 10,000 × 10,000 trace) or one that raises on hostile text."""
     at = open_page(page, "en", sentence=NORMAL, assert_no_exception=True)
-    for end in ("min", "max", "min"):
+    for end in ("max", "min"):
         drive_all(at, page, end)
     fill_text_fields(at, page)
     no_exception(at)

@@ -44,6 +44,9 @@ MAX_GROWTH_MB = 300
 pytestmark = [
     pytest.mark.soak,
     pytest.mark.browser,
+    # On the browser module's worker under `make test`'s xdist, after it: one server and one
+    # browser at a time (two at once on 2 cores starved both, and the AppTests beside them).
+    pytest.mark.xdist_group("browser"),
     pytest.mark.skipif(
         not Path(soak.CHROMIUM).is_file(), reason=f"chromium not found ({soak.CHROMIUM})"
     ),

@@ -86,4 +86,5 @@ def build_navigation() -> StreamlitPage:
         ]
         for group, pages in ROAD
     }
-    return st.navigation(groups)
+    # expanded: every page of the road in the sidebar, not the first 10 behind "View more".
+    return st.navigation(groups, expanded=True)
