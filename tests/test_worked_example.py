@@ -19,8 +19,8 @@ from transformer_walk.topics.worked_example import (
 )
 
 # The article's rounded numbers (eq. 27–30).
-SEED_WEIGHTS = [0.649, 0.088, 0.145, 0.119]
-SEED_Z = [0.853, 0.292]
+ARTICLE_WEIGHTS = [0.649, 0.088, 0.145, 0.119]
+ARTICLE_Z = [0.853, 0.292]
 
 
 def _exact_softmax(scores: list[float]) -> np.ndarray:
@@ -36,7 +36,7 @@ def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def test_default_trace_has_the_seed_numbers(backend: str) -> None:
+def test_default_trace_has_the_articles_numbers(backend: str) -> None:
     trace = worked_example(backend)
     assert trace.backend == backend
     assert trace.tokens == DEFAULT_TOKENS
@@ -48,10 +48,10 @@ def test_default_trace_has_the_seed_numbers(backend: str) -> None:
         trace.shifted_exp, [1.0, math.exp(-2), math.exp(-1.5), math.exp(-1.7)], rtol=1e-12
     )
     assert trace.exp_sum == pytest.approx(1 + math.exp(-2) + math.exp(-1.5) + math.exp(-1.7))
-    np.testing.assert_allclose(trace.weights, SEED_WEIGHTS, atol=5e-4)
+    np.testing.assert_allclose(trace.weights, ARTICLE_WEIGHTS, atol=5e-4)
     np.testing.assert_allclose(trace.weights, _exact_softmax([2.5, 0.5, 1.0, 0.8]), rtol=1e-12)
     assert trace.weights.sum() == pytest.approx(1.0)
-    np.testing.assert_allclose(trace.z, SEED_Z, atol=5e-4)
+    np.testing.assert_allclose(trace.z, ARTICLE_Z, atol=5e-4)
 
 
 def test_fused_attention_equals_the_weighted_sum(backend: str) -> None:

@@ -1,4 +1,5 @@
-"""The pages of the road, grouped as the learner walks it (DESIGN.md, "The app").
+"""The pages of the road, grouped as the learner walks it: Representation → Before attention →
+Attention → Transformer → Real model → Speed → Check yourself.
 
 Page files are addressed by absolute path inside the installed package, so the app runs the same
 from a checkout or from a wheel.

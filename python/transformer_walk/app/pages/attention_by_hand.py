@@ -265,7 +265,7 @@ def _step_values(trace: AttentionTrace) -> None:
     for i, value in enumerate(trace.z):
         cols[i].metric(f"z_his[{i + 1}]", f"{value:.3f}")
     with cols[-1]:
-        st.caption(t("abh.step3.seed_check"))
+        st.caption(t("abh.step3.article_check"))
     st.latex(latex_steps.FUSED_CALL)
     st.success(
         t(

@@ -236,7 +236,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "权重决定从每个 token 拿**多少**，值向量决定拿的是**什么**。*his* 的新表示就是四个"
         "值向量的加权和：每个 token 都有贡献，贡献的大小与它的权重成正比。",
     },
-    "abh.step3.seed_check": {
+    "abh.step3.article_check": {
         "en": "With the article's numbers the result is z_his ≈ [0.853, 0.292].",
         "zh": "使用文章里的数值时，结果是 z_his ≈ [0.853, 0.292]。",
     },
