@@ -40,7 +40,7 @@ def test_vocab_and_pairs() -> None:
 
 def test_the_update_is_minus_lr_times_the_true_gradient() -> None:
     """Finite differences of the loss against the step sgd_step takes, including a word that is
-    both a context and a negative (the case np.add.at exists for)."""
+    both a context and a negative, and a centre that occurs twice (their updates must add up)."""
     rng = np.random.default_rng(0)
     E, U = rng.standard_normal((5, 3)), rng.standard_normal((5, 3))
     c, o = np.array([0, 1, 0]), np.array([2, 3, 4])
