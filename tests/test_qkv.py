@@ -50,6 +50,16 @@ def test_pair_check_without_scaling_and_on_the_python_backend() -> None:
     assert check.difference < 1e-12
 
 
+def test_the_page_calls_rounding_only_what_is_not_zero() -> None:
+    """Guards against "they differ by 0.0e+00, which is floating-point rounding": a difference of
+    exactly 0 is no rounding, and the page must say the two routes agree to the last bit."""
+    q, k = np.zeros(2), np.zeros(2)
+    same = qkv.PairCheck(0, 0, 0, q, k, dot=0.75, bilinear=0.75, score=0.375, scale=0.5)
+    apart = qkv.PairCheck(0, 0, 0, q, k, dot=0.75, bilinear=0.75 + 2**-50, score=0.375, scale=0.5)
+    assert same.message_id == "qkv.pair.identical"
+    assert apart.message_id == "qkv.pair.same"
+
+
 def test_mix_check_is_the_weighted_sum_of_values(model: ToyTransformer) -> None:
     trace = model.run("Tom loves his dog")
     mix = qkv.mix_check(trace, 1, 2)

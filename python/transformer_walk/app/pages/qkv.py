@@ -160,7 +160,7 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     m3.metric(t("qkv.pair.diff"), f"{check.difference:.1e}")
     st.success(
         t(
-            "qkv.pair.same",
+            check.message_id,
             i=trace.tokens[i],
             j=trace.tokens[j],
             dot=f"{check.dot:.6f}",

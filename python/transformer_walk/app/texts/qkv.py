@@ -108,6 +108,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**同一个数，两条路径。** 用模型的 q_i · k_j 算，“{i}”对“{j}”的分数是 {dot}；"
         "用双线性形式算是 {bilinear}；两者相差 {diff}，只是浮点舍入误差。",
     },
+    "qkv.pair.identical": {
+        "en": "**One number, two routes.** “{i}” scores “{j}” at {dot} with the model's q_i · k_j "
+        "and at {bilinear} through the bilinear form: the same number, to the last bit.",
+        "zh": "**同一个数，两条路径。** 用模型的 q_i · k_j 算，“{i}”对“{j}”的分数是 {dot}；"
+        "用双线性形式算是 {bilinear}：连最后一位都相同。",
+    },
     "qkv.pair.scaled": {
         "en": "Before the softmax the model multiplies this by {scale} (1/√d_k, d_k = {d_k}): "
         "the trace's score is {score}. Attention computed by the {backend} backend. The next "

@@ -43,6 +43,12 @@ class PairCheck:
     def difference(self) -> float:
         return abs(self.dot - self.bilinear)
 
+    @property
+    def message_id(self) -> str:
+        """What the page says of the two routes: the same number to the last bit, or apart by
+        rounding (which a difference of exactly 0 is not)."""
+        return "qkv.pair.identical" if self.difference == 0 else "qkv.pair.same"
+
 
 def pair_check(trace: Trace, weights: BlockWeights, head: int, i: int, j: int) -> PairCheck:
     """Score the pair (i, j) of head ``head`` in the trace's first block both ways."""
