@@ -71,7 +71,7 @@ def test_page_renders_two_heads_of_width_four(language: str) -> None:
     assert metric(at, translate("mh.n", language)) == "4"
     latex = [x.value for x in at.latex]
     # h × [n, d_k] → [n, d_model]
-    assert any(r"2 \times [4, 4]" in x and r"[4, 8]" in x for x in latex)
+    assert any(r"2 \times [4,\ 4]" in x and r"[4,\ 8]" in x for x in latex)
     assert any(r"\frac{8}{2} = 4" in x for x in latex)
     assert any("= 256 = 4" in x for x in latex)  # 4 · 8² for the toy
     assert any("1{,}048{,}576" in x for x in latex)  # 4 · 512²
@@ -102,7 +102,7 @@ def test_sliders_change_the_heads_and_their_width() -> None:
     e = expected("Tom loves his dog", 12, 3)
     tokens, a = e["tokens"], e["a"]
     assert top_keys(at) == [tokens[int(a[k, 2].argmax())] for k in range(3)]
-    assert any(r"3 \times [4, 4]" in x.value and r"[4, 12]" in x.value for x in at.latex)
+    assert any(r"3 \times [4,\ 4]" in x.value and r"[4,\ 12]" in x.value for x in at.latex)
     params = table_with(at, "W^O")
     assert list(params.index) == [1, 2, 3, 4, 6, 12]
     assert set(params[translate("mh.params.total", "en")]) == {"576"}  # 4 · 12², whatever h
@@ -144,7 +144,7 @@ def test_a_new_sentence_and_another_query_token() -> None:
     at.selectbox(key="mh_query").set_value(1).run()  # dog
     no_exception(at)
     assert top_keys(at) == [tokens[int(a[k, 1].argmax())] for k in range(2)]
-    assert any(r"2 \times [5, 4]" in x.value and r"[5, 8]" in x.value for x in at.latex)
+    assert any(r"2 \times [5,\ 4]" in x.value and r"[5,\ 8]" in x.value for x in at.latex)
 
 
 def test_empty_text_gives_the_friendly_message() -> None:

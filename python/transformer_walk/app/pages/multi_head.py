@@ -18,7 +18,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.views.labels import tex_shape, token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
     page_start,
@@ -170,9 +170,9 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
     cfg, block = trace.config, trace.blocks[0]
     shapes = views.HeadShapes(trace.n, cfg.d_model, cfg.h)
     st.latex(
-        rf"{cfg.h} \times {shape_label(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
-        rf"{shape_label(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {shape_label(shapes.w_o)}\,}} "
-        rf"{shape_label(shapes.out)}"
+        rf"{cfg.h} \times {tex_shape(shapes.head)} \xrightarrow{{\operatorname{{Concat}}}} "
+        rf"{tex_shape(shapes.concat)} \xrightarrow{{\,\cdot\, W^O {tex_shape(shapes.w_o)}\,}} "
+        rf"{tex_shape(shapes.out)}"
     )
     start, stop = rows
     tokens = trace.tokens[start:stop]
@@ -209,7 +209,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
                 block.head_out[head, start:stop],
                 tokens,
                 feature,
-                rf"$\operatorname{{head}}_{{{head + 1}}}\ {shape_label(shapes.head)}$",
+                rf"$\operatorname{{head}}_{{{head + 1}}}\ {tex_shape(shapes.head)}$",
                 "d_k",
             )
     if cfg.h > len(shown):
@@ -220,19 +220,19 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         block.concat[start:stop],
         tokens,
         concat_cols,
-        rf"$\operatorname{{Concat}}\ {shape_label(shapes.concat)}$",
+        rf"$\operatorname{{Concat}}\ {tex_shape(shapes.concat)}$",
         t("mh.concat.cols"),
     )
     left, right = st.columns(2)
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
     with left:
-        matrix(w_o, model_cols, model_cols, rf"$W^O\ {shape_label(shapes.w_o)}$", "d_model")
+        matrix(w_o, model_cols, model_cols, rf"$W^O\ {tex_shape(shapes.w_o)}$", "d_model")
     with right:
         matrix(
             block.attn_out[start:stop],
             tokens,
             model_cols,
-            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {shape_label(shapes.out)}$",
+            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {tex_shape(shapes.out)}$",
             "d_model",
         )
     st.success(

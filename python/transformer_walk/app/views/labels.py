@@ -6,12 +6,17 @@ from collections.abc import Iterable, Sequence
 
 
 def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
-    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix (``latex`` gives
-    "4 \\times 8", for ℝ^{4×8} in a formula). "[4, 8]" is the same text in LaTeX."""
+    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix. ``latex`` writes the
+    same for a formula: "[4,\\ 8]" (math mode drops a plain space) and "4 \\times 8"."""
     sizes = [str(int(s)) for s in shape]
     if not times:
-        return "[" + ", ".join(sizes) + "]"
+        return "[" + (r",\ " if latex else ", ").join(sizes) + "]"
     return (r" \times " if latex else " × ").join(sizes)
+
+
+def tex_shape(shape: Sequence[int]) -> str:
+    """``shape_label`` for a formula: "[4,\\ 8]"."""
+    return shape_label(shape, latex=True)
 
 
 def token_labels(

@@ -1,0 +1,13 @@
+"""How shapes are written: the same sizes in tables, diagrams and formulas."""
+
+from __future__ import annotations
+
+from transformer_walk.app.views.labels import shape_label
+
+
+def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
+    """Guards against "[4,4]" in a formula: math mode drops the plain space of "[4, 4]"."""
+    assert shape_label((4, 8)) == "[4, 8]"
+    assert shape_label((2, 4, 4), latex=True) == r"[2,\ 4,\ 4]"
+    assert shape_label((4, 8), times=True) == "4 × 8"
+    assert shape_label((4, 8), times=True, latex=True) == r"4 \times 8"
