@@ -3,11 +3,13 @@
 MESSAGES: dict[str, dict[str, str]] = {
     "chk.title": {"en": "Check yourself", "zh": "自我检验"},
     "chk.intro": {
-        "en": "Ten claims people often make about Transformers — eight of them are the usual "
-        "misunderstandings the article corrects one by one. For each, **commit to an answer "
+        "en": "Ten claims people often make about Transformers — eight of them are the common "
+        "beliefs the article weighs one by one (seven it corrects, one it calls basically right). "
+        "For each, **commit to an answer "
         "first**, then reveal: the verdict comes with a small experiment run right now on the toy "
         "model (or the real tokenizer), so you can see the answer rather than take it on trust.",
-        "zh": "下面是关于 Transformer 的十个常见说法，其中八个正是文章逐条纠正的典型误解。"
+        "zh": "下面是关于 Transformer 的十个常见说法，其中八个是文章逐条辨析的常见认识"
+        "（七个被纠正，一个被认为基本正确）。"
         "每一题请**先给出你的答案**，再点揭晓：结论会附带一个此刻在玩具模型（或真实分词器）上"
         "现场运行的小实验，让你亲眼看到答案，而不是单纯相信它。",
     },
@@ -50,8 +52,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "chk.computing": {"en": "Running the experiment…", "zh": "正在运行实验…"},
     "chk.misconception": {
-        "en": "Misconception {number} of the article",
-        "zh": "文章中的误区 {number}",
+        "en": "Belief {number} of the article",
+        "zh": "文章中的认识 {number}",
     },
     "chk.more": {"en": "Another claim the article answers", "zh": "文章解答过的另一个问题"},
     "chk.col.text": {"en": "text", "zh": "文本"},
