@@ -46,7 +46,6 @@ def serve_app() -> Iterator[str]:
             "--server.address=127.0.0.1",
             "--browser.gatherUsageStats=false",
             "--server.fileWatcherType=none",
-            "--client.toolbarMode=minimal",  # no "Deploy" button in the picture
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -145,6 +145,9 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
     navigation that leaves the previous page's title up."""
     page.goto(f"{server}/?lang={language}")
     main = page.locator('[data-testid="stMain"]')
+    main.locator("h1").first.wait_for(timeout=RENDER_TIMEOUT_MS)
+    # .streamlit/config.toml's toolbarMode: a learner's local app has nothing to deploy.
+    assert page.get_by_role("button", name="Deploy").count() == 0
     nav = page.locator('[data-testid="stSidebarNav"]')
     for index, (url, heading) in enumerate(ROAD_PAGES):
         if index:  # the first page is the one "/" opens
