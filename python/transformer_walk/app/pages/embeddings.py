@@ -37,7 +37,10 @@ WORD_KEY = "emb_word"
 FUNCTION_WORDS_KEY = "emb_function_words"
 REAL_WORD_KEY = "emb_real_word"
 REAL_NEIGHBOURS = 10
-DIM_OPTIONS = [2, 4, 8, 16, 32, 64]
+# Up to 32: the corpus has 119 words, and at 64 the products of a step are just large enough for
+# OpenBLAS to split over threads, which on 2 busy cores made the largest training 29 s (7 s on one
+# thread) and timed an AppTest run out; at 32 it is 5-7 s either way.
+DIM_OPTIONS = [2, 4, 8, 16, 32]
 MAX_ROWS = 30  # rows of the lookup heatmap
 MAX_COSINE = 16  # distinct words in the cosine matrix
 NEIGHBOURS = 6
