@@ -186,9 +186,17 @@ import os, time
 import numpy as np
 import rust_core
 
+def comm(task):
+    # A thread may exit between the listing and the read (a replaced pool's threads do): skip it.
+    try:
+        with open(task.path + "/comm") as f:
+            return f.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
 def threads(prefix=""):
-    names = [(t.path + "/comm") for t in os.scandir("/proc/self/task")]
-    return sum(open(n).read().startswith(prefix) for n in names if os.path.exists(n))
+    names = [comm(t) for t in os.scandir("/proc/self/task")]
+    return sum(n is not None and n.startswith(prefix) for n in names)
 
 def settled(check):
     # A new pool's threads name themselves once they start, and a replaced pool's threads exit
