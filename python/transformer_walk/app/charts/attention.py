@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, heatmap
-
-
-def diverging_heatmap(
-    matrix: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    **labels_and_options: Any,
-) -> alt.Chart:
-    """A signed matrix (A − Aᵀ, head outputs, W^O) on a red–blue scale centred on 0: the shared
-    ``charts.heatmap`` with a symmetric domain, so equal magnitudes get equal colours."""
-    extent = float(np.max(np.abs(matrix), initial=0.0)) or 1.0
-    return heatmap(
-        matrix, row_labels, col_labels, scheme="redblue", domain=(-extent, extent),
-        **labels_and_options,
-    )  # fmt: skip
+from transformer_walk.app.charts import HIGHLIGHT, MUTED
 
 
 def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:

@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import Scheme
+from transformer_walk.app.charts import grid
 
 
 def _tick_values(count: int, ticks: int = 8) -> list[int]:
@@ -23,12 +23,14 @@ def index_heatmap(
     col_title: str,
     value_title: str,
     domain: tuple[float, float] = (-1.0, 1.0),
-    scheme: Scheme = "redblue",
-    cell: int = 7,
+    width: int = grid.FULL,
 ) -> alt.Chart:
     """A big matrix indexed by integers (positions × dimensions, positions × positions): no
-    per-cell labels, a few ticks, values in the tooltip."""
+    per-cell labels, a few ticks, values in the tooltip; cells as large as ``width`` allows
+    (3 to 12 px), the colour scale from ``grid.colours_for``."""
     rows, cols = matrix.shape
+    cell = max(3, min(12, (width - 8 * grid.AXIS_FONT) // max(1, cols)))
+    colours = grid.colours_for(matrix, domain)
     data = pd.DataFrame(
         {
             "row": np.repeat(np.arange(rows), cols),
@@ -45,7 +47,9 @@ def index_heatmap(
             ),
             y=alt.Y("row:O", title=row_title, axis=alt.Axis(values=_tick_values(rows))),
             color=alt.Color(
-                "value:Q", title=value_title, scale=alt.Scale(scheme=scheme, domain=list(domain))
+                "value:Q",
+                title=value_title,
+                scale=alt.Scale(scheme=colours.scheme, domain=list(colours.domain)),
             ),
             tooltip=[
                 alt.Tooltip("row:O", title=row_title),

@@ -8,7 +8,6 @@ import numpy as np
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.widgets import page_start, solved_and_hurts
@@ -107,15 +106,13 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
     )
     labels = [str(i + 1) for i in range(patches.n)]
     st.altair_chart(
-        charts_attention.diverging_heatmap(
+        charts.heatmap(
             att.x,
             labels,
             [str(j + 1) for j in range(d)],
             row_title=t("vit.axis.patch"),
             col_title=t("vit.axis.dim"),
             value_title=t("vit.value"),
-            show_values=False,
-            cell=max(4, min(16, 480 // patches.n)),
         ),
         width="content",
     )
@@ -138,8 +135,6 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
             row_title=t("vit.axis.query"),
             col_title=t("vit.axis.key"),
             value_title="a_ij",
-            show_values=n <= 9,
-            cell=max(3, min(34, 480 // n)),
         ),
         width="content",
     )
@@ -166,9 +161,8 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
                 row_title=t("vit.axis.row"),
                 col_title=t("vit.axis.col"),
                 value_title=f"a({query + 1}, j)",
-                show_values=n <= 36,
                 fmt=".2f",
-                cell=max(12, min(48, 288 // cols)),
+                width=charts.HALF,
             ),
             width="content",
         )

@@ -9,13 +9,13 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import toy_trace
-from transformer_walk.app.charts import attention as charts_attention
+from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
-from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import Norm, ToyConfig, Trace
 
@@ -141,15 +141,13 @@ def _stage_table(trace: Trace, block_index: int) -> None:
     dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
     st.altair_chart(
-        charts_attention.diverging_heatmap(
+        heatmap(
             values,
-            [tok for tok in trace.tokens[:shown]],
+            token_axis(trace.tokens, 0, shown),
             [str(c) for c in range(values.shape[1])],
             row_title="",
             col_title=t("blk.axis.feature"),
             value_title=t("blk.axis.value"),
-            show_values=False,
-            cell=max(10, min(28, 560 // values.shape[1])),
         ),
         width="content",
     )

@@ -17,7 +17,7 @@ from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import shape_label
+from transformer_walk.app.views.labels import shape_label, token_axis
 from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
 
@@ -41,20 +41,20 @@ def _num(x: float) -> str:
     return f"{x:.1e}" if x and abs(x) < 1e-3 else f"{x:.3f}"
 
 
-def _matrix(values: np.ndarray, tokens: list[str], title: str) -> None:  # values: [n, n]
+def _matrix(
+    values: np.ndarray, tokens: list[str], title: str, width: int = charts.HALF
+) -> None:  # values: [n, n]
     st.markdown(f"**{title}**")
-    small = len(tokens) <= 6
     st.altair_chart(
         charts.heatmap(
             values,
-            tokens,
-            tokens,
+            token_axis(tokens),
+            token_axis(tokens),
             row_title=t("chk.axis.query"),
             col_title=t("chk.axis.key"),
             value_title="a_ij",
-            show_values=small,
             domain=(0.0, 1.0),
-            cell=30 if small else 18,
+            width=width,
         ),
         width="content",
     )
@@ -68,13 +68,11 @@ def _query_rows(
         charts.heatmap(
             rows,
             labels,
-            tokens,
+            token_axis(tokens),
             row_title=row_title,
             col_title=t("chk.axis.key"),
             value_title=f"a({query}, j)",
-            show_values=len(tokens) <= 8,
             domain=(0.0, 1.0),
-            cell=30,
         ),
         width="content",
     )
@@ -232,7 +230,7 @@ def _show_symmetry(text: str, backend: str) -> None:
             )
         )
         st.latex(rf"a_{{{i + 1}{j + 1}}} = {r.a_ij:.3f} \neq a_{{{j + 1}{i + 1}}} = {r.a_ji:.3f}")
-    _matrix(r.weights, r.tokens, "A")
+    _matrix(r.weights, r.tokens, "A", charts.FULL)
 
 
 def _show_order(text: str, backend: str) -> None:

@@ -168,9 +168,8 @@ def _similarity(backend: str) -> None:
             row_title=t("ctx.sim.sentence"),
             col_title=t("ctx.sim.sentence"),
             value_title="cos",
-            scheme="redblue",
             domain=(-1.0, 1.0),
-            cell=44,
+            width=charts.FULL * 3 // 5,  # the left of columns [3, 2]
         ),
         width="content",
     )

@@ -18,6 +18,7 @@ from transformer_walk.app.charts import embeddings as charts_embeddings
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.topics import corpus
@@ -166,15 +167,11 @@ def _lookup(result: Word2VecResult, backend_name: str, backend: ModuleType) -> N
     st.altair_chart(
         charts.heatmap(
             shown,
-            known[:MAX_ROWS],
+            token_axis(known, 0, len(shown)),
             [str(j + 1) for j in range(shown.shape[1])],
             row_title=t("emb.lookup.rows"),
             col_title=t("emb.lookup.cols"),
             value_title=t("emb.lookup.value"),
-            scheme="redblue",
-            domain=(-float(np.abs(shown).max() or 1), float(np.abs(shown).max() or 1)),
-            show_values=shown.shape[1] <= 8,
-            cell=26,
         ),
         width="content",
     )
@@ -205,7 +202,6 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
             row_title=t("emb.cos.word"),
             col_title=t("emb.cos.word"),
             value_title="cos",
-            scheme="redblue",
             domain=(-1.0, 1.0),
         ),
         width="content",

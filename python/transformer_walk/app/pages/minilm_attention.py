@@ -104,7 +104,6 @@ def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> 
     head = right.selectbox(t("mla.axis.head"), options=list(range(1, CONFIG.h + 1)), key=HEAD_KEY)
     start, stop = rows
     matrix = weights[layer - 1, head - 1, start:stop, start:stop]  # (m, m)
-    small = stop - start <= 12
     st.altair_chart(
         charts.heatmap(
             matrix,
@@ -113,9 +112,7 @@ def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> 
             row_title=t("mla.axis.query"),
             col_title=t("mla.axis.key"),
             value_title=t("mla.axis.weight"),
-            show_values=small,
             domain=(0.0, 1.0),
-            cell=40 if small else 16,
         ),
         width="content",
     )
@@ -235,13 +232,12 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
                 charts.heatmap(
                     views.head_rows(weights, i, ranked)[:, : len(shown)],
                     [r.label for r in ranked],
-                    [out.tokens[p] for p in shown],
+                    list(token_labels(out.tokens, shown).values()),
                     row_title=t("mla.axis.head"),
                     col_title=t("mla.axis.key"),
                     value_title=t("mla.axis.weight"),
-                    show_values=len(shown) <= 10,
                     domain=(0.0, 1.0),
-                    cell=36 if len(shown) <= 10 else 14,
+                    width=charts.HALF,
                 ),
                 width="content",
             )
@@ -263,7 +259,7 @@ def render() -> None:
     _overview(out)
     hide = st.toggle(t("mla.hide"), key=HIDE_KEY, help=t("mla.hide_help"))
     weights, positions = _view(out, hide)
-    labels = [out.tokens[p] for p in positions]
+    labels = list(token_labels(out.tokens, positions).values())  # "3 · his", as the pickers
     rows = token_window(
         len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
     )

@@ -13,12 +13,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.views.labels import tex_shape, token_labels
+from transformer_walk.app.views.labels import tex_shape, token_axis, token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
     page_start,
@@ -104,9 +103,8 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
     st.header(t("mh.heads.title"), divider="gray")
     st.markdown(t("mh.heads.body"))
     start, stop = rows
-    tokens = trace.tokens[start:stop]
+    tokens = token_axis(trace.tokens, start, stop)
     weights = views.layer_weights(trace)  # (h, n, n)
-    small = stop - start <= 6  # numbers in the cells while they fit
     for first in range(0, trace.config.h, GRID_COLUMNS):
         cols = st.columns(GRID_COLUMNS)
         for col, head in zip(
@@ -122,11 +120,10 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
                         row_title=t("mh.axis.query"),
                         col_title=t("mh.axis.key"),
                         value_title="a_ij",
-                        show_values=small,
                         # A window of a long sentence holds a small share of each row: let the
                         # colours spread over what is shown instead of over [0, 1].
                         domain=(0.0, 1.0) if (start, stop) == (0, trace.n) else None,
-                        cell=30 if small else 14,
+                        width=charts.FULL // GRID_COLUMNS,
                     ),
                     width="content",
                 )
@@ -143,7 +140,7 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
         charts.heatmap(
             rows[:, start:stop],
             head_names,
-            trace.tokens[start:stop],
+            token_axis(trace.tokens, start, stop),
             row_title=t("mh.axis.head"),
             col_title=t("mh.axis.key"),
             value_title=t("mh.his.weight", token=trace.tokens[i]),
@@ -175,7 +172,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         rf"{tex_shape(shapes.out)}"
     )
     start, stop = rows
-    tokens = trace.tokens[start:stop]
+    tokens = token_axis(trace.tokens, start, stop)
 
     def matrix(
         values: np.ndarray,
@@ -183,19 +180,18 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         col_labels: Sequence[str],
         title: str,
         col_title: str,
+        width: int = charts.FULL,
     ) -> None:
         st.markdown(title)
-        readable = values.size <= 64  # numbers in the cells only while they fit
         st.altair_chart(
-            charts_attention.diverging_heatmap(
+            charts.heatmap(
                 values,
                 row_labels,
                 col_labels,
                 row_title="",
                 col_title=col_title,
                 value_title=t("mh.value"),
-                show_values=readable,
-                cell=34 if readable else max(6, min(20, 560 // len(col_labels))),
+                width=width,
             ),
             width="content",
         )
@@ -211,6 +207,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
                 feature,
                 rf"$\operatorname{{head}}_{{{head + 1}}}\ {tex_shape(shapes.head)}$",
                 "d_k",
+                charts.FULL // len(cols),
             )
     if cfg.h > len(shown):
         cols[-1].caption(t("mh.concat.more", more=cfg.h - len(shown)))
@@ -226,7 +223,9 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
     left, right = st.columns(2)
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
     with left:
-        matrix(w_o, model_cols, model_cols, rf"$W^O\ {tex_shape(shapes.w_o)}$", "d_model")
+        matrix(
+            w_o, model_cols, model_cols, rf"$W^O\ {tex_shape(shapes.w_o)}$", "d_model", charts.HALF
+        )
     with right:
         matrix(
             block.attn_out[start:stop],
@@ -234,6 +233,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
             model_cols,
             rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {tex_shape(shapes.out)}$",
             "d_model",
+            charts.HALF,
         )
     st.success(
         t(

@@ -142,6 +142,7 @@ def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
             value_title=t("onehot.orth.chart_value"),
             fmt=".0f",
             domain=(0.0, 1.0),
+            width=charts.HALF,
         ),
         width="content",
     )

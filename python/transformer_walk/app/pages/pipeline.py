@@ -16,6 +16,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import pipeline as views
+from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 
@@ -100,11 +101,9 @@ def _matrix_labels(
 ) -> tuple[list[str], list[str]]:
     """Row and column labels of a stop's matrix: tokens for rows (and keys), indices otherwise."""
     n_rows, n_cols = matrix.shape
-    rows = list(trace.tokens) if n_rows == trace.n else [t("pipe.row")]
-    if stop.key == "weights":
-        cols = list(trace.tokens)
-    elif stop.key == "ids":
-        cols = list(trace.tokens)
+    rows = token_axis(trace.tokens) if n_rows == trace.n else [t("pipe.row")]
+    if stop.key in ("weights", "ids"):
+        cols = token_axis(trace.tokens)
     else:
         cols = [str(j) for j in range(n_cols)]
     return rows, cols
@@ -150,7 +149,6 @@ def _numbers(stop: views.Stop, trace: Trace) -> None:
             row_title=t("pipe.axis.row"), col_title=t("pipe.axis.col"),
             value_title=t("pipe.axis.value"),
             fmt=".0f" if stop.key in ("ids", "one_hot") else ".2f",
-            scheme="blues" if is_weights or stop.key == "one_hot" else "redblue",
             domain=(0.0, 1.0) if is_weights else None,
         ),
         width="content",

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import toy_trace
+from transformer_walk.app.charts import grid
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
@@ -61,7 +62,6 @@ def _pe_matrix() -> None:
             row_title=t("pos.axis.pos"),
             col_title=t("pos.axis.dim"),
             value_title="PE",
-            cell=max(4, min(12, 640 // d_model)),
         ),
         width="content",
     )
@@ -172,7 +172,7 @@ def _position_cosines(cos: np.ndarray) -> None:
     st.altair_chart(
         charts.index_heatmap(
             cos, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"), value_title="cos",
-            cell=max(3, 320 // cos.shape[0]),
+            width=grid.HALF,
         ),
         width="content",
     )  # fmt: skip

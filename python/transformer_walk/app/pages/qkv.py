@@ -18,7 +18,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
-from transformer_walk.app.views.labels import shape_label, token_labels
+from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 
@@ -56,7 +56,12 @@ def _controls() -> ToyConfig:
 
 
 def _heat(
-    matrix: np.ndarray, rows: list[str], cols: list[str], row_title: str, value: str, cell: int = 30
+    matrix: np.ndarray,
+    rows: list[str],
+    cols: list[str],
+    row_title: str,
+    value: str,
+    width: int = charts.FULL,
 ) -> None:
     shown = min(len(rows), SHOWN_ROWS)
     st.altair_chart(
@@ -67,25 +72,12 @@ def _heat(
             row_title=row_title,
             col_title=t("qkv.col.dim"),
             value_title=value,
-            scheme="redblue",
-            domain=_symmetric(matrix),
-            show_values=matrix.shape[1] <= 8,
-            cell=cell,
+            width=width,
         ),
         width="content",
     )
     if len(rows) > shown:
         st.caption(t("qkv.first_rows", shown=shown, n=len(rows)))
-
-
-def _column_cell(d: int) -> int:
-    """Cell size for a heatmap in one of three columns: d cells plus axes and legend must fit."""
-    return 22 if d <= 8 else 12
-
-
-def _symmetric(matrix: np.ndarray) -> tuple[float, float]:
-    top = float(np.max(np.abs(matrix))) if matrix.size else 1.0
-    return (-top, top) if top > 0 else (-1.0, 1.0)
 
 
 def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
@@ -102,7 +94,7 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
         rf"\quad (h = {config.h},\ d_k = {config.d_k})"
     )
     st.caption(t("qkv.proj.heads", h=config.h, d_k=config.d_k, d=d))
-    tokens = [f"{tok}" for tok in trace.tokens]
+    tokens = token_axis(trace.tokens)
     dims = [str(c + 1) for c in range(d)]
     st.markdown(t("qkv.proj.x", n=n, d=d))
     _heat(block.attn_in, tokens, dims, t("qkv.row.token"), "X")
@@ -112,12 +104,12 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
     ):
         with col:
             st.markdown(f"**${name}$** · {shape_label(matrix.shape, times=True)}")
-            _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, cell=_column_cell(d))
+            _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, charts.THIRD)
     cols = st.columns(3)
     for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
         with col:
             st.markdown(f"**${name} = XW^{name}$** · {shape_label(matrix.shape, times=True)}")
-            _heat(matrix, tokens, dims, t("qkv.row.token"), name, cell=_column_cell(d))
+            _heat(matrix, tokens, dims, t("qkv.row.token"), name, charts.THIRD)
 
 
 def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
@@ -192,11 +184,8 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
                 row_title="x_i",
                 col_title="x_j",
                 value_title="M",
-                scheme="redblue",
-                domain=_symmetric(M),
-                show_values=d <= 8,
-                cell=30,
-            ),  # fmt: skip
+                width=charts.FULL * 2 // 5,  # the left of columns [2, 3]
+            ),
             width="content",
         )
     with right:

@@ -106,9 +106,7 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
             row_title=t("rnn.heat.rows"),
             col_title=t("rnn.heat.cols"),
             value_title="h",
-            scheme="redblue",
             domain=(-1.0, 1.0),
-            cell=30,
         ),
         width="content",
     )
@@ -242,9 +240,7 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
                 row_title=t("rnn.cnn.rows"),
                 col_title=t("rnn.heat.cols"),
                 value_title="c",
-                scheme="redblue",
                 domain=(-1.0, 1.0),
-                cell=30,
             ),
             width="content",
         )

@@ -18,6 +18,7 @@ from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.models.toy import ToyConfig, Trace, tokenize
@@ -90,7 +91,7 @@ def _weights_panel(trace: Trace, head: int, title: str) -> None:
         help=t("scale.metric.entropy_help", top=f"{stats.max_entropy:.3f}"),
     )  # fmt: skip
     shown = min(trace.n, SHOWN)
-    tokens = trace.tokens[:shown]
+    tokens = token_axis(trace.tokens, 0, shown)
     st.altair_chart(
         charts.heatmap(
             weights[:shown, :shown],
@@ -100,9 +101,8 @@ def _weights_panel(trace: Trace, head: int, title: str) -> None:
             col_title=t("scale.key"),
             value_title="α",
             domain=(0.0, 1.0),
-            show_values=shown <= 8,
-            cell=34 if shown <= 8 else 22,
-        ),  # fmt: skip
+            width=charts.HALF,
+        ),
         width="content",
     )
 

@@ -17,7 +17,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.views.labels import token_labels, vector_label
+from transformer_walk.app.views.labels import token_axis, token_labels, vector_label
 from transformer_walk.app.views.window import window
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
@@ -78,7 +78,7 @@ def _matrix(trace: Trace, head: int) -> None:
     start, stop = token_window(
         n, MAX_SHOWN, WINDOW_KEY, help_id="sam.window_help", note="sam.window_note"
     )
-    tokens = trace.tokens[start:stop]
+    tokens = token_axis(trace.tokens, start, stop)
     st.altair_chart(
         charts.heatmap(
             weights[start:stop, start:stop],
@@ -107,7 +107,7 @@ def _query_row(trace: Trace, head: int) -> None:
     with left:
         st.altair_chart(
             charts.attention_weights(
-                trace.tokens,
+                token_axis(trace.tokens),
                 row.weights,
                 row.top,
                 token_title=t("sam.axis.key"),
@@ -184,10 +184,10 @@ def _direction(trace: Trace, head: int) -> None:
     start, stop = 0, trace.n
     if trace.n > MAX_SHOWN:
         start, stop = window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
-    tokens = trace.tokens[start:stop]
+    tokens = token_axis(trace.tokens, start, stop)
     st.subheader(t("sam.dir.heatmap"))
     st.altair_chart(
-        charts_attention.diverging_heatmap(
+        charts.heatmap(
             gap[start:stop, start:stop],
             tokens,
             tokens,

@@ -14,6 +14,7 @@ from transformer_walk.app import charts
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.models.toy import tokenize
@@ -79,7 +80,7 @@ def _controls() -> tuple[str, int, float]:
 def _fixed_vs_per_step(trace: Seq2SeqTrace) -> None:
     st.header(t("s2s.fixed.title"), divider="gray")
     st.markdown(t("s2s.fixed.body"))
-    target = list(trace.pair.target)
+    target = token_axis(trace.pair.target)
     dims = [str(j + 1) for j in range(trace.states.shape[1])]
     fixed = np.tile(trace.fixed_context, (len(target), 1))  # (T', d): the same c at every step
     span = float(max(np.abs(fixed).max(), np.abs(trace.contexts).max(), 1e-9))
@@ -100,10 +101,8 @@ def _fixed_vs_per_step(trace: Seq2SeqTrace) -> None:
                     row_title=t("s2s.axis.step"),
                     col_title=t("s2s.axis.dim"),
                     value_title=t("s2s.axis.value"),
-                    scheme="redblue",
                     domain=(-span, span),
-                    show_values=False,
-                    cell=22,
+                    width=charts.HALF,
                 ),
                 width="content",
             )
@@ -120,7 +119,7 @@ def _alignment(trace: Seq2SeqTrace) -> None:
         r"\boldsymbol{c}_t = \sum_i \alpha_{t,i}\,\boldsymbol{h}_i"
     )
     st.caption(t("s2s.align.construction"))
-    source, target = list(trace.pair.source), list(trace.pair.target)
+    source, target = token_axis(trace.pair.source), token_axis(trace.pair.target)
     st.altair_chart(
         charts.heatmap(
             trace.weights,
@@ -130,7 +129,6 @@ def _alignment(trace: Seq2SeqTrace) -> None:
             col_title=t("s2s.axis.source"),
             value_title="α",
             domain=(0.0, 1.0),
-            cell=40 if len(source) <= 12 else 24,
         ),
         width="content",
     )
@@ -149,7 +147,7 @@ def _alignment(trace: Seq2SeqTrace) -> None:
     terms = " + ".join(f"{a:.2f}\\,\\boldsymbol{{h}}_{{{i + 1}}}" for i, a in enumerate(row[:8]))
     if len(row) > 8:
         terms += r" + \cdots"
-    st.latex(rf"\boldsymbol{{c}}_1 = {terms}\quad(\text{{{_latex_safe(target[t0])}}})")
+    st.latex(rf"\boldsymbol{{c}}_1 = {terms}\quad(\text{{{_latex_safe(trace.pair.target[t0])}}})")
     st.info(t("s2s.align.caveat"), icon=":material/info:")
 
 

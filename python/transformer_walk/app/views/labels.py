@@ -29,6 +29,12 @@ def token_labels(
     return {p: f"{p + first} · {tokens[p]}" for p in chosen}
 
 
+def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -> list[str]:
+    """A chart axis of the tokens at positions ``start`` to ``stop``, numbered as the pickers
+    number them ("3 · his"), so a repeated word stays two labels and any token can be found."""
+    return list(token_labels(tokens, range(start, len(tokens) if stop is None else stop)).values())
+
+
 def vector_label(values: Iterable[float], digits: int = 3) -> str:
     """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``)."""
     return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"

@@ -1,0 +1,115 @@
+"""How a matrix fits the column it is drawn in: cell size, label angle, fonts, which values fit,
+and which colour scale its numbers call for. Pure arithmetic on sizes, so it is tested without a
+browser; ``charts.heatmap`` draws what it decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+# Room a chart may take, in CSS pixels, by the column it is drawn in: the app's wide layout on a
+# 1280-pixel screen with the sidebar open leaves about 900 for the page (less its padding).
+FULL = 860
+HALF = 410
+THIRD = 265
+
+MAX_CELL = 44
+MIN_CELL = 4
+AXIS_FONT = 11
+MIN_AXIS_FONT = 7
+# Average advance of a character at font size 1: digits and Latin letters are about 0.6 em;
+# CJK characters are a full em.
+DIGIT_EM = 0.6
+CJK_EM = 1.0
+LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has it whole)
+MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
+LEGEND_ROOM = 0  # the legend goes under the plot, so it never takes the plot's width
+
+
+def text_width(text: str, font: float) -> float:
+    """Estimated width of ``text`` in px at ``font`` px (no font metrics on the server)."""
+    return sum(font * (CJK_EM if ord(ch) > 0x2E80 else DIGIT_EM) for ch in text)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """How to draw a rows × cols matrix in ``width`` px."""
+
+    cell: int  # px per side of a square cell
+    axis_font: int  # px of the token / index labels on both axes
+    x_angle: int  # 0 when every column label fits its cell, else -45 or -90
+    value_font: int  # px of the numbers printed in the cells; 0: no numbers (tooltip only)
+
+    def plot_width(self, cols: int) -> int:
+        return self.cell * cols
+
+
+def grid_for(
+    rows: int,
+    cols: int,
+    *,
+    width: int,
+    row_labels: Sequence[str] = (),
+    col_labels: Sequence[str] = (),
+    values: Sequence[str] = (),
+) -> Grid:
+    """The largest square cell with which ``cols`` columns, the row labels beside them and the
+    axis title fit ``width``; labels are never dropped (a smaller font instead), and the numbers
+    ``values`` (already formatted) are printed only when the widest of them fits inside a cell."""
+    label_room = min(LABEL_LIMIT, max((text_width(s, AXIS_FONT) for s in row_labels), default=0))
+    room = max(1, width - int(label_room) - 2 * AXIS_FONT - 8 - LEGEND_ROOM)
+    cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
+    # A label needs a cell at least its line height tall (rows) or wide (rotated columns).
+    axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell - 2)))
+    widest_col = max((text_width(s, axis_font) for s in col_labels), default=0)
+    if widest_col <= cell - 2:
+        angle = 0
+    elif cell * 0.7 >= axis_font + 2:  # 45°: neighbours are cell·sin45° apart
+        angle = -45
+    else:
+        angle = -90
+    value_font = int(min(12, max(9, round(cell * 0.3))))  # under 9 px a number is not read
+    widest_value = max((text_width(v, value_font) for v in values), default=0)
+    fits = 0 < len(values) <= MAX_VALUE_CELLS and widest_value <= cell - 4
+    return Grid(cell=cell, axis_font=axis_font, x_angle=angle, value_font=value_font if fits else 0)
+
+
+@dataclass(frozen=True)
+class Colours:
+    """A colour scale for a matrix: sequential from 0 for data that is never negative (ReLU
+    outputs, weights, counts), diverging and centred on 0 for signed data."""
+
+    scheme: Literal["blues", "redblue"]  # Vega's names
+    domain: tuple[float, float]
+    diverging: bool
+
+    def white_text_test(self) -> str:
+        """A Vega test for cells dark enough to need white text: both far ends of a diverging
+        scale (its middle is white), the upper part of a sequential one."""
+        lo, hi = self.domain
+        if self.diverging:
+            return f"abs(datum.value) > {0.6 * max(abs(lo), abs(hi)):.6g}"
+        return f"datum.value > {lo + 0.55 * (hi - lo):.6g}"
+
+
+def colours_for(matrix: np.ndarray, domain: tuple[float, float] | None = None) -> Colours:
+    """Sequential "blues" over [0, max] (or ``domain``) when nothing is below 0; otherwise a
+    red–blue scale symmetric about 0 (or over ``domain``, which must then straddle 0), so equal
+    magnitudes get equal colours and 0 is white."""
+    values = np.asarray(matrix, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    lo = float(finite.min()) if finite.size else 0.0
+    hi = float(finite.max()) if finite.size else 0.0
+    if domain is not None:
+        d_lo, d_hi = float(domain[0]), float(domain[1])
+        if d_lo < 0 < d_hi:
+            return Colours("redblue", (d_lo, d_hi), True)
+        return Colours("blues", (d_lo, d_hi), False)
+    if lo >= 0:
+        return Colours("blues", (0.0, hi or 1.0), False)
+    extent = max(abs(lo), abs(hi)) or 1.0
+    return Colours("redblue", (-extent, extent), True)

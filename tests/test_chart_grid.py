@@ -1,0 +1,102 @@
+"""The chart layer's sizing and colour rules (``app/charts/grid.py``) and the specs they produce:
+a matrix fits its column, no label is dropped, numbers are printed only where they fit, repeated
+tokens stay apart, and the colour scale follows the sign of the data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transformer_walk.app import charts
+from transformer_walk.app.charts import grid
+from transformer_walk.app.views.labels import token_axis
+
+TOKENS = ["tom", "loves", "his", "dog"]
+
+
+@pytest.mark.parametrize("width", [grid.THIRD, grid.HALF, grid.FULL])
+@pytest.mark.parametrize("cols", [1, 4, 8, 16, 32, 64])
+def test_the_matrix_fits_its_column(width: int, cols: int) -> None:
+    labels = [f"{i} · an-unusually-long-token-{i}" for i in range(8)]  # wider than LABEL_LIMIT
+    layout = grid.grid_for(8, cols, width=width, row_labels=labels, col_labels=labels[:cols])
+    room = grid.LABEL_LIMIT + 2 * grid.AXIS_FONT + 8
+    if cols * grid.MIN_CELL + room <= width:  # it can fit: it does
+        assert layout.plot_width(cols) + room <= width
+    assert grid.MIN_CELL <= layout.cell <= grid.MAX_CELL
+
+
+def test_small_cells_shrink_and_turn_the_labels_but_keep_them() -> None:
+    wide = grid.grid_for(4, 4, width=grid.FULL, col_labels=["1", "2", "3", "4"])
+    assert (wide.cell, wide.x_angle, wide.axis_font) == (grid.MAX_CELL, 0, grid.AXIS_FONT)
+    narrow = grid.grid_for(40, 40, width=grid.THIRD, col_labels=token_axis(["word"] * 40))
+    assert narrow.x_angle == -90 and grid.MIN_AXIS_FONT <= narrow.axis_font < grid.AXIS_FONT
+
+
+def test_numbers_are_printed_only_where_they_fit() -> None:
+    small = grid.grid_for(4, 4, width=grid.FULL, values=["-0.53"] * 16)
+    assert small.value_font > 0
+    crowded = grid.grid_for(8, 64, width=grid.FULL, values=["-0.53"] * 512)
+    assert crowded.value_font == 0
+    assert grid.grid_for(4, 4, width=grid.FULL, values=[]).value_font == 0
+
+
+def test_text_width_counts_a_cjk_character_as_a_full_em() -> None:
+    assert grid.text_width("猫", 10) == pytest.approx(10.0)
+    assert grid.text_width("ab", 10) == pytest.approx(2 * 10 * grid.DIGIT_EM)
+
+
+def test_non_negative_data_gets_a_sequential_scale_from_zero() -> None:
+    relu = np.array([[0.0, 0.0, 2.5], [0.0, 1.0, 0.0]])  # ReLU output: zeros are the lightest
+    colours = grid.colours_for(relu)
+    assert (colours.scheme, colours.domain, colours.diverging) == ("blues", (0.0, 2.5), False)
+
+
+def test_signed_data_gets_a_diverging_scale_symmetric_about_zero() -> None:
+    colours = grid.colours_for(np.array([[-0.5, 2.0]]))
+    assert (colours.scheme, colours.domain, colours.diverging) == ("redblue", (-2.0, 2.0), True)
+    assert colours.white_text_test() == "abs(datum.value) > 1.2"
+
+
+def test_a_given_domain_decides_the_scale() -> None:
+    assert grid.colours_for(np.eye(2), (-1.0, 1.0)).diverging
+    assert not grid.colours_for(np.eye(2), (0.0, 1.0)).diverging
+    assert grid.colours_for(np.zeros((2, 2))).domain == (0.0, 1.0)  # all zeros: still a range
+
+
+def _layers(chart: object) -> list[dict]:
+    spec = chart.to_dict()  # type: ignore[attr-defined]
+    return spec["layer"]
+
+
+def test_heatmap_keeps_repeated_tokens_apart_and_shows_every_label() -> None:
+    tokens = ["the", "cat", "saw", "the", "dog"]
+    chart = charts.heatmap(
+        np.eye(5), token_axis(tokens), token_axis(tokens),
+        row_title="q", col_title="k", value_title="a", domain=(0.0, 1.0),
+    )  # fmt: skip
+    rect = _layers(chart)[0]["encoding"]
+    assert len(set(rect["x"]["sort"])) == 5 and rect["x"]["axis"]["labelOverlap"] is False
+    assert rect["y"]["sort"][3] == "3:4 · the"  # keyed by position, shown as "4 · the"
+    assert rect["color"]["scale"] == {"domain": [0.0, 1.0], "scheme": "blues"}
+    assert rect["color"]["legend"]["orient"] == "bottom"  # under the plot: it takes no width
+
+
+def test_heatmap_prints_numbers_in_a_small_matrix_and_not_in_a_large_one() -> None:
+    small = charts.heatmap(
+        np.ones((4, 4)), TOKENS, TOKENS, row_title="q", col_title="k", value_title="a"
+    )
+    assert len(_layers(small)) == 2
+    large = charts.heatmap(
+        np.ones((8, 64)), [str(i) for i in range(8)], [str(j) for j in range(64)],
+        row_title="q", col_title="k", value_title="a", width=grid.HALF,
+    )  # fmt: skip
+    assert len(_layers(large)) == 1
+
+
+def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
+    tokens = ["the", "cat", "saw", "the"]
+    chart = charts.attention_weights(
+        tokens, [0.1, 0.2, 0.3, 0.4], 3, token_title="key", weight_title="a"
+    )
+    x = chart.to_dict()["layer"][0]["encoding"]["x"]
+    assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
