@@ -1,5 +1,6 @@
 """The Cost page through AppTest: both languages, n / k / d controls checked against the counts
-computed here, the timing run producing slopes for both lanes (never asserted as speeds)."""
+computed here, the timing run (on its button) producing slopes for both lanes, never asserted
+as speeds."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ def path_table(at: AppTest):
     return at.dataframe[0].value
 
 
+def slope_metrics(at: AppTest, language: str = "en") -> list:
+    prefix = translate("cost.time.slope", language, lane="")[:6]
+    return [m for m in at.metric if m.label.startswith(prefix)]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_opens_with_counts_and_slopes_in_both_languages(language: str) -> None:
     at = open_cost(language)
@@ -34,11 +40,13 @@ def test_opens_with_counts_and_slopes_in_both_languages(language: str) -> None:
     assert list(table.iloc[:, 1]) == [3, 2, 1]
     assert list(table.iloc[:, 2]) == [4, 1, 1]
     assert list(table.iloc[:, 3]) == [f"{4 * 512**2:,}", f"{3 * 4 * 512**2:,}", f"{16 * 512:,}"]
-    slopes = [
-        m
-        for m in at.metric
-        if m.label.startswith(translate("cost.time.slope", language, lane="")[:6])
-    ]
+    # Nothing is timed until asked: opening the page costs no benchmark.
+    assert not slope_metrics(at, language)
+    assert any(i.value.startswith(translate("cost.time.not_yet", language, budget="3")[:12])
+               for i in at.info)  # fmt: skip
+    at.button(key="cost_measure").click().run()
+    no_exception(at)
+    slopes = slope_metrics(at, language)
     assert len(slopes) == 2
     for m in slopes:
         assert math.isfinite(float(m.value))  # computed from this run's medians, value unasserted
@@ -61,6 +69,8 @@ def test_controls_change_the_counts() -> None:
 
 def test_timing_table_and_memory_table() -> None:
     at = open_cost(max_n=256)
+    assert len(at.dataframe) == 2  # the paths and the memory: no timings yet
+    at.button(key="cost_measure").click().run()
     timings = at.dataframe[1].value
     assert set(timings["n"]) == {64, 128, 256}
     assert (timings.iloc[:, 2] > 0).all()
@@ -69,8 +79,19 @@ def test_timing_table_and_memory_table() -> None:
     full = memory[translate("cost.mem.full", "en")]
     assert full.iloc[-1] == "16.0 GiB"  # 65 536² · 4 bytes
     assert memory[translate("cost.mem.tile", "en")].iloc[-1] == "64.0 KiB"  # 64 × 256 × 4
+    first = list(timings.iloc[:, 2])
+    at.run()  # a rerun keeps the last result instead of timing again
+    assert list(at.dataframe[1].value.iloc[:, 2]) == first
     at.button(key="cost_measure").click().run()
     no_exception(at)
+
+
+def test_a_new_sidebar_sentence_resets_n_to_its_token_count() -> None:
+    at = open_cost(sentence="one two three")
+    assert at.number_input(key="cost_n").value == 3
+    at.session_state["sentence"] = "one two three four five"
+    at.run()
+    assert at.number_input(key="cost_n").value == 5
 
 
 @pytest.mark.parametrize("sentence", ["", "我爱我的狗", "Tom 🐶", " ".join(["w"] * 200)])

@@ -25,6 +25,7 @@ from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost as costs
 
 N_KEY = "cost_n"
+N_FOR_KEY = "cost_n_for"  # the sidebar sentence's token count that N_KEY was last set from
 K_KEY = "cost_k"
 D_KEY = "cost_d"
 MAX_N_KEY = "cost_max_n"
@@ -50,7 +51,9 @@ def _paths(default_n: int) -> tuple[int, int]:
     st.subheader(t("cost.paths.title"))
     st.markdown(t("cost.paths.intro"))
     left, middle, right = st.columns(3)
-    st.session_state.setdefault(N_KEY, max(default_n, 1))
+    if st.session_state.get(N_FOR_KEY) != default_n:  # a new sentence: start from its n
+        st.session_state[N_FOR_KEY] = default_n
+        st.session_state[N_KEY] = max(default_n, 1)
     with left:
         n = int(st.number_input(t("cost.n"), 1, 1_000_000, key=N_KEY, help=t("cost.n_help")))
     with middle:
@@ -146,11 +149,22 @@ def _timings() -> None:
     with right:
         one_thread = st.toggle(t("cost.time.one_thread"), value=True, key=ONE_THREAD_KEY)
     sizes = tuple(n for n in costs.DEFAULT_SIZES + (4096,) if n <= max_n)
+    # Timing takes seconds and keeps a core busy: it runs when asked, and each setting's last
+    # result is kept for the session, so coming back to the page costs nothing.
     store = st.session_state.setdefault(RESULTS_KEY, {})
-    again = st.button(t("cost.time.again"), key=MEASURE_KEY)
     cache_key = (sizes, bool(one_thread))
-    if again or cache_key not in store:
+    measured = cache_key in store
+    if st.button(
+        t("cost.time.again" if measured else "cost.time.measure"),
+        key=MEASURE_KEY,
+        type="secondary" if measured else "primary",
+        icon=":material/timer:",
+    ):
         store[cache_key] = _measure(sizes, bool(one_thread))
+    if cache_key not in store:
+        st.info(t("cost.time.not_yet", budget=f"{BUDGET_S:g}"), icon=":material/timer:")
+        _memory(sizes)
+        return
     results: list[Timing] = store[cache_key]
     if not results:
         st.info(t("cost.time.none"))

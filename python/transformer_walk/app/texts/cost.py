@@ -104,6 +104,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.time.max_n": {"en": "Largest n timed", "zh": "计时的最大 n"},
     "cost.time.one_thread": {"en": "One thread each", "zh": "各用一个线程"},
     "cost.time.again": {"en": "Measure again", "zh": "重新测量"},
+    "cost.time.measure": {"en": "Measure", "zh": "开始测量"},
+    "cost.time.not_yet": {
+        "en": "Nothing measured yet: press **Measure** to time both lanes on this machine "
+        "(at most {budget} s; the result stays here for this session).",
+        "zh": "还没有测量结果：点击 **开始测量**，在这台机器上为两条路线计时（最多 {budget} 秒；"
+        "本次会话中结果会一直保留）。",
+    },
     "cost.time.progress": {"en": "Timing attention…", "zh": "正在为注意力计时…"},
     "cost.time.none": {
         "en": "Nothing was measured within the time budget; try a smaller largest n.",
