@@ -137,27 +137,74 @@ ROAD_PAGES = [
 ]
 
 
+#: A 40-token sentence (by the toy tokenizer) mixing English, Chinese and an emoji: long enough
+#: that matrices reach their windows and axes crowd.
+LONG_MIXED = (
+    "When the old fisherman came back to the harbour after three long days at sea, his daughter "
+    "女儿 ran down the wooden pier 🐟 and told him that the bank had called about the loan once "
+    "again."
+)
+#: Where each page's full-length screenshot goes (CI keeps the folder as an artefact).
+SHOTS = Path(os.environ.get("TW_SCREENSHOTS", ROOT / "artifacts" / "screenshots"))
+#: In-page checks: literal "**", "Page not found", charts wider than their column or overlapping.
+LAYOUT_CHECK = (Path(__file__).parent / "layout_check.js").read_text(encoding="utf-8")
+
+
+def _type_sentence(page, sentence: str) -> None:  # noqa: ANN001
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill(sentence)
+    box.press("Control+Enter")
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+        timeout=RENDER_TIMEOUT_MS
+    )
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_of_the_road_renders(server: str, page, language: str) -> None:  # noqa: ANN001
-    """Walks the road as a learner does: opens the app, then clicks every page in the sidebar in
-    order, each showing its own title with no exception. Guards against a page that raises or never
-    finishes in the browser, a page missing from the sidebar (hidden behind "View more"), and
-    navigation that leaves the previous page's title up."""
+    """Walks the road as a learner does, twice: with the default sentence, then with a 40-token
+    mixed one typed into the sidebar, clicking every page in the sidebar in order. Each page shows
+    its own title with no exception, no literal ``**`` (bold that CJK punctuation broke), no
+    "Page not found", no chart wider than its column and no two charts overlapping; each gets a
+    full-length screenshot in ``SHOTS``. Guards also against a page missing from the sidebar
+    (hidden behind "View more") and navigation that leaves the previous page's title up."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{server}/?lang={language}")
     main = page.locator('[data-testid="stMain"]')
     main.locator("h1").first.wait_for(timeout=RENDER_TIMEOUT_MS)
     # .streamlit/config.toml's toolbarMode: a learner's local app has nothing to deploy.
     assert page.get_by_role("button", name="Deploy").count() == 0
     nav = page.locator('[data-testid="stSidebarNav"]')
-    for index, (url, heading) in enumerate(ROAD_PAGES):
-        if index:  # the first page is the one "/" opens
-            link = nav.locator(f'a[href$="/{url}"]')
-            assert link.count() == 1, (language, url, "not listed in the sidebar")
-            link.click()
-            page.wait_for_url(f"**/{url}*", timeout=RENDER_TIMEOUT_MS)
-        title = translate(heading, language)
-        main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)
-        settle(page, title)
+    problems: list[str] = []
+    for which, sentence in (("default", None), ("long", LONG_MIXED)):
+        if sentence is not None:
+            _type_sentence(page, sentence)
+        for index, (url, heading) in enumerate(ROAD_PAGES):
+            if not page.url.split("?")[0].endswith(f"/{url}"):  # "/" opens the first page
+                link = nav.locator(f'a[href$="/{url}"]')
+                assert link.count() == 1, (language, url, "not listed in the sidebar")
+                link.click()
+                page.wait_for_url(f"**/{url}*", timeout=RENDER_TIMEOUT_MS)
+            title = translate(heading, language)
+            main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)
+            settle(page, title)
+            problems += [f"{language} {which} /{url}: {p}" for p in page.evaluate(LAYOUT_CHECK)]
+            page.screenshot(
+                path=SHOTS / f"{language}-{which}-{index + 1:02d}-{url}.png", full_page=True
+            )
+    assert not problems, "\n".join(problems)
+
+
+def test_every_path_opens_its_page_with_no_dialog(server: str, page) -> None:  # noqa: ANN001
+    """Guards against "/tokens" (the first page, which "/" also opens) showing a "Page not
+    found" dialog: Streamlit serves its default page only at "/". Each road page's own path
+    opens it; "/" forwards to the first page's path."""
+    page.goto(server + "/")
+    page.wait_for_url(f"**/{ROAD_PAGES[0][0]}*", timeout=RENDER_TIMEOUT_MS)
+    for url, heading in (ROAD_PAGES[0], ROAD_PAGES[-1]):
+        page.goto(f"{server}/{url}")
+        settle(page, translate(heading, "en"))
+        assert page.locator('[role="dialog"]').count() == 0, url
+        assert page.get_by_text("Page not found").count() == 0, url
 
 
 def test_attention_by_hand_in_english(server: str, page) -> None:  # noqa: ANN001

@@ -19,7 +19,7 @@ TOKENS = ["tom", "loves", "his", "dog"]
 def test_the_matrix_fits_its_column(width: int, cols: int) -> None:
     labels = [f"{i} · an-unusually-long-token-{i}" for i in range(8)]  # wider than LABEL_LIMIT
     layout = grid.grid_for(8, cols, width=width, row_labels=labels, col_labels=labels[:cols])
-    room = grid.LABEL_LIMIT + 2 * grid.AXIS_FONT + 8
+    room = grid.LABEL_LIMIT + grid.AXIS_OVERHEAD
     if cols * grid.MIN_CELL + room <= width:  # it can fit: it does
         assert layout.plot_width(cols) + room <= width
     assert grid.MIN_CELL <= layout.cell <= grid.MAX_CELL

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from pathlib import Path
 
 import transformer_walk
@@ -141,3 +142,57 @@ def test_a_count_chooses_its_noun() -> None:
 def test_no_message_hedges_a_plural_with_parentheses() -> None:
     hedged = [key for key, entry in MESSAGES.items() if re.search(r"\w\((s|es)\)", entry["en"])]
     assert hedged == []
+
+
+def _punctuation(ch: str) -> bool:
+    """CommonMark's "Unicode punctuation": general category P or S (so "：" and "）" count)."""
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def _flanking(text: str, at: int) -> tuple[bool, bool]:
+    """(left-flanking, right-flanking) of the "**" at ``at``, by CommonMark's rules; the ends of
+    the text count as whitespace."""
+    before = text[at - 1] if at > 0 else " "
+    after = text[at + 2] if at + 2 < len(text) else " "
+    left = not after.isspace() and (
+        not _punctuation(after) or before.isspace() or _punctuation(before)
+    )
+    right = not before.isspace() and (
+        not _punctuation(before) or after.isspace() or _punctuation(after)
+    )
+    return left, right
+
+
+def broken_bold(text: str) -> list[str]:
+    """Each "**" of ``text`` (outside $…$ and `…`) that cannot open or close where it stands, so
+    it would show as literal asterisks: e.g. "**残差。**每个", where a closer follows "。" and
+    precedes a letter."""
+    # Formulas and code are not Markdown; a {field} is filled with a word or a number.
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`|\{[^{}]*\}", lambda m: "x" * len(m.group()), text)
+    runs = [m.start() for m in re.finditer(r"(?<!\*)\*\*(?!\*)", plain)]
+    bad = []
+    for k, at in enumerate(runs):
+        left, right = _flanking(plain, at)
+        if not (left if k % 2 == 0 else right):
+            bad.append(plain[max(0, at - 12) : at + 14])
+    return bad
+
+
+def test_broken_bold_is_found() -> None:
+    assert broken_bold("**残差。**每个") == ["**残差。**每个"]
+    assert broken_bold("很长。**词向量（embedding）**改为") != []
+    assert broken_bold("**残差**。每个子层") == []
+    assert broken_bold("“**词元**”") == [] and broken_bold("a **b** c") == []
+    assert broken_bold("$a**b$ and **c**") == []
+
+
+def test_bold_survives_cjk_punctuation_in_every_message() -> None:
+    """Guards against bold that Markdown cannot parse beside CJK punctuation: the page then shows
+    the asterisks (“**残差。**每个…”). Every "**" must be able to open or close where it is."""
+    bad = {
+        (key, language): found
+        for key, texts in MESSAGES.items()
+        for language, text in texts.items()
+        if (found := broken_bold(text))
+    }
+    assert not bad, "\n".join(f"{k} [{lang}]: {v}" for (k, lang), v in sorted(bad.items()))

@@ -72,20 +72,27 @@ def page_path(filename: str) -> Path:
 
 
 def build_navigation() -> StreamlitPage:
-    """``st.navigation`` over the road's pages, with translated group and page titles."""
-    default_file = ROAD[0][1][0][0]
+    """``st.navigation`` over the road's pages, with translated group and page titles.
+
+    Streamlit serves its default page at "/" only, so "/tokens" typed or bookmarked would find
+    no page. Every road page is therefore an ordinary page with its own path, and the default is
+    a hidden page that sends "/" on to the first one (whose path then shows in the address bar).
+    """
     groups = {
         t(group): [
-            st.Page(
-                page_path(file),
-                title=t(title),
-                icon=icon,
-                url_path=url,
-                default=file == default_file,
-            )
+            st.Page(page_path(file), title=t(title), icon=icon, url_path=url)
             for file, url, title, icon in pages
         ]
         for group, pages in ROAD
     }
+    first_group = next(iter(groups.values()))
+    first = first_group[0]
+
+    def start() -> None:
+        st.switch_page(first)
+
+    first_group.insert(
+        0, st.Page(start, title=first.title, url_path="start", default=True, visibility="hidden")
+    )
     # expanded: every page of the road in the sidebar, not the first 10 behind "View more".
     return st.navigation(groups, expanded=True)

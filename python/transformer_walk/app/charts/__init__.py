@@ -148,7 +148,8 @@ def heatmap(
     y = alt.Y("row:N", sort=rows, title=row_title, axis=axis())
     legend = alt.Legend(
         orient="bottom", direction="horizontal", titleOrient="left",
-        gradientLength=max(80, min(220, layout.plot_width(n_cols))),
+        # No wider than the plot (less the title beside it), so the legend never widens the chart.
+        gradientLength=grid.legend_length(layout.plot_width(n_cols), value_title),
     )  # fmt: skip
     rects = (
         alt.Chart()

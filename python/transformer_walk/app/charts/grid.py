@@ -27,7 +27,7 @@ DIGIT_EM = 0.6
 CJK_EM = 1.0
 LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has it whole)
 MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
-LEGEND_ROOM = 0  # the legend goes under the plot, so it never takes the plot's width
+AXIS_OVERHEAD = 2 * AXIS_FONT + 30  # px beside the y labels: title, ticks, paddings, margins
 
 
 def text_width(text: str, font: float) -> float:
@@ -61,7 +61,9 @@ def grid_for(
     axis title fit ``width``; labels are never dropped (a smaller font instead), and the numbers
     ``values`` (already formatted) are printed only when the widest of them fits inside a cell."""
     label_room = min(LABEL_LIMIT, max((text_width(s, AXIS_FONT) for s in row_labels), default=0))
-    room = max(1, width - int(label_room) - 2 * AXIS_FONT - 8 - LEGEND_ROOM)
+    # Besides the labels, the y axis takes its title, ticks and paddings (about 50 px in all
+    # for one-character labels, measured in Chromium).
+    room = max(1, width - int(label_room) - AXIS_OVERHEAD)
     cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
     # A label needs a cell at least its line height tall (rows) or wide (rotated columns).
     axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell - 2)))
@@ -76,6 +78,13 @@ def grid_for(
     widest_value = max((text_width(v, value_font) for v in values), default=0)
     fits = 0 < len(values) <= MAX_VALUE_CELLS and widest_value <= cell - 4
     return Grid(cell=cell, axis_font=axis_font, x_angle=angle, value_font=value_font if fits else 0)
+
+
+def legend_length(plot_width: int, title: str) -> int:
+    """Length of a horizontal colour bar under a plot ``plot_width`` wide, its ``title`` to the
+    left: as long as the plot leaves room for (60 to 200 px), so it never widens the chart."""
+    room = plot_width - int(text_width(title, AXIS_FONT)) - 24
+    return int(max(60, min(200, room)))
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,7 @@ def _numbers(stop: views.Stop, trace: Trace) -> None:
             value_title=t("pipe.axis.value"),
             fmt=".0f" if stop.key in ("ids", "one_hot") else ".2f",
             domain=(0.0, 1.0) if is_weights else None,
+            width=charts.FULL * 3 // 5,  # the right of columns [2, 3]
         ),
         width="content",
     )  # fmt: skip

@@ -7,8 +7,7 @@ import pandas as pd
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk.app import navigation
-from transformer_walk.app.charts import tokens as charts_tokens
+from transformer_walk.app import charts, navigation
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import tokenizer_or_reason, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
@@ -75,15 +74,19 @@ def _pipeline(trace: Trace) -> None:
         shown = min(n, MAX_HEATMAP_ROWS)
         rows = trace.embeddings[:shown]  # (shown, d_model)
         st.altair_chart(
-            charts_tokens.embedding_rows(
+            charts.heatmap(
                 rows,
                 [
-                    f"{tok} ({i})"
-                    for tok, i in zip(trace.tokens[:shown], trace.ids[:shown], strict=True)
+                    f"{p + 1} · {tok} ({i})"
+                    for p, (tok, i) in enumerate(
+                        zip(trace.tokens[:shown], trace.ids[:shown], strict=True)
+                    )
                 ],
+                [str(j + 1) for j in range(rows.shape[1])],
                 row_title=t("tok.chart.token"),
                 col_title=t("tok.chart.dim"),
                 value_title=t("tok.chart.value"),
+                width=charts.FULL * 3 // 5,
             ),
             width="content",
         )

@@ -126,12 +126,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "each sub-layer: the residual path stays a plain sum, which tends to train more easily "
         "in deep stacks (often without the careful warm-up Post-LN needs), at the price of a "
         "stream whose scale is free to grow — see the last chart.",
-        "zh": "**残差。**每个子层只是在输入上*加*一个修正，而不是替换它。token 原有的信息在块中"
+        "zh": "**残差**。每个子层只是在输入上*加*一个修正，而不是替换它。token 原有的信息在块中"
         "保留了一条直达的通路；训练时，梯度也有一条回到前面各层的捷径——这正是深层堆叠能够被"
         "训练的原因。\n\n"
-        "**LayerNorm。**一次又一次地叠加修正，会让数值的尺度逐渐漂移。把每个 token 的向量归一化，"
+        "**LayerNorm**。一次又一次地叠加修正，会让数值的尺度逐渐漂移。把每个 token 的向量归一化，"
         "可以让数值保持在 softmax 和 ReLU 表现良好的范围内，使训练保持稳定。\n\n"
-        "**Post-LN 还是 Pre-LN。**原始论文把 LayerNorm 放在每次相加之后，因此残差通路本身每次"
+        "**Post-LN 还是 Pre-LN**？原始论文把 LayerNorm 放在每次相加之后，因此残差通路本身每次"
         "都被归一化。后来的许多模型把它移到每个子层之前：残差通路保持为简单的求和，深层堆叠往往"
         "更容易训练（常常不需要 Post-LN 所依赖的精细预热），代价是这条通路的尺度可以自由增长——"
         "见最后一张图。",

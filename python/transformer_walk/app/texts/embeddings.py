@@ -17,7 +17,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "instead — one row of a matrix $E$ with $V$ rows (the vocabulary) and $d$ columns "
         "(the embedding size). Multiplying a one-hot row vector by $E$ picks out one row:",
         "zh": "One-hot 向量又长又两两正交：*dog* 与 *cat* 的距离，和它与 *money* 的距离完全一样。"
-        "**词向量（embedding）**改为给每个词类型一个短而稠密的向量——矩阵 $E$ 中的一行；"
+        "**词向量**（embedding）改为给每个词类型一个短而稠密的向量——矩阵 $E$ 中的一行；"
         "$E$ 有 $V$ 行（词表）和 $d$ 列（向量维数）。用 one-hot 行向量乘 $E$，结果正好是其中一行：",
     },
     "emb.intro.lookup": {

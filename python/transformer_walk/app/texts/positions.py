@@ -99,7 +99,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.shuffle.diff_title": {
         "en": "**With positions:** how far each shuffled token's output moved from the output it "
         "had in the original order.",
-        "zh": "**有位置编码时：**每个打乱后的 token 的输出，与它在原顺序中的输出相差多少。",
+        "zh": "**有位置编码时**：每个打乱后的 token 的输出，与它在原顺序中的输出相差多少。",
     },
     "pos.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
     "pos.shuffle.row": {"en": "shuffled token", "zh": "打乱后的 token"},

@@ -12,7 +12,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "**query**, a **key** and a **value**. A search engine is a helpful picture:",
         "zh": "注意力需要从每个 token 那里得到两样不同的东西：一样用来决定从它那里拿*多少*，"
         "另一样是真正被拿走的内容。Transformer 的做法是用三个学到的矩阵，把每个 token 的向量"
-        "分别投影三次，得到**查询（query）**、**键（key）**和**值（value）**。"
+        "分别投影三次，得到**查询**（query）、**键**（key）和**值**（value）。"
         "可以借检索系统来想象：",
     },
     "qkv.analogy.col.vector": {"en": "vector", "zh": "向量"},
