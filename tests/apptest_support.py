@@ -22,7 +22,9 @@ AppTest notes (streamlit 1.67):
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
@@ -30,6 +32,18 @@ from transformer_walk.app.navigation import ROAD
 
 #: The app's entry point, the router every page is reached through.
 APP = Path(__file__).resolve().parents[1] / "app.py"
+
+#: The widgets that hold a value (text fields and buttons aside), as AppTest names their kinds.
+VALUE_WIDGETS = (
+    "slider",
+    "select_slider",
+    "number_input",
+    "selectbox",
+    "radio",
+    "multiselect",
+    "toggle",
+    "checkbox",
+)
 
 #: Seconds per ``run()``: generous, the Speed run in test_app.py is sized to take a few.
 TIMEOUT = 60
@@ -79,3 +93,19 @@ def page_hash(page_file: str) -> str:
 def no_exception(at: AppTest) -> None:
     """Assert the last run raised nothing, listing the exceptions' messages if it did."""
     assert not at.exception, [e.value for e in at.exception]
+
+
+def send_labels(widget: Any, labels: str | list[str]) -> Any:
+    """Make ``widget`` send ``labels`` on the next run, exactly what the browser sends for a choice
+    (the option's label, or a list of them). AppTest's ``set_value`` wants the option itself and
+    formats it with the page's ``format_func``, which the tree does not tell us how to invert."""
+    state = WidgetState()
+    state.id = widget.id
+    if isinstance(labels, list):
+        state.string_array_value.data[:] = labels
+    else:
+        state.string_value = labels
+    sent = type(f"Sent{type(widget).__name__}", (type(widget),), {})
+    sent._widget_state = property(lambda _self: state)  # type: ignore[attr-defined]
+    widget.__class__ = sent
+    return widget

@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk import bench
@@ -44,7 +43,7 @@ from transformer_walk.bench import OPS
 from transformer_walk.bench.lookup_race import MAX_RACE_CELLS, RACE_D
 from transformer_walk.topics.one_hot import human_bytes, one_hot_bytes
 
-from apptest_support import APP, TIMEOUT, no_exception, open_page
+from apptest_support import APP, TIMEOUT, VALUE_WIDGETS, no_exception, open_page, send_labels
 from conftest import FakeClock, install_fake_race
 
 PAGES = [file for _group, pages in navigation.ROAD for file, *_ in pages]
@@ -90,17 +89,6 @@ assert len(HEAVY_SENTENCES["1000_words"].split()) == 1000
 assert len(HEAVY_SENTENCES["1000_words"]) <= MAX_SENTENCE_CHARS
 assert len(HEAVY_SENTENCES["10000_chars"]) == 10_000
 
-#: Widgets driven to their ends. Text fields get ``fill_text_fields``; buttons are not values.
-VALUE_WIDGETS = (
-    "slider",
-    "select_slider",
-    "number_input",
-    "selectbox",
-    "radio",
-    "multiselect",
-    "toggle",
-    "checkbox",
-)
 TEXT_WIDGETS = ("text_input", "text_area")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -155,22 +143,6 @@ def assert_recovers(at: AppTest, expected: Counter[str], *context: str) -> None:
     at = set_sentence(at, NORMAL)
     assert not at.exception, (*context, exceptions(at))
     assert shape(at) == expected, context
-
-
-def send_labels(widget: Any, labels: str | list[str]) -> Any:
-    """Make ``widget`` send ``labels`` on the next run, exactly what the browser sends for a choice
-    (the option's label, or a list of them). AppTest's ``set_value`` wants the option itself and
-    formats it with the page's ``format_func``, which the tree does not tell us how to invert."""
-    state = WidgetState()
-    state.id = widget.id
-    if isinstance(labels, list):
-        state.string_array_value.data[:] = labels
-    else:
-        state.string_value = labels
-    sent = type(f"Sent{type(widget).__name__}", (type(widget),), {})
-    sent._widget_state = property(lambda _self: state)  # type: ignore[attr-defined]
-    widget.__class__ = sent
-    return widget
 
 
 def drive(widget: Any, end: str) -> str:

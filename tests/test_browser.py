@@ -159,6 +159,17 @@ def _type_sentence(page, sentence: str) -> None:  # noqa: ANN001
     )
 
 
+def _full_length_screenshot(page, path: Path) -> None:  # noqa: ANN001
+    """The whole page: Streamlit scrolls its main block, not the document, so Playwright's
+    ``full_page`` would stop at the window; the window is made as tall as the page instead."""
+    viewport = page.viewport_size
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": viewport["width"], "height": min(max(height, 600), 16_000)})
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.screenshot(path=path)
+    page.set_viewport_size(viewport)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_of_the_road_renders(server: str, page, language: str) -> None:  # noqa: ANN001
     """Walks the road as a learner does, twice: with the default sentence, then with a 40-token
@@ -188,9 +199,7 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
             main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)
             settle(page, title)
             problems += [f"{language} {which} /{url}: {p}" for p in page.evaluate(LAYOUT_CHECK)]
-            page.screenshot(
-                path=SHOTS / f"{language}-{which}-{index + 1:02d}-{url}.png", full_page=True
-            )
+            _full_length_screenshot(page, SHOTS / f"{language}-{which}-{index + 1:02d}-{url}.png")
     assert not problems, "\n".join(problems)
 
 

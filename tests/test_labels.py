@@ -11,3 +11,12 @@ def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
     assert shape_label((2, 4, 4), latex=True) == r"[2,\ 4,\ 4]"
     assert shape_label((4, 8), times=True) == "4 × 8"
     assert shape_label((4, 8), times=True, latex=True) == r"4 \times 8"
+
+
+def test_words_in_a_formula_are_escaped_for_katex() -> None:
+    from transformer_walk.app.views.latex import tex_words
+
+    assert tex_words("每层乘加次数：") == r"\text{每层乘加次数：}"
+    assert tex_words("a_b {x} 100% #1 & ~^\\") == (
+        r"\text{a\_b \{x\} 100\% \#1 \& \~{}\^{}\textbackslash{}}"
+    )

@@ -22,6 +22,12 @@ LANGUAGES: dict[str, str] = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_KEY = "lang"  # session-state key of the sidebar's language picker (and ?lang= in the URL)
 
+#: The Chinese pages' one word for each term, as the source articles write it: "token" stays
+#: "token" (not 词元 or 标记), an embedding is a 词向量 (not 嵌入). A Chinese message may not use a
+#: rejected word (tests/test_i18n.py); a label that is just a kept term reads the same in both.
+GLOSSARY_ZH: dict[str, str] = {"token": "token", "embedding": "词向量"}
+REJECTED_ZH: dict[str, str] = {"词元": "token", "标记": "token", "嵌入": "词向量"}
+
 MESSAGES: dict[str, dict[str, str]] = {
     # --- navigation and sidebar -----------------------------------------------------------------
     "nav.representation": {"en": "Representation", "zh": "表示"},
@@ -44,7 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "common.empty_text": {
         "en": "The sentence in the sidebar has no tokens yet. Type a few words there to see "
         "this page's numbers.",
-        "zh": "侧边栏里的句子还没有任何词元。在那里输入几个词，就能看到这一页的数字。",
+        "zh": "侧边栏里的句子还没有任何 token。在那里输入几个词，就能看到这一页的数字。",
     },
     "sidebar.backend_help": {
         "en": "Every number on the pages is computed by the implementation picked here. All three "

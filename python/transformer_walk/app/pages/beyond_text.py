@@ -10,6 +10,7 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views.labels import shape_label
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics import patches as vit
 
@@ -85,7 +86,7 @@ def _sequence(patches: vit.Patches, image: np.ndarray) -> None:
     st.latex(
         rf"n = \frac{{H}}{{p}}\cdot\frac{{W}}{{p}} = \frac{{{h}}}{{{p}}}\cdot\frac{{{w}}}{{{p}}}"
         rf" = {rows}\cdot{cols} = {patches.n},\qquad "
-        rf"\text{{patch}}_i \in \mathbb{{R}}^{{{p}\times{p}\times 3}} \to "
+        rf"{tex_words(t('vit.tex.patch'))}_i \in \mathbb{{R}}^{{{p}\times{p}\times 3}} \to "
         rf"\mathbb{{R}}^{{{width}}}"
     )
     st.subheader(t("vit.sequence.title"))
@@ -100,7 +101,7 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
     st.markdown(t("vit.embed.body", d=d))
     width = att.projection.shape[0]
     st.latex(
-        rf"x_i = \operatorname{{flatten}}(\text{{patch}}_i)\,E + PE_i,\quad "
+        rf"x_i = \operatorname{{flatten}}({tex_words(t('vit.tex.patch'))}_i)\,E + PE_i,\quad "
         rf"E \in \mathbb{{R}}^{{{width}\times{d}}},\quad "
         rf"X \in \mathbb{{R}}^{{{patches.n}\times{d}}}"
     )

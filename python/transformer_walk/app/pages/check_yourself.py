@@ -18,6 +18,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import shape_label, token_axis
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
 
@@ -106,7 +107,9 @@ def _show_n_tokens(text: str, backend: str) -> None:
     if tokenizer is not None:
         table[t("chk.col.wordpiece")] = [c.wordpiece_n for c in counts]
     st.dataframe(pd.DataFrame(table), hide_index=True)
-    st.latex(r"n = \#\text{tokens} \;\neq\; \#\text{words}")
+    st.latex(
+        r"n = \#" + tex_words(t("chk.tex.tokens")) + r" \;\neq\; \#" + tex_words(t("chk.tex.words"))
+    )
 
 
 def _show_d_model(text: str, backend: str) -> None:
@@ -158,7 +161,7 @@ def _show_dot(text: str, backend: str) -> None:
     st.markdown(t("chk.dot.result", query=query, raw_top=r.raw_top, projected_top=r.projected_top))
     st.latex(
         r"\operatorname{softmax}_j\!\Big(\frac{x_i \cdot x_j}{\sqrt{d_{\text{model}}}}\Big)"
-        r"\quad\text{vs}\quad"
+        r"\quad" + tex_words(t("chk.tex.vs")) + r"\quad"
         r"\operatorname{softmax}_j\!\Big(\frac{(x_iW^Q)\cdot(x_jW^K)}{\sqrt{d_k}}\Big)"
     )
     labels = [t("chk.dot.raw"), t("chk.dot.projected")]
@@ -172,7 +175,9 @@ def _show_values(text: str, backend: str) -> None:
     )
     st.latex(
         r"A = \operatorname{softmax}\!\Big(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\Big)"
-        r"\ \text{(no } V\text{)},\qquad Z = AV"
+        + r"\ "
+        + tex_words(t("chk.tex.no_v"))
+        + r",\qquad Z = AV"
     )
     left, right = st.columns(2)
     with left:
@@ -245,8 +250,10 @@ def _show_order(text: str, backend: str) -> None:
         )
     )
     st.latex(
-        rf"\max\big|\,f(PX) - P f(X)\,\big| = {_num(r.without_positions)}\ \text{{(no PE)}},"
-        rf"\quad {_num(r.with_positions)}\ \text{{(+PE)}}"
+        rf"\max\big|\,f(PX) - P f(X)\,\big| = {_num(r.without_positions)}\ "
+        + tex_words(t("chk.tex.no_pe"))
+        + rf",\quad {_num(r.with_positions)}\ "
+        + tex_words(t("chk.tex.with_pe"))
     )
 
 

@@ -19,6 +19,7 @@ from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
 from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
     page_start,
@@ -47,7 +48,7 @@ MAX_SENTENCES = 12
 
 def _intro() -> None:
     st.markdown(t("ctx.intro"))
-    st.latex(r"\text{token embedding} \neq \text{contextual representation}")
+    st.latex(tex_words(t("ctx.tex.embedding")) + r" \neq " + tex_words(t("ctx.tex.contextual")))
 
 
 def _word_in(out: EncoderOutput, word: str) -> views.WordInContext | None:

@@ -18,6 +18,7 @@ import streamlit as st
 from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.bench import AttentionLane, Timing, one_thread, time_attention
 from transformer_walk.core.status import backend_status
@@ -76,10 +77,10 @@ def _paths(default_n: int) -> tuple[int, int]:
     st.latex(
         r"\text{RNN: } n-1 = " + str(rows[0].max_path)
         + r"\qquad \text{CNN: } \left\lceil\tfrac{n-1}{k-1}\right\rceil = " + str(rows[1].max_path)
-        + r"\qquad \text{attention: } " + str(rows[2].max_path)
+        + r"\qquad " + tex_words(t("cost.tex.attention")) + " " + str(rows[2].max_path)
     )  # fmt: skip
     st.latex(
-        r"\text{ops/layer: } n d^2 = " + f"{rows[0].operations:,}".replace(",", r"{,}")
+        tex_words(t("cost.tex.ops")) + r" n d^2 = " + f"{rows[0].operations:,}".replace(",", r"{,}")
         + r",\quad k n d^2 = " + f"{rows[1].operations:,}".replace(",", r"{,}")
         + r",\quad n^2 d = " + f"{rows[2].operations:,}".replace(",", r"{,}")
     )  # fmt: skip
@@ -215,10 +216,10 @@ def _memory(sizes: tuple[int, ...]) -> None:
     st.markdown(t("cost.mem.intro", q=costs.TILE_QUERIES, k=costs.TILE_KEYS))
     tile = costs.tiled_working_bytes(max(sizes))
     st.latex(
-        r"\underbrace{n^2 \cdot 4\ \text{B}}_{\text{full matrix}}"
-        r"\quad\text{vs}\quad\underbrace{" + f"{costs.TILE_QUERIES}" + r"\times"
-        + f"{costs.TILE_KEYS}" + r"\cdot 4\ \text{B} = " + r"\text{" + _fmt_bytes(tile) + "}"
-        + r"}_{\text{one tile}}"
+        r"\underbrace{n^2 \cdot 4\ \text{B}}_{" + tex_words(t("cost.tex.full")) + "}"
+        + r"\quad" + tex_words(t("cost.tex.vs")) + r"\quad\underbrace{" + f"{costs.TILE_QUERIES}"
+        + r"\times" + f"{costs.TILE_KEYS}" + r"\cdot 4\ \text{B} = " + tex_words(_fmt_bytes(tile))
+        + "}_{" + tex_words(t("cost.tex.tile")) + "}"
     )  # fmt: skip
     ns = np.array(sorted(set(sizes) | {16_384, 65_536}))
     full = [costs.score_matrix_bytes(int(n)) for n in ns]

@@ -12,7 +12,7 @@ from transformer_walk.app.charts import dimensionality as charts_dimensionality
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.latex import power_of_ten
+from transformer_walk.app.views.latex import power_of_ten, tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.dimensionality import (
@@ -63,7 +63,8 @@ def _volume() -> None:
     st.latex(
         r"\frac{\operatorname{vol}\big([\tfrac{\varepsilon}{2}, 1-\tfrac{\varepsilon}{2}]^d\big)}"
         r"{\operatorname{vol}\big([0,1]^d\big)} = (1-\varepsilon)^d,\qquad "
-        r"\text{boundary layer: } 1-(1-\varepsilon)^d \xrightarrow[d\to\infty]{} 1"
+        + tex_words(t("dim.tex.boundary"))
+        + r" 1-(1-\varepsilon)^d \xrightarrow[d\to\infty]{} 1"
     )
     eps = st.slider(
         t("dim.volume.eps"),

@@ -13,7 +13,7 @@ import streamlit as st
 from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.latex import scientific
+from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
 from transformer_walk.topics.ngrams import (
@@ -116,7 +116,8 @@ def _chain_latex(score: SentenceScore, n: int) -> str:
         values.append(r"\cdots")
     product = r" \cdot ".join(values)
     return (
-        rf"P(\text{{sentence}}) = \prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history})"
+        rf"P({tex_words(t('ngram.tex.sentence'))}) = \prod_{{t=1}}^{{{len(score.steps)}}} "
+        rf"P(w_t \mid {history})"
         rf" = {product} = {scientific(score.probability, 3)}"
     )
 

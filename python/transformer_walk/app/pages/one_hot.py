@@ -14,6 +14,7 @@ from transformer_walk.app.charts import one_hot as charts_one_hot
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
 from transformer_walk.bench.lookup_race import (
     RACE_D,
@@ -117,8 +118,11 @@ def _memory(trace: Trace) -> None:
     article_size = dict(REALISTIC_VOCABULARIES)["article"]
     article_bytes = one_hot_bytes(n, article_size)
     st.latex(
-        rf"n \times |V| \times 4\ \text{{bytes}} = {n} \times {article_size:,} \times 4"
-        rf" = {article_bytes:,}\ \text{{bytes}}".replace(",", "{,}")
+        (
+            rf"n \times |V| \times 4\ {tex_words(t('onehot.tex.bytes'))} = {n} \times "
+            rf"{article_size:,} \times 4 = {article_bytes:,}\ "
+        ).replace(",", "{,}")
+        + tex_words(t("onehot.tex.bytes"))
     )
     ids_bytes = n * INT64_BYTES
     st.markdown(

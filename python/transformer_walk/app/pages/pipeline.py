@@ -17,6 +17,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import pipeline as views
 from transformer_walk.app.views.labels import token_axis
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 
@@ -62,9 +63,14 @@ def _framing() -> None:
     st.subheader(t("pipe.framing.title"))
     st.markdown(t("pipe.framing.body"))
     st.latex(
-        r"\underbrace{X = \text{Embed}(\text{tokens}) + PE}_{\text{Representation}}"
-        r"\;\to\;\underbrace{A = \operatorname{softmax}\!\left(\tfrac{QK^{\mathsf T}}"
-        r"{\sqrt{d_k}}\right)}_{\text{Interaction}}\;\to\;\underbrace{AV}_{\text{Aggregation}}"
+        r"\underbrace{X = \operatorname{Embed}(\text{tokens}) + PE}_{"
+        + tex_words(t("pipe.tex.representation"))
+        + r"}\;\to\;\underbrace{A = \operatorname{softmax}\!\left(\tfrac{QK^{\mathsf T}}"
+        + r"{\sqrt{d_k}}\right)}_{"
+        + tex_words(t("pipe.tex.interaction"))
+        + r"}\;\to\;\underbrace{AV}_{"
+        + tex_words(t("pipe.tex.aggregation"))
+        + "}"
     )
     st.markdown(t("pipe.framing.qkv"))
     st.caption(t("pipe.framing.caveat"))

@@ -15,7 +15,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_labels
-from transformer_walk.app.views.latex import scientific
+from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import (
     EmptyInputError,
@@ -38,7 +38,7 @@ MINILM_D_MODEL = 384
 
 def _intro() -> None:
     st.markdown(t("pos.intro"))
-    st.latex(r"X = E_{\text{token}} + E_{\text{position}}")
+    st.latex(rf"X = E_{{\text{{token}}}} + E_{{{tex_words(t('pos.tex.position'))}}}")
 
 
 def _pe_matrix() -> None:
@@ -147,7 +147,8 @@ def _shuffle(text: str, backend: str) -> None:
     left.metric(t("pos.shuffle.without"), f"{off.max_difference:.1e}")
     right.metric(t("pos.shuffle.with"), f"{on.max_difference:.1e}")
     st.latex(
-        rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{\text{{shuffled}}}} - P\cdot\mathrm{{out}}\,"
+        rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{{tex_words(t('pos.tex.shuffled'))}}} "
+        rf"- P\cdot\mathrm{{out}}\,"
         rf"\right|:\quad PE = 0 \Rightarrow {scientific(off.max_difference, 1)},\qquad "
         rf"PE \neq 0 \Rightarrow {on.max_difference:.3f}"
     )

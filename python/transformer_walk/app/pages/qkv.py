@@ -19,6 +19,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
 from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 
@@ -211,7 +212,7 @@ def _values(trace: Trace, i: int, head: int) -> None:
     )
     st.latex(
         rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"
-        rf"\quad\text{{(trace: }}{_vector(mix.z_trace)}\text{{)}}"
+        rf"\quad{tex_words(t('qkv.tex.trace'))}{_vector(mix.z_trace)}\text{{)}}"
     )
     st.caption(t("qkv.v.check", diff=f"{mix.difference:.1e}"))
     st.markdown(t("qkv.v.roles"))

@@ -18,6 +18,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics import cnn, rnn
@@ -249,7 +250,7 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
 
     st.subheader(t("rnn.field.title"))
     st.markdown(t("rnn.field.body"))
-    st.latex(r"\text{receptive field}(L) = 1 + L\,(k-1)")
+    st.latex(tex_words(t("rnn.tex.field")) + r"(L) = 1 + L\,(k-1)")
     positions = list(range(n))
     labels = token_labels(trace.tokens)
     # Untouched, i and j follow the first and last tokens: after a one-token sentence forced both

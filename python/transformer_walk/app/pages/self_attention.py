@@ -18,6 +18,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_axis, token_labels, vector_label
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.views.window import window
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
@@ -239,7 +240,9 @@ def _versus_cross_attention() -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(t("sam.cross.self"))
-        st.latex(r"Q, K, V \text{ from } X:\quad A \in \mathbb{R}^{n \times n}")
+        st.latex(
+            r"Q, K, V\ " + tex_words(t("sam.tex.from")) + r"\ X:\quad A \in \mathbb{R}^{n \times n}"
+        )
     with right:
         st.markdown(t("sam.cross.encdec"))
         st.latex(

@@ -70,7 +70,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "vit.embed.title": {
         "en": "Patch embeddings: a linear projection plus positions",
-        "zh": "图块嵌入：线性投影加位置",
+        "zh": "图块的词向量：线性投影加位置",
     },
     "vit.embed.body": {
         "en": "One matrix $E$ maps every flattened patch to $d_{{\\text{{model}}}} = {d}$ "
@@ -152,4 +152,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "图块边长减半，token 数变成四倍，注意力矩阵变成十六倍："
         "高分辨率图像和视频的代价增长得很快。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "vit.tex.patch": {"en": "patch", "zh": "图块"},
 }

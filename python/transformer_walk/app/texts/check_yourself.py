@@ -309,4 +309,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "玩具模型没有经过训练：它能展示公式必然带来的结果，"
         "却展示不了训练让真实模型学会了什么。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "chk.tex.tokens": {"en": "tokens", "zh": "token"},
+    "chk.tex.words": {"en": "words", "zh": "词"},
+    "chk.tex.vs": {"en": "vs", "zh": "对比"},
+    "chk.tex.no_v": {"en": "(no V)", "zh": "（不乘 V）"},
+    "chk.tex.no_pe": {"en": "(no PE)", "zh": "（无 PE）"},
+    "chk.tex.with_pe": {"en": "(+PE)", "zh": "（加 PE）"},
 }

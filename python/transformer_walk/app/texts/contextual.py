@@ -149,7 +149,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ctx.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
     "ctx.track.toward": {"en": "Toward", "zh": "是否靠近"},
-    "ctx.track.token_axis": {"en": "token", "zh": "词元"},
+    "ctx.track.token_axis": {"en": "token", "zh": "token"},
     "ctx.track.variance": {
         "en": "The two axes keep {share} of the variance of these {m} tokens' vectors over the 7 "
         "layers: the picture is a shadow. The numbers below are measured in the full 384 "
@@ -195,4 +195,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这一切的代价是每个头、每一层都要算 n² 个注意力分数——它能跑多快？"
         "速度页让几个后端比一比。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "ctx.tex.embedding": {"en": "token embedding", "zh": "token 的词向量"},
+    "ctx.tex.contextual": {"en": "contextual representation", "zh": "上下文表示"},
 }

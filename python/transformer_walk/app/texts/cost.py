@@ -176,4 +176,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "more efficient attention.",
         "zh": "标准注意力的时间和内存随 n² 增长：长上下文需要分块或更高效的注意力。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "cost.tex.attention": {"en": "attention:", "zh": "注意力："},
+    "cost.tex.ops": {"en": "multiply-adds per layer:", "zh": "每层乘加次数："},
+    "cost.tex.full": {"en": "full matrix", "zh": "整个矩阵"},
+    "cost.tex.vs": {"en": "vs", "zh": "对比"},
+    "cost.tex.tile": {"en": "one tile", "zh": "一个分块"},
 }

@@ -151,7 +151,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "embeddings in $\\mathbb{R}^{d_{\\text{model}}}$:",
         "zh": "One-Hot 向量把距离集中推到了极致：任意两个不同的 One-Hot 向量之间的距离都恰好是 "
         "$\\sqrt{2}$，所以它们之间的对比度恰好为 0——这种几何不携带任何信息。下面是你的句子里"
-        "不同的词元，一次写成 $\\mathbb{R}^{|V|}$ 中的 One-Hot 向量，一次写成玩具模型在 "
+        "不同的 token，一次写成 $\\mathbb{R}^{|V|}$ 中的 One-Hot 向量，一次写成玩具模型在 "
         "$\\mathbb{R}^{d_{\\text{model}}}$ 中的词向量：",
     },
     "dim.sentence.col_space": {"en": "representation", "zh": "表示方式"},
@@ -164,13 +164,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "dim.sentence.few": {
         "en": "Your sentence has fewer than three distinct tokens; add a few words to compare "
         "distances.",
-        "zh": "你的句子里不同的词元少于三个；多加几个词，才能比较距离。",
+        "zh": "你的句子里不同的 token 少于三个；多加几个词，才能比较距离。",
     },
     "dim.sentence.note": {
         "en": "Computed on **{backend}** ({m} distinct tokens). The toy's embedding rows are "
         "random, not learned, so their distances carry no meaning yet either — but unlike "
         "one-hot they *can* differ, and training is what puts meaning into those differences.",
-        "zh": "由 **{backend}** 计算（{m} 个不同的词元）。玩具模型的词向量是随机的，不是学出来的，"
+        "zh": "由 **{backend}** 计算（{m} 个不同的"
+        " token）。玩具模型的词向量是随机的，不是学出来的，"
         "所以它们之间的距离目前同样没有含义——但和 One-Hot 不同，它们的距离*可以*各不相同，"
         "而训练正是把含义写进这些差异里。",
     },
@@ -214,7 +215,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "分布在有结构的、维度低得多的模式上，所以它们之间的距离依然有信息量——这也是余弦相似度"
         "在词向量上管用的原因。距离集中是对高维空间的警示，而不是对词向量的判决。\n"
         "- **d 是一个选择。** d = 384 或 512 是通过实验挑出来的超参数，用来在效果和代价之间取得"
-        "平衡。d_model = 512 是每个向量的宽度，并不限制模型能读入多少个词元。",
+        "平衡。d_model = 512 是每个向量的宽度，并不限制模型能读入多少个 token。",
     },
     "dim.methods": {
         "en": "Ways out of high-dimensional sparse text include PCA, SVD (as in latent semantic "
@@ -238,4 +239,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "每个词只有一个向量，在读句子之前就已经固定：*bank* 不管是在河边还是在银行柜台，"
         "都是同一个向量。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "dim.tex.boundary": {"en": "near the boundary:", "zh": "靠近边界的部分："},
 }

@@ -21,7 +21,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "n（token 数，含 [CLS] 和 [SEP]）",
     },
     "mla.metric.layers": {"en": "layers", "zh": "层数"},
-    "mla.tokens": {"en": "Tokens: {tokens}", "zh": "词元（token）：{tokens}"},
+    "mla.tokens": {"en": "Tokens: {tokens}", "zh": "token：{tokens}"},
     "mla.hide": {
         "en": "Hide [CLS] and [SEP] (renormalise the rest)",
         "zh": "隐藏 [CLS] 和 [SEP]（其余权重重新归一化）",

@@ -211,4 +211,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "计数稀疏（没见过就等于不可能）、窗口固定看不到更远，"
         "而且完全不知道 *dog* 和 *cat* 很相似。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "ngram.tex.sentence": {"en": "sentence", "zh": "句子"},
 }

@@ -10,28 +10,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The plainest way to turn an id into a vector: make a vector as long as the "
         "vocabulary, all zeros, and put a single 1 at the token's id. It names the token "
         "exactly and can never confuse two of them — which is all it does.",
-        "zh": "把编号变成向量，最朴素的办法是：造一个和词表一样长的全零向量，只在这个词元的编号处"
-        "放一个 1。它能准确地指出是哪个词元，绝不会把两个词元弄混——而它能做的也仅此而已。",
+        "zh": "把编号变成向量，最朴素的办法是：造一个和词表一"
+        "样长的全零向量，只在这个 token 的编号处"
+        "放一个 1。它能准确地指出是哪个 token，绝不会把两个 token 弄混——而它能做的也仅此而已。",
     },
     # --- the sentence, one-hot --------------------------------------------------------------------
     "onehot.sentence.title": {"en": "Your sentence, one-hot", "zh": "你的句子，写成 One-Hot"},
     "onehot.sentence.body": {
         "en": "The toy vocabulary has |V| = **{vocab}** entries, so each of your **{n}** "
         "{n:token|tokens} becomes a row of {vocab} numbers with exactly one 1 in it. Below, every "
-        "row is a grey band of zeros with one lit cell: the column of the 1 is the token's id.",
-        "zh": "玩具词表有 |V| = **{vocab}** 个条目，所以你的 **{n}** 个词元每个都变成一行 {vocab} "
+        "row is a grey band of zeros with one lit c"
+        "ell: the column of the 1 is the token's id.",
+        "zh": "玩具词表有 |V| = **{vocab}** 个条目，所以你的"
+        " **{n}** 个 token 每个都变成一行 {vocab} "
         "个数，其中只有一个 1。下图中每一行都是一条由 0 组成的灰带，只有一格被点亮："
-        "那一格所在的列就是这个词元的编号。",
+        "那一格所在的列就是这个 token 的编号。",
     },
     "onehot.sentence.capped": {
         "en": "The first {shown} of the n = {n} rows are drawn.",
         "zh": "图中只画出了 n = {n} 行中的前 {shown} 行。",
     },
-    "onehot.col.token": {"en": "token", "zh": "词元"},
+    "onehot.col.token": {"en": "token", "zh": "token"},
     "onehot.col.id": {"en": "id (column of the 1)", "zh": "编号（1 所在的列）"},
     "onehot.col.row": {"en": "the row, abridged", "zh": "这一行（省略写法）"},
     "onehot.col.ones": {"en": "non-zeros", "zh": "非零个数"},
-    "onehot.chart.token": {"en": "token", "zh": "词元"},
+    "onehot.chart.token": {"en": "token", "zh": "token"},
     "onehot.chart.column": {"en": "column (vocabulary id)", "zh": "列（词表编号）"},
     # --- memory -----------------------------------------------------------------------------------
     "onehot.memory.title": {"en": "How much memory?", "zh": "要占多少内存？"},
@@ -40,7 +43,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "float32 four bytes each. The toy vocabulary is tiny; real ones are not. The same "
         "sentence written one-hot against the 50,000-word vocabulary of the article's example, and "
         "against MiniLM's 30,522 WordPiece entries:",
-        "zh": "每一行 One-Hot 都有 |V| 个元素，所以 n 个词元要占 n × |V| 个数，用 float32 存储时"
+        "zh": "每一行 One-Hot 都有 |V| 个元素，所以 n 个 token 要占 n × |V| 个数，用 float32 存储时"
         "每个数 4 个字节。玩具词表很小，真实的词表可不小。把同一句话分别写成针对原文例子里 "
         "50,000 词的词表、以及 MiniLM 30,522 个 WordPiece 条目的 One-Hot：",
     },
@@ -74,15 +77,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "else.",
         "zh": "向量之间的相似度通常用它们夹角的余弦来衡量。两个不同的 One-Hot 向量，1 在不同的"
         "位置上，所以点积为 0——它们互相正交，无论是哪两个词，余弦都是 0。于是，你的句子里"
-        "不同词元之间的余弦矩阵就是单位矩阵：对角线上是 1（每个词元和它自己），其余全是 0。",
+        "不同 token 之间的余弦矩阵就是单位矩阵：对角线上是 1（每个 token 和它自己），其余全是 0。",
     },
-    "onehot.orth.chart_row": {"en": "token", "zh": "词元"},
-    "onehot.orth.chart_col": {"en": "token", "zh": "词元"},
+    "onehot.orth.chart_row": {"en": "token", "zh": "token"},
+    "onehot.orth.chart_col": {"en": "token", "zh": "token"},
     "onehot.orth.chart_value": {"en": "cosine", "zh": "余弦"},
     "onehot.orth.identity": {
         "en": "Computed on **{backend}**: the {m} × {m} matrix equals the identity; the largest "
         "cosine between two different tokens is **{largest}**.",
-        "zh": "由 **{backend}** 计算：这个 {m} × {m} 的矩阵等于单位矩阵；两个不同词元之间的最大"
+        "zh": "由 **{backend}** 计算：这个 {m} × {m} 的矩阵等于单位矩阵；两个不同 token 之间的最大"
         "余弦是 **{largest}**。",
     },
     "onehot.orth.not_identity": {
@@ -92,19 +95,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "onehot.orth.repeated": {
         "en": "{tokens}: these tokens appear more than once in your sentence. Every occurrence "
-        "gets the very same one-hot vector (cosine 1), so the matrix lists each distinct token "
+        "gets the very same one-hot vector (cosine 1"
+        "), so the matrix lists each distinct token "
         "once.",
-        "zh": "{tokens}：这些词元在你的句子里出现了不止一次。同一个词元每次出现都是完全相同的 "
-        "One-Hot 向量（余弦为 1），所以矩阵里每个不同的词元只列一次。",
+        "zh": "{tokens}：这些 token 在你的句子里出现了"
+        "不止一次。同一个 token 每次出现都是完全相同的 "
+        "One-Hot 向量（余弦为 1），所以矩阵里每个不同的 token 只列一次。",
     },
     "onehot.orth.capped": {
         "en": "The first {shown} of your {m} distinct tokens are drawn.",
-        "zh": "图中只画出了你的 {m} 个不同词元中的前 {shown} 个。",
+        "zh": "图中只画出了你的 {m} 个不同 token 中的前 {shown} 个。",
     },
     "onehot.orth.single": {
         "en": "Your sentence has a single distinct token, so there is no pair to compare — the "
         "words below still make the point.",
-        "zh": "你的句子里只有一个不同的词元，没有可以比较的一对——下面的词照样能说明问题。",
+        "zh": "你的句子里只有一个不同的 token，没有可以比较的一对——下面的词照样能说明问题。",
     },
     "onehot.orth.words": {
         "en": "Compare any words of the vocabulary",
@@ -112,7 +117,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "onehot.orth.words_help": {
         "en": "The toy vocabulary: its common English words and the tokens of your sentence.",
-        "zh": "玩具词表：其中的常见英文单词，加上你的句子里的词元。",
+        "zh": "玩具词表：其中的常见英文单词，加上你的句子里的 token。",
     },
     "onehot.orth.words_few": {
         "en": "Pick at least two words to compare.",
@@ -144,7 +149,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.lookup.check": {
         "en": "Checked live for your {n} {n:token|tokens} on **{backend}**: one_hot @ E and "
         "embedding_lookup(E, ids) differ by at most **{diff}** — the same numbers.",
-        "zh": "针对你的 {n} 个词元，在 **{backend}** 上现场核对：one_hot @ E 与 "
+        "zh": "针对你的 {n} 个 token，在 **{backend}** 上现场核对：one_hot @ E 与 "
         "embedding_lookup(E, ids) 的最大差值为 **{diff}**——数字完全一样。",
     },
     "onehot.lookup.mismatch": {
@@ -176,7 +181,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.race.capped": {
         "en": "The race takes the first {kept} of your {n} tokens: all of them, one-hot at "
         "|V| = {vocab}, would fill {size}, rebuilt on every rerun of this page.",
-        "zh": "这场比赛只取你前 {kept} 个词元（共 {n} 个）：要是全部写成 |V| = {vocab} 的 One-Hot，"
+        "zh": "这场比赛只取你前 {kept} 个 token（共 {n} 个）"
+        "：要是全部写成 |V| = {vocab} 的 One-Hot，"
         "得占 {size}，而且本页每次重新运行都要再造一遍。",
     },
     "onehot.race.route_one_hot": {"en": "one-hot @ E", "zh": "One-Hot 乘 E"},
@@ -221,11 +227,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "onehot.solved": {
         "en": "exact identity: every token has its own vector, and no two are ever confused.",
-        "zh": "精确的身份标识：每个词元都有自己的向量，任何两个都不会混淆。",
+        "zh": "精确的身份标识：每个 token 都有自己的向量，任何两个都不会混淆。",
     },
     "onehot.hurts": {
         "en": "no notion of similarity (every pair of words is equally far apart), and vectors "
         "as long as the vocabulary, nearly all zeros.",
         "zh": "没有相似性的概念（任意两个词都一样远），而且向量和词表一样长，几乎全是 0。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "onehot.tex.bytes": {"en": "bytes", "zh": "字节"},
 }

@@ -41,7 +41,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.axis.col": {"en": "column", "zh": "列"},
     "pipe.axis.value": {"en": "value", "zh": "数值"},
     "pipe.col.position": {"en": "position", "zh": "位置"},
-    "pipe.col.token": {"en": "token", "zh": "token（词元）"},
+    "pipe.col.token": {"en": "token", "zh": "token"},
     "pipe.all_numbers": {"en": "All the numbers", "zh": "全部数字"},
     "pipe.rows_sum": {
         "en": "Each row of A is a softmax, so it sums to 1 (mean row sum here: {total}).",
@@ -51,7 +51,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.node.tokens": {"en": "tokens", "zh": "token 序列"},
     "pipe.node.ids": {"en": "token ids", "zh": "token 编号（id）"},
     "pipe.node.one_hot": {"en": "one-hot", "zh": "one-hot 向量"},
-    "pipe.node.embeddings": {"en": "embeddings (one-hot · E)", "zh": "嵌入（one-hot · E）"},
+    "pipe.node.embeddings": {"en": "embeddings (one-hot · E)", "zh": "词向量（one-hot · E）"},
     "pipe.node.positions": {"en": "+ positional encoding", "zh": "+ 位置编码"},
     "pipe.node.qkv": {"en": "Q / K / V projections", "zh": "Q / K / V 投影"},
     "pipe.node.heads": {"en": "split into h heads", "zh": "拆成 h 个头"},
@@ -86,8 +86,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "current representation space*, normalises, and then routes and mixes information. "
         "The residual connections, LayerNorm and the FFN that follow work on each row alone — "
         "grey in the diagram.",
-        "zh": "去掉细枝末节，一层自注意力只做三件事。**表示：** 每个 token 各自变成向量——嵌入行加上"
-        "位置信息，再得到它要用的查询、键和值。**交互：** 每个查询和所有键打分，softmax 把分数变成"
+        "zh": "去掉细枝末节，一层自注意力只做三件事。**表示：** 每个 token 各自变成向量——"
+        "词向量行加上位置信息，再得到它要用的查询、键和值。**交互：** 每个查询和所有键打分，"
+        "softmax 把分数变成"
         '一个分布；这是唯一一个让某个位置"看到"其他位置的环节。**聚合：** 每个 token 按这些权重'
         '把各位置的值收集起来。所以"注意力就是找词与词之间的关系"只说对了一半：它在*当前的表示'
         "空间里*衡量各位置之间的匹配程度，归一化之后，再据此传递、混合信息。后面的残差连接、"
@@ -119,4 +120,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The weights box is n × n per head: its cost grows with the square of the length.",
         "zh": "权重那一站每个头都是 n × n：它的代价随长度的平方增长。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "pipe.tex.representation": {"en": "Representation", "zh": "表示"},
+    "pipe.tex.interaction": {"en": "Interaction", "zh": "交互"},
+    "pipe.tex.aggregation": {"en": "Aggregation", "zh": "聚合"},
 }

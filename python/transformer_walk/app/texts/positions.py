@@ -12,7 +12,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$q_i \\cdot k_j$ 并不知道 $i$ 和 $j$ 在句子中的位置。如果什么都不加，这一层对顺序就没有"
         "内在的感知——“Tom loves his dog”和“dog his loves Tom”会让每个词得到同样的向量，"
         "只是排列顺序不同。因此 Transformer 在第一个块之前，把一个位置向量加到每个 token 的"
-        "嵌入上：",
+        "词向量上：",
     },
     "pos.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
     "pos.pe.title": {"en": "The sinusoidal encoding", "zh": "正弦位置编码"},
@@ -42,7 +42,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The toy model adds these rows to its embeddings: $n = {n}$ tokens (tokens, not "
         "words), $d_{{\\text{{model}}}} = {d_model}$. Row $pos$ depends only on the position, "
         "never on the word that sits there.",
-        "zh": "玩具模型把下面这些行加到嵌入上：$n = {n}$ 个 token（数的是 token，不是单词），"
+        "zh": "玩具模型把下面这些行加到词向量上：$n = {n}$ 个 token（数的是 token，不是单词），"
         "$d_{{\\text{{model}}}} = {d_model}$。第 $pos$ 行只取决于位置，与该位置上是哪个词无关。",
     },
     "pos.numbers.more": {
@@ -54,7 +54,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The model's own PE matrix holds {value} in that cell.",
         "zh": "模型自己的 PE 矩阵在这个位置上的值是 {value}。",
     },
-    "pos.row.embedding": {"en": "embedding E[token]", "zh": "嵌入 E[token]"},
+    "pos.row.embedding": {"en": "embedding E[token]", "zh": "词向量 E[token]"},
     "pos.row.position": {"en": "position PE[pos]", "zh": "位置 PE[pos]"},
     "pos.row.sum": {"en": "input x = E + PE", "zh": "输入 x = E + PE"},
     "pos.shuffle.title": {"en": "Shuffle the words", "zh": "打乱词序"},
@@ -155,7 +155,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Adding PE to the embedding is one choice among several: learned tables (BERT, "
         "MiniLM), relative position terms inside attention, and RoPE, which rotates $q$ and $k$ "
         "by their position so that $q_i \\cdot k_j$ depends on $i - j$.",
-        "zh": "把 PE 加到嵌入上只是几种做法之一：还有可学习的位置表（BERT、MiniLM）、在注意力内部"
+        "zh": "把 PE 加到词向量上只是几种做法之一：还有可学习的位置表（BERT、MiniLM）、在注意力内部"
         "加入相对位置项，以及 RoPE——它按位置旋转 $q$ 和 $k$，使 $q_i \\cdot k_j$ 取决于 $i - j$。",
     },
     "pos.solved": {
@@ -168,4 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "注意力只负责混合 token；Transformer 还需要逐 token 的处理，以及稳定堆叠多层的办法"
         "——这就是 Transformer 块。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "pos.tex.position": {"en": "position", "zh": "位置"},
+    "pos.tex.shuffled": {"en": "shuffled", "zh": "打乱后"},
 }

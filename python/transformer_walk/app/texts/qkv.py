@@ -57,7 +57,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Showing the first {shown} of {n} token rows.",
         "zh": "只显示 {n} 个 token 行中的前 {shown} 行。",
     },
-    "qkv.row.token": {"en": "token", "zh": "词元（token）"},
+    "qkv.row.token": {"en": "token", "zh": "token"},
     "qkv.row.input_dim": {"en": "input dimension", "zh": "输入维度"},
     # --- projections ----------------------------------------------------------------------------
     "qkv.proj.title": {"en": "Where Q, K and V come from", "zh": "Q、K、V 从何而来"},
@@ -240,4 +240,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "未经缩放的 q · k 会随 d_k 变大，过大的分数会把 softmax 推向非此即彼。"
         "下一站：除以 √d_k。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "qkv.tex.trace": {"en": "(the trace: ", "zh": "（记录的值："},
 }

@@ -262,7 +262,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rnn.field.x": {"en": "layers L", "zh": "层数 L"},
     "rnn.field.y": {"en": "tokens one unit sees", "zh": "一个单元能看到的 token 数"},
     "rnn.field.needed": {"en": "needed: {span}", "zh": "需要：{span}"},
-    "rnn.field.tokens": {"en": "token", "zh": "词元（token）"},
+    "rnn.field.tokens": {"en": "token", "zh": "token"},
     "rnn.grid.pair": {"en": "i or j, reached", "zh": "已覆盖的 i 或 j"},
     "rnn.grid.seen": {"en": "seen", "zh": "已覆盖"},
     "rnn.grid.unseen": {"en": "not yet", "zh": "尚未覆盖"},
@@ -393,4 +393,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "RNN 的长链很脆弱，而且只能严格按顺序计算；CNN 要堆很多层才能连通远处的 token。"
         "下一步：让每个 token 都能直接够到其他所有 token。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "rnn.tex.field": {"en": "receptive field", "zh": "感受野"},
 }

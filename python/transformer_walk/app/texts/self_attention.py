@@ -222,4 +222,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "一个头只能给每个 token 一种权重分布——而且这张表随 n² 增长。"
         "多个头可以缓解前一个问题。",
     },
+    # --- words inside formulas (through views.latex.tex_words) ---
+    "sam.tex.from": {"en": "from", "zh": "来自"},
 }

@@ -48,13 +48,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The sentence in the sidebar has no tokens, so “Mirror” has nothing to translate. "
         "Type a few words there or pick one of the fixed pairs; the bottleneck experiment "
         "below works either way.",
-        "zh": "侧边栏里的句子没有任何词元，“镜像语”无从翻译。"
+        "zh": "侧边栏里的句子没有任何 token，“镜像语”无从翻译。"
         "请在那里输入几个词，或者选一个固定的句子对；下面的瓶颈实验照常可用。",
     },
     "s2s.capped": {
         "en": "Your text has {n} tokens; the encoder reads the first {shown} so the matrices "
         "stay readable.",
-        "zh": "你的文本有 {n} 个词元；为了让矩阵看得清，编码器只读前 {shown} 个。",
+        "zh": "你的文本有 {n} 个 token；为了让矩阵看得清，编码器只读前 {shown} 个。",
     },
     "s2s.axis.step": {"en": "decoder step (target word)", "zh": "解码步（目标词）"},
     "s2s.axis.dim": {"en": "dimension", "zh": "维度"},

@@ -2,7 +2,7 @@
 vectors, and word-level tokens against WordPiece sub-words."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "tok.title": {"en": "Tokens: from text to vectors", "zh": "词元：从文字到向量"},
+    "tok.title": {"en": "Tokens: from text to vectors", "zh": "Token：从文字到向量"},
     # --- the welcome ------------------------------------------------------------------------------
     "tok.welcome.title": {
         "en": "A road from one-hot vectors to the Transformer",
@@ -47,7 +47,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- text → tokens → ids → vectors ------------------------------------------------------------
     "tok.pipeline.title": {
         "en": "Text → tokens → ids → vectors",
-        "zh": "文字 → 词元 → 编号 → 向量",
+        "zh": "文字 → token → 编号 → 向量",
     },
     "tok.pipeline.body": {
         "en": "A neural network cannot do arithmetic on the symbol *dog*. So before anything "
@@ -56,16 +56,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id into a vector of real numbers. Here are the three steps for the sentence in the "
         "sidebar.",
         "zh": "神经网络没法直接对符号 *dog* 做运算。所以在一切开始之前，文字要经过三次转换："
-        "**分词器**把它切成词元（token），**词表**给每个词元分配一个整数编号，"
+        "**分词器**把它切成 token，**词表**给每个 token 分配一个整数编号，"
         "**词向量表**再把每个编号变成一个实数向量。下面就是侧边栏里那句话走过这三步的样子。",
     },
-    "tok.step.tokens": {"en": "**1 · Tokens**", "zh": "**1 · 词元**"},
+    "tok.step.tokens": {"en": "**1 · Tokens**", "zh": "**1 · token**"},
     "tok.step.tokens_body": {
         "en": "The toy model's tokenizer works on words: it lower-cases the text, keeps each word "
         "(with its apostrophe part, as in *dog's*), and makes every punctuation mark, emoji and "
         "Chinese character a token of its own.",
-        "zh": "玩具模型的分词器以词为单位：先把文字转成小写，每个单词保留为一个词元"
-        "（连同撇号部分，如 *dog's*），每个标点、表情符号和汉字都单独成为一个词元。",
+        "zh": "玩具模型的分词器以词为单位：先把文字转成小写，每个单词保留为一个 token"
+        "（连同撇号部分，如 *dog's*），每个标点、表情符号和汉字都单独成为一个 token。",
     },
     "tok.step.ids": {"en": "**2 · Ids**", "zh": "**2 · 编号**"},
     "tok.step.ids_body": {
@@ -73,7 +73,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "first, then every token of your sentence that was not among them ({added} here). A "
         "token's id is its row number in this list.",
         "zh": "玩具词表共有 |V| = **{vocab}** 个条目：先是 {base} 个常见英文单词，"
-        "再加上你的句子里不在其中的词元（这里有 {added} 个）。一个词元的编号，"
+        "再加上你的句子里不在其中的 token（这里有 {added} 个）。一个 token 的编号，"
         "就是它在这张表里的行号。",
     },
     "tok.step.vectors": {"en": "**3 · Vectors**", "zh": "**3 · 向量**"},
@@ -84,28 +84,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "rows are seeded random numbers, not learned ones — the Embeddings stop shows how "
         "training gives them meaning.",
         "zh": "词向量表 E 为词表中的每个条目存一行 d_model = **{d_model}** 个数。"
-        "按编号查表，就取出这个词元的那一行；把这些行摞起来，就得到形状为 "
+        "按编号查表，就取出这个 token 的那一行；把这些行摞起来，就得到形状为 "
         "[n, d_model] = [{n}, {d_model}] 的矩阵，后面每一站都从它出发。"
         "玩具模型的这些行是用固定种子生成的随机数，并不是学出来的——"
         "“词向量”那一站会展示训练如何让它们带上含义。",
     },
     "tok.col.position": {"en": "position i", "zh": "位置 i"},
-    "tok.col.token": {"en": "token", "zh": "词元"},
+    "tok.col.token": {"en": "token", "zh": "token"},
     "tok.col.id": {"en": "id", "zh": "编号"},
     "tok.col.word": {"en": "word", "zh": "单词"},
-    "tok.col.pieces": {"en": "WordPiece tokens", "zh": "WordPiece 词元"},
+    "tok.col.pieces": {"en": "WordPiece tokens", "zh": "WordPiece token"},
     "tok.col.count": {"en": "count", "zh": "个数"},
-    "tok.chart.token": {"en": "token", "zh": "词元"},
+    "tok.chart.token": {"en": "token", "zh": "token"},
     "tok.chart.dim": {"en": "dimension of the vector", "zh": "向量的维度"},
     "tok.chart.value": {"en": "value", "zh": "数值"},
     "tok.vectors.capped": {
         "en": "The first {shown} of the n = {n} rows are drawn; the table above lists all of them.",
-        "zh": "图中只画出了 n = {n} 行中的前 {shown} 行；上面的表格列出了全部词元。",
+        "zh": "图中只画出了 n = {n} 行中的前 {shown} 行；上面的表格列出了全部 token。",
     },
     # --- words vs tokens vs sub-words -------------------------------------------------------------
     "tok.count.title": {
         "en": "n counts tokens, not words",
-        "zh": "n 数的是词元，不是单词",
+        "zh": "n 数的是 token，不是单词",
     },
     "tok.count.body": {
         "en": "Every later formula speaks of a sequence of length $n$: $n$ query vectors, an "
@@ -116,9 +116,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "easily become 12 tokens — and then $n = 12$. Here is your sentence counted three "
         "ways.",
         "zh": "后面所有公式里的序列长度都是 $n$：$n$ 个查询向量，一个 $n \\times n$ 的注意力矩阵。"
-        "这个 $n$ 是分词器产出的**词元**个数，而不同的分词器会给出不同的个数。"
+        "这个 $n$ 是分词器产出的**token**个数，而不同的分词器会给出不同的个数。"
         "真实模型很少按空格切分：它们使用子词分词（BPE、WordPiece、SentencePiece），"
-        "常见词保持完整，罕见词切成几块。于是一个 10 个单词的句子很可能变成 12 个词元——"
+        "常见词保持完整，罕见词切成几块。于是一个 10 个单词的句子很可能变成 12 个 token——"
         "此时 $n = 12$。下面用三种方式数一数你的句子。",
     },
     "tok.metric.words": {"en": "Words (split at spaces)", "zh": "单词（按空格切分）"},
@@ -127,14 +127,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "a whole Chinese sentence counts as one here.",
         "zh": "英文读者会数出的个数。中文的词与词之间没有空格，所以一整句中文在这里只算一个。",
     },
-    "tok.metric.toy": {"en": "Toy tokens (word-level)", "zh": "玩具模型词元（按词）"},
+    "tok.metric.toy": {"en": "Toy tokens (word-level)", "zh": "玩具模型 token（按词）"},
     "tok.metric.toy_help": {
         "en": "The n of every toy-model page on this road.",
         "zh": "这条路线上所有玩具模型页面里的 n。",
     },
     "tok.metric.wordpiece": {
         "en": "MiniLM WordPiece tokens",
-        "zh": "MiniLM 的 WordPiece 词元",
+        "zh": "MiniLM 的 WordPiece token",
     },
     "tok.metric.wordpiece_help": {
         "en": "The n of the real model, all-MiniLM-L6-v2: its sub-words plus [CLS] at the start "
@@ -147,7 +147,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "**n = {wordpiece}** ({pieces} sub-word tokens + [CLS] + [SEP]), while a reader counts "
         "{words} {words:word|words}.",
         "zh": "对这段文字，玩具模型的 **n = {toy}**，真实模型的 **n = {wordpiece}**"
-        "（{pieces} 个子词词元 + [CLS] + [SEP]），而读者数出来的是 {words} 个单词。",
+        "（{pieces} 个子词 token + [CLS] + [SEP]），而读者数出来的是 {words} 个单词。",
     },
     "tok.count.summary_toy_only": {
         "en": "For this text the toy model works with **n = {toy}**, while a reader counts "
@@ -171,7 +171,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "tok.wp.sequence": {
         "en": "The whole sequence the model reads, with each token's id:",
-        "zh": "模型实际读入的完整序列，以及每个词元的编号：",
+        "zh": "模型实际读入的完整序列，以及每个 token 的编号：",
     },
     "tok.wp.split_words": {
         "en": "{count} {count:word|words} of your text {count:was|were} cut into several pieces.",
@@ -187,14 +187,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} {count:token|tokens} became [UNK]: the vocabulary has no piece for "
         "{count:it|them} (this English vocabulary lacks most emoji and many Chinese characters). "
         "The model still reads a position there, but every such character looks the same to it.",
-        "zh": "有 {count} 个词元变成了 [UNK]：词表里没有能表示它们的片段（这个英文词表缺少大多数"
+        "zh": "有 {count} 个 token 变成了 [UNK]：词表里没有能表示它们的片段（这个英文词表缺少大多数"
         "表情符号和许多汉字）。模型在那里仍然占用一个位置，但所有这类字符在它看来都一模一样。",
     },
     "tok.wp.long": {
         "en": "This text has {n} WordPiece tokens. MiniLM has learned position vectors for 512 "
         "positions only, so the real model would cut the text there. That limit belongs to "
         "the position table — it has nothing to do with d_model, the width of each vector.",
-        "zh": "这段文字有 {n} 个 WordPiece 词元。MiniLM 只学过 512 个位置的位置向量，"
+        "zh": "这段文字有 {n} 个 WordPiece token。MiniLM 只学过 512 个位置的位置向量，"
         "所以真实模型会在那里截断。这个上限来自位置向量表——和 d_model（每个向量的宽度）"
         "毫无关系。",
     },
@@ -219,7 +219,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tok.try.result": {
         "en": "“{word}” → {pieces} — **{count}** {count:token|tokens} before [CLS] and [SEP] are "
         "added.",
-        "zh": "“{word}” → {pieces}——加上 [CLS] 和 [SEP] 之前共 **{count}** 个词元。",
+        "zh": "“{word}” → {pieces}——加上 [CLS] 和 [SEP] 之前共 **{count}** 个 token。",
     },
     "tok.try.empty": {
         "en": "Type a word to see its pieces.",
@@ -237,17 +237,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "在 MiniLM 里是另一个 n。\n"
         "- **编号本身没有含义。** 编号 34 并不比其他编号更“接近”35；编号只说明要取哪一行。"
         "如果说有含义，那也是在向量里。\n"
-        "- **代价跟着 n 走。** 注意力要把每个词元和每个词元都比较一次，计算量随 n² 增长——"
-        "这里数的是词元。所以子词切分会让一段文字的计算代价比它的单词数看起来更高。",
+        "- **代价跟着 n 走。** 注意力要把每个 token 和每个 token 都比较一次，计算量随 n² 增长——"
+        "这里数的是 token。所以子词切分会让一段文字的计算代价比它的单词数看起来更高。",
     },
     "tok.solved": {
         "en": "text became numbers a network can compute with: every token has an id and a vector.",
-        "zh": "文字变成了网络能计算的数字：每个词元都有了编号和向量。",
+        "zh": "文字变成了网络能计算的数字：每个 token 都有了编号和向量。",
     },
     "tok.hurts": {
         "en": "an id is only a name. Written as a vector in the plainest way — one-hot — it "
         "says which token this is and nothing about what it means.",
         "zh": "编号只是一个名字。用最朴素的方式——One-Hot——把它写成向量，"
-        "也只能说明“这是哪个词元”，说明不了它的含义。",
+        "也只能说明“这是哪个 token”，说明不了它的含义。",
     },
 }

@@ -40,6 +40,18 @@ MULTI_HEAD = (
 )
 
 
+_TEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}", "#": r"\#",
+    "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}",
+}  # fmt: skip
+
+
+def tex_words(words: str) -> str:
+    r"""``words`` (a translated message) as upright text in a formula: ``\text{…}`` with the
+    characters KaTeX would read as commands escaped, so a word of any language is safe there."""
+    return r"\text{" + "".join(_TEX_SPECIAL.get(ch, ch) for ch in words) + "}"
+
+
 def power_of_ten(text: str) -> str:
     """A number as Python prints it, in LaTeX: "2.79e-09" → 2.79 \\times 10^{-9}; a number
     without an exponent ("0.5", "0") stays as it is."""
