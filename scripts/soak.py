@@ -60,11 +60,9 @@ NOT_RUNNING = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 EXCEPTION = '[data-testid="stException"]'
 PROBES = ("_stcore/health", "_stcore/host-config")  # what the client asks the server on load
 
-# The pages of the road: (url path, title message id); the default page is served at "/".
+# The pages of the road: (url path, title message id); "/" forwards to the first.
 PAGES: list[tuple[str, str]] = [
-    ("" if (group, index) == (0, 0) else url, title)
-    for group, (_group_id, pages) in enumerate(ROAD)
-    for index, (_file, url, title, _icon) in enumerate(pages)
+    (url, title) for _group_id, pages in ROAD for _file, url, title, _icon in pages
 ]
 
 # Sentences typed into the sidebar: ordinary, empty, blank, CJK, mixed, emoji, odd characters,
@@ -413,6 +411,25 @@ class Session:
         self.report.page_loads += 1
         await self.settle(page)
 
+    async def open_from_menu(self, page, url_path: str, title_id: str) -> None:  # noqa: ANN001
+        """Click the sidebar's link to ``url_path`` and wait for that page's title and run."""
+        from playwright.async_api import Error as PlaywrightError
+
+        self.last = f"following the menu to /{url_path}"
+        self.where = f"/{url_path} (lang {self.language}, via menu)"
+        self.report.page_loads += 1
+        title = translate(heading_id(title_id), self.language)
+        try:
+            await page.locator(f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').click(
+                timeout=ACTION_TIMEOUT_MS
+            )
+            heading = page.locator('[data-testid="stMain"] h1').filter(has_text=title).first
+            await heading.wait_for(timeout=RENDER_TIMEOUT_MS)
+        except PlaywrightError as exc:
+            self.error("page did not open from the menu", str(exc).splitlines()[0])
+            return
+        await self.settle(page, started=True)
+
     async def poke(self, page) -> None:  # noqa: ANN001
         """Use one random widget in the page body."""
         main = page.locator('[data-testid="stMain"]')
@@ -502,9 +519,11 @@ class Session:
 
 
 async def _warm_up(browser, url: str, report: Report, sessions: int) -> None:  # noqa: ANN001
-    """Every page once (languages alternating) and with one of the longest sentences, shared
-    among the sessions, so imports, model weights, caches and the memory a long sentence takes
-    are in before the first memory reading. Errors here count too."""
+    """Every page once with one of the longest sentences, shared among the sessions, so imports,
+    model weights, caches and the memory a long sentence takes are in before the first memory
+    reading. Each session opens its first page in its language, types its long sentence once,
+    and reaches its other pages through the sidebar, as a reader would: the sentence stays, and
+    no page pays a fresh load. Errors here count too."""
 
     from playwright.async_api import Error as PlaywrightError
 
@@ -514,15 +533,18 @@ async def _warm_up(browser, url: str, report: Report, sessions: int) -> None:  #
             page = await context.new_page()
             session = Session(number, browser, url, report, random.Random(number))
             session.watch(page)
-            languages = list(LANGUAGES)
-            for index in range(number, len(PAGES), sessions):
-                url_path, title_id = PAGES[index]
-                await session.goto(page, url_path, title_id, languages[index % len(languages)])
-                try:
-                    await session.type_sentence(page, HEAVY[index % len(HEAVY)])
-                except PlaywrightError:  # the box was busy: skip it, as the soak does
-                    report.skipped += 1
-                    await session.settle(page)
+            mine = [PAGES[i] for i in range(number, len(PAGES), sessions)]
+            if not mine:
+                return
+            url_path, title_id = mine[0]
+            await session.goto(page, url_path, title_id, list(LANGUAGES)[number % len(LANGUAGES)])
+            try:
+                await session.type_sentence(page, HEAVY[number % len(HEAVY)])
+            except PlaywrightError:  # the box was busy: skip it, as the soak does
+                report.skipped += 1
+                await session.settle(page)
+            for url_path, title_id in mine[1:]:
+                await session.open_from_menu(page, url_path, title_id)
         finally:
             await context.close()
 

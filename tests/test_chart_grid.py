@@ -4,6 +4,8 @@ tokens stay apart, and the colour scale follows the sign of the data."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -63,9 +65,30 @@ def test_a_given_domain_decides_the_scale() -> None:
     assert grid.colours_for(np.zeros((2, 2))).domain == (0.0, 1.0)  # all zeros: still a range
 
 
-def _layers(chart: object) -> list[dict]:
-    spec = chart.to_dict()  # type: ignore[attr-defined]
+def _layers(spec: dict) -> list[dict]:
     return spec["layer"]
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (8, 64), (1, 3), (0, 0)])
+def test_heatmap_specs_are_valid_vega_lite(shape: tuple[int, int]) -> None:
+    """The heatmap writes its spec by hand (for speed); Altair checks it against the schema."""
+    import altair as alt
+
+    rows, cols = shape
+    matrix = np.arange(rows * cols, dtype=float).reshape(rows, cols) - 3
+    spec = charts.heatmap(
+        matrix, [str(i) for i in range(rows)], [str(j) for j in range(cols)],
+        row_title="q", col_title="k", value_title="a",
+    )  # fmt: skip
+    alt.LayerChart.from_dict(spec, validate=True)
+    json.dumps(spec, allow_nan=False)  # what the browser parses: no NaN
+
+
+def test_non_finite_cells_become_nulls() -> None:
+    spec = charts.heatmap(
+        np.array([[np.nan, 1.0]]), ["a"], ["x", "y"], row_title="", col_title="", value_title=""
+    )
+    assert [c["value"] for c in spec["data"]["values"]] == [None, 1.0]
 
 
 def test_heatmap_keeps_repeated_tokens_apart_and_shows_every_label() -> None:

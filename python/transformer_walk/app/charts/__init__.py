@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import numpy as np
@@ -10,6 +11,9 @@ import pandas as pd
 
 from transformer_walk.app.charts import grid
 
+# A Vega-Lite spec written out as a dict (for st.vega_lite_chart), where Altair is too slow.
+Spec = dict[str, Any]
+VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 # The numbers a chart draws come as NumPy arrays or plain lists: the charts only iterate them.
 Vector = np.ndarray | Sequence[float]
 Matrix = np.ndarray | Sequence[Vector]  # rows top to bottom
@@ -104,14 +108,19 @@ def heatmap(
     fmt: str = ".2f",
     domain: tuple[float, float] | None = None,
     width: int = grid.FULL,
-) -> alt.LayerChart:
+) -> Spec:
     """A labelled matrix (rows top to bottom, as printed) sized to fit ``width`` px, the column it
     is drawn in: square cells as large as fit, every row and column label shown (a smaller font
     or a rotation, never thinned), values printed in the cells only where they fit. The colour
     scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0.
+    Drawn with ``st.vega_lite_chart``.
 
     Labels may repeat (a sentence can hold the same word twice), so rows and columns are keyed by
     position and shown by label.
+
+    The Vega-Lite spec is written out as a dict rather than built with Altair: the pages draw
+    some thirty of these per rerun, and Altair's objects and its schema check took about 30 ms
+    a chart. ``tests/test_chart_grid.py`` checks the spec against the Vega-Lite schema instead.
     """
     values = np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2:
@@ -119,74 +128,77 @@ def heatmap(
     n_rows, n_cols = values.shape
     rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
     cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
-    texts = [format(v, fmt) for v in values.reshape(-1)]  # (rows, cols) → (rows·cols,) row-major
+    flat = values.reshape(-1)  # (rows, cols) → (rows·cols,), row-major like the cells below
+    texts = [format(v, fmt) for v in flat]
     layout = grid.grid_for(
         n_rows, n_cols, width=width, row_labels=row_labels, col_labels=col_labels, values=texts
     )
     colours = grid.colours_for(values, domain)
-    data = pd.DataFrame(
+    cells = [
         {
-            "row": np.repeat(rows, n_cols),
-            "col": np.tile(cols, n_rows),
-            "row_label": np.repeat(list(row_labels), n_cols),
-            "col_label": np.tile(list(col_labels), n_rows),
-            "value": values.reshape(-1),  # (rows, cols) → (rows·cols,), row-major like the keys
-            "text": texts,
+            "row": rows[k // n_cols],
+            "col": cols[k % n_cols],
+            "row_label": row_labels[k // n_cols],
+            "col_label": col_labels[k % n_cols],
+            "value": float(v) if np.isfinite(v) else None,  # JSON has no NaN
+            "text": texts[k],
         }
-    )
-    # "3:dog" → "dog". Vega expressions have functions, not methods.
-    strip = "join(slice(split(datum.value, ':'), 1), ':')"
-
-    def axis(angle: int = 0) -> alt.Axis:
-        # labelOverlap=False: Vega would otherwise hide every other label once they crowd.
-        return alt.Axis(
-            labelExpr=strip, labelOverlap=False, labelFontSize=layout.axis_font,
-            labelLimit=grid.LABEL_LIMIT, titleFontSize=grid.AXIS_FONT + 1, labelAngle=angle,
-        )  # fmt: skip
-
-    x = alt.X("col:N", sort=cols, title=col_title, axis=axis(layout.x_angle))
-    y = alt.Y("row:N", sort=rows, title=row_title, axis=axis())
-    legend = alt.Legend(
-        orient="bottom", direction="horizontal", titleOrient="left",
+        for k, v in enumerate(flat)
+    ]
+    # "3:dog" → "dog". Vega expressions have functions, not methods. labelOverlap=False: Vega
+    # would otherwise hide every other label once they crowd.
+    axis = {
+        "labelExpr": "join(slice(split(datum.value, ':'), 1), ':')",
+        "labelOverlap": False,
+        "labelFontSize": layout.axis_font,
+        "labelLimit": grid.LABEL_LIMIT,
+        "titleFontSize": grid.AXIS_FONT + 1,
+    }
+    x = {"field": "col", "type": "nominal", "sort": cols, "title": col_title,
+         "axis": axis | {"labelAngle": layout.x_angle}}  # fmt: skip
+    y = {"field": "row", "type": "nominal", "sort": rows, "title": row_title,
+         "axis": axis | {"labelAngle": 0}}  # fmt: skip
+    legend = {
+        "orient": "bottom", "direction": "horizontal", "titleOrient": "left",
         # No wider than the plot (less the title beside it), so the legend never widens the chart.
-        gradientLength=grid.legend_length(layout.plot_width(n_cols), value_title),
-    )  # fmt: skip
-    rects = (
-        alt.Chart()
-        .mark_rect()
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                "value:Q",
-                title=value_title,
-                legend=legend,
-                scale=alt.Scale(scheme=colours.scheme, domain=list(colours.domain)),
-            ),
-            tooltip=[
-                alt.Tooltip("row_label:N", title=row_title),
-                alt.Tooltip("col_label:N", title=col_title),
-                alt.Tooltip("value:Q", title=value_title, format=fmt),
+        "gradientLength": grid.legend_length(layout.plot_width(n_cols), value_title),
+    }  # fmt: skip
+    rects = {
+        "mark": {"type": "rect"},
+        "encoding": {
+            "x": x,
+            "y": y,
+            "color": {
+                "field": "value", "type": "quantitative", "title": value_title, "legend": legend,
+                "scale": {"scheme": colours.scheme, "domain": list(colours.domain)},
+            },
+            "tooltip": [
+                {"field": "row_label", "type": "nominal", "title": row_title},
+                {"field": "col_label", "type": "nominal", "title": col_title},
+                {"field": "value", "type": "quantitative", "title": value_title, "format": fmt},
             ],
-        )
-    )
-    layers: list[alt.Chart] = [rects]
+        },
+    }  # fmt: skip
+    layers = [rects]
     if layout.value_font:
+        white = {"test": colours.white_text_test(), "value": "white"}
         layers.append(
-            alt.Chart()
-            .mark_text(fontSize=layout.value_font)
-            .encode(
-                x=x,
-                y=y,
-                text="text:N",
-                color=alt.condition(
-                    colours.white_text_test(), alt.value("white"), alt.value("black")
-                ),
-            )
+            {
+                "mark": {"type": "text", "fontSize": layout.value_font},
+                "encoding": {
+                    "x": x,
+                    "y": y,
+                    "text": {"field": "text", "type": "nominal"},
+                    "color": {"condition": white, "value": "black"},
+                },
+            }
         )
-    # One data set for both layers, given to the layer: Altair then has no sub-chart data to
-    # compare (it hashes a frame by printing it). A fixed step per cell, not a total size: the
-    # axes, titles and legend get their own room instead of squeezing the matrix.
-    return alt.LayerChart(
-        layer=layers, data=data, width=alt.Step(layout.cell), height=alt.Step(layout.cell)
-    )
+    # A fixed step per cell, not a total size: the axes, titles and legend get their own room
+    # instead of squeezing the matrix.
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "data": {"values": cells},
+        "width": {"step": layout.cell},
+        "height": {"step": layout.cell},
+        "layer": layers,
+    }

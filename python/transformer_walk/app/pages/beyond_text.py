@@ -106,7 +106,7 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
         rf"X \in \mathbb{{R}}^{{{patches.n}\times{d}}}"
     )
     labels = [str(i + 1) for i in range(patches.n)]
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             att.x,
             labels,
@@ -128,7 +128,7 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
         rf"{{\sqrt{{{att.x.shape[1]}}}}}\Big) \in \mathbb{{R}}^{{{n}\times{n}}}"
     )
     labels = [str(i + 1) for i in range(n)]
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             att.weights,
             labels,
@@ -154,7 +154,7 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
         rows, cols = patches.grid
         title = t("vit.grid.title")
         st.markdown(f"**{title}**")
-        st.altair_chart(
+        st.vega_lite_chart(
             charts.heatmap(
                 vit.weights_on_grid(row, patches.grid),
                 [str(r + 1) for r in range(rows)],

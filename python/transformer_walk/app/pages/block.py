@@ -140,7 +140,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
     values = views.stage_array(block, stage)[:shown]  # (shown, d_model or d_ff)
     dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
-    st.altair_chart(
+    st.vega_lite_chart(
         heatmap(
             values,
             token_axis(trace.tokens, 0, shown),

@@ -46,7 +46,7 @@ def _matrix(
     values: np.ndarray, tokens: list[str], title: str, width: int = charts.HALF
 ) -> None:  # values: [n, n]
     st.markdown(f"**{title}**")
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             values,
             token_axis(tokens),
@@ -65,7 +65,7 @@ def _query_rows(
     rows: charts.Matrix, labels: list[str], tokens: list[str], query: str, row_title: str
 ) -> None:
     """One query's weights over the keys, [k, n]: a row per model, head or variant."""
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             rows,
             labels,

@@ -161,7 +161,7 @@ def _similarity(backend: str) -> None:
         embeddings = minilm_embed(tuple(sentences), backend)  # (m, 384)
     sims = views.cosine_matrix(embeddings)  # (m, m)
     labels = [f"{i + 1}. {s if len(s) <= 40 else s[:39] + '…'}" for i, s in enumerate(sentences)]
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             sims,
             labels,

@@ -164,7 +164,7 @@ def _lookup(result: Word2VecResult, backend_name: str, backend: ModuleType) -> N
     ids_text = ", ".join(f"{w}→{i}" for w, i in zip(known[:MAX_ROWS], ids[:MAX_ROWS], strict=True))
     st.code(f"ids = [{ids_text}{', …' if len(known) > MAX_ROWS else ''}]", language=None)
     shown = rows[:MAX_ROWS]
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             shown,
             token_axis(known, 0, len(shown)),
@@ -194,7 +194,7 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
         return
     table = result.embeddings[[result.vocab.index(w) for w in distinct]]  # (m, d); known words
     sims = cosine_matrix(table)  # (m, m)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             sims,
             distinct,

@@ -104,7 +104,7 @@ def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> 
     head = right.selectbox(t("mla.axis.head"), options=list(range(1, CONFIG.h + 1)), key=HEAD_KEY)
     start, stop = rows
     matrix = weights[layer - 1, head - 1, start:stop, start:stop]  # (m, m)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             matrix,
             labels[start:stop],
@@ -228,7 +228,7 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
                 },
             )
             shown = positions if len(positions) <= MAX_GRID else positions[:MAX_GRID]
-            st.altair_chart(
+            st.vega_lite_chart(
                 charts.heatmap(
                     views.head_rows(weights, i, ranked)[:, : len(shown)],
                     [r.label for r in ranked],

@@ -112,7 +112,7 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
         ):  # the last row may be short
             with col:
                 st.markdown(t("mh.head_label", number=head + 1))
-                st.altair_chart(
+                st.vega_lite_chart(
                     charts.heatmap(
                         weights[head, start:stop, start:stop],
                         tokens,
@@ -136,7 +136,7 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     rows = views.query_rows_by_head(trace, i)  # (h, n)
     head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
     start, stop = keys
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             rows[:, start:stop],
             head_names,
@@ -183,7 +183,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         width: int = charts.FULL,
     ) -> None:
         st.markdown(title)
-        st.altair_chart(
+        st.vega_lite_chart(
             charts.heatmap(
                 values,
                 row_labels,

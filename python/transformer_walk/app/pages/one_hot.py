@@ -136,7 +136,7 @@ def _memory(trace: Trace) -> None:
 
 def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
     """The [m, m] cosines of one-hot vectors: 1 on the diagonal, 0 everywhere else."""
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             cos,
             words,

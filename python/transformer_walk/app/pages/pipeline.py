@@ -149,7 +149,7 @@ def _numbers(stop: views.Stop, trace: Trace) -> None:
     if shown_r < len(rows) or shown_c < len(cols):
         st.caption(t("pipe.window", rows=shown_r, cols=shown_c))
     is_weights = stop.key == "weights"
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             matrix[:shown_r, :shown_c], rows[:shown_r], cols[:shown_c],
             row_title=t("pipe.axis.row"), col_title=t("pipe.axis.col"),

@@ -65,7 +65,7 @@ def _heat(
     width: int = charts.FULL,
 ) -> None:
     shown = min(len(rows), SHOWN_ROWS)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             matrix[:shown],
             rows[:shown],
@@ -177,7 +177,7 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
         dims = [str(c + 1) for c in range(d)]
         M = qkv.matching_matrix(weights, head, config.d_k)
         st.markdown(t("qkv.pair.matrix", d=d))
-        st.altair_chart(
+        st.vega_lite_chart(
             charts.heatmap(
                 M,
                 dims,

@@ -99,7 +99,7 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
     st.caption(t("rnn.chain.caption"))
 
     rows = min(trace.n, HEATMAP_ROWS)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             states[:rows],
             [f"h{t_ + 1} · {tok}" for t_, tok in enumerate(trace.tokens[:rows])],
@@ -233,7 +233,7 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
         window_labels = [" ".join(trace.tokens[p] for p in w) for w in spans]
         st.markdown(t("rnn.cnn.windows", count=len(spans), k=k, d_in=k * d, d=d))
         rows = min(len(spans), HEATMAP_ROWS)
-        st.altair_chart(
+        st.vega_lite_chart(
             charts.heatmap(
                 features[:rows],
                 [f"c{i + 1} · {label}" for i, label in enumerate(window_labels[:rows])],

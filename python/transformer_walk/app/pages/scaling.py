@@ -92,7 +92,7 @@ def _weights_panel(trace: Trace, head: int, title: str) -> None:
     )  # fmt: skip
     shown = min(trace.n, SHOWN)
     tokens = token_axis(trace.tokens, 0, shown)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             weights[:shown, :shown],
             tokens,

@@ -80,7 +80,7 @@ def _matrix(trace: Trace, head: int) -> None:
         n, MAX_SHOWN, WINDOW_KEY, help_id="sam.window_help", note="sam.window_note"
     )
     tokens = token_axis(trace.tokens, start, stop)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             weights[start:stop, start:stop],
             tokens,
@@ -187,7 +187,7 @@ def _direction(trace: Trace, head: int) -> None:
         start, stop = window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
     tokens = token_axis(trace.tokens, start, stop)
     st.subheader(t("sam.dir.heatmap"))
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             gap[start:stop, start:stop],
             tokens,

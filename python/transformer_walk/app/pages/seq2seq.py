@@ -93,7 +93,7 @@ def _fixed_vs_per_step(trace: Seq2SeqTrace) -> None:
         with col:
             st.markdown(f"**{title}**")
             st.latex(latex)
-            st.altair_chart(
+            st.vega_lite_chart(
                 charts.heatmap(
                     matrix,
                     target,
@@ -120,7 +120,7 @@ def _alignment(trace: Seq2SeqTrace) -> None:
     )
     st.caption(t("s2s.align.construction"))
     source, target = token_axis(trace.pair.source), token_axis(trace.pair.target)
-    st.altair_chart(
+    st.vega_lite_chart(
         charts.heatmap(
             trace.weights,
             target,

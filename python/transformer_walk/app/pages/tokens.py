@@ -73,7 +73,7 @@ def _pipeline(trace: Trace) -> None:
         )
         shown = min(n, MAX_HEATMAP_ROWS)
         rows = trace.embeddings[:shown]  # (shown, d_model)
-        st.altair_chart(
+        st.vega_lite_chart(
             charts.heatmap(
                 rows,
                 [
