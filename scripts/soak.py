@@ -420,8 +420,10 @@ class Session:
         self.report.page_loads += 1
         title = translate(heading_id(title_id), self.language)
         try:
+            # As long as a page load may take: a busy browser (a long sentence's charts still
+            # drawing) takes the click only once its main thread is free.
             await page.locator(f'[data-testid="stSidebarNav"] a[href$="/{url_path}"]').click(
-                timeout=ACTION_TIMEOUT_MS
+                timeout=RENDER_TIMEOUT_MS
             )
             heading = page.locator('[data-testid="stMain"] h1').filter(has_text=title).first
             await heading.wait_for(timeout=RENDER_TIMEOUT_MS)
