@@ -193,7 +193,7 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
             if not page.url.split("?")[0].endswith(f"/{url}"):  # "/" opens the first page
                 link = nav.locator(f'a[href$="/{url}"]')
                 assert link.count() == 1, (language, url, "not listed in the sidebar")
-                link.click()
+                link.click(timeout=RENDER_TIMEOUT_MS)  # a busy browser takes it late
                 page.wait_for_url(f"**/{url}*", timeout=RENDER_TIMEOUT_MS)
             title = translate(heading, language)
             main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)

@@ -51,7 +51,13 @@ def attention_weights(
             "key:N", sort=keys, title=token_title,
             axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=False),
         ),
-        y=alt.Y("weight:Q", title=weight_title, scale=alt.Scale(domain=[0, 1])),
+        # The whole [0, 1] while one weight dominates; over many keys the weights are small, and
+        # a [0, 1] axis would flatten them: the axis then fits the largest.
+        y=alt.Y(
+            "weight:Q",
+            title=weight_title,
+            scale=alt.Scale(domain=[0, 1]) if max(data["weight"], default=0) > 0.5 else alt.Scale(),
+        ),
     )  # fmt: skip
     bars = base.mark_bar(cornerRadiusTopLeft=3, cornerRadiusTopRight=3).encode(
         color=alt.condition("datum.top", alt.value(HIGHLIGHT), alt.value(MUTED)),

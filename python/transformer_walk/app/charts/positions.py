@@ -61,6 +61,12 @@ def index_heatmap(
     )
 
 
+def _all_entries() -> alt.Legend:
+    """A legend that lists every series (Vega cuts a long one at the plot's height): under the
+    plot, in columns."""
+    return alt.Legend(orient="bottom", columns=4, symbolLimit=0, labelLimit=160)
+
+
 def lines(
     frame: pd.DataFrame,
     *,
@@ -79,7 +85,9 @@ def lines(
         .encode(
             x=alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
             y=alt.Y(f"{y}:Q", title=y_title),
-            color=alt.Color(f"{series}:N", title=None, sort=list(series_order or [])),
+            color=alt.Color(
+                f"{series}:N", title=None, sort=list(series_order or []), legend=_all_entries()
+            ),
             tooltip=[
                 f"{series}:N",
                 alt.Tooltip(f"{x}:Q", title=x_title),
@@ -116,7 +124,13 @@ def row_bars(
 
 
 def stage_dots(
-    frame: pd.DataFrame, *, stage_order: Sequence[str], y: str, y_title: str, x_title: str
+    frame: pd.DataFrame,
+    *,
+    stage_order: Sequence[str],
+    token_order: Sequence[str],
+    y: str,
+    y_title: str,
+    x_title: str,
 ) -> alt.Chart:
     """Per-token statistic (``y``) at each stage of the block, stages left to right; columns
     ``stage``, ``token``, ``y``. LayerNorm's reset shows as all tokens landing on one value."""
@@ -131,7 +145,8 @@ def stage_dots(
                 axis=alt.Axis(labelAngle=-30, labelLimit=200, labelOverlap=False),
             ),
             y=alt.Y(f"{y}:Q", title=y_title),
-            color=alt.Color("token:N", title=None),
+            # In sentence order ("10 · x" after "9 · y"), every token in the legend.
+            color=alt.Color("token:N", title=None, sort=list(token_order), legend=_all_entries()),
             tooltip=["stage:N", "token:N", alt.Tooltip(f"{y}:Q", title=y_title, format=".4f")],
         )  # fmt: skip
         .properties(height=260)

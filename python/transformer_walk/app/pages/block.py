@@ -113,7 +113,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         },
     )
     shown = min(trace.n, MAX_ROWS)
-    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
+    tokens = list(token_labels(trace.tokens, range(shown)).values())
     frame = pd.DataFrame(
         [
             {"stage": t(STAGE_NAMES[s.stage]), "token": tokens[i], "var": float(s.stats.var[i])}
@@ -126,6 +126,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         charts.stage_dots(
             frame,
             stage_order=[t(STAGE_NAMES[s.stage]) for s in summaries],
+            token_order=tokens,
             y="var",
             y_title=t("blk.col.var"),
             x_title=t("blk.col.step"),
@@ -163,7 +164,7 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
     )
     norm, block = trace.config.norm, trace.blocks[block_index]
     shown = min(trace.n, MAX_ROWS)
-    index = pd.Index(list(token_labels(trace.tokens, range(shown), first=0).values()), name="token")
+    index = pd.Index(list(token_labels(trace.tokens, range(shown)).values()), name="token")
     for before, after in views.layer_norm_pairs(block, norm):
         b = views.RowStats.of(views.stage_array(block, before))
         a = views.RowStats.of(views.stage_array(block, after))
@@ -207,7 +208,7 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
     st.markdown(t("blk.stack.body", layers=layers))
     view = views.stack_view(trace)
     shown = min(trace.n, MAX_ROWS)
-    tokens = list(token_labels(trace.tokens, range(shown), first=0).values())
+    tokens = list(token_labels(trace.tokens, range(shown)).values())
     frame = pd.DataFrame(
         [
             {"block": layer, "cos": float(view.cos_with_input[layer, i]), "token": tokens[i]}

@@ -83,8 +83,8 @@ def _pair(backend: str) -> None:
         t(
             "ctx.pair.pieces",
             word=word.strip(),
-            a=", ".join(f"{a_out.tokens[p]} (#{p})" for p in a.pieces),
-            b=", ".join(f"{b_out.tokens[p]} (#{p})" for p in b.pieces),
+            a=", ".join(f"{a_out.tokens[p]} (#{p + 1})" for p in a.pieces),
+            b=", ".join(f"{b_out.tokens[p]} (#{p + 1})" for p in b.pieces),
         )
     )
     d = views.drift(a, b)
@@ -189,7 +189,7 @@ def _track(backend: str) -> None:
         st.info(t("ctx.track.too_short"), icon=":material/edit_note:")
         return
     forget_picks_of_another_sentence(out.tokens, (TRACK_KEY, TOWARD_KEY), PICKS_FOR_KEY)
-    options = token_labels(out.tokens, content, first=0)
+    options = token_labels(out.tokens, content)
     left, right = st.columns(2)
     with left:
         i = pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))

@@ -126,6 +126,11 @@ def _volume() -> None:
             ),
             hide_index=True,
             width="stretch",
+            height="content",  # every row: the text below quotes them
+            column_config={
+                t("dim.volume.col_shell"): st.column_config.TextColumn(width="medium"),
+                t("dim.volume.col_note"): st.column_config.TextColumn(width="large"),
+            },
         )
 
 
@@ -228,6 +233,7 @@ def _concentration() -> None:
         ),
         hide_index=True,
         width="stretch",
+        height="content",  # every row: the metrics above quote the largest d
         column_config={
             t(key): st.column_config.NumberColumn(format="%.3f")
             for key in (

@@ -130,7 +130,7 @@ def _head_view(
     layer, head = st.session_state[LAYER_KEY], st.session_state[HEAD_KEY]
     start, stop = rows
     shown = positions[start:stop]
-    options = token_labels(out.tokens, shown, first=0)
+    options = token_labels(out.tokens, shown)
     default = views.default_query(out.tokens)
     query = pick(
         t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
@@ -173,7 +173,7 @@ def _head_view(
 def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> None:
     st.header(t("mla.rank.title"), divider="gray")
     st.markdown(t("mla.rank.body"))
-    options = token_labels(out.tokens, positions, first=0)
+    options = token_labels(out.tokens, positions)
     default_query = views.default_query(out.tokens)
     cols = st.columns(3)
     with cols[0]:

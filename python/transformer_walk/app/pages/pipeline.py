@@ -155,7 +155,9 @@ def _numbers(stop: views.Stop, trace: Trace) -> None:
             row_title=t("pipe.axis.row"), col_title=t("pipe.axis.col"),
             value_title=t("pipe.axis.value"),
             fmt=".0f" if stop.key in ("ids", "one_hot") else ".2f",
-            domain=(0.0, 1.0) if is_weights else None,
+            # [0, 1] for a short sentence's whole matrix; a long one's weights are small, and the
+            # scale then spreads over what is shown.
+            domain=(0.0, 1.0) if is_weights and len(cols) == shown_c <= 12 else None,
             width=charts.FULL * 3 // 5,  # the right of columns [2, 3]
         ),
         width="content",
@@ -179,7 +181,7 @@ def render() -> None:
     trace = toy_trace_or_none(text, config, toy_backend(name, config, [text]))
     if trace is None:
         return
-    stops = views.pipeline_stops(trace, block)
+    stops = views.pipeline_stops(trace, block, t("pipe.text_size", n=len(trace.text)))
     by_key = {s.key: s for s in stops}
     labels = _labels()
     options = [s.key for s in stops]

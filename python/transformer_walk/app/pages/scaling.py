@@ -165,6 +165,7 @@ def _variance_section() -> None:
                 }
             ).set_index("d_k"),
             width="stretch",
+            height="content",  # every d_k, up to the largest
             column_config={
                 c: st.column_config.NumberColumn(format="%.2f")
                 for c in ("Var(q·k)", "Var(q·k) / d_k", "Var(q·k/√d_k)")

@@ -70,7 +70,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "vit.embed.title": {
         "en": "Patch embeddings: a linear projection plus positions",
-        "zh": "图块的词向量：线性投影加位置",
+        "zh": "图块向量：线性投影加位置",
     },
     "vit.embed.body": {
         "en": "One matrix $E$ maps every flattened patch to $d_{{\\text{{model}}}} = {d}$ "

@@ -44,8 +44,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“{word}” 没有出现在：{text}。请选一个两句都包含的词。",
     },
     "ctx.pair.pieces": {
-        "en": "“{word}” is {a} in sentence A and {b} in sentence B (# = position, [CLS] is #0).",
-        "zh": "“{word}” 在句子 A 中是 token {a}，在句子 B 中是 {b}（# 表示位置，[CLS] 是 #0）。",
+        "en": "“{word}” is {a} in sentence A and {b} in sentence B (# = position, [CLS] is #1).",
+        "zh": "“{word}” 在句子 A 中是 token {a}，在句子 B 中是 {b}（# 表示位置，[CLS] 是 #1）。",
     },
     "ctx.metric.word": {
         "en": "cos of the input-table rows",

@@ -124,4 +124,5 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.tex.representation": {"en": "Representation", "zh": "表示"},
     "pipe.tex.interaction": {"en": "Interaction", "zh": "交互"},
     "pipe.tex.aggregation": {"en": "Aggregation", "zh": "聚合"},
+    "pipe.text_size": {"en": "{n} {n:character|characters}", "zh": "{n} 个字符"},
 }

@@ -34,9 +34,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.pair.mirror_help": {
         "en": "“Mirror” is a toy language we define: it says everything backwards, so target "
-        "word j translates source word n − 1 − j and the alignment is an anti-diagonal.",
-        "zh": "“镜像语”是我们定义的一种玩具语言：什么话都倒着说，所以目标词 j 对应源词 n − 1 − j，"
-        "对齐矩阵是一条反对角线。",
+        "word j translates source word n + 1 − j (both counted from 1) and the alignment is an "
+        "anti-diagonal.",
+        "zh": "“镜像语”是我们定义的一种玩具语言：什么话都倒着说，所以目标词 j 对应源词 n + 1 − j"
+        "（都从 1 数起），对齐矩阵是一条反对角线。",
     },
     "s2s.dim": {"en": "State size d", "zh": "状态维数 d"},
     "s2s.sharpness": {"en": "Sharpness β", "zh": "锐度 β"},

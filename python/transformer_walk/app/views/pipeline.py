@@ -63,7 +63,7 @@ FORMULAS: dict[str, str] = {
 }
 
 
-def pipeline_stops(trace: Trace, block: int = 0) -> list[Stop]:
+def pipeline_stops(trace: Trace, block: int = 0, text_size: str | None = None) -> list[Stop]:
     """Text → … → contextual output, the inside of block ``block`` (0-based) shown in full."""
     b = trace.blocks[block]
     rep, inter, agg, tok = STAGES
@@ -85,8 +85,9 @@ def pipeline_stops(trace: Trace, block: int = 0) -> list[Stop]:
         ("norm2", b.out, "n, d_model", tok),
         ("output", trace.output, "n, d_model", tok),
     ]
-    chars = len(trace.text)
-    text = Stop("text", None, (chars,), f"{chars} chars", FORMULAS["text"], rep)
+    count = len(trace.text)  # ``text_size`` says "17 characters" in the page's language
+    size = text_size if text_size is not None else f"{count} chars"
+    text = Stop("text", None, (count,), size, FORMULAS["text"], rep)
     return [text] + [_stop(key, a, sym, FORMULAS[key], stage) for key, a, sym, stage in chain]
 
 
