@@ -1,8 +1,10 @@
-"""How long each page takes to answer: opening it, and moving each of its main controls one step
+"""How long each page takes to answer: opening it, and moving each of its main controls away
 from its default, as the server sees it (the script run, through Streamlit's AppTest; the
-browser's drawing comes on top). Median of ``--repeats`` runs, each from emptied data caches so
-that every run computes what a first visit or a first move computes (loaded models are kept, as
-a running server keeps them). Prints a Markdown table; a time over 1 s is marked.
+browser's drawing comes on top). "open" is a first visit to a fresh server: the data caches are
+emptied first (loaded models are kept, as a running server keeps them). A control is moved from
+the page at its defaults, ``--repeats`` times to a value not seen before (one, two, three steps
+away), so every run computes what a first move computes; the median is printed. Prints a
+Markdown table; a time over 1 s is marked.
 
     python scripts/page_timings.py                      # every page, 3 runs each
     python scripts/page_timings.py --pages qkv.py cost.py --repeats 5
@@ -30,20 +32,26 @@ from apptest_support import VALUE_WIDGETS, open_page, send_labels  # noqa: E402
 SLOW_S = 1.0  # the goal: every default interaction answers within this
 
 
-def nudge(widget: Any) -> str:
-    """Move ``widget`` one step from where it is (the next option, one step up or down, the
-    other state); return what was set."""
+def nudge(widget: Any, steps: int) -> str:
+    """Move ``widget`` ``steps`` steps from where it is (further options, steps up, or down
+    where up has no room; a switch is flipped); return what was set."""
     kind = widget.type
     if kind in ("slider", "number_input"):
         value, step = widget.value, widget.step
         if isinstance(value, (list, tuple)):  # a range: move its upper end
-            top = value[1] + step if value[1] + step <= widget.max else value[1] - step
+            high = widget.max
+            top = value[1] + steps * step
+            top = top if top <= high else max(value[0], value[1] - steps * step)
             widget.set_value([value[0], top])
             return repr([value[0], top])
         high = widget.max if widget.max is not None else float("inf")
-        moved = value + step if value + step <= high else value - step
+        low = widget.min if widget.min is not None else float("-inf")
+        moved = value + steps * step
+        moved = moved if moved <= high else max(low, value - steps * step)
         if float(value).is_integer() and float(step).is_integer():  # an int widget
             moved = int(moved)
+        else:
+            moved = round(moved, 10)  # 0.06, not 0.060000000000000005
         widget.set_value(moved)
         return repr(moved)
     if kind in ("toggle", "checkbox"):
@@ -52,29 +60,26 @@ def nudge(widget: Any) -> str:
         return repr(flipped)
     options = widget.options
     if kind == "multiselect":
-        chosen = list(widget.indices)
-        labels = [options[i] for i in chosen]
-        extra = next((o for o in options if o not in labels), None)
-        labels = (
-            labels[:-1]
-            if extra is None or len(labels) >= (widget.max_selections or 99)
-            else [*labels, extra]
-        )
+        labels = [options[i] for i in widget.indices]
+        extra = [o for o in options if o not in labels][:steps]
+        full = len(labels) + len(extra) > (widget.max_selections or len(options))
+        labels = labels[:-1] if full or not extra else [*labels, *extra]
         send_labels(widget, labels)
         return repr(labels)
     if kind == "select_slider":
-        index = (list(widget.proto.value) or list(widget.proto.default))[0]
-        label = options[int(index) + 1 if int(index) + 1 < len(options) else int(index) - 1]
-        send_labels(widget, [label])
-        return repr(label)
+        index = int((list(widget.proto.value) or list(widget.proto.default))[0])
+        to = index + steps if index + steps < len(options) else max(0, index - steps)
+        send_labels(widget, [options[to]])
+        return repr(options[to])
     index = widget.index or 0  # selectbox, radio
-    label = options[(index + 1) % len(options)]
+    label = options[(index + steps) % len(options)]
     send_labels(widget, label)
     return repr(label)
 
 
-def timed(run: Callable[[], Any]) -> float:
-    st.cache_data.clear()
+def timed(run: Callable[[], Any], *, cold: bool = False) -> float:
+    if cold:
+        st.cache_data.clear()
     started = time.perf_counter()
     run()
     return time.perf_counter() - started
@@ -82,19 +87,19 @@ def timed(run: Callable[[], Any]) -> float:
 
 def page_rows(page: str, repeats: int) -> list[tuple[str, str, float]]:
     """(control, what was set, median seconds) for opening ``page`` and for each main control."""
-    rows = [("open", "", statistics.median(timed(lambda: open_page(page)) for _ in range(repeats)))]
-    at = open_page(page)
+    opens = [timed(lambda: open_page(page), cold=True) for _ in range(repeats)]
+    rows = [("open", "", statistics.median(opens))]
+    at = open_page(page)  # also puts the defaults back in the caches
     keys = [w.key for kind in VALUE_WIDGETS for w in at.main.get(kind) if w.key]
     for key in keys:
         times, what = [], ""
-        for _ in range(repeats):
+        for steps in range(1, repeats + 1):
             at = open_page(page)
-            widget = next(
-                (w for kind in VALUE_WIDGETS for w in at.main.get(kind) if w.key == key), None
-            )
+            widgets = (w for kind in VALUE_WIDGETS for w in at.main.get(kind) if w.key == key)
+            widget = next(widgets, None)
             if widget is None:  # shown only in some states
                 break
-            what = nudge(widget)
+            what = nudge(widget, steps)
             times.append(timed(at.run))
             if at.exception:
                 raise SystemExit(f"{page}: moving {key} to {what} raised: {at.exception[0].value}")
