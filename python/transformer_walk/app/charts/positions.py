@@ -61,10 +61,21 @@ def index_heatmap(
     )
 
 
-def _all_entries() -> alt.Legend:
-    """A legend that lists every series (Vega cuts a long one at the plot's height): under the
-    plot, in columns."""
-    return alt.Legend(orient="bottom", columns=4, symbolLimit=0, labelLimit=160)
+def _all_entries(count: int) -> alt.Legend:
+    """A legend that lists all ``count`` series, whole labels: to the right of the plot, where it
+    takes width, not the plot's height (a stretched chart fits plot and legend into its height, so
+    a legend underneath squashed the plot), and in two columns past 8 entries (a taller one was
+    cut off at the plot's bottom). The pages draw at most 12 series."""
+    return alt.Legend(orient="right", symbolLimit=0, labelLimit=260, columns=1 if count <= 8 else 2)
+
+
+def _series_colour(field: str, order: Sequence[str], count: int) -> alt.Color:
+    """One colour per series, in ``order``; past 10 series a 20-colour palette, so that no two
+    lines share a colour (the default has 10)."""
+    scale = alt.Scale(scheme="tableau20") if count > 10 else alt.Scale()
+    return alt.Color(
+        f"{field}:N", title=None, sort=list(order), legend=_all_entries(count), scale=scale
+    )
 
 
 def lines(
@@ -85,9 +96,7 @@ def lines(
         .encode(
             x=alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
             y=alt.Y(f"{y}:Q", title=y_title),
-            color=alt.Color(
-                f"{series}:N", title=None, sort=list(series_order or []), legend=_all_entries()
-            ),
+            color=_series_colour(series, series_order or [], frame[series].nunique()),
             tooltip=[
                 f"{series}:N",
                 alt.Tooltip(f"{x}:Q", title=x_title),
@@ -146,7 +155,9 @@ def stage_dots(
             ),
             y=alt.Y(f"{y}:Q", title=y_title),
             # In sentence order ("10 · x" after "9 · y"), every token in the legend.
-            color=alt.Color("token:N", title=None, sort=list(token_order), legend=_all_entries()),
+            color=alt.Color(
+                "token:N", title=None, sort=list(token_order), legend=_all_entries(len(token_order))
+            ),
             tooltip=["stage:N", "token:N", alt.Tooltip(f"{y}:Q", title=y_title, format=".4f")],
         )  # fmt: skip
         .properties(height=260)

@@ -145,7 +145,7 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         heatmap(
             values,
             token_axis(trace.tokens, 0, shown),
-            [str(c) for c in range(values.shape[1])],
+            [str(c + 1) for c in range(values.shape[1])],
             row_title="",
             col_title=t("blk.axis.feature"),
             value_title=t("blk.axis.value"),
