@@ -145,3 +145,12 @@ def test_distances_and_rank_by_layer() -> None:
     np.testing.assert_allclose(dist.euclidean, [np.sqrt(2), 0.05])
     assert dist.closest_layer == 1
     assert views.rank_among_tokens(hidden, 0, 1, [1, 2, 3]).tolist() == [2, 1]
+
+
+def test_sink_heads_counts_the_heads_parked_on_each_special_token() -> None:
+    tokens = ["[CLS]", "tom", "dog", "[SEP]"]
+    weights = np.full((2, 3, 4, 4), 0.25)  # (L, h, n, n): uniform rows
+    weights[0, 0] = [1.0, 0.0, 0.0, 0.0]  # every query on [CLS]
+    weights[1, 2] = [0.0, 0.2, 0.2, 0.6]  # 0.6 on [SEP]
+    weights[1, 1] = [0.5, 0.5, 0.0, 0.0]  # exactly half: not more than half
+    assert views.sink_heads(weights, tokens) == {"[CLS]": 1, "[SEP]": 1}

@@ -76,9 +76,14 @@ def _overview(out: EncoderOutput) -> None:
     st.caption(t("mla.tokens", tokens=" · ".join(out.tokens[: 2 * MAX_GRID])))
 
 
-def _grid(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> None:
+def _grid(
+    weights: np.ndarray, labels: list[str], rows: tuple[int, int], out: EncoderOutput
+) -> None:
     st.header(t("mla.grid.title"), divider="gray")
     st.markdown(t("mla.grid.body"))
+    sinks = views.sink_heads(out.attentions, out.tokens)  # on the model's own weights
+    heads = out.attentions.shape[0] * out.attentions.shape[1]
+    st.markdown(t("mla.grid.sinks", cls=sinks["[CLS]"], sep=sinks["[SEP]"], heads=heads))
     start, stop = rows
     st.altair_chart(
         charts_minilm.head_grid(
@@ -263,7 +268,7 @@ def render() -> None:
     rows = token_window(
         len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
     )
-    _grid(weights, labels, rows)
+    _grid(weights, labels, rows, out)
     _enlarged(weights, labels, rows)
     _head_view(out, weights, positions, rows)
     _ranking(out, weights, positions)

@@ -61,12 +61,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "row $i$ is query token $i$ and column $j$ is key token $j$; the darker the cell, "
         "the more of row $i$'s weight goes to token $j$. Hover for the tokens. Look for "
         "patterns that repeat: heads that look at the previous or the next token, heads that "
-        "look at themselves, heads that pour everything into [SEP]. The framed head is the "
-        "one enlarged below.",
+        "look at themselves, heads that park their weight on one special token. The framed "
+        "head is the one enlarged below.",
         "zh": "每个头一个小矩阵：层从上到下，头从左到右。每个矩阵里，第 $i$ 行是查询 token "
         "$i$，第 $j$ 列是键 token $j$；格子越深，第 $i$ 行分给 token $j$ 的权重越多。"
         "把鼠标悬停在格子上可以看到 token。找一找反复出现的模式：看前一个或后一个 token "
-        "的头、看自己的头、把一切都倒给 [SEP] 的头。加了边框的头会在下面放大显示。",
+        "的头、看自己的头、把权重停放在某个特殊 token 上的头。加了边框的头会在下面放大显示。",
+    },
+    "mla.grid.sinks": {
+        "en": "For this sentence, {cls} of the {heads} heads give [CLS] more than half of their "
+        "weight (averaged over the queries), and {sep} give [SEP] more than half.",
+        "zh": "对这句话，{heads} 个头中有 {cls} 个把超过一半的权重（按查询取平均）给了 [CLS]，"
+        "有 {sep} 个给了 [SEP]。",
     },
     "mla.axis.layer": {"en": "layer", "zh": "层"},
     "mla.axis.head": {"en": "head", "zh": "头"},

@@ -82,6 +82,21 @@ def special_share(weights: np.ndarray, tokens: list[str]) -> np.ndarray:
     return rows[..., specials].sum(axis=-1).mean(axis=-1)
 
 
+SINK_SHARE = 0.5  # a head "parks" on a token that takes over half its weight, averaged over queries
+
+
+def sink_heads(weights: np.ndarray, tokens: list[str]) -> dict[str, int]:
+    """How many heads park most of their weight on [CLS], and how many on [SEP]: heads whose
+    queries give that token more than ``SINK_SHARE`` of their weight on average.
+    weights [L, h, n, n] (rows sum to 1)."""
+    counts = {}
+    for special in ("[CLS]", "[SEP]"):
+        columns = [j for j, token in enumerate(tokens) if token == special]
+        share = weights[..., columns].sum(axis=-1).mean(axis=-1)  # (L, h): mean over queries
+        counts[special] = int(np.count_nonzero(share > SINK_SHARE))
+    return counts
+
+
 @dataclass(frozen=True)
 class RankedHead:
     """One head of the ranking: 0-based layer and head, the weight, and the key that wins the
