@@ -117,6 +117,7 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"abh.heads.h{i}" for i in (1, 2, 3)}
     ids |= {f"abh.reveal.weight_{v}" for v in ("close", "high", "low")}
     ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
+    ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
     return ids
 
 

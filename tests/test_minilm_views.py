@@ -154,3 +154,18 @@ def test_sink_heads_counts_the_heads_parked_on_each_special_token() -> None:
     weights[1, 2] = [0.0, 0.2, 0.2, 0.6]  # 0.6 on [SEP]
     weights[1, 1] = [0.5, 0.5, 0.0, 0.0]  # exactly half: not more than half
     assert views.sink_heads(weights, tokens) == {"[CLS]": 1, "[SEP]": 1}
+
+
+@pytest.mark.parametrize(
+    ("cosines", "ranks", "verdict"),
+    [
+        ([0.1, 0.3, 0.5], [3, 2, 1], "closer"),  # rose, and ends the nearest
+        ([0.1, 0.3, 0.5], [1, 3, 3], "all_closer"),  # rose, but others rose more
+        ([0.5, 0.4, 0.2], [1, 1, 1], "not_closer"),
+        ([0.3, 0.6, 0.3], [2, 1, 1], "not_closer"),  # back where it started: no rise
+    ],
+)
+def test_the_drift_verdict_takes_the_rank_as_its_control(
+    cosines: list[float], ranks: list[int], verdict: str
+) -> None:
+    assert views.drift_verdict(cosines, ranks) == verdict

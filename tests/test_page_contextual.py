@@ -148,10 +148,17 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     euclid = np.linalg.norm(out.hidden_states[:, 3] - out.hidden_states[:, 1], axis=-1)
     column = translate("ctx.track.col.dist", language)
     np.testing.assert_allclose(frame_with(at, column)[column], euclid, rtol=1e-5)
-    verdict = "ctx.track.closer" if dist[-1] > dist[0] else "ctx.track.not_closer"
+    # The verdict's control, computed here: tom's rank among the other content tokens (tom,
+    # loves, dog) by cosine to his after the last layer.
+    last = out.hidden_states[-1]
+    others = [1, 2, 4]
+    by_cos = sorted(others, key=lambda j: -float(cos(last[None, 3], last[None, j])[0]))
+    rank = by_cos.index(1) + 1
+    verdict = "not_closer" if dist[-1] <= dist[0] else ("closer" if rank == 1 else "all_closer")
     message = translate(
-        verdict, language, a="his", b="tom", first=f"{dist[0]:.3f}", last=f"{dist[-1]:.3f}",
-        best=f"{dist.max():.3f}", at=int(np.argmax(dist)),
+        f"ctx.track.{verdict}", language, a="his", b="tom", first=f"{dist[0]:.3f}",
+        last=f"{dist[-1]:.3f}", best=f"{dist.max():.3f}", at=int(np.argmax(dist)), rank=rank,
+        m=len(others),
     )  # fmt: skip
     assert any(m.value == message for m in at.markdown)
     # Toward dog instead.

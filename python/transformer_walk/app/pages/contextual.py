@@ -243,19 +243,21 @@ def _track(backend: str) -> None:
         },
     )
     ti, tj = out.tokens[i], out.tokens[j]
-    verdict = "ctx.track.closer" if dist.cosine[-1] > dist.cosine[0] else "ctx.track.not_closer"
+    verdict = views.drift_verdict(list(dist.cosine), [int(r) for r in ranks])
     st.markdown(
         t(
-            verdict,
+            f"ctx.track.{verdict}",
             a=ti,
             b=tj,
             first=f"{dist.cosine[0]:.3f}",
             last=f"{dist.cosine[-1]:.3f}",
             best=f"{dist.cosine.max():.3f}",
             at=dist.closest_layer,
+            rank=ranks[-1],
+            m=len(content) - 1,
         )
     )
-    st.info(t("ctx.track.caveat"), icon=":material/psychology_alt:")
+    st.info(t("ctx.track.caveat", a=ti, b=tj), icon=":material/psychology_alt:")
 
 
 def render() -> None:

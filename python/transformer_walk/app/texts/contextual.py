@@ -164,10 +164,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在其他 token 中的名次（1 = 最近）",
     },
     "ctx.track.closer": {
-        "en": "Yes, by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
-        "layer 6 (closest: {best}, at layer {at}).",
-        "zh": "按余弦来看，是的：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
-        "（最接近时为 {best}，在第 {at} 层）。",
+        "en": "Yes, by the cosine and by the rank: “{a}” and “{b}” go from {first} at layer 0 to "
+        "{last} after layer 6 (closest: {best}, at layer {at}), and “{b}” ends as the nearest of "
+        "the {m} other tokens.",
+        "zh": "按余弦和名次来看都是：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
+        "（最接近时为 {best}，在第 {at} 层），而且最后 “{b}” 是其他 {m} 个 token 中最近的。",
+    },
+    "ctx.track.all_closer": {
+        "en": "The cosine rose, but the rank does not single “{b}” out: “{a}” and “{b}” go from "
+        "{first} at layer 0 to {last} after layer 6 (closest: {best}, at layer {at}), yet “{b}” "
+        "ends only {rank} of the {m} other tokens — the tokens grew alike.",
+        "zh": "余弦上升了，但名次并没有把 “{b}” 单独挑出来：“{a}” 和 “{b}” 从第 0 层的 {first} "
+        "变成第 6 层之后的 {last}（最接近时为 {best}，在第 {at} 层），可 “{b}” 最后在其他 {m} "
+        "个 token 中只排第 {rank}——是所有 token 都变得更像了。",
     },
     "ctx.track.not_closer": {
         "en": "Not by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
@@ -178,11 +187,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.track.caveat": {
         "en": "Careful with the reading. In a trained encoder all tokens of a sentence tend to "
         "grow more alike in the upper layers (they share more and more context), so compare "
-        "with the rank column: does “tom” become nearer to “his” than the other tokens are? "
+        "with the rank column: does “{b}” become nearer to “{a}” than the other tokens are? "
         "And nearness is not reference: a hidden state mixes many relations at once.",
         "zh": "解读时要小心。在训练好的编码器里，一句话中的所有 token 到了较高的层往往会变得更相似"
-        "（它们共享的上下文越来越多），所以请对照名次那一列：“tom” 是否比其他 token "
-        "更接近 “his”？而且“接近”不等于“指代”：一个隐藏状态同时混合了许多种关系。",
+        "（它们共享的上下文越来越多），所以请对照名次那一列：“{b}” 是否比其他 token "
+        "更接近 “{a}”？而且“接近”不等于“指代”：一个隐藏状态同时混合了许多种关系。",
     },
     "ctx.solved": {
         "en": "context: the same word gets different vectors in different sentences, and whole "

@@ -10,6 +10,7 @@ distances, one PCA shared by every layer so that a token's path can be drawn).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -303,3 +304,13 @@ def drift(a: WordInContext, b: WordInContext) -> Drift:
         float(cosine(a.embedded, b.embedded)),
         cosine(a.hidden, b.hidden),
     )
+
+
+def drift_verdict(cosines: Sequence[float], ranks: Sequence[int]) -> str:
+    """What the numbers of "does token i move toward token j?" support, with the rank as the
+    control: "closer" when the cosine rose and j ends as i's nearest token; "all_closer" when it
+    rose but j does not end nearest (the tokens grew alike, j not singled out); "not_closer" when
+    the cosine did not rise. ``cosines`` and ``ranks`` (1 = nearest) by layer, layer 0 first."""
+    if cosines[-1] <= cosines[0]:
+        return "not_closer"
+    return "closer" if ranks[-1] == 1 else "all_closer"
