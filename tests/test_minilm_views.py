@@ -68,6 +68,11 @@ def test_defaults_follow_the_running_example_and_fall_back() -> None:
     assert views.default_query(other) == 2  # the last content token
     assert views.default_target(other, 2, "tom") == 1
     assert views.default_target(["[CLS]", "a", "[SEP]"], 1, "tom") == 1  # nothing else
+    # Two pickers on a sentence without "tom" and "dog" start on two different tokens.
+    when = ["[CLS]", "when", "the", "sea", "[SEP]"]
+    first = views.default_target(when, 3, "tom")
+    assert (first, views.default_target(when, 3, "dog", taken=[first])) == (1, 2)
+    assert views.default_target(["[CLS]", "a", "b", "[SEP]"], 2, "dog", taken=[1]) == 1
     assert views.default_query(["[CLS]", "[SEP]"]) == 0
 
 

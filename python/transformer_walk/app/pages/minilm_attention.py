@@ -188,7 +188,7 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
             options,
             default_query if default_query in options else positions[0],
         )
-    targets = []
+    targets: list[int] = []
     for col, key, preferred, label in zip(
         cols[1:],
         TARGET_KEYS,
@@ -196,7 +196,7 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
         (t("mla.rank.target_a"), t("mla.rank.target_b")),
         strict=True,
     ):
-        default = views.default_target(out.tokens, query, preferred)
+        default = views.default_target(out.tokens, query, preferred, taken=targets)
         with col:
             targets.append(
                 pick(label, key, options, default if default in options else positions[0])

@@ -44,13 +44,15 @@ def default_query(tokens: list[str]) -> int:
     return content[-1] if content else 0
 
 
-def default_target(tokens: list[str], query: int, preferred: str) -> int:
+def default_target(tokens: list[str], query: int, preferred: str, taken: Sequence[int] = ()) -> int:
     """``preferred`` if the text has it (and it is not the query); otherwise the first content
-    token other than the query; the query itself when there is no other."""
+    token other than the query and the positions already ``taken`` (so that two pickers without
+    their preferred words start on two different tokens); the query itself when there is none."""
     if preferred in tokens and tokens.index(preferred) != query:
         return tokens.index(preferred)
     others = [i for i in content_positions(tokens) if i != query]
-    return others[0] if others else query
+    fresh = [i for i in others if i not in taken]
+    return fresh[0] if fresh else others[0] if others else query
 
 
 # --- attention ----------------------------------------------------------------------------------
