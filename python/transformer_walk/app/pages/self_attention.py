@@ -218,16 +218,21 @@ def _causal(trace: Trace, head: int) -> None:
         r"\qquad\Rightarrow\qquad a_{ij} = 0 \quad (j > i)"
     )
     weights = views.layer_weights(trace)
-    mass = views.upper_triangle_mass(weights)
+    mass = views.upper_triangle_mass(weights[head])  # the head whose matrix is shown above
     seen = views.visible_keys(weights[head], 0)
     seen_text = ", ".join(f"{trace.tokens[j]} ({weights[head, 0, j]:.3f})" for j in seen)
     m1, m2 = st.columns(2)
-    m1.metric(t("sam.causal.mass"), f"{mass:.3f}")
+    m1.metric(t("sam.causal.mass", n=trace.n), f"{mass:.3f}")
     m2.metric(t("sam.causal.first"), str(len(seen)))
     if trace.config.causal:
         st.success(t("sam.causal.on", first=trace.tokens[0], seen=seen_text))
     else:
-        st.info(t("sam.causal.off", first=trace.tokens[0], count=len(seen), mass=f"{mass:.3f}"))
+        st.info(
+            t(
+                "sam.causal.off", first=trace.tokens[0], count=len(seen), mass=f"{mass:.3f}",
+                n=trace.n,
+            )
+        )  # fmt: skip
 
 
 def _caveat() -> None:

@@ -135,8 +135,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "打开页面上方的**因果遮罩**开关，看看矩阵的上三角如何被清空。",
     },
     "sam.causal.mass": {
-        "en": "Total weight above the diagonal (all heads)",
-        "zh": "对角线以上的权重总和（所有头）",
+        "en": "Weight above the diagonal (this head, of {n} in all)",
+        "zh": "对角线以上的权重（本头，总共 {n}）",
     },
     "sam.causal.first": {
         "en": "Tokens the first token draws on (this head)",
@@ -149,10 +149,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "sam.causal.off": {
         "en": "Unmasked: the first token, “{first}”, draws on {count} {count:token|tokens}, later "
-        "ones included, and {mass} of the weight sits above the diagonal. Switch the mask on to "
-        "change that.",
+        "ones included, and {mass} of the head's weight (its {n} rows hold {n} in all) sits above "
+        "the diagonal. Switch the mask on to change that.",
         "zh": "未遮罩：第一个 token “{first}” 从 {count} 个 token（包括它后面的）取信息，"
-        "对角线以上共有 {mass} 的权重。打开遮罩看看会怎样变化。",
+        "这个头的权重（{n} 行共 {n}）中有 {mass} 在对角线以上。打开遮罩看看会怎样变化。",
     },
     # --- caveat -----------------------------------------------------------------------------
     "sam.caveat.title": {
