@@ -44,6 +44,11 @@ PERSON_VERBS = ["reads", "sings", "works", "cooks", "waits", "studies"]
 ANIMAL_VERBS = ["sleeps", "rests", "plays", "runs", "hides"]
 NEAR = ["by", "near", "beside"]
 LOVE = ["loves", "likes", "misses"]
+# The verbs written into the templates below.
+TEMPLATE_VERBS = [
+    "feeds", "walks", "gives", "lives", "drinks", "play", "swims", "sit", "fishes", "sat",
+    "deposited", "took", "keeps", "counts", "eats", "buys", "goes", "meets",
+]  # fmt: skip
 
 
 def _person(rng: random.Random, other_than: str = "") -> tuple[str, str]:
@@ -121,15 +126,17 @@ def sentences(n: int = N_SENTENCES, seed: int = SEED) -> list[str]:
 def lexicon() -> dict[str, str]:
     """Lower-cased content word → its category (the colour on the Embeddings page's maps)."""
     groups = {
-        "person": [*MEN, *WOMEN],
+        "person": [*MEN, *WOMEN, "father", "mother", "friend"],
         "animal": ANIMALS,
         "food": FOODS,
-        "water": WATERS,
+        "water": [*WATERS, "water"],
         "place": [*TOWN_PLACES, "field", "garden"],
         "money": MONEY,
         "time": [*TIMES, *DAYS, "breakfast", "lunch", "dinner"],
-        "adjective": ANIMAL_ADJECTIVES,
-        "verb": [*PERSON_VERBS, *ANIMAL_VERBS, *LOVE],
+        "adjective": [*ANIMAL_ADJECTIVES, "cold", "safe"],
+        # Every verb the templates write, not only the chosen ones: a verb left out would be
+        # coloured as a function word.
+        "verb": [*PERSON_VERBS, *ANIMAL_VERBS, *LOVE, *TEMPLATE_VERBS],
         "bank": ["bank"],
     }
     return {word.lower(): group for group, words in groups.items() for word in words}
