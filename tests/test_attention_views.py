@@ -146,6 +146,8 @@ def test_default_pair_and_query_follow_the_seed(trace) -> None:  # noqa: ANN001
     assert picks.default_pair(trace.tokens, weights) == (2, 0)  # (his, tom)
     assert picks.default_query(trace.tokens) == 2
     assert picks.default_query(["a", "b", "c"]) == 2  # the last token
+    assert picks.default_query(["at", "sea", ",", "."]) == 1  # the last word, not punctuation
+    assert picks.default_query([",", "."]) == 1  # no word at all: the last token
     assert picks.default_pair(["a", "b", "c"], weights[:3, :3]) == picks.most_asymmetric_pair(
         weights[:3, :3]
     )

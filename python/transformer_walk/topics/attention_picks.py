@@ -10,8 +10,12 @@ import numpy as np
 
 
 def default_query(tokens: list[str]) -> int:
-    """The running example follows "his"; other sentences start at the last token."""
-    return tokens.index("his") if "his" in tokens else len(tokens) - 1
+    """The running example follows "his"; other sentences start at their last word (a token
+    with a letter or digit: "." and "," make poor queries), or the last token if none has."""
+    if "his" in tokens:
+        return tokens.index("his")
+    words = [i for i, token in enumerate(tokens) if any(ch.isalnum() for ch in token)]
+    return words[-1] if words else len(tokens) - 1
 
 
 def asymmetry(weights: np.ndarray) -> np.ndarray:
