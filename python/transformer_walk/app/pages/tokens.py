@@ -155,7 +155,7 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
             hide_index=True,
             width="stretch",
         )
-    else:
+    elif not pieces.n_unknown:  # "every word is whole" is not true of a word that became [UNK]
         st.caption(t("tok.wp.no_split"))
     if pieces.n_unknown:
         st.info(t("tok.wp.unknown", count=pieces.n_unknown), icon=":material/help:")
