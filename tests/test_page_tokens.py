@@ -203,3 +203,15 @@ def test_without_the_model_package_the_page_explains_and_goes_on(
         m.value == translate("tok.count.summary_toy_only", "en", toy=4, words=4)
         for m in at.markdown
     )
+
+
+def test_a_word_that_became_unk_is_not_called_whole() -> None:
+    """Guards against "every word of your text is whole in this vocabulary" above "1 token
+    became [UNK]": 儿 is not in MiniLM's vocabulary, and nothing else is cut."""
+    at = open_page(sentence="tom loves 儿")
+    no_exception(at)
+    captions = [c.value for c in at.caption]
+    assert translate("tok.wp.no_split", "en") not in captions
+    assert any(i.value == translate("tok.wp.unknown", "en", count=1) for i in at.info)
+    at = open_page(sentence="tom loves his dog")
+    assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
