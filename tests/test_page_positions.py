@@ -162,3 +162,25 @@ def test_each_backend(name: str) -> None:
     off, on = metrics(at)
     assert off < 1e-12
     assert on == pytest.approx(shuffle_gap("Tom loves his dog", 1, True), rel=0.06)
+
+
+def test_the_shuffle_note_names_a_token_that_stayed_only_if_one_did() -> None:
+    """Guards against "a token that stayed at its place can still change" under a shuffle that
+    left no token in place: the note is chosen from the permutation shown."""
+    seen = set()
+    for seed in range(1, 40):
+        perm = pos.seeded_permutation(4, seed)
+        stayed = [k for k, p in enumerate(perm) if int(p) == k]
+        kind = "stayed" if stayed else "none"
+        if kind in seen:
+            continue
+        seen.add(kind)
+        at = open_page(state={"pos_shuffle_seed": seed})
+        no_exception(at)
+        captions = [c.value for c in at.caption]
+        if stayed:
+            token = ["tom", "loves", "his", "dog"][stayed[0]]
+            assert any(c.startswith(f"“{token}” stayed at place {stayed[0] + 1}") for c in captions)
+        else:
+            assert translate("pos.shuffle.note_none", "en") in captions
+    assert seen == {"stayed", "none"}

@@ -154,18 +154,26 @@ def _shuffle(text: str, backend: str) -> None:
     )
     st.success(t("pos.shuffle.equivariant"), icon=":material/check_circle:")
     st.markdown(t("pos.shuffle.diff_title"))
-    shuffled_labels = [tokens[int(p)] for p in perm]
+    shuffled_labels = [f"{k + 1} · {tokens[int(p)]}" for k, p in enumerate(perm)]
+    differences = on.row_differences()
     st.altair_chart(
         charts.row_bars(
             shuffled_labels,
-            on.row_differences(),
+            differences,
             x_title=t("pos.shuffle.row_diff"),
             y_title=t("pos.shuffle.row"),
             fmt=".3f",
         ),
         width="stretch",
     )
-    st.caption(t("pos.shuffle.note"))
+    stayed = [k for k, p in enumerate(perm) if int(p) == k]  # tokens the shuffle left in place
+    if stayed:
+        k = stayed[0]
+        st.caption(
+            t("pos.shuffle.note", token=tokens[k], diff=f"{differences[k]:.3f}", place=k + 1)
+        )
+    else:
+        st.caption(t("pos.shuffle.note_none"))
 
 
 def _position_cosines(cos: np.ndarray) -> None:

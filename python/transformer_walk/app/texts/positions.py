@@ -104,10 +104,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
     "pos.shuffle.row": {"en": "shuffled token", "zh": "打乱后的 token"},
     "pos.shuffle.note": {
-        "en": "A token that stayed at its place can still change: its neighbours moved, so what it "
-        "attends to did too.",
-        "zh": "即使某个 token 留在原位，它的输出也可能改变：它的邻居换了位置，它所关注的内容"
-        "也随之改变。",
+        "en": "“{token}” stayed at place {place}, and its output still moved by {diff}: its "
+        "neighbours moved, so what it attends to did too.",
+        "zh": "“{token}” 留在了第 {place} 位，它的输出仍然变了 {diff}：它的邻居换了位置，"
+        "它所关注的内容也随之改变。",
+    },
+    "pos.shuffle.note_none": {
+        "en": "No token kept its place in this shuffle; shuffle again for one that leaves a token "
+        "where it was, to see whether its output moves too.",
+        "zh": "这次打乱没有让任何 token 留在原位；再打乱一次，找一个让某个 token 留在原位的排列，"
+        "看看它的输出是否也会改变。",
     },
     "pos.shuffle.failed": {
         "en": "This sentence could not be shuffled token by token; try another one.",
