@@ -167,3 +167,17 @@ def test_every_backend(name: str) -> None:
     label = translate(f"backend.{name}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
     assert metric(at, "CNN layers to link them") == "2"
+
+
+def test_dilated_convolutions_are_called_shorter_only_when_they_are() -> None:
+    """Guards against "dilated convolutions shorten that to 2" at n = 4, where contiguous
+    windows already need 2 layers: the sentence is chosen from the two path lengths."""
+    for sentence in ("Tom loves his dog", " ".join(["word"] * 40)):
+        at = open_page(sentence=sentence)
+        no_exception(at)
+        n = len(sentence.split())
+        plain = math.ceil((n - 1) / 2)  # contiguous windows of k = 3 widen by 2 a layer
+        dilated = next(layers for layers in range(1, 20) if 3**layers >= n)  # field 3^L
+        key = "rnn.cmp.dilated" if dilated < plain else "rnn.cmp.dilated_same"
+        expected = translate(key, "en", k=3, layers=f"{dilated:,}", plain=f"{plain:,}", n=n)
+        assert any(m.value == expected for m in at.markdown), (sentence[:20], key)

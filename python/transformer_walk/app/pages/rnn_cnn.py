@@ -387,9 +387,15 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
     st.table(table)
     st.caption(t("rnn.cmp.caption", n=n, k=k, d=int(d)))
     cheaper = "rnn.cmp.cheaper_attention" if n < d else "rnn.cmp.cheaper_rnn"
+    dilated, plain = c.cnn_dilated_path, c.max_path["cnn"]
+    # "Shorter" only where it is: at a few tokens both stacks need the same layers.
+    shorter = dilated is not None and plain is not None and dilated < plain
     st.markdown(
-        t("rnn.cmp.dilated", k=k, layers=steps(c.cnn_dilated_path), plain=steps(c.max_path["cnn"]))
-    )
+        t(
+            "rnn.cmp.dilated" if shorter else "rnn.cmp.dilated_same",
+            k=k, layers=steps(dilated), plain=steps(plain), n=n,
+        )
+    )  # fmt: skip
     st.markdown(t(cheaper, n=n, d=int(d)))
     st.markdown(t("rnn.cmp.caveats"))
 

@@ -359,6 +359,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用连续窗口时，CNN 需要 {plain} 层才能连通你句子的首尾。空洞卷积（每层间隔扩大 {k} "
         "倍）可以把它缩短到 {layers} 层——O(log_k n)——但路径仍随长度增长；而在自注意力里它是 1。",
     },
+    "rnn.cmp.dilated_same": {
+        "en": "With contiguous windows a CNN needs {plain} {plain:layer|layers} to connect the two "
+        "ends of your sentence, and at n = {n} dilated convolutions (gaps that grow ×{k} per "
+        "layer) need as many. They pay off on longer inputs, where their path grows as "
+        "O(log_k n) instead of O(n / k) — but it still grows; in self-attention it is 1.",
+        "zh": "用连续窗口时，CNN 需要 {plain} 层才能连通你句子的首尾；在 n = {n} 时，空洞卷积"
+        "（每层间隔扩大 {k} 倍）也需要这么多层。它们在更长的输入上才显出优势：路径按 "
+        "O(log_k n) 而不是 O(n / k) 增长——但仍在增长；而在自注意力里它是 1。",
+    },
     "rnn.cmp.cheaper_attention": {
         "en": "Here n = {n} is smaller than d = {d}, so a self-attention layer (n²·d) does less "
         "work than a recurrent one (n·d²) — the usual case for sentences.",
