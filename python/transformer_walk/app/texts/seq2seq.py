@@ -90,13 +90,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "注意力就是对齐",
     },
     "s2s.align.body": {
-        "en": "Bahdanau attention keeps every encoder state. At step $t$ the decoder scores each "
-        "$\\boldsymbol h_i$ against its current need, turns the scores into weights with a "
-        "softmax, and reads a weighted mixture. The weights form an **alignment**: which "
+        "en": "Attention, as Bahdanau and colleagues added it to seq2seq, keeps every encoder "
+        "state. At step $t$ the decoder scores each $\\boldsymbol h_i$ against its current need "
+        "(they scored with a small network; here a scaled dot product, as the Transformer "
+        "does), turns the scores into weights with a softmax, and reads a weighted mixture. The weights form an **alignment**: which "
         "source words each target word draws on. Here the word order differs, so a good "
         "alignment leaves the diagonal.",
-        "zh": "Bahdanau 注意力保留全部编码器状态。在第 $t$ 步，解码器按自己当前的需要给每个 "
-        "$\\boldsymbol h_i$ 打分，用 softmax 把得分变成权重，再读取加权混合的结果。"
+        "zh": "Bahdanau 等人为 seq2seq 加上的注意力保留全部编码器状态。在第 $t$ 步，解码器按"
+        "自己当前的需要给每个 $\\boldsymbol h_i$ 打分（他们用一个小网络打分；这里用缩放点积，"
+        "和 Transformer 一样），用 softmax 把得分变成权重，再读取加权混合的结果。"
         "这些权重构成一张**对齐**表：每个目标词取用了哪些源词。这里两种语言词序不同，"
         "所以好的对齐会偏离对角线。",
     },
