@@ -93,9 +93,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Attention, as Bahdanau and colleagues added it to seq2seq, keeps every encoder "
         "state. At step $t$ the decoder scores each $\\boldsymbol h_i$ against its current need "
         "(they scored with a small network; here a scaled dot product, as the Transformer "
-        "does), turns the scores into weights with a softmax, and reads a weighted mixture. The weights form an **alignment**: which "
-        "source words each target word draws on. Here the word order differs, so a good "
-        "alignment leaves the diagonal.",
+        "does), turns the scores into weights with a softmax, and reads a weighted mixture. "
+        "The weights form an **alignment**: which source words each target word draws on. Here "
+        "the word order differs, so a good alignment leaves the diagonal.",
         "zh": "Bahdanau 等人为 seq2seq 加上的注意力保留全部编码器状态。在第 $t$ 步，解码器按"
         "自己当前的需要给每个 $\\boldsymbol h_i$ 打分（他们用一个小网络打分；这里用缩放点积，"
         "和 Transformer 一样），用 softmax 把得分变成权重，再读取加权混合的结果。"
