@@ -204,7 +204,7 @@ def _track(backend: str) -> None:
         )
     hidden = out.hidden_states[:, content]  # (L + 1, m, d): [CLS]/[SEP] left out of the picture
     projection = views.pca_by_layer(hidden)
-    names = [f"{p}·{out.tokens[p]}" for p in content]
+    names = list(token_labels(out.tokens, content).values())  # "18 · his", as the pickers
     coords = projection.coords  # (L + 1, m, 2)
     frame = pd.DataFrame(
         {
