@@ -143,7 +143,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "cost.mem.title": {
         "en": "Memory: the whole matrix vs one tile",
-        "zh": "内存：整个矩阵 vs 一个块",
+        "zh": "内存：整个矩阵对比一个分块",
     },
     "cost.mem.intro": {
         "en": "Written out, softmax(q kᵀ/√d) needs all n × n scores at once: n²·4 bytes in "
