@@ -135,3 +135,20 @@ def test_every_backend_looks_up_the_same_rows(backend: str) -> None:
     label = translate(f"backend.{backend}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
     assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)
+
+
+def test_the_neighbour_picker_starts_on_a_content_word_of_the_sentence() -> None:
+    """Guards against a long sentence's neighbours starting on "the" (a function word, nothing to
+    cluster with): the picker takes the sentence's first content word."""
+    from transformer_walk.topics import corpus
+
+    sentence = "the old fisherman walks his dog along the river"
+    at = open_page(sentence=sentence)
+    assert at.selectbox(key="emb_word").value == "dog"  # the running example's word wins
+    at = open_page(sentence="the old man walks along the river")
+    first = next(
+        w
+        for w in corpus.words("the old man walks along the river")
+        if corpus.category(w) != corpus.FUNCTION_CATEGORY
+    )
+    assert first == "old" and at.selectbox(key="emb_word").value == "old"

@@ -216,7 +216,11 @@ def _neighbours(result: Word2VecResult) -> None:
     st.markdown(t("emb.nn.body"))
     options = list(result.vocab)
     words = [w for w in corpus.words(current_sentence()) if w in options]
-    keep_valid_choice(WORD_KEY, options, "dog" if "dog" in words or not words else words[0])
+    # "dog" for the running example; else the sentence's first content word ("the" has no kind
+    # to cluster with), its first word, or "dog" when none is in the corpus.
+    content = [w for w in words if corpus.category(w) != corpus.FUNCTION_CATEGORY]
+    default = "dog" if "dog" in words or not words else (content or words)[0]
+    keep_valid_choice(WORD_KEY, options, default)
     word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
     before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
     after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)
