@@ -8,10 +8,13 @@ missing extension shows up in the test report instead of silently shrinking the 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import itertools
 import json
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -167,6 +170,47 @@ def install_fake_race(
         )
         monkeypatch.setitem(OPS, op, fake)
     return calls
+
+
+def _load_soak_script() -> Any:
+    """``scripts/soak.py`` as a module: it owns starting and stopping the real server."""
+    spec = importlib.util.spec_from_file_location(
+        "scripts_soak", Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["scripts_soak"] = module  # dataclasses looks the module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+soak = _load_soak_script()
+
+
+@pytest.fixture(scope="session")
+def app_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """One real ``streamlit run app.py`` for every browser test of this process: the walk, then
+    the soak on the server the walk has warmed (every page, both languages, a long sentence), as
+    a server is after a first visitor. Its process group is stopped however the tests end. The
+    browser tests share one xdist group, so under ``make test`` one worker starts one server: if
+    xdist did not tag them with it (pytest 9.2 with xdist 3.8 silently did not, and each worker
+    started a server and a browser), they fail here instead."""
+    if getattr(request.config.option, "loadgroup", False):  # set on xdist's workers
+        untagged = [
+            item.nodeid
+            for item in request.session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid
+        ]
+        if untagged:
+            pytest.fail(
+                f"--dist loadgroup did not group {len(untagged)} tests (first: {untagged[0]}): "
+                "pytest and pytest-xdist are not the pair pinned in requirements/dev.txt"
+            )
+    try:
+        with soak.serve_app() as running:
+            yield running
+    except RuntimeError as exc:  # did not start; raised before the yield
+        pytest.fail(str(exc))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,20 +1,15 @@
 """The real app in headless Chromium: every page renders with no exception, in both languages.
 
-Starts ``streamlit run app.py`` on a free port (against whatever ``transformer_walk`` this Python
-imports — the installed package), drives Debian's chromium through Playwright, and always stops
-the server. Skipped, with the reason, where Playwright or Chromium is missing; browsers are never
-downloaded.
+Runs against conftest's ``app_server`` (``streamlit run app.py`` on a free port, against whatever
+``transformer_walk`` this Python imports — the installed package), drives Debian's chromium
+through Playwright; the server is always stopped. Skipped, with the reason, where Playwright or
+Chromium is missing; browsers are never downloaded.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,59 +34,16 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    port = _free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless=true",
-        f"--server.port={port}",
-        "--server.address=127.0.0.1",
-        "--browser.gatherUsageStats=false",
-        "--server.fileWatcherType=none",
-    ]
-    process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"streamlit exited early:\n{process.stdout.read()}")  # type: ignore[union-attr]
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as reply:
-                    if reply.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not start serving within 60 s")
-            time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def server(app_server) -> str:  # noqa: ANN001 - conftest's soak.Server
+    """The URL of the real server (conftest's ``app_server``, which the soak reuses after)."""
+    return app_server.url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with playwright_sync.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=os.environ.get("CRARGS", "").split())
         yield chromium
         chromium.close()
 
@@ -144,8 +96,9 @@ LONG_MIXED = (
     "女儿 ran down the wooden pier 🐟 and told him that the bank had called about the loan once "
     "again."
 )
-#: Where each page's full-length screenshot goes (CI keeps the folder as an artefact).
-SHOTS = Path(os.environ.get("TW_SCREENSHOTS", ROOT / "artifacts" / "screenshots"))
+#: Where each page's full-length screenshot goes, when asked for (CI asks, and keeps the folder
+#: as an artefact): a quarter of the walk's time, and no check of their own.
+SHOTS = Path(os.environ["TW_SCREENSHOTS"]) if os.environ.get("TW_SCREENSHOTS") else None
 #: In-page checks: literal "**", "Page not found", charts wider than their column or overlapping.
 LAYOUT_CHECK = (Path(__file__).parent / "layout_check.js").read_text(encoding="utf-8")
 
@@ -176,9 +129,11 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
     mixed one typed into the sidebar, clicking every page in the sidebar in order. Each page shows
     its own title with no exception, no literal ``**`` (bold that CJK punctuation broke), no
     "Page not found", no chart wider than its column and no two charts overlapping; each gets a
-    full-length screenshot in ``SHOTS``. Guards also against a page missing from the sidebar
-    (hidden behind "View more") and navigation that leaves the previous page's title up."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    full-length screenshot in ``SHOTS`` when that is set. Guards also against a page missing from
+    the sidebar (hidden behind "View more") and navigation that leaves the previous page's title
+    up."""
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{server}/?lang={language}")
     main = page.locator('[data-testid="stMain"]')
     main.locator("h1").first.wait_for(timeout=RENDER_TIMEOUT_MS)
@@ -199,7 +154,9 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
             main.locator("h1").filter(has_text=title).first.wait_for(timeout=RENDER_TIMEOUT_MS)
             settle(page, title)
             problems += [f"{language} {which} /{url}: {p}" for p in page.evaluate(LAYOUT_CHECK)]
-            _full_length_screenshot(page, SHOTS / f"{language}-{which}-{index + 1:02d}-{url}.jpg")
+            if SHOTS is not None:
+                shot = SHOTS / f"{language}-{which}-{index + 1:02d}-{url}.jpg"
+                _full_length_screenshot(page, shot)
     assert not problems, "\n".join(problems)
 
 

@@ -12,22 +12,14 @@ SOAK_SESSIONS, SOAK_ACTIONS, SOAK_SECONDS and SOAK_SEED override the defaults be
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright.async_api", reason="playwright is not installed")
+from conftest import soak
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("scripts_soak", ROOT / "scripts" / "soak.py")
-assert _spec is not None and _spec.loader is not None
-soak = importlib.util.module_from_spec(_spec)
-sys.modules["scripts_soak"] = soak  # dataclasses looks the module up by name
-_spec.loader.exec_module(soak)
+pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 
 SESSIONS = int(os.environ.get("SOAK_SESSIONS", "5"))
 # A fixed amount of work, not a fixed time: a busy machine does the same soak, only slower (at a
@@ -54,17 +46,10 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[soak.Server]:
-    """A fresh server for the soak alone; its process group is stopped however the test ends."""
-    try:
-        with soak.serve_app() as running:
-            yield running
-    except RuntimeError as exc:  # did not start; raised before the yield
-        pytest.fail(str(exc))
-
-
-def test_soak_many_sessions(server: soak.Server, request: pytest.FixtureRequest) -> None:
+def test_soak_many_sessions(app_server: soak.Server, request: pytest.FixtureRequest) -> None:
+    """On the browser tests' server, after them: the walk has opened every page in both languages
+    with a long sentence, which is the soak script's own warm-up (skipped here), done once."""
+    server = app_server
     report = soak.run(
         server.url,
         pid=server.process.pid,
@@ -73,6 +58,7 @@ def test_soak_many_sessions(server: soak.Server, request: pytest.FixtureRequest)
         seconds=SECONDS,
         seed=SEED,
         actions=ACTIONS,
+        warm_up=False,
     )
     summary = report.summary()
     print("\n" + summary)
