@@ -17,8 +17,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from hypothesis import settings
+# One BLAS thread in every test process and in the servers they start, set before NumPy is
+# first imported: the tests check results, not speed, and OpenBLAS's idle threads spin for about
+# 0.1 s after each product, taking the core the other xdist worker needs. Measured with another
+# program keeping one core busy: `make test`'s pytest 419 s with OpenBLAS's own threads, 277 s
+# with one. (A value already set is kept.)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 # Property tests draw the same examples on every run ("derandomize"), so CI cannot turn red on a
 # new random draw; `HYPOTHESIS_PROFILE=explore pytest` searches fresh examples each run instead.
