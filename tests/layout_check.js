@@ -6,6 +6,10 @@
   const at = text.indexOf("**");
   if (at >= 0) problems.push("literal ** near: " + JSON.stringify(text.slice(Math.max(0, at - 40), at + 40)));
   if (document.body.innerText.includes("Page not found")) problems.push("Page not found");
+  // A display formula scrolls sideways, and so is cut off at its top and bottom when taller.
+  for (const formula of main.querySelectorAll(".katex-display"))
+    if (formula.scrollHeight > formula.clientHeight + 1)
+      problems.push(`formula cut off by ${formula.scrollHeight - formula.clientHeight}px: ${JSON.stringify(formula.textContent.slice(0, 40))}`);
   const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"]')];
   const boxes = [];
   for (const chart of charts) {

@@ -43,7 +43,7 @@ def server(app_server) -> str:  # noqa: ANN001 - conftest's soak.Server
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with playwright_sync.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=os.environ.get("CRARGS", "").split())
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield chromium
         chromium.close()
 
@@ -99,7 +99,8 @@ LONG_MIXED = (
 #: Where each page's full-length screenshot goes, when asked for (CI asks, and keeps the folder
 #: as an artefact): a quarter of the walk's time, and no check of their own.
 SHOTS = Path(os.environ["TW_SCREENSHOTS"]) if os.environ.get("TW_SCREENSHOTS") else None
-#: In-page checks: literal "**", "Page not found", charts wider than their column or overlapping.
+#: In-page checks: literal "**", "Page not found", a display formula cut off, charts wider than
+#: their column or overlapping.
 LAYOUT_CHECK = (Path(__file__).parent / "layout_check.js").read_text(encoding="utf-8")
 
 
@@ -128,10 +129,10 @@ def test_every_page_of_the_road_renders(server: str, page, language: str) -> Non
     """Walks the road as a learner does, twice: with the default sentence, then with a 40-token
     mixed one typed into the sidebar, clicking every page in the sidebar in order. Each page shows
     its own title with no exception, no literal ``**`` (bold that CJK punctuation broke), no
-    "Page not found", no chart wider than its column and no two charts overlapping; each gets a
-    full-length screenshot in ``SHOTS`` when that is set. Guards also against a page missing from
-    the sidebar (hidden behind "View more") and navigation that leaves the previous page's title
-    up."""
+    "Page not found", no formula cut off at its top or bottom, no chart wider than its column and
+    no two charts overlapping; each gets a full-length screenshot in ``SHOTS`` when that is set.
+    Guards also against a page missing from the sidebar (hidden behind "View more") and
+    navigation that leaves the previous page's title up."""
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{server}/?lang={language}")

@@ -47,6 +47,40 @@ def test_text_width_counts_a_cjk_character_as_a_full_em() -> None:
     assert grid.text_width("ab", 10) == pytest.approx(2 * 10 * grid.DIGIT_EM)
 
 
+@pytest.mark.parametrize(
+    ("title", "plot_height", "upright"),
+    [
+        ("词", None, True),  # short Chinese reads sideways rotated
+        ("查询 token i", None, True),
+        ("注意力权重的平均值", None, False),  # nine ems: rotated, or it eats the plot
+        ("query position i", None, False),
+        ("query position i", 200, False),  # fits beside the plot rotated
+        ("encoder position j", 44, True),  # a one-row matrix: rotated it would be cut off
+    ],
+)
+def test_a_y_title_is_upright_when_short_chinese_or_taller_than_its_plot(
+    title: str, plot_height: int | None, upright: bool
+) -> None:
+    assert grid.upright_title(title, plot_height) is upright
+    assert (grid.upright_axis(title, plot_height) == grid.UPRIGHT_Y_TITLE) is upright
+
+
+def test_an_upright_row_title_gets_its_room_in_the_matrix() -> None:
+    """A one-row matrix's long title is set upright, one word a line, beside the labels, and the
+    cells shrink to leave it room; six rows keep it rotated, and wider cells."""
+    kwargs = dict(width=grid.THIRD, row_labels=["1 · tom"], col_labels=["1"] * 6)
+    long = grid.grid_for(1, 6, row_title="decoder position", **kwargs)
+    assert long.upright_y_title
+    rotated = grid.grid_for(6, 6, row_title="decoder position", **kwargs)
+    assert not rotated.upright_y_title and rotated.cell > long.cell
+    spec = charts.heatmap(
+        np.ones((1, 6)), ["1 · tom"], ["1"] * 6, row_title="decoder position", col_title="k",
+        value_title="a", width=grid.THIRD,
+    )  # fmt: skip
+    y = spec["layer"][0]["encoding"]["y"]
+    assert y["axis"]["titleAngle"] == 0 and y["title"] == ["decoder", "position"]
+
+
 def test_non_negative_data_gets_a_sequential_scale_from_zero() -> None:
     relu = np.array([[0.0, 0.0, 2.5], [0.0, 1.0, 0.0]])  # ReLU output: zeros are the lightest
     colours = grid.colours_for(relu)
@@ -69,8 +103,9 @@ def _layers(spec: dict) -> list[dict]:
     return spec["layer"]
 
 
+@pytest.mark.parametrize("row_title", ["q", "查询 i"])
 @pytest.mark.parametrize("shape", [(4, 4), (8, 64), (1, 3), (0, 0)])
-def test_heatmap_specs_are_valid_vega_lite(shape: tuple[int, int]) -> None:
+def test_heatmap_specs_are_valid_vega_lite(shape: tuple[int, int], row_title: str) -> None:
     """The heatmap writes its spec by hand (for speed); Altair checks it against the schema."""
     import altair as alt
 
@@ -78,7 +113,7 @@ def test_heatmap_specs_are_valid_vega_lite(shape: tuple[int, int]) -> None:
     matrix = np.arange(rows * cols, dtype=float).reshape(rows, cols) - 3
     spec = charts.heatmap(
         matrix, [str(i) for i in range(rows)], [str(j) for j in range(cols)],
-        row_title="q", col_title="k", value_title="a",
+        row_title=row_title, col_title="k", value_title="a",
     )  # fmt: skip
     alt.LayerChart.from_dict(spec, validate=True)
     json.dumps(spec, allow_nan=False)  # what the browser parses: no NaN

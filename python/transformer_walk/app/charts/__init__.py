@@ -23,6 +23,16 @@ FULL, HALF, THIRD = grid.FULL, grid.HALF, grid.THIRD
 
 HIGHLIGHT = "#e4572e"  # the key that wins the most weight
 MUTED = "#8da0cb"
+# For a chart with its legend under the plot: the width fits the column and the height is the
+# plot's own, the legend below it. Streamlit's default, "fit", fits the whole chart, legend
+# included, into the height, and a three-line legend left a 320-px chart a plot of some 80 px.
+FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
+
+
+def y_axis(title: str, **properties: Any) -> alt.Axis:
+    """The y axis of a chart titled ``title``: ``properties`` as given, the title set upright
+    when it is short Chinese (``grid.upright_title``), which rotated reads sideways."""
+    return alt.Axis(**properties, **grid.upright_axis(title))
 
 
 def attention_weights(
@@ -56,6 +66,7 @@ def attention_weights(
         y=alt.Y(
             "weight:Q",
             title=weight_title,
+            axis=y_axis(weight_title),
             scale=alt.Scale(domain=[0, 1]) if max(data["weight"], default=0) > 0.5 else alt.Scale(),
         ),
     )  # fmt: skip
@@ -91,7 +102,7 @@ def timings(
         .encode(
             # nice=False: keep the axes on the measured sizes instead of padding to a decade
             x=alt.X("x:Q", title=x_title, scale=alt.Scale(type="log", nice=False)),
-            y=alt.Y("seconds:Q", title=y_title, scale=alt.Scale(type="log")),
+            y=alt.Y("seconds:Q", title=y_title, axis=y_axis(y_title), scale=alt.Scale(type="log")),
             color=alt.Color("lane:N", title=lane_title, sort=list(lane_order)),
             tooltip=[
                 alt.Tooltip("lane:N", title=lane_title),
@@ -137,7 +148,13 @@ def heatmap(
     flat = values.reshape(-1)  # (rows, cols) → (rows·cols,), row-major like the cells below
     texts = [format(v, fmt) for v in flat]
     layout = grid.grid_for(
-        n_rows, n_cols, width=width, row_labels=row_labels, col_labels=col_labels, values=texts
+        n_rows,
+        n_cols,
+        width=width,
+        row_labels=row_labels,
+        col_labels=col_labels,
+        values=texts,
+        row_title=row_title,
     )
     colours = grid.colours_for(values, domain)
     cells = [
@@ -158,12 +175,14 @@ def heatmap(
         "labelOverlap": False,
         "labelFontSize": layout.axis_font,
         "labelLimit": grid.LABEL_LIMIT,
-        "titleFontSize": grid.AXIS_FONT + 1,
+        "titleFontSize": grid.TITLE_FONT,
     }
     x = {"field": "col", "type": "nominal", "sort": cols, "title": col_title,
          "axis": axis | {"labelAngle": layout.x_angle}}  # fmt: skip
-    y = {"field": "row", "type": "nominal", "sort": rows, "title": row_title,
-         "axis": axis | {"labelAngle": 0}}  # fmt: skip
+    upright = layout.upright_y_title  # set horizontally, one word a line
+    y = {"field": "row", "type": "nominal", "sort": rows,
+         "title": grid.title_lines(row_title) if upright else row_title,
+         "axis": axis | {"labelAngle": 0} | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
     legend = {
         "orient": "bottom", "direction": "horizontal", "titleOrient": "left",
         # No wider than the plot (less the title beside it), so the legend never widens the chart.

@@ -6,7 +6,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, y_axis
 
 
 def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:
@@ -19,7 +19,7 @@ def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:
         .mark_line(color=MUTED)
         .encode(
             x=alt.X("n:Q", title=n_title, axis=alt.Axis(format="d", tickMinStep=1)),
-            y=alt.Y("scores:Q", title=count_title),
+            y=alt.Y("scores:Q", title=count_title, axis=y_axis(count_title)),
             tooltip=[alt.Tooltip("n:Q", title=n_title), alt.Tooltip("scores:Q", title=count_title)],
         )
     )

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from transformer_walk.app.charts import y_axis
+
 
 def loglog_lines(
     frame: pd.DataFrame,
@@ -27,7 +29,7 @@ def loglog_lines(
         .mark_line(point=points)
         .encode(
             x=alt.X("x:Q", title=x_title, scale=alt.Scale(type="log", nice=False)),
-            y=alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log")),
+            y=alt.Y("y:Q", title=y_title, axis=y_axis(y_title), scale=alt.Scale(type="log")),
             color=alt.Color("series:N", title=series_title, sort=list(series_order)),
             tooltip=[
                 alt.Tooltip("series:N", title=series_title),

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from transformer_walk.app.charts import y_axis
+
 INSIDE = "#8da0cb"
 SHELL = "#e4572e"
 
@@ -33,7 +35,13 @@ def volume_shares(
         .mark_area(opacity=0.85)
         .encode(
             x=x,
-            y=alt.Y("share:Q", title=share_title, stack="zero", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y(
+                "share:Q",
+                title=share_title,
+                axis=y_axis(share_title),
+                stack="zero",
+                scale=alt.Scale(domain=[0, 1]),
+            ),
             color=alt.Color(
                 "part:N",
                 title=part_title,
@@ -76,7 +84,11 @@ def contrast_curve(
     band = (
         alt.Chart(frame)
         .mark_area(opacity=0.25, color=SHELL)
-        .encode(x=x, y=alt.Y("low:Q", scale=y_scale, title=contrast_title), y2="high:Q")
+        .encode(
+            x=x,
+            y=alt.Y("low:Q", scale=y_scale, title=contrast_title, axis=y_axis(contrast_title)),
+            y2="high:Q",
+        )
     )
     line = (
         alt.Chart(frame)
@@ -111,7 +123,7 @@ def distance_densities(
         .mark_line(interpolate="step-after")
         .encode(
             x=alt.X("x:Q", title=x_title),
-            y=alt.Y("density:Q", title=y_title),
+            y=alt.Y("density:Q", title=y_title, axis=y_axis(y_title)),
             color=alt.Color("d:N", title=d_title, sort=order),
             tooltip=[
                 alt.Tooltip("d:N", title=d_title),

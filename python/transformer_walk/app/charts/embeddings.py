@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, y_axis
 
 
 def loss_curve(losses: Sequence[float], *, epoch_title: str, loss_title: str) -> alt.Chart:
@@ -15,7 +15,7 @@ def loss_curve(losses: Sequence[float], *, epoch_title: str, loss_title: str) ->
     data = pd.DataFrame({"epoch": list(range(len(losses))), "loss": [float(x) for x in losses]})
     base = alt.Chart(data).encode(
         x=alt.X("epoch:Q", title=epoch_title, axis=alt.Axis(tickMinStep=1)),
-        y=alt.Y("loss:Q", title=loss_title, scale=alt.Scale(zero=True)),
+        y=alt.Y("loss:Q", title=loss_title, axis=y_axis(loss_title), scale=alt.Scale(zero=True)),
         tooltip=[
             alt.Tooltip("epoch:Q", title=epoch_title),
             alt.Tooltip("loss:Q", title=loss_title, format=".3f"),
@@ -61,4 +61,4 @@ def word_map(
         points
         + labels.transform_filter("!datum.mine")
         + bold.encode(text="word:N").transform_filter("datum.mine")
-    ).properties(height=420)
+    ).properties(height=420, autosize=FIT_WIDTH)

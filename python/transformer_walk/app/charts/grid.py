@@ -28,11 +28,42 @@ CJK_EM = 1.0
 LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has it whole)
 MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
 AXIS_OVERHEAD = 2 * AXIS_FONT + 30  # px beside the y labels: title, ticks, paddings, margins
+TITLE_FONT = AXIS_FONT + 1
+# A Chinese axis title this many ems wide or narrower is set upright: rotated, "词" or
+# "查询 token i" reads sideways, and upright it takes little room.
+UPRIGHT_CJK_EMS = 7
+#: A y title set horizontally, left of the axis labels, centred on the plot.
+UPRIGHT_Y_TITLE = {"titleAngle": 0, "titleAlign": "right", "titleBaseline": "middle"}
+
+
+def is_cjk(ch: str) -> bool:
+    return ord(ch) > 0x2E80
 
 
 def text_width(text: str, font: float) -> float:
     """Estimated width of ``text`` in px at ``font`` px (no font metrics on the server)."""
-    return sum(font * (CJK_EM if ord(ch) > 0x2E80 else DIGIT_EM) for ch in text)
+    return sum(font * (CJK_EM if is_cjk(ch) else DIGIT_EM) for ch in text)
+
+
+def upright_title(title: str, plot_height: float | None = None) -> bool:
+    """Whether a y-axis title should be set horizontally rather than rotated: when it is short
+    Chinese (rotated CJK reads sideways), or when rotated it would be much taller than the plot
+    beside it (a one-row matrix: the title would be cut off)."""
+    if any(map(is_cjk, title)) and text_width(title, TITLE_FONT) <= UPRIGHT_CJK_EMS * TITLE_FONT:
+        return True
+    # The width estimate runs a little long, and a title a few pixels past the plot still reads.
+    return plot_height is not None and text_width(title, TITLE_FONT) > 1.25 * plot_height
+
+
+def title_lines(title: str) -> list[str]:
+    """An upright title one word a line, so it takes the width of its longest word."""
+    return title.split() or [title]
+
+
+def upright_axis(title: str, plot_height: float | None = None) -> dict[str, object]:
+    """Vega-Lite axis properties that set a y title horizontally, left of the labels, when
+    ``upright_title`` says so; none otherwise."""
+    return dict(UPRIGHT_Y_TITLE) if upright_title(title, plot_height) else {}
 
 
 @dataclass(frozen=True)
@@ -43,6 +74,7 @@ class Grid:
     axis_font: int  # px of the token / index labels on both axes
     x_angle: int  # 0 when every column label fits its cell, else -45 or -90
     value_font: int  # px of the numbers printed in the cells; 0: no numbers (tooltip only)
+    upright_y_title: bool = False  # the row title set horizontally (``upright_title``)
 
     def plot_width(self, cols: int) -> int:
         return self.cell * cols
@@ -56,15 +88,22 @@ def grid_for(
     row_labels: Sequence[str] = (),
     col_labels: Sequence[str] = (),
     values: Sequence[str] = (),
+    row_title: str = "",
 ) -> Grid:
     """The largest square cell with which ``cols`` columns, the row labels beside them and the
     axis title fit ``width``; labels are never dropped (a smaller font instead), and the numbers
-    ``values`` (already formatted) are printed only when the widest of them fits inside a cell."""
+    ``values`` (already formatted) are printed only when the widest of them fits inside a cell.
+    The row title is set upright when ``upright_title`` asks for it, with room made for it."""
     label_room = min(LABEL_LIMIT, max((text_width(s, AXIS_FONT) for s in row_labels), default=0))
     # Besides the labels, the y axis takes its title, ticks and paddings (about 50 px in all
     # for one-character labels, measured in Chromium).
     room = max(1, width - int(label_room) - AXIS_OVERHEAD)
     cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
+    upright = bool(row_title) and upright_title(row_title, rows * cell)
+    if upright:  # its widest line beside the labels instead of a rotated line's height
+        widest = max(text_width(line, TITLE_FONT) for line in title_lines(row_title))
+        room = max(1, room - int(widest) + TITLE_FONT)
+        cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
     # A label needs a cell at least its line height tall (rows) or wide (rotated columns).
     axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell - 2)))
     widest_col = max((text_width(s, axis_font) for s in col_labels), default=0)
@@ -77,7 +116,13 @@ def grid_for(
     value_font = int(min(12, max(9, round(cell * 0.3))))  # under 9 px a number is not read
     widest_value = max((text_width(v, value_font) for v in values), default=0)
     fits = 0 < len(values) <= MAX_VALUE_CELLS and widest_value <= cell - 4
-    return Grid(cell=cell, axis_font=axis_font, x_angle=angle, value_font=value_font if fits else 0)
+    return Grid(
+        cell=cell,
+        axis_font=axis_font,
+        x_angle=angle,
+        value_font=value_font if fits else 0,
+        upright_y_title=upright,
+    )
 
 
 def legend_length(plot_width: int, title: str) -> int:

@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, Vector, grid, y_axis
 
 GRID_PANEL = 64  # pixels per small heatmap of the 6 × 12 grid
 
@@ -83,7 +83,11 @@ def head_grid(
         layered = alt.LayerChart(layer=[rects, frame])
     return layered.facet(
         data=data,
-        row=alt.Row("layer:O", title=layer_title, header=alt.Header(labelAngle=0)),
+        row=alt.Row(
+            "layer:O",
+            title=layer_title,
+            header=alt.Header(labelAngle=0, **grid.upright_axis(layer_title)),
+        ),
         column=alt.Column("head:O", title=head_title),
         spacing=4,
     ).configure_view(stroke="#ddd")
@@ -182,7 +186,7 @@ def per_layer_lines(
     scale = alt.Scale(domain=list(domain)) if domain else alt.Scale(zero=False)
     base = alt.Chart(frame).encode(
         x=alt.X("layer:O", title=layer_title, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("value:Q", title=value_title, scale=scale),
+        y=alt.Y("value:Q", title=value_title, axis=y_axis(value_title), scale=scale),
         color=alt.Color("series:N", title=series_title, legend=alt.Legend(orient="bottom")),
         tooltip=[
             alt.Tooltip("series:N", title=series_title),
@@ -190,7 +194,9 @@ def per_layer_lines(
             alt.Tooltip("value:Q", title=value_title, format=".3f"),
         ],
     )
-    return (base.mark_line() + base.mark_point(filled=True, size=60)).properties(height=300)
+    return (base.mark_line() + base.mark_point(filled=True, size=60)).properties(
+        height=300, autosize=FIT_WIDTH
+    )
 
 
 def token_paths(
@@ -232,4 +238,6 @@ def token_paths(
         .encode(x=x, y=y, text="token:N")
         .transform_filter(f"!datum.mine && datum.layer == {last}")
     )  # the other tokens are named where they end up
-    return alt.LayerChart(layer=[others, names, path, points, numbers]).properties(height=440)
+    return alt.LayerChart(layer=[others, names, path, points, numbers]).properties(
+        height=440, autosize=FIT_WIDTH
+    )

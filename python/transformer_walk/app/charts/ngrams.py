@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 
 def continuations(
@@ -24,7 +24,7 @@ def continuations(
         {"word": list(words), "p": [float(p) for p in probabilities], "count": list(counts)}
     )
     base = alt.Chart(data).encode(
-        y=alt.Y("word:N", sort=list(words), title=word_title),
+        y=alt.Y("word:N", sort=list(words), title=word_title, axis=y_axis(word_title)),
         x=alt.X("p:Q", title=probability_title, scale=alt.Scale(domainMin=0)),
     )
     bars = base.mark_bar(color=MUTED, cornerRadiusTopRight=3, cornerRadiusBottomRight=3).encode(
@@ -56,7 +56,7 @@ def sparsity(
         .mark_line(point=alt.OverlayMarkDef(size=70))
         .encode(
             x=alt.X("n:O", title=n_title, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("share:Q", title=share_title, axis=alt.Axis(format="%")),
+            y=alt.Y("share:Q", title=share_title, axis=y_axis(share_title, format="%")),
             color=alt.Color(
                 "series:N",
                 title=series_title,
@@ -69,5 +69,5 @@ def sparsity(
                 alt.Tooltip("share:Q", title=share_title, format=".2%"),
             ],
         )
-        .properties(height=300)
+        .properties(height=300, autosize=FIT_WIDTH)
     )

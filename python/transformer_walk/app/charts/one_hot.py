@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from transformer_walk.app.charts import y_axis
+
 HOT = "#e4572e"
 COLD = "#eef1f6"
 
@@ -37,7 +39,7 @@ def one_hot_grid(
     band = pd.DataFrame({"row": rows, "start": 0, "end": vocab_size})
     # "3:dog" → "dog" (Vega expressions have functions, not methods)
     strip = "join(slice(split(datum.value, ':'), 1), ':')"
-    y = alt.Y("row:N", sort=rows, title=token_title, axis=alt.Axis(labelExpr=strip))
+    y = alt.Y("row:N", sort=rows, title=token_title, axis=y_axis(token_title, labelExpr=strip))
     x_scale = alt.Scale(domain=[0, vocab_size], nice=False)
     zeros = (
         alt.Chart(band)
@@ -78,7 +80,7 @@ def race_bars(
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            y=alt.Y("route:N", sort=routes, title=route_title),
+            y=alt.Y("route:N", sort=routes, title=route_title, axis=y_axis(route_title)),
             x=alt.X("ms:Q", title=time_title, stack="zero"),
             color=alt.Color("part:N", title=part_title),
             tooltip=[

@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import grid
+from transformer_walk.app.charts import grid, y_axis
 
 
 def _tick_values(count: int, ticks: int = 8) -> list[int]:
@@ -29,7 +29,9 @@ def index_heatmap(
     per-cell labels, a few ticks, values in the tooltip; cells as large as ``width`` allows
     (3 to 12 px), the colour scale from ``grid.colours_for``."""
     rows, cols = matrix.shape
-    cell = max(3, min(12, (width - 8 * grid.AXIS_FONT) // max(1, cols)))
+    # Axis labels and ticks take about 8 fonts' width; an upright title its own width besides.
+    upright = grid.text_width(row_title, grid.TITLE_FONT) if grid.upright_title(row_title) else 0
+    cell = max(3, min(12, (width - 8 * grid.AXIS_FONT - int(upright)) // max(1, cols)))
     colours = grid.colours_for(matrix, domain)
     data = pd.DataFrame(
         {
@@ -45,7 +47,7 @@ def index_heatmap(
             x=alt.X(
                 "col:O", title=col_title, axis=alt.Axis(values=_tick_values(cols), labelAngle=0)
             ),
-            y=alt.Y("row:O", title=row_title, axis=alt.Axis(values=_tick_values(rows))),
+            y=alt.Y("row:O", title=row_title, axis=y_axis(row_title, values=_tick_values(rows))),
             color=alt.Color(
                 "value:Q",
                 title=value_title,
@@ -95,7 +97,7 @@ def lines(
         .mark_line(point=points)
         .encode(
             x=alt.X(f"{x}:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
-            y=alt.Y(f"{y}:Q", title=y_title),
+            y=alt.Y(f"{y}:Q", title=y_title, axis=y_axis(y_title)),
             color=_series_colour(series, series_order or [], frame[series].nunique()),
             tooltip=[
                 f"{series}:N",
@@ -123,7 +125,7 @@ def row_bars(
                 "row:N",
                 sort=keys,
                 title=y_title,
-                axis=alt.Axis(labelExpr=strip, labelOverlap=False),
+                axis=y_axis(y_title, labelExpr=strip, labelOverlap=False),
             ),
             tooltip=[alt.Tooltip("value:Q", title=x_title, format=fmt)],
         )
@@ -153,7 +155,7 @@ def stage_dots(
                 title=x_title,
                 axis=alt.Axis(labelAngle=-30, labelLimit=200, labelOverlap=False),
             ),
-            y=alt.Y(f"{y}:Q", title=y_title),
+            y=alt.Y(f"{y}:Q", title=y_title, axis=y_axis(y_title)),
             # In sentence order ("10 · x" after "9 · y"), every token in the legend.
             color=alt.Color(
                 "token:N", title=None, sort=list(token_order), legend=_all_entries(len(token_order))

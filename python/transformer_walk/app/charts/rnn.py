@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector, y_axis
 
 
 def rnn_chain(
@@ -101,7 +101,7 @@ def sensitivity(
     )
     base = alt.Chart(frame).encode(
         x=alt.X("t:Q", title=x_title, scale=alt.Scale(nice=False)),
-        y=alt.Y("norm:Q", title=y_title, scale=alt.Scale(type="log")),
+        y=alt.Y("norm:Q", title=y_title, axis=y_axis(y_title), scale=alt.Scale(type="log")),
     )
     tanh = base.transform_filter(alt.FieldOneOfPredicate(field="series", oneOf=[sentence, repeat]))
     line = tanh.mark_line(color=MUTED)
@@ -136,7 +136,7 @@ def receptive_field(
     frame = pd.DataFrame({"L": range(top + 1), "field": [1 + L * (k - 1) for L in range(top + 1)]})
     base = alt.Chart(frame).encode(
         x=alt.X("L:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
-        y=alt.Y("field:Q", title=y_title),
+        y=alt.Y("field:Q", title=y_title, axis=y_axis(y_title)),
     )
     line = base.mark_line(point=True, color=MUTED).encode(
         tooltip=[alt.Tooltip("L:Q", title=x_title), alt.Tooltip("field:Q", title=y_title)]
@@ -193,7 +193,7 @@ def coverage_grid(
             x=alt.X(
                 "col:N", sort=cols, title=token_title, axis=alt.Axis(labelExpr=strip, labelAngle=0)
             ),
-            y=alt.Y("layer:O", title=layer_title),
+            y=alt.Y("layer:O", title=layer_title, axis=y_axis(layer_title)),
             color=alt.Color(
                 "status:N",
                 title=None,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 REFERENCE = "#999999"
 
@@ -38,7 +38,7 @@ def curves(
         .mark_line(point=True)
         .encode(
             x=alt.X("d_k:Q", title=x_title, scale=alt.Scale(type="log", base=2, nice=False)),
-            y=alt.Y("value:Q", title=y_title, scale=y_scale),
+            y=alt.Y("value:Q", title=y_title, axis=y_axis(y_title), scale=y_scale),
             color=alt.Color(
                 "series:N",
                 title=series_title,
@@ -57,5 +57,5 @@ def curves(
                 alt.Tooltip("value:Q", title=y_title, format=fmt),
             ],
         )
-        .properties(height=380)
+        .properties(height=380, autosize=FIT_WIDTH)
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 
 def readback(
@@ -28,7 +28,7 @@ def readback(
         .encode(
             x=alt.X("T:Q", title=length_title, scale=alt.Scale(type="log", base=2, nice=False)),
             y=alt.Y("accuracy:Q", title=accuracy_title, scale=alt.Scale(domain=[0, 1]),
-                    axis=alt.Axis(format="%")),
+                    axis=y_axis(accuracy_title, format="%")),
             color=alt.Color(
                 "series:N",
                 title=series_title,
@@ -49,4 +49,4 @@ def readback(
         .mark_text(align="left", dx=4, dy=-6, color=MUTED)
         .encode(y="chance:Q", x=alt.value(0), text="label:N")
     )
-    return (lines + rule + text).properties(height=320)
+    return (lines + rule + text).properties(height=320, autosize=FIT_WIDTH)
