@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -33,7 +33,11 @@ TITLE_FONT = AXIS_FONT + 1
 # "查询 token i" reads sideways, and upright it takes little room.
 UPRIGHT_CJK_EMS = 7
 #: A y title set horizontally, left of the axis labels, centred on the plot.
-UPRIGHT_Y_TITLE = {"titleAngle": 0, "titleAlign": "right", "titleBaseline": "middle"}
+UPRIGHT_Y_TITLE: dict[str, Any] = {
+    "titleAngle": 0,
+    "titleAlign": "right",
+    "titleBaseline": "middle",
+}
 
 
 def is_cjk(ch: str) -> bool:
@@ -60,7 +64,7 @@ def title_lines(title: str) -> list[str]:
     return title.split() or [title]
 
 
-def upright_axis(title: str, plot_height: float | None = None) -> dict[str, object]:
+def upright_axis(title: str, plot_height: float | None = None) -> dict[str, Any]:
     """Vega-Lite axis properties that set a y title horizontally, left of the labels, when
     ``upright_title`` says so; none otherwise."""
     return dict(UPRIGHT_Y_TITLE) if upright_title(title, plot_height) else {}
