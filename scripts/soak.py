@@ -19,8 +19,9 @@ any error was counted.
 
 Only what it starts is stopped: the server's own process group, and the browser through
 Playwright. ``tests/test_soak.py`` runs it with a fixed seed and a fixed number of actions per
-session (plus ~50 s of warm-up), so that how much it checks does not depend on how busy the
-machine is; its time limit is only a guard against a hang.
+session, on the browser walk's server after the walk (which stands in for the warm-up), so that
+how much it checks does not depend on how busy the machine is; its time limit is only a guard
+against a hang.
 ``-v`` adds page load times and the memory readings taken every 5 s.
 """
 

@@ -4,8 +4,8 @@ Guards against what the one-page-at-a-time tests miss: an exception that only so
 some order of clicks brings out, sessions disturbing each other through shared caches, the server
 dying or hanging under concurrent use, and memory that keeps growing as sessions come and go.
 The work is done by ``scripts/soak.py`` (run it longer by hand: ``--sessions 6 --seconds 300``);
-this test runs it on a fresh server with a fixed seed and checks its report. Skipped where
-Playwright, Chromium or /proc is missing; browsers are never downloaded.
+this test runs it on the browser walk's server (after the walk) with a fixed seed and checks its
+report. Skipped where Playwright, Chromium or /proc is missing; browsers are never downloaded.
 
 SOAK_SESSIONS, SOAK_ACTIONS, SOAK_SECONDS and SOAK_SEED override the defaults below.
 """
@@ -27,10 +27,11 @@ SESSIONS = int(os.environ.get("SOAK_SESSIONS", "5"))
 ACTIONS = int(os.environ.get("SOAK_ACTIONS", "6"))  # per session; ~30 s on 2 free CPUs
 SECONDS = float(os.environ.get("SOAK_SECONDS", "600"))  # a limit only a hang reaches
 SEED = int(os.environ.get("SOAK_SEED", "7"))
-# Growth of the server's resident memory from after the warm-up (which already typed a long
-# sentence on every page) to after the soak. Measured on 2 CPUs: -67 to +105 MB for 5 sessions x
-# 30-45 s, +2 MB for 6 sessions x 300 s (peaking +330 MB mid-run, back down when runs end). The
-# caches are bounded (max_entries), so this catches a leak of some 4 MB or more per action.
+# Growth of the server's resident memory from before the soak (after the walk, which opened every
+# page with a long sentence) to after it. Measured on 2 CPUs: -29 MB for the default soak after
+# the walk; -67 to +105 MB for 5 sessions x 30-45 s after the script's own warm-up, +2 MB for 6
+# sessions x 300 s (peaking +330 MB mid-run, back down when runs end). The caches are bounded
+# (max_entries), so this catches a leak of some 4 MB or more per action.
 MAX_GROWTH_MB = 300
 
 pytestmark = [
