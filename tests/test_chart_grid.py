@@ -158,3 +158,35 @@ def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     )
     x = chart.to_dict()["layer"][0]["encoding"]["x"]
     assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
+
+
+def test_scatter_labels_never_collide_except_the_learners_own() -> None:
+    xs, ys = [0.0, 0.001, 1.0, 0.5], [0.0, 0.001, 1.0, 0.5]
+    texts = ["cat", "dog", "sea", "bank"]
+    assert grid.free_labels(xs, ys, texts, width=300, height=300) == [True, False, True, True]
+    # "dog" is the learner's word: labelled first, and "cat" under it gives way
+    keep = grid.free_labels(xs, ys, texts, width=300, height=300, first=[1])
+    assert keep == [False, True, True, True]
+    both = grid.free_labels(xs, ys, texts, width=300, height=300, first=[0, 1])
+    assert both[:2] == [True, True]  # the learner's words are labelled even on top of each other
+    assert grid.padded_domain([]) == (-1.0, 1.0)
+    assert grid.padded_domain([2.0, 2.0]) == pytest.approx((1.94, 2.06))
+
+
+def test_the_word_map_labels_every_word_of_the_sentence_and_spreads_the_rest() -> None:
+    import pandas as pd
+
+    from transformer_walk.app.charts import embeddings as charts_embeddings
+
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(120)]
+    frame = pd.DataFrame(
+        {"x": rng.normal(size=120), "y": rng.normal(size=120), "word": words, "category": "c"}
+    )
+    chart = charts_embeddings.word_map(
+        frame, title="", category_title="", category_order=["c"], highlight=["w3", "w4"]
+    )
+    assert isinstance(chart.data, pd.DataFrame)  # the layers share the frame, kept at the top
+    rows = chart.data.set_index("word")
+    assert rows.loc[["w3", "w4"], "labelled"].all()
+    assert 10 < rows["labelled"].sum() < 120  # a crowd of 120: some labelled, not all

@@ -7,7 +7,10 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, y_axis
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, grid, y_axis
+
+MAP_HEIGHT = 420  # px of the scatter's plot
+PLOT_MARGIN = 40  # px of a scatter's width taken by its y title and paddings, not the plot
 
 
 def loss_curve(losses: Sequence[float], *, epoch_title: str, loss_title: str) -> alt.Chart:
@@ -33,15 +36,32 @@ def word_map(
     category_title: str,
     category_order: Sequence[str],
     highlight: Sequence[str] = (),
+    width: int = grid.HALF,
 ) -> alt.Chart:
-    """A 2-D scatter of words coloured by category, each point labelled with its word.
+    """A 2-D scatter of words coloured by category, labelled where the labels do not collide
+    (``grid.free_labels``; every word keeps its tooltip).
 
     ``frame`` has columns ``x``, ``y``, ``word`` and ``category`` (display name); words in
-    ``highlight`` (the learner's sentence) are drawn larger and in bold."""
-    data = frame.assign(mine=frame["word"].isin(list(highlight)))
+    ``highlight`` (the learner's sentence) are drawn larger, in bold, and always labelled."""
+    mine = frame["word"].isin(list(highlight))
+    labelled = grid.free_labels(
+        list(frame["x"]), list(frame["y"]), list(frame["word"]),
+        width=width - PLOT_MARGIN, height=MAP_HEIGHT, first=[i for i, m in enumerate(mine) if m],
+    )  # fmt: skip
+    data = frame.assign(mine=mine, labelled=labelled)
     base = alt.Chart(data, title=title).encode(
-        x=alt.X("x:Q", title="PC 1", axis=alt.Axis(labels=False, ticks=False)),
-        y=alt.Y("y:Q", title="PC 2", axis=alt.Axis(labels=False, ticks=False)),
+        x=alt.X(
+            "x:Q",
+            title="PC 1",
+            axis=alt.Axis(labels=False, ticks=False),
+            scale=alt.Scale(domain=list(grid.padded_domain(list(frame["x"]))), nice=False),
+        ),
+        y=alt.Y(
+            "y:Q",
+            title="PC 2",
+            axis=alt.Axis(labels=False, ticks=False),
+            scale=alt.Scale(domain=list(grid.padded_domain(list(frame["y"]))), nice=False),
+        ),
         color=alt.Color(
             "category:N",
             title=category_title,
@@ -59,6 +79,6 @@ def word_map(
     bold = base.mark_text(align="left", dx=6, dy=-4, fontSize=13, fontWeight="bold")
     return (
         points
-        + labels.transform_filter("!datum.mine")
+        + labels.transform_filter("!datum.mine && datum.labelled")
         + bold.encode(text="word:N").transform_filter("datum.mine")
-    ).properties(height=420, autosize=FIT_WIDTH)
+    ).properties(height=MAP_HEIGHT, autosize=FIT_WIDTH)

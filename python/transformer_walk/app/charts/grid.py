@@ -1,6 +1,7 @@
-"""How a matrix fits the column it is drawn in: cell size, label angle, fonts, which values fit,
-and which colour scale its numbers call for. Pure arithmetic on sizes, so it is tested without a
-browser; ``charts.heatmap`` draws what it decides.
+"""How a chart fits the column it is drawn in: a matrix's cell size, label angle, fonts, which
+values fit, and which colour scale its numbers call for; which axis titles stand upright; which
+points of a scatter get a label. Pure arithmetic on sizes, so it is tested without a browser;
+``charts.heatmap`` and the scatters draw what it decides.
 """
 
 from __future__ import annotations
@@ -171,3 +172,51 @@ def colours_for(matrix: np.ndarray, domain: tuple[float, float] | None = None) -
         return Colours("blues", (0.0, hi or 1.0), False)
     extent = max(abs(lo), abs(hi)) or 1.0
     return Colours("redblue", (-extent, extent), True)
+
+
+LINE_HEIGHT = 1.3  # a label's height in fonts, ascenders to descenders
+
+
+def padded_domain(values: Sequence[float], pad: float = 0.06) -> tuple[float, float]:
+    """The extent of ``values`` widened by ``pad`` of its span on each side (a point at the very
+    edge would have its label cut); (-1, 1) when there is nothing to span."""
+    if len(values) == 0:
+        return (-1.0, 1.0)
+    lo, hi = float(min(values)), float(max(values))
+    span = hi - lo or 1.0
+    return (lo - pad * span, hi + pad * span)
+
+
+def free_labels(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    texts: Sequence[str],
+    *,
+    width: float,
+    height: float,
+    font: float = AXIS_FONT,
+    first: Sequence[int] = (),
+    dx: float = 5,
+) -> list[bool]:
+    """Which points of a scatter to label so that no two labels overlap. Each label is a box
+    a line (``LINE_HEIGHT`` fonts) tall, starting ``dx`` px right of its point, on a plot
+    ``width`` × ``height`` px over the ``padded_domain`` of the coordinates. The points in
+    ``first`` are labelled whatever they overlap (the learner's own words); the others in their
+    order, each only where its box is free. A point left unlabelled keeps its tooltip."""
+    n = len(texts)
+    (x0, x1), (y0, y1) = padded_domain(xs), padded_domain(ys)
+    pinned = set(first)
+    boxes: list[tuple[float, float, float, float]] = []
+    keep = [False] * n
+    for i in [*pinned, *(i for i in range(n) if i not in pinned)]:
+        px = (xs[i] - x0) / (x1 - x0) * width + dx
+        py = (1 - (ys[i] - y0) / (y1 - y0)) * height
+        box = (px, py - LINE_HEIGHT * font, px + text_width(texts[i], font), py)
+        free = all(
+            box[2] + 1 < b[0] or b[2] + 1 < box[0] or box[3] + 1 < b[1] or b[3] + 1 < box[1]
+            for b in boxes
+        )
+        if free or i in pinned:
+            keep[i] = True
+            boxes.append(box)
+    return keep

@@ -199,20 +199,56 @@ def per_layer_lines(
     )
 
 
+PATHS_HEIGHT = 440  # px of token_paths' plot
+
+
+def _free_path_labels(frame: pd.DataFrame, mine: pd.Series, last: int, width: int) -> list[bool]:
+    """Which rows of ``token_paths``' frame get their label: see there."""
+    layers = frame["layer"].to_numpy()
+    ends = [i for i in range(len(frame)) if mine.iloc[i] and layers[i] in (0, last)]
+    middles = [i for i in range(len(frame)) if mine.iloc[i] and layers[i] not in (0, last)]
+    names = [i for i in range(len(frame)) if not mine.iloc[i] and layers[i] == last]
+    rows = ends + middles + names  # in the order they claim room
+    texts = [str(layers[i]) if mine.iloc[i] else str(frame["token"].iloc[i]) for i in rows]
+    kept = grid.free_labels(
+        list(frame["x"].iloc[rows]), list(frame["y"].iloc[rows]), texts,
+        width=width - 40, height=PATHS_HEIGHT, first=list(range(len(ends))), dx=7,
+    )  # fmt: skip
+    labelled = [False] * len(frame)
+    for row, keep in zip(rows, kept, strict=True):
+        labelled[row] = keep
+    return labelled
+
+
 def token_paths(
     frame: pd.DataFrame,
     *,
     layer_title: str,
     token_title: str,
     highlight: Sequence[str],
+    width: int = grid.FULL,
 ) -> alt.LayerChart:
     """Every token's position in one shared 2-D projection, one point per layer, with the
     highlighted tokens' paths drawn across the layers (layer 0 → 6).
 
-    ``frame`` has ``x``, ``y``, ``layer`` (0..L), ``token`` (a unique label per position)."""
-    data = frame.assign(mine=frame["token"].isin(list(highlight)))
-    x = alt.X("x:Q", title="PC 1", axis=alt.Axis(labels=False, ticks=False))
-    y = alt.Y("y:Q", title="PC 2", axis=alt.Axis(labels=False, ticks=False))
+    ``frame`` has ``x``, ``y``, ``layer`` (0..L), ``token`` (a unique label per position).
+    Labels are drawn where they do not collide (``grid.free_labels``): the highlighted paths'
+    first and last layer numbers always, their other numbers, then the other tokens' names."""
+    mine = frame["token"].isin(list(highlight))
+    last = int(frame["layer"].max()) if len(frame) else 0
+    data = frame.assign(mine=mine, labelled=_free_path_labels(frame, mine, last, width))
+    x = alt.X(
+        "x:Q",
+        title="PC 1",
+        axis=alt.Axis(labels=False, ticks=False),
+        scale=alt.Scale(domain=list(grid.padded_domain(list(frame["x"]))), nice=False),
+    )
+    y = alt.Y(
+        "y:Q",
+        title="PC 2",
+        axis=alt.Axis(labels=False, ticks=False),
+        scale=alt.Scale(domain=list(grid.padded_domain(list(frame["y"]))), nice=False),
+    )
     tooltip = [alt.Tooltip("token:N", title=token_title), alt.Tooltip("layer:O", title=layer_title)]
     others = (
         alt.Chart(data)
@@ -220,7 +256,7 @@ def token_paths(
         .encode(x=x, y=y, tooltip=tooltip)
         .transform_filter("!datum.mine")
     )
-    mine = alt.Chart(data).transform_filter("datum.mine")
+    chosen = alt.Chart(data).transform_filter("datum.mine")
     color = alt.Color(
         "token:N",
         title=token_title,
@@ -228,16 +264,19 @@ def token_paths(
         scale=alt.Scale(domain=list(highlight), range=[HIGHLIGHT, "#1f77b4"]),
         legend=alt.Legend(orient="bottom"),
     )
-    path = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, order="layer:O", color=color)
-    points = mine.mark_circle(size=90, opacity=1).encode(x=x, y=y, color=color, tooltip=tooltip)
-    numbers = mine.mark_text(dx=9, dy=-7, fontSize=11).encode(x=x, y=y, text="layer:O", color=color)
-    last = int(data["layer"].max()) if len(data) else 0
+    path = chosen.mark_line(strokeWidth=2.5).encode(x=x, y=y, order="layer:O", color=color)
+    points = chosen.mark_circle(size=90, opacity=1).encode(x=x, y=y, color=color, tooltip=tooltip)
+    numbers = (
+        chosen.mark_text(dx=9, dy=-7, fontSize=11)
+        .encode(x=x, y=y, text="layer:O", color=color)
+        .transform_filter("datum.labelled")
+    )
     names = (
         alt.Chart(data)
         .mark_text(dx=6, align="left", fontSize=11, color="#777")
         .encode(x=x, y=y, text="token:N")
-        .transform_filter(f"!datum.mine && datum.layer == {last}")
+        .transform_filter(f"!datum.mine && datum.layer == {last} && datum.labelled")
     )  # the other tokens are named where they end up
     return alt.LayerChart(layer=[others, names, path, points, numbers]).properties(
-        height=440, autosize=FIT_WIDTH
+        height=PATHS_HEIGHT, autosize=FIT_WIDTH
     )
