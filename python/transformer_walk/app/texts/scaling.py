@@ -85,10 +85,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "scale.var.note": {
         "en": "{samples} random pairs per d_k from NumPy's seeded generator (sampling is not a "
         "backend function). At d_k = {d_k} the measured variance is {var}: raw scores spread "
-        "about ±{std}, where e^{std} is already enormous next to e^0.",
+        "about ±{std}, where exp({std}) is already enormous next to exp(0) = 1.",
         "zh": "每个 d_k 用 NumPy 的固定种子生成器抽取 {samples} 对随机向量（抽样不属于后端函数）。"
         "在 d_k = {d_k} 时实测方差为 {var}：原始分数大约在 ±{std} 范围内波动，"
-        "而 e^{std} 和 e^0 相比已经大得惊人。",
+        "而 exp({std}) 和 exp(0) = 1 相比已经大得惊人。",
     },
     # --- saturation -----------------------------------------------------------------------------
     "scale.sat.title": {
@@ -145,7 +145,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Gradient size** ‖∂α/∂s‖",
         "zh": "**梯度大小** ‖∂α/∂s‖",
     },
-    "scale.sat.jac_y": {"en": "mean ‖diag(α) − ααᵀ‖_F", "zh": "‖diag(α) − ααᵀ‖_F 的平均值"},
+    "scale.sat.jac_y": {
+        "en": "mean ‖diag(α) − ααᵀ‖ (Frobenius)",
+        "zh": "‖diag(α) − ααᵀ‖（Frobenius 范数）的平均值",
+    },
     "scale.sat.metric.max_off": {
         "en": "largest weight, d_k = {d_k}, unscaled",
         "zh": "最大权重，d_k = {d_k}，不缩放",

@@ -84,8 +84,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- direction --------------------------------------------------------------------------
     "sam.dir.title": {
-        "en": "a_ij ≠ a_ji: attention has a direction",
-        "zh": "a_ij ≠ a_ji：注意力是有方向的",
+        "en": "aᵢⱼ ≠ aⱼᵢ: attention has a direction",
+        "zh": "aᵢⱼ ≠ aⱼᵢ：注意力是有方向的",
     },
     "sam.dir.body": {
         "en": "The weight in row $i$, column $j$ answers *how much does $i$ draw from $j$*. "

@@ -157,8 +157,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "所有词（平均），从 h_T 读出",
     },
     "s2s.neck.series.own": {
-        "en": "every word (average), read from its own h_i",
-        "zh": "所有词（平均），从各自的 h_i 读出",
+        "en": "every word (average), read from its own hᵢ",
+        "zh": "所有词（平均），从各自的 hᵢ 读出",
     },
     "s2s.neck.axis_length": {"en": "source length T (words)", "zh": "源句长度 T（词数）"},
     "s2s.neck.axis_accuracy": {"en": "read-back accuracy", "zh": "读出准确率"},
