@@ -1,4 +1,8 @@
-() => {
+async () => {
+  // Measure once the fonts are in and laid out: a formula measured in a fallback font read
+  // 2 px taller than its box on the first page of a walk.
+  await document.fonts.ready;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const main = document.querySelector('[data-testid="stMain"]');
   const problems = [];
   if (!main) return ["no main"];
@@ -6,8 +10,14 @@
   const at = text.indexOf("**");
   if (at >= 0) problems.push("literal ** near: " + JSON.stringify(text.slice(Math.max(0, at - 40), at + 40)));
   if (document.body.innerText.includes("Page not found")) problems.push("Page not found");
-  // A display formula scrolls sideways, and so is cut off at its top and bottom when taller.
-  for (const formula of main.querySelectorAll(".katex-display"))
+  // A display formula scrolls sideways, and so is cut off at its top and bottom when taller;
+  // app/style.py pads it. Its style arrives with the script's first elements: wait for it.
+  const formulas = [...main.querySelectorAll(".katex-display")];
+  for (let i = 0; i < 40 && formulas.length && getComputedStyle(formulas[0]).paddingTop === "0px"; i++)
+    await new Promise(r => setTimeout(r, 50));
+  if (formulas.length && getComputedStyle(formulas[0]).paddingTop === "0px")
+    problems.push("the formulas' padding (app/style.py) is not applied");
+  for (const formula of formulas)
     if (formula.scrollHeight > formula.clientHeight + 1)
       problems.push(`formula cut off by ${formula.scrollHeight - formula.clientHeight}px: ${JSON.stringify(formula.textContent.slice(0, 40))}`);
   const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"]')];
