@@ -66,19 +66,30 @@ def test_a_y_title_is_upright_when_short_chinese_or_taller_than_its_plot(
 
 
 def test_an_upright_row_title_gets_its_room_in_the_matrix() -> None:
-    """A one-row matrix's long title is set upright, one word a line, beside the labels, and the
-    cells shrink to leave it room; six rows keep it rotated, and wider cells."""
-    kwargs = dict(width=grid.THIRD, row_labels=["1 · tom"], col_labels=["1"] * 6)
-    long = grid.grid_for(1, 6, row_title="decoder position", **kwargs)
-    assert long.upright_y_title
-    rotated = grid.grid_for(6, 6, row_title="decoder position", **kwargs)
-    assert not rotated.upright_y_title and rotated.cell > long.cell
+    """A one-row matrix's long title is set upright, one word a line, beside the labels, where
+    the cells can give it room (the full width); in a third of the page the cells would lose
+    more than UPRIGHT_MIN_SHARE of their size, and it stays rotated."""
+    kwargs = dict(row_labels=["1 · tom"], col_labels=["1"] * 6, row_title="decoder position")
+    assert grid.grid_for(1, 6, width=grid.FULL, **kwargs).upright_y_title
+    assert not grid.grid_for(1, 6, width=grid.THIRD, **kwargs).upright_y_title
     spec = charts.heatmap(
         np.ones((1, 6)), ["1 · tom"], ["1"] * 6, row_title="decoder position", col_title="k",
-        value_title="a", width=grid.THIRD,
+        value_title="a", width=grid.FULL,
     )  # fmt: skip
     y = spec["layer"][0]["encoding"]["y"]
     assert y["axis"]["titleAngle"] == 0 and y["title"] == ["decoder", "position"]
+
+
+def test_a_chinese_row_title_stays_rotated_where_upright_would_crowd_the_rows() -> None:
+    """In a third of the page, "查询 token i" beside the labels would shrink 16 rows' cells below
+    UPRIGHT_MIN_SHARE of their size (their labels overprinted): it stays rotated there, and
+    stands upright, in one piece, in the full width."""
+    labels = token_axis(["word"] * 16)
+    narrow = grid.grid_for(16, 16, width=grid.THIRD, row_labels=labels, row_title="查询 token i")
+    assert not narrow.upright_y_title
+    assert narrow == grid.grid_for(16, 16, width=grid.THIRD, row_labels=labels)
+    wide = grid.grid_for(6, 6, width=grid.FULL, row_labels=labels[:6], row_title="查询 token i")
+    assert wide.upright_y_title and grid.title_lines("查询 token i") == ["查询 token i"]
 
 
 def test_non_negative_data_gets_a_sequential_scale_from_zero() -> None:

@@ -33,6 +33,7 @@ TITLE_FONT = AXIS_FONT + 1
 # A Chinese axis title this many ems wide or narrower is set upright: rotated, "词" or
 # "查询 token i" reads sideways, and upright it takes little room.
 UPRIGHT_CJK_EMS = 7
+UPRIGHT_MIN_SHARE = 0.8  # of a heatmap's cell size that an upright title may leave
 #: A y title set horizontally, left of the axis labels, centred on the plot.
 UPRIGHT_Y_TITLE: dict[str, Any] = {
     "titleAngle": 0,
@@ -50,18 +51,26 @@ def text_width(text: str, font: float) -> float:
     return sum(font * (CJK_EM if is_cjk(ch) else DIGIT_EM) for ch in text)
 
 
+def short_chinese(title: str) -> bool:
+    """A Chinese title narrow enough to stand upright (``UPRIGHT_CJK_EMS``)."""
+    return any(map(is_cjk, title)) and text_width(title, TITLE_FONT) <= UPRIGHT_CJK_EMS * TITLE_FONT
+
+
 def upright_title(title: str, plot_height: float | None = None) -> bool:
     """Whether a y-axis title should be set horizontally rather than rotated: when it is short
     Chinese (rotated CJK reads sideways), or when rotated it would be much taller than the plot
     beside it (a one-row matrix: the title would be cut off)."""
-    if any(map(is_cjk, title)) and text_width(title, TITLE_FONT) <= UPRIGHT_CJK_EMS * TITLE_FONT:
+    if short_chinese(title):
         return True
     # The width estimate runs a little long, and a title a few pixels past the plot still reads.
     return plot_height is not None and text_width(title, TITLE_FONT) > 1.25 * plot_height
 
 
 def title_lines(title: str) -> list[str]:
-    """An upright title one word a line, so it takes the width of its longest word."""
+    """An upright title one word a line, so it takes the width of its longest word; a Chinese
+    one whole ("查询 token i" split left the "i" alone on a line)."""
+    if any(map(is_cjk, title)):
+        return [title]
     return title.split() or [title]
 
 
@@ -107,8 +116,15 @@ def grid_for(
     upright = bool(row_title) and upright_title(row_title, rows * cell)
     if upright:  # its widest line beside the labels instead of a rotated line's height
         widest = max(text_width(line, TITLE_FONT) for line in title_lines(row_title))
-        room = max(1, room - int(widest) + TITLE_FONT)
-        cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
+        narrower = int(
+            max(MIN_CELL, min(MAX_CELL, (room - int(widest) + TITLE_FONT) // max(1, cols)))
+        )
+        # Upright only where that costs the cells little: in a half column, a title beside the
+        # labels shrank a 4 × 16 matrix's rows until their labels overprinted.
+        if narrower >= UPRIGHT_MIN_SHARE * cell:
+            cell = narrower
+        else:
+            upright = False
     # A label needs a cell at least its line height tall (rows) or wide (rotated columns).
     axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell - 2)))
     widest_col = max((text_width(s, axis_font) for s in col_labels), default=0)
