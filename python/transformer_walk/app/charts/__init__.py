@@ -29,6 +29,21 @@ MUTED = "#8da0cb"
 FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
+def pca_axes(frame: pd.DataFrame) -> tuple[alt.X, alt.Y]:
+    """The x and y of a PCA scatter of ``frame``'s ``x``/``y`` columns: "PC 1"/"PC 2", no ticks
+    (the units mean nothing), scales pinned to ``grid.padded_domain`` so that
+    ``grid.free_labels``' arithmetic is the drawing."""
+
+    def scale(column: str) -> alt.Scale:
+        return alt.Scale(domain=list(grid.padded_domain(list(frame[column]))), nice=False)
+
+    hidden = alt.Axis(labels=False, ticks=False)
+    return (
+        alt.X("x:Q", title="PC 1", axis=hidden, scale=scale("x")),
+        alt.Y("y:Q", title="PC 2", axis=hidden, scale=scale("y")),
+    )
+
+
 def y_axis(title: str, **properties: Any) -> alt.Axis:
     """The y axis of a chart titled ``title``: ``properties`` as given, the title set upright
     when it is short Chinese (``grid.upright_title``), which rotated reads sideways."""

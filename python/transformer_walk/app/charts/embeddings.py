@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, grid, y_axis
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, grid, pca_axes, y_axis
 
 MAP_HEIGHT = 420  # px of the scatter's plot
 PLOT_MARGIN = 40  # px of a scatter's width taken by its y title and paddings, not the plot
@@ -49,19 +49,10 @@ def word_map(
         width=width - PLOT_MARGIN, height=MAP_HEIGHT, first=[i for i, m in enumerate(mine) if m],
     )  # fmt: skip
     data = frame.assign(mine=mine, labelled=labelled)
+    x, y = pca_axes(frame)
     base = alt.Chart(data, title=title).encode(
-        x=alt.X(
-            "x:Q",
-            title="PC 1",
-            axis=alt.Axis(labels=False, ticks=False),
-            scale=alt.Scale(domain=list(grid.padded_domain(list(frame["x"]))), nice=False),
-        ),
-        y=alt.Y(
-            "y:Q",
-            title="PC 2",
-            axis=alt.Axis(labels=False, ticks=False),
-            scale=alt.Scale(domain=list(grid.padded_domain(list(frame["y"]))), nice=False),
-        ),
+        x=x,
+        y=y,
         color=alt.Color(
             "category:N",
             title=category_title,

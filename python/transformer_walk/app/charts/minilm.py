@@ -9,7 +9,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, Vector, grid, y_axis
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, Vector, grid, pca_axes, y_axis
 
 GRID_PANEL = 64  # pixels per small heatmap of the 6 × 12 grid
 
@@ -237,18 +237,7 @@ def token_paths(
     mine = frame["token"].isin(list(highlight))
     last = int(frame["layer"].max()) if len(frame) else 0
     data = frame.assign(mine=mine, labelled=_free_path_labels(frame, mine, last, width))
-    x = alt.X(
-        "x:Q",
-        title="PC 1",
-        axis=alt.Axis(labels=False, ticks=False),
-        scale=alt.Scale(domain=list(grid.padded_domain(list(frame["x"]))), nice=False),
-    )
-    y = alt.Y(
-        "y:Q",
-        title="PC 2",
-        axis=alt.Axis(labels=False, ticks=False),
-        scale=alt.Scale(domain=list(grid.padded_domain(list(frame["y"]))), nice=False),
-    )
+    x, y = pca_axes(frame)
     tooltip = [alt.Tooltip("token:N", title=token_title), alt.Tooltip("layer:O", title=layer_title)]
     others = (
         alt.Chart(data)
