@@ -12,7 +12,7 @@ Two kinds of test:
   scale or tile would break) or raise exactly what it raises: TypeError, ValueError, IndexError
   or MemoryError, same class and same message, with no Rust panic text anywhere (message or
   stderr). A panic surfaces as PyO3's PanicException, a BaseException, so everything is caught.
-- *too big for the machine* (each in a subprocess, so that an abort or an OOM kill is a failing
+- *too big for the machine* (in a subprocess, so that an abort or an OOM kill is a failing
   test, not a dead test run): requests whose result or input would need more than the machine's
   memory, built from zero-strided views so that the input itself is tiny, must fail with E23's
   MemoryError within a few seconds, without the process growing.
@@ -20,6 +20,7 @@ Two kinds of test:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -30,6 +31,7 @@ import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -868,7 +870,7 @@ def test_attention_tile_edges(
     assert check_against_numpy(Call(fn, args, kwargs), capfd) == "ok"
 
 
-# --- requests too big for the machine: one subprocess each --------------------------------------
+# --- requests too big for the machine: in a subprocess --------------------------------------------
 
 MEMORY = contract.machine_memory()
 
@@ -952,45 +954,102 @@ TOO_BIG = [
     ("gelu", "x = np.broadcast_to(np.float64(1), (10**6, 10**6))", "b.gelu(x)", "the result"),
 ]
 
+#: Linux lets a process reset its peak resident size ("5" into clear_refs), so one child can
+#: measure each case's own peak; elsewhere every case gets a fresh child.
+PEAK_RESETTABLE = Path("/proc/self/clear_refs").exists()
+
 CHILD = """
-import json, resource
+import json, resource, sys
 import numpy as np
 from transformer_walk.core import get_backend
 b = get_backend({backend!r})
-{setup}
-rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-try:
-    {call}
-    raised, message = None, ""
-except Exception as e:
-    raised, message = type(e).__name__, str(e)
-rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"raised": raised, "message": message, "grew_kb": rss_after - rss_before}}))
+
+def reset_peak():
+    if {resettable!r}:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+
+def case(name, setup, call):
+    reset_peak()
+    scope = {{"np": np, "b": b}}
+    exec(setup, scope)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        exec(call, scope)
+        raised, message = None, ""
+    except Exception as e:
+        raised, message = type(e).__name__, str(e)
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    grew_kb = rss_after - rss_before
+    print(json.dumps({{"case": name, "raised": raised, "message": message, "grew_kb": grew_kb}}))
+    sys.stdout.flush()
+
+for name, setup, call in json.loads(sys.argv[1]):
+    print(json.dumps({{"starting": name}}))
+    sys.stdout.flush()
+    case(name, setup, call)
 """
+
+
+def _text(output: bytes | str | None) -> str:
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
+
+
+@functools.cache
+def too_big_reports(backend: str, tmp: str) -> dict[str, dict[str, Any]]:
+    """Every TOO_BIG case's report on ``backend``, from as few children as isolation allows.
+
+    Spawning a Python per case (42 of them) was most of this file's time. The cases of a
+    backend share a child, which resets its peak memory before each; a child that dies (an
+    abort, an OOM kill) is a failure of the case it was running, and the cases after it go on
+    in a new child."""
+    pending = [(c[0], c[1], c[2]) for c in TOO_BIG]
+    reports: dict[str, dict[str, Any]] = {}
+    while pending:
+        batch = pending if PEAK_RESETTABLE else pending[:1]
+        code = textwrap.dedent(CHILD.format(backend=backend, resettable=PEAK_RESETTABLE))
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", code, json.dumps(batch)],
+                capture_output=True,
+                text=True,
+                timeout=120,  # the hang guard: every case together takes a few seconds
+                cwd=tmp,
+            )
+            stdout, stderr, exit_status = done.stdout, done.stderr, str(done.returncode)
+        except subprocess.TimeoutExpired as e:  # its output so far comes as bytes
+            stdout, stderr = (_text(e.stdout), _text(e.stderr))
+            exit_status = "killed after 120 s"
+        running = None
+        for line in stdout.splitlines():
+            record = json.loads(line)
+            if "starting" in record:
+                running = record["starting"]
+            else:
+                reports[record.pop("case")] = {**record, "stderr": stderr}
+                running = None
+        if running is not None or exit_status != "0":
+            crashed = running or batch[-1][0]
+            reports[crashed] = {"exit": exit_status, "stderr": stderr}
+        pending = [c for c in pending if c[0] not in reports]
+    return reports
 
 
 @pytest.mark.skipif(MEMORY is None, reason="the OS does not report its memory")
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
-@pytest.mark.parametrize(
-    ("setup", "call", "what"), [pytest.param(*c[1:], id=c[0]) for c in TOO_BIG]
-)
-def test_too_big_for_the_machine(backend: str, setup: str, call: str, what: str, tmp_path) -> None:
+@pytest.mark.parametrize("case", [pytest.param(c[0], id=c[0]) for c in TOO_BIG])
+def test_too_big_for_the_machine(
+    backend: str, case: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """Guards against: a request that needs more memory than the machine has aborting the
     process ("memory allocation of … failed"), getting it OOM-killed, or spending minutes
     copying or scanning a broadcast input before failing. It must raise E23's MemoryError from
     the shapes alone (a scan of these inputs would outlast the child's 120 s hang guard), without
     the process growing, with the same message everywhere."""
-    code = CHILD.format(backend=backend, setup=setup, call=call)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert_no_panic_text(done.stderr)
-    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    what = {c[0]: c[3] for c in TOO_BIG}[case]
+    report = too_big_reports(backend, str(tmp_path_factory.getbasetemp()))[case]
+    assert_no_panic_text(report["stderr"])
+    assert "exit" not in report, f"exit {report['exit']}: {report['stderr'][-2000:]}"
     assert report["raised"] == "MemoryError", report
     assert report["message"].startswith(f"{what} of shape ("), report
     assert report["message"].endswith(
