@@ -279,11 +279,12 @@ class Report:
 
 
 class Session:
-    """One browser context wandering the app; records what it did last, for error reports."""
+    """One browser tab wandering the app (its own Streamlit session); records what it did last,
+    for error reports."""
 
-    def __init__(self, number: int, browser, url: str, report: Report, rng: random.Random):  # noqa: ANN001
+    def __init__(self, number: int, context, url: str, report: Report, rng: random.Random):  # noqa: ANN001
         self.number = number
-        self.browser = browser
+        self.context = context
         self.url = url
         self.report = report
         self.rng = rng
@@ -488,9 +489,8 @@ class Session:
         """Act until ``deadline``, or until ``actions`` actions (done or skipped) when given."""
         from playwright.async_api import Error as PlaywrightError
 
-        context = await self.browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = await self.context.new_page()
         try:
-            page = await context.new_page()
             self.watch(page)
             first = True
             tried = 0
@@ -518,10 +518,10 @@ class Session:
                     self.report.skipped += 1
                     await self.settle(page)
         finally:
-            await context.close()
+            await page.close()
 
 
-async def _warm_up(browser, url: str, report: Report, sessions: int) -> None:  # noqa: ANN001
+async def _warm_up(context, url: str, report: Report, sessions: int) -> None:  # noqa: ANN001
     """Every page once with one of the longest sentences, shared among the sessions, so imports,
     model weights, caches and the memory a long sentence takes are in before the first memory
     reading. Each session opens its first page in its language, types its long sentence once,
@@ -531,10 +531,9 @@ async def _warm_up(browser, url: str, report: Report, sessions: int) -> None:  #
     from playwright.async_api import Error as PlaywrightError
 
     async def visit(number: int) -> None:
-        context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = await context.new_page()
         try:
-            page = await context.new_page()
-            session = Session(number, browser, url, report, random.Random(number))
+            session = Session(number, context, url, report, random.Random(number))
             session.watch(page)
             mine = [PAGES[i] for i in range(number, len(PAGES), sessions)]
             if not mine:
@@ -549,7 +548,7 @@ async def _warm_up(browser, url: str, report: Report, sessions: int) -> None:  #
             for url_path, title_id in mine[1:]:
                 await session.open_from_menu(page, url_path, title_id)
         finally:
-            await context.close()
+            await page.close()
 
     await asyncio.gather(*(visit(number) for number in range(sessions)))
 
@@ -566,10 +565,14 @@ async def _soak(
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=chromium, headless=True)
+        # One browser profile for every session, each in its own tab (so its own Streamlit
+        # session): a profile per session loaded and compiled the app's scripts once per
+        # session, work that tells nothing about the server.
+        context = await browser.new_context(viewport={"width": 1400, "height": 1000})
         try:
             if warm_up:
                 started = time.monotonic()
-                await _warm_up(browser, url, report, report.sessions)
+                await _warm_up(context, url, report, report.sessions)
                 report.warm_up_seconds = time.monotonic() - started
                 report.warm_up_loads, report.page_loads = report.page_loads, 0
             soak_started = time.monotonic()
@@ -578,7 +581,7 @@ async def _soak(
                 report.rss_samples.append((0.0, report.rss_start_kb))
             deadline = soak_started + report.seconds
             sessions = [
-                Session(n, browser, url, report, random.Random(report.seed * 1000 + n))
+                Session(n, context, url, report, random.Random(report.seed * 1000 + n))
                 for n in range(1, report.sessions + 1)
             ]
             tasks = [
