@@ -1,4 +1,10 @@
-"""Altair charts of the pages. Labels come in as arguments, so the charts know no language."""
+"""Altair charts of the pages. Labels come in as arguments, so the charts know no language.
+
+Encodings are typed channel objects (``alt.X("n:Q")``, ``alt.YDatum(1.0)``,
+``alt.ColorValue(MUTED, condition={...})``; a fixed position is a mark property, ``x=0``), never
+shorthand strings, ``alt.value``, ``alt.datum`` or ``alt.condition``: Altair converts those
+through ``from_dict``, about 5 ms each (tests/test_app_robustness.py holds every page to this).
+"""
 
 from __future__ import annotations
 
@@ -86,7 +92,7 @@ def attention_weights(
         ),
     )  # fmt: skip
     bars = base.mark_bar(cornerRadiusTopLeft=3, cornerRadiusTopRight=3).encode(
-        color=alt.condition("datum.top", alt.value(HIGHLIGHT), alt.value(MUTED)),
+        color=alt.ColorValue(MUTED, condition={"test": "datum.top", "value": HIGHLIGHT}),
         tooltip=[
             alt.Tooltip("token:N", title=token_title),
             alt.Tooltip("weight:Q", title=weight_title, format=".3f"),

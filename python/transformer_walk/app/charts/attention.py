@@ -27,11 +27,11 @@ def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:
     point = (
         alt.Chart(mark)
         .mark_point(color=HIGHLIGHT, filled=True, size=120)
-        .encode(x="n:Q", y="scores:Q")
+        .encode(x=alt.X("n:Q"), y=alt.Y("scores:Q"))
     )
     label = (
         alt.Chart(mark)
         .mark_text(color=HIGHLIGHT, dx=8, dy=-10, align="left")
-        .encode(x="n:Q", y="scores:Q", text=alt.Text("scores:Q", format=","))
+        .encode(x=alt.X("n:Q"), y=alt.Y("scores:Q"), text=alt.Text("scores:Q", format=","))
     )
     return (line + point + label).properties(height=240)

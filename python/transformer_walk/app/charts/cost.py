@@ -42,10 +42,10 @@ def loglog_lines(
     if marker_x is None:
         return base
     rule_data = pd.DataFrame({"x": [marker_x], "label": [marker_label]})
-    rule = alt.Chart(rule_data).mark_rule(strokeDash=[4, 4], color="#6b7280").encode(x="x:Q")
+    rule = alt.Chart(rule_data).mark_rule(strokeDash=[4, 4], color="#6b7280").encode(x=alt.X("x:Q"))
     text = (
         alt.Chart(rule_data)
         .mark_text(align="left", dx=4, dy=-140, color="#374151")
-        .encode(x="x:Q", text="label:N")
+        .encode(x=alt.X("x:Q"), text=alt.Text("label:N"))
     )
     return alt.LayerChart(layer=[base, rule, text])

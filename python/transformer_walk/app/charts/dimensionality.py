@@ -58,11 +58,11 @@ def volume_shares(
     )
     chart = areas
     if marks is not None and len(marks):
-        rules = alt.Chart(marks).mark_rule(strokeDash=[4, 3], color="#333").encode(x="d:Q")
+        rules = alt.Chart(marks).mark_rule(strokeDash=[4, 3], color="#333").encode(x=alt.X("d:Q"))
         labels = (
             alt.Chart(marks)
             .mark_text(align="left", dx=3, baseline="middle", fontSize=11, color="#333")
-            .encode(x="d:Q", y=alt.Y("y:Q", scale=None), text="label:N")
+            .encode(x=alt.X("d:Q"), y=alt.Y("y:Q", scale=None), text=alt.Text("label:N"))
         )
         chart = areas + rules + labels
     return chart.properties(height=300)
@@ -87,7 +87,7 @@ def contrast_curve(
         .encode(
             x=x,
             y=alt.Y("low:Q", scale=y_scale, title=contrast_title, axis=y_axis(contrast_title)),
-            y2="high:Q",
+            y2=alt.Y2("high:Q"),
         )
     )
     line = (

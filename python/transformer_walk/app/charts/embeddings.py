@@ -63,13 +63,13 @@ def word_map(
         tooltip=[alt.Tooltip("word:N"), alt.Tooltip("category:N", title=category_title)],
     )
     points = base.mark_circle(opacity=0.85).encode(
-        size=alt.condition("datum.mine", alt.value(160), alt.value(50))
+        size=alt.SizeValue(50, condition={"test": "datum.mine", "value": 160})
     )
     # fontWeight is a mark property, not a channel: one text layer per weight
-    labels = base.mark_text(align="left", dx=5, dy=-3, fontSize=11).encode(text="word:N")
+    labels = base.mark_text(align="left", dx=5, dy=-3, fontSize=11).encode(text=alt.Text("word:N"))
     bold = base.mark_text(align="left", dx=6, dy=-4, fontSize=13, fontWeight="bold")
     return (
         points
         + labels.transform_filter("!datum.mine && datum.labelled")
-        + bold.encode(text="word:N").transform_filter("datum.mine")
+        + bold.encode(text=alt.Text("word:N")).transform_filter("datum.mine")
     ).properties(height=MAP_HEIGHT, autosize=FIT_WIDTH)

@@ -71,9 +71,8 @@ def head_grid(
     if selected is not None:
         frame = (
             alt.Chart()
-            .mark_rect(fill=None, stroke=HIGHLIGHT, strokeWidth=3)
-            .encode(
-                x=alt.value(0), y=alt.value(0), x2=alt.value(GRID_PANEL), y2=alt.value(GRID_PANEL)
+            .mark_rect(
+                fill=None, stroke=HIGHLIGHT, strokeWidth=3, x=0, y=0, x2=GRID_PANEL, y2=GRID_PANEL
             )
             .transform_filter(
                 f"datum.layer == {selected[0] + 1} && datum.head == {selected[1] + 1} "
@@ -133,9 +132,9 @@ def head_view(
         .mark_rule(color=HIGHLIGHT, strokeCap="round")
         .encode(
             x=alt.X("x:Q", scale=x_scale, axis=None),
-            x2="x2:Q",
+            x2=alt.X2("x2:Q"),
             y=alt.Y("y:Q", scale=y_scale, axis=None),
-            y2="y2:Q",
+            y2=alt.Y2("y2:Q"),
             opacity=alt.Opacity(
                 "rel:Q", scale=alt.Scale(domain=[0, 1], range=[0.03, 1]), legend=None
             ),
@@ -151,8 +150,8 @@ def head_view(
     base = alt.Chart(labels).encode(
         x=alt.X("x:Q", scale=x_scale, axis=None),
         y=alt.Y("y:Q", scale=y_scale, axis=None),
-        text="token:N",
-        color=alt.condition("datum.is_query", alt.value(HIGHLIGHT), alt.value("#333")),
+        text=alt.Text("token:N"),
+        color=alt.ColorValue("#333", condition={"test": "datum.is_query", "value": HIGHLIGHT}),
     )
     # align and dx are mark properties, not channels: one text layer per side
     left = base.mark_text(fontSize=15, align="right", dx=-8).transform_filter(
@@ -164,8 +163,8 @@ def head_view(
     titles = pd.DataFrame({"x": [0.0, 1.0], "label": [query_title, key_title]})
     heads = (
         alt.Chart(titles)
-        .mark_text(fontWeight="bold", dy=-18, fontSize=12, color=MUTED)
-        .encode(x=alt.X("x:Q", scale=x_scale, axis=None), y=alt.value(0), text="label:N")
+        .mark_text(fontWeight="bold", dy=-18, fontSize=12, color=MUTED, y=0)
+        .encode(x=alt.X("x:Q", scale=x_scale, axis=None), text=alt.Text("label:N"))
     )
     return (
         alt.LayerChart(layer=[rules, left, right, heads])
@@ -253,17 +252,19 @@ def token_paths(
         scale=alt.Scale(domain=list(highlight), range=[HIGHLIGHT, "#1f77b4"]),
         legend=alt.Legend(orient="bottom"),
     )
-    path = chosen.mark_line(strokeWidth=2.5).encode(x=x, y=y, order="layer:O", color=color)
+    path = chosen.mark_line(strokeWidth=2.5).encode(
+        x=x, y=y, order=alt.Order("layer:O"), color=color
+    )
     points = chosen.mark_circle(size=90, opacity=1).encode(x=x, y=y, color=color, tooltip=tooltip)
     numbers = (
         chosen.mark_text(dx=9, dy=-7, fontSize=11)
-        .encode(x=x, y=y, text="layer:O", color=color)
+        .encode(x=x, y=y, text=alt.Text("layer:O"), color=color)
         .transform_filter("datum.labelled")
     )
     names = (
         alt.Chart(data)
         .mark_text(dx=6, align="left", fontSize=11, color="#777")
-        .encode(x=x, y=y, text="token:N")
+        .encode(x=x, y=y, text=alt.Text("token:N"))
         .transform_filter(f"!datum.mine && datum.layer == {last} && datum.labelled")
     )  # the other tokens are named where they end up
     return alt.LayerChart(layer=[others, names, path, points, numbers]).properties(

@@ -44,14 +44,14 @@ def one_hot_grid(
     zeros = (
         alt.Chart(band)
         .mark_rect(color=COLD, stroke="white", strokeWidth=1)
-        .encode(x=alt.X("start:Q", scale=x_scale, title=column_title), x2="end:Q", y=y)
+        .encode(x=alt.X("start:Q", scale=x_scale, title=column_title), x2=alt.X2("end:Q"), y=y)
     )
     ones = (
         alt.Chart(hot)
         .mark_rect(color=HOT, stroke=HOT, strokeWidth=1.5)
         .encode(
             x=alt.X("id:Q", scale=x_scale),
-            x2="id_end:Q",
+            x2=alt.X2("id_end:Q"),
             y=y,
             tooltip=[
                 alt.Tooltip("token:N", title=token_title),

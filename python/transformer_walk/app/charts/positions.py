@@ -100,7 +100,7 @@ def lines(
             y=alt.Y(f"{y}:Q", title=y_title, axis=y_axis(y_title)),
             color=_series_colour(series, series_order or [], frame[series].nunique()),
             tooltip=[
-                f"{series}:N",
+                alt.Tooltip(f"{series}:N"),
                 alt.Tooltip(f"{x}:Q", title=x_title),
                 alt.Tooltip(f"{y}:Q", title=y_title, format=".4f"),
             ],
@@ -160,7 +160,11 @@ def stage_dots(
             color=alt.Color(
                 "token:N", title=None, sort=list(token_order), legend=_all_entries(len(token_order))
             ),
-            tooltip=["stage:N", "token:N", alt.Tooltip(f"{y}:Q", title=y_title, format=".4f")],
+            tooltip=[
+                alt.Tooltip("stage:N"),
+                alt.Tooltip("token:N"),
+                alt.Tooltip(f"{y}:Q", title=y_title, format=".4f"),
+            ],
         )  # fmt: skip
         .properties(height=260)
     )

@@ -37,24 +37,24 @@ def rnn_chain(
     rules_up = (
         alt.Chart(up)
         .mark_rule(color=MUTED, strokeWidth=2)
-        .encode(x=x, y=alt.Y("y0:Q", axis=None, scale=y_scale), y2="y1:Q")
+        .encode(x=x, y=alt.Y("y0:Q", axis=None, scale=y_scale), y2=alt.Y2("y1:Q"))
     )
     rules_across = (
         alt.Chart(across)
         .mark_rule(color=MUTED, strokeWidth=2)
-        .encode(x=x, x2="t1:Q", y=alt.datum(1.0))
+        .encode(x=x, x2=alt.X2("t1:Q"), y=alt.YDatum(1.0))
     )
     arrow_heads = (
         alt.Chart(across.assign(mid=[t + 0.72 for t in range(m - 1)]))
         .mark_point(shape="triangle-right", filled=True, size=70, color=MUTED)
-        .encode(x=alt.X("mid:Q", axis=None, scale=x_scale), y=alt.datum(1.0))
+        .encode(x=alt.X("mid:Q", axis=None, scale=x_scale), y=alt.YDatum(1.0))
     )
     states = (
         alt.Chart(nodes)
         .mark_circle(size=900, stroke="#333", strokeWidth=1)
         .encode(
             x=x,
-            y=alt.datum(1.0),
+            y=alt.YDatum(1.0),
             color=alt.Color(
                 "log10:Q", title=color_title, scale=alt.Scale(scheme="viridis"), legend=None
             ),
@@ -68,12 +68,12 @@ def rnn_chain(
     state_labels = (
         alt.Chart(nodes)
         .mark_text(fontSize=13, fontWeight="bold", baseline="bottom")
-        .encode(x=x, y=alt.datum(1.22), text="state:N")
+        .encode(x=x, y=alt.YDatum(1.22), text=alt.Text("state:N"))
     )
     token_labels = (
         alt.Chart(nodes)
         .mark_text(fontSize=13, baseline="top")
-        .encode(x=x, y=alt.datum(0.15), text="token:N")
+        .encode(x=x, y=alt.YDatum(0.15), text=alt.Text("token:N"))
     )
     layers = [rules_up, rules_across, arrow_heads, states, state_labels, token_labels]
     if more:
@@ -81,7 +81,7 @@ def rnn_chain(
         layers.append(
             alt.Chart(tail)
             .mark_text(fontSize=13, align="left")
-            .encode(x=x, y=alt.datum(1.0), text="text:N")
+            .encode(x=x, y=alt.YDatum(1.0), text=alt.Text("text:N"))
         )
     return alt.LayerChart(layer=layers).properties(height=120, width=max(240, 80 * m))
 
@@ -119,7 +119,7 @@ def sensitivity(
         .encode(color=color, tooltip=[alt.Tooltip("norm:Q", title=y_title, format=".3e")])
     )
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[2, 2], color="#bbbbbb")
-    return (one.encode(y="y:Q") + ref + line + points).properties(height=340)
+    return (one.encode(y=alt.Y("y:Q")) + ref + line + points).properties(height=340)
 
 
 def receptive_field(
@@ -142,17 +142,17 @@ def receptive_field(
         tooltip=[alt.Tooltip("L:Q", title=x_title), alt.Tooltip("field:Q", title=y_title)]
     )
     need = pd.DataFrame({"y": [needed_span], "label": [needed_title]})
-    rule = alt.Chart(need).mark_rule(color=HIGHLIGHT, strokeDash=[5, 4]).encode(y="y:Q")
+    rule = alt.Chart(need).mark_rule(color=HIGHLIGHT, strokeDash=[5, 4]).encode(y=alt.Y("y:Q"))
     label = (
         alt.Chart(need)
         .mark_text(align="left", dx=4, dy=-7, color=HIGHLIGHT)
-        .encode(x=alt.datum(0), y="y:Q", text="label:N")
+        .encode(x=alt.XDatum(0), y=alt.Y("y:Q"), text=alt.Text("label:N"))
     )
     hit = pd.DataFrame({"L": [layers], "field": [1 + layers * (k - 1)]})
     dot = (
         alt.Chart(hit)
         .mark_point(size=160, color=HIGHLIGHT, filled=True)
-        .encode(x="L:Q", y="field:Q")
+        .encode(x=alt.X("L:Q"), y=alt.Y("field:Q"))
     )
     return (line + rule + label + dot).properties(height=260)
 

@@ -46,10 +46,12 @@ def curves(
                 scale=alt.Scale(domain=list(series_order), range=colors),
                 legend=alt.Legend(orient="bottom", direction="vertical"),
             ),
-            strokeDash=alt.condition(
-                alt.FieldOneOfPredicate(field="series", oneOf=list(dashed)),
-                alt.value([5, 4]),
-                alt.value([1, 0]),
+            strokeDash=alt.StrokeDashValue(
+                [1, 0],
+                condition={
+                    "test": alt.FieldOneOfPredicate(field="series", oneOf=list(dashed)),
+                    "value": [5, 4],
+                },
             ),
             tooltip=[
                 alt.Tooltip("series:N", title=series_title),

@@ -43,10 +43,12 @@ def readback(
         )
     )  # fmt: skip
     rule_data = pd.DataFrame({"chance": [chance], "label": [chance_label]})
-    rule = alt.Chart(rule_data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y="chance:Q")
+    rule = (
+        alt.Chart(rule_data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
+    )
     text = (
         alt.Chart(rule_data)
-        .mark_text(align="left", dx=4, dy=-6, color=MUTED)
-        .encode(y="chance:Q", x=alt.value(0), text="label:N")
+        .mark_text(align="left", dx=4, dy=-6, color=MUTED, x=0)
+        .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
     )
     return (lines + rule + text).properties(height=320, autosize=FIT_WIDTH)
