@@ -13,6 +13,7 @@ from transformer_walk.app import i18n
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.app.views import speed_choices
 from transformer_walk.core import BACKENDS
+from transformer_walk.topics import scaling
 
 PACKAGE = Path(transformer_walk.__file__).parent
 # Where ids are used: the whole package, not where they are defined (app/i18n.py, app/texts/).
@@ -118,6 +119,7 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"abh.reveal.weight_{v}" for v in ("close", "high", "low")}
     ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
+    ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
     return ids
 
 
@@ -139,6 +141,12 @@ def test_every_message_is_used() -> None:
 
 def test_outside_streamlit_the_language_is_english() -> None:
     assert i18n.t("abh.title") == MESSAGES["abh.title"]["en"]
+
+
+def test_sentences_join_as_each_language_writes_them() -> None:
+    assert i18n.join_sentences(["One.", "Two."], "en") == "One. Two."
+    assert i18n.join_sentences(["一。", "二。"], "zh") == "一。二。"
+    assert i18n.join_sentences(["One.", "Two."]) == "One. Two."  # outside Streamlit: English
 
 
 def test_a_count_chooses_its_noun() -> None:

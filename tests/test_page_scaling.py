@@ -131,6 +131,39 @@ def test_edge_inputs(sentence: str) -> None:
     assert len(metrics(at, translate("scale.metric.max", "zh"))) == 2
 
 
+def reading(at: AppTest) -> str:
+    """The paragraph under the saturation metrics (the one naming both gradient sizes)."""
+    found = [m.value for m in at.markdown if "With ÷√d_k the curve stays" in m.value]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdict", "rises"),
+    [
+        # 4 keys: at d_k = 64 the unscaled gradient is a fraction of the scaled one
+        ("Tom loves his dog", "smaller", False),
+        # 40 keys (the browser walk's long sentence): still close at d_k = 64, and the unscaled
+        # curve rises before it falls: the paragraph must say so, not "saturation → 0"
+        (" ".join(["word"] * 40), "close", True),
+    ],
+)
+def test_the_gradient_paragraph_says_what_the_curves_show(
+    sentence: str, verdict: str, rises: bool
+) -> None:
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    off = metrics(at, translate("scale.sat.metric.jac_off", "en", d_k=64))[0]
+    on = metrics(at, translate("scale.sat.metric.jac_on", "en", d_k=64))[0]
+    text = reading(at)
+    assert f"{off} unscaled" in text or f"gradient is {off}" in text, text
+    assert on in text
+    assert (float(off) < 0.8 * float(on)) == (verdict == "smaller")
+    opening = translate(f"scale.sat.reading.{verdict}", "en").split("{")[0]
+    assert text.startswith(opening), text
+    assert ("first rises" in text) == rises
+
+
 def test_long_sentences_cap_the_keys() -> None:
     at = open_page(sentence=" ".join(["dog"] * 200))
     assert any(c.value == translate("scale.sat.capped", "en", n=200, cap=64) for c in at.caption)

@@ -49,6 +49,47 @@ def test_softmax_jacobian_norm_matches_the_matrix() -> None:
     assert scaling.softmax_jacobian_norm(np.array([0.0, 1.0, 0.0])) == 0.0
 
 
+def test_an_even_row_has_a_small_gradient_too() -> None:
+    for n in (1, 2, 4, 40):
+        even = np.full(n, 1.0 / n)
+        assert scaling.uniform_jacobian_norm(n) == pytest.approx(
+            scaling.softmax_jacobian_norm(even), abs=1e-12
+        )
+    assert scaling.uniform_jacobian_norm(2) == pytest.approx(0.5)  # √(1/2 − 1/4)
+
+
+def _curves(unscaled: list[float], scaled: list[float]) -> scaling.Saturation:
+    d_ks = tuple(2**p for p in range(len(unscaled)))
+    flat = np.full(len(d_ks), 0.5)
+    return scaling.Saturation(
+        d_ks=d_ks, n_keys=40, trials=1, max_weight={"unscaled": flat, "scaled": flat},
+        entropy={"unscaled": flat, "scaled": flat},
+        jacobian={"unscaled": np.array(unscaled), "scaled": np.array(scaled)},
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("unscaled_at_4", "verdict"),
+    # scaled is 0.2 at d_k = 4: a fifth below it is "smaller", a fifth above it "larger"
+    [(0.159, "smaller"), (0.161, "close"), (0.2, "close"), (0.249, "close"), (0.251, "larger")],
+)
+def test_gradient_reading_verdicts(unscaled_at_4: float, verdict: str) -> None:
+    reading = scaling.gradient_reading(
+        _curves([0.1, 0.3, unscaled_at_4, 0.01], [0.21, 0.2, 0.2, 0.19]), 4
+    )
+    assert reading.verdict == verdict
+    assert (reading.unscaled, reading.scaled) == (unscaled_at_4, 0.2)
+    assert reading.rises_first and (reading.peak, reading.peak_d_k) == (0.3, 2)
+    assert (reading.last, reading.last_d_k) == (0.01, 8)
+    assert (reading.scaled_low, reading.scaled_high) == (0.19, 0.21)
+    assert reading.uniform == pytest.approx(scaling.uniform_jacobian_norm(40))
+
+
+def test_a_curve_that_only_falls_does_not_rise_first() -> None:
+    reading = scaling.gradient_reading(_curves([0.4, 0.3, 0.1], [0.4, 0.4, 0.4]), 4)
+    assert not reading.rises_first and reading.peak_d_k == 1 and reading.verdict == "smaller"
+
+
 def test_unscaled_softmax_saturates_and_scaled_does_not() -> None:
     result = scaling.saturation(get_backend("numpy").softmax, n_keys=8, trials=300, seed=0)
     off, on = result.max_weight["unscaled"], result.max_weight["scaled"]

@@ -148,3 +148,9 @@ def translate(key: str, language: str, /, **fields: object) -> str:
 def t(key: str, /, **fields: object) -> str:
     """Message ``key`` in the current language, with ``fields`` filled in."""
     return translate(key, current_language(), **fields)
+
+
+def join_sentences(sentences: list[str], language: str | None = None) -> str:
+    """Sentences run together as the language writes them: a space between English ones, none
+    after a Chinese full stop."""
+    return ("" if (language or current_language()) == "zh" else " ").join(sentences)

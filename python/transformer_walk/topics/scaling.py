@@ -6,6 +6,8 @@
 - ``saturation``: softmax over n such scores. Unscaled, the largest weight runs to 1 and the
   entropy to 0 as d_k grows; the softmax's Jacobian diag(α) − ααᵀ then vanishes, and so do the
   gradients that W^Q and W^K would learn from. The softmax is the chosen backend's.
+- ``gradient_reading``: what the gradient-size curves say at one d_k (the page's sentence about
+  them is computed from it).
 - ``row_stats``: the largest weight and the mean entropy of a trace's attention rows.
 
 Random numbers come from NumPy's seeded generator (sampling is not a backend function).
@@ -107,6 +109,68 @@ def saturation(
         max_weight={m: weights[s].max(axis=-1).mean(axis=-1) for s, m in enumerate(MODES)},
         entropy={m: entropy(weights[s]).mean(axis=-1) for s, m in enumerate(MODES)},
         jacobian={m: softmax_jacobian_norm(weights[s]).mean(axis=-1) for s, m in enumerate(MODES)},
+    )
+
+
+def uniform_jacobian_norm(n_keys: int) -> float:
+    """‖diag(α) − ααᵀ‖_F of a row spread evenly over ``n_keys`` (α = 1/n): √(1/n − 1/n²).
+    Small too, like a saturated row's: the norm is largest for rows in between."""
+    return math.sqrt(1.0 / n_keys - 1.0 / n_keys**2)
+
+
+@dataclass(frozen=True)
+class GradientReading:
+    """What the gradient-size curves say at one d_k: the page's sentences about them are
+    written from these numbers."""
+
+    d_k: int
+    n_keys: int
+    unscaled: float  # mean ‖diag(α) − ααᵀ‖ without ÷√d_k
+    scaled: float  # … with it
+    verdict: str  # "smaller" / "larger": unscaled beyond a fifth from scaled; else "close"
+    max_weight: float  # the unscaled rows' mean largest weight at d_k
+    rises_first: bool  # the unscaled curve peaks after its first d_k …
+    peak: float  # … at this height …
+    peak_d_k: int  # … and this d_k
+    last: float  # the unscaled curve at the largest d_k …
+    last_d_k: int
+    uniform: float  # the norm of an evenly spread row over the same keys
+    scaled_low: float  # the scaled curve's range over every d_k
+    scaled_high: float
+
+
+#: Unscaled counts as "smaller" below this share of the scaled value, "larger" above its inverse:
+#: a fifth, beyond the trial-to-trial spread of 200 trials (about 2%).
+SMALLER_SHARE = 0.8
+VERDICTS: tuple[str, ...] = ("smaller", "close", "larger")
+
+
+def gradient_reading(result: Saturation, d_k: int) -> GradientReading:
+    """Compare the two gradient-size curves at ``d_k`` (one of ``result.d_ks``)."""
+    at = result.d_ks.index(d_k)
+    off, on = result.jacobian["unscaled"], result.jacobian["scaled"]
+    peak_at = int(np.argmax(off))
+    if off[at] < SMALLER_SHARE * on[at]:
+        verdict = "smaller"
+    elif off[at] > on[at] / SMALLER_SHARE:
+        verdict = "larger"
+    else:
+        verdict = "close"
+    return GradientReading(
+        d_k=d_k,
+        n_keys=result.n_keys,
+        unscaled=float(off[at]),
+        scaled=float(on[at]),
+        verdict=verdict,
+        max_weight=float(result.max_weight["unscaled"][at]),
+        rises_first=peak_at > 0,
+        peak=float(off[peak_at]),
+        peak_d_k=result.d_ks[peak_at],
+        last=float(off[-1]),
+        last_d_k=result.d_ks[-1],
+        uniform=uniform_jacobian_norm(result.n_keys),
+        scaled_low=float(on.min()),
+        scaled_high=float(on.max()),
     )
 
 

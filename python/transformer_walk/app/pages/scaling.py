@@ -15,7 +15,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import scaling as charts_scaling
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_axis
@@ -183,6 +183,23 @@ def _variance_section() -> None:
     )
 
 
+def _gradient_reading(g: scaling.GradientReading) -> None:
+    """The sentences under the metrics, written from the curves' numbers."""
+    values = dict(
+        d_k=g.d_k, n=g.n_keys, unscaled=f"{g.unscaled:.3f}", scaled=f"{g.scaled:.3f}",
+        max_weight=f"{g.max_weight:.2f}", last=f"{g.last:.3f}", last_d_k=g.last_d_k,
+    )  # fmt: skip
+    lines = [t(f"scale.sat.reading.{g.verdict}", **values)]
+    if g.rises_first:
+        lines.append(
+            t("scale.sat.reading.rise", peak=f"{g.peak:.3f}", peak_d_k=g.peak_d_k,
+              uniform=f"{g.uniform:.3f}", n=g.n_keys)
+        )  # fmt: skip
+    low, high = f"{g.scaled_low:.3f}", f"{g.scaled_high:.3f}"
+    lines.append(t("scale.sat.reading.scaled", low=low, high=high))
+    st.markdown(join_sentences(lines))
+
+
 def _saturation_section(n_tokens: int, backend: str) -> None:
     st.header(t("scale.sat.title"), divider="gray")
     n_keys = min(max(n_tokens, 2), MAX_KEYS)
@@ -269,6 +286,7 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
         (m4, "scale.sat.metric.jac_on", result.jacobian["scaled"]),
     ):
         col.metric(t(key, d_k=ORIGINAL_D_K), f"{values[at]:.3f}")
+    _gradient_reading(scaling.gradient_reading(result, ORIGINAL_D_K))
     st.subheader(t("scale.why.title"))
     st.markdown(t("scale.why.body"))
     st.latex(

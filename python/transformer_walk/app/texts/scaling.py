@@ -165,6 +165,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "gradient size, d_k = {d_k}, scaled",
         "zh": "梯度大小，d_k = {d_k}，缩放",
     },
+    "scale.sat.reading.smaller": {
+        "en": "At d_k = {d_k}, with {n} keys, the unscaled rows are peaked (largest weight "
+        "{max_weight} on average) and their gradient is {unscaled}, against {scaled} with "
+        "scaling; at d_k = {last_d_k} it is down to {last}.",
+        "zh": "在 d_k = {d_k}、{n} 个键时，不缩放的行已经很尖（最大权重平均为 {max_weight}），"
+        "梯度只有 {unscaled}，而缩放后为 {scaled}；到 d_k = {last_d_k} 时只剩 {last}。",
+    },
+    "scale.sat.reading.close": {
+        "en": "At d_k = {d_k}, with {n} keys, the two are still close ({unscaled} unscaled, "
+        "{scaled} scaled): the unscaled rows are peaked (largest weight {max_weight} on "
+        "average) but not yet one-hot. Saturation comes later: at d_k = {last_d_k} the "
+        "unscaled gradient is down to {last}.",
+        "zh": "在 d_k = {d_k}、{n} 个键时，两者仍然接近（不缩放 {unscaled}，缩放 {scaled}）："
+        "不缩放的行已经很尖（最大权重平均为 {max_weight}），但还不是 one-hot。饱和来得更晚："
+        "到 d_k = {last_d_k} 时，不缩放的梯度只剩 {last}。",
+    },
+    "scale.sat.reading.larger": {
+        "en": "At d_k = {d_k}, with {n} keys, the unscaled gradient is even the larger one "
+        "({unscaled} against {scaled}): its rows (largest weight {max_weight} on average) sit "
+        "between flat and one-hot, where this norm is largest. Saturation comes later: at "
+        "d_k = {last_d_k} it is down to {last}.",
+        "zh": "在 d_k = {d_k}、{n} 个键时，不缩放的梯度反而更大（{unscaled}，缩放为 {scaled}）："
+        "它的行（最大权重平均为 {max_weight}）处在平坦与 one-hot 之间，这个范数在那里最大。"
+        "饱和来得更晚：到 d_k = {last_d_k} 时只剩 {last}。",
+    },
+    "scale.sat.reading.rise": {
+        "en": "The unscaled curve first rises, to {peak} at d_k = {peak_d_k}, because this norm "
+        "is small at both ends: {uniform} for a row spread evenly over the {n} keys, 0 for a "
+        "one-hot row.",
+        "zh": "不缩放的曲线先升高，在 d_k = {peak_d_k} 时达到 {peak}，因为这个范数在两端都很小："
+        "一行平均分给 {n} 个键时为 {uniform}，one-hot 的行为 0。",
+    },
+    "scale.sat.reading.scaled": {
+        "en": "With ÷√d_k the curve stays between {low} and {high} at every d_k: the softmax "
+        "starts out as soft whatever d_k is.",
+        "zh": "除以 √d_k 后，曲线在每个 d_k 都保持在 {low} 到 {high} 之间：无论 d_k 取多少，"
+        "softmax 一开始都同样柔和。",
+    },
     "scale.why.title": {
         "en": "Why saturation hurts learning",
         "zh": "为什么饱和会妨碍学习",
