@@ -75,6 +75,10 @@ def test_bank_starts_identical_and_drifts_apart(language: str, model) -> None:  
     per_layer = frame_with(at, "cos")
     np.testing.assert_allclose(per_layer["cos"], layers, atol=1e-5)
     assert any(m.value == translate("ctx.pair.same_rows", language) for m in at.markdown)
+    # "[CLS] i sat on the river bank" and "[CLS] i deposited cash at the bank": bank is token #7
+    # of both, counted from 1 as the line naming the pieces counts ("bank (#7)").
+    same_place = translate("ctx.pair.same_position", language, position=7)
+    assert any(c.value == same_place for c in at.caption), [c.value for c in at.caption]
 
 
 @needs_model

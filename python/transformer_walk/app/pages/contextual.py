@@ -99,7 +99,7 @@ def _pair(backend: str) -> None:
     same_ids = [a_out.ids[p] for p in a.pieces] == [b_out.ids[p] for p in b.pieces]
     st.markdown(t("ctx.pair.same_rows") if same_ids else t("ctx.pair.other_rows"))
     if a.pieces == b.pieces:
-        st.caption(t("ctx.pair.same_position", position=a.pieces[0]))
+        st.caption(t("ctx.pair.same_position", position=a.pieces[0] + 1))  # from 1, as above
     frame = pd.DataFrame(
         {
             "layer": list(range(len(d.layers))),
