@@ -101,8 +101,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {layer} 层第 {head} 个头：“{token}” 最关注",
     },
     "mla.rank.title": {
-        "en": "Which heads link “his” to “tom”, and which to “dog”?",
-        "zh": "哪些头把 “his” 连向 “tom”，哪些连向 “dog”？",
+        "en": "Which heads link one token to another?",
+        "zh": "哪些头把一个 token 连向另一个？",
     },
     "mla.rank.body": {
         "en": "In *Tom loves his dog*, *his* takes part in at least two relations: it refers to "
@@ -159,9 +159,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "mla.solved": {
         "en": "a trained model's attention for your own sentence, all 6 × 12 heads, computed "
-        "by our own code — and heads that really do link *his* to *tom* and to *dog*.",
+        "by our own code — and, for any query and target you pick, the heads ranked by the "
+        "weight they give it, beside what an even spread would give.",
         "zh": "看到了一个训练好的模型对你自己句子的注意力：全部 6 × 12 个头，由我们自己的代码"
-        "计算——也确实有头把 *his* 连向 *tom*，有头把它连向 *dog*。",
+        "计算；对你挑选的任意查询和目标，所有头按给目标的权重排了名，旁边是平均分配时的权重作参照。",
     },
     "mla.hurts": {
         "en": "weights are only where information is read from; what each token becomes is in "
