@@ -66,7 +66,7 @@ def _setting() -> None:
         st.table(
             pd.DataFrame(
                 {
-                    t("abh.qkv.col.vector"): ["Query  q", "Key  k", "Value  v"],
+                    t("abh.qkv.col.vector"): [t("qkv.name.q"), t("qkv.name.k"), t("qkv.name.v")],
                     t("abh.qkv.col.role"): [t("abh.qkv.q"), t("abh.qkv.k"), t("abh.qkv.v")],
                 }
             ).set_index(t("abh.qkv.col.vector"))

@@ -128,8 +128,8 @@ def _steps_frame(score: SentenceScore) -> pd.DataFrame:
             "t": list(range(1, len(score.steps) + 1)),
             t("ngram.col.context"): [" ".join(_shown(w) for w in s.context) for s in score.steps],
             t("ngram.col.word"): [_shown(s.word) for s in score.steps],
-            "c(context w)": [s.count for s in score.steps],
-            "c(context ·)": [s.context_count for s in score.steps],
+            t("ngram.col.count"): [s.count for s in score.steps],
+            t("ngram.col.context_count"): [s.context_count for s in score.steps],
             "P": [round(s.probability, 4) for s in score.steps],
         }
     )
@@ -245,9 +245,9 @@ def _window(model: NgramCounts) -> None:
                     " ".join(_shown(w) for w in r.context) for r in rows
                 ],
                 t("ngram.window.col.sees"): [yes if r.sees_name else no for r in rows],
-                "c(context ·)": [r.context_count for r in rows],
-                "P(his | context)": [round(r.p_his, 3) for r in rows],
-                "P(her | context)": [round(r.p_her, 3) for r in rows],
+                t("ngram.col.context_count"): [r.context_count for r in rows],
+                t("ngram.window.col.p_his"): [round(r.p_his, 3) for r in rows],
+                t("ngram.window.col.p_her"): [round(r.p_her, 3) for r in rows],
             }
         ),
         hide_index=True,

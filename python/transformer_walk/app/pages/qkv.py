@@ -278,7 +278,7 @@ def render() -> None:
     st.table(
         pd.DataFrame(
             {
-                t("qkv.analogy.col.vector"): ["Query  q", "Key  k", "Value  v"],
+                t("qkv.analogy.col.vector"): [t("qkv.name.q"), t("qkv.name.k"), t("qkv.name.v")],
                 t("qkv.analogy.col.role"): [
                     t("qkv.analogy.q"),
                     t("qkv.analogy.k"),

@@ -109,8 +109,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "One toy block with d_model = {d_model} and h = {h} (random weights, sinusoidal "
         "positions) ran on generated inputs of {lengths} tokens. Both went through, the longer "
         "one well past 512 tokens.",
-        "zh": "一个 d_model = {d_model}、h = {h} 的玩具模块（随机权重、正弦位置编码）在生成的 "
-        "{lengths} 个 token 的输入上运行，两次都顺利完成，较长的那次远超 512 个 token。",
+        "zh": "一个 d_model = {d_model}、h = {h} 的玩具 Transformer 块（随机权重、正弦位置编码）"
+        "在生成的 {lengths} 个 token 的输入上运行，两次都顺利完成，较长的那次远超 512 个 token。",
     },
     "chk.col.n": {"en": "n (tokens)", "zh": "n（token 数）"},
     "chk.col.x": {"en": "X shape", "zh": "X 的形状"},
@@ -137,7 +137,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "while the query of “{token}” differed by up to {q}: its input there already carries "
         "the rest of the sentence.",
         "zh": "一个两层的玩具模型分别读入 *{first}* 和 *{second}*，两句都以“{token}”开头。"
-        "在第二个模块里，两次运行的 $W^Q$ 相差 {w_q}（同一组参数），而“{token}”的查询向量"
+        "在第二个块里，两次运行的 $W^Q$ 相差 {w_q}（同一组参数），而“{token}”的查询向量"
         "最多相差 {q}：那一层的输入已经带上了句子其余部分的信息。",
     },
     # --- 4. dot product ------------------------------------------------------------------------
@@ -157,7 +157,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The same dot product, twice, for the query “{query}”: on the block's input as it "
         "is, it favours **{raw_top}**; after the toy model's (random) $W^Q$ and $W^K$, it "
         "favours **{projected_top}**.",
-        "zh": "对查询“{query}”做两次同样的点积：直接用模块的输入时，它最偏向 **{raw_top}**；"
+        "zh": "对查询“{query}”做两次同样的点积：直接用块的输入时，它最偏向 **{raw_top}**；"
         "经过玩具模型（随机的）$W^Q$ 和 $W^K$ 投影后，它最偏向 **{projected_top}**。",
     },
     "chk.dot.raw": {"en": "x_i · x_j (no projection)", "zh": "x_i · x_j（不投影）"},
@@ -179,8 +179,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The toy block ran twice, the second time with $W^V$ replaced by a fresh random "
         "matrix (so every value vector changed). Largest change of any attention weight: "
         "**{weights}**. Largest change of the heads' output: **{output}**.",
-        "zh": "玩具模块运行了两次，第二次把 $W^V$ 换成一个新的随机矩阵（于是每个值向量都变了）。"
-        "注意力权重的最大变化：**{weights}**；各个头输出的最大变化：**{output}**。",
+        "zh": "玩具 Transformer 块运行了两次，第二次把 $W^V$ 换成一个新的随机矩阵"
+        "（于是每个值向量都变了）。注意力权重的最大变化：**{weights}**；各个头输出的最大变化：**{output}**。",
     },
     "chk.values.before": {"en": "Head 1 weights, original W^V", "zh": "头 1 的权重，原来的 W^V"},
     "chk.values.after": {"en": "Head 1 weights, new W^V", "zh": "头 1 的权重，新的 W^V"},
@@ -268,8 +268,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.sym.result": {
         "en": "In head 1 of the toy block: a(“{i}” → “{j}”) = **{a_ij}**, but a(“{j}” → “{i}”) "
         "= **{a_ji}**. The largest |a_ij − a_ji| in the matrix is {max}.",
-        "zh": "在玩具模块的头 1 中：a(“{i}” → “{j}”) = **{a_ij}**，而 a(“{j}” → “{i}”) = "
-        "**{a_ji}**。矩阵中最大的 |a_ij − a_ji| 是 {max}。",
+        "zh": "在玩具 Transformer 块的头 1 中：a(“{i}” → “{j}”) = **{a_ij}**，"
+        "而 a(“{j}” → “{i}”) = **{a_ji}**。矩阵中最大的 |a_ij − a_ji| 是 {max}。",
     },
     "chk.sym.single": {
         "en": "All tokens are the same word, so this sentence cannot show an asymmetry — try one "

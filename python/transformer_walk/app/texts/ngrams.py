@@ -69,6 +69,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "语料里根本没有这些词：{words}。任何包含它们的 n-gram 计数都是 0。",
     },
     "ngram.col.context": {"en": "context", "zh": "上下文"},
+    "ngram.col.count": {"en": "c(context w)", "zh": "c(上下文 w)"},
+    "ngram.col.context_count": {"en": "c(context ·)", "zh": "c(上下文 ·)"},
     "ngram.col.word": {"en": "next word w", "zh": "下一个词 w"},
     "ngram.metric.p": {"en": "P(sentence)", "zh": "P(句子)"},
     "ngram.metric.logp": {"en": "ln P(sentence)", "zh": "ln P(句子)"},
@@ -179,6 +181,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.window.pick": {"en": "Sentence", "zh": "句子"},
     "ngram.window.col.context": {"en": "context the model reads", "zh": "模型读到的上下文"},
     "ngram.window.col.sees": {"en": "sees the name?", "zh": "看得到名字吗？"},
+    "ngram.window.col.p_his": {"en": "P(his | context)", "zh": "P(his | 上下文)"},
+    "ngram.window.col.p_her": {"en": "P(her | context)", "zh": "P(her | 上下文)"},
     "ngram.window.yes": {"en": "yes", "zh": "是"},
     "ngram.window.no": {"en": "no", "zh": "否"},
     "ngram.window.needed": {

@@ -11,15 +11,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "都标着它的数组此刻的形状——改一下句子，$n$ 会在所有地方同时变化——右侧可以打开任意一个方框，"
         "查看其中的数字。这些全部来自玩具 Transformer 的同一次运行，本页不做任何重复计算。",
     },
-    "pipe.layers": {"en": "Blocks stacked (L)", "zh": "堆叠的 block 数（L）"},
-    "pipe.block": {"en": "Block shown inside the box", "zh": "方框中展开的 block"},
+    "pipe.layers": {"en": "Blocks stacked (L)", "zh": "堆叠的块数（L）"},
+    "pipe.block": {"en": "Block shown inside the box", "zh": "方框中展开的块"},
     "pipe.diagram.title": {"en": "From text to contextual vectors", "zh": "从文本到上下文化向量"},
     "pipe.diagram.caption": {
         "en": "Live sizes: n = {n} {n:token|tokens}, V = {V} vocabulary entries, "
         "d_model = {d_model}, h = {h} {h:head|heads} of d_k = {d_k}, d_ff = {d_ff}, "
         "L = {L} {L:block|blocks}.",
         "zh": "当前尺寸：n = {n} 个 token，词表大小 V = {V}，d_model = {d_model}，h = {h} 个头、"
-        "每个 d_k = {d_k}，d_ff = {d_ff}，L = {L} 个 block。",
+        "每个 d_k = {d_k}，d_ff = {d_ff}，L = {L} 个块。",
     },
     "pipe.open.title": {"en": "Open a stop", "zh": "打开一站"},
     "pipe.open": {"en": "Stop", "zh": "站点"},
@@ -63,7 +63,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.node.ffn": {"en": "FFN hidden max(0, xW₁+b₁)", "zh": "FFN 隐藏层 max(0, xW₁+b₁)"},
     "pipe.node.norm2": {"en": "FFN out, residual + LayerNorm", "zh": "FFN 输出、残差 + LayerNorm"},
     "pipe.node.output": {"en": "contextual output", "zh": "上下文化输出"},
-    "pipe.node.block": {"en": "Transformer block", "zh": "Transformer 模块"},
+    "pipe.node.block": {"en": "Transformer block", "zh": "Transformer 块"},
     "pipe.stage.representation": {"en": "Representation", "zh": "表示（Representation）"},
     "pipe.stage.interaction": {"en": "Interaction", "zh": "交互（Interaction）"},
     "pipe.stage.aggregation": {"en": "Aggregation", "zh": "聚合（Aggregation）"},

@@ -83,11 +83,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "pos.shuffle.without": {
         "en": "max |out_shuffled − P·out|, no positions",
-        "zh": "max |out_shuffled − P·out|，无位置编码",
+        "zh": "max |out_打乱后 − P·out|，无位置编码",
     },
     "pos.shuffle.with": {
         "en": "max |out_shuffled − P·out|, with positions",
-        "zh": "max |out_shuffled − P·out|，有位置编码",
+        "zh": "max |out_打乱后 − P·out|，有位置编码",
     },
     "pos.shuffle.equivariant": {
         "en": "Without positions the difference is rounding error (about 1e-16): the model "

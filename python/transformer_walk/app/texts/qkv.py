@@ -16,6 +16,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "可以借检索系统来想象：",
     },
     "qkv.analogy.col.vector": {"en": "vector", "zh": "向量"},
+    # The three vectors' names, for the tables of this page and of Attention by hand.
+    "qkv.name.q": {"en": "Query  q", "zh": "查询 Query  q"},
+    "qkv.name.k": {"en": "Key  k", "zh": "键 Key  k"},
+    "qkv.name.v": {"en": "Value  v", "zh": "值 Value  v"},
     "qkv.analogy.col.role": {"en": "role in the picture", "zh": "在这个比喻中的角色"},
     "qkv.analogy.q": {
         "en": "the request a token sends out: what it is looking for",
@@ -76,7 +80,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.proj.x": {
         "en": "**X** · {n} × {d}: each token's embedding plus its position (the block's input).",
-        "zh": "**X** · {n} × {d}：每个 token 的词向量加上它的位置编码（即这个模块的输入）。",
+        "zh": "**X** · {n} × {d}：每个 token 的词向量加上它的位置编码（即这个块的输入）。",
     },
     # --- q · k ----------------------------------------------------------------------------------
     "qkv.pair.title": {
