@@ -13,7 +13,7 @@ from transformer_walk.app import i18n
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.app.views import speed_choices
 from transformer_walk.core import BACKENDS
-from transformer_walk.topics import scaling
+from transformer_walk.topics import scaling, word2vec
 
 PACKAGE = Path(transformer_walk.__file__).parent
 # Where ids are used: the whole package, not where they are defined (app/i18n.py, app/texts/).
@@ -120,6 +120,7 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
     ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
+    ids |= {f"emb.static.lean.{side}" for side in word2vec.LEANS}
     return ids
 
 

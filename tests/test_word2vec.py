@@ -12,6 +12,7 @@ from transformer_walk.topics.word2vec import (
     Word2VecParams,
     build_vocab,
     cosine_matrix,
+    lean,
     nearest,
     pair_loss,
     pca_2d,
@@ -139,3 +140,9 @@ def test_bad_params_raise() -> None:
         train([["a", "b"]], Word2VecParams(dim=0))
     with pytest.raises(ValueError):
         train([], Word2VecParams())
+
+
+def test_lean_names_the_closer_side_or_between() -> None:
+    assert lean(0.5, 0.72) == "second" and lean(0.72, 0.5) == "first"
+    assert lean(0.5, 0.59) == "between" and lean(0.61, 0.5) == "first"  # a margin of 0.1
+    assert lean(0.5, 0.6, margin=0.2) == "between"

@@ -222,3 +222,16 @@ def pca_2d(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         coords = np.pad(coords, ((0, 0), (0, 2 - coords.shape[1])))
         share = np.pad(share, (0, 2 - len(share)))
     return coords, share
+
+
+#: Mean cosines closer than this count as "between" the two senses (a tenth of the scale).
+LEAN_MARGIN = 0.1
+LEANS: tuple[str, ...] = ("first", "second", "between")
+
+
+def lean(first: float, second: float, margin: float = LEAN_MARGIN) -> str:
+    """Which of two mean cosines a vector sits closer to: "first", "second", or "between" when
+    they differ by less than ``margin``."""
+    if abs(first - second) < margin:
+        return "between"
+    return "first" if first > second else "second"

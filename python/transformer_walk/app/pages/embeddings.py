@@ -26,6 +26,7 @@ from transformer_walk.topics.word2vec import (
     Word2VecParams,
     Word2VecResult,
     cosine_matrix,
+    lean,
     nearest,
     pca_2d,
     train,
@@ -46,6 +47,7 @@ MAX_ROWS = 30  # rows of the lookup heatmap
 MAX_COSINE = 16  # distinct words in the cosine matrix
 NEIGHBOURS = 6
 BANK_SENTENCES = ("Tom sat on the river bank", "Anna took cash from the bank")
+WATER_WORDS, MONEY_WORDS = ("river", "lake"), ("cash", "money")  # bank's two senses
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -312,14 +314,18 @@ def _static(result: Word2VecResult, backend: ModuleType) -> None:
     diff = float(np.abs(rows[0] - rows[1]).max())
     st.markdown(t("emb.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}"))
     e = result.embeddings
-    cols = st.columns(4)
-    for col, word in zip(cols, ("river", "lake", "cash", "money"), strict=True):
+    cosines: dict[str, float] = {}
+    for col, word in zip(st.columns(4), WATER_WORDS + MONEY_WORDS, strict=True):
         other = result.index(word)
         if other is None:  # as for "bank": cannot happen with the shipped corpus
             continue
-        cos = float(cosine_matrix(e[[bank]], e[[other]])[0, 0])
-        col.metric(f"cos(bank, {word})", f"{cos:.3f}")
-    st.markdown(t("emb.static.between"))
+        cosines[word] = float(cosine_matrix(e[[bank]], e[[other]])[0, 0])
+        col.metric(f"cos(bank, {word})", f"{cosines[word]:.3f}")
+    if len(cosines) == len(WATER_WORDS + MONEY_WORDS):
+        water = float(np.mean([cosines[w] for w in WATER_WORDS]))
+        money = float(np.mean([cosines[w] for w in MONEY_WORDS]))
+        side = lean(water, money)
+        st.markdown(t(f"emb.static.lean.{side}", water=f"{water:.3f}", money=f"{money:.3f}"))
     st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
 
 
