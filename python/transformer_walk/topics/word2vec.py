@@ -119,13 +119,17 @@ def sgd_step(
     rows = np.arange(B)
     e = E[c]  # (B, d)
     scores = e @ U.T  # (B, V): every centre against every output vector
-    s_pos = scores[rows, o]  # (B,)
-    s_neg = np.take_along_axis(scores, neg, axis=1)  # (B, k)
-    loss = float(-_log_sigmoid(s_pos).sum() - _log_sigmoid(-s_neg).sum())
+    targets = np.concatenate([o[:, None], neg], axis=1)  # (B, 1 + k): the context, then negatives
+    s = scores[rows[:, None], targets]  # (B, 1 + k): s_pos, then s_neg
+    signs = np.ones(s.shape[1])  # (1 + k,)
+    signs[0] = -1.0
+    # −log σ(s_pos) − Σ log σ(−s_neg) = Σ log(1 + e^{−s_pos}) + Σ log(1 + e^{s_neg})
+    loss = float(np.logaddexp(0.0, s * signs).sum())
     # ∂L/∂s_pos = σ(s_pos) − 1,  ∂L/∂s_neg = σ(s_neg), gathered into A [B, V] (repeats summed)
-    cells = np.concatenate([rows * V + o, (rows[:, None] * V + neg).reshape(-1)])  # (B·(1 + k),)
-    weights = np.concatenate([_sigmoid(s_pos) - 1.0, _sigmoid(s_neg).reshape(-1)])
-    A = np.bincount(cells, weights=weights, minlength=B * V).reshape(B, V)  # (B, V)
+    slopes = _sigmoid(s)  # (B, 1 + k)
+    slopes[:, 0] -= 1.0
+    cells = (rows[:, None] * V + targets).reshape(-1)  # (B·(1 + k),)
+    A = np.bincount(cells, weights=slopes.reshape(-1), minlength=B * V).reshape(B, V)  # (B, V)
     grad_e = A @ U  # (B, d): Σ_v A[b, v] u_v
     grad_U = A.T @ e  # (V, d): Σ_b A[b, v] e_b
     centres = np.zeros((E.shape[0], B))  # (V, B): column b is the one-hot of c[b]
