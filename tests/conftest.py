@@ -21,8 +21,8 @@ from typing import Any
 # first imported: the tests check results, not speed, and OpenBLAS's idle threads spin for about
 # 0.1 s after each product, taking the core the other xdist worker needs. Measured with another
 # program keeping one core busy, back to back on one clone: pytest 419 s with OpenBLAS's own
-# threads, 277 s with one (whole-suite runs under that load vary: 376-488 s later). (A value
-# already set is kept.)
+# threads, 277 s with one (single runs under that load vary by a quarter). (A value already set
+# is kept.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest  # noqa: E402
