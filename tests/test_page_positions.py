@@ -180,7 +180,7 @@ def test_the_shuffle_note_names_a_token_that_stayed_only_if_one_did() -> None:
         captions = [c.value for c in at.caption]
         if stayed:
             token = ["tom", "loves", "his", "dog"][stayed[0]]
-            assert any(c.startswith(f"“{token}” stayed at place {stayed[0] + 1}") for c in captions)
+            assert any(c.startswith(f"“{token}” stayed at position {stayed[0]}") for c in captions)
         else:
             assert translate("pos.shuffle.note_none", "en") in captions
     assert seen == {"stayed", "none"}

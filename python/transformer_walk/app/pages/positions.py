@@ -154,7 +154,8 @@ def _shuffle(text: str, backend: str) -> None:
     )
     st.success(t("pos.shuffle.equivariant"), icon=":material/check_circle:")
     st.markdown(t("pos.shuffle.diff_title"))
-    shuffled_labels = [f"{k + 1} · {tokens[int(p)]}" for k, p in enumerate(perm)]
+    # numbered by position from 0, as pos in the formula and the tables above
+    shuffled_labels = [f"{k} · {tokens[int(p)]}" for k, p in enumerate(perm)]
     differences = on.row_differences()
     st.altair_chart(
         charts.row_bars(
@@ -169,9 +170,7 @@ def _shuffle(text: str, backend: str) -> None:
     stayed = [k for k, p in enumerate(perm) if int(p) == k]  # tokens the shuffle left in place
     if stayed:
         k = stayed[0]
-        st.caption(
-            t("pos.shuffle.note", token=tokens[k], diff=f"{differences[k]:.3f}", place=k + 1)
-        )
+        st.caption(t("pos.shuffle.note", token=tokens[k], diff=f"{differences[k]:.3f}", place=k))
     else:
         st.caption(t("pos.shuffle.note_none"))
 

@@ -104,9 +104,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
     "pos.shuffle.row": {"en": "shuffled token", "zh": "打乱后的 token"},
     "pos.shuffle.note": {
-        "en": "“{token}” stayed at place {place}, and its output still moved by {diff}: its "
+        "en": "“{token}” stayed at position {place}, and its output still moved by {diff}: its "
         "neighbours moved, so what it attends to did too.",
-        "zh": "“{token}” 留在了第 {place} 位，它的输出仍然变了 {diff}：它的邻居换了位置，"
+        "zh": "“{token}” 留在了位置 {place}，它的输出仍然变了 {diff}：它的邻居换了位置，"
         "它所关注的内容也随之改变。",
     },
     "pos.shuffle.note_none": {
