@@ -105,6 +105,12 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
     start, stop = rows
     tokens = token_axis(trace.tokens, start, stop)
     weights = views.layer_weights(trace)  # (h, n, n)
+    # A window of a long sentence holds a small share of each row: the colours spread over the
+    # largest weight shown instead of over [0, 1], one scale for every head so they compare.
+    if (start, stop) == (0, trace.n):
+        domain = (0.0, 1.0)
+    else:
+        domain = (0.0, float(weights[:, start:stop, start:stop].max()) or 1.0)
     for first in range(0, trace.config.h, GRID_COLUMNS):
         cols = st.columns(GRID_COLUMNS)
         for col, head in zip(
@@ -119,10 +125,8 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
                         tokens,
                         row_title=t("mh.axis.query"),
                         col_title=t("mh.axis.key"),
-                        value_title="a_ij",
-                        # A window of a long sentence holds a small share of each row: let the
-                        # colours spread over what is shown instead of over [0, 1].
-                        domain=(0.0, 1.0) if (start, stop) == (0, trace.n) else None,
+                        value_title="aᵢⱼ",
+                        domain=domain,
                         width=charts.FULL // GRID_COLUMNS,
                     ),
                     width="content",
