@@ -201,3 +201,11 @@ def test_the_word_map_labels_every_word_of_the_sentence_and_spreads_the_rest() -
     rows = chart.data.set_index("word")
     assert rows.loc[["w3", "w4"], "labelled"].all()
     assert 10 < rows["labelled"].sum() < 120  # a crowd of 120: some labelled, not all
+
+
+def test_row_labels_fit_their_rows() -> None:
+    """Guards against row labels taller than their rows: a 4 × 16 matrix in a half column got
+    14-px rows and 11-px labels (14.3 px a line), and "1 · dog" touched "2 · his"."""
+    for cols in range(1, 120):
+        g = grid.grid_for(4, cols, width=grid.HALF, row_labels=["1 · dog", "2 · his"])
+        assert g.axis_font * grid.LINE_HEIGHT <= g.cell or g.axis_font == grid.MIN_AXIS_FONT

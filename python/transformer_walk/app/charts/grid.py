@@ -30,6 +30,7 @@ LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has 
 MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
 AXIS_OVERHEAD = 2 * AXIS_FONT + 30  # px beside the y labels: title, ticks, paddings, margins
 TITLE_FONT = AXIS_FONT + 1
+LINE_HEIGHT = 1.3  # a label's height in fonts, ascenders to descenders
 # A Chinese axis title this many ems wide or narrower is set upright: rotated, "词" or
 # "查询 token i" reads sideways, and upright it takes little room.
 UPRIGHT_CJK_EMS = 7
@@ -125,8 +126,9 @@ def grid_for(
             cell = narrower
         else:
             upright = False
-    # A label needs a cell at least its line height tall (rows) or wide (rotated columns).
-    axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell - 2)))
+    # A label needs a cell at least its line height tall (rows) or wide (rotated columns): at
+    # cell − 2, 14-px rows got 11-px labels 14.3 px tall, and neighbours touched.
+    axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell // LINE_HEIGHT)))
     widest_col = max((text_width(s, axis_font) for s in col_labels), default=0)
     if widest_col <= cell - 2:
         angle = 0
@@ -189,8 +191,6 @@ def colours_for(matrix: np.ndarray, domain: tuple[float, float] | None = None) -
     extent = max(abs(lo), abs(hi)) or 1.0
     return Colours("redblue", (-extent, extent), True)
 
-
-LINE_HEIGHT = 1.3  # a label's height in fonts, ascenders to descenders
 
 
 def padded_domain(values: Sequence[float], pad: float = 0.06) -> tuple[float, float]:
