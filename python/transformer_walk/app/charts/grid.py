@@ -192,7 +192,6 @@ def colours_for(matrix: np.ndarray, domain: tuple[float, float] | None = None) -
     return Colours("redblue", (-extent, extent), True)
 
 
-
 def padded_domain(values: Sequence[float], pad: float = 0.06) -> tuple[float, float]:
     """The extent of ``values`` widened by ``pad`` of its span on each side (a point at the very
     edge would have its label cut); (-1, 1) when there is nothing to span."""
