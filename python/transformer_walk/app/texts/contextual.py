@@ -173,7 +173,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.track.all_closer": {
         "en": "The cosine rose, but the rank does not single “{b}” out: “{a}” and “{b}” go from "
         "{first} at layer 0 to {last} after layer 6 (closest: {best}, at layer {at}), yet “{b}” "
-        "ends only {rank} of the {m} other tokens — the tokens grew alike.",
+        "is only number {rank} of the {m} other tokens in closeness to “{a}” — the tokens grew "
+        "alike.",
         "zh": "余弦上升了，但名次并没有把 “{b}” 单独挑出来：“{a}” 和 “{b}” 从第 0 层的 {first} "
         "变成第 6 层之后的 {last}（最接近时为 {best}，在第 {at} 层），可 “{b}” 最后在其他 {m} "
         "个 token 中只排第 {rank}——是所有 token 都变得更像了。",

@@ -208,24 +208,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     "emb.static.lean.between": {
         "en": "Training had to give both senses this one vector, and it sits between them: mean "
         "cosine {water} with the water words, {money} with the money words.",
-        "zh": "训练只能让两种意思共用这一个向量，它落在两者之间：与“水域”词的平均余弦为 "
-        "{water}，与“钱”词为 {money}。",
+        "zh": "训练只能让两种意思共用这一个向量，它落在两者之间：与“水域”类词的平均余弦为 "
+        "{water}，与“钱”类词为 {money}。",
     },
     "emb.static.lean.first": {
         "en": "Training had to give both senses this one vector, and here it leans to the water "
         "sense: mean cosine {water} with the water words against {money} with the money words. "
         "In a sentence about money, *bank* starts from a vector built mostly for the other "
         "sense.",
-        "zh": "训练只能让两种意思共用这一个向量，这里它偏向“水域”的意思：与“水域”词的平均余弦"
-        "为 {water}，与“钱”词只有 {money}。在讲钱的句子里，*bank* 的起点是一个主要为另一种"
+        "zh": "训练只能让两种意思共用这一个向量，这里它偏向“水域”的意思：与“水域”类词的平均余弦"
+        "为 {water}，与“钱”类词只有 {money}。在讲钱的句子里，*bank* 的起点是一个主要为另一种"
         "意思而学的向量。",
     },
     "emb.static.lean.second": {
         "en": "Training had to give both senses this one vector, and here it leans to the money "
         "sense: mean cosine {money} with the money words against {water} with the water words. "
         "On a river, *bank* starts from a vector built mostly for the other sense.",
-        "zh": "训练只能让两种意思共用这一个向量，这里它偏向“钱”的意思：与“钱”词的平均余弦为 "
-        "{money}，与“水域”词只有 {water}。在河边的句子里，*bank* 的起点是一个主要为另一种"
+        "zh": "训练只能让两种意思共用这一个向量，这里它偏向“钱”的意思：与“钱”类词的平均余弦为 "
+        "{money}，与“水域”类词只有 {water}。在河边的句子里，*bank* 的起点是一个主要为另一种"
         "意思而学的向量。",
     },
     "emb.static.pointer": {

@@ -108,13 +108,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "In *Tom loves his dog*, *his* takes part in at least two relations: it refers to "
         "Tom (who owns the dog), and it belongs to *dog* (it tells whose dog). One head "
         "has one softmax per token, so it cannot put most of its weight on both; with 72 "
-        "heads, different heads can cover different relations, and the next layer combines "
-        "what they found. Below, all 72 heads are ranked by the weight the query gives each "
-        "target — found automatically, for any query and target you pick from your sentence.",
+        "heads, different heads can cover different relations, and $W^O$ mixes what they "
+        "found into one vector per token. Below, all 72 heads are ranked by the weight the "
+        "query gives each target — found automatically, for any query and target you pick "
+        "from your sentence.",
         "zh": "在 *Tom loves his dog* 里，*his* 至少参与两种关系：它指代 Tom（狗的主人），"
         "同时它修饰 *dog*（说明是谁的狗）。一个头对每个 token 只有一次 softmax，"
         "没法同时把大部分权重放在两者上；有了 72 个头，不同的头就可以负责不同的关系，"
-        "下一层再把它们的发现合在一起。下面按查询分给每个目标的权重，把全部 72 个头排序——"
+        "再由 $W^O$ 把它们的发现混合成每个 token 的一个向量。"
+        "下面按查询分给每个目标的权重，把全部 72 个头排序——"
         "这是自动找出来的，你可以从自己的句子里任选查询和目标。",
     },
     "mla.rank.query": {"en": "Query token", "zh": "查询 token"},
