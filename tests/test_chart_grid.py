@@ -180,6 +180,15 @@ def test_scatter_labels_never_collide_except_the_learners_own() -> None:
     assert keep == [False, True, True, True]
     both = grid.free_labels(xs, ys, texts, width=300, height=300, first=[0, 1])
     assert both[:2] == [True, True]  # the learner's words are labelled even on top of each other
+    # a label is not drawn over another word's dot: "bank"'s dot, ~5 px right of "dog"'s, lies
+    # in the box of dog's label (which starts 5 px right of dog's own dot); bank's label is free
+    on_dot = grid.free_labels([0.0, 0.5, 1.0, 0.52], [0.0, 0.5, 1.0, 0.505], texts, width=300,
+                              height=300)  # fmt: skip
+    assert on_dot == [True, False, True, True]
+    # ... unless dog is the learner's word: then its label stays and bank's gives way
+    pinned = grid.free_labels([0.0, 0.5, 1.0, 0.52], [0.0, 0.5, 1.0, 0.505], texts, width=300,
+                              height=300, first=[1])  # fmt: skip
+    assert pinned == [True, True, True, False]
     assert grid.padded_domain([]) == (-1.0, 1.0)
     assert grid.padded_domain([2.0, 2.0]) == pytest.approx((1.94, 2.06))
 

@@ -103,6 +103,26 @@ def test_wordpiece_counts_include_cls_and_sep(language: str) -> None:
 
 
 @needs_model
+def test_a_long_wordpiece_sequence_is_listed_whole_in_strips_that_fit() -> None:
+    at = open_page()
+    text = " ".join(["the river bank"] * 10)  # 30 words, 32 pieces with [CLS] and [SEP]
+    at.session_state["sentence"] = text
+    at.run()
+    no_exception(at)
+    pieces = reference_pieces(text)
+    strips = [d.value for d in at.dataframe if list(d.value.index) == ["token", "id"]]
+    assert [len(s.columns) for s in strips] == [10, 10, 10, 2]  # none scrolls sideways
+    assert sum((s.iloc[0].tolist() for s in strips), []) == pieces
+    assert list(strips[-1].columns) == ["31", "32"]
+    long_text = " ".join(["river"] * 100)  # 102 pieces: the first 80 listed, and said so
+    at.session_state["sentence"] = long_text
+    at.run()
+    strips = [d.value for d in at.dataframe if list(d.value.index) == ["token", "id"]]
+    assert sum(len(s.columns) for s in strips) == 80
+    assert any(c.value == translate("tok.wp.capped", "en", shown=80, n=102) for c in at.caption)
+
+
+@needs_model
 def test_changing_the_sentence_changes_every_count() -> None:
     at = open_page()
     text = "Tokenization is unbelievably fun, isn't it?"

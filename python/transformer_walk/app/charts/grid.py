@@ -212,26 +212,38 @@ def free_labels(
     font: float = AXIS_FONT,
     first: Sequence[int] = (),
     dx: float = 5,
+    dot: float = 4,
 ) -> list[bool]:
-    """Which points of a scatter to label so that no two labels overlap. Each label is a box
-    a line (``LINE_HEIGHT`` fonts) tall, starting ``dx`` px right of its point, on a plot
-    ``width`` × ``height`` px over the ``padded_domain`` of the coordinates. The points in
-    ``first`` are labelled whatever they overlap (the learner's own words); the others in their
-    order, each only where its box is free. A point left unlabelled keeps its tooltip."""
+    """Which points of a scatter to label so that no label overlaps another label or another
+    point's dot. Each label is a box a line (``LINE_HEIGHT`` fonts) tall, starting ``dx`` px
+    right of its point, on a plot ``width`` × ``height`` px over the ``padded_domain`` of the
+    coordinates; each dot a square ``dot`` px from its centre. The points in ``first`` are
+    labelled whatever they overlap (the learner's own words); the others in their order, each
+    only where its box is free. A point left unlabelled keeps its tooltip."""
     n = len(texts)
     (x0, x1), (y0, y1) = padded_domain(xs), padded_domain(ys)
+    centres = [
+        ((xs[i] - x0) / (x1 - x0) * width, (1 - (ys[i] - y0) / (y1 - y0)) * height)
+        for i in range(n)
+    ]
+    dots = [(cx - dot, cy - dot, cx + dot, cy + dot) for cx, cy in centres]
     pinned = set(first)
     boxes: list[tuple[float, float, float, float]] = []
     keep = [False] * n
     for i in [*pinned, *(i for i in range(n) if i not in pinned)]:
-        px = (xs[i] - x0) / (x1 - x0) * width + dx
-        py = (1 - (ys[i] - y0) / (y1 - y0)) * height
+        px, py = centres[i][0] + dx, centres[i][1]
         box = (px, py - LINE_HEIGHT * font, px + text_width(texts[i], font), py)
-        free = all(
-            box[2] + 1 < b[0] or b[2] + 1 < box[0] or box[3] + 1 < b[1] or b[3] + 1 < box[1]
-            for b in boxes
+        free = not any(_touch(box, b) for b in boxes) and not any(
+            _touch(box, d, gap=0) for j, d in enumerate(dots) if j != i
         )
         if free or i in pinned:
             keep[i] = True
             boxes.append(box)
     return keep
+
+
+def _touch(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float], gap: float = 1
+) -> bool:
+    """Whether two (left, top, right, bottom) boxes overlap or come within ``gap`` px."""
+    return not (a[2] + gap < b[0] or b[2] + gap < a[0] or a[3] + gap < b[1] or b[3] + gap < a[1])

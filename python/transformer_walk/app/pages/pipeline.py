@@ -95,8 +95,10 @@ def _controls() -> tuple[int, int]:
 def _legend() -> None:
     names = _stage_names()
     chips = " ".join(
+        # inline-block + nowrap: a chip that does not fit moves whole to the next line (an
+        # inline span broke mid-chip and was clipped at the column's edge)
         f'<span style="background:{views.STAGE_COLOURS[s]};padding:2px 8px;border-radius:6px;'
-        f'margin-right:4px">{names[s]}</span>'
+        f'margin:0 4px 4px 0;display:inline-block;white-space:nowrap">{names[s]}</span>'
         for s in views.STAGES
     )
     st.markdown(chips, unsafe_allow_html=True)

@@ -18,6 +18,8 @@ from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
 MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
 TRY_KEY = "tok_try_word"
 MAX_POSITIONS = 512  # MiniLM's position table
+PIECES_PER_ROW = 10  # columns of a strip that fit the page's width with whole cells
+MAX_STRIPS = 8  # a 2,000-character text has hundreds of pieces: the first 80 tell the story
 MAX_TRY_CHARS = 100  # one word, even a long one; the field is not for whole texts
 
 
@@ -132,16 +134,22 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
     by_word = pieces.pieces_per_word(text)
     split = [(word, p) for word, p in by_word if len(p) > 1]
     st.markdown(t("tok.wp.sequence"))
-    st.dataframe(
-        # One column per position, read left to right like the sentence; text cells, since each
-        # column holds a token and an id.
-        pd.DataFrame(
-            [pieces.tokens, [str(i) for i in pieces.ids]],
-            index=[t("tok.col.token"), t("tok.col.id")],
-            columns=[str(i) for i in range(1, pieces.n + 1)],
-        ),
-        width="stretch",
-    )
+    shown = min(pieces.n, PIECES_PER_ROW * MAX_STRIPS)
+    for start in range(0, shown, PIECES_PER_ROW):
+        stop = min(start + PIECES_PER_ROW, shown)
+        st.dataframe(
+            # One column per position, read left to right like the sentence, in strips that fit
+            # the page (one strip of 42 columns scrolled, and showed 17); text cells, since each
+            # column holds a token and an id.
+            pd.DataFrame(
+                [pieces.tokens[start:stop], [str(i) for i in pieces.ids[start:stop]]],
+                index=[t("tok.col.token"), t("tok.col.id")],
+                columns=[str(i) for i in range(start + 1, stop + 1)],
+            ),
+            width="stretch",
+        )
+    if shown < pieces.n:
+        st.caption(t("tok.wp.capped", shown=shown, n=pieces.n))
     if split:
         st.markdown(t("tok.wp.split_words", count=len(split)))
         st.dataframe(

@@ -98,6 +98,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tok.chart.token": {"en": "token", "zh": "token"},
     "tok.chart.dim": {"en": "dimension of the vector", "zh": "向量的维度"},
     "tok.chart.value": {"en": "value", "zh": "数值"},
+    "tok.wp.capped": {
+        "en": "The first {shown} of the {n} WordPiece tokens are listed.",
+        "zh": "共 {n} 个 WordPiece token，这里列出前 {shown} 个。",
+    },
     "tok.vectors.capped": {
         "en": "The first {shown} of the n = {n} rows are drawn; the table above lists all of them.",
         "zh": "图中只画出了 n = {n} 行中的前 {shown} 行；上面的表格列出了全部 token。",
