@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transformer_walk.app.views.labels import shape_label
+from transformer_walk.app.views.labels import human_bytes, shape_label
 
 
 def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
@@ -20,3 +20,11 @@ def test_words_in_a_formula_are_escaped_for_katex() -> None:
     assert tex_words("a_b {x} 100% #1 & ~^\\") == (
         r"\text{a\_b \{x\} 100\% \#1 \& \~{}\^{}\textbackslash{}}"
     )
+
+
+def test_sizes_in_bytes_are_named_by_their_powers_of_1024() -> None:
+    assert human_bytes(512) == "512 B"
+    assert human_bytes(1536) == "1.5 KiB"
+    assert human_bytes(800_000) == "781.2 KiB"
+    assert human_bytes(40_000_000) == "38.1 MiB"
+    assert human_bytes(3 * 1024**4) == "3,072.0 GiB"

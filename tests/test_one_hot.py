@@ -10,7 +10,6 @@ from transformer_walk.core import get_backend
 from transformer_walk.topics.one_hot import (
     cosine_matrix,
     first_occurrences,
-    human_bytes,
     max_off_diagonal,
     one_hot_bytes,
 )
@@ -20,10 +19,6 @@ def test_memory_is_n_times_v_times_four_bytes() -> None:
     assert one_hot_bytes(4, 50_000) == 800_000
     assert one_hot_bytes(4, 30_522) == 488_352
     assert one_hot_bytes(3, 10, itemsize=8) == 240
-    assert human_bytes(512) == "512 B"
-    assert human_bytes(1536) == "1.5 KB"
-    assert human_bytes(800_000) == "781.2 KB"
-    assert human_bytes(40_000_000) == "38.1 MB"
 
 
 def test_cosine_matrix() -> None:

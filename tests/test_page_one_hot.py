@@ -34,7 +34,7 @@ def metric(at: AppTest, key: str, language: str = "en") -> str:
 
 
 def kib(size: int) -> str:
-    return f"{size / 1024:.1f} KB" if size < 1024**2 else f"{size / 1024**2:.1f} MB"
+    return f"{size / 1024:.1f} KiB" if size < 1024**2 else f"{size / 1024**2:.1f} MiB"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -178,3 +178,27 @@ def test_shown_ids_match_an_independent_one_hot() -> None:
     expected = np.eye(len(vocab))[vocab.ids(tokens)]  # (n, |V|) built here
     rows = table_with(at, translate("onehot.col.row", "en"))
     assert rows[translate("onehot.col.id", "en")].tolist() == expected.argmax(1).tolist()
+
+
+def test_race_bars_stack_and_colour_in_the_order_of_the_work_and_write_each_total() -> None:
+    import pandas as pd
+
+    from transformer_walk.app.charts import one_hot as charts_one_hot
+
+    # zh part names sort the other way round ("乘以 E" < "构造 One-Hot"): the order must not follow
+    parts = ["构造 One-Hot", "乘以 E", "查表"]
+    frame = pd.DataFrame(
+        {
+            "route": ["a", "a", "b"],
+            "part": parts,
+            "ms": [5.0, 3.0, 0.01],
+            "label": ["5 ms", "3 ms", "10 µs"],
+            "total": ["8 ms", "8 ms", "10 µs"],
+        }
+    )
+    spec = charts_one_hot.race_bars(frame, route_title="r", part_title="p", time_title="t")
+    bars, ends = spec.to_dict()["layer"]
+    assert bars["encoding"]["color"]["scale"]["domain"] == parts
+    assert bars["encoding"]["order"]["field"] == "step"
+    assert bars["encoding"]["x"]["scale"]["domain"][1] > 8.0  # room for the longest total
+    assert ends["encoding"]["text"]["field"] == "total"

@@ -27,15 +27,6 @@ def one_hot_bytes(n: int, vocab_size: int, itemsize: int = FLOAT32_BYTES) -> int
     return n * vocab_size * itemsize
 
 
-def human_bytes(size: float) -> str:
-    """1536 → '1.5 KB' (powers of 1024, the unit memory is bought in)."""
-    for unit in ("B", "KB", "MB", "GB"):
-        if abs(size) < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    raise AssertionError("unreachable")
-
-
 def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
     """cos(u, v) = u·v / (‖u‖ ‖v‖) for every pair of rows of ``vectors`` [m, D] → [m, m]."""
     x = np.asarray(vectors, dtype=np.float64)

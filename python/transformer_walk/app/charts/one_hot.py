@@ -9,6 +9,7 @@ import altair as alt
 import pandas as pd
 
 from transformer_walk.app.charts import y_axis
+from transformer_walk.app.charts.grid import AXIS_FONT
 
 HOT = "#e4572e"
 COLD = "#eef1f6"
@@ -70,19 +71,28 @@ def race_bars(
     part_title: str,
     time_title: str,
 ) -> alt.Chart:
-    """Horizontal stacked bars of measured time per route (log would hide the stacking, so the
-    axis is linear and the labels carry the numbers).
+    """Horizontal stacked bars of measured time per route, each with its total written at its
+    end (log would hide the stacking, so the axis is linear; on it the lookup's bar is a sliver
+    and its number is what the reader reads).
 
-    ``frame`` has columns ``route``, ``part`` (what the time was spent on), ``ms`` and ``label``.
+    ``frame`` has columns ``route``, ``part`` (what the time was spent on, in the order the work
+    happens), ``ms``, ``label`` (the part's time) and ``total`` (its route's time, as text).
     """
     routes = list(dict.fromkeys(frame["route"]))
+    parts = list(dict.fromkeys(frame["part"]))
+    data = frame.assign(step=[parts.index(p) for p in frame["part"]])
+    y = alt.Y("route:N", sort=routes, title=route_title, axis=y_axis(route_title))
+    longest = float(data.groupby("route")["ms"].sum().max())
+    room = alt.Scale(domain=[0.0, 1.3 * longest])  # room right of the longest bar for its total
     bars = (
-        alt.Chart(frame)
+        alt.Chart(data)
         .mark_bar()
         .encode(
-            y=alt.Y("route:N", sort=routes, title=route_title, axis=y_axis(route_title)),
-            x=alt.X("ms:Q", title=time_title, stack="zero"),
-            color=alt.Color("part:N", title=part_title),
+            y=y,
+            x=alt.X("ms:Q", title=time_title, stack="zero", scale=room),
+            # colour and stack in the order of the work, whatever the language's sort order
+            color=alt.Color("part:N", title=part_title, sort=parts, scale=alt.Scale(domain=parts)),
+            order=alt.Order("step:Q"),
             tooltip=[
                 alt.Tooltip("route:N", title=route_title),
                 alt.Tooltip("part:N", title=part_title),
@@ -90,4 +100,10 @@ def race_bars(
             ],
         )
     )
-    return bars.properties(height=120)
+    totals = data.groupby("route", sort=False).agg(ms=("ms", "sum"), total=("total", "first"))
+    ends = (
+        alt.Chart(totals.reset_index())
+        .mark_text(align="left", dx=4, fontSize=AXIS_FONT)
+        .encode(y=y, x=alt.X("ms:Q"), text=alt.Text("total:N"))
+    )
+    return (bars + ends).properties(height=120)

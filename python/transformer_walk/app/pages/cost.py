@@ -18,6 +18,7 @@ import streamlit as st
 from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.bench import AttentionLane, Timing, one_thread, time_attention
@@ -38,14 +39,6 @@ MAX_N_CHOICES = [256, 512, 1024, 2048, 4096]
 HEAD_WIDTH = 64  # d_k of the timed attention: one head of the base model (512 / 8)
 BUDGET_S = 3.0  # the whole timing run, all lanes and sizes
 FIT_FROM_N = 256  # the slope is fitted where the n² term dominates the fixed costs
-
-
-def _fmt_bytes(b: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if b < 1024 or unit == "GiB":
-            return f"{b:,.0f} {unit}" if unit == "B" else f"{b:,.1f} {unit}"
-        b /= 1024
-    return f"{b:,.1f} GiB"
 
 
 def _paths(default_n: int) -> tuple[int, int]:
@@ -218,7 +211,7 @@ def _memory(sizes: tuple[int, ...]) -> None:
     st.latex(
         r"\underbrace{n^2 \cdot 4\ \text{B}}_{" + tex_words(t("cost.tex.full")) + "}"
         + r"\quad" + tex_words(t("cost.tex.vs")) + r"\quad\underbrace{" + f"{costs.TILE_QUERIES}"
-        + r"\times" + f"{costs.TILE_KEYS}" + r"\cdot 4\ \text{B} = " + tex_words(_fmt_bytes(tile))
+        + r"\times" + f"{costs.TILE_KEYS}" + r"\cdot 4\ \text{B} = " + tex_words(human_bytes(tile))
         + "}_{" + tex_words(t("cost.tex.tile")) + "}"
     )  # fmt: skip
     ns = np.array(sorted(set(sizes) | {16_384, 65_536}))
@@ -240,8 +233,8 @@ def _memory(sizes: tuple[int, ...]) -> None:
     )  # fmt: skip
     st.dataframe(
         pd.DataFrame(
-            {"n": ns, label_full: [_fmt_bytes(b) for b in full],
-             label_tile: [_fmt_bytes(b) for b in tiled]}
+            {"n": ns, label_full: [human_bytes(b) for b in full],
+             label_tile: [human_bytes(b) for b in tiled]}
         ),
         hide_index=True,
     )  # fmt: skip

@@ -14,6 +14,7 @@ from transformer_walk.app.charts import one_hot as charts_one_hot
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
 from transformer_walk.bench.lookup_race import (
@@ -30,7 +31,6 @@ from transformer_walk.topics.one_hot import (
     REALISTIC_VOCABULARIES,
     cosine_matrix,
     first_occurrences,
-    human_bytes,
     max_off_diagonal,
     one_hot_bytes,
 )
@@ -287,6 +287,10 @@ def _race(trace: Trace, name: str) -> None:
         }
     )
     frame["label"] = [_ms(v / 1e3) for v in frame["ms"]]
+    frame["total"] = [
+        _ms(result.one_hot_total_s if route == route_one_hot else result.lookup_s)
+        for route in frame["route"]
+    ]
     st.altair_chart(
         charts_one_hot.race_bars(
             frame,

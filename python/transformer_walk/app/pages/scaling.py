@@ -159,8 +159,8 @@ def _variance_section() -> None:
             pd.DataFrame(
                 {
                     "d_k": result.d_ks,
+                    # (Var(q·k)/d_k would repeat the last column: Var(x/c) = Var(x)/c²)
                     "Var(q·k)": result.unscaled,
-                    "Var(q·k) / d_k": result.unscaled / np.array(result.d_ks),
                     "Var(q·k/√d_k)": result.scaled,
                 }
             ).set_index("d_k"),
@@ -168,7 +168,7 @@ def _variance_section() -> None:
             height="content",  # every d_k, up to the largest
             column_config={
                 c: st.column_config.NumberColumn(format="%.2f")
-                for c in ("Var(q·k)", "Var(q·k) / d_k", "Var(q·k/√d_k)")
+                for c in ("Var(q·k)", "Var(q·k/√d_k)")
             },
         )
     at = result.d_ks.index(ORIGINAL_D_K)

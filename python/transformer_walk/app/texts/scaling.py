@@ -81,7 +81,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "scale.var.series.raw": {"en": "measured Var(q·k)", "zh": "实测 Var(q·k)"},
     "scale.var.series.scaled": {"en": "measured Var(q·k/√d_k)", "zh": "实测 Var(q·k/√d_k)"},
     "scale.var.series.theory": {"en": "d_k (theory)", "zh": "d_k（理论值）"},
-    "scale.var.y": {"en": "variance (log scale)", "zh": "方差（对数坐标）"},
+    "scale.var.y": {"en": "variance (log scale)", "zh": "方差（对数轴）"},
     "scale.var.note": {
         "en": "{samples} random pairs per d_k from NumPy's seeded generator (sampling is not a "
         "backend function). At d_k = {d_k} the measured variance is {var}: raw scores spread "
@@ -135,12 +135,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Largest weight** in a row",
         "zh": "每行的**最大权重**",
     },
-    "scale.sat.max_y": {"en": "mean largest weight", "zh": "最大权重的平均值"},
+    "scale.sat.max_y": {"en": "mean largest weight", "zh": "平均最大权重"},
     "scale.sat.entropy_title": {
         "en": "**Entropy** of a row",
         "zh": "每行的**熵**",
     },
-    "scale.sat.entropy_y": {"en": "mean entropy (nats)", "zh": "熵的平均值（nat）"},
+    "scale.sat.entropy_y": {"en": "mean entropy (nats)", "zh": "平均熵（nat）"},
     "scale.sat.jac_title": {
         "en": "**Gradient size** ‖∂α/∂s‖",
         "zh": "**梯度大小** ‖∂α/∂s‖",

@@ -1,4 +1,5 @@
-"""How the pages write a shape or a short vector: the same in tables, diagrams and formulas."""
+"""How the pages write a shape, a short vector or a size in bytes: the same in tables, diagrams
+and formulas."""
 
 from __future__ import annotations
 
@@ -38,3 +39,12 @@ def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -
 def vector_label(values: Iterable[float], digits: int = 3) -> str:
     """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``)."""
     return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
+
+
+def human_bytes(size: float) -> str:
+    """1536 → '1.5 KiB': powers of 1024, the unit memory is bought in, named as such."""
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(size) < 1024 or unit == "GiB":
+            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
