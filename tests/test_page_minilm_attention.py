@@ -229,3 +229,24 @@ def test_a_missing_model_is_explained(language: str, model_missing: None) -> Non
     assert any(c.value == INSTALL_HINT for c in at.code)
     assert any(m.value == translate("minilm.missing_make", language) for m in at.markdown)
     assert not at.get("vega_lite_chart")
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_chinese_that_became_unk_is_named(language: str, model) -> None:  # noqa: ANN001
+    from transformer_walk.app.views.minilm import unknown_spans
+
+    text = "我爱我的狗 🐟"
+    out = model.run(text)
+    unknown = unknown_spans(out.text, out.tokens, out.offsets)
+    assert unknown and all(piece in text for piece in unknown)
+    count = out.tokens.count("[UNK]")
+    at = open_page(language, sentence=text)
+    no_exception(at)
+    message = translate(
+        "minilm.unknown", language, count=count, text=text, pieces=" ".join(unknown)
+    )
+    assert any(i.value == message for i in at.info)
+    # an all-English sentence gets no such message
+    at = open_page(language)
+    assert not any("[UNK]" in i.value for i in at.info)

@@ -12,6 +12,7 @@ from tokenizers import Tokenizer
 
 from transformer_walk.app.caches import loaded_model, minilm_run, toy_trace, wordpiece_tokenizer
 from transformer_walk.app.i18n import t
+from transformer_walk.app.views import minilm as minilm_views
 from transformer_walk.app.widgets import backend_within_budget
 from transformer_walk.models.minilm import (
     CONFIG,
@@ -48,6 +49,7 @@ def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | Non
 #: Tokens of the shortest text the real model reads: [CLS], one piece, [SEP]. When pure Python
 #: is over budget even for it, it is over budget for every text.
 SHORTEST_TEXT_TOKENS = 3
+SHOWN_CHARS = 60  # of the text a message quotes (the sidebar takes 2,000)
 
 
 def minilm_model() -> MiniLM | None:
@@ -93,6 +95,14 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
     if out.truncated:
         st.warning(
             t("minilm.truncated", n=out.n_original, kept=out.n), icon=":material/content_cut:"
+        )
+    unknown = minilm_views.unknown_spans(out.text, out.tokens, out.offsets)
+    if unknown:  # as the Tokens page warns: the model sees one and the same vector for each
+        count = sum(token == "[UNK]" for token in out.tokens)
+        text = out.text if len(out.text) <= SHOWN_CHARS else out.text[: SHOWN_CHARS - 1] + "…"
+        st.info(
+            t("minilm.unknown", count=count, text=text, pieces=" ".join(unknown)),
+            icon=":material/help:",
         )
     return out
 

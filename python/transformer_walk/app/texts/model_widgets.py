@@ -26,6 +26,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "真实模型的前向计算由 **{backend}** 后端完成（可在侧边栏切换）。没有用 PyTorch："
         "这正是对照 Hugging Face 做一致性测试的同一份代码。",
     },
+    "minilm.unknown": {
+        "en": "{count} {count:token|tokens} of “{text}” became [UNK] ({pieces}): MiniLM's English "
+        "vocabulary has no piece for {count:it|them}, so the model reads the same [UNK] vector "
+        "there whatever was written.",
+        "zh": "“{text}” 中有 {count} 个 token 变成了 [UNK]（{pieces}）：MiniLM 的英文词表里没有"
+        "能表示它们的片段，所以不管原文写的是什么，模型在这些位置读到的都是同一个 [UNK] 向量。",
+    },
     "minilm.truncated": {
         "en": "Your text has {n} tokens, but MiniLM learned only 512 positions: it kept the first "
         "{kept} ([CLS] and [SEP] included) and dropped the rest. Everything below is about "

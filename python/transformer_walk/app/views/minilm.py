@@ -35,6 +35,13 @@ def has_content(tokens: list[str]) -> bool:
     return bool(content_positions(tokens))
 
 
+def unknown_spans(text: str, tokens: list[str], offsets: Sequence[tuple[int, int]]) -> list[str]:
+    """The pieces of ``text`` the tokenizer could only write as [UNK], each once, in order of
+    appearance (an emoji, most Chinese characters: the English vocabulary has no piece)."""
+    spans = [text[a:b] for token, (a, b) in zip(tokens, offsets, strict=True) if token == "[UNK]"]
+    return list(dict.fromkeys(spans))
+
+
 def default_query(tokens: list[str]) -> int:
     """ "his" if the text has it; otherwise the last content token (it has the most context
     before it); [CLS] (0) for a text without content."""
