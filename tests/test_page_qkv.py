@@ -126,3 +126,16 @@ def test_every_backend(name: str) -> None:
     assert any(label in c.value for c in at.caption)
     score = expected_score(["tom", "loves", "his", "dog"], 2, 0, 0, 8, 2)
     assert metric(at, "qkv.pair.dot") == f"{score:.6f}"
+
+
+def test_a_sentence_without_his_and_tom_starts_on_its_most_one_sided_pair() -> None:
+    tokens = ["the", "cat", "sat", "on", "the", "mat"]
+    at = open_page(sentence=" ".join(tokens))
+    no_exception(at)
+    # head 1's weights from scratch (d_model 8, h 2: d_k 4), then the largest a_ij − a_ji
+    scores = np.array([[expected_score(tokens, i, j, 0, 8, 2) for j in range(6)] for i in range(6)])
+    weights = np.exp(scores / 2.0)
+    weights /= weights.sum(axis=1, keepdims=True)
+    i, j = np.unravel_index(int(np.argmax(weights - weights.T)), weights.shape)
+    assert (at.selectbox(key="qkv_i").value, at.selectbox(key="qkv_j").value) == (i, j)
+    assert (i, j) != (2, 0)  # (the old fixed default, "sat" → "the", which this pair is not)

@@ -22,6 +22,7 @@ from transformer_walk.app.views.labels import shape_label, token_axis, token_lab
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
+from transformer_walk.topics.attention_picks import default_pair
 
 D_MODEL_KEY = "qkv_d_model"
 H_KEY = "qkv_h"
@@ -123,8 +124,10 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     positions = list(range(trace.n))
     labels = token_labels(trace.tokens)
     head_labels = {h: t("qkv.head", number=h + 1) for h in range(config.h)}
-    keep_valid_choice(I_KEY, positions, min(2, trace.n - 1))
-    keep_valid_choice(J_KEY, positions, 0)
+    # (his, tom) in the running example; elsewhere the most one-sided pair of head 1's weights
+    first, second = default_pair(trace.tokens, trace.blocks[0].weights[0])
+    keep_valid_choice(I_KEY, positions, first)
+    keep_valid_choice(J_KEY, positions, second)
     keep_valid_choice(HEAD_KEY, list(range(config.h)), 0)
     c1, c2, c3 = st.columns(3)
     i = c1.selectbox(t("qkv.pair.i"), positions, format_func=labels.__getitem__, key=I_KEY)
