@@ -146,3 +146,15 @@ def test_lean_names_the_closer_side_or_between() -> None:
     assert lean(0.5, 0.72) == "second" and lean(0.72, 0.5) == "first"
     assert lean(0.5, 0.59) == "between" and lean(0.61, 0.5) == "first"  # a margin of 0.1
     assert lean(0.5, 0.6, margin=0.2) == "between"
+
+
+def test_the_noise_table_holds_each_word_in_proportion_to_count_to_the_three_quarters() -> None:
+    from transformer_walk.topics.word2vec import noise_table
+
+    counts = np.array([1000, 100, 10, 1])
+    table = noise_table(counts, size=1 << 16)
+    p = counts**0.75 / (counts**0.75).sum()
+    share = np.bincount(table, minlength=4) / len(table)
+    np.testing.assert_allclose(share, p, atol=1.5 / len(table))  # one cell at each boundary
+    assert table.min() == 0 and table.max() == 3  # the rarest word is still drawn
+    assert np.all(np.diff(table) >= 0)  # cells in word order: an inverse CDF

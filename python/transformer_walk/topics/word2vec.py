@@ -139,6 +139,19 @@ def sgd_step(
     return loss
 
 
+NOISE_TABLE = 1 << 16  # cells of the table negatives are drawn from: P_n to within 1/65,536
+
+
+def noise_table(counts: np.ndarray, size: int = NOISE_TABLE) -> np.ndarray:
+    """word2vec's unigram table: ``size`` cells, word w in a share of them ∝ count(w)^(3/4) (the
+    noise distribution P_n), so a negative is one uniform index into it — a tenth of the time of
+    drawing from P_n directly (``rng.choice(p=…)`` inverts the CDF by binary search per draw)."""
+    noise = np.asarray(counts, dtype=float) ** 0.75
+    cdf = np.cumsum(noise / noise.sum())  # (V,)
+    cells = (np.arange(size) + 0.5) / size  # (size,): the middle of each cell
+    return np.minimum(np.searchsorted(cdf, cells, side="right"), len(cdf) - 1)  # (size,) word ids
+
+
 def train(
     sentences: Sentences,
     params: Word2VecParams | None = None,
@@ -158,8 +171,7 @@ def train(
     E = (rng.random((V, d)) - 0.5) / d  # (V, d) small random input vectors
     U = np.zeros((V, d))  # (V, d) output vectors
     initial = E.copy()
-    noise = counts**0.75
-    noise = noise / noise.sum()  # P_n(w) ∝ count^(3/4)
+    table = noise_table(counts)
 
     losses = [(1 + k) * math.log(2.0)]  # every score is 0 before the first update
     n_pairs = len(centres)
@@ -167,7 +179,7 @@ def train(
     step = 0
     for epoch in range(params.epochs):
         order = rng.permutation(n_pairs)
-        negatives = rng.choice(V, size=(n_pairs, k), p=noise)  # (P, k)
+        negatives = table[rng.integers(0, len(table), size=(n_pairs, k))]  # (P, k)
         loss_sum = 0.0
         for start in range(0, n_pairs, params.batch_size):
             batch = order[start : start + params.batch_size]
