@@ -107,3 +107,20 @@ def test_edge_sentences(sentence: str) -> None:
     assert o.without_positions < 1e-9
     table = next(x.value for x in at.dataframe if "文本" in x.value.columns)
     assert list(table["文本"]) == [checks.RARE_WORD_SENTENCE, text]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_not_necessarily_is_right_where_the_article_allows_it(language: str) -> None:
+    labels = {k: translate(f"chk.opt.{k}", language) for k in ("no", "depends", "yes")}
+    at = answer_and_reveal(open_page(language), "truth", "depends")  # weights ≠ truth, card 7
+    no_exception(at)
+    right = translate("chk.right_also", language, guess=labels["depends"], answer=labels["no"])
+    assert right in [s.value for s in at.success]
+    assert any(m.value == score(language, 1, 1) for m in at.markdown)
+    wrong = translate("chk.wrong", language, guess=labels["yes"], answer=labels["no"])
+    at = answer_and_reveal(open_page(language), "truth", "yes")
+    assert wrong in [e.value for e in at.error]
+    # and elsewhere "not necessarily" is still wrong where the article says plainly no
+    at = answer_and_reveal(open_page(language), "values", "depends")
+    wrong = translate("chk.wrong", language, guess=labels["depends"], answer=labels["no"])
+    assert wrong in [e.value for e in at.error]

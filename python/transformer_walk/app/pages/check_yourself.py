@@ -268,6 +268,10 @@ class Question:
     answer: str  # "yes" | "no" | "depends"
     misconception: int | None  # its number in the article's list, None for the extra ones
     show: Callable[[str, str], None]  # renders the live experiment for (text, backend)
+    also: tuple[str, ...] = ()  # other answers the article's own wording makes right
+
+    def grade(self, guess: str) -> bool:
+        return guess == self.answer or guess in self.also
 
 
 QUESTIONS: list[Question] = [
@@ -277,7 +281,9 @@ QUESTIONS: list[Question] = [
     Question("dot", "chk.dot.q", "chk.dot.why", "no", 4, _show_dot),
     Question("values", "chk.values.q", "chk.values.why", "no", 5, _show_values),
     Question("heads", "chk.heads.q", "chk.heads.why", "yes", 6, _show_heads),
-    Question("truth", "chk.truth.q", "chk.truth.why", "no", 7, _show_truth),
+    # The article: "not so", yet weights may correlate with linguistic relations; so a learner
+    # who says "not necessarily" has read it right too.
+    Question("truth", "chk.truth.q", "chk.truth.why", "no", 7, _show_truth, also=("depends",)),
     Question("sequential", "chk.seq.q", "chk.seq.why", "no", 8, _show_sequential),
     Question("symmetric", "chk.sym.q", "chk.sym.why", "no", None, _show_symmetry),
     Question("order", "chk.order.q", "chk.order.why", "no", None, _show_order),
@@ -301,11 +307,11 @@ def _reset() -> None:
         st.session_state.pop(ANSWER_PREFIX + q.qid, None)
 
 
-def _reveal(qid: str, answer: str) -> None:
+def _reveal(qid: str) -> None:
     """The reveal button's callback: runs before the page, so the score above is already fresh."""
     guess = st.session_state.get(ANSWER_PREFIX + qid)
     if guess is not None:
-        _results()[qid] = guess == answer
+        _results()[qid] = next(q for q in QUESTIONS if q.qid == qid).grade(guess)
 
 
 def _score(bottom: bool = False) -> None:
@@ -354,10 +360,15 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
                 disabled=guess is None,
                 help=t("chk.reveal_help"),
                 on_click=_reveal,
-                args=(q.qid, q.answer),
+                args=(q.qid,),
             )
             return
-        if results[q.qid]:
+        if results[q.qid] and guess != q.answer and guess is not None:
+            st.success(
+                t("chk.right_also", guess=labels[guess], answer=labels[q.answer]),
+                icon=":material/check_circle:",
+            )
+        elif results[q.qid]:
             st.success(t("chk.right", answer=labels[q.answer]), icon=":material/check_circle:")
         else:
             st.error(

@@ -74,13 +74,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "vit.embed.body": {
         "en": "One matrix $E$ maps every flattened patch to $d_{{\\text{{model}}}} = {d}$ "
-        "numbers; it plays the role of the word-embedding table. The same sinusoidal positions "
-        "as for words are added, so the model can tell the top-left patch from the bottom-right "
-        "one — without them, shuffling the patches would only shuffle the outputs the same "
-        "way: each patch's result would not depend on where it sits.",
+        "numbers; it plays the role of the word-embedding table. Here the same sinusoidal "
+        "positions as for words are added (ViT itself learns one position vector per patch, "
+        "and puts a learned [CLS] vector in front whose output classifies the image), so the "
+        "model can tell the top-left patch from the bottom-right one — without them, shuffling "
+        "the patches would only shuffle the outputs the same way: each patch's result would "
+        "not depend on where it sits.",
         "zh": "一个矩阵 $E$ 把每个展平的图块映射为 $d_{{\\text{{model}}}} = {d}$ 个数，"
-        "它的作用相当于词向量表。再加上与词相同的正弦位置编码，模型才能区分左上角和右下角的"
-        "图块——没有位置，打乱图块只会让输出按同样的方式打乱：每个图块的结果与它所在的位置无关。",
+        "它的作用相当于词向量表。这里再加上与词相同的正弦位置编码（ViT 本身为每个图块学习一个"
+        "位置向量，并在最前面放一个学到的 [CLS] 向量，用它的输出给整张图分类），模型才能区分"
+        "左上角和右下角的图块——没有位置，打乱图块只会让输出按同样的方式打乱："
+        "每个图块的结果与它所在的位置无关。",
     },
     "vit.axis.patch": {"en": "patch", "zh": "图块"},
     "vit.axis.dim": {"en": "dimension", "zh": "维度"},

@@ -42,6 +42,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.opt.yes": {"en": "Yes", "zh": "是"},
     "chk.opt.no": {"en": "No", "zh": "不是"},
     "chk.opt.depends": {"en": "Not necessarily", "zh": "不一定"},
+    "chk.right_also": {
+        "en": "Right — you said **{guess}**; the article says **{answer}**, and its reasons, "
+        "below, leave room for your answer too.",
+        "zh": "答对了——你选的是**{guess}**；文章的回答是**{answer}**，而它给出的理由（见下）"
+        "也容得下你的答案。",
+    },
     "chk.right": {
         "en": "Right — the answer is **{answer}**.",
         "zh": "答对了——答案是**{answer}**。",

@@ -81,13 +81,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The embedding table E has one row of d_model = **{d_model}** numbers per "
         "vocabulary entry. Looking up the id picks the token's row; stacked, the rows form the "
         "[n, d_model] = [{n}, {d_model}] matrix that every later stop starts from. The toy's "
-        "rows are seeded random numbers, not learned ones — the Embeddings stop shows how "
-        "training gives them meaning.",
+        "rows are seeded random numbers, not learned ones. The Embeddings stop trains a "
+        "separate table of the same kind, on a small corpus of its own, to show how training "
+        "gives such rows meaning; the toy keeps its random rows.",
         "zh": "词向量表 E 为词表中的每个条目存一行 d_model = **{d_model}** 个数。"
         "按编号查表，就取出这个 token 的那一行；把这些行摞起来，就得到形状为 "
         "[n, d_model] = [{n}, {d_model}] 的矩阵，后面每一站都从它出发。"
         "玩具模型的这些行是用固定种子生成的随机数，并不是学出来的——"
-        "“词向量”那一站会展示训练如何让它们带上含义。",
+        "“词向量”那一站会在它自己的小语料上另外训练一张同类的表，展示训练如何让这样的行"
+        "带上含义；玩具模型仍然用它的随机行。",
     },
     "tok.col.position": {"en": "position i", "zh": "位置 i"},
     "tok.col.token": {"en": "token", "zh": "token"},
