@@ -144,3 +144,30 @@ def test_repeat_to_length() -> None:
     np.testing.assert_array_equal(rows[3], x[0])
     rows, tokens = rnn.repeat_to_length(x, ["a", "b", "c"], 2)  # never shorter than the sentence
     assert tokens == ["a", "b", "c"] and rows.shape == (3, 2)
+
+
+@pytest.mark.parametrize(
+    ("factor", "steps", "verdict"),
+    [
+        (1.0, 10, "steady"),
+        (1.049, 10, "steady"),  # within the band, and 10 steps grow it only 1.6×
+        (1.051, 10, "explode"),
+        (0.951, 10, "steady"),
+        (0.949, 10, "vanish"),
+        (1.03, 400, "explode"),  # close to 1 per step, yet 1.4e5 over the chain
+        (0.99, 400, "vanish"),  # 0.018 over the chain
+        (0.995, 150, "steady"),  # 0.47 over the chain
+        (1.01, 200, "steady"),  # 7.3×: under tenfold
+        (1.01, 250, "explode"),  # 12×
+    ],
+)
+def test_the_verdict_reads_the_factor_and_the_whole_chain(
+    factor: float, steps: int, verdict: str
+) -> None:
+    from transformer_walk.topics.rnn import Sensitivity, sensitivity_verdict
+
+    logs = np.log10(factor) * np.arange(steps + 1)  # ‖∂h_t/∂x_1‖ = factor^(t−1)
+    sens = Sensitivity(log10_norms=logs, step_factors=np.full(steps, factor))
+    assert sensitivity_verdict(sens) == verdict
+    one = Sensitivity(log10_norms=np.zeros(1), step_factors=np.zeros(0))
+    assert sensitivity_verdict(one) == "one_step"

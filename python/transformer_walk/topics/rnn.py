@@ -88,6 +88,25 @@ class Sensitivity:
         return float(10.0 ** ((self.log10_norms[-1] - self.log10_norms[0]) / steps))
 
 
+FACTOR_BAND = 0.05  # a mean factor within 1 ± this counts as close to 1, per step
+DECADES = 1.0  # ... but a chain that grows or shrinks tenfold or more in all is not "steady"
+
+
+def sensitivity_verdict(sens: Sensitivity) -> str:
+    """What the sensitivity curve shows: "one_step" (no chain yet), "vanish", "explode" or
+    "steady". A factor close to 1 per step can still compound: 1.03 over 400 steps is 1.4e5, so
+    the whole chain's change (first step to last, in decades) decides too."""
+    factor = sens.mean_factor
+    if factor is None:
+        return "one_step"
+    decades = float(sens.log10_norms[-1] - sens.log10_norms[0])
+    if factor < 1 - FACTOR_BAND or decades <= -DECADES:
+        return "vanish"
+    if factor > 1 + FACTOR_BAND or decades >= DECADES:
+        return "explode"
+    return "steady"
+
+
 def jacobian_first_input(states: np.ndarray, weights: RNNWeights, t: int) -> np.ndarray:
     """∂h_t/∂x_1 [d_h, d_in] (t counts from 1), the plain product — for checks and small t."""
     J = np.diag(1.0 - states[0] ** 2) @ weights.W_x.T  # (d_h, d_in)

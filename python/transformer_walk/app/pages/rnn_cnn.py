@@ -188,13 +188,14 @@ def _gradient_section(trace: Trace, weights: rnn.RNNWeights) -> None:
         "—" if ref_factor is None else f"{ref_factor:.3f}",
         help=t("rnn.metric.ref_factor_help", rho=f"{weights.spectral_radius:.2f}"),
     )
-    if factor is None:
+    verdict = rnn.sensitivity_verdict(sens)
+    if verdict == "one_step" or factor is None:
         st.info(t("rnn.verdict.one_step"))
-    elif factor < 0.95:
-        half = np.log(0.5) / np.log(factor) if factor > 0 else 0.0
+    elif verdict == "vanish":
+        half = np.log(0.5) / np.log(factor) if 0 < factor < 1 else 0.0
         st.warning(t("rnn.verdict.vanish", factor=f"{factor:.3f}", half=f"{half:.1f}"))
-    elif factor > 1.05:
-        double = np.log(2.0) / np.log(factor)
+    elif verdict == "explode":
+        double = np.log(2.0) / np.log(factor) if factor > 1 else 0.0
         st.warning(t("rnn.verdict.explode", factor=f"{factor:.3f}", double=f"{double:.1f}"))
     else:
         st.info(t("rnn.verdict.steady", factor=f"{factor:.3f}"))
