@@ -115,8 +115,16 @@ def test_a_tie_is_explained_and_any_tied_guess_is_right() -> None:
     at = reveal(at, guess=2)
     no_exception(at)
     np.testing.assert_allclose(shown_weights(at), [0.25] * 4)
-    assert any(s.value == translate("abh.reveal.right", "en", token="his") for s in at.success)
-    assert any(m.value.startswith("A tie: Tom and loves both score 1") for m in at.markdown)
+    assert any(s.value == translate("abh.reveal.right_tie", "en", token="his") for s in at.success)
+    winners = "Tom, loves, his and dog"
+    answer = translate("abh.reveal.answer_tie", "en", token=winners, weight="0.250", query="his")
+    markdown = [m.value for m in at.markdown]
+    assert answer in markdown
+    assert translate("abh.reveal.tie", "en", top=winners, s_top="1") in markdown
+    assert not any("takes the largest share" in m for m in markdown)  # no single winner
+    at = reveal(edit(open_app(), {1: {"s": 2.5}}), guess=2)  # loves up to Tom's 2.5: a tie
+    wrong = translate("abh.reveal.wrong_tie", "en", guess="his", token="Tom and loves")
+    assert wrong in [w.value for w in at.warning]
 
 
 def test_editing_v_changes_z_only() -> None:

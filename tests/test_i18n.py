@@ -118,6 +118,7 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"abh.heads.h{i}" for i in (1, 2, 3)}
     ids |= {f"abh.reveal.weight_{v}" for v in ("close", "high", "low")}
     ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
+    ids |= {f"abh.reveal.{m}{tie}" for m in ("answer", "right", "wrong") for tie in ("", "_tie")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
     ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
     ids |= {f"emb.static.lean.{side}" for side in word2vec.LEANS}
@@ -148,6 +149,10 @@ def test_sentences_join_as_each_language_writes_them() -> None:
     assert i18n.join_sentences(["One.", "Two."], "en") == "One. Two."
     assert i18n.join_sentences(["一。", "二。"], "zh") == "一。二。"
     assert i18n.join_sentences(["One.", "Two."]) == "One. Two."  # outside Streamlit: English
+    assert i18n.join_names(["tom"], "en") == "tom"
+    assert i18n.join_names(["tom", "dog"], "en") == "tom and dog"
+    assert i18n.join_names(["tom", "loves", "dog"], "en") == "tom, loves and dog"
+    assert i18n.join_names(["tom", "loves", "dog"], "zh") == "tom、loves 和 dog"
 
 
 def test_a_count_chooses_its_noun() -> None:

@@ -154,3 +154,11 @@ def join_sentences(sentences: list[str], language: str | None = None) -> str:
     """Sentences run together as the language writes them: a space between English ones, none
     after a Chinese full stop."""
     return ("" if (language or current_language()) == "zh" else " ").join(sentences)
+
+
+def join_names(names: list[str], language: str | None = None) -> str:
+    """A list of names as the language writes it: "tom, loves and dog" / "tom、loves 和 dog"."""
+    zh = (language or current_language()) == "zh"
+    if len(names) < 2:
+        return "".join(names)
+    return ("、" if zh else ", ").join(names[:-1]) + (" 和 " if zh else " and ") + names[-1]

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import vector_label
 from transformer_walk.app.widgets import page_start
@@ -169,13 +169,21 @@ def _predict(trace: AttentionTrace) -> bool:
         top, second = trace.top_index, trace.runner_up_index
         top_token = trace.tokens[top]
         weight = f"{trace.weights[top]:.3f}"
-        st.markdown(t("abh.reveal.answer", token=top_token, weight=weight, query=trace.query_token))
+        # a tie has no single winner: the answer names every tied token, in every sentence
+        tie = "_tie" if trace.lead_kind == "tie" else ""
+        if tie:
+            top_token = join_names([trace.tokens[i] for i in trace.top_indices])
+        st.markdown(
+            t(f"abh.reveal.answer{tie}", token=top_token, weight=weight, query=trace.query_token)
+        )
         if guess_index is None:
             st.info(t("abh.reveal.no_guess"))
         elif guess_index in trace.top_indices:
-            st.success(t("abh.reveal.right", token=trace.tokens[guess_index]))
+            st.success(t(f"abh.reveal.right{tie}", token=trace.tokens[guess_index]))
         else:
-            st.warning(t("abh.reveal.wrong", guess=trace.tokens[guess_index], token=top_token))
+            st.warning(
+                t(f"abh.reveal.wrong{tie}", guess=trace.tokens[guess_index], token=top_token)
+            )
         if second is not None and trace.lead_ratio is not None:
             st.markdown(
                 t(

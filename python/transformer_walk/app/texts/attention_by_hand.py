@@ -152,6 +152,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "**{token}** takes the largest share of what “{query}” gathers: α = **{weight}**.",
         "zh": "在 “{query}” 汇集的信息中，**{token}** 占的份额最大：α = **{weight}**。",
     },
+    "abh.reveal.answer_tie": {
+        "en": "**{token}** share the largest share of what “{query}” gathers: α = **{weight}** "
+        "each.",
+        "zh": "在 “{query}” 汇集的信息中，**{token}** 并列占最大的份额：每个 α = **{weight}**。",
+    },
+    "abh.reveal.right_tie": {
+        "en": "Right: {token} is one of the tied winners.",
+        "zh": "猜对了：{token} 是并列第一之一。",
+    },
+    "abh.reveal.wrong_tie": {
+        "en": "You guessed {guess}; the tied winners are {token}.",
+        "zh": "你猜的是 {guess}，并列第一的是 {token}。",
+    },
     "abh.reveal.no_guess": {
         "en": "You did not pick a token — next time, try a guess first.",
         "zh": "你没有选择 token——下次不妨先猜一猜。",
@@ -162,11 +175,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你猜的是 {guess}，胜出的是 {token}。",
     },
     "abh.reveal.tie": {
-        "en": "A tie: {top} and {second} both score {s_top}, so softmax gives them exactly the "
-        "same weight — it has no favourite among equals ({top} is named only because it comes "
-        "first).",
-        "zh": "平局：{top} 和 {second} 的分数都是 {s_top}，所以 softmax 给它们的权重完全相同——"
-        "在相等的分数之间它没有偏爱（列出 {top} 只是因为它排在前面）。",
+        "en": "A tie: {top} score {s_top} each, so softmax gives them exactly the same weight — "
+        "it has no favourite among equals.",
+        "zh": "平局：{top} 的分数都是 {s_top}，所以 softmax 给它们的权重完全相同——"
+        "在相等的分数之间它没有偏爱。",
     },
     "abh.reveal.close": {
         "en": "A close call: {top} scores {s_top} and the runner-up {second} scores {s_second}, "
