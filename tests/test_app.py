@@ -305,3 +305,30 @@ def _cores() -> int:
     from transformer_walk.bench import available_cores
 
     return available_cores()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: str) -> None:
+    from transformer_walk.app.caches import toy_trace
+    from transformer_walk.models.toy import ToyConfig
+
+    sentence = "The animal didn't cross the street because it was too tired"
+    at = open_page("attention_by_hand.py", language, sentence=sentence)
+    no_exception(at)
+    trace = toy_trace(sentence, ToyConfig(), "numpy")
+    i = at.selectbox(key="abh_mine_query").value
+    assert trace.tokens[i] == "tired"  # the last word: the pages' default query
+    scores = trace.blocks[0].scores[0, i]  # head 1, already ÷ √d_k
+    alpha = np.exp(scores - scores.max())
+    alpha /= alpha.sum()
+    table = next(d.value for d in at.dataframe if "αⱼ" in d.value.columns and len(d.value) > 4)
+    np.testing.assert_allclose(table["αⱼ"], alpha, atol=1e-12)
+    z = alpha @ trace.blocks[0].v_heads[0]  # (d_k,)
+    label = f"z ({translate('abh.mine.z', language)})"
+    shown = metric(at, label).strip("[]").split(",")
+    np.testing.assert_allclose([float(v) for v in shown], z, atol=5e-4)
+    top = int(np.argmax(alpha))
+    query = f"{i + 1} · tired"
+    assert metric(at, translate("abh.mine.top", language, query=query)) == (
+        f"{top + 1} · {trace.tokens[top]} · {alpha[top]:.3f}"
+    )

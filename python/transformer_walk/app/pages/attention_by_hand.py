@@ -1,18 +1,24 @@
-"""Attention by hand: the query "his" against the keys Tom / loves / his / dog, number by number.
+"""Attention by hand: the query "his" against the keys Tom / loves / his / dog, number by number,
+with the article's numbers; then the same steps on the sidebar's sentence with the toy model's.
 
 Renders ``topics.worked_example`` (computed by the sidebar's backend); holds no math.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.i18n import join_names, t
+from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.views.labels import vector_label
-from transformer_walk.app.widgets import page_start
+from transformer_walk.app.views.labels import token_labels, vector_label
+from transformer_walk.app.widgets import page_start, pick
+from transformer_walk.models.toy import ToyConfig
+from transformer_walk.topics.attention_picks import default_query
 from transformer_walk.topics.worked_example import (
     DEFAULT_SCORES,
     DEFAULT_TOKENS,
@@ -28,6 +34,7 @@ REVEALED_KEY = "abh_revealed"
 GUESS_KEY = "abh_guess"  # (token index or None, weight): copied out of the form on submit
 GUESS_TOKEN_KEY = "abh_guess_token"  # the form's widgets
 GUESS_WEIGHT_KEY = "abh_guess_weight"
+MINE_QUERY_KEY = "abh_mine_query"  # the query of "your sentence"
 
 
 def _reset_inputs() -> None:
@@ -287,6 +294,56 @@ def _step_values(trace: AttentionTrace) -> None:
     )
 
 
+def _your_sentence(selected: str) -> None:
+    """The same three steps on the sidebar's sentence, with the toy model's numbers: head 1 of
+    its first block, the row of one query — ``worked_example`` again, on those scores and values,
+    checked against the head output the toy computed itself."""
+    st.header(t("abh.mine.title"), divider="gray")
+    text = current_sentence()
+    config = ToyConfig()
+    trace = toy_trace_or_none(text, config, toy_backend(selected, config, [text]))
+    if trace is None:
+        return
+    block = trace.blocks[0]
+    st.markdown(t("abh.mine.body", d_model=config.d_model, h=config.h, d_k=config.d_k))
+    labels = token_labels(trace.tokens)
+    i = pick(t("abh.mine.query"), MINE_QUERY_KEY, labels, default_query(trace.tokens))
+    mine = worked_example(
+        selected,
+        scores=block.scores[0, i].tolist(),  # (n,): q_i·k_j / √d_k, head 1
+        values=block.v_heads[0].tolist(),  # (n, d_k): head 1's value vectors
+        tokens=trace.tokens,
+        query_index=i,
+    )
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("abh.col.s"): mine.scores,
+                    "αⱼ": mine.weights,
+                    "v_j": [vector_label(v) for v in mine.values],
+                },
+                index=pd.Index(list(labels.values()), name=t("abh.col.token")),
+            ),
+            width="stretch",
+            height=min(38 + 35 * mine.n, 420),
+            column_config={
+                t("abh.col.s"): st.column_config.NumberColumn(format="%.3f"),
+                "αⱼ": st.column_config.ProgressColumn(format="%.3f", min_value=0.0, max_value=1.0),
+            },
+        )
+    with right:
+        st.metric(
+            t("abh.mine.top", query=labels[i]),
+            f"{labels[mine.top_index]} · {mine.weights.max():.3f}",
+        )
+        st.metric(f"z ({t('abh.mine.z')})", vector_label(mine.z))
+        own = block.head_out[0, i]  # (d_k,): what the toy's forward pass computed
+        st.caption(t("abh.mine.check", diff=f"{float(np.abs(mine.z - own).max()):.1e}"))
+    st.caption(t("abh.mine.caveat"))
+
+
 def _caveats_and_heads() -> None:
     st.header(t("abh.caveat.title"), divider="gray")
     st.markdown(t("abh.caveat.body"))
@@ -314,6 +371,7 @@ def render() -> None:
         _step_values(trace)
     else:
         st.info(t("abh.locked"), icon=":material/lock:")
+    _your_sentence(name)
     _caveats_and_heads()
 
 

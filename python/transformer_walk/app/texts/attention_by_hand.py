@@ -97,6 +97,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这个 token 值向量的一个分量：它获得权重时交出的信息。",
     },
     "abh.editor.reset": {"en": "Back to the article's numbers", "zh": "恢复文章里的数值"},
+    "abh.mine.title": {
+        "en": "Your sentence, the same three steps",
+        "zh": "你的句子，同样的三步",
+    },
+    "abh.mine.body": {
+        "en": "Everything above works the article's own example — *Tom loves his dog* with its "
+        "chosen scores — whatever the sidebar says. Here the same function takes your sentence "
+        "instead, with the numbers of the toy model the next pages open up: head 1 of its first "
+        "block (d_model = {d_model}, h = {h}, so each value vector has d_k = {d_k} numbers), "
+        "scores already divided by √d_k.",
+        "zh": "上面的一切演算的都是文章自己的例子——*Tom loves his dog* 和为它挑选的分数——"
+        "与侧边栏里写的句子无关。这里同一个函数换成你的句子，用的是后面几页要拆开看的玩具模型的"
+        "数：它第一个块里的第 1 个头（d_model = {d_model}，h = {h}，所以每个值向量有 "
+        "d_k = {d_k} 个数），分数已经除以 √d_k。",
+    },
+    "abh.mine.query": {"en": "Query token", "zh": "查询 token"},
+    "abh.mine.top": {"en": "Largest weight from “{query}”", "zh": "“{query}” 给出的最大权重"},
+    "abh.mine.z": {"en": "the weighted sum", "zh": "加权和"},
+    "abh.mine.check": {
+        "en": "The same z as the toy's own head output, to within {diff}: this page's three "
+        "steps are what the model computes.",
+        "zh": "与玩具模型自己算出的这个头的输出相同，误差在 {diff} 以内："
+        "本页的三步正是模型所做的计算。",
+    },
+    "abh.mine.caveat": {
+        "en": "The toy's weights are random, not trained: which token wins here says nothing about "
+        "your sentence's meaning — only how the arithmetic goes.",
+        "zh": "玩具模型的权重是随机的，没有经过训练：这里哪个 token 胜出，与你句子的意思无关——"
+        "它只展示计算是怎么进行的。",
+    },
     "abh.illustrative": {
         "en": "These scores are **illustrative**: picked to make the arithmetic easy to follow, "
         "not read out of a trained Transformer. A real head computes them from learned "
