@@ -315,6 +315,8 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     sentence = "The animal didn't cross the street because it was too tired"
     at = open_page("attention_by_hand.py", language, sentence=sentence)
     no_exception(at)
+    assert not at.selectbox  # shown after the reveal only (on the default it gives it away)
+    at = reveal(at, language)
     trace = toy_trace(sentence, ToyConfig(), "numpy")
     i = at.selectbox(key="abh_mine_query").value
     assert trace.tokens[i] == "tired"  # the last word: the pages' default query

@@ -34,6 +34,7 @@ from transformer_walk import bench
 from transformer_walk.app import navigation
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
+from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
     CHOICES,
@@ -42,7 +43,7 @@ from transformer_walk.app.views.speed_choices import (
 )
 from transformer_walk.bench import OPS
 from transformer_walk.bench.lookup_race import MAX_RACE_CELLS, RACE_D
-from transformer_walk.topics.one_hot import human_bytes, one_hot_bytes
+from transformer_walk.topics.one_hot import one_hot_bytes
 
 from apptest_support import APP, TIMEOUT, VALUE_WIDGETS, no_exception, open_page, send_labels
 from conftest import FakeClock, install_fake_race

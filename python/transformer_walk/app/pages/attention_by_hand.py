@@ -369,9 +369,9 @@ def render() -> None:
     if _predict(trace):
         _step_softmax(trace)
         _step_values(trace)
+        _your_sentence(name)  # after the reveal: on the default sentence it would give it away
     else:
         st.info(t("abh.locked"), icon=":material/lock:")
-    _your_sentence(name)
     _caveats_and_heads()
 
 

@@ -175,8 +175,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "先给出你的猜测再看答案——猜错一次，对 softmax 的印象反而最深。",
     },
     "abh.locked": {
-        "en": "Steps 2 and 3 — the softmax and the weighted sum — appear once you reveal.",
-        "zh": "揭晓之后，这里会出现第 2 步和第 3 步：softmax 与加权求和。",
+        "en": "Steps 2 and 3 — the softmax and the weighted sum — appear once you reveal, and "
+        "then the same three steps on your own sentence.",
+        "zh": "揭晓之后，这里会出现第 2 步和第 3 步：softmax 与加权求和，然后是在你自己的句子上"
+        "走同样的三步。",
     },
     "abh.reveal.answer": {
         "en": "**{token}** takes the largest share of what “{query}” gathers: α = **{weight}**.",
