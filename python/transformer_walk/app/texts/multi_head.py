@@ -60,8 +60,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mh.axis.head": {"en": "head", "zh": "注意力头"},
     # --- one token, many heads --------------------------------------------------------------
     "mh.his.title": {
-        "en": "“his” should not look only at Tom",
-        "zh": "“his” 不该只盯着 Tom",
+        "en": "One token, several relations: one row per head",
+        "zh": "一个 token，多种关系：每个头一行",
     },
     "mh.his.body": {
         "en": "In *Tom loves his dog*, the word *his* stands in more than one relation: it "
@@ -85,13 +85,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "and untrained**, so which head leans towards which token here is arbitrary — change "
         "d_model or h and it changes. Nobody assigns roles to heads: in a trained model, what "
         "a head tracks emerges from training, and even then a head that lines up with "
-        "coreference is a pattern to verify, not a label. The Real-model page (coming in a "
-        "later stop) shows the heads of a trained network.",
+        "coreference is a pattern to verify, not a label. The MiniLM attention page, under "
+        "Real model, shows the heads of a trained network.",
         "zh": "请把这些行当作机制来看，而不是含义。玩具模型的权重是**随机初始化、未经训练的**，"
         "所以这里哪个头偏向哪个 token 完全是任意的——改一下 d_model 或 h，它就会变。"
         "没有人给各个头指派角色：在训练好的模型里，一个头关注什么是训练中涌现出来的；"
         "即便某个头看起来与指代关系吻合，那也只是有待验证的规律，而不是标签。"
-        "“真实模型”页（在后面的站点）会展示训练好的网络中的注意力头。",
+        "“真实模型”下的“MiniLM 的注意力”页会展示训练好的网络中的注意力头。",
     },
     # --- concat and W^O ---------------------------------------------------------------------
     "mh.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
