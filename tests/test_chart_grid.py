@@ -218,3 +218,19 @@ def test_row_labels_fit_their_rows() -> None:
     for cols in range(1, 120):
         g = grid.grid_for(4, cols, width=grid.HALF, row_labels=["1 · dog", "2 · his"])
         assert g.axis_font * grid.LINE_HEIGHT <= g.cell or g.axis_font == grid.MIN_AXIS_FONT
+
+
+def test_a_tall_matrix_keeps_its_cells_to_max_cell() -> None:
+    """The MiniLM ranking draws 40 keys × 5 heads upright in a half column: at the largest cell
+    that fits the width it would be some 1,700 px tall, so it asks for smaller cells."""
+    keys = token_axis(["fisherman"] * 40)
+    heads = [f"L{k}·H{k}" for k in range(1, 6)]
+    free = grid.grid_for(40, 5, width=grid.HALF, row_labels=keys, col_labels=heads)
+    capped = grid.grid_for(40, 5, width=grid.HALF, row_labels=keys, col_labels=heads, max_cell=18)
+    assert free.cell > 30 and capped.cell == 18
+    assert capped.axis_font == grid.AXIS_FONT  # 18-px rows still take 11-px labels
+    spec = charts.heatmap(
+        np.zeros((40, 5)), keys, heads, row_title="key", col_title="head", value_title="w",
+        width=grid.HALF, max_cell=18,
+    )  # fmt: skip
+    assert spec["height"] == {"step": 18} and spec["width"] == {"step": 18}

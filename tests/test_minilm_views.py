@@ -3,6 +3,8 @@ shared by all layers — on small hand-made arrays whose answers are known."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,248 @@ def test_the_drift_verdict_takes_the_rank_as_its_control(
     cosines: list[float], ranks: list[int], verdict: str
 ) -> None:
     assert views.drift_verdict(cosines, ranks) == verdict
+
+
+# --- the default targets -------------------------------------------------------------------------
+
+
+def test_word_like_tokens_have_a_letter_or_digit_and_are_not_markers() -> None:
+    assert views.word_like("dog") and views.word_like("##ing") and views.word_like("女")
+    assert views.word_like("3")
+    assert not any(map(views.word_like, ["[CLS]", "[SEP]", "[UNK]", ",", ".", "🐟"]))
+
+
+def test_most_attended_averages_every_head_and_skips_the_query_and_markers() -> None:
+    tokens = ["[CLS]", "when", "the", ",", "sea", "his", "[UNK]", "[SEP]"]
+    a = np.zeros((2, 2, 8, 8))  # (L, h, n, n); only the query's row matters
+    a[..., 5, :] = [0.3, 0.05, 0.05, 0.2, 0.1, 0.1, 0.15, 0.05]
+    a[0, 0, 5, 2] = 0.45  # "the" wins in one head only, 0.15 averaged over the four
+    a[1, 1, 5, 4] = 0.3  # "sea" 0.1 + 0.2 / 4 = 0.15 averaged too: a tie, sentence order
+    # [CLS], "," and [UNK] outweigh every word, and the query gives itself 0.1: none counts.
+    assert views.most_attended(a, tokens, 5, 3) == [2, 4, 1]
+    assert views.most_attended(a, tokens, 5, 10) == [2, 4, 1]  # all there is
+    assert views.most_attended(a, tokens, 5, 0) == []
+
+
+def test_ranking_targets_take_the_example_words_else_the_most_attended() -> None:
+    a = np.full((1, 1, 6, 6), 1 / 6)
+    assert views.ranking_targets(a, TOKENS, 3) == [
+        views.Target(1, "example"),
+        views.Target(4, "example"),
+    ]
+    tokens = ["[CLS]", "when", "the", "sea", "his", "daughter", "ran", "[SEP]"]
+    a = np.zeros((1, 1, 8, 8))
+    a[0, 0, 4] = [0.4, 0.02, 0.03, 0.15, 0.0, 0.3, 0.1, 0.0]
+    assert views.ranking_targets(a, tokens, 4) == [
+        views.Target(5, "attended"),  # daughter, then sea: not "when", "the"
+        views.Target(3, "attended"),
+    ]
+    # One example word present: it keeps its picker, the other takes the most attended token.
+    tokens[3] = "dog"
+    assert views.ranking_targets(a, tokens, 4) == [
+        views.Target(5, "attended"),
+        views.Target(3, "example"),
+    ]
+    # The query is "tom" itself: "tom" cannot be its own target.
+    assert views.ranking_targets(np.full((1, 1, 6, 6), 1 / 6), TOKENS, 1)[0].source == "attended"
+
+
+def test_ranking_targets_fall_back_to_order_without_word_like_tokens() -> None:
+    tokens = ["[CLS]", "🐶", "!", "?", "[SEP]"]
+    targets = views.ranking_targets(np.full((1, 1, 5, 5), 0.2), tokens, 3)
+    assert targets == [views.Target(1, "order"), views.Target(2, "order")]
+    one = views.ranking_targets(np.full((1, 1, 3, 3), 1 / 3), ["[CLS]", "dog", "[SEP]"], 1)
+    assert [t.position for t in one] == [1, 1]  # nothing else: the query itself
+
+
+def test_view_words_are_the_indices_of_everything_but_cls_and_sep() -> None:
+    assert views.view_words(TOKENS, range(6)) == [1, 2, 3, 4]
+    assert views.view_words(TOKENS, [1, 2, 3, 4]) == [0, 1, 2, 3]  # a view without them
+
+
+# --- position alone ------------------------------------------------------------------------------
+
+
+def test_position_habits_average_the_word_rows() -> None:
+    head = np.array(
+        [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.5, 0.3, 0.2, 0.0],
+            [0.1, 0.6, 0.2, 0.1],
+            [0.2, 0.1, 0.4, 0.3],
+        ]
+    )
+    habits = views.position_habits(head)
+    assert habits.previous == pytest.approx((0.5 + 0.6 + 0.4) / 3)  # rows 1..3 only
+    assert habits.same == pytest.approx((1.0 + 0.3 + 0.2 + 0.3) / 4)
+    assert habits.first == pytest.approx((1.0 + 0.5 + 0.1 + 0.2) / 4)
+    assert habits.last == pytest.approx(0.4 / 4)
+    assert habits.keys == 4 and habits.uniform == 0.25
+    words = views.position_habits(head, [1, 2])
+    assert (words.previous, words.first) == (pytest.approx(0.55), pytest.approx(0.3))
+    assert views.position_habits(head, []).previous == 0.0
+
+
+def test_relative_place_names_the_ends_first() -> None:
+    assert views.relative_place(3, 1, 6) == ("back", 2)
+    assert views.relative_place(3, 4, 6) == ("ahead", 1)
+    assert views.relative_place(3, 3, 6) == ("same", 0)
+    assert views.relative_place(3, 0, 6) == ("first", 0)
+    assert views.relative_place(3, 5, 6) == ("last", 0)
+    assert views.relative_place(0, 0, 6) == ("first", 0)
+
+
+def test_position_prediction_is_the_other_words_mean_at_the_same_place() -> None:
+    rng = np.random.default_rng(5)
+    head = rng.dirichlet(np.ones(6), size=6)  # (m, m)
+    words = [1, 2, 3, 4]
+    # his (3) → tom (1), two back: the other words two back from a word are dog (4) → loves (2);
+    # loves (2) → [CLS] is not a word pair, and his itself is left out.
+    p = views.position_prediction(head, 3, 1, words)
+    assert (p.value, p.pairs, p.basis) == (pytest.approx(head[4, 2]), 1, "mean")
+    # Without ``words`` every row and key counts: loves → [CLS], dog → loves, [SEP] → his.
+    everything = views.position_prediction(head, 3, 1)
+    assert everything.value == pytest.approx((head[2, 0] + head[4, 2] + head[5, 3]) / 3)
+    # One ahead: tom → loves, loves → his (his → dog is the query's own).
+    ahead = views.position_prediction(head, 3, 4, words)
+    assert ahead.value == pytest.approx((head[1, 2] + head[2, 3]) / 2)
+    # The first and the last key: the same key, from every other word.
+    first = views.position_prediction(head, 3, 0, words)
+    assert first.value == pytest.approx(np.mean(head[[1, 2, 4], 0])) and first.pairs == 3
+    last = views.position_prediction(head, 3, 5, words)
+    assert last.value == pytest.approx(np.mean(head[[1, 2, 4], 5]))
+    # Itself: the other words' diagonal.
+    same = views.position_prediction(head, 3, 3, words)
+    assert same.value == pytest.approx(np.mean(head[[1, 2, 4], [1, 2, 4]]))
+    # Nobody else is three back from a word but dog (4) → tom (1), and dog is the query: even.
+    none = views.position_prediction(head, 4, 1, words)
+    assert (none.value, none.pairs, none.basis) == (pytest.approx(1 / 6), 0, "even")
+
+
+HABITS = views.PositionHabits(previous=0.2, same=0.2, first=0.2, last=0.2, keys=6)  # 1/6
+
+
+@pytest.mark.parametrize(
+    ("habits", "query", "target", "verdict"),
+    [
+        (replace(HABITS, previous=0.51), 3, 2, "previous"),
+        (replace(HABITS, previous=0.5), 3, 2, "not_above"),  # exactly half: no pattern
+        (replace(HABITS, previous=0.9), 3, 1, "not_above"),  # not the token just before
+        (replace(HABITS, same=0.51), 3, 3, "same"),
+        (replace(HABITS, same=0.5), 3, 3, "not_above"),
+        (replace(HABITS, first=0.51), 3, 0, "first"),
+        (replace(HABITS, first=0.5), 3, 0, "not_above"),
+        (replace(HABITS, first=0.9), 3, 1, "not_above"),
+        (replace(HABITS, last=0.51), 3, 5, "last"),
+        (replace(HABITS, last=0.5), 3, 5, "not_above"),
+    ],
+)
+def test_a_position_pattern_explains_a_weight_above_half_only(
+    habits: views.PositionHabits, query: int, target: int, verdict: str
+) -> None:
+    # 0.7 would be above a prediction of 0.1 (twice 0.1 and 1/6): only a pattern stops that...
+    weight, predicted = (0.7, 0.1) if verdict != "not_above" else (0.3, 0.15)
+    assert views.position_verdict(weight, habits, query, target, predicted) == verdict
+    # ... and with a pattern even a huge weight is position, never "above".
+    if verdict != "not_above":
+        assert views.position_verdict(0.99, habits, query, target, 0.01) == verdict
+
+
+@pytest.mark.parametrize(
+    ("weight", "predicted", "verdict"),
+    [
+        (0.41, 0.2, "above"),  # more than twice the prediction, more than 1/6
+        (0.40, 0.2, "not_above"),  # exactly twice: a tie is not above
+        (0.39, 0.2, "not_above"),
+        (0.17, 0.05, "above"),  # more than twice 0.05 and just over 1/6
+        (1 / 6, 0.05, "not_above"),  # an even share exactly
+        (0.16, 0.05, "not_above"),  # over twice the prediction, under an even share
+        (0.9, 0.5, "not_above"),  # large, but position predicts most of it
+    ],
+)
+def test_above_needs_twice_the_prediction_and_more_than_an_even_share(
+    weight: float, predicted: float, verdict: str
+) -> None:
+    assert views.position_verdict(weight, HABITS, 3, 1, predicted) == verdict
+
+
+def test_check_heads_holds_every_head_to_its_own_habits() -> None:
+    w = random_attention(np.random.default_rng(6), layers=2, h=3)
+    w[1, 2] = np.eye(6, k=-1) * 0.9 + 0.1 / 6  # a previous-token head
+    w[1, 2, 0] = 1 / 6
+    w[0, 1, 3] = [0.02, 0.9, 0.02, 0.02, 0.02, 0.02]  # his → tom, nobody else two back
+    checks = views.check_heads(w, 3, 2, [1, 2, 3, 4])
+    assert len(checks) == 2 and len(checks[0]) == 3
+    assert checks[1][2].verdict == "previous" and checks[1][2].habits.previous > 0.9
+    assert checks[1][2].pattern_share == checks[1][2].habits.previous
+    tom = views.check_heads(w, 3, 1, [1, 2, 3, 4])[0][1]
+    assert tom.weight == pytest.approx(0.9) and tom.predicted.value == pytest.approx(w[0, 1, 4, 2])
+    assert tom.verdict == ("above" if 0.9 > 2 * w[0, 1, 4, 2] else "not_above")
+    assert tom.pattern_share == 0.0
+    for row in checks:
+        for c in row:
+            assert c.verdict in views.POSITION_VERDICTS
+
+
+# --- the same relation in other sentences --------------------------------------------------------
+
+
+def test_relation_positions_find_the_pronoun_and_its_owner_before_it() -> None:
+    tom = views.Relation("Tom loves his dog", "his", "tom")
+    assert views.relation_positions(TOKENS, tom) == (3, 1)
+    assert views.relation_positions(["[CLS]", "his", "tom", "[SEP]"], tom) is None  # after
+    assert views.relation_positions(["[CLS]", "tom", "[SEP]"], tom) is None
+    twice = ["[CLS]", "tom", "and", "tom", "his", "dog", "[SEP]"]
+    assert views.relation_positions(twice, tom) == (4, 3)
+
+
+def test_check_relation_passes_when_above_and_the_owner_is_the_top_word() -> None:
+    head = np.full((6, 6), 0.02)
+    np.fill_diagonal(head, 0.9)  # every word looks at itself: position predicts ~0.02 elsewhere
+    head[3] = [0.1, 0.5, 0.1, 0.2, 0.05, 0.05]  # his: tom on top among the words
+    passed = views.check_relation(head, 3, 1, [1, 2, 3, 4])
+    assert passed.top_word == 1 and passed.owner_on_top and passed.check.verdict == "above"
+    assert passed.links
+    head[3] = [0.1, 0.3, 0.4, 0.1, 0.05, 0.05]  # loves beats tom: above, but not on top
+    beaten = views.check_relation(head, 3, 1, [1, 2, 3, 4])
+    assert beaten.check.verdict == "above" and beaten.top_word == 2 and not beaten.links
+    head[3] = [0.1, 0.35, 0.35, 0.1, 0.05, 0.05]  # a tie goes to the earlier word: tom
+    assert views.check_relation(head, 3, 1, [1, 2, 3, 4]).top_word == 1
+
+
+def test_the_control_sentences_vary_the_distance_and_the_first_word() -> None:
+    distances = set()
+    for relation in views.POSSESSIVES:
+        words = relation.text.lower().split()
+        distances.add(words.index(relation.pronoun) - words.index(relation.owner))
+    assert len(distances) >= 3  # a head keyed to one distance cannot pass them all
+    firsts = [r.text.lower().split()[0] == r.owner for r in views.POSSESSIVES]
+    assert any(firsts) and not all(firsts)
+
+
+@pytest.mark.parametrize(
+    ("above", "total", "verdict"),
+    [(5, 5, "all"), (4, 5, "most"), (3, 5, "most"), (2, 4, "some"), (2, 5, "some"),
+     (1, 5, "some"), (0, 5, "none"), (1, 1, "all"), (0, 1, "none"), (1, 2, "some")],
+)  # fmt: skip
+def test_controls_verdict_counts_the_sentences_a_head_passes(
+    above: int, total: int, verdict: str
+) -> None:
+    assert views.controls_verdict(above, total) == verdict
+
+
+@pytest.mark.parametrize(("above", "total"), [(0, 0), (6, 5), (-1, 5)])
+def test_controls_verdict_rejects_impossible_counts(above: int, total: int) -> None:
+    with pytest.raises(ValueError, match="sentences"):
+        views.controls_verdict(above, total)
+
+
+def test_the_attention_page_asks_from_a_pronoun_when_there_is_one() -> None:
+    assert views.pronoun_query(TOKENS) == 3  # his
+    mary = ["[CLS]", "tom", "says", "mary", "loves", "her", "cat", "[SEP]"]
+    assert views.pronoun_query(mary) == 5
+    both = ["[CLS]", "her", "dog", "and", "his", "cat", "[SEP]"]
+    assert views.pronoun_query(both) == 4  # "his" first, wherever it is
+    twice = ["[CLS]", "her", "dog", "and", "their", "cat", "[SEP]"]
+    assert views.pronoun_query(twice) == 4  # the last pronoun
+    assert views.pronoun_query(["[CLS]", "a", "b", "[SEP]"]) == 2  # default_query's choice

@@ -6,6 +6,7 @@ message when the model package is missing."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from functools import partial
 
 import numpy as np
@@ -13,7 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app import caches
-from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, join_sentences, translate
+from transformer_walk.app.views import minilm as views
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
@@ -84,14 +86,10 @@ def test_his_to_tom_and_to_dog_heads_are_found(language: str, model) -> None:  #
     assert any(w.value == translate("mla.caveat", language) for w in at.warning)
     # Grid, enlarged head, head view, two ranking heat maps.
     assert len(at.get("vega_lite_chart")) == 5
-    assert any(
-        c.value.startswith(
-            translate(
-                "mla.one.rows", language, layer=layer, head=head, low="1.0000", high="1.0000"
-            )[:20]
-        )
-        for c in at.caption
+    sums = translate(
+        "mla.one.rows", language, layer=layer, head=head, n=6, low="1.0000", high="1.0000"
     )
+    assert any(c.value == sums for c in at.caption)  # over all 6 keys
 
 
 @needs_model
@@ -137,6 +135,10 @@ def test_hiding_cls_and_sep_renormalises_and_says_so(model) -> None:  # noqa: AN
     weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
     assert list(weights["key token j"]) == ["tom", "loves", "his", "dog"]
     np.testing.assert_allclose(weights[WEIGHT], renormalised[layer - 1, head - 1, 2], atol=1e-5)
+    sums = translate(
+        "mla.one.rows_hidden", "en", layer=layer, head=head, n=4, low="1.0000", high="1.0000"
+    )
+    assert any(c.value == sums for c in at.caption)
 
 
 @needs_model
@@ -229,6 +231,227 @@ def test_a_missing_model_is_explained(language: str, model_missing: None) -> Non
     assert any(c.value == INSTALL_HINT for c in at.code)
     assert any(m.value == translate("minilm.missing_make", language) for m in at.markdown)
     assert not at.get("vega_lite_chart")
+
+
+# --- the controls beside the ranking --------------------------------------------------------------
+
+LONG = (
+    "When the old fisherman came back to the harbour after three long days at sea, his daughter "
+    "女儿 ran down the wooden pier 🐟 and told him that the bank had called about the loan once "
+    "again."
+)
+
+
+def table_with(at: AppTest, column: str, nth: int = 0):  # noqa: ANN201 - a DataFrame
+    return [d.value for d in at.dataframe if column in d.value.columns][nth]
+
+
+def heatmap_axes(spec: dict) -> tuple[list[str], list[str]]:
+    """The row and column keys of a ``charts.heatmap`` spec, top to bottom and left to right."""
+    encoding = spec["layer"][0]["encoding"]
+    return encoding["y"]["sort"], encoding["x"]["sort"]
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_ranked_head_stands_beside_what_position_alone_predicts(
+    language: str,
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page(language)
+    no_exception(at)
+    a = model.run("Tom loves his dog").attentions.astype(np.float64)  # (L, h, 6, 6)
+    predicted_col = translate("mla.rank.col.predicted", language)
+    verdict_col = translate("mla.rank.col.verdict", language)
+    # his (3) → tom (1), two back. Of the other words ([CLS]/[SEP] are not words) only dog (4)
+    # has a word two back, loves (2): position alone predicts a[4, 2] in each head.
+    # his → dog, one ahead: tom → loves and loves → his.
+    expected_predictions = {1: a[:, :, 4, 2], 4: (a[:, :, 1, 2] + a[:, :, 2, 3]) / 2}
+    for nth, (j, predicted) in enumerate(expected_predictions.items()):
+        table = table_with(at, predicted_col, nth)
+        order = np.argsort(-a[:, :, 3, j].ravel(), kind="stable")[:5]
+        layers, heads = np.unravel_index(order, (6, 12))
+        assert list(table[translate("mla.rank.col.head", language)]) == [
+            f"L{layer + 1}·H{head + 1}" for layer, head in zip(layers, heads, strict=True)
+        ]
+        np.testing.assert_allclose(table[predicted_col], predicted[layers, heads], atol=1e-6)
+        weights = a[layers, heads, 3, j]
+        verdicts = np.where(weights > np.maximum(2 * predicted[layers, heads], 1 / 6), "above",
+                            "not_above")  # fmt: skip
+        labels = [translate(f"mla.verdict.{v}", language) for v in verdicts]
+        assert list(table[verdict_col]) == labels
+        # The sentence under the table, for the best head, from the same numbers.
+        place = ("mla.place.back", 2) if j == 1 else ("mla.place.ahead", 1)
+        basis = translate(
+            "mla.basis.mean",
+            language,
+            place=translate(place[0], language, k=place[1]),
+            pairs=1 if j == 1 else 2,
+        )
+        says = translate(
+            f"mla.rank.says.{verdicts[0]}",
+            language,
+            head=f"L{layers[0] + 1}·H{heads[0] + 1}",
+            query="his",
+            target=TOKENS[j],
+            weight=f"{weights[0]:.3f}",
+            predicted=f"{predicted[layers[0], heads[0]]:.3f}",
+            basis=basis,
+            uniform="0.167",
+            ratio="2",
+        )
+        assert says in [m.value for m in at.markdown]
+        above = int((a[:, :, 3, j] > np.maximum(2 * predicted, 1 / 6)).sum())
+        count = translate(
+            "mla.rank.count", language, heads=72, above=above, patterns=0,
+            half=int((a[:, :, 3, j] > 0.5).sum()), query="his", target=TOKENS[j],
+        )  # fmt: skip
+        assert any(c.value == count for c in at.caption)
+    # The strongest his → dog head, L2·H9, is a next-token head: not above.
+    assert list(table_with(at, predicted_col, 1)[verdict_col])[1] == translate(
+        "mla.verdict.not_above", language
+    )
+    assert any(e.label == translate("mla.know.title", language) for e in at.expander)
+    know = translate(
+        "mla.know.body", language, share="0.5", ratio="2", total=len(views.POSSESSIVES), heads=72
+    )
+    assert any(m.value == know for m in at.markdown)
+
+
+TOKENS = ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
+
+
+@needs_model
+def test_a_previous_token_pair_is_put_down_to_position(model) -> None:  # noqa: ANN001
+    at = open_page()
+    at.selectbox(key="mla_target_a").set_value(2).run()  # his → loves, the token just before
+    no_exception(at)
+    a = model.run("Tom loves his dog").attentions.astype(np.float64)
+    layer, head, weight = best_head(a, 3, 2)
+    assert (layer, head) == (1, 3)  # L1·H3 looks at the previous token
+    previous = np.mean([a[0, 2, q, q - 1] for q in (1, 2, 3, 4)])
+    says = translate(
+        "mla.rank.says.previous", "en", head="L1·H3", query="his", target="loves",
+        share=f"{previous:.2f}", weight=f"{weight:.3f}",
+    )  # fmt: skip
+    assert says in [m.value for m in at.markdown]
+    table = table_with(at, translate("mla.rank.col.predicted", "en"))
+    assert table[translate("mla.rank.col.verdict", "en")].iloc[0] == "previous-token head"
+    habits = table_with(at, translate("mla.habits.previous", "en"))
+    row = habits[habits[translate("mla.rank.col.head", "en")] == "L1·H3"]
+    assert row[translate("mla.habits.previous", "en")].iloc[0] == pytest.approx(previous)
+
+
+@needs_model
+def test_every_control_sentence_holds_its_pronoun_and_owner(model) -> None:  # noqa: ANN001
+    for relation in views.POSSESSIVES:
+        tokens = model.run(relation.text).tokens
+        found = views.relation_positions(tokens, relation)
+        assert found is not None, (relation.text, tokens)
+        assert tokens[found[0]] == relation.pronoun and tokens[found[1]] == relation.owner
+
+
+def control_expectations(model, layer: int, head: int) -> tuple[list[float], int, int]:  # noqa: ANN001
+    """The head's pronoun → owner weights in the control sentences, how many are above what
+    position predicts, and how many of those have the owner as the pronoun's top word."""
+    weights, above, links = [], 0, 0
+    for relation in views.POSSESSIVES:
+        out = model.run(relation.text)
+        i, j = views.relation_positions(out.tokens, relation)
+        words = views.content_positions(out.tokens)
+        row = out.attentions[layer, head, i]
+        weights.append(float(row[j]))
+        check = views.check_position(out.attentions[layer, head], i, j, words)
+        top = max((k for k in words if k != i), key=lambda k: (row[k], -k))
+        above += check.verdict == "above"
+        links += check.verdict == "above" and top == j
+    return weights, above, links
+
+
+@needs_model
+@pytest.mark.parametrize(
+    ("layer", "head", "verdict"),
+    [(None, None, "some"), (2, 4, "all"), (1, 3, "none")],
+    ids=["default-L4H8", "L2H4", "L1H3"],
+)
+def test_the_controls_try_one_head_on_other_sentences(
+    layer: int | None,
+    head: int | None,
+    verdict: str,
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page()
+    if layer is not None:
+        at.selectbox(key="mla_control_head").set_value((layer - 1) * 12 + head - 1).run()
+    else:  # the strongest his → tom head
+        layer, head, _ = best_head(model.run("Tom loves his dog").attentions, 3, 1)
+        assert (layer, head) == (4, 8)
+    no_exception(at)
+    weights, above, links = control_expectations(model, layer - 1, head - 1)
+    table = table_with(at, translate("mla.ctrl.col.sentence", "en"))
+    assert list(table[translate("mla.ctrl.col.sentence", "en")]) == [
+        r.text for r in views.POSSESSIVES
+    ]
+    np.testing.assert_allclose(table[translate("mla.rank.col.weight", "en")], weights, atol=1e-6)
+    label, total = f"L{layer}·H{head}", len(views.POSSESSIVES)
+    assert views.controls_verdict(links, total) == verdict
+    expected = join_sentences(
+        [
+            translate("mla.ctrl.summary", "en", head=label, above=above, links=links, total=total),
+            translate(f"mla.ctrl.verdict.{verdict}", "en", head=label, links=links, total=total),
+        ],
+        "en",
+    )
+    assert expected in [m.value for m in at.markdown]
+
+
+@needs_model
+def test_a_long_sentence_gets_attended_targets_upright_maps_and_true_captions(
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page(sentence=LONG)
+    no_exception(at)
+    out = model.run(LONG)
+    n, i = out.n, out.tokens.index("his")
+    assert n == 42
+    # "tom" and "dog" are missing: the targets are the words "his" gives most, over all heads.
+    mean = out.attentions[:, :, i].mean(axis=(0, 1))
+    words = [p for p, tok in enumerate(out.tokens) if p != i and tok[0].isalnum()]
+    first, second = sorted(words, key=lambda p: -mean[p])[:2]
+    assert (out.tokens[first], out.tokens[second]) == ("daughter", "女")
+    assert at.selectbox(key="mla_target_a").value == first
+    assert at.selectbox(key="mla_target_b").value == second
+    note = translate(
+        "mla.rank.defaults_attended", "en", missing="“tom”, “dog”", picked="“daughter”, “女”",
+        query="his", heads=72, count=2,
+    )  # fmt: skip
+    assert any(c.value == note for c in at.caption)
+    # The ranking's heat maps stand upright: the 40 keys of the window down, the 5 heads across.
+    for chart in at.get("vega_lite_chart")[-2:]:
+        spec = json.loads(chart.proto.spec)
+        rows, cols = heatmap_axes(spec)
+        assert len(rows) == 40 and rows[0] == "0:1 · [CLS]" and rows[-1] == "39:40 · again"
+        assert len(cols) == 5 and all(":L" in col for col in cols)
+        assert spec["height"] == {"step": 18}
+    shown = translate("mla.rank.shown_window", "en", first=1, last=40, m=n)
+    assert any(c.value.endswith(shown) for c in at.caption)
+    layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
+    sums = translate("mla.one.rows", "en", layer=layer, head=head, n=n, low="1.0000", high="1.0000")
+    assert any(c.value == sums for c in at.caption)
+    # The best his → daughter head looks at the next token whatever the word: not above.
+    best = table_with(at, translate("mla.rank.col.predicted", "en"))
+    assert best[translate("mla.rank.col.verdict", "en")].iloc[0] == "not above"
+
+
+@needs_model
+def test_a_short_sentence_keeps_its_heat_maps_lying_down() -> None:
+    at = open_page()
+    for chart in at.get("vega_lite_chart")[-2:]:
+        rows, cols = heatmap_axes(json.loads(chart.proto.spec))
+        assert len(rows) == 5 and all(":L" in row for row in rows)
+        assert cols == [f"{k}:{k + 1} · {token}" for k, token in enumerate(TOKENS)]
+    shown = translate("mla.rank.shown_all", "en", m=6)
+    assert any(c.value.endswith(shown) for c in at.caption)
 
 
 @needs_model

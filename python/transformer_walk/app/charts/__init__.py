@@ -146,10 +146,12 @@ def heatmap(
     fmt: str = ".2f",
     domain: tuple[float, float] | None = None,
     width: int = grid.FULL,
+    max_cell: int = grid.MAX_CELL,
 ) -> Spec:
     """A labelled matrix (rows top to bottom, as printed) sized to fit ``width`` px, the column it
-    is drawn in: square cells as large as fit, every row and column label shown (a smaller font
-    or a rotation, never thinned), values printed in the cells only where they fit. The colour
+    is drawn in: square cells as large as fit (up to ``max_cell`` px), every row and column label
+    shown (a smaller font or a rotation, never thinned), values printed in the cells only where
+    they fit. The colour
     scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0.
     Drawn with ``st.vega_lite_chart``.
 
@@ -176,6 +178,7 @@ def heatmap(
         col_labels=col_labels,
         values=texts,
         row_title=row_title,
+        max_cell=max_cell,
     )
     colours = grid.colours_for(values, domain)
     cells = [

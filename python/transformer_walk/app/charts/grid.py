@@ -104,21 +104,23 @@ def grid_for(
     col_labels: Sequence[str] = (),
     values: Sequence[str] = (),
     row_title: str = "",
+    max_cell: int = MAX_CELL,
 ) -> Grid:
-    """The largest square cell with which ``cols`` columns, the row labels beside them and the
-    axis title fit ``width``; labels are never dropped (a smaller font instead), and the numbers
-    ``values`` (already formatted) are printed only when the widest of them fits inside a cell.
-    The row title is set upright when ``upright_title`` asks for it, with room made for it."""
+    """The largest square cell (up to ``max_cell`` px) with which ``cols`` columns, the row labels
+    beside them and the axis title fit ``width``; labels are never dropped (a smaller font
+    instead), and the numbers ``values`` (already formatted) are printed only when the widest of
+    them fits inside a cell. The row title is set upright when ``upright_title`` asks for it, with
+    room made for it. A smaller ``max_cell`` keeps a tall matrix (many rows, few columns) short."""
     label_room = min(LABEL_LIMIT, max((text_width(s, AXIS_FONT) for s in row_labels), default=0))
     # Besides the labels, the y axis takes its title, ticks and paddings (about 50 px in all
     # for one-character labels, measured in Chromium).
     room = max(1, width - int(label_room) - AXIS_OVERHEAD)
-    cell = int(max(MIN_CELL, min(MAX_CELL, room // max(1, cols))))
+    cell = int(max(MIN_CELL, min(max_cell, room // max(1, cols))))
     upright = bool(row_title) and upright_title(row_title, rows * cell)
     if upright:  # its widest line beside the labels instead of a rotated line's height
         widest = max(text_width(line, TITLE_FONT) for line in title_lines(row_title))
         narrower = int(
-            max(MIN_CELL, min(MAX_CELL, (room - int(widest) + TITLE_FONT) // max(1, cols)))
+            max(MIN_CELL, min(max_cell, (room - int(widest) + TITLE_FONT) // max(1, cols)))
         )
         # Upright only where that costs the cells little: in a half column, a title beside the
         # labels shrank a 4 × 16 matrix's rows until their labels overprinted.

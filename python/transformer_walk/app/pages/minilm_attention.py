@@ -2,7 +2,8 @@
 
 Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``caches``) and what
 ``views.minilm`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
-pair). Holds no math.
+pair, each beside what position alone predicts, and one head tried on the control sentences
+``views.POSSESSIVES``, each run through the same cache). Holds no math.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import minilm as charts_minilm
-from transformer_walk.app.i18n import t
-from transformer_walk.app.model_widgets import run_or_none
+from transformer_walk.app.i18n import join_sentences, t
+from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
 from transformer_walk.app.views.labels import token_labels
@@ -34,20 +35,58 @@ HEAD_KEY = "mla_head"
 VIEW_QUERY_KEY = "mla_view_query"
 QUERY_KEY = "mla_query"
 TARGET_KEYS = ("mla_target_a", "mla_target_b")
+CONTROL_HEAD_KEY = "mla_control_head"
 PICKS_FOR_KEY = "mla_picks_for"  # the tokens the picks were made for
 MAX_GRID = 40  # tokens per side of the 6 × 12 grid (and of the enlarged head and head view)
 TOP_HEADS = 5
+#: Beyond this many keys the ranking's heat maps stand upright: keys down the rows, heads across,
+#: so each key keeps a readable label in a half column.
+UPRIGHT_KEYS = 12
+UPRIGHT_CELL = 18  # px: 40 keys make a 720-px column
+# Message ids by verdict (views.POSITION_VERDICTS, views.CONTROL_VERDICTS) and place
+# (views.relative_place), written out so that the id check finds them.
+VERDICT_LABELS = {
+    "previous": "mla.verdict.previous",
+    "same": "mla.verdict.same",
+    "first": "mla.verdict.first",
+    "last": "mla.verdict.last",
+    "above": "mla.verdict.above",
+    "not_above": "mla.verdict.not_above",
+}
+VERDICT_SAYS = {
+    "previous": "mla.rank.says.previous",
+    "same": "mla.rank.says.same",
+    "first": "mla.rank.says.first",
+    "last": "mla.rank.says.last",
+    "above": "mla.rank.says.above",
+    "not_above": "mla.rank.says.not_above",
+}
+PLACES = {
+    "first": "mla.place.first",
+    "last": "mla.place.last",
+    "same": "mla.place.same",
+    "back": "mla.place.back",
+    "ahead": "mla.place.ahead",
+}
+BASES = {"mean": "mla.basis.mean", "even": "mla.basis.even"}
+CONTROL_SAYS = {
+    "all": "mla.ctrl.verdict.all",
+    "most": "mla.ctrl.verdict.most",
+    "some": "mla.ctrl.verdict.some",
+    "none": "mla.ctrl.verdict.none",
+}
 
 
 def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
-    """A new sentence starts from its own defaults: its "his", its "tom" and "dog", and the head
-    where its "his" attends most to its "tom"."""
-    picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS)
+    """A new sentence starts from its own defaults: its "his" (or another pronoun), its "tom"
+    and "dog" (or the tokens that query attends to most), and the head where the query attends
+    most to the first."""
+    picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS, CONTROL_HEAD_KEY)
     fresh = forget_picks_of_another_sentence(out.tokens, picked, PICKS_FOR_KEY)
     if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
         return  # (widget keys are dropped when the learner visits another page)
-    query = views.default_query(out.tokens)
-    target = views.default_target(out.tokens, query, views.DEFAULT_TARGETS[0])
+    query = views.pronoun_query(out.tokens)
+    target = views.ranking_targets(out.attentions, out.tokens, query)[0].position
     best = views.rank_heads(out.attentions, query, target, top=1)[0]
     st.session_state[LAYER_KEY] = best.layer + 1
     st.session_state[HEAD_KEY] = best.head + 1
@@ -100,7 +139,9 @@ def _grid(
     )
 
 
-def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> None:
+def _enlarged(
+    weights: np.ndarray, labels: list[str], rows: tuple[int, int], *, hidden: bool
+) -> None:
     st.header(t("mla.one.title"), divider="gray")
     left, right = st.columns(2)
     layer = left.selectbox(
@@ -121,9 +162,16 @@ def _enlarged(weights: np.ndarray, labels: list[str], rows: tuple[int, int]) -> 
         ),
         width="content",
     )
-    sums = weights[layer - 1, head - 1].sum(axis=-1)
+    sums = weights[layer - 1, head - 1].sum(axis=-1)  # (m,): each row over all its m keys
     st.caption(
-        t("mla.one.rows", layer=layer, head=head, low=f"{sums.min():.4f}", high=f"{sums.max():.4f}")
+        t(
+            "mla.one.rows_hidden" if hidden else "mla.one.rows",
+            layer=layer,
+            head=head,
+            n=len(sums),
+            low=f"{sums.min():.4f}",
+            high=f"{sums.max():.4f}",
+        )
     )
 
 
@@ -136,7 +184,7 @@ def _head_view(
     start, stop = rows
     shown = positions[start:stop]
     options = token_labels(out.tokens, shown)
-    default = views.default_query(out.tokens)
+    default = views.pronoun_query(out.tokens)
     query = pick(
         t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
     )
@@ -175,11 +223,11 @@ def _head_view(
         )
 
 
-def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> None:
-    st.header(t("mla.rank.title"), divider="gray")
-    st.markdown(t("mla.rank.body"))
+def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, list[int]]:
+    """The query and the two targets (sentence positions), with a caption when a target starts
+    on the tokens the query attends to most because the example's word is missing."""
     options = token_labels(out.tokens, positions)
-    default_query = views.default_query(out.tokens)
+    default_query = views.pronoun_query(out.tokens)
     cols = st.columns(3)
     with cols[0]:
         query = pick(
@@ -188,29 +236,107 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
             options,
             default_query if default_query in options else positions[0],
         )
+    defaults = views.ranking_targets(out.attentions, out.tokens, query)
     targets: list[int] = []
-    for col, key, preferred, label in zip(
+    for col, key, default, label in zip(
         cols[1:],
         TARGET_KEYS,
-        views.DEFAULT_TARGETS,
+        defaults,
         (t("mla.rank.target_a"), t("mla.rank.target_b")),
         strict=True,
     ):
-        default = views.default_target(out.tokens, query, preferred, taken=targets)
         with col:
-            targets.append(
-                pick(label, key, options, default if default in options else positions[0])
+            start = default.position if default.position in options else positions[0]
+            targets.append(pick(label, key, options, start))
+    attended = [
+        (word, d.position)
+        for word, d in zip(views.DEFAULT_TARGETS, defaults, strict=True)
+        if d.source == "attended"
+    ]
+    if attended:
+        st.caption(
+            t(
+                "mla.rank.defaults_attended",
+                missing=", ".join(f"“{word}”" for word, _ in attended),
+                picked=", ".join(f"“{out.tokens[p]}”" for _, p in attended),
+                query=out.tokens[query],
+                heads=out.attentions.shape[0] * out.attentions.shape[1],
+                count=len(attended),
             )
+        )
+    return query, targets
+
+
+def _says(check: views.PositionCheck, head: str, query: str, target: str, i: int, j: int) -> str:
+    """The sentence under a ranking table: what the best head's weight is beside what position
+    alone predicts, worded by ``check.verdict``."""
+    place, k = views.relative_place(i, j, check.habits.keys)
+    basis = t(
+        BASES[check.predicted.basis],
+        place=t(PLACES[place], k=k),
+        pairs=check.predicted.pairs,
+    )
+    return t(
+        VERDICT_SAYS[check.verdict],
+        head=head,
+        query=query,
+        target=target,
+        weight=f"{check.weight:.3f}",
+        predicted=f"{check.predicted.value:.3f}",
+        basis=basis,
+        share=f"{check.pattern_share:.2f}",
+        uniform=f"{check.habits.uniform:.3f}",
+        ratio=f"{views.ABOVE_RATIO:g}",
+    )
+
+
+def _ranked_keys_chart(
+    rows_of_heads: np.ndarray, heads: list[str], keys: list[str], *, width: int
+) -> charts.Spec:
+    """The query's row in each ranked head: heads down the rows and keys across, or — past
+    ``UPRIGHT_KEYS`` keys — keys down the rows and heads across, so every key label reads."""
+    upright = len(keys) > UPRIGHT_KEYS
+    head_title, key_title = t("mla.axis.head"), t("mla.axis.key")
+    return charts.heatmap(
+        rows_of_heads.T if upright else rows_of_heads,
+        keys if upright else heads,
+        heads if upright else keys,
+        row_title=key_title if upright else head_title,
+        col_title=head_title if upright else key_title,
+        value_title=t("mla.axis.weight"),
+        domain=(0.0, 1.0),
+        width=width,
+        max_cell=UPRIGHT_CELL if upright else charts.grid.MAX_CELL,
+    )
+
+
+def _ranking(
+    out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
+) -> views.RankedHead:
+    """The heads ranked for two (query, target) pairs, each beside what position alone predicts.
+    Returns the best head of the first pair (the one the controls below test)."""
+    st.header(t("mla.rank.title"), divider="gray")
+    st.markdown(t("mla.rank.body"))
+    query, targets = _ranking_pickers(out, positions)
     i = positions.index(query)
-    baseline = views.uniform_weight(len(positions))
+    words = views.view_words(out.tokens, positions)
+    start, stop = rows
+    shown = positions[start:stop]
+    key_labels = list(token_labels(out.tokens, shown).values())
+    n_heads = weights.shape[0] * weights.shape[1]
+    firsts: list[views.RankedHead] = []
     for target, column in zip(targets, st.columns(2, gap="large"), strict=True):
         j = positions.index(target)
         ranked = views.rank_heads(weights, i, j, top=TOP_HEADS)
+        checks = views.check_heads(weights, i, j, words)
+        mine = [checks[r.layer][r.head] for r in ranked]
         best = ranked[0]
+        firsts.append(best)
+        q_token, j_token = out.tokens[query], out.tokens[target]
         with column:
-            st.subheader(t("mla.rank.pair", query=out.tokens[query], target=out.tokens[target]))
+            st.subheader(t("mla.rank.pair", query=q_token, target=j_token))
             st.metric(
-                t("mla.rank.best", query=out.tokens[query], target=out.tokens[target]),
+                t("mla.rank.best", query=q_token, target=j_token),
                 t(
                     "mla.rank.best_value",
                     layer=best.layer + 1,
@@ -218,45 +344,169 @@ def _ranking(out: EncoderOutput, weights: np.ndarray, positions: list[int]) -> N
                     weight=f"{best.weight:.3f}",
                 ),
             )
+            weight_col, predicted_col = t("mla.rank.col.weight"), t("mla.rank.col.predicted")
             st.dataframe(
                 pd.DataFrame(
                     {
-                        t("mla.rank.col.layer"): [r.layer + 1 for r in ranked],
-                        t("mla.rank.col.head"): [r.head + 1 for r in ranked],
-                        t("mla.rank.col.weight"): [r.weight for r in ranked],
+                        t("mla.rank.col.head"): [r.label for r in ranked],
+                        weight_col: [r.weight for r in ranked],
+                        predicted_col: [c.predicted.value for c in mine],
+                        t("mla.rank.col.verdict"): [t(VERDICT_LABELS[c.verdict]) for c in mine],
                         t("mla.rank.col.top"): [out.tokens[positions[r.top_key]] for r in ranked],
                     },
                     index=pd.Index(range(1, len(ranked) + 1), name=t("mla.rank.col.rank")),
                 ),
                 column_config={
-                    t("mla.rank.col.weight"): st.column_config.NumberColumn(format="%.3f")
+                    weight_col: st.column_config.NumberColumn(format="%.3f"),
+                    predicted_col: st.column_config.NumberColumn(format="%.3f"),
                 },
             )
-            shown = positions if len(positions) <= MAX_GRID else positions[:MAX_GRID]
+            st.markdown(_says(mine[0], best.label, q_token, j_token, i, j))
+            flat = [c for row in checks for c in row]
+            st.caption(
+                t(
+                    "mla.rank.count",
+                    heads=n_heads,
+                    above=sum(c.verdict == "above" for c in flat),
+                    patterns=sum(c.verdict not in ("above", "not_above") for c in flat),
+                    half=sum(c.weight > 0.5 for c in flat),
+                    query=q_token,
+                    target=j_token,
+                )
+            )
             st.vega_lite_chart(
-                charts.heatmap(
-                    views.head_rows(weights, i, ranked)[:, : len(shown)],
+                _ranked_keys_chart(
+                    views.head_rows(weights, i, ranked)[:, start:stop],
                     [r.label for r in ranked],
-                    list(token_labels(out.tokens, shown).values()),
-                    row_title=t("mla.axis.head"),
-                    col_title=t("mla.axis.key"),
-                    value_title=t("mla.axis.weight"),
-                    domain=(0.0, 1.0),
+                    key_labels,
                     width=charts.HALF,
                 ),
                 width="content",
             )
-    st.caption(t("mla.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}"))
-    st.warning(t("mla.caveat"), icon=":material/psychology_alt:")
+    baseline = views.uniform_weight(len(positions))
+    scale = t("mla.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}")
+    keys_shown = (
+        t("mla.rank.shown_all", m=len(positions))
+        if len(shown) == len(positions)
+        else t("mla.rank.shown_window", first=start + 1, last=stop, m=len(positions))
+    )
+    st.caption(join_sentences([scale, keys_shown]))
+    _habits(weights, i, targets, positions, words, out.tokens)
+    return firsts[0]
+
+
+def _habits(
+    weights: np.ndarray,
+    i: int,
+    targets: list[int],
+    positions: list[int],
+    words: list[int],
+    tokens: list[str],
+) -> None:
+    """How the ranked heads of both pairs spend weight by position alone, in one table."""
+    with st.expander(t("mla.habits.title")):
+        st.markdown(t("mla.habits.body", share=f"{views.PATTERN_SHARE:g}"))
+        heads: dict[tuple[int, int], str] = {}  # in ranking order, each head once
+        for target in targets:
+            for r in views.rank_heads(weights, i, positions.index(target), top=TOP_HEADS):
+                heads.setdefault((r.layer, r.head), r.label)
+        habits = [views.position_habits(weights[layer, head], words) for layer, head in heads]
+        columns = {
+            t("mla.rank.col.head"): list(heads.values()),
+            t("mla.habits.previous"): [h.previous for h in habits],
+            t("mla.habits.same"): [h.same for h in habits],
+            t("mla.habits.first", token=tokens[positions[0]]): [h.first for h in habits],
+            t("mla.habits.last", token=tokens[positions[-1]]): [h.last for h in habits],
+            t("mla.habits.uniform"): [h.uniform for h in habits],
+        }
+        st.dataframe(
+            pd.DataFrame(columns),
+            column_config={
+                c: st.column_config.NumberColumn(format="%.3f") for c in list(columns)[1:]
+            },
+            hide_index=True,
+        )
+
+
+def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHead) -> None:
+    """One head tried on the sentences of ``views.POSSESSIVES``: its weight from each pronoun to
+    its owner beside what position alone predicts, and how many sentences it passes."""
+    st.subheader(t("mla.ctrl.title"))
+    st.markdown(t("mla.ctrl.body", total=len(views.POSSESSIVES)))
+    n_layers, h = out.attentions.shape[:2]
+    options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
+               for head in range(h)}  # fmt: skip
+    chosen = pick(t("mla.ctrl.head"), CONTROL_HEAD_KEY, options, best.layer * h + best.head)
+    layer, head = divmod(chosen, h)
+    texts, checks, tops = [], [], []
+    for relation in views.POSSESSIVES:
+        run = run_with_spinner(relation.text, backend)
+        found = views.relation_positions(run.tokens, relation)
+        if found is None:  # (tests hold every control sentence to its two words)
+            continue
+        weights, keep = (
+            views.without_specials(run.attentions, run.tokens)
+            if hide
+            else (run.attentions, list(range(run.n)))
+        )
+        pronoun, owner = keep.index(found[0]), keep.index(found[1])
+        check = views.check_relation(
+            weights[layer, head], pronoun, owner, views.view_words(run.tokens, keep)
+        )
+        texts.append((relation.text, f"{relation.pronoun} → {relation.owner}"))
+        checks.append(check)
+        tops.append(run.tokens[keep[check.top_word]])
+    if not checks:
+        return
+    weight_col, predicted_col = t("mla.rank.col.weight"), t("mla.rank.col.predicted")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("mla.ctrl.col.sentence"): [text for text, _ in texts],
+                t("mla.ctrl.col.pair"): [pair for _, pair in texts],
+                weight_col: [c.check.weight for c in checks],
+                predicted_col: [c.check.predicted.value for c in checks],
+                t("mla.rank.col.verdict"): [t(VERDICT_LABELS[c.check.verdict]) for c in checks],
+                t("mla.ctrl.col.top"): tops,
+            }
+        ),
+        column_config={
+            weight_col: st.column_config.NumberColumn(format="%.3f"),
+            predicted_col: st.column_config.NumberColumn(format="%.3f"),
+        },
+        hide_index=True,
+    )
+    label, total = options[chosen], len(checks)
+    above = sum(c.check.verdict == "above" for c in checks)
+    links = sum(c.links for c in checks)
+    summary = t("mla.ctrl.summary", head=label, above=above, links=links, total=total)
+    verdict = t(
+        CONTROL_SAYS[views.controls_verdict(links, total)], head=label, links=links, total=total
+    )
+    st.markdown(join_sentences([summary, verdict]))
+
+
+def _how_we_know() -> None:
+    with st.expander(t("mla.know.title"), icon=":material/fact_check:"):
+        st.markdown(
+            t(
+                "mla.know.body",
+                share=f"{views.PATTERN_SHARE:g}",
+                ratio=f"{views.ABOVE_RATIO:g}",
+                total=len(views.POSSESSIVES),
+                heads=CONFIG.n_layers * CONFIG.h,
+            )
+        )
 
 
 def render() -> None:
     name = page_start("mla.title", caption="minilm.computed_with")
     if name is None:
         return
-    out = run_or_none(current_sentence(), name)
-    if out is None:
+    backend = use_model(name)
+    if backend is None:
         return
+    out = run_with_spinner(current_sentence(), backend)
     if not views.has_content(out.tokens):
         st.info(t("common.empty_text"), icon=":material/edit_note:")
         return
@@ -269,9 +519,12 @@ def render() -> None:
         len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
     )
     _grid(weights, labels, rows, out)
-    _enlarged(weights, labels, rows)
+    _enlarged(weights, labels, rows, hidden=hide)
     _head_view(out, weights, positions, rows)
-    _ranking(out, weights, positions)
+    best = _ranking(out, weights, positions, rows)
+    _controls(out, hide, backend, best)
+    _how_we_know()
+    st.warning(t("mla.caveat"), icon=":material/psychology_alt:")
     solved_and_hurts(t("mla.solved"), t("mla.hurts"))
 
 

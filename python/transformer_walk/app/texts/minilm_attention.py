@@ -81,10 +81,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.axis.weight": {"en": "weight aᵢⱼ", "zh": "权重 aᵢⱼ"},
     "mla.one.title": {"en": "One head, enlarged", "zh": "放大一个头"},
     "mla.one.rows": {
-        "en": "Layer {layer}, head {head}: every row sums to 1 (smallest row sum {low}, largest "
-        "{high}), because each row is one softmax.",
-        "zh": "第 {layer} 层第 {head} 个头：每一行都加起来等于 1（最小行和 {low}，最大行和 "
-        "{high}），因为每一行都是一次 softmax。",
+        "en": "Layer {layer}, head {head}: summed over all {n} keys, every row gives 1 (smallest "
+        "row sum {low}, largest {high}), because each row is one softmax.",
+        "zh": "第 {layer} 层第 {head} 个头：对全部 {n} 个键求和，每一行都等于 1（最小行和 {low}，"
+        "最大行和 {high}），因为每一行都是一次 softmax。",
+    },
+    "mla.one.rows_hidden": {
+        "en": "Layer {layer}, head {head}: summed over all {n} kept keys, every row gives 1 again "
+        "(smallest row sum {low}, largest {high}), because each row was renormalised after "
+        "[CLS] and [SEP] were dropped.",
+        "zh": "第 {layer} 层第 {head} 个头：对保留下来的全部 {n} 个键求和，每一行又等于 1"
+        "（最小行和 {low}，最大行和 {high}），因为去掉 [CLS] 和 [SEP] 之后每一行都重新归一化了。",
     },
     "mla.view.title": {"en": "Head view: one token's lines", "zh": "头视图：一个 token 的连线"},
     "mla.view.body": {
@@ -111,13 +118,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "heads, different heads can cover different relations, and $W^O$ mixes what they "
         "found into one vector per token. Below, all 72 heads are ranked by the weight the "
         "query gives each target — found automatically, for any query and target you pick "
-        "from your sentence.",
+        "from your sentence — and each weight is held against what position alone would "
+        "give it; below, one head is tried on other sentences with the same relation.",
         "zh": "在 *Tom loves his dog* 里，*his* 至少参与两种关系：它指代 Tom（狗的主人），"
         "同时它修饰 *dog*（说明是谁的狗）。一个头对每个 token 只有一次 softmax，"
         "没法同时把大部分权重放在两者上；有了 72 个头，不同的头就可以负责不同的关系，"
         "再由 $W^O$ 把它们的发现混合成每个 token 的一个向量。"
         "下面按查询分给每个目标的权重，把全部 72 个头排序——"
-        "这是自动找出来的，你可以从自己的句子里任选查询和目标。",
+        "这是自动找出来的，你可以从自己的句子里任选查询和目标；每个权重都和仅凭位置能得到的"
+        "值作对比，再往下还会把一个头放到具有同一种关系的别的句子上检验。",
     },
     "mla.rank.query": {"en": "Query token", "zh": "查询 token"},
     "mla.rank.target_a": {"en": "First target", "zh": "第一个目标"},
@@ -134,16 +143,224 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "layer {layer}, head {head}: {weight}",
         "zh": "第 {layer} 层第 {head} 个头：{weight}",
     },
+    "mla.rank.defaults_attended": {
+        "en": "Not among the other tokens of your sentence: {missing}. The {count} "
+        "{count:picker|pickers} without {count:its|their} word {count:starts|start} on {picked}: "
+        "the {count:token|tokens} “{query}” gives the most weight, averaged over all {heads} "
+        "heads (the model's own weights; [CLS], [SEP] and [UNK] left out).",
+        "zh": "你的句子里除查询之外没有 {missing}，所以对应的 {count} 个选择框从 {picked} "
+        "开始：这是“{query}”在全部 {heads} 个头里平均分到权重最多的 token"
+        "（用模型自己的权重，不算 [CLS]、[SEP] 和 [UNK]）。",
+    },
     "mla.rank.col.rank": {"en": "rank", "zh": "名次"},
-    "mla.rank.col.layer": {"en": "layer", "zh": "层"},
     "mla.rank.col.head": {"en": "head", "zh": "头"},
     "mla.rank.col.weight": {"en": "weight to the target", "zh": "给目标的权重"},
+    "mla.rank.col.predicted": {"en": "position alone predicts", "zh": "仅凭位置的预测"},
+    "mla.rank.col.verdict": {"en": "verdict", "zh": "结论"},
     "mla.rank.col.top": {"en": "the row's largest key", "zh": "该行权重最大的键"},
+    "mla.verdict.previous": {"en": "previous-token head", "zh": "看前一个 token 的头"},
+    "mla.verdict.same": {"en": "looks at itself", "zh": "看自己"},
+    "mla.verdict.first": {"en": "parks on the first key", "zh": "停放在第一个键上"},
+    "mla.verdict.last": {"en": "parks on the last key", "zh": "停放在最后一个键上"},
+    "mla.verdict.above": {"en": "above", "zh": "高于"},
+    "mla.verdict.not_above": {"en": "not above", "zh": "不高于"},
+    "mla.place.first": {"en": "the first key", "zh": "第一个键"},
+    "mla.place.last": {"en": "the last key", "zh": "最后一个键"},
+    "mla.place.same": {"en": "itself", "zh": "自己"},
+    "mla.place.back": {
+        "en": "the key {k} {k:place|places} back",
+        "zh": "往前第 {k} 个键",
+    },
+    "mla.place.ahead": {
+        "en": "the key {k} {k:place|places} ahead",
+        "zh": "往后第 {k} 个键",
+    },
+    "mla.basis.mean": {
+        "en": "this head's mean weight from the {pairs} other {pairs:word|words} of the sentence "
+        "to {place}",
+        "zh": "这个头里句中其余 {pairs} 个词给{place}的平均权重",
+    },
+    "mla.basis.even": {
+        "en": "no other word of the sentence has {place}, so an even share",
+        "zh": "句中没有别的词有{place}，所以取平均分配的份额",
+    },
+    "mla.rank.says.above": {
+        "en": "**{head}** gives “{target}” {weight} of “{query}”'s weight. Position alone "
+        "predicts {predicted}: {basis}. {weight} is more than {ratio} times that and more than "
+        "an even share ({uniform}), so it is **above** what position alone predicts.",
+        "zh": "**{head}** 把“{query}”的 {weight} 权重给了“{target}”。仅凭位置预测的是 "
+        "{predicted}：{basis}。{weight} 超过它的 {ratio} 倍，也超过平均分配的份额（{uniform}），"
+        "所以**高于**仅凭位置的预测。",
+    },
+    "mla.rank.says.not_above": {
+        "en": "**{head}** gives “{target}” {weight} of “{query}”'s weight. Position alone "
+        "predicts {predicted}: {basis}. Above would take more than {ratio} times that and more "
+        "than an even share ({uniform}), so it is **not above** what position alone predicts.",
+        "zh": "**{head}** 把“{query}”的 {weight} 权重给了“{target}”。仅凭位置预测的是 "
+        "{predicted}：{basis}。要算高于，需要超过它的 {ratio} 倍并超过平均分配的份额"
+        "（{uniform}），所以**不高于**仅凭位置的预测。",
+    },
+    "mla.rank.says.previous": {
+        "en": "**{head}** is a previous-token head: in this sentence a word gives the token just "
+        "before it {share} of its weight on average, and “{target}” is just before “{query}”. "
+        "Its {weight} is what position alone predicts.",
+        "zh": "**{head}** 是一个看前一个 token 的头：在这句话里，一个词平均把 {share} 的权重给"
+        "紧挨在它前面的 token，而“{target}”正好在“{query}”前面。它的 {weight} 正是仅凭位置"
+        "就能预测的。",
+    },
+    "mla.rank.says.same": {
+        "en": "**{head}** looks at the token itself: in this sentence a word gives itself "
+        "{share} of its weight on average, and the target is the query. Its {weight} is what "
+        "position alone predicts.",
+        "zh": "**{head}** 看的是 token 自己：在这句话里，一个词平均把 {share} 的权重给自己，"
+        "而目标就是查询本身。它的 {weight} 正是仅凭位置就能预测的。",
+    },
+    "mla.rank.says.first": {
+        "en": "**{head}** parks on the first key: in this sentence a word gives it {share} of "
+        "its weight on average, and “{target}” is that key. Its {weight} is what position alone "
+        "predicts.",
+        "zh": "**{head}** 把权重停放在第一个键上：在这句话里，一个词平均把 {share} 的权重给它，"
+        "而“{target}”正是这个键。它的 {weight} 正是仅凭位置就能预测的。",
+    },
+    "mla.rank.says.last": {
+        "en": "**{head}** parks on the last key: in this sentence a word gives it {share} of "
+        "its weight on average, and “{target}” is that key. Its {weight} is what position alone "
+        "predicts.",
+        "zh": "**{head}** 把权重停放在最后一个键上：在这句话里，一个词平均把 {share} 的权重给它，"
+        "而“{target}”正是这个键。它的 {weight} 正是仅凭位置就能预测的。",
+    },
+    "mla.rank.count": {
+        "en": "Of all {heads} heads, {above} {above:gives|give} “{target}” more weight from "
+        "“{query}” than position alone predicts, in {patterns} a position pattern explains the "
+        "weight, and {half} {half:gives|give} it more than half of the row.",
+        "zh": "全部 {heads} 个头中，有 {above} 个从“{query}”给“{target}”的权重高于仅凭位置的预测，"
+        "有 {patterns} 个的权重可以用位置模式解释，有 {half} 个给它的权重超过该行的一半。",
+    },
     "mla.rank.baseline": {
-        "en": "For scale: a row spread evenly over its {m} keys would give each {uniform}. The "
-        "heat maps show the query's whole row in each top head.",
-        "zh": "作为参照：如果一行把权重平均分给 {m} 个键，每个键得到 {uniform}。"
-        "热图展示的是查询在每个排名靠前的头里的整行权重。",
+        "en": "For scale: a row spread evenly over its {m} keys would give each {uniform}.",
+        "zh": "作为参照：如果一行把权重平均分给 {m} 个键，每个键得到 {uniform}。",
+    },
+    "mla.rank.shown_all": {
+        "en": "The heat maps show the query's whole row ({m} keys) in each top head.",
+        "zh": "热图展示的是查询在每个排名靠前的头里的整行权重（{m} 个键）。",
+    },
+    "mla.rank.shown_window": {
+        "en": "The heat maps show keys {first}–{last} of the {m} in the query's row (the window "
+        "chosen above); the tables and sentences use all {m}.",
+        "zh": "热图只显示查询这一行 {m} 个键中的第 {first}–{last} 个（即上面选的窗口）；"
+        "表格和文字用的是全部 {m} 个。",
+    },
+    "mla.habits.title": {
+        "en": "Position habits of the ranked heads",
+        "zh": "排名靠前的头的位置习惯",
+    },
+    "mla.habits.body": {
+        "en": "How each head ranked above spends a word's weight by position alone in this "
+        "sentence: the mean, over the words ([CLS] and [SEP] left out as queries), of the weight "
+        "each gives the token just before it, itself, the first key and the last key, beside an "
+        "even share. A head whose words give one of these more than {share} of their weight on "
+        "average has that pattern, and a weight it gives there is put down to position.",
+        "zh": "上面排名靠前的每个头在这句话里如何仅凭位置分配一个词的权重：对句中的词（[CLS] 和 "
+        "[SEP] 不作为查询）取平均，看每个词给紧挨在前面的 token、给自己、给第一个键、"
+        "给最后一个键各多少权重，旁边是平均分配的份额。如果一个头的词平均把超过 {share} "
+        "的权重给其中某一个，这个头就有这种模式，它在那里给出的权重就归因于位置。",
+    },
+    "mla.habits.previous": {"en": "token just before", "zh": "前一个 token"},
+    "mla.habits.same": {"en": "itself", "zh": "自己"},
+    "mla.habits.first": {"en": "first key ({token})", "zh": "第一个键（{token}）"},
+    "mla.habits.last": {"en": "last key ({token})", "zh": "最后一个键（{token}）"},
+    "mla.habits.uniform": {"en": "even share 1/m", "zh": "平均份额 1/m"},
+    "mla.ctrl.title": {
+        "en": "The same head in other sentences",
+        "zh": "同一个头在别的句子里",
+    },
+    "mla.ctrl.body": {
+        "en": "One sentence is one draw: a head can favour a token there because of where it "
+        "stands, or by chance. Here one head is tried on {total} sentences in which a possessive "
+        "pronoun (his, her) refers back to its owner, the owner at different distances and not "
+        "always the first word. They are shown whatever your query is: the relation is the one "
+        "the page's example is about (his → tom), and the question is whether a head that wins "
+        "it in one sentence does the same in others. The head starts as the strongest for your "
+        "first pair; pick any other. A sentence counts for the head when the weight from the "
+        "pronoun to its owner is above what position alone predicts (the rule of the tables "
+        "above) and the owner is the word the pronoun gives the most weight.",
+        "zh": "一句话只是一次抽样：一个头偏向某个 token，可能是因为它所在的位置，也可能是碰巧。"
+        "这里把一个头放到 {total} 个句子上检验，每句里都有一个物主代词（his、her）指回它的主人，"
+        "主人离代词的距离各不相同，也不总是第一个词。不管你选的查询是什么，这里都会显示："
+        "这种关系正是本页例子所讲的（his → tom），要问的是在一句话里胜出的头在别的句子里"
+        "是否也这样。默认检验的是你第一组查询-目标里最强的头，你也可以换成任意别的头。"
+        "当代词给主人的权重高于仅凭位置的预测（规则同上面的表格），并且主人是代词分到"
+        "权重最多的词时，这句话才算这个头通过。",
+    },
+    "mla.ctrl.head": {"en": "Head to test", "zh": "要检验的头"},
+    "mla.ctrl.col.sentence": {"en": "sentence", "zh": "句子"},
+    "mla.ctrl.col.pair": {"en": "pronoun → owner", "zh": "代词 → 主人"},
+    "mla.ctrl.col.top": {"en": "the pronoun's top word", "zh": "代词权重最大的词"},
+    "mla.ctrl.summary": {
+        "en": "In {above} of {total} sentences {head}'s weight from the pronoun to its owner is "
+        "above what position alone predicts; in {links} of them the owner is also the word the "
+        "pronoun gives the most weight.",
+        "zh": "在 {total} 个句子中，有 {above} 个句子里 {head} 从代词给主人的权重高于仅凭位置的"
+        "预测；其中有 {links} 个句子里，主人也是代词分到权重最多的词。",
+    },
+    "mla.ctrl.verdict.all": {
+        "en": "So {head} passes in every sentence tried: a pronoun-to-owner pattern that position "
+        "does not explain — still a pattern, not proof that the model resolves the reference.",
+        "zh": "所以 {head} 在试过的每个句子里都通过了：这是一个位置解释不了的“代词指向主人”的"
+        "模式——但仍只是模式，不能证明模型解决了指代问题。",
+    },
+    "mla.ctrl.verdict.most": {
+        "en": "So {head} passes in most of the sentences tried ({links} of {total}), not in all.",
+        "zh": "所以 {head} 在试过的大多数句子里通过了（{total} 个中的 {links} 个），但不是全部。",
+    },
+    "mla.ctrl.verdict.some": {
+        "en": "So {head} passes in only {links} of the {total}: a strong weight in one sentence "
+        "does not make it a pronoun-to-owner head.",
+        "zh": "所以 {head} 只在 {total} 个中的 {links} 个里通过：在一句话里权重大，"
+        "并不能让它成为“代词指向主人”的头。",
+    },
+    "mla.ctrl.verdict.none": {
+        "en": "So {head} passes in none of them: what it does in one sentence does not carry over "
+        "to this relation.",
+        "zh": "所以 {head} 一个也没有通过：它在某一句话里的表现，并不能推广到这种关系上。",
+    },
+    "mla.know.title": {
+        "en": "How we know: the controls on this page",
+        "zh": "我们凭什么这么说：本页用到的对照",
+    },
+    "mla.know.body": {
+        "en": "- **Position alone.** Beside each ranked head's weight stands what position alone "
+        "predicts: the mean weight the other words of the same sentence give the key at the "
+        "same distance from them (for the first and the last key, that key itself). A weight is "
+        "*above* when it is more than {ratio} times that and more than an even share.\n"
+        "- **Position patterns.** A head whose words give the token just before them, "
+        "themselves, the first or the last key more than {share} of their weight on average is "
+        "a previous-token, same-token, first-key or last-key head; a weight it gives there is "
+        "put down to position, however large.\n"
+        "- **An even spread.** 1/m, what each of m keys would get from a row spread evenly.\n"
+        "- **All heads, not only the winner.** How many of the {heads} heads are above for the "
+        "pair, and how many give it more than half: a winner among many strong heads says "
+        "little.\n"
+        "- **Other sentences.** One head tried on {total} sentences with the same relation, a "
+        "possessive pronoun and its owner.\n"
+        "- **[CLS] and [SEP].** The switch at the top shows how much weight they take; with "
+        "them hidden, every control is computed on the renormalised weights.\n\n"
+        "None of these shows that the model uses a weight, or that it has resolved a "
+        "reference: see the note below.",
+        "zh": "- **仅凭位置。** 每个排名靠前的头的权重旁边，都列出仅凭位置能预测的值：同一句话里"
+        "其余的词给与自己相同距离的那个键的平均权重（第一个键和最后一个键则直接取那个键）。"
+        "权重超过它的 {ratio} 倍、并超过平均分配的份额时，才算*高于*。\n"
+        "- **位置模式。** 如果一个头的词平均把超过 {share} 的权重给紧挨在前面的 token、给自己、"
+        "给第一个键或最后一个键，它就是看前一个 token、看自己、停放在第一个键或最后一个键上的头；"
+        "它在那里给出的权重再大，也归因于位置。\n"
+        "- **平均分配。** 1/m，也就是一行权重平均分给 m 个键时每个键得到的份额。\n"
+        "- **看全部的头，而不只看冠军。** {heads} 个头中有多少个对这组查询-目标高于预测、"
+        "有多少个给了超过一半的权重：在许多强的头里选出一个冠军，说明不了多少。\n"
+        "- **别的句子。** 把一个头放到 {total} 个具有同一种关系（物主代词和它的主人）的句子上"
+        "检验。\n"
+        "- **[CLS] 和 [SEP]。** 顶部的开关显示它们拿走了多少权重；隐藏它们时，"
+        "所有对照都在重新归一化后的权重上计算。\n\n"
+        "这些对照都不能说明模型用到了某个权重，也不能说明它已经解决了指代：见下面的提示。",
     },
     "mla.caveat": {
         "en": "Attention weights are not linguistic truth. They are intermediate numbers the "
@@ -162,9 +379,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.solved": {
         "en": "a trained model's attention for your own sentence, all 6 × 12 heads, computed "
         "by our own code — and, for any query and target you pick, the heads ranked by the "
-        "weight they give it, beside what an even spread would give.",
+        "weight they give it, each beside what position alone predicts, with the winner tried "
+        "on other sentences of the same relation.",
         "zh": "看到了一个训练好的模型对你自己句子的注意力：全部 6 × 12 个头，由我们自己的代码"
-        "计算；对你挑选的任意查询和目标，所有头按给目标的权重排了名，旁边是平均分配时的权重作参照。",
+        "计算；对你挑选的任意查询和目标，所有头按给目标的权重排了名，每个头旁边都有仅凭位置的"
+        "预测，冠军还放到具有同一种关系的别的句子上检验过。",
     },
     "mla.hurts": {
         "en": "weights are only where information is read from; what each token becomes is in "

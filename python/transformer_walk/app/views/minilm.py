@@ -3,7 +3,8 @@
 The model's own numbers (attention weights, hidden states, input embeddings) come from
 ``transformer_walk.models.minilm``; nothing here runs the encoder. These helpers pick heads and rows
 out of them, renormalise attention without [CLS]/[SEP], rank the 6 × 12 heads for one (query,
-target) pair, find a word's pieces, and measure how vectors move from layer to layer (cosines,
+target) pair and hold each against what position alone predicts and against other sentences with
+the same relation, find a word's pieces, and measure how vectors move from layer to layer (cosines,
 distances, one PCA shared by every layer so that a token's path can be drawn).
 """
 
@@ -149,6 +150,318 @@ def head_rows(weights: np.ndarray, query: int, heads: list[RankedHead]) -> np.nd
 def uniform_weight(n_keys: int) -> float:
     """The weight of a key when a row spreads evenly: a baseline to compare a ranking with."""
     return 1.0 / max(1, n_keys)
+
+
+def word_like(token: str) -> bool:
+    """A token that stands for a word or a piece of one: it has a letter or a digit, and it is
+    not one of the tokenizer's markers ([CLS], [SEP], [UNK])."""
+    return not (token.startswith("[") and token.endswith("]")) and any(c.isalnum() for c in token)
+
+
+def most_attended(attentions: np.ndarray, tokens: list[str], query: int, k: int) -> list[int]:
+    """The ``k`` word-like tokens (``word_like``, not the query) that ``query`` gives the most
+    weight, averaged over every layer and head; largest first, ties in sentence order.
+    attentions [L, h, n, n]."""
+    mean = attentions[:, :, query, :].mean(axis=(0, 1))  # (n,): the query's row, all heads
+    candidates = [p for p, token in enumerate(tokens) if p != query and word_like(token)]
+    return sorted(candidates, key=lambda p: (-float(mean[p]), p))[: max(0, k)]
+
+
+#: The pronouns the attention page asks from when the text has no "his" (his first, as before).
+PRONOUNS = ("his", "her", "its", "their")
+
+
+def pronoun_query(tokens: list[str]) -> int:
+    """The attention page's first query: "his" if the text has it, else its last pronoun of
+    ``PRONOUNS`` ("Tom says Mary loves her cat" asks from "her", not from "cat"), else
+    ``default_query``."""
+    if DEFAULT_QUERY in tokens:
+        return tokens.index(DEFAULT_QUERY)
+    found = [p for p, token in enumerate(tokens) if token in PRONOUNS]
+    return found[-1] if found else default_query(tokens)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a target picker starts: ``position``, and why — "example" (the running example's
+    word), "attended" (``most_attended``) or "order" (the first token left)."""
+
+    position: int
+    source: str
+
+
+def ranking_targets(attentions: np.ndarray, tokens: list[str], query: int) -> list[Target]:
+    """The targets the ranking starts on, one per word of ``DEFAULT_TARGETS``: that word where the
+    text has it (and it is not the query), else the next of the tokens the query attends to most
+    (``most_attended``), else ``default_target``'s first tokens (a text without word-like tokens).
+    attentions [L, h, n, n]."""
+    preferred = [
+        tokens.index(word) if word in tokens and tokens.index(word) != query else None
+        for word in DEFAULT_TARGETS
+    ]
+    attended = most_attended(attentions, tokens, query, 2 * len(DEFAULT_TARGETS))
+    spare = iter(p for p in attended if p not in preferred)
+    targets: list[Target] = []
+    for position in preferred:
+        if position is not None:
+            targets.append(Target(position, "example"))
+        elif (fresh := next(spare, None)) is not None:
+            targets.append(Target(fresh, "attended"))
+        else:
+            taken = [target.position for target in targets]
+            targets.append(Target(default_target(tokens, query, "", taken=taken), "order"))
+    return targets
+
+
+def view_words(tokens: list[str], positions: Sequence[int]) -> list[int]:
+    """Indices into a view of the sentence (its ``positions``) of the tokens other than [CLS] and
+    [SEP]: the queries and keys whose habits the position controls average."""
+    return [k for k, p in enumerate(positions) if tokens[p] not in SPECIAL_TOKENS]
+
+
+# --- position alone: the controls of the ranking ------------------------------------------------
+
+#: A head *has* a position pattern (previous token, itself, first or last key) when the queries give
+#: that key more than this share of their weight on average, as ``SINK_SHARE``.
+PATTERN_SHARE = SINK_SHARE
+#: "Above what position alone predicts": more than this many times the prediction (and more than an
+#: even share, 1/m). Twice, so that a weight a little over a noisy mean is not called a link.
+ABOVE_RATIO = 2.0
+#: The verdicts of ``position_verdict``: four patterns that explain the weight by position, and
+#: the two answers of the comparison with the prediction.
+POSITION_VERDICTS = ("previous", "same", "first", "last", "above", "not_above")
+
+
+@dataclass(frozen=True)
+class PositionHabits:
+    """How one head spends its queries' weight by position alone, in one sentence: the mean over
+    the queries (``position_habits``' ``words``) of the weight each gives the token just before
+    it, itself, the first key and the last key; and the even share 1/m."""
+
+    previous: float
+    same: float
+    first: float
+    last: float
+    keys: int  # m
+
+    @property
+    def uniform(self) -> float:
+        return uniform_weight(self.keys)
+
+
+def position_habits(head: np.ndarray, words: Sequence[int] | None = None) -> PositionHabits:
+    """``PositionHabits`` of one head's matrix ``head`` [m, m], averaged over the query rows
+    ``words`` (all by default; the page passes the word-like ones, so that [CLS] looking at
+    itself does not count as a habit). 0 where no query has such a key."""
+    m = head.shape[-1]
+    rows = list(range(m)) if words is None else list(words)
+
+    def mean(values: list[float]) -> float:
+        return float(np.mean(values)) if values else 0.0
+
+    return PositionHabits(
+        previous=mean([float(head[q, q - 1]) for q in rows if q >= 1]),
+        same=mean([float(head[q, q]) for q in rows]),
+        first=mean([float(head[q, 0]) for q in rows]),
+        last=mean([float(head[q, m - 1]) for q in rows]),
+        keys=m,
+    )
+
+
+def relative_place(query: int, target: int, keys: int) -> tuple[str, int]:
+    """Where ``target`` stands for ``query`` among ``keys`` keys, as position alone sees it:
+    ("first", 0) or ("last", 0) for the ends (a head can park on either), ("same", 0) for the
+    query itself, else ("back", k) or ("ahead", k), k places away."""
+    if target == 0:
+        return ("first", 0)
+    if target == keys - 1:
+        return ("last", 0)
+    if target == query:
+        return ("same", 0)
+    return ("back", query - target) if target < query else ("ahead", target - query)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What position alone predicts for the weight from one query to one key in one head."""
+
+    value: float
+    pairs: int  # how many other (query, key) pairs it averages; 0: none, ``value`` is 1/m
+
+    @property
+    def basis(self) -> str:
+        """ "mean" (of ``pairs`` other pairs) or "even" (no other pair: the even share 1/m)."""
+        return "mean" if self.pairs else "even"
+
+
+def position_prediction(
+    head: np.ndarray, query: int, target: int, words: Sequence[int] | None = None
+) -> Prediction:
+    """What position alone predicts for ``head[query, target]`` [m, m]: the mean weight that the
+    other queries of ``words`` (all by default) give the key standing where ``target`` stands
+    relative to them — the same key when ``target`` is the first or the last one (a head can park
+    on either end), otherwise the key ``target − query`` places away (one of ``words`` too). The
+    query itself is left out, so its own weight does not predict itself; with no other pair the
+    prediction is the even share 1/m."""
+    m = head.shape[-1]
+    rows = [q for q in (range(m) if words is None else words) if q != query]
+    if relative_place(query, target, m)[0] in ("first", "last"):
+        keys = [(q, target) for q in rows]
+    else:
+        allowed = set(range(m) if words is None else words)
+        offset = target - query
+        keys = [(q, q + offset) for q in rows if q + offset in allowed and 0 <= q + offset < m]
+    if not keys:
+        return Prediction(uniform_weight(m), 0)
+    return Prediction(float(np.mean([head[q, k] for q, k in keys])), len(keys))
+
+
+def position_verdict(
+    weight: float, habits: PositionHabits, query: int, target: int, predicted: float
+) -> str:
+    """Whether position alone explains the weight ``query`` gives ``target`` in one head:
+
+    - "previous", "same", "first", "last": the target is the token just before the query, the
+      query itself, the first or the last key, and the head gives that key more than
+      ``PATTERN_SHARE`` of its weight on average (``habits``) — a position pattern;
+    - "above": otherwise, when the weight is more than ``ABOVE_RATIO`` times ``predicted``
+      (``position_prediction``) and more than the even share 1/m;
+    - "not_above": otherwise (a tie with either bound is not above).
+    """
+    patterns = (
+        ("previous", target == query - 1, habits.previous),
+        ("same", target == query, habits.same),
+        ("first", target == 0, habits.first),
+        ("last", target == habits.keys - 1, habits.last),
+    )
+    for name, applies, share in patterns:
+        if applies and share > PATTERN_SHARE:
+            return name
+    return "above" if weight > max(ABOVE_RATIO * predicted, habits.uniform) else "not_above"
+
+
+@dataclass(frozen=True)
+class PositionCheck:
+    """One head's weight for one (query, target) pair beside what position alone predicts."""
+
+    weight: float
+    habits: PositionHabits
+    predicted: Prediction
+    verdict: str  # one of POSITION_VERDICTS
+
+    @property
+    def pattern_share(self) -> float:
+        """The habit behind a pattern verdict ("previous" → ``habits.previous`` …); 0 for
+        "above" and "not_above"."""
+        return (
+            float(getattr(self.habits, self.verdict, 0.0))
+            if self.verdict in ("previous", "same", "first", "last")
+            else 0.0
+        )
+
+
+def check_position(
+    head: np.ndarray, query: int, target: int, words: Sequence[int] | None = None
+) -> PositionCheck:
+    """``position_verdict`` of ``head[query, target]``, with its habits and prediction.
+    head [m, m]."""
+    habits = position_habits(head, words)
+    predicted = position_prediction(head, query, target, words)
+    weight = float(head[query, target])
+    return PositionCheck(
+        weight, habits, predicted, position_verdict(weight, habits, query, target, predicted.value)
+    )
+
+
+def check_heads(
+    weights: np.ndarray, query: int, target: int, words: Sequence[int] | None = None
+) -> list[list[PositionCheck]]:
+    """``check_position`` in every head: [L][h]. weights [L, h, m, m]."""
+    n_layers, h = weights.shape[:2]
+    return [
+        [check_position(weights[layer, head], query, target, words) for head in range(h)]
+        for layer in range(n_layers)
+    ]
+
+
+# --- the same relation in other sentences ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A sentence in which ``pronoun`` refers back to ``owner`` (both single WordPiece tokens)."""
+
+    text: str
+    pronoun: str
+    owner: str
+
+
+#: Possessive pronouns and their owners, at different distances and not always the first word, so
+#: that a head keyed to a distance or to the sentence's start does not pass them all.
+POSSESSIVES = (
+    Relation("Tom loves his dog", "his", "tom"),
+    Relation("The old man loves his dog", "his", "man"),
+    Relation("Tom says Mary loves her cat", "her", "mary"),
+    Relation("The teacher drove home from work in her new car", "her", "teacher"),
+    Relation("The boy next door lost his keys", "his", "boy"),
+)
+
+
+def relation_positions(tokens: list[str], relation: Relation) -> tuple[int, int] | None:
+    """(pronoun, owner) positions in ``tokens``: the last pronoun and the last owner before it;
+    None when either is missing."""
+    pronouns = [p for p, token in enumerate(tokens) if token == relation.pronoun]
+    if not pronouns:
+        return None
+    owners = [p for p, token in enumerate(tokens[: pronouns[-1]]) if token == relation.owner]
+    return (pronouns[-1], owners[-1]) if owners else None
+
+
+@dataclass(frozen=True)
+class RelationCheck:
+    """One head on one sentence of ``POSSESSIVES``: the pronoun's weight to its owner beside what
+    position alone predicts, and the word the pronoun gives the most weight."""
+
+    pronoun: int
+    owner: int
+    check: PositionCheck
+    top_word: int  # among ``words`` other than the pronoun
+
+    @property
+    def owner_on_top(self) -> bool:
+        return self.top_word == self.owner
+
+    @property
+    def links(self) -> bool:
+        """Above what position predicts, and the owner is the word the pronoun looks at most."""
+        return self.check.verdict == "above" and self.owner_on_top
+
+
+def check_relation(
+    head: np.ndarray, pronoun: int, owner: int, words: Sequence[int]
+) -> RelationCheck:
+    """``check_position`` of pronoun → owner in ``head`` [m, m], and the pronoun's top word among
+    ``words`` (itself left out; ties to the earlier word)."""
+    others = [k for k in words if k != pronoun]
+    top = max(others, key=lambda k: (float(head[pronoun, k]), -k)) if others else owner
+    return RelationCheck(pronoun, owner, check_position(head, pronoun, owner, words), top)
+
+
+#: The verdicts of ``controls_verdict``.
+CONTROL_VERDICTS = ("all", "most", "some", "none")
+
+
+def controls_verdict(above: int, total: int) -> str:
+    """How a head reads across ``total`` control sentences in ``above`` of which it passes
+    (``RelationCheck.links``): "all" of them, "most" (more than half), "some" (at least one,
+    half or fewer), "none". ValueError for counts that cannot be."""
+    if total < 1 or not 0 <= above <= total:
+        raise ValueError(f"{above} of {total} sentences: need 0 <= above <= total and total >= 1")
+    if above == total:
+        return "all"
+    if 2 * above > total:
+        return "most"
+    return "some" if above else "none"
 
 
 # --- words and vectors --------------------------------------------------------------------------
