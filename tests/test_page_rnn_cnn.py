@@ -71,7 +71,8 @@ def test_page_renders_the_running_example(language: str) -> None:
     assert metric(at, translate("rnn.field.distance", language)) == "3"
     table = at.table[0].value
     assert table.loc[translate("rnn.cmp.sequential", language), "RNN"] == "O(n) = 4"
-    assert table.loc[translate("rnn.cmp.max_path", language), "CNN"] == "O(n/k) = 2"
+    # n = 4, k = 3: ⌈3/2⌉ = 2 layers (n/k would be 1.33)
+    assert table.loc[translate("rnn.cmp.max_path", language), "CNN"] == "⌈(n−1)/(k−1)⌉ = 2, O(n/k)"
     assert table.loc[translate("rnn.cmp.cost", language), "RNN"] == f"O(n·d²) = {4 * 512**2:,}"
     attention = translate("rnn.cmp.col.attention", language)
     assert table.loc[translate("rnn.cmp.cost", language), attention] == f"O(n²·d) = {16 * 512:,}"

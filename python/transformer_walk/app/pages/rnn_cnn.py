@@ -362,7 +362,8 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
             "CNN": [
                 t("rnn.cmp.cnn.mechanism"),
                 f"O(1) = {steps(c.sequential['cnn'])}",
-                f"O(n/k) = {steps(c.max_path['cnn'])}",
+                # the exact count, ⌈(n − 1)/(k − 1)⌉ layers, and its order (n/k is not it)
+                f"⌈(n−1)/(k−1)⌉ = {steps(c.max_path['cnn'])}, O(n/k)",
                 steps(c.path_ij["cnn"]),
                 f"O(k·n·d²) = {c.cost['cnn']:,}",
                 t("rnn.cmp.cnn.parallel"),

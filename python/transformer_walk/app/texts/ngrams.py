@@ -110,7 +110,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.next.caption": {
         "en": "“{word}” is followed by a word {total} {total:time|times} in the corpus, by {kinds} "
         "different {kinds:word|words} (⟨/s⟩ counts as one). The ten most frequent:",
-        "zh": "在语料中，“{word}” 后面共跟过 {total} 次词，涉及 {kinds} 个不同的词"
+        "zh": "在语料中，“{word}” 后面共出现过 {total} 次后续词，共 {kinds} 种"
         "（⟨/s⟩ 也算一个）。最常见的十个：",
     },
     "ngram.next.none": {

@@ -239,9 +239,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "每个 token 有了三种学到的视角，“匹配程度如何”与“传递什么内容”成了两件独立的事。",
     },
     "qkv.hurts": {
-        "en": "raw q · k grows with d_k, and large scores push the softmax to all-or-nothing. "
-        "Next: dividing by √d_k.",
-        "zh": "未经缩放的 q · k 会随 d_k 变大，过大的分数会把 softmax 推向非此即彼。"
+        "en": "the spread of raw q · k grows like √d_k (its variance like d_k), and large scores "
+        "push the softmax to all-or-nothing. Next: dividing by √d_k.",
+        "zh": "未经缩放的 q · k 的波动幅度随 √d_k 增大（方差随 d_k 增大），"
+        "过大的分数会把 softmax 推向非此即彼。"
         "下一站：除以 √d_k。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---

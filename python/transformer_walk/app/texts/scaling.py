@@ -57,7 +57,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- variance -------------------------------------------------------------------------------
     "scale.var.title": {
-        "en": "The spread of q · k grows like d_k",
+        "en": "The variance of q · k grows like d_k",
         "zh": "q · k 的方差随 d_k 增长",
     },
     "scale.var.body": {
@@ -178,7 +178,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "average) but not yet one-hot. Saturation comes later: at d_k = {last_d_k} the "
         "unscaled gradient is down to {last}.",
         "zh": "在 d_k = {d_k}、{n} 个键时，两者仍然接近（不缩放 {unscaled}，缩放 {scaled}）："
-        "不缩放的行已经很尖（最大权重平均为 {max_weight}），但还不是 one-hot。饱和来得更晚："
+        "不缩放的行已经很尖（最大权重平均为 {max_weight}），但还不是 One-Hot（只有一个 1）。"
+        "饱和来得更晚："
         "到 d_k = {last_d_k} 时，不缩放的梯度只剩 {last}。",
     },
     "scale.sat.reading.larger": {
