@@ -109,29 +109,28 @@ def _volume() -> None:
         )
         inner = power_of_ten(_share_text(float(inner_cube_share(eps, 384))))
         st.latex(rf"(1-{eps:.2f})^{{384}} \approx {inner}")
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    t("dim.volume.col_d"): [f"{d:,}" for d, _ in TABLE_DIMENSIONS],
-                    t("dim.volume.col_inside"): [
-                        _share_text(float(inner_cube_share(eps, d))) for d, _ in TABLE_DIMENSIONS
-                    ],
-                    t("dim.volume.col_shell"): [
-                        _share_text(float(shell_share(eps, d))) for d, _ in TABLE_DIMENSIONS
-                    ],
-                    t("dim.volume.col_note"): [
-                        t(note) if note else "" for _, note in TABLE_DIMENSIONS
-                    ],
-                }
-            ),
-            hide_index=True,
-            width="stretch",
-            height="content",  # every row: the text below quotes them
-            column_config={
-                t("dim.volume.col_shell"): st.column_config.TextColumn(width="medium"),
-                t("dim.volume.col_note"): st.column_config.TextColumn(width="large"),
-            },
-        )
+    # full width: in the right-hand column its note column was cut off
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("dim.volume.col_d"): [f"{d:,}" for d, _ in TABLE_DIMENSIONS],
+                t("dim.volume.col_inside"): [
+                    _share_text(float(inner_cube_share(eps, d))) for d, _ in TABLE_DIMENSIONS
+                ],
+                t("dim.volume.col_shell"): [
+                    _share_text(float(shell_share(eps, d))) for d, _ in TABLE_DIMENSIONS
+                ],
+                t("dim.volume.col_note"): [t(note) if note else "" for _, note in TABLE_DIMENSIONS],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+        height="content",  # every row: the text below quotes them
+        column_config={
+            t("dim.volume.col_shell"): st.column_config.TextColumn(width="medium"),
+            t("dim.volume.col_note"): st.column_config.TextColumn(width="large"),
+        },
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

@@ -64,7 +64,7 @@ def _pipeline(trace: Trace) -> None:
                 index=pd.Index(range(1, n + 1), name=t("tok.col.position")),
             ),
             width="stretch",
-            height=min(38 + 35 * n, 320),
+            height=min(38 + 35 * n, 38 + 35 * MAX_HEATMAP_ROWS // 2),  # about the heatmap's
         )
     with right:
         st.markdown(t("tok.step.vectors"))

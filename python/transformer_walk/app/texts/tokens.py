@@ -105,8 +105,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "共 {n} 个 WordPiece token，这里列出前 {shown} 个。",
     },
     "tok.vectors.capped": {
-        "en": "The first {shown} of the n = {n} rows are drawn; the table above lists all of them.",
-        "zh": "图中只画出了 n = {n} 行中的前 {shown} 行；上面的表格列出了全部 token。",
+        "en": "The first {shown} of the n = {n} rows are drawn; the table on the left lists all "
+        "of them (scroll it).",
+        "zh": "图中只画出了 n = {n} 行中的前 {shown} 行；左边的表格列出了全部 token（可以滚动）。",
     },
     # --- words vs tokens vs sub-words -------------------------------------------------------------
     "tok.count.title": {
