@@ -180,3 +180,21 @@ def test_every_backend(name: str) -> None:
     assert any(f"**{label}**" in c.value and "4400 rows" in c.value for c in at.caption)
     off, _on = saturation_at(64, n_keys=4, trials=200)
     assert metrics(at, "largest weight, d_k = 64, unscaled") == [f"{off:.3f}"]
+
+
+def test_a_long_sentences_maps_show_whole_rows_at_full_width() -> None:
+    import json
+
+    sentence = " ".join(f"w{i}" for i in range(40))  # 40 tokens
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    maps = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")][:2]  # on, then off
+    for spec in maps:
+        encoding = spec["layer"][0]["encoding"]
+        assert len(encoding["y"]["sort"]) == 16  # the first 16 queries' rows ...
+        assert len(encoding["x"]["sort"]) == 40  # ... over all 40 keys
+    caption = translate("scale.first_rows", "en", shown=16, keys=40, n=40)
+    assert any(c.value == caption for c in at.caption)
+    short = open_page()  # "Tom loves his dog": 4 × 4, side by side, no caption
+    spec = json.loads(short.get("vega_lite_chart")[0].proto.spec)
+    assert len(spec["layer"][0]["encoding"]["x"]["sort"]) == 4

@@ -31,7 +31,8 @@ SAMPLES_KEY = "scale_samples"
 TRIALS_KEY = "scale_trials"
 
 D_MODELS = [8, 16, 32, 64, 128]
-SHOWN = 16  # query and key rows drawn in the weights heatmaps
+SHOWN = 16  # query rows drawn in the weights heatmaps (and keys, for a short sentence)
+MAX_SHOWN_KEYS = 48  # keys drawn per row at full width: cells stay ~14 px
 MAX_KEYS = 64  # keys per softmax row in the saturation experiment (pure Python stays quick)
 ORIGINAL_D_K = 64  # the original Transformer's 512 / 8
 
@@ -69,18 +70,22 @@ def _sentence(text: str, backend: str) -> None:
         unscaled = toy_trace_or_none(text, replace(config, scale=False), run_on)
     assert unscaled is not None  # same text: if one trace exists, so does the other
     st.caption(t("scale.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
-    left, right = st.columns(2, gap="large")
-    for col, trace, title in (
-        (left, scaled, t("scale.sent.on")),
-        (right, unscaled, t("scale.sent.off")),
+    # A long sentence: each map at full width, one above the other, so that the rows it shows
+    # carry all their keys (up to MAX_SHOWN_KEYS) and the row's peak is in the picture.
+    wide = scaled.n > SHOWN
+    places = [st.container(), st.container()] if wide else st.columns(2, gap="large")
+    for place, trace, title in (
+        (places[0], scaled, t("scale.sent.on")),
+        (places[1], unscaled, t("scale.sent.off")),
     ):
-        with col:
-            _weights_panel(trace, head, title)
-    if scaled.n > SHOWN:
-        st.caption(t("scale.first_rows", shown=SHOWN, n=scaled.n))
+        with place:
+            _weights_panel(trace, head, title, width=charts.FULL if wide else charts.HALF)
+    if wide:
+        keys = min(scaled.n, MAX_SHOWN_KEYS)
+        st.caption(t("scale.first_rows", shown=SHOWN, keys=keys, n=scaled.n))
 
 
-def _weights_panel(trace: Trace, head: int, title: str) -> None:
+def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
     weights = trace.blocks[0].weights[head]  # (n, n)
     stats = scaling.row_stats(weights)
     st.markdown(f"**{title}**")
@@ -90,18 +95,17 @@ def _weights_panel(trace: Trace, head: int, title: str) -> None:
         t("scale.metric.entropy"), f"{stats.mean_entropy:.3f}",
         help=t("scale.metric.entropy_help", top=f"{stats.max_entropy:.3f}"),
     )  # fmt: skip
-    shown = min(trace.n, SHOWN)
-    tokens = token_axis(trace.tokens, 0, shown)
+    shown, keys = min(trace.n, SHOWN), min(trace.n, MAX_SHOWN_KEYS)
     st.vega_lite_chart(
         charts.heatmap(
-            weights[:shown, :shown],
-            tokens,
-            tokens,
+            weights[:shown, :keys],  # (shown, keys): the first queries' rows, all their keys
+            token_axis(trace.tokens, 0, shown),
+            token_axis(trace.tokens, 0, keys),
             row_title=t("scale.query"),
             col_title=t("scale.key"),
             value_title="α",
             domain=(0.0, 1.0),
-            width=charts.HALF,
+            width=width,
         ),
         width="content",
     )

@@ -52,8 +52,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "scale.query": {"en": "query", "zh": "查询"},
     "scale.key": {"en": "key", "zh": "键"},
     "scale.first_rows": {
-        "en": "The heatmaps show the first {shown} of {n} tokens; the metrics use all of them.",
-        "zh": "热力图只显示 {n} 个 token 中的前 {shown} 个；指标用到了全部 token。",
+        "en": "The heatmaps show the rows of the first {shown} of the {n} queries, over the "
+        "first {keys} keys; the metrics use every row and every key.",
+        "zh": "热力图显示 {n} 个查询中前 {shown} 个的行，以及前 {keys} 个键；"
+        "指标用到了每一行和每一个键。",
     },
     # --- variance -------------------------------------------------------------------------------
     "scale.var.title": {
