@@ -68,8 +68,15 @@ def word_map(
     # fontWeight is a mark property, not a channel: one text layer per weight
     labels = base.mark_text(align="left", dx=5, dy=-3, fontSize=11).encode(text=alt.Text("word:N"))
     bold = base.mark_text(align="left", dx=6, dy=-4, fontSize=13, fontWeight="bold")
+    # the learner's words are labelled even among other dots: a white outline drawn under each
+    # keeps those dots from cutting into the letters
+    halo = base.mark_text(
+        align="left", dx=6, dy=-4, fontSize=13, fontWeight="bold", stroke="white",
+        strokeWidth=4, strokeJoin="round", color="white",
+    )  # fmt: skip
     return (
         points
         + labels.transform_filter("!datum.mine && datum.labelled")
+        + halo.encode(text=alt.Text("word:N")).transform_filter("datum.mine")
         + bold.encode(text=alt.Text("word:N")).transform_filter("datum.mine")
     ).properties(height=MAP_HEIGHT, autosize=FIT_WIDTH)
