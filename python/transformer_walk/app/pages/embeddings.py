@@ -161,7 +161,13 @@ def _lookup(result: Word2VecResult, backend_name: str, backend: ModuleType) -> N
     ids = np.array([result.index(w) for w in known], dtype=np.int64)
     rows = np.asarray(backend.embedding_lookup(result.embeddings, ids))  # (n, d)
     st.markdown(
-        t("emb.lookup.body", backend=t(f"backend.{backend_name}"), n=len(known), d=rows.shape[1])
+        t(
+            "emb.lookup.body",
+            backend=t(f"backend.{backend_name}"),
+            n=len(known),
+            d=rows.shape[1],
+            vocab=len(result.vocab),
+        )
     )
     ids_text = ", ".join(f"{w}→{i}" for w, i in zip(known[:MAX_ROWS], ids[:MAX_ROWS], strict=True))
     st.code(f"ids = [{ids_text}{', …' if len(known) > MAX_ROWS else ''}]", language=None)

@@ -100,9 +100,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所以它们没有向量（真正的分词器会把它们拆成已知的子词）。",
     },
     "emb.lookup.body": {
-        "en": "The **{backend}** backend's `embedding_lookup(E, ids)` returns one row of E per "
-        "known word: a {n} × {d} matrix.",
-        "zh": "**{backend}** 后端的 `embedding_lookup(E, ids)` 为每个已知词取出 E 中的一行，"
+        "en": "This E is the word2vec table trained on this page, over the corpus's |V| = "
+        "{vocab} words, so its ids are not the toy model's of the Tokens page (a separate table "
+        "of random rows). The **{backend}** backend's `embedding_lookup(E, ids)` returns one row "
+        "of E per known word: a {n} × {d} matrix.",
+        "zh": "这里的 E 是本页训练出的 word2vec 表，词表是语料里的 |V| = {vocab} 个词，"
+        "所以它的编号与 Token 页玩具模型的编号不同（那是另一张随机行组成的表）。"
+        "**{backend}** 后端的 `embedding_lookup(E, ids)` 为每个已知词取出 E 中的一行，"
         "得到一个 {n} × {d} 的矩阵。",
     },
     "emb.lookup.rows": {"en": "word", "zh": "词"},
