@@ -53,14 +53,16 @@ def test_page_renders_and_checks_the_pair(language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_same_weights_other_sentence(language: str) -> None:
     at = open_page(language)
-    count = translate("qkv.fixed.count", language, same=2, changed=2, total=4, layer=1)
+    # the second sentence starts as yours with its last word changed: "Tom loves his cat"
+    assert at.text_input(key="qkv_other").value == "Tom loves his cat"
+    count = translate("qkv.fixed.count", language, same=3, changed=1, total=4, layer=1)
     assert any(m.value == count for m in at.markdown)
     table = next(d.value for d in at.dataframe if "max |ΔQ|" in d.value.columns)
-    assert list(table["max |ΔQ|"])[:2] == ["0.000", "0.000"]
-    assert float(table["max |ΔQ|"].iloc[2]) > 0
-    at.text_input(key="qkv_other").set_value("Tom loves his cat").run()
+    assert list(table["max |ΔQ|"])[:3] == ["0.000", "0.000", "0.000"]
+    assert float(table["max |ΔQ|"].iloc[3]) > 0
+    at.text_input(key="qkv_other").set_value("Tom loves her cat").run()
     no_exception(at)
-    count = translate("qkv.fixed.count", language, same=3, changed=1, total=4, layer=1)
+    count = translate("qkv.fixed.count", language, same=2, changed=2, total=4, layer=1)
     assert any(m.value == count for m in at.markdown)
     at.radio(key="qkv_layer").set_value(1).run()
     count = translate("qkv.fixed.count", language, same=0, changed=4, total=4, layer=2)
@@ -139,3 +141,18 @@ def test_a_sentence_without_his_and_tom_starts_on_its_most_one_sided_pair() -> N
     i, j = np.unravel_index(int(np.argmax(weights - weights.T)), weights.shape)
     assert (at.selectbox(key="qkv_i").value, at.selectbox(key="qkv_j").value) == (i, j)
     assert (i, j) != (2, 0)  # (the old fixed default, "sat" → "the", which this pair is not)
+
+
+def test_the_second_sentence_follows_the_sidebar_with_one_word_changed() -> None:
+    from transformer_walk.app.views.qkv import one_word_changed
+
+    assert one_word_changed("Tom loves his dog") == "Tom loves his cat"
+    assert one_word_changed("I have a cat.") == "I have a dog."
+    assert one_word_changed("我爱我的狗") == "我爱我的狗 cat"
+    assert one_word_changed("") == "cat"
+    long = "The animal didn't cross the street because it was too tired"
+    at = open_page(sentence=long)
+    assert at.text_input(key="qkv_other").value == long.replace("tired", "cat")
+    n = 11  # toy tokens of the long sentence: all but the last position are shared and kept
+    count = translate("qkv.fixed.count", "en", same=n - 1, changed=1, total=n, layer=1)
+    assert any(m.value == count for m in at.markdown)

@@ -31,11 +31,11 @@ HEAD_KEY = "qkv_head"
 I_KEY = "qkv_i"
 J_KEY = "qkv_j"
 OTHER_KEY = "qkv_other"
+OTHER_FOR_KEY = "qkv_other_for"  # the sidebar sentence the second one was made from
 LAYER_KEY = "qkv_layer"
 
 D_MODELS = [4, 8, 16]
 SHOWN_ROWS = 16  # token rows drawn in a heatmap; the trace keeps them all
-OTHER_DEFAULT = "Tom loves her cat"
 
 
 def _vector(values: np.ndarray) -> str:
@@ -225,9 +225,7 @@ def _fixed(trace: Trace, config: ToyConfig, backend: str) -> None:
     st.header(t("qkv.fixed.title"), divider="gray")
     st.markdown(t("qkv.fixed.body"))
     # As long as the sidebar allows: a longer text would only build a bigger n×n trace.
-    other_text = st.text_input(
-        t("qkv.fixed.other"), value=OTHER_DEFAULT, key=OTHER_KEY, max_chars=MAX_SENTENCE_CHARS
-    )
+    other_text = st.text_input(t("qkv.fixed.other"), key=OTHER_KEY, max_chars=MAX_SENTENCE_CHARS)
     try:
         other = toy_trace(other_text, config, backend)
     except EmptyInputError:
@@ -294,7 +292,11 @@ def render() -> None:
     config = _controls()
     text = current_sentence()
     # The sentence and, further down, the second one (as last typed) run on one backend.
-    other = st.session_state.get(OTHER_KEY, OTHER_DEFAULT)
+    # A new sentence starts its comparison from itself with one word changed.
+    if st.session_state.get(OTHER_FOR_KEY) != text or OTHER_KEY not in st.session_state:
+        st.session_state[OTHER_KEY] = qkv.one_word_changed(text)
+        st.session_state[OTHER_FOR_KEY] = text
+    other = st.session_state[OTHER_KEY]
     run_on = toy_backend(name, config, [text, other])
     trace = toy_trace_or_none(text, config, run_on)
     if trace is None:

@@ -4,11 +4,13 @@
   bilinear form x_i W^Q_h (W^K_h)ᵀ x_jᵀ (§13) — so the learner sees they are one number.
 - ``mix_check``: z_i = Σ_j α_ij v_j from the trace's weights and values, against the trace's own
   head output (§14).
-- ``compare_rows``: the same weights on two sentences; which rows of Q, K, V changed (§12).
+- ``compare_rows``: the same weights on two sentences; which rows of Q, K, V changed (§12), the
+  second one by default the first with one word changed (``one_word_changed``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,3 +138,19 @@ def compare_rows(a: Trace, b: Trace, layer: int = 0) -> list[RowChange]:
             )
         )
     return rows
+
+
+#: The word ``one_word_changed`` puts in, and the one it uses where that word already stands.
+SWAP = ("cat", "dog")
+_LAST_WORD = re.compile(r"[A-Za-z]+(?=[^A-Za-z]*$)")  # the last run of Latin letters
+
+
+def one_word_changed(text: str) -> str:
+    """``text`` with its last (Latin-letter) word replaced by "cat" ("dog" if it already is
+    "cat"), so every other token keeps its place: "Tom loves his dog" → "Tom loves his cat".
+    A text without such a word gets " cat" appended (the positions before it all stay)."""
+    match = _LAST_WORD.search(text)
+    if match is None:
+        return f"{text} {SWAP[0]}".strip()
+    word = SWAP[1] if match.group().lower() == SWAP[0] else SWAP[0]
+    return text[: match.start()] + word + text[match.end() :]
