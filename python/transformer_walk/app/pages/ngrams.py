@@ -216,6 +216,7 @@ def _sparsity(
         hide_index=True,
         width="stretch",
     )
+    st.caption(t("ngram.sparse.unpadded"))
     last = rows[-1]
     st.markdown(
         t(
