@@ -334,3 +334,16 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     assert metric(at, translate("abh.mine.top", language, query=query)) == (
         f"{top + 1} · {trace.tokens[top]} · {alpha[top]:.3f}"
     )
+
+
+def test_the_sidebar_names_each_page_by_its_title_up_to_the_colon() -> None:
+    from transformer_walk.app.navigation import ROAD, nav_title
+
+    assert nav_title("N-grams: counting what comes next") == "N-grams"
+    assert nav_title("Q、K、V：每个 token 的三种视角") == "Q、K、V"
+    assert nav_title("Attention by hand") == "Attention by hand"
+    assert nav_title(": odd") == ": odd"  # nothing before the colon: the whole title
+    for language in LANGUAGES:  # every sidebar name is short (the sidebar cut longer ones)
+        titles = [title for _, pages in ROAD for *_, title, _ in pages]
+        names = [nav_title(translate(title, language)) for title in titles]
+        assert max(map(len, names)) <= 27, names

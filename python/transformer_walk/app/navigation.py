@@ -67,6 +67,17 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
 ]
 
 
+def nav_title(title: str) -> str:
+    """A page's name in the sidebar: its title up to the colon ("N-grams: counting what comes
+    next" → "N-grams", "Q、K、V：每个 token 的三种视角" → "Q、K、V"), whole if it has none. The
+    sidebar cut the longer titles off mid-word; the page's own heading keeps the whole title."""
+    for colon in (":", "："):
+        head, found, _ = title.partition(colon)
+        if found and head.strip():
+            return head.strip()
+    return title
+
+
 def page_path(filename: str) -> Path:
     return PAGES_DIR / filename
 
@@ -80,7 +91,7 @@ def build_navigation() -> StreamlitPage:
     """
     groups = {
         t(group): [
-            st.Page(page_path(file), title=t(title), icon=icon, url_path=url)
+            st.Page(page_path(file), title=nav_title(t(title)), icon=icon, url_path=url)
             for file, url, title, icon in pages
         ]
         for group, pages in ROAD
