@@ -101,7 +101,10 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
         )
         if len(score.zero_steps) > MAX_LISTED:
             missing += " …"
-        st.warning(t("ngram.chain.zero", ngrams=missing), icon=":material/block:")
+        st.warning(
+            t("ngram.chain.zero", ngrams=missing, count=len(score.zero_steps)),
+            icon=":material/block:",
+        )
     elif smooth:
         st.info(t("ngram.chain.smoothed"), icon=":material/water_drop:")
     else:

@@ -187,7 +187,13 @@ def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None
             else:
                 st.error(t("onehot.orth.not_identity", largest=f"{largest:g}"))
         if repeated:
-            st.caption(t("onehot.orth.repeated", tokens=", ".join(f"“{w}”" for w in repeated)))
+            st.caption(
+                t(
+                    "onehot.orth.repeated",
+                    tokens=", ".join(f"“{w}”" for w in repeated),
+                    count=len(repeated),
+                )
+            )
     with right:
         _compare_words(trace, module)
     st.markdown(t("onehot.orth.verdict"))

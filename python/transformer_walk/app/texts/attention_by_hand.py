@@ -326,8 +326,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "因此可以学着关注不同的东西。例如（同样只是示意）：",
     },
     "abh.heads.h1": {
-        "en": "**Head 1 · his → Tom**\n\nCoreference: *whose* dog? The head computed above.",
-        "zh": "**头 1 · his → Tom**\n\n指代关系：这是*谁的*狗？也就是上面算的这个头。",
+        "en": "**Head 1 · his → Tom**\n\nCould be read as coreference: *whose* dog? The head "
+        "computed above.",
+        "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？也就是上面算的这个头。",
     },
     "abh.heads.h2": {
         "en": "**Head 2 · his → dog**\n\nSyntax: *his* is the determiner of *dog* — it says "

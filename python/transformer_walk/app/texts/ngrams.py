@@ -75,11 +75,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.metric.p": {"en": "P(sentence)", "zh": "P(句子)"},
     "ngram.metric.logp": {"en": "ln P(sentence)", "zh": "ln P(句子)"},
     "ngram.chain.zero": {
-        "en": "**The zero-count problem.** The corpus never contains {ngrams}, so that factor "
-        "is 0 and the whole product collapses to 0 — the model calls your sentence impossible "
-        "just because it has not seen one short stretch of it. Switch on add-one smoothing to "
-        "see the classic patch.",
-        "zh": "**零计数问题。** 语料里从未出现 {ngrams}，所以这个因子是 0，整个乘积也跟着变成 0"
+        "en": "**The zero-count problem.** The corpus never contains {ngrams}, so {count:that "
+        "factor is|those factors are} 0 and the whole product collapses to 0 — the model "
+        "calls your sentence impossible just because it has not seen one short stretch of it. "
+        "Switch on add-one smoothing to see the classic patch.",
+        "zh": "**零计数问题。** 语料里从未出现 {ngrams}，所以{count:这个因子是|这些因子都是} 0，"
+        "整个乘积也跟着变成 0"
         "——仅仅因为没见过其中短短一段，模型就宣布你的句子“不可能出现”。"
         "打开加一平滑，看看经典的补救办法。",
     },

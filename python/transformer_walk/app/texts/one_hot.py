@@ -94,11 +94,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "出乎意料：余弦矩阵不是单位矩阵（非对角线上的最大值为 {largest}）——请报告这个问题。",
     },
     "onehot.orth.repeated": {
-        "en": "{tokens}: these tokens appear more than once in your sentence. Every occurrence "
+        "en": "{tokens}: {count:this token appears|these tokens appear} more than once in your "
+        "sentence. Every occurrence "
         "gets the very same one-hot vector (cosine 1"
         "), so the matrix lists each distinct token "
         "once.",
-        "zh": "{tokens}：这些 token 在你的句子里出现了"
+        "zh": "{tokens}：{count:这个 token|这些 token} 在你的句子里出现了"
         "不止一次。同一个 token 每次出现都是完全相同的 "
         "One-Hot 向量（余弦为 1），所以矩阵里每个不同的 token 只列一次。",
     },
