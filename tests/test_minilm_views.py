@@ -421,3 +421,221 @@ def test_the_attention_page_asks_from_a_pronoun_when_there_is_one() -> None:
     twice = ["[CLS]", "her", "dog", "and", "their", "cat", "[SEP]"]
     assert views.pronoun_query(twice) == 4  # the last pronoun
     assert views.pronoun_query(["[CLS]", "a", "b", "[SEP]"]) == 2  # default_query's choice
+
+
+# --- "toward" without "tom": the token the query attends to most ------------------------------
+
+
+LONG = ["[CLS]", "when", "the", "fisherman", ",", "his", "daughter", "[UNK]", "[SEP]"]
+
+
+def attention_to(weights_of_query: list[float], n_layers: int = 2, h: int = 3) -> np.ndarray:
+    """[L, h, n, n] uniform rows, except query 5's row, which is ``weights_of_query`` in the
+    first head of every layer and uniform elsewhere."""
+    n = len(weights_of_query)
+    w = np.full((n_layers, h, n, n), 1.0 / n)
+    w[:, 0, 5] = weights_of_query
+    return w
+
+
+def test_most_attended_skips_specials_unknowns_punctuation_and_the_query() -> None:
+    # [CLS], ",", "his" (the query) and [UNK] get more than "daughter"; "daughter" wins.
+    w = attention_to([0.4, 0.02, 0.02, 0.05, 0.15, 0.12, 0.08, 0.1, 0.06])
+    assert views.most_attended(w, LONG, 5, 1) == [6]
+    # The average is over layers and heads: a head that says otherwise is outvoted, not ignored.
+    w[1, 2, 5] = [0.0, 0.0, 0.0, 0.9, 0.0, 0.0, 0.1, 0.0, 0.0]
+    mean = w[:, :, 5].mean(axis=(0, 1))
+    assert mean[3] > mean[6] and views.most_attended(w, LONG, 5, 1) == [3]
+    assert views.mean_weight(w, 5, 3) == pytest.approx(mean[3])
+
+
+def test_most_attended_ties_go_to_the_earlier_token_and_no_candidate_gives_none() -> None:
+    w = attention_to([0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05])
+    assert views.most_attended(w, LONG, 5, 1) == [1]  # "when", "the", "fisherman", "daughter" tie
+    tokens = ["[CLS]", "!", "?", "[UNK]", "—", "x", "[SEP]"]
+    w = np.full((1, 1, 7, 7), 1 / 7)
+    assert views.most_attended(w, tokens, 5, 1) == []  # nothing with a letter but the query
+    assert views.default_toward(tokens, w, 5) == (5, True)  # ... so "toward" starts on it
+
+
+def test_the_toward_default_is_tom_if_there_else_the_most_attended() -> None:
+    w = np.full((2, 3, 6, 6), 1 / 6)
+    w[:, :, 3, 4] = 0.5  # his → dog
+    w[:, :, 1, 3] = 0.5  # tom → his
+    assert views.default_toward(TOKENS, w, 3) == (1, False)  # "tom", whatever the attention
+    assert views.default_toward(TOKENS, w, 1) == (3, True)  # the query is "tom" itself
+    assert views.default_toward(TOKENS, w, 3, preferred="cat") == (4, True)
+    w = attention_to([0.4, 0.02, 0.02, 0.05, 0.15, 0.12, 0.08, 0.1, 0.06])
+    assert views.default_toward(LONG, w, 5) == (6, True)  # "daughter", not "when"
+
+
+# --- a tested pair against a same-sense control pair -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("test_last", "control_last", "verdict"),
+    [
+        (0.756, 0.890, "apart"),  # the default river / cash pair against its control
+        (0.893, 0.890, "no_gap"),  # a same-sense pair typed as B: no fixed claim any more
+        (0.951, 0.756, "reversed"),  # the control is the pair of two senses
+        (0.800, 0.800, "no_gap"),  # a tie
+        (0.750, 0.800, "no_gap"),  # exactly the margin below: not "clearly" below
+        (0.749, 0.800, "apart"),  # just beyond it
+        (0.850, 0.800, "no_gap"),  # exactly the margin above
+        (0.851, 0.800, "reversed"),  # just beyond it
+        (0.7504, 0.8006, "apart"),  # as shown: 0.750 and 0.801, 0.051 apart
+        (0.7496, 0.7996, "no_gap"),  # as shown: 0.750 and 0.800, exactly the margin
+    ],
+)
+def test_the_sense_verdict_on_both_sides_of_the_margin(
+    test_last: float, control_last: float, verdict: str
+) -> None:
+    assert views.SENSE_MARGIN == 0.05
+    assert views.sense_verdict(test_last, control_last) == verdict
+    assert verdict in views.SENSE_VERDICTS
+
+
+def test_the_sense_gap_and_other_margins() -> None:
+    assert views.sense_gap(0.756, 0.890) == pytest.approx(0.134)
+    assert views.sense_gap(0.95, 0.80) == pytest.approx(-0.15)
+    assert views.sense_gap(0.80, 0.80) == 0.0
+    assert views.sense_verdict(0.80, 0.80, margin=0.0) == "no_gap"
+    assert views.sense_verdict(0.799, 0.80, margin=0.0) == "apart"
+    assert views.sense_verdict(0.70, 0.80, margin=0.2) == "no_gap"
+    with pytest.raises(ValueError, match="margin"):
+        views.sense_verdict(0.7, 0.8, margin=-0.1)
+
+
+@pytest.mark.parametrize(
+    ("cosines", "layer"),
+    [
+        ([1.0, 0.8, 0.9], 1),  # a dip in between: worth naming
+        ([1.0, 0.896, 0.865, 0.84, 0.852, 0.883, 0.756], None),  # lowest is the last (the default)
+        ([0.7, 0.8, 0.9], None),  # lowest is the first
+        ([1.0, 0.7, 0.8, 0.7], None),  # the lowest value is also the last one quoted
+        ([1.0, 0.7, 0.7, 0.8], 1),  # a tie in between: the earlier layer
+        ([1.0, 0.7564, 0.7561], None),  # shown, both are 0.756: it would repeat the last
+        ([0.9, 0.9, 0.9], None),  # flat
+    ],
+)
+def test_the_lowest_layer_is_named_only_when_it_is_not_first_or_last(
+    cosines: list[float], layer: int | None
+) -> None:
+    assert views.lowest_between(cosines) == layer
+    assert views.lowest_between(np.asarray(cosines)) == layer
+
+
+# --- words two sentences share ------------------------------------------------------------------
+
+RIVER, CASH, SHORE = (
+    "I sat on the river bank.",
+    "I deposited cash at the bank.",
+    "The boat drifted towards the muddy shore.",
+)
+
+
+def test_shared_words_and_their_overlap() -> None:
+    assert views.words(RIVER) == {"i", "sat", "on", "the", "river", "bank"}
+    assert views.shared_words(RIVER, CASH) == ["I", "the", "bank"]  # as written in the first
+    assert views.shared_words(SHORE, RIVER) == ["The"]  # compared lower-cased
+    assert views.word_overlap(RIVER, CASH) == pytest.approx(3 / 9)
+    assert views.word_overlap(RIVER, SHORE) == pytest.approx(1 / 11)
+    assert views.shared_words("Tom loves his dog.", "She withdrew money.") == []
+    assert views.word_overlap("", "...") == 0.0
+    # Each Han character is a word; emoji, punctuation and underscores are not; digits are.
+    assert views.words("我爱我的狗 🐶, snake_case 3 cats") == {
+        "我", "爱", "的", "狗", "snake", "case", "3", "cats",
+    }  # fmt: skip
+    assert views.shared_words("我爱我的狗", "我的猫") == ["我", "的"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "kind"),
+    [
+        (CASH, "She withdrew money from her savings account.", "none"),
+        (RIVER, SHORE, "little"),  # "the" alone: 1/11 = 0.09, under OVERLAP_LEAD = 0.15
+        (RIVER, CASH, "shared"),  # I, the, bank: 3/9 = 0.33
+        ("a b c", "a x y z", "shared"),  # 1/6 ≈ 0.167: just over
+        ("a b c d", "a w x y z", "little"),  # 1/9 ≈ 0.111: just under
+    ],
+)
+def test_the_overlap_kind_on_both_sides_of_the_threshold(a: str, b: str, kind: str) -> None:
+    assert views.OVERLAP_LEAD == 0.15
+    assert views.overlap_kind(a, b) == kind
+    assert kind in views.OVERLAP_KINDS
+
+
+def test_the_overlap_kind_at_the_threshold() -> None:
+    assert views.word_overlap("a b", "a c") == pytest.approx(1 / 3)
+    assert views.overlap_kind("a b", "a c", min_overlap=1 / 3) == "shared"  # a tie counts
+    assert views.overlap_kind("a b", "a c", min_overlap=0.34) == "little"
+    assert views.overlap_kind("a b", "c d", min_overlap=0.0) == "none"
+
+
+def similarity(*rows: list[float]) -> np.ndarray:
+    return np.array(rows)
+
+
+DEFAULT_SIMS = similarity(
+    [1.0, 0.454, 0.28, 0.204, 0.026],
+    [0.454, 1.0, 0.195, 0.539, 0.016],
+    [0.28, 0.195, 1.0, 0.127, 0.015],
+    [0.204, 0.539, 0.127, 1.0, 0.039],
+    [0.026, 0.016, 0.015, 0.039, 1.0],
+)  # MiniLM's cosines of the page's default sentences
+DEFAULT_SENTENCES = [
+    RIVER,
+    CASH,
+    SHORE,
+    "She withdrew money from her savings account.",
+    "Tom loves his dog.",
+]
+
+
+def test_the_closest_pair_ignores_the_diagonal_and_breaks_ties_in_row_order() -> None:
+    assert views.closest_pair(DEFAULT_SIMS) == (1, 3)
+    assert views.closest_pair(np.ones((3, 3))) == (0, 1)
+    with pytest.raises(ValueError, match="at least 2"):
+        views.closest_pair(np.ones((1, 1)))
+
+
+def test_the_overlap_pull_finds_the_river_bank_sentence_nearer_the_cash_one() -> None:
+    # river: nearest cash (3 of 9 words shared), then shore (1 of 11). The others' nearest
+    # neighbours share no more words than their runners-up do.
+    assert views.overlap_pull(DEFAULT_SIMS, DEFAULT_SENTENCES) == views.OverlapPull(0, 1, 2)
+    # Push the cash sentence down the river row: the shore one is nearest now, and shares only
+    # "the" (1/11) where the runner-up, the savings one, shares nothing: a lead of 0.09, under
+    # OVERLAP_LEAD, is not named.
+    sims = DEFAULT_SIMS.copy()
+    sims[0, 1] = sims[1, 0] = 0.2
+    assert views.overlap_pull(sims, DEFAULT_SENTENCES) is None
+    assert views.overlap_pull(sims, DEFAULT_SENTENCES, min_lead=0.05) == views.OverlapPull(0, 2, 3)
+    # The savings sentence (no word shared) nearest to the river one, the shore one ("the")
+    # second: the order goes against the overlap, whatever the lead asked for.
+    sims[0, 1] = sims[1, 0] = 0.0
+    sims[0, 3] = sims[3, 0] = 0.3
+    assert views.overlap_pull(sims, DEFAULT_SENTENCES, min_lead=0.0) is None
+    # Equal overlap with the nearest and the runner-up (shore's row: 1 of 11 with both): no pull.
+    assert views.overlap_pull(DEFAULT_SIMS[2:4, 2:4], DEFAULT_SENTENCES[2:4]) is None  # 2 only
+    three = [SHORE, RIVER, CASH]
+    sims = similarity([1.0, 0.3, 0.2], [0.3, 1.0, 0.1], [0.2, 0.1, 1.0])
+    assert views.overlap_pull(sims, three) is None  # shore: 1 of 11 with each; others: 0 vs 1
+    with pytest.raises(ValueError, match="expected"):
+        views.overlap_pull(DEFAULT_SIMS, DEFAULT_SENTENCES[:3])
+
+
+def test_the_overlap_pull_keeps_the_largest_lead() -> None:
+    sentences = ["a b c", "a b c d", "x y", "a x"]
+    # 0: nearest 1 (3/4 of the words), then 3 (1/4): lead 0.5. 1: nearest 0 (3/4), then 3 (1/5):
+    # lead 0.55. 2: nearest 3 (1/3), then 0 (0): lead 1/3. 3: nearest 2 (1/3), then 0 (1/4).
+    sims = similarity(
+        [1.0, 0.9, 0.1, 0.5],
+        [0.9, 1.0, 0.1, 0.2],
+        [0.1, 0.1, 1.0, 0.8],
+        [0.5, 0.2, 0.8, 1.0],
+    )
+    assert views.overlap_pull(sims, sentences) == views.OverlapPull(1, 0, 3)
+    lead = views.word_overlap("a b c d", "a b c") - views.word_overlap("a b c d", "a x")
+    assert lead == pytest.approx(0.55)
+    assert views.overlap_pull(sims, sentences, min_lead=lead) == views.OverlapPull(1, 0, 3)  # tie
+    assert views.overlap_pull(sims, sentences, min_lead=lead + 1e-9) is None

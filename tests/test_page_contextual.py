@@ -5,6 +5,8 @@ sentence list, the tracked token; numbers checked against cosines computed here 
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 from functools import partial
 
 import numpy as np
@@ -12,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app import caches
-from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
@@ -27,6 +29,13 @@ needs_model = pytest.mark.skipif(
 )
 open_page = partial(apptest_support.open_page, "contextual.py", backend="numpy")
 RIVER, CASH = "I sat on the river bank.", "I deposited cash at the bank."
+CONTROL = "We rested on the grassy bank."  # the page's default control: "bank" in RIVER's sense
+SAME_SENSE = "The fisherman sat on the bank."
+LONG = (
+    "When the old fisherman came back to the harbour after three long days at sea, his daughter "
+    "女儿 ran down the wooden pier 🐟 and told him that the bank had called about the loan once "
+    "again."
+)
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +58,29 @@ def metric(at: AppTest, label: str) -> str:
 
 def frame_with(at: AppTest, column: str):  # noqa: ANN201 - DataFrame
     return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def verdicts_shown(at: AppTest, language: str) -> list[str]:
+    """The sense verdicts the page printed, by key ("apart", "no_gap", "reversed"): a markdown
+    that is the verdict's message with any text in its fields."""
+
+    def pattern(verdict: str) -> re.Pattern[str]:
+        template = MESSAGES[f"ctx.pair.verdict.{verdict}"][language]
+        return re.compile(re.sub(r"\\\{\w+\\\}", ".*?", re.escape(template)))
+
+    shown = [m.value for m in at.markdown]
+    verdicts = ("apart", "no_gap", "reversed")
+    return [v for v in verdicts if any(pattern(v).fullmatch(text) for text in shown)]
+
+
+def sense_message(language: str, test: float, control: float) -> str:
+    """The verdict, chosen here from the two last-layer cosines as shown (margin 0.05)."""
+    gap = round(round(control, 3) - round(test, 3), 3)
+    verdict = "apart" if gap > 0.05 else "reversed" if gap < -0.05 else "no_gap"
+    return translate(
+        f"ctx.pair.verdict.{verdict}", language, word="bank", test=f"{test:.3f}",
+        control=f"{control:.3f}", gap=f"{abs(gap):.3f}", margin="0.05",
+    )  # fmt: skip
 
 
 def word_cosines(model, a: str, b: str, word: str) -> tuple[float, np.ndarray]:  # noqa: ANN001
@@ -132,8 +164,10 @@ def test_sentence_similarity_matrix(language: str, model) -> None:  # noqa: ANN0
     sims = e @ e.T
     np.fill_diagonal(sims, -2)
     i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
+    words = [set(re.findall(r"\w+", sentences[x].lower())) for x in (i, j)]
+    assert not words[0] & words[1]  # guitar and instrument: no word in common
     message = translate(
-        "ctx.sim.closest", language, a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"
+        "ctx.sim.closest.none", language, a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"
     )
     assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
     at.text_area(key="ctx_sentences").set_value("only one").run()
@@ -193,9 +227,15 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
     out = model.run(text)
     content = [i for i, t in enumerate(out.tokens) if t not in ("[CLS]", "[SEP]")]
     column = translate("ctx.track.col.cos", "en")
-    # "his" toward "tom" where the text has them; else the last content token toward the first.
+    # "his" toward "tom" where the text has them; else the last content token toward the token
+    # it attends to most (averaged over layers and heads; a letter or digit, not [UNK]).
     i = out.tokens.index("his") if "his" in out.tokens else content[-1]
-    j = out.tokens.index("tom") if "tom" in out.tokens else content[0]
+    mean = out.attentions[:, :, i].mean(axis=(0, 1))
+    words = [
+        p for p in content
+        if p != i and out.tokens[p] != "[UNK]" and any(c.isalnum() for c in out.tokens[p])
+    ]  # fmt: skip
+    j = out.tokens.index("tom") if "tom" in out.tokens else max(words, key=lambda p: mean[p])
     np.testing.assert_allclose(
         frame_with(at, column)[column], cos(out.hidden_states[:, i], out.hidden_states[:, j]),
         atol=1e-5,
@@ -289,3 +329,203 @@ def test_the_embeddings_page_shows_minilm_neighbours(language: str, model) -> No
     assert frame_with(at, column)[column].tolist() == expected("un")[0]
     at.text_input(key="emb_real_word").set_value("").run()
     assert any(i.value == translate("emb.real.empty", language) for i in at.info)
+
+
+# --- the control pair, the verdict, the chart's colours ----------------------------------------
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pair_is_judged_against_a_same_sense_control(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    no_exception(at)
+    _, tested = word_cosines(model, RIVER, CASH, "bank")
+    _, control = word_cosines(model, RIVER, CONTROL, "bank")
+    assert f"{control[-1]:.3f}" == "0.890" and f"{tested[-1]:.3f}" == "0.756"
+    assert metric(at, translate("ctx.metric.control", language)) == f"{control[-1]:.3f}"
+    per_layer = frame_with(at, "cos")
+    np.testing.assert_allclose(
+        per_layer[translate("ctx.col.control", language)], control, atol=1e-5
+    )
+    message = sense_message(language, float(tested[-1]), float(control[-1]))
+    assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
+    assert verdicts_shown(at, language) == ["apart"]
+    # The lowest cosine is the last one: no "(lowest: 0.756, at layer 6)" repeating it.
+    path = translate(
+        "ctx.pair.path", language, word="bank", first=f"{tested[0]:.3f}", last=f"{tested[-1]:.3f}"
+    )
+    assert any(m.value == path for m in at.markdown)
+    assert not any("0.756, " in m.value or "0.756，" in m.value for m in at.markdown)
+    caption = translate("ctx.pair.control_pieces", language, word="bank", c="bank (#7)")
+    assert any(c.value == caption for c in at.caption)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_same_sense_pair_is_not_said_to_be_told_apart(language: str, model) -> None:  # noqa: ANN001
+    """The old page ended every pair with "the hidden states can [tell the senses apart]", even
+    for two river banks (cos 0.893 after layer 6)."""
+    at = open_page(language, state={"ctx_b": SAME_SENSE})
+    no_exception(at)
+    _, tested = word_cosines(model, RIVER, SAME_SENSE, "bank")
+    _, control = word_cosines(model, RIVER, CONTROL, "bank")
+    assert f"{tested[-1]:.3f}" == "0.893"
+    message = sense_message(language, float(tested[-1]), float(control[-1]))
+    assert any(m.value == message for m in at.markdown)
+    assert verdicts_shown(at, language) == ["no_gap"]
+    old_claim = {"en": "the hidden states can", "zh": "隐藏状态可以"}[language]
+    assert not any(old_claim in m.value for m in at.markdown)
+
+
+@needs_model
+def test_the_control_is_editable(model) -> None:  # noqa: ANN001
+    b = "I lay on the grassy river bank."
+    at = open_page(state={"ctx_b": b, "ctx_control": CASH})  # a "control" in the other sense
+    no_exception(at)
+    _, tested = word_cosines(model, RIVER, b, "bank")
+    _, control = word_cosines(model, RIVER, CASH, "bank")
+    assert metric(at, "control A vs A′, after layer 6") == f"{control[-1]:.3f}"
+    assert any(
+        m.value == sense_message("en", float(tested[-1]), float(control[-1])) for m in at.markdown
+    )
+    assert verdicts_shown(at, "en") == ["reversed"]
+    # A control without the word: said, and the pair is still shown, without a verdict.
+    at.text_input(key="ctx_control").set_value("The weather was fine.").run()
+    no_exception(at)
+    warning = translate(
+        "ctx.pair.control_not_found", "en", word="bank", text="The weather was fine."
+    )
+    assert any(w.value == warning for w in at.warning)
+    assert metric(at, "cos after layer 6") == f"{tested[-1]:.3f}"
+    assert verdicts_shown(at, "en") == []
+    assert any(i.value == translate("ctx.pair.no_control", "en") for i in at.info)
+    at.text_input(key="ctx_control").set_value("").run()
+    no_exception(at)
+    assert not any(w.value == warning for w in at.warning) and verdicts_shown(at, "en") == []
+    assert any(i.value == translate("ctx.pair.no_control", "en") for i in at.info)
+
+
+@needs_model
+def test_a_dip_below_first_and_last_is_named(model) -> None:  # noqa: ANN001
+    a, b = "The bank raised its interest rates.", "We had a picnic on the grassy bank."
+    at = open_page(state={"ctx_a": a, "ctx_b": b})
+    no_exception(at)
+    _, layers = word_cosines(model, a, b, "bank")
+    shown = [round(float(c), 3) for c in layers]
+    low = int(np.argmin(shown))
+    assert 0 < low < len(shown) - 1 and shown[low] < min(shown[0], shown[-1])  # layer 3, 0.764
+    path = translate(
+        "ctx.pair.path_dip", "en", word="bank", first=f"{layers[0]:.3f}", last=f"{layers[-1]:.3f}",
+        lowest=f"{layers[low]:.3f}", at=low,
+    )  # fmt: skip
+    assert any(m.value == path for m in at.markdown)
+
+
+def line_colours(at: AppTest) -> dict[str, str]:
+    """The per-layer chart's series → colour, from the spec the page sent."""
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        for layer in spec.get("layer", []):
+            color = layer.get("encoding", {}).get("color", {})
+            if color.get("field") == "series":
+                return dict(zip(color["scale"]["domain"], color["scale"]["range"], strict=True))
+    raise AssertionError("no per-layer chart")
+
+
+@needs_model
+def test_the_per_layer_colours_do_not_depend_on_the_language() -> None:
+    """Sorted by name, the series swapped colours between English and Chinese."""
+    keys = ("ctx.series.hidden", "ctx.series.control", "ctx.series.word")
+    colours = {}
+    for language in LANGUAGES:
+        shown = line_colours(open_page(language))
+        assert list(shown) == [translate(k, language) for k in keys]  # in the order given
+        colours[language] = list(shown.values())
+    assert colours["en"] == colours["zh"]
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_similarity_names_the_pull_of_shared_words(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    no_exception(at)
+    sentences = [
+        RIVER, CASH, "The boat drifted towards the muddy shore.",
+        "She withdrew money from her savings account.", "Tom loves his dog.",
+    ]  # fmt: skip
+    e = model.embed(sentences)
+    sims = e @ e.T
+    # The closest pair, cash and savings (0.539), share no word.
+    closest = translate(
+        "ctx.sim.closest.none", language, a=CASH, b=sentences[3], cos=f"{sims[1, 3]:.3f}"
+    )
+    assert any(m.value == closest for m in at.markdown), [m.value for m in at.markdown]
+    # The river sentence is nearer the cash one (I, the, bank: 3 of 9 words) than the shore one
+    # (the: 1 of 11).
+    assert sims[0, 1] > sims[0, 2] > max(sims[0, 3], sims[0, 4])
+    sep = {"en": ", ", "zh": "、"}[language]
+    pull = translate(
+        "ctx.sim.pull", language, a=RIVER, b=CASH, c=sentences[2], cos_b=f"{sims[0, 1]:.3f}",
+        cos_c=f"{sims[0, 2]:.3f}", words_b=sep.join(["“I”", "“the”", "“bank”"]),
+        words_c="“the”", jaccard_b="0.33", jaccard_c="0.09",
+    )  # fmt: skip
+    assert any(m.value == pull for m in at.markdown), [m.value for m in at.markdown]
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_toward_without_tom_starts_on_the_most_attended_token(language: str, model) -> None:  # noqa: ANN001
+    """On a long sentence the old default was its first content token, "when"."""
+    at = open_page(language, sentence=LONG)
+    no_exception(at)
+    out = model.run(LONG)
+    i = out.tokens.index("his")
+    mean = out.attentions[:, :, i].mean(axis=(0, 1))  # (n,)
+    j = out.tokens.index("daughter")
+    allowed = [
+        p for p, tok in enumerate(out.tokens)
+        if p != i and tok not in ("[CLS]", "[SEP]", "[UNK]") and any(c.isalnum() for c in tok)
+    ]  # fmt: skip
+    assert max(allowed, key=lambda p: mean[p]) == j
+    assert at.selectbox(key="ctx_toward").value == j != out.tokens.index("when")
+    column = translate("ctx.track.col.cos", language)
+    np.testing.assert_allclose(
+        frame_with(at, column)[column], cos(out.hidden_states[:, i], out.hidden_states[:, j]),
+        atol=1e-5,
+    )  # fmt: skip
+    caption = translate(
+        "ctx.track.by_attention", language, preferred="tom", a="his", b="daughter",
+        weight=f"{mean[j]:.3f}", layers=6, heads=12,
+    )  # fmt: skip
+    assert any(c.value == caption for c in at.caption), [c.value for c in at.caption]
+    # Toward another token: the caption about the default goes.
+    at.selectbox(key="ctx_toward").set_value(out.tokens.index("bank")).run()
+    no_exception(at)
+    assert not any(c.value == caption for c in at.caption)
+    # With "tom" in the sentence, no such caption.
+    plain = open_page(language)
+    assert not any("tom" in c.value and "×" in c.value for c in plain.caption)
+
+
+def test_the_per_layer_chart_follows_the_order_given() -> None:
+    import pandas as pd
+
+    from transformer_walk.app.charts import minilm as charts_minilm
+
+    frame = pd.DataFrame({"layer": [0, 1, 0, 1], "value": [1, 0.5, 1, 1], "series": list("zzaa")})
+    spec = charts_minilm.per_layer_lines(
+        frame, layer_title="l", value_title="v", series_title="s", series_order=["z", "a"]
+    ).to_dict()
+    colour = spec["layer"][0]["encoding"]["color"]
+    assert colour["scale"]["domain"] == ["z", "a"] and colour["sort"] == ["z", "a"]
+    assert colour["scale"]["range"] == list(charts_minilm.LINE_COLOURS[:2])
+
+
+@needs_model
+def test_no_word_to_attend_to_gives_no_attention_caption() -> None:
+    # "x" is the query (the last content token); the rest has no letter or digit: "Toward" falls
+    # back to the first other token, and the page does not claim it was the most attended.
+    at = open_page(sentence="!!! ??? x")
+    no_exception(at)
+    assert at.selectbox(key="ctx_toward").value == 1
+    assert not any("averaged over all" in c.value for c in at.caption)

@@ -173,20 +173,40 @@ def head_view(
     )
 
 
+# per_layer_lines' colours, by series order: the measured line, its control, the static baseline.
+LINE_COLOURS = (HIGHLIGHT, "#1f77b4", MUTED)
+
+
 def per_layer_lines(
     frame: pd.DataFrame,
     *,
     layer_title: str,
     value_title: str,
     series_title: str,
+    series_order: Sequence[str],
     domain: tuple[float, float] | None = None,
 ) -> alt.Chart:
-    """One line per series across layers 0..L. ``frame`` has ``layer``, ``value``, ``series``."""
+    """One line per series across layers 0..L. ``frame`` has ``layer``, ``value``, ``series``.
+
+    Colours go by ``series_order`` (the first series in ``LINE_COLOURS[0]`` …), not by the sorted
+    names: sorted, the order and so the colours changed with the language."""
+    order = list(series_order)
     scale = alt.Scale(domain=list(domain)) if domain else alt.Scale(zero=False)
+    colours = (
+        alt.Scale(domain=order, range=list(LINE_COLOURS[: len(order)]))
+        if len(order) <= len(LINE_COLOURS)
+        else alt.Scale(domain=order)
+    )
     base = alt.Chart(frame).encode(
         x=alt.X("layer:O", title=layer_title, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("value:Q", title=value_title, axis=y_axis(value_title), scale=scale),
-        color=alt.Color("series:N", title=series_title, legend=alt.Legend(orient="bottom")),
+        color=alt.Color(
+            "series:N",
+            title=series_title,
+            sort=order,
+            scale=colours,
+            legend=alt.Legend(orient="bottom"),
+        ),
         tooltip=[
             alt.Tooltip("series:N", title=series_title),
             alt.Tooltip("layer:O", title=layer_title),

@@ -29,6 +29,7 @@ from transformer_walk.app.widgets import (
 from transformer_walk.models.minilm import EncoderOutput
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
+CONTROL_KEY = "ctx_control"
 WORD_KEY = "ctx_word"
 SENTENCES_KEY = "ctx_sentences"
 TRACK_KEY = "ctx_track"
@@ -36,6 +37,11 @@ TOWARD_KEY = "ctx_toward"
 PICKS_FOR_KEY = "ctx_picks_for"
 DEFAULT_PAIR = ("I sat on the river bank.", "I deposited cash at the bank.")
 DEFAULT_WORD = "bank"
+# The control: "bank" in A's (river) sense. Chosen so that only the sense differs from the tested
+# pair as far as we can: six words like A and B, "bank" at the same position (#7, so layer 0 is
+# identical in both pairs), three words shared with A (on, the, bank) as B shares three (i, the,
+# bank), and no "river". Measured: cos of "bank" after layer 6 is 0.890 with A, 0.756 for A and B.
+DEFAULT_CONTROL = "We rested on the grassy bank."
 DEFAULT_SENTENCES = (
     "I sat on the river bank.",
     "I deposited cash at the bank.",
@@ -62,11 +68,13 @@ def _pair(backend: str) -> None:
     st.markdown(t("ctx.pair.body"))
     for key, default in zip(PAIR_KEYS, DEFAULT_PAIR, strict=True):
         st.session_state.setdefault(key, default)
+    st.session_state.setdefault(CONTROL_KEY, DEFAULT_CONTROL)
     st.session_state.setdefault(WORD_KEY, DEFAULT_WORD)
-    left, middle, right = st.columns([5, 5, 2])
-    a_text = left.text_input(t("ctx.pair.a"), key=PAIR_KEYS[0], max_chars=500)
-    b_text = middle.text_input(t("ctx.pair.b"), key=PAIR_KEYS[1], max_chars=500)
-    word = right.text_input(t("ctx.pair.word"), key=WORD_KEY, max_chars=40)
+    first, second, third, fourth = st.columns([4, 4, 4, 2])
+    a_text = first.text_input(t("ctx.pair.a"), key=PAIR_KEYS[0], max_chars=500)
+    b_text = second.text_input(t("ctx.pair.b"), key=PAIR_KEYS[1], max_chars=500)
+    c_text = third.text_input(t("ctx.pair.control"), key=CONTROL_KEY, max_chars=500)
+    word = fourth.text_input(t("ctx.pair.word"), key=WORD_KEY, max_chars=40)
     if not word.strip() or not a_text.strip() or not b_text.strip():
         st.info(t("ctx.pair.empty"), icon=":material/edit_note:")
         return
@@ -79,6 +87,13 @@ def _pair(backend: str) -> None:
             icon=":material/search_off:",
         )
         return
+    c_out = run_with_spinner(c_text, backend) if c_text.strip() else None
+    c = _word_in(c_out, word) if c_out is not None else None
+    if c_out is not None and c is None:
+        st.warning(
+            t("ctx.pair.control_not_found", word=word.strip(), text=c_text),
+            icon=":material/search_off:",
+        )
     st.caption(
         t(
             "ctx.pair.pieces",
@@ -88,31 +103,34 @@ def _pair(backend: str) -> None:
         )
     )
     d = views.drift(a, b)
+    control = views.drift(a, c) if c is not None else None  # the same code, A against A′
     st.latex(
         r"\cos(\boldsymbol{u}, \boldsymbol{v}) = "
         r"\frac{\boldsymbol{u}\cdot\boldsymbol{v}}{\lVert\boldsymbol{u}\rVert\,\lVert\boldsymbol{v}\rVert}"
     )
-    m1, m2, m3 = st.columns(3)
+    m1, m2, m3, m4 = st.columns(4)
     m1.metric(t("ctx.metric.word"), f"{d.word:.3f}")
     m2.metric(t("ctx.metric.embedded"), f"{d.embedded:.3f}")
     m3.metric(t("ctx.metric.last"), f"{d.layers[-1]:.3f}", delta=f"{d.layers[-1] - d.word:.3f}")
+    if control is not None:
+        m4.metric(t("ctx.metric.control"), f"{control.layers[-1]:.3f}")
     same_ids = [a_out.ids[p] for p in a.pieces] == [b_out.ids[p] for p in b.pieces]
     st.markdown(t("ctx.pair.same_rows") if same_ids else t("ctx.pair.other_rows"))
     if a.pieces == b.pieces:
         st.caption(t("ctx.pair.same_position", position=a.pieces[0] + 1))  # from 1, as above
-    frame = pd.DataFrame(
-        {
-            "layer": list(range(len(d.layers))),
-            "value": d.layers,
-            "series": t("ctx.series.hidden"),
-        }
-    )
+    if c is not None and c_out is not None:
+        pieces = ", ".join(f"{c_out.tokens[p]} (#{p + 1})" for p in c.pieces)
+        same_as_a = [a_out.ids[p] for p in a.pieces] == [c_out.ids[p] for p in c.pieces]
+        key = "ctx.pair.control_pieces" if same_as_a else "ctx.pair.control_other_rows"
+        st.caption(t(key, word=word.strip(), c=pieces))
+    lines = {t("ctx.series.hidden"): d.layers}  # in this order: the chart's colours follow it
+    if control is not None:
+        lines[t("ctx.series.control")] = control.layers
+    lines[t("ctx.series.word")] = np.full_like(d.layers, d.word)  # one row, whatever the layer
     frame = pd.concat(
         [
-            frame,
-            pd.DataFrame(
-                {"layer": frame["layer"], "value": d.word, "series": t("ctx.series.word")}
-            ),
+            pd.DataFrame({"layer": range(len(v)), "value": v, "series": name})
+            for name, v in lines.items()
         ]
     )
     left, right = st.columns([3, 2], gap="large")
@@ -123,26 +141,45 @@ def _pair(backend: str) -> None:
                 layer_title=t("ctx.axis.layer"),
                 value_title=t("ctx.axis.cosine", word=word.strip()),
                 series_title=t("ctx.axis.series"),
+                series_order=list(lines),
             ),
             width="stretch",
         )
     with right:
+        table = pd.DataFrame({t("ctx.axis.layer"): range(len(d.layers)), "cos": d.layers})
+        if control is not None:
+            table[t("ctx.col.control")] = control.layers
         st.dataframe(
-            pd.DataFrame({t("ctx.axis.layer"): range(len(d.layers)), "cos": d.layers}).set_index(
-                t("ctx.axis.layer")
-            ),
-            column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
+            table.set_index(t("ctx.axis.layer")),
+            column_config={
+                column: st.column_config.NumberColumn(format="%.3f")
+                for column in ("cos", t("ctx.col.control"))
+            },
         )
+    path = {"word": word.strip(), "first": f"{d.layers[0]:.3f}", "last": f"{d.layers[-1]:.3f}"}
+    dip = views.lowest_between(d.layers)
+    if dip is None:
+        st.markdown(t("ctx.pair.path", **path))
+    else:
+        st.markdown(t("ctx.pair.path_dip", **path, lowest=f"{d.layers[dip]:.3f}", at=dip))
+    if control is None:
+        st.info(t("ctx.pair.no_control"), icon=":material/balance:")
+        return
+    test_last, control_last = float(d.layers[-1]), float(control.layers[-1])
     st.markdown(
         t(
-            "ctx.pair.summary",
+            f"ctx.pair.verdict.{views.sense_verdict(test_last, control_last)}",
             word=word.strip(),
-            first=f"{d.layers[0]:.3f}",
-            last=f"{d.layers[-1]:.3f}",
-            lowest=f"{d.layers.min():.3f}",
-            at=int(np.argmin(d.layers)),
+            test=f"{test_last:.3f}",
+            control=f"{control_last:.3f}",
+            gap=f"{abs(views.sense_gap(test_last, control_last)):.3f}",
+            margin=f"{views.SENSE_MARGIN:.2f}",
         )
     )
+
+
+def _listed(words: list[str]) -> str:
+    return t("ctx.sim.word_sep").join(f"“{w}”" for w in words)
 
 
 def _similarity(backend: str) -> None:
@@ -174,9 +211,34 @@ def _similarity(backend: str) -> None:
         ),
         width="content",
     )
-    off = sims - 3 * np.eye(len(sentences))  # ignore each sentence with itself
-    i, j = np.unravel_index(int(np.argmax(off)), off.shape)
-    st.markdown(t("ctx.sim.closest", a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"))
+    i, j = views.closest_pair(sims)
+    closest = {"a": sentences[i], "b": sentences[j], "cos": f"{sims[i, j]:.3f}"}
+    st.markdown(
+        t(
+            f"ctx.sim.closest.{views.overlap_kind(sentences[i], sentences[j])}",
+            **closest,
+            words=_listed(views.shared_words(sentences[i], sentences[j])),
+            jaccard=f"{views.word_overlap(sentences[i], sentences[j]):.2f}",
+        )
+    )
+    pull = views.overlap_pull(sims, sentences)
+    if pull is not None:
+        a, b, c = (sentences[x] for x in (pull.i, pull.j, pull.k))
+        with_c = views.shared_words(a, c)
+        st.markdown(
+            t(
+                "ctx.sim.pull" if with_c else "ctx.sim.pull_none",
+                a=a,
+                b=b,
+                c=c,
+                cos_b=f"{sims[pull.i, pull.j]:.3f}",
+                cos_c=f"{sims[pull.i, pull.k]:.3f}",
+                words_b=_listed(views.shared_words(a, b)),
+                words_c=_listed(with_c),
+                jaccard_b=f"{views.word_overlap(a, b):.2f}",
+                jaccard_c=f"{views.word_overlap(a, c):.2f}",
+            )
+        )
     st.caption(t("ctx.sim.note"))
 
 
@@ -195,12 +257,22 @@ def _track(backend: str) -> None:
         i = pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))
     with right:
         others = {p: label for p, label in options.items() if p != i}
-        default = views.default_target(out.tokens, i, views.DEFAULT_TARGETS[0])
-        j = pick(
-            t("ctx.track.toward"),
-            TOWARD_KEY,
-            others,
-            default if default in others else next(iter(others)),
+        default, by_attention = views.default_toward(out.tokens, out.attentions, i)
+        by_attention = by_attention and default in others  # not the query's own fallback
+        default = default if default in others else next(iter(others))
+        j = pick(t("ctx.track.toward"), TOWARD_KEY, others, default)
+    if by_attention and j == default:
+        weight = views.mean_weight(out.attentions, i, j)
+        st.caption(
+            t(
+                "ctx.track.by_attention",
+                preferred=views.DEFAULT_TARGETS[0],
+                a=out.tokens[i],
+                b=out.tokens[j],
+                weight=f"{weight:.3f}",
+                layers=out.attentions.shape[0],
+                heads=out.attentions.shape[1],
+            )
         )
     hidden = out.hidden_states[:, content]  # (L + 1, m, d): [CLS]/[SEP] left out of the picture
     projection = views.pca_by_layer(hidden)

@@ -26,18 +26,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "compare the word's vectors in the two runs with the cosine (1 = same direction): first "
         "the rows of the input table, then the model's input after positions are added and "
         "normalised (layer 0), then the output of every layer. A word that WordPiece splits "
-        "into several pieces is the mean of its pieces.",
+        "into several pieces is the mean of its pieces. Any two sentences move a word's vector "
+        "somewhat, so a third sentence, A′, uses the word in the same sense as A: the control. "
+        "Only if A and B end clearly further apart than A and A′ do the numbers point to the "
+        "sense.",
         "zh": "输入两个在不同意义上使用同一个词的句子，再输入这个词。我们用余弦相似度"
         "（1 表示方向完全相同）比较这个词在两次运行中的向量：先比较输入表中的行，"
         "再比较加上位置向量并归一化之后的模型输入（第 0 层），然后比较每一层的输出。"
-        "如果 WordPiece 把这个词切成了好几个子词，就取这些子词向量的平均。",
+        "如果 WordPiece 把这个词切成了好几个子词，就取这些子词向量的平均。"
+        "任意两个句子都会让这个词的向量有所变化，所以第三个句子 A′ 以和 A 相同的意思使用这个词，"
+        "作为对照：只有当 A 与 B 最后明显比 A 与 A′ 离得更远时，这些数字才说明差别来自词义。",
     },
     "ctx.pair.a": {"en": "Sentence A", "zh": "句子 A"},
     "ctx.pair.b": {"en": "Sentence B", "zh": "句子 B"},
+    "ctx.pair.control": {
+        "en": "Control A′ (the word in A's sense)",
+        "zh": "对照句 A′（词义与 A 相同）",
+    },
     "ctx.pair.word": {"en": "Word", "zh": "词"},
     "ctx.pair.empty": {
         "en": "Type two sentences and a word that occurs in both.",
         "zh": "请输入两个句子，以及一个在两句中都出现的词。",
+    },
+    "ctx.pair.control_not_found": {
+        "en": "“{word}” does not occur in the control sentence: {text}. The pair A, B is shown "
+        "without a control.",
+        "zh": "“{word}” 没有出现在对照句中：{text}。下面只显示 A、B 这一对，没有对照。",
+    },
+    "ctx.pair.no_control": {
+        "en": "Without a control sentence there is no yardstick: a lower cosine alone does not "
+        "say whether the sense or just the other words made the difference. Type a sentence "
+        "that uses the word as A does.",
+        "zh": "没有对照句就没有参照：余弦低了，本身并不能说明差别来自词义还是只是来自别的词。"
+        "请输入一个和 A 用法相同的句子。",
+    },
+    "ctx.pair.control_pieces": {
+        "en": "In the control A′, “{word}” is {c}.",
+        "zh": "在对照句 A′ 中，“{word}” 是 token {c}。",
+    },
+    "ctx.pair.control_other_rows": {
+        "en": "In the control A′, “{word}” is {c}: other token ids than in A, so the control "
+        "starts from other input rows too and compares more than the context.",
+        "zh": "在对照句 A′ 中，“{word}” 是 {c}：token id 和 A 中的不同，所以对照句连输入表中的行"
+        "都不一样，比较的就不只是上下文了。",
     },
     "ctx.pair.not_found": {
         "en": "“{word}” does not occur in: {text}. Pick a word that both sentences contain.",
@@ -56,6 +87,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 0 层的余弦（加位置、LayerNorm 后）",
     },
     "ctx.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
+    "ctx.metric.control": {
+        "en": "control A vs A′, after layer 6",
+        "zh": "对照 A 与 A′，第 6 层之后",
+    },
     "ctx.pair.same_rows": {
         "en": "The word has the same token ids in both sentences, so the lookup returns the very "
         "same rows: a cosine of exactly 1. Layer 0 adds a position vector and normalises, "
@@ -78,17 +113,62 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这里这个词在两句中被切成了不同的 token id，所以连输入表中的行都不一样。"
         "试试一个在两句中写法完全相同的词。",
     },
-    "ctx.series.hidden": {"en": "hidden state (layer output)", "zh": "隐藏状态（各层输出）"},
-    "ctx.series.word": {"en": "input-table row (static)", "zh": "输入表中的行（静态）"},
+    "ctx.series.hidden": {
+        "en": "hidden state, A vs B",
+        "zh": "隐藏状态，A 与 B",
+    },
+    "ctx.series.control": {
+        "en": "hidden state, A vs A′ (control)",
+        "zh": "隐藏状态，A 与 A′（对照）",
+    },
+    "ctx.series.word": {
+        "en": "input-table row, A vs B (static)",
+        "zh": "输入表中的行，A 与 B（静态）",
+    },
     "ctx.axis.layer": {"en": "layer", "zh": "层"},
-    "ctx.axis.cosine": {"en": "cos of “{word}” A vs B", "zh": "“{word}” 在 A、B 中的余弦"},
+    "ctx.axis.cosine": {"en": "cos of the two “{word}” vectors", "zh": "两个 “{word}” 向量的余弦"},
+    "ctx.col.control": {"en": "cos, control", "zh": "余弦（对照）"},
     "ctx.axis.series": {"en": "vector", "zh": "向量"},
-    "ctx.pair.summary": {
-        "en": "The two “{word}” vectors start at a cosine of {first} at layer 0 and end at "
-        "{last} after layer 6 (lowest: {lowest}, at layer {at}). The static row cannot tell "
-        "the senses apart; the hidden states can.",
-        "zh": "两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}"
-        "（最低 {lowest}，出现在第 {at} 层）。静态的那一行分不清两种意思，隐藏状态可以。",
+    "ctx.pair.path": {
+        "en": "In A and B the two “{word}” vectors have a cosine of {first} at layer 0 and "
+        "{last} after layer 6.",
+        "zh": "在 A 和 B 中，两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}。",
+    },
+    "ctx.pair.path_dip": {
+        "en": "In A and B the two “{word}” vectors have a cosine of {first} at layer 0 and "
+        "{last} after layer 6 (lowest: {lowest}, at layer {at}).",
+        "zh": "在 A 和 B 中，两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}"
+        "（最低 {lowest}，出现在第 {at} 层）。",
+    },
+    "ctx.pair.verdict.apart": {
+        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
+        "same-sense control A′, {control}. The tested pair ends {gap} lower — more than "
+        "{margin}, about what swapping one same-sense sentence for another changes. So here "
+        "the hidden states put A's and B's “{word}” further apart than two uses of A's sense.",
+        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
+        "{control}。被测的这一对低了 {gap}，超过了 {margin}（大致是把一个词义相同的句子换成另一个"
+        "带来的变化）。所以在这里，隐藏状态让 A 与 B 中的 “{word}” "
+        "比同一词义下的两次使用离得更远。",
+    },
+    "ctx.pair.verdict.no_gap": {
+        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
+        "same-sense control A′, {control}. They differ by only {gap}, within {margin} (about "
+        "what swapping one same-sense sentence for another changes): these numbers do not show "
+        "the hidden states telling a difference of sense apart. Perhaps A and B use the word "
+        "in the same sense.",
+        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
+        "{control}。两者只差 {gap}，在 {margin} 以内（大致是把一个词义相同的句子换成另一个带来的"
+        "变化）：这些数字并不能说明隐藏状态区分出了词义的不同。"
+        "也许 A 和 B 里这个词的意思本来就一样。",
+    },
+    "ctx.pair.verdict.reversed": {
+        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
+        "control A′, {control}: the tested pair ends {gap} closer than the control, more than "
+        "{margin}. Either A′ does not use the word as A does, or something other than the "
+        "sense (length, position, neighbouring words) weighs more here.",
+        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和对照句 A′ 中是 "
+        "{control}：被测的这一对反而比对照更接近，高出 {gap}，超过了 {margin}。要么 A′ 里"
+        "这个词的用法和 A 不同，要么这里起作用的不是词义，而是别的因素（句长、位置、相邻的词）。",
     },
     # --- sentence similarity ---------------------------------------------------------------------
     "ctx.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
@@ -116,9 +196,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "正在计算 {n} 个句子的向量…",
     },
     "ctx.sim.sentence": {"en": "sentence", "zh": "句子"},
-    "ctx.sim.closest": {
-        "en": "The closest pair: “{a}” and “{b}” (cos = {cos}).",
-        "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。",
+    "ctx.sim.closest.none": {
+        "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share no word: what brings "
+        "them together is not spelling.",
+        "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。它们没有共同的词："
+        "让它们靠近的不是字面上的重合。",
+    },
+    "ctx.sim.closest.little": {
+        "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share only {words} (word "
+        "overlap {jaccard}: shared words over all distinct words of the two).",
+        "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。它们共同的词只有 {words}"
+        "（词重合度 {jaccard}：共同的词占两句全部不同词的比例）。",
+    },
+    "ctx.sim.closest.shared": {
+        "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share {words} (word overlap "
+        "{jaccard}: shared words over all distinct words of the two), so part of that closeness "
+        "may be the shared words rather than the meaning.",
+        "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。它们有共同的词 {words}"
+        "（词重合度 {jaccard}：共同的词占两句全部不同词的比例），所以这份接近可能有一部分"
+        "来自共同的词，而不是意思。",
+    },
+    "ctx.sim.word_sep": {"en": ", ", "zh": "、"},
+    "ctx.sim.pull": {
+        "en": "“{a}” is closer to “{b}” (cos = {cos_b}) than to “{c}” (cos = {cos_c}). It shares "
+        "{words_b} with the first (overlap {jaccard_b}) and only {words_c} with the "
+        "second (overlap {jaccard_c}): sentence embeddings are pulled together by shared words, "
+        "not only by meaning. Does this order match what the sentences mean?",
+        "zh": "“{a}” 离 “{b}”（cos = {cos_b}）比离 “{c}”（cos = {cos_c}）更近。它和前者有共同的词 "
+        "{words_b}（重合度 {jaccard_b}），和后者只有 {words_c}（重合度 {jaccard_c}）："
+        "句子向量不仅被意思拉近，也被共同的词拉近。这个远近顺序符合句子的意思吗？",
+    },
+    "ctx.sim.pull_none": {
+        "en": "“{a}” is closer to “{b}” (cos = {cos_b}) than to “{c}” (cos = {cos_c}). It shares "
+        "{words_b} with the first (overlap {jaccard_b}) and none with the second: "
+        "sentence embeddings are pulled together by shared words, not only by meaning. Does "
+        "this order match what the sentences mean?",
+        "zh": "“{a}” 离 “{b}”（cos = {cos_b}）比离 “{c}”（cos = {cos_c}）更近。它和前者有共同的词 "
+        "{words_b}（重合度 {jaccard_b}），和后者一个也没有："
+        "句子向量不仅被意思拉近，也被共同的词拉近。这个远近顺序符合句子的意思吗？",
     },
     "ctx.sim.note": {
         "en": "Similarity here is what the model learned from the sentence pairs it was trained "
@@ -149,6 +264,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ctx.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
     "ctx.track.toward": {"en": "Toward", "zh": "是否靠近"},
+    "ctx.track.by_attention": {
+        "en": "This sentence has no “{preferred}”, so “Toward” starts on “{b}”: the token “{a}” "
+        "gives the most attention, averaged over all {layers} layers × {heads} heads (mean "
+        "weight {weight}; [CLS], [SEP], [UNK] and tokens without a letter or digit left "
+        "out).",
+        "zh": "这个句子里没有 “{preferred}”，所以“是否靠近”一开始选的是 “{b}”："
+        "把全部 {layers} 层 × {heads} 个头平均起来，“{a}” 给它的注意力最多"
+        "（平均权重 {weight}；不计 [CLS]、[SEP]、[UNK] 以及不含字母或数字的 token）。",
+    },
     "ctx.track.token_axis": {"en": "token", "zh": "token"},
     "ctx.track.variance": {
         "en": "The two axes keep {share} of the variance of these {m} tokens' vectors over the 7 "

@@ -5,7 +5,9 @@ The model's own numbers (attention weights, hidden states, input embeddings) com
 out of them, renormalise attention without [CLS]/[SEP], rank the 6 × 12 heads for one (query,
 target) pair and hold each against what position alone predicts and against other sentences with
 the same relation, find a word's pieces, and measure how vectors move from layer to layer (cosines,
-distances, one PCA shared by every layer so that a token's path can be drawn).
+distances, one PCA shared by every layer so that a token's path can be drawn); they also choose the
+verdicts the pages print: a tested pair against a same-sense control pair, and the words two
+sentences share (whole-sentence cosines are pulled by them).
 """
 
 from __future__ import annotations
@@ -61,6 +63,18 @@ def default_target(tokens: list[str], query: int, preferred: str, taken: Sequenc
     others = [i for i in content_positions(tokens) if i != query]
     fresh = [i for i in others if i not in taken]
     return fresh[0] if fresh else others[0] if others else query
+
+
+def default_toward(
+    tokens: list[str], attentions: np.ndarray, query: int, preferred: str = DEFAULT_TARGETS[0]
+) -> tuple[int, bool]:
+    """Where "toward" starts: ``preferred`` if the text has it (and it is not the query), else the
+    token the query attends to most (``most_attended``: the first content token, "when" or "the",
+    means nothing). The flag is True in that second case, so the page can say why.
+    attentions [L, h, n, n]."""
+    if preferred in tokens and tokens.index(preferred) != query:
+        return tokens.index(preferred), False
+    return next(iter(most_attended(attentions, tokens, query, 1)), query), True
 
 
 # --- attention ----------------------------------------------------------------------------------
@@ -145,6 +159,11 @@ def rank_heads(
 def head_rows(weights: np.ndarray, query: int, heads: list[RankedHead]) -> np.ndarray:
     """The query's row in each of the given heads: [len(heads), n]."""
     return np.stack([weights[r.layer, r.head, query] for r in heads]) if heads else np.zeros((0, 0))
+
+
+def mean_weight(attentions: np.ndarray, query: int, key: int) -> float:
+    """The weight ``query`` gives ``key``, averaged over every layer and head. [L, h, n, n]."""
+    return float(attentions[:, :, query, key].mean())
 
 
 def uniform_weight(n_keys: int) -> float:
@@ -628,6 +647,46 @@ def drift(a: WordInContext, b: WordInContext) -> Drift:
     )
 
 
+def lowest_between(cosines: Sequence[float] | np.ndarray) -> int | None:
+    """The layer of the lowest cosine, if it is worth naming next to the first and the last: None
+    when, at the 3 decimals shown, the lowest equals the first or the last value (it would only
+    repeat a number already quoted). Ties go to the earlier layer."""
+    shown = [round(float(c), 3) for c in cosines]
+    low = min(shown)
+    return None if low in (shown[0], shown[-1]) else shown.index(low)
+
+
+# How far below the control pair the tested pair must end to count as "apart". Measured for
+# "bank" against "I sat on the river bank." (all-MiniLM-L6-v2, after layer 6): over 15 other
+# river-bank sentences the cosine has a standard deviation of 0.047, and two of them differ by
+# 0.044 (median over the 105 pairs); so a gap under 0.05 is what merely swapping one same-sense
+# sentence for another produces. Eight money-sense sentences ended 0.085–0.134 below the default
+# control (0.890).
+SENSE_MARGIN = 0.05
+SENSE_VERDICTS = ("apart", "no_gap", "reversed")
+
+
+def sense_gap(test_last: float, control_last: float) -> float:
+    """control − test, on the cosines as shown (3 decimals), so that the verdict and the numbers
+    it quotes agree even at the margin."""
+    return round(round(float(control_last), 3) - round(float(test_last), 3), 3)
+
+
+def sense_verdict(test_last: float, control_last: float, margin: float = SENSE_MARGIN) -> str:
+    """Does the tested pair (two sentences, meant in two senses) end further apart than the
+    control pair (the same word in the same sense)? From the last-layer cosines: "apart" when the
+    test pair ends more than ``margin`` below the control, "reversed" when more than ``margin``
+    above it, "no_gap" within it (a gap of exactly ``margin`` included)."""
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0, got {margin}")
+    gap = sense_gap(test_last, control_last)
+    if gap > margin:
+        return "apart"
+    if gap < -margin:
+        return "reversed"
+    return "no_gap"
+
+
 def drift_verdict(cosines: Sequence[float], ranks: Sequence[int]) -> str:
     """What the numbers of "does token i move toward token j?" support, with the rank as the
     control: "closer" when the cosine rose and j ends as i's nearest token; "all_closer" when it
@@ -636,3 +695,94 @@ def drift_verdict(cosines: Sequence[float], ranks: Sequence[int]) -> str:
     if cosines[-1] <= cosines[0]:
         return "not_closer"
     return "closer" if ranks[-1] == 1 else "all_closer"
+
+
+# --- words shared by two sentences --------------------------------------------------------------
+
+# Han characters stand alone: Chinese writes no spaces, so each character counts as a word.
+_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W_\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def words(text: str) -> set[str]:
+    """The lower-cased words of ``text``: runs of letters and digits, each Han character alone."""
+    return set(_WORD.findall(text.lower()))
+
+
+def shared_words(a: str, b: str) -> list[str]:
+    """The words two sentences have in common (compared lower-cased), each as it is first
+    written in ``a``, in ``a``'s order."""
+    theirs, seen, shared = words(b), set(), []
+    for written in _WORD.findall(a):
+        word = written.lower()
+        if word in theirs and word not in seen:
+            seen.add(word)
+            shared.append(written)
+    return shared
+
+
+def word_overlap(a: str, b: str) -> float:
+    """Jaccard over words: |shared| / |all distinct words of both| (0 for two texts without any)."""
+    wa, wb = words(a), words(b)
+    union = wa | wb
+    return len(wa & wb) / len(union) if union else 0.0
+
+
+OVERLAP_KINDS = ("none", "little", "shared")
+
+
+def overlap_kind(a: str, b: str, min_overlap: float | None = None) -> str:
+    """How much two sentences' words overlap, for the sentence about them: "none" (no word in
+    common), "little" (some, but a word overlap under ``min_overlap``, ``OVERLAP_LEAD`` unless
+    given: one "the" in two six-word sentences), "shared" (at least that)."""
+    threshold = OVERLAP_LEAD if min_overlap is None else min_overlap
+    if not shared_words(a, b):
+        return "none"
+    return "shared" if word_overlap(a, b) >= threshold else "little"
+
+
+@dataclass(frozen=True)
+class OverlapPull:
+    """Sentence ``i`` is closer to ``j`` than to ``k`` (its nearest and second-nearest by cosine)
+    and shares more of its words with ``j`` than with ``k``."""
+
+    i: int
+    j: int
+    k: int
+
+
+def closest_pair(sims: np.ndarray) -> tuple[int, int]:
+    """The two different rows with the highest cosine (i < j; ties: the first in row order).
+    sims [m, m], m >= 2."""
+    m = sims.shape[0]
+    if m < 2 or sims.shape != (m, m):
+        raise ValueError(f"need a square matrix of at least 2 sentences, got shape {sims.shape}")
+    pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
+    return max(pairs, key=lambda p: (float(sims[p]), -p[0], -p[1]))
+
+
+# How much more of its words a sentence must share with its nearest neighbour than with the
+# runner-up before the page names the pull. Two six-word sentences sharing one word have a
+# Jaccard of 1/11 ≈ 0.09, so a lead of 0.15 takes about two shared words more (one in sentences of
+# three or four words): a lone "the" is not named, "I, the, bank" against "the" (0.33 − 0.09) is.
+OVERLAP_LEAD = 0.15
+
+
+def overlap_pull(
+    sims: np.ndarray, sentences: Sequence[str], min_lead: float = OVERLAP_LEAD
+) -> OverlapPull | None:
+    """Where the order of a sentence's two nearest neighbours follows the words it shares with
+    them: for each sentence i, its nearest j and second-nearest k by cosine, kept when the word
+    overlap (Jaccard) with j is higher than with k by at least ``min_lead``. Of those, the one
+    with the largest lead (ties: the earlier sentence); None when there is none or fewer than 3
+    sentences. sims [m, m]."""
+    m = len(sentences)
+    if sims.shape != (m, m):
+        raise ValueError(f"sims has shape {sims.shape}, expected ({m}, {m}) for {m} sentences")
+    best: tuple[float, OverlapPull] | None = None
+    for i in range(m if m >= 3 else 0):
+        others = sorted((o for o in range(m) if o != i), key=lambda o: (-float(sims[i, o]), o))
+        j, k = others[0], others[1]
+        lead = word_overlap(sentences[i], sentences[j]) - word_overlap(sentences[i], sentences[k])
+        if lead > 0 and lead >= min_lead and (best is None or lead > best[0]):
+            best = (lead, OverlapPull(i, j, k))
+    return best[1] if best else None
