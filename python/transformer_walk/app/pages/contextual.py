@@ -343,6 +343,8 @@ def render() -> None:
     _pair(backend)
     _similarity(backend)
     _track(backend)
+    with st.expander(t("ctx.know.title"), icon=":material/fact_check:"):
+        st.markdown(t("ctx.know.body", margin=f"{views.SENSE_MARGIN:.2f}"))
     solved_and_hurts(t("ctx.solved"), t("ctx.hurts"))
 
 

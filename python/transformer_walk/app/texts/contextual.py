@@ -332,4 +332,30 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- words inside formulas (through views.latex.tex_words) ---
     "ctx.tex.embedding": {"en": "token embedding", "zh": "token 的词向量"},
     "ctx.tex.contextual": {"en": "contextual representation", "zh": "上下文表示"},
+    # --- how we know ------------------------------------------------------------------------------
+    "ctx.know.title": {
+        "en": "How we know: the controls on this page",
+        "zh": "我们凭什么这么说：本页用到的对照",
+    },
+    "ctx.know.body": {
+        "en": "- **A same-sense pair.** Two sentences drift apart anyway, sense or no sense: "
+        "different neighbours change every hidden state. So the different-sense pair is read "
+        "against a pair of the same word in the same sense, computed the same way; only a gap "
+        "larger than {margin} (about what swapping one same-sense sentence for another changes) "
+        "is called a difference of sense.\n"
+        "- **Shared words.** Sentence embeddings are pulled together by the words two sentences "
+        "share, not only by what they mean; the page names the shared words when they could "
+        "explain which sentences come out closest.\n"
+        "- **The rank, not only the cosine.** When one token's vector moves toward another, "
+        "every token may be moving toward every other; the rank among all the sentence's "
+        "tokens tells the two cases apart.",
+        "zh": "- **同义对照。** 不管意思是否相同，两句话里的同一个词都会渐渐分开："
+        "邻居不同，每个隐藏状态都会变。所以异义的一对要与同一个词、同一种意思的一对相比，"
+        "两者用同样的方法计算；只有差距大于 {margin}（大约是把一个同义句换成另一个时的变化）"
+        "才算作意思上的不同。\n"
+        "- **共同的词。** 句子向量会因为两句话共有的词而靠近，而不仅仅因为意思相近；"
+        "当共同的词可能解释哪几句最接近时，本页会把它们列出来。\n"
+        "- **看名次，不只看余弦。** 一个 token 的向量朝另一个靠近时，也可能是所有 token "
+        "都在互相靠近；在句中全部 token 里的名次能区分这两种情况。",
+    },
 }
