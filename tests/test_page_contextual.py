@@ -529,3 +529,13 @@ def test_no_word_to_attend_to_gives_no_attention_caption() -> None:
     no_exception(at)
     assert at.selectbox(key="ctx_toward").value == 1
     assert not any("averaged over all" in c.value for c in at.caption)
+
+
+@needs_model
+def test_how_we_know_names_the_pages_controls() -> None:
+    from transformer_walk.app.views.minilm import SENSE_MARGIN
+
+    at = open_page()
+    no_exception(at)
+    body = translate("ctx.know.body", "en", margin=f"{SENSE_MARGIN:.2f}")
+    assert any(m.value == body for m in at.markdown)
