@@ -142,10 +142,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "An embedding table E has one row of d numbers per vocabulary entry. Multiply a "
         "one-hot row vector by E: every product with a 0 vanishes, and what remains is the row "
         "of E at the position of the 1. So the textbook formula $\\boldsymbol{e}_i = "
-        "\\boldsymbol{x}_i^{\\mathsf T} E$ is, in fact, just “take row id_i of E”.",
+        "\\boldsymbol{x}_i^{\\mathsf T} E$ is, in fact, just “take row $\\mathrm{id}_i$ of E”.",
         "zh": "词向量表 E 为词表中的每个条目存一行 d 个数。拿一个 One-Hot 行向量去乘 E："
         "与 0 相乘的项全部消失，剩下的就是 E 中与 1 的位置对应的那一行。所以教科书上的公式 "
-        "$\\boldsymbol{e}_i = \\boldsymbol{x}_i^{\\mathsf T} E$，实际上就是“取出 E 的第 id_i 行”。",
+        "$\\boldsymbol{e}_i = \\boldsymbol{x}_i^{\\mathsf T} E$，"
+        "实际上就是“取出 E 的第 $\\mathrm{id}_i$ 行”。",
     },
     "onehot.lookup.check": {
         "en": "Checked live for your {n} {n:token|tokens} on **{backend}**: one_hot @ E and "
@@ -218,12 +219,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.why": {
         "en": "**Why programs look rows up.** Real code never builds one-hot vectors for its "
         "input: it keeps the ids and indexes the table (PyTorch's nn.Embedding, or "
-        "embedding_lookup here). The formula with x_iᵀE is still worth knowing — it says the "
+        "embedding_lookup here). The formula $\\boldsymbol{x}_i^{\\mathsf T} E$ is still worth "
+        "knowing — it says the "
         "lookup is a linear layer, which is why E can be trained by gradient descent like any "
         "other weight matrix.",
         "zh": "**为什么程序都直接查表。** 真实的代码从不为输入构造 One-Hot 向量：它保留编号，"
         "直接按编号索引词向量表（PyTorch 的 nn.Embedding，或者这里的 embedding_lookup）。"
-        "不过 x_iᵀE 这个公式仍然值得记住——它说明查表本质上是一个线性层，"
+        "不过 $\\boldsymbol{x}_i^{\\mathsf T} E$ 这个公式仍然值得记住——"
+        "它说明查表本质上是一个线性层，"
         "所以 E 可以像其他权重矩阵一样，用梯度下降来训练。",
     },
     "onehot.solved": {

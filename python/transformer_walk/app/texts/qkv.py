@@ -17,9 +17,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.analogy.col.vector": {"en": "vector", "zh": "向量"},
     # The three vectors' names, for the tables of this page and of Attention by hand.
-    "qkv.name.q": {"en": "Query  q", "zh": "查询 Query  q"},
-    "qkv.name.k": {"en": "Key  k", "zh": "键 Key  k"},
-    "qkv.name.v": {"en": "Value  v", "zh": "值 Value  v"},
+    "qkv.name.q": {"en": "Query  q", "zh": "查询  q"},
+    "qkv.name.k": {"en": "Key  k", "zh": "键  k"},
+    "qkv.name.v": {"en": "Value  v", "zh": "值  v"},
     "qkv.analogy.col.role": {"en": "role in the picture", "zh": "在这个比喻中的角色"},
     "qkv.analogy.q": {
         "en": "the request a token sends out: what it is looking for",

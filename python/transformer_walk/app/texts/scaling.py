@@ -212,12 +212,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "scale.why.body": {
         "en": "Training improves $W^Q$ and $W^K$ only through the gradient that flows back through "
-        "the softmax. The softmax's derivative is α_i(δ_ij − α_j): when one weight is close to "
+        "the softmax. The softmax's derivative is $\\alpha_i(\\delta_{ij} - \\alpha_j)$: when one "
+        "weight is close to "
         "1 and the rest close to 0, every entry of it is close to 0 — the third chart measures "
         "exactly this. The scores can then move a lot while the weights barely respond, so "
         "the queries and keys receive almost no signal about how to do better.",
         "zh": "训练只能通过穿过 softmax 传回来的梯度来改进 $W^Q$ 和 $W^K$。softmax 的导数是 "
-        "α_i(δ_ij − α_j)：当某个权重接近 1、其余接近 0 时，它的每一项都接近 0——第三张图测的"
+        "$\\alpha_i(\\delta_{ij} - \\alpha_j)$：当某个权重接近 1、其余接近 0 时，"
+        "它的每一项都接近 0——第三张图测的"
         "正是这个量。此时分数即使大幅变化，权重也几乎不动，查询和键几乎得不到“怎样改进”的信号。",
     },
     "scale.why.after": {
