@@ -518,15 +518,14 @@ def parse_symbols(text: str, alphabet: str, max_len: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Translation:
-    """One model's greedy answer for one sequence."""
+    """One model's greedy answer for one sequence. Its steps are the letters written, then the
+    end mark's step when it came."""
 
     source: tuple[int, ...]
     output: tuple[int, ...]  # the letters written before the end mark (at most 2T + 2 steps)
     stopped: bool  # whether the end mark came
-    contexts: np.ndarray  # (steps, H) the context read at each step shown
+    contexts: np.ndarray  # (steps, H) the context read at each step
     weights: np.ndarray | None  # (steps, T) α_{t,i}, attention only
-
-    # "steps" are the written letters, then the end mark's step when it came.
 
     @property
     def expected(self) -> tuple[int, ...]:
