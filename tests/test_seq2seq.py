@@ -1,19 +1,12 @@
-"""The toy encoder–decoder: states, the alignment construction and the bottleneck experiment."""
+"""The untrained read-back probe: the tanh encoder's states and what a linear read-out recovers
+from h_T against h_i. (The trained encoder–decoders: tests/test_gru_seq2seq.py.)"""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
 
-from transformer_walk.core import get_backend
-from transformer_walk.topics.seq2seq import PAIRS, Encoder, ToyPair, mirror_pair, readback, run
-
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+from transformer_walk.topics.seq2seq import Encoder, readback
 
 
 def test_encoder_states_follow_the_recurrence() -> None:
@@ -31,46 +24,6 @@ def test_encoder_states_follow_the_recurrence() -> None:
     assert np.linalg.norm(enc.W_h, 2) == pytest.approx(0.8)  # contracting: old inputs fade
 
 
-def test_mirror_pair_reverses_and_aligns_anti_diagonally() -> None:
-    pair = mirror_pair(["a", "b", "c"])
-    assert pair.target == ("c", "b", "a")
-    assert pair.alignment == ((2,), (1,), (0,))
-    with pytest.raises(ValueError):
-        ToyPair("x", ("a",), ("b", "c"), ((0,),))
-    with pytest.raises(ValueError):
-        ToyPair("x", ("a",), ("b",), ((3,),))
-
-
-@pytest.mark.parametrize("backend_name", ["python", "numpy"])
-def test_run_matches_an_independent_computation(backend_name: str) -> None:
-    pair = PAIRS["fr"]
-    trace = run(pair, get_backend(backend_name), backend_name, d=8, sharpness=3.0)
-    enc = Encoder.init(8, 0)
-    x = enc.embed(pair.source)
-    h = enc.states(x)
-    q = np.tanh(np.stack([x[list(a)].mean(0) for a in pair.alignment]) @ enc.W_x.T)
-    scores = q @ h.T * 3.0 / math.sqrt(8)
-    alpha = _softmax(scores)
-    np.testing.assert_allclose(trace.scores, scores)
-    np.testing.assert_allclose(trace.weights, alpha, atol=1e-12)
-    np.testing.assert_allclose(trace.contexts, alpha @ h, atol=1e-12)
-    np.testing.assert_allclose(trace.fixed_context, h[-1])
-    np.testing.assert_allclose(trace.weights.sum(axis=1), 1.0)
-
-
-def test_the_construction_recovers_the_reordering() -> None:
-    be = get_backend("numpy")
-    for pair in [*PAIRS.values(), mirror_pair("tom loves his dog".split())]:
-        trace = run(pair, be, "numpy", d=16, sharpness=4.0)
-        assert trace.aligned_hits == len(pair.target), pair.key
-        assert trace.weight_on_aligned.min() > 0.4, pair.key
-    fr = run(PAIRS["fr"], be, "numpy", d=16)
-    assert fr.top_source == [0, 2, 1, 3]  # le→the, chat→cat, noir→black, dort→sleeps
-    # more sharpness, more peaked weights
-    soft = run(PAIRS["fr"], be, "numpy", d=16, sharpness=0.5)
-    assert soft.weights.max() < fr.weights.max()
-
-
 def test_the_fixed_context_forgets_early_words() -> None:
     rows = {r.length: r for r in readback(d=8, lengths=(1, 2, 16), n_train=600, n_test=300)}
     chance = 1 / 16
@@ -86,8 +39,3 @@ def test_a_bigger_state_remembers_more() -> None:
     small = readback(d=4, lengths=(3,), n_train=600, n_test=300)[0]
     big = readback(d=32, lengths=(3,), n_train=600, n_test=300)[0]
     assert big.mean_from_final > small.mean_from_final
-
-
-def test_empty_source_is_refused() -> None:
-    with pytest.raises(ValueError):
-        run(mirror_pair([]), get_backend("numpy"), "numpy")

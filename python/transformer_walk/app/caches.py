@@ -4,7 +4,9 @@ pages' messages (empty text, missing model, spinners).
 
 Models are resources (``st.cache_resource``: built or read once, shared by every session); traces
 and outputs are data (``st.cache_data``: keyed by text, config and backend, copied out to each
-caller), as the Streamlit docs advise.
+caller), as the Streamlit docs advise. The one exception to "nothing renders": the GRU
+encoder–decoders of the Seq2seq page train for seconds, so their cache shows its own progress bar
+(an element made inside a cached function is replayed on a hit; it is emptied when done).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
+from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
 
 # --- the toy model --------------------------------------------------------------------------------
 
@@ -52,6 +55,32 @@ def toy_trace(text: str, config: ToyConfig, backend: str) -> Trace:
     tokens. At most ``LONG_TRACES_KEPT`` traces of long texts are kept."""
     cached = _long_trace if len(tokenize(text)) > LONG_TEXT_TOKENS else _short_trace
     return cached(text, config, backend)
+
+
+# --- the trained seq2seq models (Seq2seq page) ---------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def gru_comparison(
+    config: GruConfig, _progress: str = "", _names: tuple[str, str] = ("", "")
+) -> Comparison:
+    """The fixed-context and the attention GRU encoder–decoder trained with ``config``, once per
+    server (a few seconds each). ``_progress`` is the bar's text, a message with fields
+    ``model``, ``step``, ``steps`` and ``loss``; ``_names`` fill ``model`` for the two (neither
+    is part of the key: the same models serve every language)."""
+    bar = st.progress(
+        0.0, text=_progress.format(model=_names[0], step=0, steps=config.steps, loss="—")
+    )
+    names = dict(zip(("fixed", "attention"), _names, strict=True))
+
+    def report(variant: str, step: int, steps: int, loss: float) -> None:
+        done = step + (steps if variant == "attention" else 0)
+        text = _progress.format(model=names[variant], step=step, steps=steps, loss=f"{loss:.3f}")
+        bar.progress(done / max(1, 2 * steps), text=text)
+
+    comparison = train_both(config, on_progress=report)
+    bar.empty()
+    return comparison
 
 
 # --- the real model -------------------------------------------------------------------------------

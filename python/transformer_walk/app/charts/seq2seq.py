@@ -52,3 +52,68 @@ def readback(
         .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
     )
     return (lines + rule + text).properties(height=320, autosize=FIT_WIDTH)
+
+
+def accuracy_by_length(
+    frame: pd.DataFrame,
+    chance: float,
+    train_max: int,
+    *,
+    series_order: list[str],
+    length_title: str,
+    accuracy_title: str,
+    whole_title: str,
+    series_title: str,
+    chance_label: str,
+    trained_label: str,
+) -> alt.Chart:
+    """Token accuracy against the source length, one line per model, the training lengths
+    shaded and a random letter's accuracy dashed.
+
+    ``frame`` has columns ``T``, ``accuracy`` and ``whole`` (0…1: letters right, whole strings
+    right) and ``series`` (display name, one of ``series_order``, which fixes the colours)."""
+    longest = int(frame["T"].max())
+    x_scale = alt.Scale(domain=[0.5, longest + 0.5], nice=False)
+    band_data = pd.DataFrame({"start": [0.5], "end": [train_max + 0.5], "label": [trained_label]})
+    band = (
+        alt.Chart(band_data)
+        .mark_rect(color=MUTED, opacity=0.15)
+        .encode(x=alt.X("start:Q", scale=x_scale), x2=alt.X2("end:Q"))
+    )
+    band_text = (
+        alt.Chart(band_data)
+        .mark_text(align="left", baseline="top", dx=4, y=4, color=MUTED)
+        .encode(x=alt.X("start:Q", scale=x_scale), text=alt.Text("label:N"))
+    )
+    lines = (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("T:Q", title=length_title, scale=x_scale,
+                    axis=alt.Axis(values=list(range(1, longest + 1)), format="d")),
+            y=alt.Y("accuracy:Q", title=accuracy_title, scale=alt.Scale(domain=[0, 1]),
+                    axis=y_axis(accuracy_title, format="%")),
+            color=alt.Color(
+                "series:N",
+                title=series_title,
+                scale=alt.Scale(domain=series_order, range=["#f4a259", HIGHLIGHT]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
+            ),
+            tooltip=[
+                alt.Tooltip("series:N", title=series_title),
+                alt.Tooltip("T:Q", title=length_title),
+                alt.Tooltip("accuracy:Q", title=accuracy_title, format=".1%"),
+                alt.Tooltip("whole:Q", title=whole_title, format=".1%"),
+            ],
+        )
+    )  # fmt: skip
+    rule_data = pd.DataFrame({"chance": [chance], "label": [chance_label]})
+    rule = (
+        alt.Chart(rule_data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
+    )
+    rule_text = (
+        alt.Chart(rule_data)
+        .mark_text(align="right", dy=-6, color=MUTED, x="width", dx=-4)
+        .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
+    )
+    return (band + band_text + lines + rule + rule_text).properties(height=320, autosize=FIT_WIDTH)

@@ -1,7 +1,12 @@
-"""Seq2seq and its bottleneck: one fixed context vector vs a per-step context (Bahdanau attention).
+"""Seq2seq and its bottleneck: two GRU encoder–decoders trained on this page to reverse strings,
+one with a fixed context vector, one with additive (Bahdanau) attention.
 
-Renders ``transformer_walk.topics.seq2seq`` (the softmax and weighted sums on the sidebar's
-backend); holds no math.
+Renders ``transformer_walk.topics.gru_seq2seq`` (training cached per seed in
+``app.caches.gru_comparison``, under a progress bar): accuracy against length for both, the two
+models' answers for the learner's own string, the attention model's learned alignment and the
+contexts each decoder step read; then the untrained read-back probe of
+``transformer_walk.topics.seq2seq``. Every sentence about a number comes from a verdict of
+``gru_seq2seq``. Holds no math.
 """
 
 from __future__ import annotations
@@ -11,28 +16,83 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.caches import gru_comparison
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
-from transformer_walk.app.i18n import t
-from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import token_axis
+from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
-from transformer_walk.core import get_backend
-from transformer_walk.models.toy import tokenize
-from transformer_walk.topics.seq2seq import (
-    MAX_SOURCE,
-    PAIRS,
-    ReadbackRow,
-    Seq2SeqTrace,
-    mirror_pair,
-    readback,
-    run,
+from transformer_walk.topics.gru_seq2seq import (
+    HOLDS,
+    Comparison,
+    GruConfig,
+    SymbolError,
+    Translation,
+    alignment_counts,
+    alignment_verdict,
+    context_spread,
+    length_note,
+    own_verdict,
+    parse_symbols,
+    spell,
+    summarize,
+    translate,
 )
+from transformer_walk.topics.seq2seq import ReadbackRow, readback
 
-PAIR_KEY = "s2s_pair"
+SEED_KEY = "s2s_seed"
+SYMBOLS_KEY = "s2s_symbols"
 DIM_KEY = "s2s_dim"
-SHARP_KEY = "s2s_sharpness"
+SEEDS = [0, 1, 2, 3, 4]
+DEFAULT_SYMBOLS = "badcafe"
+OWN_MAX_LEN = 20  # letters the learner's string may have (the curve goes to eval_max_len)
+OWN_MAX_CHARS = 60  # what the text field takes: room for separators between 20 letters
 DIM_OPTIONS = [4, 8, 16, 32]
 READBACK_VOCAB = 16
+
+SHORT_KEYS = {
+    "even": "s2s.curve.short.even",
+    "attention": "s2s.curve.short.attention",
+    "fixed": "s2s.curve.short.fixed",
+}
+LONG_KEYS = {
+    "even": "s2s.curve.long.even",
+    "attention": "s2s.curve.long.attention",
+    "fixed": "s2s.curve.long.fixed",
+}
+FAR_KEYS = {
+    "both_fall": "s2s.curve.far.both_fall",
+    "attention_holds": "s2s.curve.far.attention_holds",
+    "fixed_holds": "s2s.curve.far.fixed_holds",
+    "both_hold": "s2s.curve.far.both_hold",
+}
+OWN_KEYS = {
+    "both": "s2s.own.verdict.both",
+    "attention": "s2s.own.verdict.attention",
+    "fixed": "s2s.own.verdict.fixed",
+    "neither": "s2s.own.verdict.neither",
+}
+NOTE_KEYS = {
+    "within": "s2s.own.curve.within",
+    "beyond": "s2s.own.curve.beyond",
+    "unmeasured": "s2s.own.curve.unmeasured",
+}
+ALIGN_KEYS = {
+    "on_letter": "s2s.own.align.on_letter",
+    "on_or_after": "s2s.own.align.on_or_after",
+    "mostly": "s2s.own.align.mostly",
+    "scattered": "s2s.own.align.scattered",
+}
+SYMBOL_ERROR_KEYS = {"empty": "s2s.own.empty", "bad": "s2s.own.bad", "long": "s2s.own.long"}
+
+
+def pct(x: float) -> str:
+    """A share as the page writes it: 0.5412 → "54%"."""
+    return f"{x:.0%}"
+
+
+def alphabet_label(alphabet: str) -> str:
+    """ "a–h" for a run of consecutive letters, else the letters spaced out."""
+    run = all(ord(b) - ord(a) == 1 for a, b in zip(alphabet, alphabet[1:], strict=False))
+    return f"{alphabet[0]}–{alphabet[-1]}" if run and len(alphabet) > 2 else " ".join(alphabet)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -40,65 +100,284 @@ def readback_rows(d: int) -> list[ReadbackRow]:
     return readback(d=d, vocab_size=READBACK_VOCAB)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def seq2seq_trace(
-    source: tuple[str, ...], pair_key: str, backend: str, d: int, sharpness: float
-) -> Seq2SeqTrace:
-    pair = mirror_pair(source) if pair_key == "mirror" else PAIRS[pair_key]
-    return run(pair, get_backend(backend), backend, d=d, sharpness=sharpness)
-
-
-def _intro() -> None:
+def _intro(config: GruConfig) -> None:
     st.markdown(t("s2s.intro"))
     st.latex(
-        r"\boldsymbol{h}_i = \tanh(W_x\boldsymbol{x}_i + W_h\boldsymbol{h}_{i-1}),\qquad"
+        r"\boldsymbol{h}_i = \mathrm{RNN}(\boldsymbol{x}_i, \boldsymbol{h}_{i-1}),\qquad"
         r"\boldsymbol{c} = \boldsymbol{h}_T,\qquad "
         r"P(y_t \mid y_{<t}, x_{1:T}) = g(y_{t-1}, \boldsymbol{s}_{t-1}, \boldsymbol{c})"
     )
     st.markdown(t("s2s.intro.problem"))
+    st.info(t("s2s.own_example", alphabet=alphabet_label(config.alphabet)), icon=":material/abc:")
 
 
-def _controls() -> tuple[str, int, float]:
-    labels = {
-        "mirror": t("s2s.pair.mirror"),
-        "fr": "the black cat sleeps → le chat noir dort",
-        "zh": "I eat breakfast at seven → 我 七点 吃 早饭",
-    }
-    c1, c2, c3 = st.columns([3, 1, 1])
-    pair_key = c1.radio(
-        t("s2s.pair"), options=list(labels), format_func=labels.__getitem__, key=PAIR_KEY
+def _training() -> Comparison:
+    st.header(t("s2s.train.title"), divider="gray")
+    st.markdown(t("s2s.train.body"))
+    st.latex(
+        r"\begin{aligned}"
+        r"\boldsymbol z &= \sigma(W_z\boldsymbol x + U_z\boldsymbol h), &"
+        r"\boldsymbol r &= \sigma(W_r\boldsymbol x + U_r\boldsymbol h),\\"
+        r"\tilde{\boldsymbol h} &= \tanh\big(W\boldsymbol x"
+        r" + U(\boldsymbol r\odot\boldsymbol h)\big), &"
+        r"\boldsymbol h' &= (1-\boldsymbol z)\odot\boldsymbol h + \boldsymbol z\odot"
+        r"\tilde{\boldsymbol h}"
+        r"\end{aligned}"
     )
-    d = c2.select_slider(t("s2s.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
-    sharpness = c3.slider(
-        t("s2s.sharpness"), 0.5, 8.0, 4.0, step=0.5, key=SHARP_KEY, help=t("s2s.sharpness_help")
+    st.latex(
+        r"\boldsymbol s_t = \mathrm{GRU}\big([\,\mathrm{emb}(y_{t-1});\ \boldsymbol c_t\,],\ "
+        r"\boldsymbol s_{t-1}\big),\qquad P(y_t) = \mathrm{softmax}\big(W_o[\boldsymbol s_t;\ "
+        r"\boldsymbol c_t] + \boldsymbol b_o\big)"
     )
-    if pair_key == "mirror":
-        st.caption(t("s2s.pair.mirror_help"))
-    return pair_key, d, sharpness
-
-
-def _fixed_vs_per_step(trace: Seq2SeqTrace) -> None:
-    st.header(t("s2s.fixed.title"), divider="gray")
-    st.markdown(t("s2s.fixed.body"))
-    target = token_axis(trace.pair.target)
-    dims = [str(j + 1) for j in range(trace.states.shape[1])]
-    fixed = np.tile(trace.fixed_context, (len(target), 1))  # (T', d): the same c at every step
-    span = float(max(np.abs(fixed).max(), np.abs(trace.contexts).max(), 1e-9))
     left, right = st.columns(2)
-    for col, matrix, title, latex in (
+    with left:
+        st.markdown(t("s2s.train.fixed"))
+        st.latex(r"\boldsymbol c_t = \boldsymbol h_T")
+    with right:
+        st.markdown(t("s2s.train.attention"))
+        st.latex(
+            r"\begin{aligned}"
+            r"e_{t,i} &= \boldsymbol v^{\mathsf T}"
+            r"\tanh(W_s\boldsymbol s_{t-1} + W_h\boldsymbol h_i)\\"
+            r"\alpha_{t,i} &= \exp e_{t,i} \big/ \textstyle\sum_j \exp e_{t,j}\\"
+            r"\boldsymbol c_t &= \textstyle\sum_i \alpha_{t,i}\boldsymbol h_i"
+            r"\end{aligned}"
+        )
+    column, _ = st.columns([1, 2])
+    seed = column.select_slider(
+        t("s2s.train.seed"), options=SEEDS, value=SEEDS[0], key=SEED_KEY,
+        help=t("s2s.train.seed_help"),
+    )  # fmt: skip
+    config = GruConfig(seed=int(seed))
+    st.markdown(
+        t(
+            "s2s.train.setup", embed=config.embed, hidden=config.hidden, attn=config.attn,
+            steps=f"{config.steps:,}", batch=config.batch, train_max=config.train_max_len,
+        )
+    )  # fmt: skip
+    comparison = gru_comparison(
+        config,
+        _progress=t("s2s.train.progress"),
+        _names=(t("s2s.variant.fixed"), t("s2s.variant.attention")),
+    )
+    fixed, attention = comparison.fixed, comparison.attention
+    st.caption(
+        t(
+            "s2s.train.done",
+            fixed_s=f"{fixed.seconds:.1f}",
+            attention_s=f"{attention.seconds:.1f}",
+            fixed_loss=f"{np.mean(fixed.losses[-50:]):.3f}",
+            attention_loss=f"{np.mean(attention.losses[-50:]):.3f}",
+        )
+    )
+    return comparison
+
+
+def _curve(comparison: Comparison) -> None:
+    config = comparison.config
+    st.header(t("s2s.curve.title"), divider="gray")
+    st.markdown(t("s2s.curve.body", n=config.eval_per_length, train_max=config.train_max_len))
+    names = {"fixed": t("s2s.curve.series.fixed"), "attention": t("s2s.curve.series.attention")}
+    frame = pd.DataFrame(
+        [
+            {"T": s.length, "series": names[v], "accuracy": s.token_accuracy,
+             "whole": s.sequence_accuracy}
+            for v in ("fixed", "attention")
+            for s in comparison.model(v).scores
+        ]
+    )  # fmt: skip
+    chance = 1 / len(config.alphabet)
+    st.altair_chart(
+        charts_seq2seq.accuracy_by_length(
+            frame,
+            chance,
+            config.train_max_len,
+            series_order=[names["fixed"], names["attention"]],
+            length_title=t("s2s.curve.axis_length"),
+            accuracy_title=t("s2s.curve.axis_accuracy"),
+            whole_title=t("s2s.curve.axis_whole"),
+            series_title=t("s2s.curve.axis_series"),
+            chance_label=t("s2s.curve.chance", chance=f"{chance:.1%}"),
+            trained_label=t("s2s.curve.trained", train_max=config.train_max_len),
+        ),
+        width="stretch",
+    )
+    st.markdown(curve_text(comparison))
+    with st.expander(t("s2s.curve.table")):
+        st.dataframe(curve_table(comparison), hide_index=True)
+
+
+def curve_table(comparison: Comparison) -> pd.DataFrame:
+    """Every evaluated length: both models' share of letters and of whole strings right, to a
+    tenth of a point (so that 89.9%, below the 90% a sentence speaks of, does not read 90%)."""
+    fixed, attention = comparison.fixed.scores, comparison.attention.scores
+    return pd.DataFrame(
+        {
+            t("s2s.curve.col.length"): [s.length for s in fixed],
+            t("s2s.curve.col.fixed_letters"): [f"{s.token_accuracy:.1%}" for s in fixed],
+            t("s2s.curve.col.fixed_whole"): [f"{s.sequence_accuracy:.1%}" for s in fixed],
+            t("s2s.curve.col.attention_letters"): [f"{s.token_accuracy:.1%}" for s in attention],
+            t("s2s.curve.col.attention_whole"): [f"{s.sequence_accuracy:.1%}" for s in attention],
+        }
+    )
+
+
+def curve_text(comparison: Comparison) -> str:
+    """The sentences under the curve, each chosen by a verdict of ``summarize``."""
+    s = summarize(comparison)
+    chance = f"{1 / len(comparison.config.alphabet):.1%}"
+
+    def at(key: str, length: int, **more: object) -> str:
+        return t(key, length=length, fixed=pct(s.fixed[length]),
+                 attention=pct(s.attention[length]), **more)  # fmt: skip
+
+    holds = pct(HOLDS)
+    drops = [
+        t("s2s.curve.drop.fixed.never", holds=holds)
+        if s.fixed_drop is None
+        else t("s2s.curve.drop.fixed.at", holds=holds, length=s.fixed_drop),
+        t("s2s.curve.drop.attention.never", holds=holds)
+        if s.attention_drop is None
+        else t("s2s.curve.drop.attention.at", holds=holds, length=s.attention_drop),
+    ]
+    return join_sentences(
+        [
+            at(SHORT_KEYS[s.short_verdict], s.short),
+            at(LONG_KEYS[s.long_verdict], s.long),
+            *drops,
+            at(FAR_KEYS[s.far_verdict], s.far, chance=chance),
+        ]
+    )
+
+
+def _own(comparison: Comparison) -> None:
+    config = comparison.config
+    st.header(t("s2s.own.title"), divider="gray")
+    alphabet = alphabet_label(config.alphabet)
+    text = st.text_input(
+        t("s2s.own.input", alphabet=alphabet), value=DEFAULT_SYMBOLS, key=SYMBOLS_KEY,
+        max_chars=OWN_MAX_CHARS, help=t("s2s.own.input_help", limit=OWN_MAX_LEN),
+    )  # fmt: skip
+    try:
+        source = parse_symbols(text, config.alphabet, OWN_MAX_LEN)
+    except SymbolError as error:
+        st.info(
+            t(SYMBOL_ERROR_KEYS[error.kind], alphabet=alphabet, bad=error.bad,
+              length=error.length, limit=error.limit),
+            icon=":material/edit_note:",
+        )  # fmt: skip
+        return
+    fixed = translate(comparison.fixed, source)
+    attention = translate(comparison.attention, source)
+    _answers(comparison, fixed, attention)
+    _alignment(config, attention)
+    _contexts(config, fixed, attention)
+
+
+def _written(config: GruConfig, tr: Translation) -> str:
+    output = spell(tr.output, config.alphabet) or "∅"
+    return output if tr.stopped else t("s2s.own.no_end", output=output)
+
+
+def _answers(comparison: Comparison, fixed: Translation, attention: Translation) -> None:
+    config = comparison.config
+    n = len(fixed.source)
+    rows = [
+        (t("s2s.own.expected"), spell(fixed.expected, config.alphabet), n),
+        (t("s2s.variant.fixed"), _written(config, fixed), fixed.letters_right),
+        (t("s2s.variant.attention"), _written(config, attention), attention.letters_right),
+    ]
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("s2s.own.col.model"): [name for name, _, _ in rows],
+                t("s2s.own.col.output"): [output for _, output, _ in rows],
+                t("s2s.own.col.right"): [f"{right} / {n}" for _, _, right in rows],
+            }
+        ),
+        hide_index=True,
+    )
+    verdict = t(
+        OWN_KEYS[own_verdict(fixed, attention)],
+        source=spell(fixed.source, config.alphabet),
+        length=n,
+        fixed_right=fixed.letters_right,
+        attention_right=attention.letters_right,
+    )
+    note = length_note(n, config)
+    measured = {}
+    if note != "unmeasured":
+        measured = {
+            "fixed": pct(comparison.fixed.accuracy(n)),
+            "attention": pct(comparison.attention.accuracy(n)),
+        }
+    where = t(
+        NOTE_KEYS[note], length=n, train_max=config.train_max_len, eval_max=config.eval_max_len,
+        **measured,
+    )  # fmt: skip
+    st.markdown(join_sentences([verdict, where]))
+
+
+def _alignment(config: GruConfig, attention: Translation) -> None:
+    weights = attention.weights
+    assert weights is not None  # the attention model always reports its weights
+    st.markdown(t("s2s.own.align.body"))
+    source_axis = [f"{i + 1} · {config.alphabet[x]}" for i, x in enumerate(attention.source)]
+    step_letters = [config.alphabet[y] for y in attention.output] + (
+        [t("s2s.own.end")] if attention.stopped else []
+    )
+    step_axis = [f"{k + 1} · {letter}" for k, letter in enumerate(step_letters)]
+    st.vega_lite_chart(
+        charts.heatmap(
+            weights,
+            step_axis,
+            source_axis,
+            row_title=t("s2s.own.axis.step"),
+            col_title=t("s2s.own.axis.source"),
+            value_title="α",
+            domain=(0.0, 1.0),
+        ),
+        width="content",
+    )
+    counts = alignment_counts(weights, len(attention.output))
+    if counts.rows == 0:
+        st.markdown(t("s2s.own.align.none"))
+    else:
+        st.markdown(
+            join_sentences(
+                [
+                    t("s2s.own.align.counts", rows=counts.rows, on=counts.on_letter,
+                      after=counts.after_letter, elsewhere=counts.elsewhere),
+                    t(ALIGN_KEYS[alignment_verdict(counts)]),
+                ]
+            )
+        )  # fmt: skip
+    st.info(t("s2s.own.align.caveat"), icon=":material/info:")
+
+
+def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> None:
+    st.subheader(t("s2s.fixed.title"))
+    st.markdown(t("s2s.fixed.body"))
+    dims = [str(j + 1) for j in range(config.hidden)]
+    span = float(max(np.abs(fixed.contexts).max(), np.abs(attention.contexts).max(), 1e-9))
+    left, right = st.columns(2)
+    for col, tr, title, latex in (
         (left, fixed, t("s2s.fixed.fixed"), r"\boldsymbol{c} = \boldsymbol{h}_T"),
-        (right, trace.contexts, t("s2s.fixed.attention"),
+        (right, attention, t("s2s.fixed.attention"),
          r"\boldsymbol{c}_t = \sum_i \alpha_{t,i}\,\boldsymbol{h}_i"),
     ):  # fmt: skip
+        letters = [config.alphabet[y] for y in tr.output] + (
+            [t("s2s.own.end")] if tr.stopped else []
+        )
         with col:
             st.markdown(f"**{title}**")
             st.latex(latex)
             st.vega_lite_chart(
                 charts.heatmap(
-                    matrix,
-                    target,
+                    tr.contexts,
+                    [f"{k + 1} · {letter}" for k, letter in enumerate(letters)],
                     dims,
-                    row_title=t("s2s.axis.step"),
+                    row_title=t("s2s.own.axis.step"),
                     col_title=t("s2s.axis.dim"),
                     value_title=t("s2s.axis.value"),
                     domain=(-span, span),
@@ -106,58 +385,17 @@ def _fixed_vs_per_step(trace: Seq2SeqTrace) -> None:
                 ),
                 width="content",
             )
-    spread = float(np.ptp(trace.contexts, axis=0).max()) if len(target) > 1 else 0.0
-    st.markdown(t("s2s.fixed.compare", steps=len(target), spread=f"{spread:.3f}"))
-
-
-def _alignment(trace: Seq2SeqTrace) -> None:
-    st.header(t("s2s.align.title"), divider="gray")
-    st.markdown(t("s2s.align.body"))
-    st.latex(
-        r"e_{t,i} = \beta\,\frac{\boldsymbol{q}_t\cdot\boldsymbol{h}_i}{\sqrt{d}},\qquad"
-        r"\alpha_{t,i} = \frac{\exp(e_{t,i})}{\sum_j \exp(e_{t,j})},\qquad"
-        r"\boldsymbol{c}_t = \sum_i \alpha_{t,i}\,\boldsymbol{h}_i"
-    )
-    st.caption(t("s2s.align.construction"))
-    source, target = token_axis(trace.pair.source), token_axis(trace.pair.target)
-    st.vega_lite_chart(
-        charts.heatmap(
-            trace.weights,
-            target,
-            source,
-            row_title=t("s2s.axis.target"),
-            col_title=t("s2s.axis.source"),
-            value_title="α",
-            domain=(0.0, 1.0),
-        ),
-        width="content",
-    )
-    hits, total = trace.aligned_hits, len(target)
     st.markdown(
-        t(
-            "s2s.align.hits",
-            hits=hits,
-            total=total,
-            backend=t(f"backend.{trace.backend}"),
-            beta=f"{trace.sharpness:g}",
-        )
-    )
-    t0 = 0
-    row = trace.weights[t0]
-    terms = " + ".join(f"{a:.2f}\\,\\boldsymbol{{h}}_{{{i + 1}}}" for i, a in enumerate(row[:8]))
-    if len(row) > 8:
-        terms += r" + \cdots"
-    st.latex(rf"\boldsymbol{{c}}_1 = {terms}\quad(\text{{{_latex_safe(trace.pair.target[t0])}}})")
-    st.info(t("s2s.align.caveat"), icon=":material/info:")
+        t("s2s.fixed.compare", steps=len(attention.contexts),
+          spread=f"{context_spread(attention.contexts):.3f}")
+    )  # fmt: skip
 
 
-def _latex_safe(word: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in " -'" else " " for ch in word).strip() or "?"
-
-
-def _bottleneck(d: int) -> None:
+def _bottleneck() -> None:
     st.header(t("s2s.neck.title"), divider="gray")
     st.markdown(t("s2s.neck.body", vocab=READBACK_VOCAB))
+    column, _ = st.columns([1, 2])
+    d = column.select_slider(t("s2s.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
     with st.spinner(t("s2s.neck.running")):
         rows = readback_rows(d)
     first = t("s2s.neck.series.first")
@@ -204,26 +442,12 @@ def _bottleneck(d: int) -> None:
 
 
 def render() -> None:
-    name = page_start("s2s.title")
-    if name is None:
-        return
-    _intro()
-    tokens = tokenize(current_sentence())
-    pair_key, d, sharpness = _controls()
-    trace = None
-    if pair_key == "mirror":
-        if not tokens:
-            st.info(t("s2s.empty"), icon=":material/edit_note:")
-        else:
-            if len(tokens) > MAX_SOURCE:
-                st.caption(t("s2s.capped", shown=MAX_SOURCE, n=len(tokens)))
-            trace = seq2seq_trace(tuple(tokens[:MAX_SOURCE]), "mirror", name, d, sharpness)
-    else:
-        trace = seq2seq_trace((), pair_key, name, d, sharpness)
-    if trace is not None:
-        _fixed_vs_per_step(trace)
-        _alignment(trace)
-    _bottleneck(d)
+    page_start("s2s.title", caption="s2s.computed", uses_backend=False)
+    _intro(GruConfig())
+    comparison = _training()
+    _curve(comparison)
+    _own(comparison)
+    _bottleneck()
     solved_and_hurts(t("s2s.solved"), t("s2s.hurts"))
 
 

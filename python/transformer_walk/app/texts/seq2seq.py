@@ -5,6 +5,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Seq2seq and its bottleneck",
         "zh": "Seq2seq 与它的瓶颈",
     },
+    "s2s.computed": {
+        "en": "The models on this page are trained and run here in NumPy, with their own "
+        "backpropagation; the sidebar's backend is not involved.",
+        "zh": "这一页的模型都在这里用 NumPy 训练和运行，反向传播也是手写的；"
+        "侧边栏选的计算后端在这里不起作用。",
+    },
     "s2s.intro": {
         "en": "Translation maps a sequence to a sequence of a different length and order. The "
         "encoder–decoder (seq2seq) answer: an RNN **encoder** reads the source word by word "
@@ -18,132 +24,376 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.intro.problem": {
         "en": "Elegant, and narrow: one vector of fixed size must summarise the whole source "
-        "before the decoder has said which part it will need. The encoder may well have "
-        "seen everything — the trouble is that the decoder cannot go back and pick what it "
-        "needs now. Below, a toy encoder with real numbers; then the fix, attention, which "
-        "gives every decoder step its own context.",
+        "before the decoder has said which part it will need. The fix, attention, keeps every "
+        "encoder state and lets each decoder step take its own mixture of them. Below, two "
+        "small encoder–decoders, one of each kind, are trained on this page, so that the "
+        "difference can be measured instead of asserted.",
         "zh": "很优雅，但接口太窄：在解码器还没说明需要哪一部分之前，一个固定大小的向量就必须概括"
-        "整个源句子。编码器未必没看到信息——问题在于解码器没法回头、按此刻的需要去挑选。"
-        "下面先用一个带真实数字的玩具编码器演示，再看解决办法：注意力，"
-        "它让解码器的每一步都拥有自己的上下文。",
+        "整个源句子。解决办法是注意力：保留全部编码器状态，让解码器每一步按自己的需要混合它们。"
+        "下面在这一页上现场训练两个小型编码器–解码器，两种各一个，"
+        "这样差别就能量出来，而不只是说说而已。",
     },
-    "s2s.pair": {"en": "Sentence pair", "zh": "句子对"},
-    "s2s.pair.mirror": {
-        "en": "your sentence → “Mirror” (the same words, reversed)",
-        "zh": "你的句子 → “镜像语”（同样的词，倒过来）",
+    "s2s.own_example": {
+        "en": "This page does not follow the sidebar's sentence: a model trained in seconds can "
+        "only learn a tiny language. Here the sentences are strings of the letters {alphabet}, "
+        "and the translation of a string is the same letters backwards.",
+        "zh": "这一页不使用侧边栏的句子：几秒钟训练出来的模型只学得会一种极小的语言。"
+        "这里的句子是由字母 {alphabet} 组成的串，一个串的“译文”就是把这些字母倒过来写。",
     },
-    "s2s.pair.mirror_help": {
-        "en": "“Mirror” is a toy language we define: it says everything backwards, so target "
-        "word j translates source word n + 1 − j (both counted from 1) and the alignment is an "
-        "anti-diagonal.",
-        "zh": "“镜像语”是我们定义的一种玩具语言：什么话都倒着说，所以目标词 j 对应源词 n + 1 − j"
-        "（都从 1 数起），对齐矩阵是一条反对角线。",
+    # --- training -------------------------------------------------------------------------------
+    "s2s.train.title": {
+        "en": "Two small translators, trained here",
+        "zh": "在这里训练两个小翻译器",
     },
-    "s2s.dim": {"en": "State size d", "zh": "状态维数 d"},
-    "s2s.sharpness": {"en": "Sharpness β", "zh": "锐度 β"},
-    "s2s.sharpness_help": {
-        "en": "Multiplies the scores before the softmax: larger β, more peaked weights.",
-        "zh": "在 softmax 之前乘到得分上：β 越大，权重越集中。",
+    "s2s.train.body": {
+        "en": "The task: write a string backwards, then an end mark (“badcafe” → “efacdab”). "
+        "Reversal is hard on a single vector: the first letter to write is the "
+        "last one read, and the last one to write was read first, longest ago. Both models "
+        "are GRU encoder–decoders; the decoder starts from $\\boldsymbol s_0 = \\boldsymbol h_T$ "
+        "and at every step reads the letter it wrote before and a context. They differ only "
+        "in that context:",
+        "zh": "任务：把一个串倒过来写，最后写一个结束符（“badcafe” → “efacdab”）。"
+        "倒序对单个向量很不友好：第一个要写的字母是最后读到的，"
+        "最后一个要写的字母却是最早读到、隔得最久的。两个模型都是 GRU 编码器–解码器；"
+        "解码器从 $\\boldsymbol s_0 = \\boldsymbol h_T$ 出发，每一步读入自己上一步写出的字母"
+        "和一个上下文。两者唯一的区别就在这个上下文：",
     },
-    "s2s.empty": {
-        "en": "The sentence in the sidebar has no tokens, so “Mirror” has nothing to translate. "
-        "Type a few words there or pick one of the fixed pairs; the bottleneck experiment "
-        "below works either way.",
-        "zh": "侧边栏里的句子没有任何 token，“镜像语”无从翻译。"
-        "请在那里输入几个词，或者选一个固定的句子对；下面的瓶颈实验照常可用。",
+    "s2s.train.fixed": {
+        "en": "**Fixed context**: the encoder's last state, the same at every step.",
+        "zh": "**固定上下文**：编码器的最后一个状态，每一步都一样。",
     },
-    "s2s.capped": {
-        "en": "Your text has {n} tokens; the encoder reads the first {shown} so the matrices "
-        "stay readable.",
-        "zh": "你的文本有 {n} 个 token；为了让矩阵看得清，编码器只读前 {shown} 个。",
+    "s2s.train.attention": {
+        "en": "**Attention** (Bahdanau et al., 2015): a small network scores every encoder state "
+        "against the decoder's state, a softmax turns the scores into weights, and the context "
+        "is the weighted mixture, new at every step.",
+        "zh": "**注意力**（Bahdanau 等，2015）：用一个小网络拿解码器的状态给每个编码器状态打分，"
+        "softmax 把得分变成权重，上下文就是加权混合的结果，每一步都重新计算。",
     },
-    "s2s.axis.step": {"en": "decoder step (target word)", "zh": "解码步（目标词）"},
-    "s2s.axis.dim": {"en": "dimension", "zh": "维度"},
-    "s2s.axis.value": {"en": "value", "zh": "数值"},
-    "s2s.axis.target": {"en": "target word (decoder step t)", "zh": "目标词（解码步 t）"},
-    "s2s.axis.source": {"en": "source word i", "zh": "源词 i"},
-    # --- fixed vs per-step ------------------------------------------------------------------------
+    "s2s.train.setup": {
+        "en": "The same for both: letter vectors of size {embed}, states of size H = {hidden} "
+        "(the scorer is {attn} wide), {steps} Adam steps on batches of {batch} random strings "
+        "of 1 to {train_max} letters (the very same batches for both), teacher forcing (in "
+        "training the decoder reads the true previous letter) and cross-entropy. The gradients "
+        "come from backpropagation through time written out by hand, checked in the tests "
+        "against finite differences.",
+        "zh": "两者相同的部分：字母向量长 {embed}，状态长 H = {hidden}（打分网络宽 {attn}），"
+        "用 Adam 训练 {steps} 步，每批 {batch} 个长 1 到 {train_max} 的随机串"
+        "（两个模型用的是完全相同的批次），采用教师强制（训练时解码器读入正确的上一个字母）"
+        "和交叉熵损失。梯度来自手写的随时间反向传播，测试里用有限差分核对过。",
+    },
+    "s2s.train.seed": {"en": "Seed", "zh": "随机种子"},
+    "s2s.train.seed_help": {
+        "en": "Another seed gives other starting weights and other training batches: see how "
+        "much of the result is luck. Each seed trains once per server.",
+        "zh": "换一个种子，初始权重和训练批次都会不同：可以看看结果里有多少是运气。"
+        "每个种子在服务器上只训练一次。",
+    },
+    "s2s.train.progress": {
+        "en": "Training the {model} model: step {step} of {steps}, loss {loss}",
+        "zh": "正在训练{model}模型：第 {step} / {steps} 步，损失 {loss}",
+    },
+    "s2s.train.done": {
+        "en": "Trained on this server in {fixed_s} s (fixed context) and {attention_s} s "
+        "(attention), once for this seed: opening the page again reuses them. Training loss "
+        "over the last 50 steps: {fixed_loss} and {attention_loss}.",
+        "zh": "在本服务器上训练用时 {fixed_s} 秒（固定上下文）和 {attention_s} 秒（注意力），"
+        "每个种子只训练一次：再次打开本页会直接复用。最后 50 步的平均训练损失："
+        "{fixed_loss} 和 {attention_loss}。",
+    },
+    "s2s.variant.fixed": {"en": "fixed-context", "zh": "固定上下文"},
+    "s2s.variant.attention": {"en": "attention", "zh": "注意力"},
+    # --- accuracy against length ------------------------------------------------------------------
+    "s2s.curve.title": {
+        "en": "Accuracy against length: the bottleneck as a measured curve",
+        "zh": "准确率随长度的变化：量出来的瓶颈曲线",
+    },
+    "s2s.curve.body": {
+        "en": "Each point: {n} new random strings of that length, decoded greedily (each model "
+        "reads the letter it wrote itself, not the true one), scored by the share of letters "
+        "in the right place. Strings longer than {train_max} letters never occurred in training.",
+        "zh": "每个点：{n} 个该长度的新随机串，用贪心解码（每个模型读入的是自己写出的字母，"
+        "而不是正确答案），按位置正确的字母所占比例计分。长于 {train_max} 个字母的串"
+        "在训练中从未出现过。",
+    },
+    "s2s.curve.series.fixed": {"en": "fixed context (c = h_T)", "zh": "固定上下文（c = h_T）"},
+    "s2s.curve.series.attention": {
+        "en": "attention (c_t = Σ α h_i)",
+        "zh": "注意力（c_t = Σ α h_i）",
+    },
+    "s2s.curve.axis_length": {"en": "source length T (letters)", "zh": "源串长度 T（字母数）"},
+    "s2s.curve.axis_accuracy": {"en": "letters right", "zh": "字母正确率"},
+    "s2s.curve.axis_series": {"en": "model", "zh": "模型"},
+    "s2s.curve.axis_whole": {"en": "whole string right", "zh": "整串正确率"},
+    "s2s.curve.trained": {"en": "trained on 1–{train_max}", "zh": "训练长度 1–{train_max}"},
+    "s2s.curve.chance": {"en": "a random letter ({chance})", "zh": "随机猜一个字母（{chance}）"},
+    "s2s.curve.short.even": {
+        "en": "At length {length} the two are even: the fixed context gets {fixed} of the "
+        "letters right, attention {attention}. A short string fits in one vector.",
+        "zh": "长度为 {length} 时两者不相上下：固定上下文的字母正确率是 {fixed}，"
+        "注意力是 {attention}。短的串一个向量装得下。",
+    },
+    "s2s.curve.short.attention": {
+        "en": "Even at length {length} attention is ahead: {attention} of the letters right, "
+        "against {fixed} with the fixed context.",
+        "zh": "即使在长度 {length}，注意力也已领先：字母正确率 {attention}，固定上下文是 {fixed}。",
+    },
+    "s2s.curve.short.fixed": {
+        "en": "At length {length} the fixed context is ahead: {fixed} of the letters right, "
+        "against {attention} with attention.",
+        "zh": "长度为 {length} 时固定上下文领先：字母正确率 {fixed}，注意力是 {attention}。",
+    },
+    "s2s.curve.long.attention": {
+        "en": "At length {length}, the longest in training, attention gets {attention} of the "
+        "letters right and the fixed context {fixed}: that gap is the bottleneck, measured.",
+        "zh": "在长度 {length}，也就是训练中最长的长度，注意力的字母正确率是 {attention}，"
+        "固定上下文是 {fixed}：这个差距就是量出来的瓶颈。",
+    },
+    "s2s.curve.long.even": {
+        "en": "At length {length}, the longest in training, the two are even ({attention} with "
+        "attention, {fixed} with the fixed context): with this seed the bottleneck does not "
+        "show within the training lengths.",
+        "zh": "在长度 {length}，也就是训练中最长的长度，两者不相上下（注意力 {attention}，"
+        "固定上下文 {fixed}）：在这个种子下，瓶颈在训练长度以内没有显现出来。",
+    },
+    "s2s.curve.long.fixed": {
+        "en": "At length {length}, the longest in training, the fixed context is ahead: "
+        "{fixed} of the letters right, against {attention} with attention.",
+        "zh": "在长度 {length}，也就是训练中最长的长度，固定上下文领先：字母正确率 {fixed}，"
+        "注意力是 {attention}。",
+    },
+    "s2s.curve.drop.fixed.at": {
+        "en": "The fixed context first falls below {holds} at length {length}.",
+        "zh": "固定上下文从长度 {length} 开始低于 {holds}。",
+    },
+    "s2s.curve.drop.fixed.never": {
+        "en": "The fixed context stays at or above {holds} at every length measured.",
+        "zh": "在测量的每个长度上，固定上下文都不低于 {holds}。",
+    },
+    "s2s.curve.drop.attention.at": {
+        "en": "Attention first falls below {holds} at length {length}.",
+        "zh": "注意力从长度 {length} 开始低于 {holds}。",
+    },
+    "s2s.curve.drop.attention.never": {
+        "en": "Attention stays at or above {holds} at every length measured.",
+        "zh": "在测量的每个长度上，注意力都不低于 {holds}。",
+    },
+    "s2s.curve.far.both_fall": {
+        "en": "Longer strings than any in training break both: at length {length} attention "
+        "gets {attention} of the letters right and the fixed context {fixed} (a random letter: "
+        "{chance}). Attention removes the bottleneck, not the need to have learned those "
+        "lengths.",
+        "zh": "比训练中任何串都长的串，两个模型都应付不了：在长度 {length}，注意力的字母正确率"
+        "是 {attention}，固定上下文是 {fixed}（随机猜一个字母：{chance}）。"
+        "注意力消除了瓶颈，但模型仍然得在这些长度上训练过才行。",
+    },
+    "s2s.curve.far.attention_holds": {
+        "en": "Even past the training lengths attention holds: at length {length} it gets "
+        "{attention} of the letters right, the fixed context {fixed} (a random letter: "
+        "{chance}).",
+        "zh": "即使超出训练长度，注意力依然撑得住：在长度 {length}，它的字母正确率是 "
+        "{attention}，固定上下文是 {fixed}（随机猜一个字母：{chance}）。",
+    },
+    "s2s.curve.far.fixed_holds": {
+        "en": "Past the training lengths the fixed context holds and attention does not: at "
+        "length {length}, {fixed} of the letters right against {attention} (a random letter: "
+        "{chance}).",
+        "zh": "超出训练长度后，固定上下文撑得住而注意力撑不住：在长度 {length}，"
+        "字母正确率 {fixed} 对 {attention}（随机猜一个字母：{chance}）。",
+    },
+    "s2s.curve.far.both_hold": {
+        "en": "Even past the training lengths both hold: at length {length}, attention gets "
+        "{attention} of the letters right and the fixed context {fixed}.",
+        "zh": "即使超出训练长度，两者都撑得住：在长度 {length}，注意力的字母正确率是 "
+        "{attention}，固定上下文是 {fixed}。",
+    },
+    "s2s.curve.table": {"en": "Every length, in numbers", "zh": "每个长度的具体数字"},
+    "s2s.curve.col.length": {"en": "length T", "zh": "长度 T"},
+    "s2s.curve.col.fixed_letters": {
+        "en": "fixed: letters right",
+        "zh": "固定上下文：字母正确率",
+    },
+    "s2s.curve.col.fixed_whole": {"en": "fixed: whole string", "zh": "固定上下文：整串正确率"},
+    "s2s.curve.col.attention_letters": {
+        "en": "attention: letters right",
+        "zh": "注意力：字母正确率",
+    },
+    "s2s.curve.col.attention_whole": {
+        "en": "attention: whole string",
+        "zh": "注意力：整串正确率",
+    },
+    # --- the learner's own sequence ---------------------------------------------------------------
+    "s2s.own.title": {
+        "en": "Your own string, and the alignment attention learned",
+        "zh": "你自己的串，以及注意力学到的对齐",
+    },
+    "s2s.own.input": {
+        "en": "A string of the letters {alphabet} to reverse",
+        "zh": "一个要倒过来写的串（由字母 {alphabet} 组成）",
+    },
+    "s2s.own.input_help": {
+        "en": "Up to {limit} letters; spaces, commas and dashes between them are ignored, "
+        "capitals read as small letters.",
+        "zh": "最多 {limit} 个字母；字母之间的空格、逗号和连字符会被忽略，大写字母按小写处理。",
+    },
+    "s2s.own.empty": {
+        "en": "Type a few of the letters {alphabet} to see what the two models make of them.",
+        "zh": "输入几个字母（{alphabet} 之中的），看看两个模型会怎么处理。",
+    },
+    "s2s.own.bad": {
+        "en": "The models only know the letters {alphabet}; “{bad}” is not among them. Try "
+        "again with those letters only.",
+        "zh": "这两个模型只认识字母 {alphabet}；“{bad}”不在其中。请只用这些字母再试一次。",
+    },
+    "s2s.own.long": {
+        "en": "That is {length} letters; this section takes up to {limit}. The curve above "
+        "already shows what happens to long strings.",
+        "zh": "这里有 {length} 个字母；这一节最多接受 {limit} 个。"
+        "长串会怎样，上面的曲线已经给出了。",
+    },
+    "s2s.own.col.model": {"en": "model", "zh": "模型"},
+    "s2s.own.col.output": {"en": "output", "zh": "输出"},
+    "s2s.own.col.right": {"en": "letters right", "zh": "正确字母数"},
+    "s2s.own.expected": {"en": "the reversal", "zh": "正确的倒序"},
+    "s2s.own.no_end": {"en": "{output} … (no end mark)", "zh": "{output} …（没有写结束符）"},
+    "s2s.own.verdict.both": {
+        "en": "Both models reverse “{source}” exactly.",
+        "zh": "两个模型都把“{source}”准确地倒了过来。",
+    },
+    "s2s.own.verdict.attention": {
+        "en": "Only the attention model reverses “{source}” exactly; the fixed context gets "
+        "{fixed_right} of its {length} letters in place.",
+        "zh": "只有注意力模型把“{source}”准确地倒了过来；固定上下文模型在 {length} 个字母中"
+        "放对了 {fixed_right} 个。",
+    },
+    "s2s.own.verdict.fixed": {
+        "en": "Only the fixed-context model reverses “{source}” exactly; attention gets "
+        "{attention_right} of its {length} letters in place.",
+        "zh": "只有固定上下文模型把“{source}”准确地倒了过来；注意力模型在 {length} 个字母中"
+        "放对了 {attention_right} 个。",
+    },
+    "s2s.own.verdict.neither": {
+        "en": "Neither model reverses “{source}” exactly: the fixed context gets {fixed_right} "
+        "of its {length} letters in place, attention {attention_right}.",
+        "zh": "两个模型都没能把“{source}”准确地倒过来：在 {length} 个字母中，固定上下文放对了 "
+        "{fixed_right} 个，注意力放对了 {attention_right} 个。",
+    },
+    "s2s.own.curve.within": {
+        "en": "On random strings of {length} letters the curve above measured {attention} of "
+        "the letters right with attention and {fixed} with the fixed context.",
+        "zh": "在长度为 {length} 的随机串上，上面的曲线测得注意力的字母正确率为 {attention}，"
+        "固定上下文为 {fixed}。",
+    },
+    "s2s.own.curve.beyond": {
+        "en": "{length} letters is longer than any string in training (1 to {train_max}); on "
+        "random strings of this length the curve above measured {attention} of the letters "
+        "right with attention and {fixed} with the fixed context.",
+        "zh": "{length} 个字母比训练中的任何串（1 到 {train_max} 个字母）都长；"
+        "在这个长度的随机串上，上面的曲线测得注意力的字母正确率为 {attention}，"
+        "固定上下文为 {fixed}。",
+    },
+    "s2s.own.curve.unmeasured": {
+        "en": "{length} letters is longer than any string in training (1 to {train_max}) and "
+        "than the curve above goes ({eval_max}).",
+        "zh": "{length} 个字母比训练中的任何串（1 到 {train_max} 个字母）都长，"
+        "也超出了上面曲线测量的范围（{eval_max}）。",
+    },
+    "s2s.own.align.body": {
+        "en": "Each row is one step of the attention model's decoder, labelled with the letter it "
+        "wrote; each column a source position. The cell is the weight α that step gave that "
+        "encoder state. Nobody told the model where to look: these weights are learned.",
+        "zh": "每一行是注意力模型解码器的一步，标的是那一步写出的字母；每一列是一个源位置。"
+        "格子里是那一步给这个编码器状态的权重 α。没有人告诉模型该看哪里：这些权重是学出来的。",
+    },
+    "s2s.own.axis.step": {"en": "decoder step (letter written)", "zh": "解码步（写出的字母）"},
+    "s2s.own.axis.source": {"en": "source position i (letter)", "zh": "源位置 i（字母）"},
+    "s2s.own.end": {"en": "end", "zh": "结束"},
+    "s2s.own.align.counts": {
+        "en": "Of the {rows} letters the attention model wrote for this string, {on} took the "
+        "most weight from the state of the letter being copied, hᵢ, {after} from the state "
+        "just after it, hᵢ₊₁, and {elsewhere} from somewhere else.",
+        "zh": "对这个串，注意力模型写出的 {rows} 个字母中，有 {on} 个的最大权重落在被抄写字母"
+        "自己的状态 hᵢ 上，{after} 个落在紧随其后的状态 hᵢ₊₁ 上，{elsewhere} 个落在别处。",
+    },
+    "s2s.own.align.on_letter": {
+        "en": "Every step looks where its letter is: the anti-diagonal of a reversal.",
+        "zh": "每一步看的都正是它要抄的字母所在之处：一条倒序的反对角线。",
+    },
+    "s2s.own.align.on_or_after": {
+        "en": "Every step looks at its letter's state or the next one: the reversal's "
+        "anti-diagonal, shifted by one where the peak is on hᵢ₊₁. A likely reason: a forward "
+        "GRU's hᵢ₊₁ has just read xᵢ₊₁, the letter the decoder wrote one step before, and "
+        "still carries xᵢ, the one it writes now — a state the decoder can find by what it "
+        "last wrote, and read from.",
+        "zh": "每一步看的要么是它要抄的字母的状态，要么是下一个状态：这是倒序的反对角线，"
+        "峰值落在 hᵢ₊₁ 的地方整体错开了一格。一个可能的原因：正向 GRU 的 hᵢ₊₁ 刚读过 "
+        "xᵢ₊₁，也就是解码器上一步写出的字母，同时还带着 xᵢ，也就是现在要写的字母——"
+        "解码器可以凭自己上一步写了什么找到这个状态，再从中读出下一个字母。",
+    },
+    "s2s.own.align.mostly": {
+        "en": "Most steps follow the reversal's anti-diagonal (on the letter's state or the next "
+        "one); the others look elsewhere.",
+        "zh": "大多数步沿着倒序的反对角线（落在字母自己的状态或下一个状态上）；其余的看向了别处。",
+    },
+    "s2s.own.align.scattered": {
+        "en": "Fewer than half of the steps follow the reversal's anti-diagonal: on this string "
+        "the model has lost track of where to read.",
+        "zh": "沿着倒序反对角线的步数不到一半：在这个串上，模型已经找不准该从哪里读了。",
+    },
+    "s2s.own.align.none": {
+        "en": "The attention model wrote no letter for this string, so there is no alignment "
+        "to read.",
+        "zh": "对这个串，注意力模型一个字母也没写，所以没有对齐可看。",
+    },
+    "s2s.own.align.caveat": {
+        "en": "Attention weights show where information was read from; they are not a proof of "
+        "what the model “understood”, and they need not be where a person would look.",
+        "zh": "注意力权重显示的是信息从哪里读取，并不能证明模型“理解”了什么；"
+        "它们也不一定落在人会去看的地方。",
+    },
+    # --- fixed vs per-step contexts --------------------------------------------------------------
     "s2s.fixed.title": {
         "en": "One context for every step vs one context per step",
         "zh": "每一步共用一个上下文，还是每一步各有一个",
     },
     "s2s.fixed.body": {
-        "en": "Each row is what the decoder receives while writing that target word. On the "
-        "left, the fixed-context model: the final state $\\boldsymbol h_T$, copied to every "
-        "row. On the right, attention: a different mixture of all encoder states for each "
-        "step.",
-        "zh": "每一行是解码器写出该目标词时收到的上下文。左边是固定上下文模型：最后的状态 "
-        "$\\boldsymbol h_T$，原样复制到每一行。"
-        "右边是注意力：每一步都按不同比例混合全部编码器状态。",
+        "en": "Each row is what the decoder received while writing that letter of your string. "
+        "On the left, the fixed-context model: its encoder's final state $\\boldsymbol h_T$, "
+        "copied to every row. On the right, the attention model: a different mixture of its "
+        "encoder's states at every step.",
+        "zh": "每一行是解码器在写出你这个串的那个字母时收到的上下文。左边是固定上下文模型："
+        "它的编码器的最后状态 $\\boldsymbol h_T$，原样复制到每一行。"
+        "右边是注意力模型：每一步都按不同比例混合它的编码器状态。",
     },
     "s2s.fixed.fixed": {"en": "Fixed context", "zh": "固定上下文"},
     "s2s.fixed.attention": {"en": "Attention: a context per step", "zh": "注意力：每步一个上下文"},
+    "s2s.axis.dim": {"en": "dimension", "zh": "维度"},
+    "s2s.axis.value": {"en": "value", "zh": "数值"},
     "s2s.fixed.compare": {
         "en": "Across the {steps} decoder steps the fixed context never changes (every row is "
         "identical), while the attention contexts differ by up to {spread} in some dimension.",
         "zh": "在 {steps} 个解码步里，固定上下文从不改变（每一行都一样）；"
         "而注意力得到的上下文，在某一维上相差可达 {spread}。",
     },
-    # --- alignment --------------------------------------------------------------------------------
-    "s2s.align.title": {
-        "en": "Attention as alignment",
-        "zh": "注意力就是对齐",
-    },
-    "s2s.align.body": {
-        "en": "Attention, as Bahdanau and colleagues added it to seq2seq, keeps every encoder "
-        "state. At step $t$ the decoder scores each $\\boldsymbol h_i$ against its current need "
-        "(they scored with a small network; here a scaled dot product, as the Transformer "
-        "does), turns the scores into weights with a softmax, and reads a weighted mixture. "
-        "The weights form an **alignment**: which source words each target word draws on. Here "
-        "the word order differs, so a good alignment leaves the diagonal.",
-        "zh": "Bahdanau 等人为 seq2seq 加上的注意力保留全部编码器状态。在第 $t$ 步，解码器按"
-        "自己当前的需要给每个 $\\boldsymbol h_i$ 打分（他们用一个小网络打分；这里用缩放点积，"
-        "和 Transformer 一样），用 softmax 把得分变成权重，再读取加权混合的结果。"
-        "这些权重构成一张**对齐**表：每个目标词取用了哪些源词。这里两种语言词序不同，"
-        "所以好的对齐会偏离对角线。",
-    },
-    "s2s.align.construction": {
-        "en": "A teaching construction, not a trained model: the weights below are random and "
-        "nothing is learned. A trained decoder learns its query q_t; here we build it from the "
-        "source word or words that target word translates (q_t = tanh(W_x x̄), the state that word "
-        "would give on its own), to show the alignment such training aims for. The scores, "
-        "softmax and mixture are computed for real.",
-        "zh": "这是教学用的构造，不是训练好的模型：下面的权重是随机的，也没有学习任何东西。"
-        "训练好的解码器会自己学出查询 q_t；这里我们用该目标词所翻译的源词来构造它"
-        "（q_t = tanh(W_x x̄)，即这个词单独输入时会产生的状态），以展示训练所追求的对齐。"
-        "打分、softmax 和加权混合都是真实计算的。",
-    },
-    "s2s.align.hits": {
-        "en": "{hits} of {total} target words put their largest weight on the source word they "
-        "translate (softmax and weighted sum by the **{backend}** backend, β = {beta}).",
-        "zh": "{total} 个目标词中，有 {hits} 个把最大的权重放在了它所翻译的源词上"
-        "（softmax 与加权求和由 **{backend}** 后端计算，β = {beta}）。",
-    },
-    "s2s.align.caveat": {
-        "en": "Attention weights show where information was read from; they are not a proof of "
-        "what the model “understood”, and a trained model's weights need not match a "
-        "linguist's alignment.",
-        "zh": "注意力权重显示的是信息从哪里读取，并不能证明模型“理解”了什么；"
-        "训练好的模型的权重也不一定与语言学家的对齐相符。",
-    },
-    # --- the bottleneck ---------------------------------------------------------------------------
+    # --- the untrained read-back probe ------------------------------------------------------------
     "s2s.neck.title": {
-        "en": "The bottleneck, measured: what one vector can still tell",
-        "zh": "量一量瓶颈：一个向量还能说出多少",
+        "en": "Why: what one vector can still tell, before any training",
+        "zh": "原因：一个向量还能说出多少（未经任何训练）",
     },
     "s2s.neck.body": {
-        "en": "Random sentences of T words from a {vocab}-word toy vocabulary go through the "
-        "same tanh encoder. A linear read-out, fitted on 1,500 sentences and tested on 500 "
-        "new ones, tries to name word i. From the single vector $\\boldsymbol h_T$ (what a "
-        "fixed-context decoder gets), early words fade towards chance as T grows. From "
-        "$\\boldsymbol h_i$ itself (what attention lets the decoder reach) each word stays "
-        "readable whatever the length.",
-        "zh": "从一个含 {vocab} 个词的玩具词表中随机组成长度为 T 的句子，送进同一个 tanh 编码器。"
-        "一个线性读出器在 1500 个句子上拟合，再在 500 个新句子上测试，尝试说出第 i 个词。"
-        "只看单个向量 $\\boldsymbol h_T$（固定上下文解码器拿到的东西）时，随着 T 变长，"
-        "靠前的词逐渐退化到随机猜测的水平；而直接看 $\\boldsymbol h_i$"
-        "（注意力让解码器够得着的东西）时，无论句子多长，每个词都依然读得出来。",
+        "en": "A separate experiment, with nothing trained but a read-out: random sentences of T "
+        "words from a {vocab}-word toy vocabulary go through a tanh RNN with random weights. A "
+        "linear read-out, fitted on 1,500 sentences and tested on 500 new ones, tries to name "
+        "word i. From the single vector $\\boldsymbol h_T$ (what a fixed-context decoder gets), "
+        "early words fade towards chance as T grows. From $\\boldsymbol h_i$ itself (what "
+        "attention lets the decoder reach) each word stays readable whatever the length.",
+        "zh": "这是另一个实验，除了读出器之外什么都不训练：从一个含 {vocab} 个词的玩具词表中随机"
+        "组成长度为 T 的句子，送进一个权重随机的 tanh RNN。一个线性读出器在 1500 个句子上拟合，"
+        "再在 500 个新句子上测试，尝试说出第 i 个词。只看单个向量 $\\boldsymbol h_T$"
+        "（固定上下文解码器拿到的东西）时，随着 T 变长，靠前的词逐渐退化到随机猜测的水平；"
+        "而直接看 $\\boldsymbol h_i$（注意力让解码器够得着的东西）时，无论句子多长，"
+        "每个词都依然读得出来。",
     },
+    "s2s.dim": {"en": "State size d", "zh": "状态维数 d"},
     "s2s.neck.running": {
         "en": "Encoding a few thousand random sentences…",
         "zh": "正在编码几千个随机句子…",
@@ -157,8 +407,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "所有词（平均），从 h_T 读出",
     },
     "s2s.neck.series.own": {
-        "en": "every word (average), read from its own hᵢ",
-        "zh": "所有词（平均），从各自的 hᵢ 读出",
+        "en": "every word (average), read from its own h_i",
+        "zh": "所有词（平均），从各自的 h_i 读出",
     },
     "s2s.neck.axis_length": {"en": "source length T (words)", "zh": "源句长度 T（词数）"},
     "s2s.neck.axis_accuracy": {"en": "read-back accuracy", "zh": "读出准确率"},
@@ -180,8 +430,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "变长输入到变长输出；加上注意力之后，解码器每一步都能按需读取信息。",
     },
     "s2s.hurts": {
-        "en": "the fixed context is a bottleneck, and even with attention the encoder is still "
-        "a recurrence that reads one word at a time.",
-        "zh": "固定上下文是一个瓶颈；即使加上注意力，编码器依然是一次只读一个词的循环结构。",
+        "en": "even with attention the encoder is still a recurrence: its states are computed one "
+        "after another, a letter at a time, never side by side.",
+        "zh": "即使加上注意力，编码器依然是循环结构：它的状态只能一个接一个地算，"
+        "一次一个字母，没法并行。",
     },
 }
