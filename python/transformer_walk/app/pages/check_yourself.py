@@ -278,14 +278,18 @@ QUESTIONS: list[Question] = [
     Question("n_tokens", "chk.n_tokens.q", "chk.n_tokens.why", "depends", 1, _show_n_tokens),
     Question("d_model", "chk.d_model.q", "chk.d_model.why", "no", 2, _show_d_model),
     Question("fixed", "chk.fixed.q", "chk.fixed.why", "no", 3, _show_fixed),
-    Question("dot", "chk.dot.q", "chk.dot.why", "no", 4, _show_dot),
+    # The article calls belief 4 "inaccurate" (不准确), as soft as belief 1's "not strict".
+    Question("dot", "chk.dot.q", "chk.dot.why", "no", 4, _show_dot, also=("depends",)),
     Question("values", "chk.values.q", "chk.values.why", "no", 5, _show_values),
     Question("heads", "chk.heads.q", "chk.heads.why", "yes", 6, _show_heads),
     # The article: "not so", yet weights may correlate with linguistic relations; so a learner
     # who says "not necessarily" has read it right too.
     Question("truth", "chk.truth.q", "chk.truth.why", "no", 7, _show_truth, also=("depends",)),
     Question("sequential", "chk.seq.q", "chk.seq.why", "no", 8, _show_sequential),
-    Question("symmetric", "chk.sym.q", "chk.sym.why", "no", None, _show_symmetry),
+    # "in general not symmetric": "not necessarily" says the same
+    Question(
+        "symmetric", "chk.sym.q", "chk.sym.why", "no", None, _show_symmetry, also=("depends",)
+    ),
     Question("order", "chk.order.q", "chk.order.why", "no", None, _show_order),
 ]
 

@@ -95,8 +95,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "逐个 token 比较：**{before}** → **{after}**",
     },
     "blk.ln.eps": {
-        "en": "The variance comes out a hair under 1 because of ε = 1e-5 in the denominator.",
-        "zh": "由于分母中有 ε = 1e-5，归一化后的方差略小于 1。",
+        "en": "The variance comes out a hair under 1 because of ε = 1e-5 in the denominator — "
+        "about 1 − ε/σ², too little to show at four decimals.",
+        "zh": "由于分母中有 ε = 1e-5，归一化后的方差略小于 1——大约是 1 − ε/σ²，"
+        "小到四位小数显示不出来。",
     },
     "blk.ffn.title": {"en": "The feed-forward network", "zh": "前馈网络"},
     "blk.ffn.body": {

@@ -192,7 +192,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.values.after": {"en": "Head 1 weights, new W^V", "zh": "头 1 的权重，新的 W^V"},
     # --- 6. heads ------------------------------------------------------------------------------
     "chk.heads.q": {
-        "en": "“Multi-head attention is simply several sets of Q, K and V.”",
+        "en": "“Multi-head attention is several sets of Q, K and V.”",
         "zh": "“多头注意力就是多组 Q、K、V。”",
     },
     "chk.heads.why": {
@@ -259,8 +259,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- 9. symmetry ---------------------------------------------------------------------------
     "chk.sym.q": {
-        "en": "“Attention weights are symmetric: a_ij = a_ji.”",
-        "zh": "“注意力权重是对称的：a_ij = a_ji。”",
+        "en": "“Attention weights are symmetric: aᵢⱼ = aⱼᵢ.”",
+        "zh": "“注意力权重是对称的：aᵢⱼ = aⱼᵢ。”",
     },
     "chk.sym.why": {
         "en": "$a_{ij}$ answers “how much does $i$ take from $j$ when it updates itself?”, and "

@@ -174,12 +174,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
     "ctx.sim.body": {
         "en": "MiniLM was trained so that the mean of its last hidden states, scaled to length "
-        "1, is a sentence embedding: sentences that mean similar things point in similar "
-        "directions even when they share no words. One sentence per line; the matrix holds "
+        "1, is a sentence embedding: sentences that mean similar things should point in similar "
+        "directions, even without a shared word — though shared words pull too, as the note "
+        "under the matrix checks. One sentence per line; the matrix holds "
         "the cosine of every pair (the sentences are padded into one batch and the padding is "
         "masked out of attention).",
         "zh": "MiniLM 的训练目标，是让它最后一层隐藏状态的平均值（再缩放到长度 1）成为句子向量："
-        "意思相近的句子，即使没有共同的词，向量方向也相近。每行一个句子；"
+        "意思相近的句子，即使没有共同的词，向量方向也应当相近——不过共同的词也会把句子拉近，"
+        "矩阵下方的说明会检查这一点。每行一个句子；"
         "矩阵给出每一对句子的余弦（这些句子被补齐成一批，补齐的位置在注意力中被屏蔽）。",
     },
     "ctx.sim.input": {"en": "Sentences, one per line", "zh": "句子，每行一个"},
