@@ -40,6 +40,12 @@ def test_opens_with_counts_and_slopes_in_both_languages(language: str) -> None:
     assert list(table.iloc[:, 1]) == [3, 2, 1]
     assert list(table.iloc[:, 2]) == [4, 1, 1]
     assert list(table.iloc[:, 3]) == [f"{4 * 512**2:,}", f"{3 * 4 * 512**2:,}", f"{16 * 512:,}"]
+    # ... and the attention row's mixing term is said to leave out 4·n·d² of projections
+    projections = translate(
+        "cost.paths.projections", language, mixing=f"{16 * 512:,}", projections=f"{16 * 512**2:,}",
+        times="512×",
+    )  # fmt: skip
+    assert any(c.value == projections for c in at.caption)
     # Nothing is timed until asked: opening the page costs no benchmark.
     assert not slope_metrics(at, language)
     assert any(i.value.startswith(translate("cost.time.not_yet", language, budget="3")[:12])

@@ -68,6 +68,12 @@ def attention_cost(n: int, d: int) -> LayerCost:
     )
 
 
+def projection_ops(n: int, d: int) -> int:
+    """4 · n · d²: the Q, K, V and output projections of one self-attention layer, which the
+    table's mixing term (n² · d) leaves out."""
+    return 4 * n * d * d
+
+
 def layer_costs(n: int, d: int, k: int) -> list[LayerCost]:
     return [rnn_cost(n, d), cnn_cost(n, d, k), attention_cost(n, d)]
 

@@ -77,6 +77,15 @@ def _paths(default_n: int) -> tuple[int, int]:
         + r",\quad k n d^2 = " + f"{rows[1].operations:,}".replace(",", r"{,}")
         + r",\quad n^2 d = " + f"{rows[2].operations:,}".replace(",", r"{,}")
     )  # fmt: skip
+    projections = costs.projection_ops(n, d)
+    st.caption(
+        t(
+            "cost.paths.projections",
+            mixing=f"{rows[2].operations:,}",
+            projections=f"{projections:,}",
+            times=f"{projections / max(rows[2].operations, 1):,.3g}×",
+        )
+    )
     st.caption(t("cost.paths.caveat"))
     return n, d
 

@@ -45,7 +45,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "sequential steps in one layer",
         "zh": "一层内必须依次执行的步数",
     },
-    "cost.col.ops": {"en": "multiply-adds per layer (leading term)", "zh": "每层乘加次数（主项）"},
+    "cost.col.ops": {
+        "en": "multiply-adds per layer, mixing term",
+        "zh": "每层乘加次数（混合项）",
+    },
+    "cost.paths.projections": {
+        "en": "As in Vaswani et al.'s Table 1, each row counts how the layer mixes tokens: for "
+        "self-attention only $QK^T$ and $AV$, {mixing}. The same layer also sends every token "
+        "through $W^Q$, $W^K$, $W^V$ and $W^O$: $4nd^2$ = {projections} more, {times} its mixing "
+        "term here — the next section weighs the two.",
+        "zh": "和 Vaswani 等人论文的表 1 一样，每一行只统计这一层怎样混合各个 token：自注意力只算 "
+        "$QK^T$ 和 $AV$，共 {mixing}。同一层还要让每个 token 经过 $W^Q$、$W^K$、$W^V$ 和 $W^O$："
+        "$4nd^2$ = {projections}，是这里混合项的 {times}——下一节会比较这两者。",
+    },
     "cost.paths.caveat": {
         "en": '"Parallel" is about training and encoding: all positions of a layer are computed '
         "at the same time. A model that generates text still produces token 2 after token 1, "
