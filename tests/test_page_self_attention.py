@@ -206,3 +206,30 @@ def test_pure_python_hands_a_long_text_to_numpy_and_says_so() -> None:
     # The header names the pick, the note what computed instead.
     assert any("**Pure Python**" in c.value for c in at.caption)
     assert any(i.value == python_fallback_text() and "**NumPy**" in i.value for i in at.info)
+
+
+def test_a_long_sentences_asymmetry_map_holds_the_chosen_pair() -> None:
+    import json
+
+    from transformer_walk.app.views.window import window_around
+
+    sentence = " ".join(f"w{i}" for i in range(40))
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    i, j = at.selectbox(key="sam_i").value, at.selectbox(key="sam_j").value
+    rows, cols = window_around(40, i, 24), window_around(40, j, 24)
+    assert rows[0] <= i < rows[1] and cols[0] <= j < cols[1]
+    caption = translate(
+        "sam.dir.window", "en", q0=rows[0] + 1, q1=rows[1], k0=cols[0] + 1, k1=cols[1], n=40,
+        ti=f"w{i}", tj=f"w{j}",
+    )  # fmt: skip
+    assert any(c.value == caption for c in at.caption)
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    heatmaps = [s["layer"][0]["encoding"] for s in specs if "layer" in s]
+    axes = [(e["y"]["sort"], e["x"]["sort"]) for e in heatmaps if "sort" in e.get("y", {})]
+    assert any(
+        y[0].endswith(f" · w{rows[0]}") and x[0].endswith(f" · w{cols[0]}") and len(x) == 24
+        for y, x in axes
+    )
+    assert window_around(40, 2, 24) == (0, 24) and window_around(40, 39, 24) == (16, 40)
+    assert window_around(5, 3, 24) == (0, 5)

@@ -19,7 +19,7 @@ from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_axis, token_labels, vector_label
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.views.window import window
+from transformer_walk.app.views.window import window_around
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
     keep_valid_choice,
@@ -182,16 +182,28 @@ def _direction(trace: Trace, head: int) -> None:
         st.caption(t("sam.dir.same"))
 
     gap = picks.asymmetry(weights)
-    start, stop = 0, trace.n
-    if trace.n > MAX_SHOWN:
-        start, stop = window(trace.n, st.session_state.get(WINDOW_KEY, 1) - 1, MAX_SHOWN)
-    tokens = token_axis(trace.tokens, start, stop)
+    # A long sentence: queries around i and keys around j, so the chosen pair is in the picture
+    # (the matrix's window above need not hold it).
+    rows, cols = window_around(trace.n, i, MAX_SHOWN), window_around(trace.n, j, MAX_SHOWN)
     st.subheader(t("sam.dir.heatmap"))
+    if trace.n > MAX_SHOWN:
+        st.caption(
+            t(
+                "sam.dir.window",
+                q0=rows[0] + 1,
+                q1=rows[1],
+                k0=cols[0] + 1,
+                k1=cols[1],
+                n=trace.n,
+                ti=ti,
+                tj=tj,
+            )  # fmt: skip
+        )
     st.vega_lite_chart(
         charts.heatmap(
-            gap[start:stop, start:stop],
-            tokens,
-            tokens,
+            gap[rows[0] : rows[1], cols[0] : cols[1]],  # (queries shown, keys shown)
+            token_axis(trace.tokens, *rows),
+            token_axis(trace.tokens, *cols),
             row_title=t("sam.axis.query"),
             col_title=t("sam.axis.key"),
             value_title="a_ij − a_ji",

@@ -114,6 +114,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A − Aᵀ for this head: zero everywhere only if A were symmetric",
         "zh": "这个头的 A − Aᵀ：只有 A 对称时才处处为零",
     },
+    "sam.dir.window": {
+        "en": "Long input: the map shows queries {q0}–{q1} and keys {k0}–{k1} of {n}, around "
+        "the pair “{ti}” → “{tj}”.",
+        "zh": "输入较长：图中显示 {n} 个中的第 {q0}–{q1} 个查询和第 {k0}–{k1} 个键，"
+        "围绕 “{ti}” → “{tj}” 这一对。",
+    },
     "sam.dir.largest": {
         "en": "The most lopsided pair in this head: “{ti}” draws {gap} more from “{tj}” than "
         "“{tj}” draws from “{ti}”.",

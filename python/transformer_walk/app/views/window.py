@@ -9,3 +9,8 @@ def window(n: int, start: int, size: int) -> tuple[int, int]:
     size = max(1, min(size, n))
     start = max(0, min(start, n - size))
     return (start, start + size)
+
+
+def window_around(n: int, centre: int, size: int) -> tuple[int, int]:
+    """``window`` of ``size`` positions with ``centre`` as near its middle as the ends allow."""
+    return window(n, centre - size // 2, size)
