@@ -204,3 +204,16 @@ def test_pure_python_hands_large_sizes_to_numpy_and_says_so() -> None:
     no_exception(at)
     note = python_fallback_text()
     assert any(i.value == note and "**NumPy**" in i.value for i in at.info)
+
+
+def test_a_long_sentences_query_row_is_drawn_whole() -> None:
+    import json
+
+    sentence = " ".join(f"w{i}" for i in range(40))
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    encodings = [s["layer"][0]["encoding"] for s in specs if "layer" in s]
+    strips = [e for e in encodings if "sort" in e.get("x", {}) and len(e["x"]["sort"]) == 40]
+    assert len(strips) == 1  # the one-query strip: every key, not the first 12
+    assert strips[0]["y"]["sort"] == ["0:head 1", "1:head 2"]

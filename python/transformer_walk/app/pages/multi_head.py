@@ -34,6 +34,7 @@ WINDOW_KEY = "mh_window"
 QUERY_KEY = "mh_query"
 PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
 MAX_SHOWN = 12  # tokens per side of each small heatmap
+MAX_ROW_KEYS = 48  # keys of the one-query strip drawn whole (at full width, ~14-px cells)
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
 DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
 
@@ -111,10 +112,11 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
         domain = (0.0, 1.0)
     else:
         domain = (0.0, float(weights[:, start:stop, start:stop].max()) or 1.0)
-    for first in range(0, trace.config.h, GRID_COLUMNS):
-        cols = st.columns(GRID_COLUMNS)
+    per_row = min(GRID_COLUMNS, trace.config.h)  # 2 heads: two halves, not two thirds
+    for first in range(0, trace.config.h, per_row):
+        cols = st.columns(per_row)
         for col, head in zip(
-            cols, range(first, min(first + GRID_COLUMNS, trace.config.h)), strict=False
+            cols, range(first, min(first + per_row, trace.config.h)), strict=False
         ):  # the last row may be short
             with col:
                 st.markdown(t("mh.head_label", number=head + 1))
@@ -127,7 +129,7 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
                         col_title=t("mh.axis.key"),
                         value_title="aᵢⱼ",
                         domain=domain,
-                        width=charts.FULL // GRID_COLUMNS,
+                        width=charts.FULL // per_row,
                     ),
                     width="content",
                 )
@@ -139,7 +141,8 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     i = pick(t("mh.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens))
     rows = views.query_rows_by_head(trace, i)  # (h, n)
     head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
-    start, stop = keys
+    # the whole row while it fits the page, so each head's largest weight is in the picture
+    start, stop = (0, trace.n) if trace.n <= MAX_ROW_KEYS else keys
     st.vega_lite_chart(
         charts.heatmap(
             rows[:, start:stop],
