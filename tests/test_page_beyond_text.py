@@ -68,3 +68,15 @@ def test_upload_choice_and_any_sentence(sentence: str) -> None:
     if not vit.pillow_available():
         assert any(i.value == translate("vit.upload.no_pil", "zh") for i in at.info)
     assert metric(at, translate("vit.metric.n", "zh")) == "36"  # the scene stands in
+
+
+def test_coming_back_to_the_page_starts_again_at_the_middle_patch() -> None:
+    at = open_page()
+    no_exception(at)
+    middle = at.slider(key="vit_query").value
+    assert middle > 1
+    # Leaving a page makes Streamlit forget its widgets' values while the grid marker stays:
+    # a session that has the marker and no slider value.
+    back = open_page(state={"vit_query_for": at.session_state["vit_query_for"]})
+    no_exception(back)
+    assert back.slider(key="vit_query").value == middle

@@ -112,3 +112,10 @@ def test_edge_sentences(sentence: str) -> None:
     ]
     if n == 0:
         assert any(i.value == translate("cost.empty", "en") for i in at.info)
+
+
+def test_coming_back_to_the_page_starts_again_from_the_sentences_n() -> None:
+    # the n marker kept, the number input's value forgotten: as when the learner comes back
+    at = open_page("cost.py", state={"cost_n_for": 4})
+    no_exception(at)
+    assert at.number_input(key="cost_n").value == 4

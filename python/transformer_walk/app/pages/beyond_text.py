@@ -135,11 +135,13 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
             labels,
             row_title=t("vit.axis.query"),
             col_title=t("vit.axis.key"),
-            value_title="a_ij",
+            value_title="aᵢⱼ",
         ),
         width="content",
     )
-    if st.session_state.get(QUERY_FOR_KEY) != patches.grid:  # a new grid: start in the middle
+    # A new grid starts in the middle; so does a return to the page (Streamlit forgets a widget's
+    # value when its page is left, while the marker stays).
+    if st.session_state.get(QUERY_FOR_KEY) != patches.grid or QUERY_KEY not in st.session_state:
         st.session_state[QUERY_FOR_KEY] = patches.grid
         rows, cols = patches.grid
         st.session_state[QUERY_KEY] = (rows // 2) * cols + cols // 2 + 1  # the middle patch

@@ -45,7 +45,8 @@ def _paths(default_n: int) -> tuple[int, int]:
     st.subheader(t("cost.paths.title"))
     st.markdown(t("cost.paths.intro"))
     left, middle, right = st.columns(3)
-    if st.session_state.get(N_FOR_KEY) != default_n:  # a new sentence: start from its n
+    # a new sentence starts from its n; so does a return to the page (its widget was forgotten)
+    if st.session_state.get(N_FOR_KEY) != default_n or N_KEY not in st.session_state:
         st.session_state[N_FOR_KEY] = default_n
         st.session_state[N_KEY] = max(default_n, 1)
     with left:
