@@ -234,3 +234,16 @@ def test_a_tall_matrix_keeps_its_cells_to_max_cell() -> None:
         width=grid.HALF, max_cell=18,
     )  # fmt: skip
     assert spec["height"] == {"step": 18} and spec["width"] == {"step": 18}
+
+
+def test_band_axes_keep_their_first_and_last_labels_on_their_rows() -> None:
+    # Streamlit's theme flushes axis labels inward, which on a band axis moved row 1's label onto
+    # row 2: every axis here turns that off.
+    spec = charts.heatmap(np.eye(3), ["a", "b", "c"], ["x", "y", "z"], row_title="r",
+                          col_title="c", value_title="v")  # fmt: skip
+    encoding = spec["layer"][0]["encoding"]
+    assert encoding["x"]["axis"]["labelFlush"] is False
+    assert encoding["y"]["axis"]["labelFlush"] is False
+    assert charts.y_axis("token").to_dict()["labelFlush"] is False
+    bars = charts.attention_weights(["a", "b"], [0.4, 0.6], 1, token_title="k", weight_title="w")
+    assert bars.to_dict()["layer"][0]["encoding"]["x"]["axis"]["labelFlush"] is False

@@ -50,10 +50,16 @@ def pca_axes(frame: pd.DataFrame) -> tuple[alt.X, alt.Y]:
     )
 
 
+#: Streamlit's chart theme sets ``labelFlush``: the first and last labels are pushed inside the
+#: axis, which on a band axis moves row 1's label down onto row 2. Off on every axis here.
+NO_FLUSH: dict[str, Any] = {"labelFlush": False}
+
+
 def y_axis(title: str, **properties: Any) -> alt.Axis:
     """The y axis of a chart titled ``title``: ``properties`` as given, the title set upright
-    when it is short Chinese (``grid.upright_title``), which rotated reads sideways."""
-    return alt.Axis(**properties, **grid.upright_axis(title))
+    when it is short Chinese (``grid.upright_title``), which rotated reads sideways; labels not
+    flushed (``NO_FLUSH``)."""
+    return alt.Axis(**(NO_FLUSH | properties), **grid.upright_axis(title))
 
 
 def attention_weights(
@@ -80,7 +86,7 @@ def attention_weights(
     base = alt.Chart(data).encode(
         x=alt.X(
             "key:N", sort=keys, title=token_title,
-            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=False),
+            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=False, **NO_FLUSH),
         ),
         # The whole [0, 1] while one weight dominates; over many keys the weights are small, and
         # a [0, 1] axis would flatten them: the axis then fits the largest.
@@ -194,7 +200,7 @@ def heatmap(
     ]
     # "3:dog" → "dog". Vega expressions have functions, not methods. labelOverlap=False: Vega
     # would otherwise hide every other label once they crowd.
-    axis = {
+    axis = NO_FLUSH | {
         "labelExpr": "join(slice(split(datum.value, ':'), 1), ':')",
         "labelOverlap": False,
         "labelFontSize": layout.axis_font,

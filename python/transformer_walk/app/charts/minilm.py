@@ -9,7 +9,16 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, Vector, grid, pca_axes, y_axis
+from transformer_walk.app.charts import (
+    FIT_WIDTH,
+    HIGHLIGHT,
+    MUTED,
+    NO_FLUSH,
+    Vector,
+    grid,
+    pca_axes,
+    y_axis,
+)
 
 GRID_PANEL = 64  # pixels per small heatmap of the 6 × 12 grid
 
@@ -198,7 +207,7 @@ def per_layer_lines(
         else alt.Scale(domain=order)
     )
     base = alt.Chart(frame).encode(
-        x=alt.X("layer:O", title=layer_title, axis=alt.Axis(labelAngle=0)),
+        x=alt.X("layer:O", title=layer_title, axis=alt.Axis(labelAngle=0, **NO_FLUSH)),
         y=alt.Y("value:Q", title=value_title, axis=y_axis(value_title), scale=scale),
         color=alt.Color(
             "series:N",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, NO_FLUSH, y_axis
 
 
 def continuations(
@@ -55,7 +55,7 @@ def sparsity(
         alt.Chart(data)
         .mark_line(point=alt.OverlayMarkDef(size=70))
         .encode(
-            x=alt.X("n:O", title=n_title, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("n:O", title=n_title, axis=alt.Axis(labelAngle=0, **NO_FLUSH)),
             y=alt.Y("share:Q", title=share_title, axis=y_axis(share_title, format="%")),
             color=alt.Color(
                 "series:N",

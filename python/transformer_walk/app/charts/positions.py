@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import grid, y_axis
+from transformer_walk.app.charts import NO_FLUSH, grid, y_axis
 
 
 def _tick_values(count: int, ticks: int = 8) -> list[int]:
@@ -45,7 +45,9 @@ def index_heatmap(
         .mark_rect()
         .encode(
             x=alt.X(
-                "col:O", title=col_title, axis=alt.Axis(values=_tick_values(cols), labelAngle=0)
+                "col:O",
+                title=col_title,
+                axis=alt.Axis(values=_tick_values(cols), labelAngle=0, **NO_FLUSH),
             ),
             y=alt.Y("row:O", title=row_title, axis=y_axis(row_title, values=_tick_values(rows))),
             color=alt.Color(
@@ -153,7 +155,7 @@ def stage_dots(
                 "stage:N",
                 sort=list(stage_order),
                 title=x_title,
-                axis=alt.Axis(labelAngle=-30, labelLimit=200, labelOverlap=False),
+                axis=alt.Axis(labelAngle=-30, labelLimit=200, labelOverlap=False, **NO_FLUSH),
             ),
             y=alt.Y(f"{y}:Q", title=y_title, axis=y_axis(y_title)),
             # In sentence order ("10 · x" after "9 · y"), every token in the legend.

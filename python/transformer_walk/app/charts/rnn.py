@@ -8,7 +8,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, Vector, y_axis
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, NO_FLUSH, Vector, y_axis
 
 
 def rnn_chain(
@@ -191,7 +191,10 @@ def coverage_grid(
         .mark_rect(stroke="white", strokeWidth=1)
         .encode(
             x=alt.X(
-                "col:N", sort=cols, title=token_title, axis=alt.Axis(labelExpr=strip, labelAngle=0)
+                "col:N",
+                sort=cols,
+                title=token_title,
+                axis=alt.Axis(labelExpr=strip, labelAngle=0, **NO_FLUSH),
             ),
             y=alt.Y("layer:O", title=layer_title, axis=y_axis(layer_title)),
             color=alt.Color(
