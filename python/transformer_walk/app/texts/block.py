@@ -64,7 +64,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "blk.col.var": {"en": "row variance", "zh": "行方差"},
     "blk.stages.chart": {
         "en": "Each token's row variance at each step: after a LayerNorm every token lands on 1.",
-        "zh": "每个 token 在每一步的行方差：经过 LayerNorm 后，每个 token 都回到 1。",
+        "zh": "每个 token 在每一步的行方差：经过 LayerNorm 后，每个 token 的方差都落在 1 上。",
     },
     "blk.first_rows": {
         "en": "The first {shown} of {n} tokens are drawn.",

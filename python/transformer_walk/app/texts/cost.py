@@ -63,7 +63,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "at the same time. A model that generates text still produces token 2 after token 1, "
         "token 3 after token 2 — generation stays sequential. The n × d² of the RNN and the "
         "k·n·d² of the CNN are per-layer costs; their paths need n − 1 steps or many layers.",
-        "zh": '"并行"指的是训练和编码时一层中所有位置可以同时计算。生成文本的模型仍然要先有 token '
+        "zh": "“并行”指的是训练和编码时一层中所有位置可以同时计算。生成文本的模型仍然要先有 token "
         "1 才能生成 token 2，再生成 token 3——生成阶段依然是顺序的。表中 RNN 的 n·d² 和 CNN 的 "
         "k·n·d² 是每层的代价；它们连接首尾需要 n − 1 步或很多层。",
     },
@@ -166,7 +166,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "still n²·d — tiling saves memory, not multiplications.",
         "zh": "直接写出公式时，softmax(q kᵀ/√d) 需要同时保存全部 n × n 个分数：float32 下每个头占 "
         "n²·4 字节。rust_core 从不构造这个矩阵：每个任务取 {q} 行查询，每次处理 {k} 个键，并为每行"
-        '维护一个运行中的最大值和总和（FlashAttention 的"在线 softmax"），因此无论 n 多大，它最多'
+        "维护一个运行中的最大值和总和（FlashAttention 的“在线 softmax”），因此无论 n 多大，它最多"
         "只保存一个 {q} × {k} 的分数块（见 rust_core/src/attention.rs 中的 BLOCK_Q 和 BLOCK_K）。"
         "计算量仍然是 n²·d——分块省的是内存，不是乘法。",
     },

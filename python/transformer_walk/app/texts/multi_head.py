@@ -101,7 +101,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "token a vector of width $h \\cdot d_k = d_{\\text{model}}$ again. $W^O$ then mixes "
         "the heads' columns, so the output can combine what different heads found.",
         "zh": "每个头返回一个 $n \\times d_k$ 的矩阵：每个 token 一个宽 $d_k$ 的向量。"
-        "Concat 把同一个 token 在 $h$ 个头里得到的向量并排放在一起，于是每个 token 又得到宽度为 "
+        "拼接（Concat）把同一个 token 在 $h$ 个头里得到的向量并排放在一起，"
+        "于是每个 token 又得到宽度为 "
         "$h \\cdot d_k = d_{\\text{model}}$ 的向量。随后 $W^O$ 把各个头的列混合起来，"
         "输出因此能把不同的头找到的信息结合在一起。",
     },

@@ -64,9 +64,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.node.norm2": {"en": "FFN out, residual + LayerNorm", "zh": "FFN 输出、残差 + LayerNorm"},
     "pipe.node.output": {"en": "contextual output", "zh": "上下文化输出"},
     "pipe.node.block": {"en": "Transformer block", "zh": "Transformer 块"},
-    "pipe.stage.representation": {"en": "Representation", "zh": "表示（Representation）"},
-    "pipe.stage.interaction": {"en": "Interaction", "zh": "交互（Interaction）"},
-    "pipe.stage.aggregation": {"en": "Aggregation", "zh": "聚合（Aggregation）"},
+    "pipe.stage.representation": {"en": "Representation", "zh": "表示"},
+    "pipe.stage.interaction": {"en": "Interaction", "zh": "交互"},
+    "pipe.stage.aggregation": {"en": "Aggregation", "zh": "聚合"},
     "pipe.stage.token": {
         "en": "Per token (no mixing between positions)",
         "zh": "逐 token 处理（位置之间不交换信息）",
@@ -89,8 +89,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "去掉细枝末节，一层自注意力只做三件事。**表示：** 每个 token 各自变成向量——"
         "词向量行加上位置信息，再得到它要用的查询、键和值。**交互：** 每个查询和所有键打分，"
         "softmax 把分数变成"
-        '一个分布；这是唯一一个让某个位置"看到"其他位置的环节。**聚合：** 每个 token 按这些权重'
-        '把各位置的值收集起来。所以"注意力就是找词与词之间的关系"只说对了一半：它在*当前的表示'
+        "一个分布；这是唯一一个让某个位置“看到”其他位置的环节。**聚合：** 每个 token 按这些权重"
+        "把各位置的值收集起来。所以“注意力就是找词与词之间的关系”只说对了一半：它在*当前的表示"
         "空间里*衡量各位置之间的匹配程度，归一化之后，再据此传递、混合信息。后面的残差连接、"
         "LayerNorm 和 FFN 都只对每一行单独计算——图中用灰色表示。",
     },
