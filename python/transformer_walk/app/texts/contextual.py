@@ -326,10 +326,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "上下文：同一个词在不同句子里得到不同的向量，整句话也能按意思相互比较。",
     },
     "ctx.hurts": {
-        "en": "all this costs n² attention scores per head and layer, for every token — how fast "
-        "can it run? The Speed page races the backends.",
+        "en": "all this costs n² attention scores per head and layer — how fast can it run? The "
+        "Speed race page races the backends.",
         "zh": "这一切的代价是每个头、每一层都要算 n² 个注意力分数——它能跑多快？"
-        "速度页让几个后端比一比。",
+        "“速度对决”页让几个后端比一比。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
     "ctx.tex.embedding": {"en": "token embedding", "zh": "token 的词向量"},

@@ -7,10 +7,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "速度：纯 Python、NumPy 与 Rust 同台比拼",
     },
     "speed.intro": {
-        "en": "The operations the pages rely on — softmax, attention and embedding lookup — run "
+        "en": "The operations the pages rely on — softmax, attention, embedding lookup and the "
+        "whole MiniLM forward pass — run "
         "in every backend and are timed on this machine when you press the button. Nothing "
         "here is precomputed: every number is a measurement.",
-        "zh": "各个页面依赖的运算——softmax、注意力和词向量查表——会在每个后端中运行，"
+        "zh": "各个页面依赖的运算——softmax、注意力、词向量查表和 MiniLM 的整个前向计算——"
+        "会在每个后端中运行，"
         "并在你按下按钮时于这台机器上现场计时。这里没有任何预先算好的结果：每个数字都是实测值。",
     },
     "speed.what.title": {
