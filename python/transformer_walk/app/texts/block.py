@@ -36,10 +36,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "blk.node.out": {"en": "output", "zh": "输出"},
     "blk.roles": {
         "en": "Each box shows the shape of what it produces for your sentence, $[n, "
-        "d_{\\text{model}}]$ almost everywhere: a block takes $n$ vectors and returns $n$ "
+        "d_{\\text{model}}]$ everywhere but inside the FFN (its hidden layer is $[n, "
+        "d_{\\text{ff}}]$, in the table below): a block takes $n$ vectors and returns $n$ "
         "vectors of the same width, which is what lets blocks be stacked. Dashed arrows are the "
         "residual paths. The weights of one block:",
-        "zh": "每个方框显示它为你的句子产生的结果的形状，几乎处处都是 $[n, d_{\\text{model}}]$："
+        "zh": "每个方框显示它为你的句子产生的结果的形状，除了 FFN 内部（其隐藏层是 "
+        "$[n, d_{\\text{ff}}]$，见下表），处处都是 $[n, d_{\\text{model}}]$："
         "一个块接收 $n$ 个向量，返回同样宽度的 $n$ 个向量，这正是块可以堆叠的原因。虚线箭头是"
         "残差通路。一个块的权重数量：",
     },

@@ -184,9 +184,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "任意 token 一步就能到达其他任意 token，一层中的所有位置可以一起计算。",
     },
     "cost.hurts": {
-        "en": "Standard attention's time and memory grow with n²: long contexts need tiled or "
-        "more efficient attention.",
-        "zh": "标准注意力的时间和内存随 n² 增长：长上下文需要分块或更高效的注意力。",
+        "en": "Standard attention's time and memory grow with n². Tiled kernels fix the memory; "
+        "the n² time needs sparse, linear or other cheaper kinds of attention.",
+        "zh": "标准注意力的时间和内存随 n² 增长。分块内核解决了内存问题；n² 的时间则需要稀疏、"
+        "线性或其他更省的注意力。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
     "cost.tex.attention": {"en": "attention:", "zh": "注意力："},

@@ -141,8 +141,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "打开页面上方的**因果遮罩**开关，看看矩阵的上三角如何被清空。",
     },
     "sam.causal.mass": {
-        "en": "Weight above the diagonal (this head, of {n} in all)",
-        "zh": "对角线以上的权重（本头，总共 {n}）",
+        "en": "Weight above the diagonal (this head; its {n} rows hold {n} in all)",
+        "zh": "对角线以上的权重（本头；{n} 行合计为 {n}）",
     },
     "sam.causal.first": {
         "en": "Tokens the first token draws on (this head)",

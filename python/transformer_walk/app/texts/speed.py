@@ -81,7 +81,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Look up `ids` random token ids in a [vocab, d] table.",
         "zh": "在形状为 [vocab, d] 的词向量表中，查出 `ids` 个随机 token id 对应的行。",
     },
-    "speed.sizes": {"en": "{axis} — sizes to compare", "zh": "{axis}——要比较的规模"},
+    "speed.sizes": {"en": "{axis} — sizes to compare", "zh": "{axis}（要比较的规模）"},
     "speed.axis.rows": {"en": "rows", "zh": "行数 rows"},
     "speed.axis.n": {"en": "sequence length n", "zh": "序列长度 n"},
     "speed.axis.ids": {"en": "number of ids", "zh": "id 个数"},
