@@ -325,7 +325,9 @@ def _ranking(
     key_labels = list(token_labels(out.tokens, shown).values())
     n_heads = weights.shape[0] * weights.shape[1]
     firsts: list[views.RankedHead] = []
-    for target, column in zip(targets, st.columns(2, gap="large"), strict=True):
+    # One target after the other at full width: the ranking table has six columns, and in half
+    # a page its verdict column was cut off.
+    for target, column in zip(targets, [st.container(), st.container()], strict=True):
         j = positions.index(target)
         ranked = views.rank_heads(weights, i, j, top=TOP_HEADS)
         checks = views.check_heads(weights, i, j, words)
@@ -379,7 +381,7 @@ def _ranking(
                     views.head_rows(weights, i, ranked)[:, start:stop],
                     [r.label for r in ranked],
                     key_labels,
-                    width=charts.HALF,
+                    width=charts.FULL,
                 ),
                 width="content",
             )
