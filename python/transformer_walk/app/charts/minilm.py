@@ -214,7 +214,8 @@ def per_layer_lines(
             title=series_title,
             sort=order,
             scale=colours,
-            legend=alt.Legend(orient="bottom"),
+            # one series a line, whole: side by side they were cut at the column's edge
+            legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
         ),
         tooltip=[
             alt.Tooltip("series:N", title=series_title),

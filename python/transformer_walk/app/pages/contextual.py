@@ -110,7 +110,7 @@ def _pair(backend: str) -> None:
     )
     m1, m2, m3, m4 = st.columns(4)
     m1.metric(t("ctx.metric.word"), f"{d.word:.3f}")
-    m2.metric(t("ctx.metric.embedded"), f"{d.embedded:.3f}")
+    m2.metric(t("ctx.metric.embedded"), f"{d.embedded:.3f}", help=t("ctx.metric.embedded_help"))
     m3.metric(t("ctx.metric.last"), f"{d.layers[-1]:.3f}", delta=f"{d.layers[-1] - d.word:.3f}")
     if control is not None:
         m4.metric(t("ctx.metric.control"), f"{control.layers[-1]:.3f}")

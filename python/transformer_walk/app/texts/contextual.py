@@ -82,9 +82,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "cos of the input-table rows",
         "zh": "输入表中两行的余弦",
     },
-    "ctx.metric.embedded": {
-        "en": "cos at layer 0 (+ position, LayerNorm)",
-        "zh": "第 0 层的余弦（加位置、LayerNorm 后）",
+    "ctx.metric.embedded": {"en": "cos at layer 0", "zh": "第 0 层的余弦"},
+    "ctx.metric.embedded_help": {
+        "en": "The input row plus its position vector, after LayerNorm: what layer 1 reads.",
+        "zh": "输入表中的行加上位置向量，再经过 LayerNorm：第 1 层读到的就是它。",
     },
     "ctx.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
     "ctx.metric.control": {
