@@ -178,3 +178,11 @@ def test_every_backend_gives_the_same_counts(backend: str) -> None:
     at = open_page(backend=backend)
     expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
     assert metric(at, "P(sentence)") == f"{expected:.3e}"
+
+
+def test_an_unseen_context_is_shown_as_0_over_0() -> None:
+    at = open_page(sentence="zebra tom loves his dog")  # "zebra" is never in the corpus
+    table = next(d.value for d in at.dataframe if "P" in d.value.columns)
+    assert table["P"].iloc[1] == "0 (0/0)"  # zebra → tom: the context "zebra" was never seen
+    assert table["P"].iloc[2] != "0 (0/0)"  # tom → loves: a seen context, a real probability
+    assert float(table["P"].iloc[2]) > 0

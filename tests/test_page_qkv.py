@@ -156,3 +156,19 @@ def test_the_second_sentence_follows_the_sidebar_with_one_word_changed() -> None
     n = 11  # toy tokens of the long sentence: all but the last position are shared and kept
     count = translate("qkv.fixed.count", "en", same=n - 1, changed=1, total=n, layer=1)
     assert any(m.value == count for m in at.markdown)
+
+
+def test_the_by_hand_sum_says_exactly_when_it_is_exact() -> None:
+    from transformer_walk.app.caches import toy_trace
+    from transformer_walk.app.views.qkv import mix_check
+
+    at = open_page()
+    no_exception(at)
+    head, i = at.selectbox(key="qkv_head").value, at.selectbox(key="qkv_i").value
+    trace = toy_trace("Tom loves his dog", ToyConfig(d_model=8, h=2), "rust")
+    diff = mix_check(trace, head, i).difference
+    captions = [c.value for c in at.caption]
+    if diff == 0:
+        assert translate("qkv.v.check_exact", "en") in captions
+    else:
+        assert translate("qkv.v.check", "en", diff=f"{diff:.1e}") in captions

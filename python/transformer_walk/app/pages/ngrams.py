@@ -133,7 +133,11 @@ def _steps_frame(score: SentenceScore) -> pd.DataFrame:
             t("ngram.col.word"): [_shown(s.word) for s in score.steps],
             t("ngram.col.count"): [s.count for s in score.steps],
             t("ngram.col.context_count"): [s.context_count for s in score.steps],
-            "P": [round(s.probability, 4) for s in score.steps],
+            # an unseen context is 0/0, undefined: the model scores it 0, and the cell says both
+            "P": [
+                "0 (0/0)" if s.context_count == 0 and s.probability == 0 else f"{s.probability:.4f}"
+                for s in score.steps
+            ],
         }
     )
 

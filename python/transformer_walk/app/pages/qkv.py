@@ -217,7 +217,10 @@ def _values(trace: Trace, i: int, head: int) -> None:
         rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"
         rf"\quad{tex_words(t('qkv.tex.trace'))}{_vector(mix.z_trace)}\text{{)}}"
     )
-    st.caption(t("qkv.v.check", diff=f"{mix.difference:.1e}"))
+    if mix.difference == 0:  # "up to 0.0e+00" said less than it knew
+        st.caption(t("qkv.v.check_exact"))
+    else:
+        st.caption(t("qkv.v.check", diff=f"{mix.difference:.1e}"))
     st.markdown(t("qkv.v.roles"))
 
 

@@ -103,8 +103,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{points} 个点。",
     },
     "dim.contrast.metric": {
-        "en": "farthest ÷ nearest at d = {d} (median point)",
-        "zh": "d = {d} 时的 最远 ÷ 最近（中位数）",
+        "en": "farthest ÷ nearest at d = {d} (median point; = 1 + relative contrast)",
+        "zh": "d = {d} 时：最远 ÷ 最近（中位数；= 1 + 相对对比度）",
     },
     "dim.contrast.col_d": {"en": "d", "zh": "维数 d"},
     "dim.contrast.col_median": {

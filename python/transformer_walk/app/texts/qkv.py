@@ -99,7 +99,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qkv.pair.i": {"en": "query token i", "zh": "查询 token i"},
     "qkv.pair.j": {"en": "key token j", "zh": "键 token j"},
     "qkv.pair.head": {"en": "head", "zh": "头"},
-    "qkv.pair.dot": {"en": "q_i · k_j (from the trace)", "zh": "q_i · k_j（取自计算轨迹）"},
+    "qkv.pair.dot": {"en": "q_i · k_j (from the trace)", "zh": "q_i · k_j（模型记录的值）"},
     "qkv.pair.bilinear": {
         "en": "x_i W^Q (W^K)ᵀ x_jᵀ (from X and the weights)",
         "zh": "x_i W^Q (W^K)ᵀ x_jᵀ（由 X 和权重直接算）",
@@ -123,7 +123,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the trace's score is {score}. Attention computed by the {backend} backend. The next "
         "stop explains the scaling.",
         "zh": "在 softmax 之前，模型会把它乘以 {scale}（1/√d_k，d_k = {d_k}）："
-        "计算轨迹里的分数是 {score}。注意力由 {backend} 后端计算。下一站解释为什么要缩放。",
+        "模型记录的分数是 {score}。注意力由 {backend} 后端计算。下一站解释为什么要缩放。",
     },
     "qkv.pair.matrix": {
         "en": "**The matching matrix** W^Q_h (W^K_h)ᵀ · {d} × {d}",
@@ -161,6 +161,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qkv.v.row": {
         "en": "Query “{token}”, head {head}: its weights and every token's value.",
         "zh": "查询“{token}”，第 {head} 个头：它的权重和每个 token 的值向量。",
+    },
+    "qkv.v.check_exact": {
+        "en": "Summing α_ij v_j by hand gives exactly the row the backend's attention returned.",
+        "zh": "手工计算 α_ij v_j 之和，与后端注意力返回的那一行完全相同。",
     },
     "qkv.v.check": {
         "en": "Summing α_ij v_j by hand gives the row the backend's attention returned, up to "
@@ -246,5 +250,5 @@ MESSAGES: dict[str, dict[str, str]] = {
         "下一站：除以 √d_k。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
-    "qkv.tex.trace": {"en": "(the trace: ", "zh": "（记录的值："},
+    "qkv.tex.trace": {"en": "(the trace: ", "zh": "（模型记录的值："},
 }
