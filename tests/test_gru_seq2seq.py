@@ -210,6 +210,9 @@ def test_attention_beats_the_fixed_context_on_long_strings() -> None:
 def test_a_broken_attention_fails_that_margin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Attention whose scorer is stuck at zero (v = 0: uniform weights, so c_t is the plain mean
     of the states, the same at every step) trained alike does not reach the margin above."""
+    # the trained fixed context first: default_comparison() trains on its first call, which must
+    # not happen under the patches below (on a worker that runs this test first, it did)
+    fixed = default_comparison().fixed
     real_init, real_grads = gs.init_params, gs.loss_and_grads
 
     def stuck_init(config: GruConfig, variant: str, seed: int | None = None) -> gs.Params:
@@ -225,7 +228,6 @@ def test_a_broken_attention_fails_that_margin(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(gs, "init_params", stuck_init)
     monkeypatch.setattr(gs, "loss_and_grads", stuck_grads)
     broken = train(GruConfig(), "attention")
-    fixed = default_comparison().fixed
     assert not all(
         broken.accuracy(T) >= 0.9 and broken.accuracy(T) >= fixed.accuracy(T) + 0.2 for T in (7, 8)
     )
@@ -393,3 +395,32 @@ def _no_warnings() -> Iterator[None]:
     """Training and decoding raise no NumPy warning (overflow in exp, invalid values)."""
     with np.errstate(over="raise", divide="raise", invalid="raise"):
         yield
+
+
+def test_seen_share_counts_the_strings_training_met() -> None:
+    from transformer_walk.topics.gru_seq2seq import seen_share
+
+    config = GruConfig()  # 1,000 steps × 64 strings over lengths 1–8: ~8,000 draws a length
+    assert seen_share(3, config) == pytest.approx(1.0, abs=1e-6)  # 512 strings: all met
+    assert seen_share(4, config) == pytest.approx(1 - (1 - 1 / 4096) ** 8000, rel=1e-9)  # 0.86
+    assert 0.2 < seen_share(5, config) < 0.25 < 0.5  # 32,768 strings: most are new
+    assert seen_share(9, config) == 0.0  # beyond the training lengths
+    assert seen_share(0, config) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("fixed", "attention", "verdict"),
+    [
+        (0.341, 0.009, "still_learning"),
+        (0.101, 0.05, "still_learning"),
+        (0.1, 0.01, "both_trained"),  # at the loss bound: not over it
+        (0.3, 0.15, "both_trained"),  # exactly twice attention's: not over it
+        (0.05, 0.001, "both_trained"),  # both low
+    ],
+)
+def test_learning_verdict_on_both_sides_of_its_bounds(
+    fixed: float, attention: float, verdict: str
+) -> None:
+    from transformer_walk.topics.gru_seq2seq import learning_verdict
+
+    assert learning_verdict(fixed, attention) == verdict

@@ -639,3 +639,36 @@ def test_the_overlap_pull_keeps_the_largest_lead() -> None:
     assert lead == pytest.approx(0.55)
     assert views.overlap_pull(sims, sentences, min_lead=lead) == views.OverlapPull(1, 0, 3)  # tie
     assert views.overlap_pull(sims, sentences, min_lead=lead + 1e-9) is None
+
+
+def test_next_token_and_first_word_habits_are_position_patterns() -> None:
+    m = 6
+    nxt = np.eye(m, k=1) * 0.8 + 0.2 / m  # every row gives the token after it 0.8
+    nxt[-1, -1] += 0.8  # (the last row has no next token)
+    habits = views.position_habits(nxt, [1, 2, 3, 4])
+    assert habits.next == pytest.approx(0.8 + 0.2 / m)
+    check = views.check_position(nxt, 3, 4, [1, 2, 3, 4])
+    assert check.verdict == "next" and check.pattern_share == habits.next
+    first = np.full((m, m), 0.1)
+    first[:, 1] = 0.5 + 1e-9  # every word gives the first word (position 1, after [CLS]) > 0.5
+    words = [1, 2, 3, 4]
+    assert views.position_habits(first, words).first_word_at == 1
+    assert views.check_position(first, 3, 1, words).verdict == "first_word"
+    first[:, 1] = 0.5  # exactly half: no pattern
+    assert views.check_position(first, 3, 1, words).verdict != "first_word"
+
+
+def test_the_own_sentence_and_a_top_word_habit_are_recognised() -> None:
+    assert views.same_sentence("Tom loves his dog", "tom loves his dog.")
+    assert views.same_sentence(" Tom loves his dog!! ", "Tom loves his dog")
+    assert not views.same_sentence("Tom loves his dog", "Tom loves his cat")
+    check = views.check_position(np.full((5, 5), 0.2), 3, 1)
+
+    def rel(pronoun: int, top: int) -> views.RelationCheck:
+        return views.RelationCheck(pronoun=pronoun, owner=1, check=check, top_word=top)
+
+    assert views.top_word_habit([rel(3, 4), rel(5, 6)], [1, 1]) == ("offset", 1)
+    assert views.top_word_habit([rel(3, 1), rel(5, 3)], [1, 1]) == ("offset", -2)
+    assert views.top_word_habit([rel(3, 1), rel(6, 1)], [1, 1]) == ("first_word", 0)
+    assert views.top_word_habit([rel(3, 1), rel(6, 2)], [1, 1]) == ("none", 0)
+    assert views.top_word_habit([], []) == ("none", 0)

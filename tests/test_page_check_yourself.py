@@ -124,3 +124,12 @@ def test_not_necessarily_is_right_where_the_article_allows_it(language: str) -> 
     at = answer_and_reveal(open_page(language), "values", "depends")
     wrong = translate("chk.wrong", language, guess=labels["depends"], answer=labels["no"])
     assert wrong in [e.value for e in at.error]
+
+
+def test_a_card_says_where_its_claim_comes_from_only_once_answered() -> None:
+    at = open_page("en")
+    tags = [translate("chk.misconception", "en", number=k) for k in range(1, 9)]
+    captions = [c.value for c in at.caption]
+    assert not any(tag in captions for tag in tags)  # nothing hints at the answer beforehand
+    at = answer_and_reveal(at, "heads", "yes")
+    assert translate("chk.misconception", "en", number=6) in [c.value for c in at.caption]

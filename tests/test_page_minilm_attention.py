@@ -267,6 +267,12 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
     # has a word two back, loves (2): position alone predicts a[4, 2] in each head.
     # his → dog, one ahead: tom → loves and loves → his.
     expected_predictions = {1: a[:, :, 4, 2], 4: (a[:, :, 1, 2] + a[:, :, 2, 3]) / 2}
+    # The position patterns that can claim these targets: tom is the first word (the other
+    # words' mean weight to it), dog is the token just after his (every word's to its next).
+    patterns = {
+        1: ("first_word", (a[:, :, 2, 1] + a[:, :, 3, 1] + a[:, :, 4, 1]) / 3),
+        4: ("next", np.mean([a[:, :, q, q + 1] for q in (1, 2, 3, 4)], axis=0)),
+    }
     for nth, (j, predicted) in enumerate(expected_predictions.items()):
         table = table_with(at, predicted_col, nth)
         order = np.argsort(-a[:, :, 3, j].ravel(), kind="stable")[:5]
@@ -276,8 +282,13 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
         ]
         np.testing.assert_allclose(table[predicted_col], predicted[layers, heads], atol=1e-6)
         weights = a[layers, heads, 3, j]
-        verdicts = np.where(weights > np.maximum(2 * predicted[layers, heads], 1 / 6), "above",
-                            "not_above")  # fmt: skip
+        pattern, share = patterns[j]
+        verdicts = np.where(
+            share[layers, heads] > 0.5,
+            pattern,
+            np.where(weights > np.maximum(2 * predicted[layers, heads], 1 / 6), "above",
+                     "not_above"),
+        )  # fmt: skip
         labels = [translate(f"mla.verdict.{v}", language) for v in verdicts]
         assert list(table[verdict_col]) == labels
         # The sentence under the table, for the best head, from the same numbers.
@@ -297,19 +308,21 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
             weight=f"{weights[0]:.3f}",
             predicted=f"{predicted[layers[0], heads[0]]:.3f}",
             basis=basis,
+            share=f"{share[layers[0], heads[0]]:.2f}" if verdicts[0] == pattern else "0.00",
             uniform="0.167",
             ratio="2",
         )
         assert says in [m.value for m in at.markdown]
-        above = int((a[:, :, 3, j] > np.maximum(2 * predicted, 1 / 6)).sum())
+        by_pattern = share > 0.5
+        above = int(((a[:, :, 3, j] > np.maximum(2 * predicted, 1 / 6)) & ~by_pattern).sum())
         count = translate(
-            "mla.rank.count", language, heads=72, above=above, patterns=0,
+            "mla.rank.count", language, heads=72, above=above, patterns=int(by_pattern.sum()),
             half=int((a[:, :, 3, j] > 0.5).sum()), query="his", target=TOKENS[j],
         )  # fmt: skip
         assert any(c.value == count for c in at.caption)
-    # The strongest his → dog head, L2·H9, is a next-token head: not above.
+    # L2·H9, second for his → dog, is a next-token head: put down to position.
     assert list(table_with(at, predicted_col, 1)[verdict_col])[1] == translate(
-        "mla.verdict.not_above", language
+        "mla.verdict.next", language
     )
     assert any(e.label == translate("mla.know.title", language) for e in at.expander)
     know = translate(
@@ -351,33 +364,45 @@ def test_every_control_sentence_holds_its_pronoun_and_owner(model) -> None:  # n
         assert tokens[found[0]] == relation.pronoun and tokens[found[1]] == relation.owner
 
 
-def control_expectations(model, layer: int, head: int) -> tuple[list[float], int, int]:  # noqa: ANN001
-    """The head's pronoun → owner weights in the control sentences, how many are above what
-    position predicts, and how many of those have the owner as the pronoun's top word."""
-    weights, above, links = [], 0, 0
+def control_expectations(
+    model,
+    layer: int,
+    head: int,
+    own: str,  # noqa: ANN001
+) -> tuple[list[str], list[float], int, int, list[tuple[int, bool]]]:
+    """The control sentences other than the page's ``own``; the head's pronoun → owner weight in
+    each; how many are above what position predicts; how many of those have the owner as the
+    pronoun's top word; and where each top word stands (its offset from the pronoun, whether it
+    is the first word)."""
+    texts, weights, above, links, tops = [], [], 0, 0, []
     for relation in views.POSSESSIVES:
+        if relation.text == own:
+            continue
         out = model.run(relation.text)
         i, j = views.relation_positions(out.tokens, relation)
         words = views.content_positions(out.tokens)
         row = out.attentions[layer, head, i]
+        texts.append(relation.text)
         weights.append(float(row[j]))
         check = views.check_position(out.attentions[layer, head], i, j, words)
         top = max((k for k in words if k != i), key=lambda k: (row[k], -k))
         above += check.verdict == "above"
         links += check.verdict == "above" and top == j
-    return weights, above, links
+        tops.append((top - i, top == words[0]))
+    return texts, weights, above, links, tops
 
 
 @needs_model
 @pytest.mark.parametrize(
-    ("layer", "head", "verdict"),
-    [(None, None, "some"), (2, 4, "all"), (1, 3, "none")],
+    ("layer", "head", "verdict", "habit"),
+    [(None, None, "none", "first_word"), (2, 4, "all", "none"), (1, 3, "none", "offset")],
     ids=["default-L4H8", "L2H4", "L1H3"],
 )
 def test_the_controls_try_one_head_on_other_sentences(
     layer: int | None,
     head: int | None,
     verdict: str,
+    habit: str,
     model,  # noqa: ANN001
 ) -> None:
     at = open_page()
@@ -387,18 +412,35 @@ def test_the_controls_try_one_head_on_other_sentences(
         layer, head, _ = best_head(model.run("Tom loves his dog").attentions, 3, 1)
         assert (layer, head) == (4, 8)
     no_exception(at)
-    weights, above, links = control_expectations(model, layer - 1, head - 1)
+    texts, weights, above, links, tops = control_expectations(
+        model, layer - 1, head - 1, own="Tom loves his dog"
+    )
     table = table_with(at, translate("mla.ctrl.col.sentence", "en"))
-    assert list(table[translate("mla.ctrl.col.sentence", "en")]) == [
-        r.text for r in views.POSSESSIVES
-    ]
+    # the page's own sentence is no control for a head picked on it: four sentences, not five
+    assert list(table[translate("mla.ctrl.col.sentence", "en")]) == texts
+    assert len(texts) == len(views.POSSESSIVES) - 1
+    own = translate("mla.ctrl.own_left_out", "en", sentence="Tom loves his dog")
+    assert own in [c.value for c in at.caption]
     np.testing.assert_allclose(table[translate("mla.rank.col.weight", "en")], weights, atol=1e-6)
-    label, total = f"L{layer}·H{head}", len(views.POSSESSIVES)
+    label, total = f"L{layer}·H{head}", len(texts)
     assert views.controls_verdict(links, total) == verdict
+    offsets = {k for k, _ in tops}
+    if habit == "offset":
+        assert len(offsets) == 1
+        k = offsets.pop()
+        side = translate("mla.ctrl.habit.after" if k > 0 else "mla.ctrl.habit.before", "en")
+        habit_text = [translate("mla.ctrl.habit.offset", "en", head=label, k=abs(k), side=side)]
+    elif habit == "first_word":
+        assert len(offsets) > 1 and all(first for _, first in tops)
+        habit_text = [translate("mla.ctrl.habit.first_word", "en", head=label)]
+    else:
+        assert len(offsets) > 1 and not all(first for _, first in tops)
+        habit_text = []
     expected = join_sentences(
         [
             translate("mla.ctrl.summary", "en", head=label, above=above, links=links, total=total),
             translate(f"mla.ctrl.verdict.{verdict}", "en", head=label, links=links, total=total),
+            *habit_text,
         ],
         "en",
     )
@@ -438,9 +480,9 @@ def test_a_long_sentence_gets_attended_targets_upright_maps_and_true_captions(
     layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
     sums = translate("mla.one.rows", "en", layer=layer, head=head, n=n, low="1.0000", high="1.0000")
     assert any(c.value == sums for c in at.caption)
-    # The best his → daughter head looks at the next token whatever the word: not above.
+    # The best his → daughter head looks at the next token whatever the word: a next-token head.
     best = table_with(at, translate("mla.rank.col.predicted", "en"))
-    assert best[translate("mla.rank.col.verdict", "en")].iloc[0] == "not above"
+    assert best[translate("mla.rank.col.verdict", "en")].iloc[0] == "next-token head"
 
 
 @needs_model

@@ -21,6 +21,7 @@ from transformer_walk.topics.gru_seq2seq import (
     GruConfig,
     alignment_counts,
     parse_symbols,
+    seen_share,
     spell,
 )
 from transformer_walk.topics.gru_seq2seq import translate as decode
@@ -37,7 +38,18 @@ def comparison() -> Comparison:
 
 
 def pct(x: float) -> str:
-    return f"{x:.0%}"
+    """The page's rule, written again: whole percent unless that would round to 0 or 100."""
+    for digits in range(4):
+        text = f"{x:.{digits}%}"
+        if (float(text[:-1]) < 100 or x >= 1) and (float(text[:-1]) > 0 or x <= 0):
+            return text
+    return f"{x:.4%}"
+
+
+def test_a_share_is_not_rounded_to_a_perfect_score() -> None:
+    assert [pct(x) for x in (0.5412, 0.995, 1.0, 0.0, 0.004, 0.9999)] == [
+        "54%", "99.5%", "100%", "0%", "0.4%", "99.99%",
+    ]  # fmt: skip
 
 
 def markdown(at: AppTest) -> list[str]:
@@ -84,7 +96,22 @@ def test_the_curve_sentences_are_the_measured_accuracies(language: str) -> None:
     expected = join_sentences(
         [
             at_length("s2s.curve.short.even", 3),
+            # length 3: 512 strings, about 8,000 drawn in training: all of them seen
+            translate(
+                "s2s.curve.seen",
+                language,
+                length=3,
+                share=pct(seen_share(3, c.config)),
+                strings=512,
+            ),  # fmt: skip
             at_length("s2s.curve.long.attention", 8),
+            translate(
+                "s2s.curve.still_learning",
+                language,
+                window=50,
+                fixed_loss=f"{np.mean(c.fixed.losses[-50:]):.3f}",
+                attention_loss=f"{np.mean(c.attention.losses[-50:]):.3f}",
+            ),  # fmt: skip
             translate("s2s.curve.drop.fixed.at", language, holds="90%", length=drop_fixed),
             translate("s2s.curve.drop.attention.at", language, holds="90%", length=drop_attention),
             at_length("s2s.curve.far.both_fall", 14, chance="12.5%"),

@@ -40,6 +40,7 @@ distinct sequences (8² = 64 of length 2), so the test ones were met in training
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -612,6 +613,43 @@ class CurveSummary:
     far_verdict: str  # hold_verdict at ``far``
     fixed_drop: int | None
     attention_drop: int | None
+
+
+#: Over this share of all strings of a length met in training, a "new" test string of that
+#: length is most likely one the model has seen.
+MOSTLY_SEEN = 0.5
+#: The fixed context "is still learning" when its final training loss is over this and over
+#: ``LEARNING_RATIO`` times attention's (both averaged over the last ``LOSS_WINDOW`` steps).
+STILL_LEARNING_LOSS = 0.1
+LEARNING_RATIO = 2.0
+LOSS_WINDOW = 50
+
+
+def seen_share(length: int, config: GruConfig) -> float:
+    """The expected share of all |alphabet|^length strings of ``length`` that training drew at
+    least once: each step draws ``batch`` strings of one length picked uniformly from 1 …
+    ``train_max_len``, so a length gets steps·batch/train_max_len uniform draws on average,
+    and a given string is missed by all of them with probability (1 − 1/N)^draws. 0 beyond the
+    training lengths."""
+    if not 1 <= length <= config.train_max_len:
+        return 0.0
+    draws = config.steps * config.batch / config.train_max_len
+    strings = float(len(config.alphabet)) ** length
+    return float(1.0 - math.exp(draws * math.log1p(-1.0 / strings))) if strings > 1 else 1.0
+
+
+def final_loss(model: TrainedModel, window: int = LOSS_WINDOW) -> float:
+    """The mean training loss of the last ``window`` steps (nan before any step)."""
+    tail = model.losses[-window:]
+    return float(np.mean(tail)) if tail else float("nan")
+
+
+def learning_verdict(fixed_loss: float, attention_loss: float) -> str:
+    """ "still_learning" when the fixed context's final loss is over ``STILL_LEARNING_LOSS``
+    and over ``LEARNING_RATIO`` times attention's (its gap is then partly the training budget,
+    not only what one vector holds); otherwise "both_trained"."""
+    still = fixed_loss > STILL_LEARNING_LOSS and fixed_loss > LEARNING_RATIO * attention_loss
+    return "still_learning" if still else "both_trained"
 
 
 def summarize(comparison: Comparison, short: int = SHORT_LENGTH) -> CurveSummary:

@@ -7,6 +7,8 @@ import pandas as pd
 
 from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
+FIXED_HUE = "#f4a259"  # the fixed-context model (attention's is HIGHLIGHT), on both charts
+
 
 def readback(
     frame: pd.DataFrame,
@@ -32,7 +34,9 @@ def readback(
             color=alt.Color(
                 "series:N",
                 title=series_title,
-                scale=alt.Scale(domain=series_order, range=[HIGHLIGHT, "#f4a259", "#66a61e"]),
+                # the two h_T series in the fixed context's hue (dark and light), the own-state
+                # one in attention's: the accuracy chart above uses the same two hues
+                scale=alt.Scale(domain=series_order, range=["#b5651d", FIXED_HUE, HIGHLIGHT]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
             ),
             tooltip=[
@@ -96,7 +100,7 @@ def accuracy_by_length(
             color=alt.Color(
                 "series:N",
                 title=series_title,
-                scale=alt.Scale(domain=series_order, range=["#f4a259", HIGHLIGHT]),
+                scale=alt.Scale(domain=series_order, range=[FIXED_HUE, HIGHLIGHT]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
             ),
             tooltip=[

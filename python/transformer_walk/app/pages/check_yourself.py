@@ -341,12 +341,6 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
     results = _results()
     revealed = q.qid in results
     with st.container(border=True):
-        tag = (
-            t("chk.misconception", number=q.misconception)
-            if q.misconception is not None
-            else t("chk.more")
-        )
-        st.caption(tag)
         st.subheader(f"{number}. {t(q.claim)}")
         guess = st.radio(
             t("chk.pick"),
@@ -383,6 +377,13 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
                 ),
                 icon=":material/cancel:",
             )
+        # where the claim comes from, once answered: before, "belief N" would hint at the answer
+        tag = (
+            t("chk.misconception", number=q.misconception)
+            if q.misconception is not None
+            else t("chk.more")
+        )
+        st.caption(tag)
         st.markdown(t(q.why))
         with st.spinner(t("chk.computing")):
             q.show(text, backend)

@@ -47,16 +47,20 @@ UPRIGHT_CELL = 18  # px: 40 keys make a 720-px column
 # (views.relative_place), written out so that the id check finds them.
 VERDICT_LABELS = {
     "previous": "mla.verdict.previous",
+    "next": "mla.verdict.next",
     "same": "mla.verdict.same",
     "first": "mla.verdict.first",
+    "first_word": "mla.verdict.first_word",
     "last": "mla.verdict.last",
     "above": "mla.verdict.above",
     "not_above": "mla.verdict.not_above",
 }
 VERDICT_SAYS = {
     "previous": "mla.rank.says.previous",
+    "next": "mla.rank.says.next",
     "same": "mla.rank.says.same",
     "first": "mla.rank.says.first",
+    "first_word": "mla.rank.says.first_word",
     "last": "mla.rank.says.last",
     "above": "mla.rank.says.above",
     "not_above": "mla.rank.says.not_above",
@@ -416,8 +420,12 @@ def _habits(
         columns = {
             t("mla.rank.col.head"): list(heads.values()),
             t("mla.habits.previous"): [h.previous for h in habits],
+            t("mla.habits.next"): [h.next for h in habits],
             t("mla.habits.same"): [h.same for h in habits],
             t("mla.habits.first", token=tokens[positions[0]]): [h.first for h in habits],
+            t("mla.habits.first_word", token=tokens[positions[words[0]]] if words else ""): [
+                h.first_word for h in habits
+            ],
             t("mla.habits.last", token=tokens[positions[-1]]): [h.last for h in habits],
             t("mla.habits.uniform"): [h.uniform for h in habits],
         }
@@ -440,8 +448,11 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
                for head in range(h)}  # fmt: skip
     chosen = pick(t("mla.ctrl.head"), CONTROL_HEAD_KEY, options, best.layer * h + best.head)
     layer, head = divmod(chosen, h)
-    texts, checks, tops = [], [], []
+    texts, checks, tops, firsts = [], [], [], []
+    own = [r.text for r in views.POSSESSIVES if views.same_sentence(r.text, out.text)]
     for relation in views.POSSESSIVES:
+        if relation.text in own:  # the head was picked on it: it would pass by construction
+            continue
         run = run_with_spinner(relation.text, backend)
         found = views.relation_positions(run.tokens, relation)
         if found is None:  # (tests hold every control sentence to its two words)
@@ -452,9 +463,9 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
             else (run.attentions, list(range(run.n)))
         )
         pronoun, owner = keep.index(found[0]), keep.index(found[1])
-        check = views.check_relation(
-            weights[layer, head], pronoun, owner, views.view_words(run.tokens, keep)
-        )
+        words = views.view_words(run.tokens, keep)
+        check = views.check_relation(weights[layer, head], pronoun, owner, words)
+        firsts.append(words[0] if words else 0)
         texts.append((relation.text, f"{relation.pronoun} → {relation.owner}"))
         checks.append(check)
         tops.append(run.tokens[keep[check.top_word]])
@@ -485,7 +496,17 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
     verdict = t(
         CONTROL_SAYS[views.controls_verdict(links, total)], head=label, links=links, total=total
     )
-    st.markdown(join_sentences([summary, verdict]))
+    kind, k = views.top_word_habit(checks, firsts)
+    if kind == "offset":
+        side = t("mla.ctrl.habit.after" if k > 0 else "mla.ctrl.habit.before")
+        habit = t("mla.ctrl.habit.offset", head=label, k=abs(k), side=side)
+    elif kind == "first_word":
+        habit = t("mla.ctrl.habit.first_word", head=label)
+    else:
+        habit = ""
+    st.markdown(join_sentences([s for s in (summary, verdict, habit) if s]))
+    if own:
+        st.caption(t("mla.ctrl.own_left_out", sentence=own[0]))
 
 
 def _how_we_know() -> None:

@@ -22,6 +22,8 @@ from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics.gru_seq2seq import (
     HOLDS,
+    LOSS_WINDOW,
+    MOSTLY_SEEN,
     Comparison,
     GruConfig,
     SymbolError,
@@ -29,9 +31,12 @@ from transformer_walk.topics.gru_seq2seq import (
     alignment_counts,
     alignment_verdict,
     context_spread,
+    final_loss,
+    learning_verdict,
     length_note,
     own_verdict,
     parse_symbols,
+    seen_share,
     spell,
     summarize,
     translate,
@@ -85,8 +90,13 @@ SYMBOL_ERROR_KEYS = {"empty": "s2s.own.empty", "bad": "s2s.own.bad", "long": "s2
 
 
 def pct(x: float) -> str:
-    """A share as the page writes it: 0.5412 → "54%"."""
-    return f"{x:.0%}"
+    """A share as the page writes it: 0.5412 → "54%"; with more decimals where rounding would
+    claim a perfect or a null score it did not get (0.995 → "99.5%", not "100%")."""
+    for digits in range(4):
+        text = f"{x:.{digits}%}"
+        if (float(text[:-1]) < 100 or x >= 1) and (float(text[:-1]) > 0 or x <= 0):
+            return text
+    return f"{x:.4%}"
 
 
 def alphabet_label(alphabet: str) -> str:
@@ -166,8 +176,8 @@ def _training() -> Comparison:
             "s2s.train.done",
             fixed_s=f"{fixed.seconds:.1f}",
             attention_s=f"{attention.seconds:.1f}",
-            fixed_loss=f"{np.mean(fixed.losses[-50:]):.3f}",
-            attention_loss=f"{np.mean(attention.losses[-50:]):.3f}",
+            fixed_loss=f"{final_loss(fixed):.3f}",
+            attention_loss=f"{final_loss(attention):.3f}",
         )
     )
     return comparison
@@ -240,10 +250,31 @@ def curve_text(comparison: Comparison) -> str:
         if s.attention_drop is None
         else t("s2s.curve.drop.attention.at", holds=holds, length=s.attention_drop),
     ]
+    config = comparison.config
+    seen = seen_share(s.short, config)
+    memory = (
+        [
+            t(
+                "s2s.curve.seen",
+                length=s.short,
+                share=pct(seen),
+                strings=f"{len(config.alphabet) ** s.short:,}",
+            )
+        ]  # fmt: skip
+        if seen > MOSTLY_SEEN
+        else []
+    )
+    fixed_loss, attention_loss = final_loss(comparison.fixed), final_loss(comparison.attention)
+    learning = t(
+        f"s2s.curve.{learning_verdict(fixed_loss, attention_loss)}",
+        window=LOSS_WINDOW, fixed_loss=f"{fixed_loss:.3f}", attention_loss=f"{attention_loss:.3f}",
+    )  # fmt: skip
     return join_sentences(
         [
             at(SHORT_KEYS[s.short_verdict], s.short),
+            *memory,
             at(LONG_KEYS[s.long_verdict], s.long),
+            learning,
             *drops,
             at(FAR_KEYS[s.far_verdict], s.far, chance=chance),
         ]
@@ -448,6 +479,8 @@ def render() -> None:
     _curve(comparison)
     _own(comparison)
     _bottleneck()
+    with st.expander(t("s2s.know.title"), icon=":material/fact_check:"):
+        st.markdown(t("s2s.know.body"))
     solved_and_hurts(t("s2s.solved"), t("s2s.hurts"))
 
 

@@ -159,7 +159,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.rank.col.verdict": {"en": "verdict", "zh": "结论"},
     "mla.rank.col.top": {"en": "the row's largest key", "zh": "该行权重最大的键"},
     "mla.verdict.previous": {"en": "previous-token head", "zh": "看前一个 token 的头"},
+    "mla.verdict.next": {"en": "next-token head", "zh": "看后一个 token 的头"},
     "mla.verdict.same": {"en": "looks at itself", "zh": "看自己"},
+    "mla.verdict.first_word": {"en": "looks at the first word", "zh": "看第一个词"},
     "mla.verdict.first": {"en": "parks on the first key", "zh": "停放在第一个键上"},
     "mla.verdict.last": {"en": "parks on the last key", "zh": "停放在最后一个键上"},
     "mla.verdict.above": {"en": "above", "zh": "高于"},
@@ -207,6 +209,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**{head}** 是一个看前一个 token 的头：在这句话里，一个词平均把 {share} 的权重给"
         "紧挨在它前面的 token，而“{target}”正好在“{query}”前面。它的 {weight} 正是仅凭位置"
         "就能预测的。",
+    },
+    "mla.rank.says.next": {
+        "en": "**{head}** is a next-token head: in this sentence a word gives the token just "
+        "after it {share} of its weight on average, and “{target}” is just after “{query}”. "
+        "Its {weight} is what position alone predicts.",
+        "zh": "**{head}** 是一个看后一个 token 的头：在这句话里，一个词平均把 {share} 的权重给"
+        "紧跟在它后面的 token，而“{target}”正好在“{query}”后面。它的 {weight} 正是仅凭位置"
+        "就能预测的。",
+    },
+    "mla.rank.says.first_word": {
+        "en": "**{head}** looks at the sentence's first word: in this sentence the other words "
+        "give it {share} of their weight on average, and “{target}” is that word. Its {weight} "
+        "is what position alone predicts.",
+        "zh": "**{head}** 看的是句子的第一个词：在这句话里，其他词平均把 {share} 的权重给它，"
+        "而“{target}”正是这个词。它的 {weight} 正是仅凭位置就能预测的。",
     },
     "mla.rank.says.same": {
         "en": "**{head}** looks at the token itself: in this sentence a word gives itself "
@@ -257,16 +274,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.habits.body": {
         "en": "How each head ranked above spends a word's weight by position alone in this "
         "sentence: the mean, over the words ([CLS] and [SEP] left out as queries), of the weight "
-        "each gives the token just before it, itself, the first key and the last key, beside an "
-        "even share. A head whose words give one of these more than {share} of their weight on "
+        "each gives the token just before it, the token just after it, itself, the first key, "
+        "the first word and the last key, beside an even share. A head whose words give one of "
+        "these more than {share} of their weight on "
         "average has that pattern, and a weight it gives there is put down to position.",
         "zh": "上面排名靠前的每个头在这句话里如何仅凭位置分配一个词的权重：对句中的词（[CLS] 和 "
-        "[SEP] 不作为查询）取平均，看每个词给紧挨在前面的 token、给自己、给第一个键、"
-        "给最后一个键各多少权重，旁边是平均分配的份额。如果一个头的词平均把超过 {share} "
+        "[SEP] 不作为查询）取平均，看每个词给紧挨在前面的 token、紧跟在后面的 token、给自己、"
+        "给第一个键、给第一个词、给最后一个键各多少权重，旁边是平均分配的份额。"
+        "如果一个头的词平均把超过 {share} "
         "的权重给其中某一个，这个头就有这种模式，它在那里给出的权重就归因于位置。",
     },
     "mla.habits.previous": {"en": "token just before", "zh": "前一个 token"},
+    "mla.habits.next": {"en": "token just after", "zh": "后一个 token"},
     "mla.habits.same": {"en": "itself", "zh": "自己"},
+    "mla.habits.first_word": {"en": "first word ({token})", "zh": "第一个词（{token}）"},
     "mla.habits.first": {"en": "first key ({token})", "zh": "第一个键（{token}）"},
     "mla.habits.last": {"en": "last key ({token})", "zh": "最后一个键（{token}）"},
     "mla.habits.uniform": {"en": "even share 1/m", "zh": "平均份额 1/m"},
@@ -320,9 +341,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "并不能让它成为“代词指向主人”的头。",
     },
     "mla.ctrl.verdict.none": {
-        "en": "So {head} passes in none of them: what it does in one sentence does not carry over "
-        "to this relation.",
-        "zh": "所以 {head} 一个也没有通过：它在某一句话里的表现，并不能推广到这种关系上。",
+        "en": "So {head} passes in none of them: it does not link a pronoun to its owner in "
+        "these sentences.",
+        "zh": "所以 {head} 一个也没有通过：在这些句子里，它并不把代词连向它的主人。",
+    },
+    "mla.ctrl.habit.offset": {
+        "en": "In every one of them {head}'s top word is the token {k} {k:place|places} {side} "
+        "the pronoun: a position habit, which finds the owner only where the owner stands there.",
+        "zh": "在每一个句子里，{head} 权重最大的词都是代词{side}第 {k} 个 token：这是位置习惯，"
+        "只有主人恰好站在那里时它才会找到主人。",
+    },
+    "mla.ctrl.habit.after": {"en": "after", "zh": "后面"},
+    "mla.ctrl.habit.before": {"en": "before", "zh": "前面"},
+    "mla.ctrl.habit.first_word": {
+        "en": "In every one of them {head}'s top word is the sentence's first word: a position "
+        "habit, which finds the owner only where the owner comes first.",
+        "zh": "在每一个句子里，{head} 权重最大的词都是句子的第一个词：这是位置习惯，"
+        "只有主人恰好排在最前面时它才会找到主人。",
+    },
+    "mla.ctrl.own_left_out": {
+        "en": "“{sentence}” is your own sentence, so it is left out of the controls: a head "
+        "picked on a sentence passes that one by construction.",
+        "zh": "“{sentence}”就是你自己的句子，所以不算作对照：在某句话上挑出来的头，"
+        "在这句话上必然通过。",
     },
     "mla.know.title": {
         "en": "How we know: the controls on this page",
@@ -333,16 +374,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "predicts: the mean weight the other words of the same sentence give the key at the "
         "same distance from them (for the first and the last key, that key itself). A weight is "
         "*above* when it is more than {ratio} times that and more than an even share.\n"
-        "- **Position patterns.** A head whose words give the token just before them, "
-        "themselves, the first or the last key more than {share} of their weight on average is "
-        "a previous-token, same-token, first-key or last-key head; a weight it gives there is "
-        "put down to position, however large.\n"
+        "- **Position patterns.** A head whose words give the token just before or just after "
+        "them, themselves, the first key, the first word or the last key more than {share} of "
+        "their weight on average has that pattern; a weight it gives there is put down to "
+        "position, however large.\n"
         "- **An even spread.** 1/m, what each of m keys would get from a row spread evenly.\n"
         "- **All heads, not only the winner.** How many of the {heads} heads are above for the "
         "pair, and how many give it more than half: a winner among many strong heads says "
         "little.\n"
         "- **Other sentences.** One head tried on {total} sentences with the same relation, a "
-        "possessive pronoun and its owner.\n"
+        "possessive pronoun and its owner (your own sentence left out if it is one of them), and "
+        "where its top word stands in each: always the same place is a position habit.\n"
         "- **[CLS] and [SEP].** The switch at the top shows how much weight they take; with "
         "them hidden, every control is computed on the renormalised weights.\n\n"
         "None of these shows that the model uses a weight, or that it has resolved a "
@@ -350,14 +392,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "- **仅凭位置。** 每个排名靠前的头的权重旁边，都列出仅凭位置能预测的值：同一句话里"
         "其余的词给与自己相同距离的那个键的平均权重（第一个键和最后一个键则直接取那个键）。"
         "权重超过它的 {ratio} 倍、并超过平均分配的份额时，才算*高于*。\n"
-        "- **位置模式。** 如果一个头的词平均把超过 {share} 的权重给紧挨在前面的 token、给自己、"
-        "给第一个键或最后一个键，它就是看前一个 token、看自己、停放在第一个键或最后一个键上的头；"
+        "- **位置模式。** 如果一个头的词平均把超过 {share} 的权重给紧挨在前面或后面的 token、"
+        "给自己、给第一个键、第一个词或最后一个键，它就有这种模式；"
         "它在那里给出的权重再大，也归因于位置。\n"
         "- **平均分配。** 1/m，也就是一行权重平均分给 m 个键时每个键得到的份额。\n"
         "- **看全部的头，而不只看冠军。** {heads} 个头中有多少个对这组查询-目标高于预测、"
         "有多少个给了超过一半的权重：在许多强的头里选出一个冠军，说明不了多少。\n"
         "- **别的句子。** 把一个头放到 {total} 个具有同一种关系（物主代词和它的主人）的句子上"
-        "检验。\n"
+        "检验（如果你的句子就是其中之一，就把它除外），并看它权重最大的词在每句中的位置："
+        "总在同一个位置，就是位置习惯。\n"
         "- **[CLS] 和 [SEP]。** 顶部的开关显示它们拿走了多少权重；隐藏它们时，"
         "所有对照都在重新归一化后的权重上计算。\n\n"
         "这些对照都不能说明模型用到了某个权重，也不能说明它已经解决了指代：见下面的提示。",

@@ -369,16 +369,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "O(log_k n) 而不是 O(n / k) 增长——但仍在增长；而在自注意力里它是 1。",
     },
     "rnn.cmp.cheaper_attention": {
-        "en": "Here n = {n} is smaller than d = {d}, so a self-attention layer (n²·d) does less "
-        "work than a recurrent one (n·d²) — the usual case for sentences.",
-        "zh": "这里 n = {n} 小于 d = {d}，所以一层自注意力（n²·d）的计算量比一层循环网络（n·d²）"
-        "还少——对普通句子来说通常如此。",
+        "en": "Here n = {n} is smaller than d = {d}, so attention's mixing of the tokens (n²·d) "
+        "costs less than the recurrence (n·d²) — the usual case for sentences. (Both counts "
+        "leave out the projections every token goes through, about n·d² per matrix; the Cost "
+        "page adds them.)",
+        "zh": "这里 n = {n} 小于 d = {d}，所以注意力在 token 之间的混合（n²·d）比循环（n·d²）"
+        "还省——对普通句子来说通常如此。（两者都没算每个 token 要经过的投影，每个矩阵大约 "
+        "n·d²；“计算代价”页把它们加了进来。）",
     },
     "rnn.cmp.cheaper_rnn": {
-        "en": "Here n = {n} is at least d = {d}, so a self-attention layer (n²·d) does at least "
-        "as much work as a recurrent one (n·d²): the quadratic cost that long inputs pay.",
-        "zh": "这里 n = {n} 不小于 d = {d}，所以一层自注意力（n²·d）的计算量不少于一层循环网络"
-        "（n·d²）：这就是长输入要付出的二次代价。",
+        "en": "Here n = {n} is at least d = {d}, so attention's mixing of the tokens (n²·d) "
+        "costs at least as much as the recurrence (n·d²): the quadratic cost that long inputs "
+        "pay.",
+        "zh": "这里 n = {n} 不小于 d = {d}，所以注意力在 token 之间的混合（n²·d）不比循环（n·d²）"
+        "省：这就是长输入要付出的二次代价。",
     },
     "rnn.cmp.caveats": {
         "en": "Two things the table does not say. “Parallel” means that during training all "

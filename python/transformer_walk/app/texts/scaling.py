@@ -198,7 +198,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "is small at both ends: {uniform} for a row spread evenly over the {n} keys, 0 for a "
         "one-hot row.",
         "zh": "不缩放的曲线先升高，在 d_k = {peak_d_k} 时达到 {peak}，因为这个范数在两端都很小："
-        "一行平均分给 {n} 个键时为 {uniform}，one-hot 的行为 0。",
+        "一行平均分给 {n} 个键时为 {uniform}，权重全集中在一个键上的 One-Hot 行则为 0。",
     },
     "scale.sat.reading.scaled": {
         "en": "With ÷√d_k the curve stays between {low} and {high} at every d_k: the softmax "

@@ -47,14 +47,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.train.body": {
         "en": "The task: write a string backwards, then an end mark (“badcafe” → “efacdab”). "
-        "Reversal is hard on a single vector: the first letter to write is the "
-        "last one read, and the last one to write was read first, longest ago. Both models "
+        "Reversal is hard on a single vector at its end: the first letter to write was just "
+        "read, but the last one to write was read first, longest ago, and $\\boldsymbol h_T$ "
+        "must still hold it. Both models "
         "are GRU encoder–decoders; the decoder starts from $\\boldsymbol s_0 = \\boldsymbol h_T$ "
         "and at every step reads the letter it wrote before and a context. They differ only "
         "in that context:",
         "zh": "任务：把一个串倒过来写，最后写一个结束符（“badcafe” → “efacdab”）。"
-        "倒序对单个向量很不友好：第一个要写的字母是最后读到的，"
-        "最后一个要写的字母却是最早读到、隔得最久的。两个模型都是 GRU 编码器–解码器；"
+        "倒序难在结尾：第一个要写的字母刚刚读过，"
+        "最后一个要写的字母却是最早读到、隔得最久的，$\\boldsymbol h_T$ 还得把它记住。"
+        "两个模型都是 GRU 编码器–解码器；"
         "解码器从 $\\boldsymbol s_0 = \\boldsymbol h_T$ 出发，每一步读入自己上一步写出的字母"
         "和一个上下文。两者唯一的区别就在这个上下文：",
     },
@@ -128,9 +130,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "s2s.curve.chance": {"en": "a random letter ({chance})", "zh": "随机猜一个字母（{chance}）"},
     "s2s.curve.short.even": {
         "en": "At length {length} the two are even: the fixed context gets {fixed} of the "
-        "letters right, attention {attention}. A short string fits in one vector.",
+        "letters right, attention {attention}.",
         "zh": "长度为 {length} 时两者不相上下：固定上下文的字母正确率是 {fixed}，"
-        "注意力是 {attention}。短的串一个向量装得下。",
+        "注意力是 {attention}。",
     },
     "s2s.curve.short.attention": {
         "en": "Even at length {length} attention is ahead: {attention} of the letters right, "
@@ -144,9 +146,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.curve.long.attention": {
         "en": "At length {length}, the longest in training, attention gets {attention} of the "
-        "letters right and the fixed context {fixed}: that gap is the bottleneck, measured.",
+        "letters right and the fixed context {fixed}, after the same training for both: that "
+        "gap is the bottleneck, as this budget measures it.",
         "zh": "在长度 {length}，也就是训练中最长的长度，注意力的字母正确率是 {attention}，"
-        "固定上下文是 {fixed}：这个差距就是量出来的瓶颈。",
+        "固定上下文是 {fixed}，两者的训练完全相同：这个差距就是在这样的训练量下量出来的瓶颈。",
     },
     "s2s.curve.long.even": {
         "en": "At length {length}, the longest in training, the two are even ({attention} with "
@@ -160,6 +163,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{fixed} of the letters right, against {attention} with attention.",
         "zh": "在长度 {length}，也就是训练中最长的长度，固定上下文领先：字母正确率 {fixed}，"
         "注意力是 {attention}。",
+    },
+    "s2s.curve.seen": {
+        "en": "(At length {length} training met about {share} of all {strings} possible "
+        "strings, so most test strings there are ones both models have seen: an even score "
+        "may be memory as much as one vector holding the string.)",
+        "zh": "（在长度 {length}，训练大约见过全部 {strings} 个可能串中的 {share}，"
+        "所以那里的测试串多半是两个模型都见过的：成绩相当，可能是记住了，"
+        "而不只是一个向量装得下这个串。）",
+    },
+    "s2s.curve.still_learning": {
+        "en": "The fixed context has not finished learning even the training lengths: its "
+        "training loss over the last {window} steps is {fixed_loss}, against {attention_loss} "
+        "with attention. Longer training narrows part of the gap; attention got there within "
+        "the same steps.",
+        "zh": "固定上下文连训练长度都还没有学完：它最后 {window} 步的训练损失是 {fixed_loss}，"
+        "注意力是 {attention_loss}。训练更久能缩小一部分差距；注意力在同样的步数内就做到了。",
+    },
+    "s2s.curve.both_trained": {
+        "en": "Both models have finished learning the training lengths (training loss over the "
+        "last {window} steps: {fixed_loss} fixed, {attention_loss} attention), so the gap is "
+        "not a matter of more steps.",
+        "zh": "两个模型都已学完训练长度（最后 {window} 步的训练损失：固定上下文 {fixed_loss}，"
+        "注意力 {attention_loss}），所以差距不是多训练几步就能补上的。",
     },
     "s2s.curve.drop.fixed.at": {
         "en": "The fixed context first falls below {holds} at length {length}.",
@@ -434,5 +460,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "after another, a letter at a time, never side by side.",
         "zh": "即使加上注意力，编码器依然是循环结构：它的状态只能一个接一个地算，"
         "一次一个字母，没法并行。",
+    },
+    "s2s.know.title": {
+        "en": "How we know: the controls on this page",
+        "zh": "我们凭什么这么说：本页用到的对照",
+    },
+    "s2s.know.body": {
+        "en": "- **One difference.** The two models have the same sizes, the same training steps "
+        "and the very same batches; only the context differs, so the gap between the curves is "
+        "the context's doing.\n"
+        "- **New strings.** Every point is scored on random strings drawn after training, not "
+        "on the training batches; lengths past 8 were never seen at all.\n"
+        "- **Another seed.** The seed changes the initial weights and the batches: a result "
+        "that holds for one seed only is luck.\n"
+        "- **Attention that does nothing.** The project's tests also train the attention model "
+        "with its scorer stuck at zero (every weight equal) and check that at lengths 7 and 8 it "
+        "does not reach what the trained one reaches (90% of the letters, 20 points above the "
+        "fixed context): the gain comes from where the weights look, not from the extra layer.",
+        "zh": "- **只差一处。** 两个模型大小相同、训练步数相同、用的是完全相同的批次；"
+        "只有上下文不同，所以两条曲线之间的差距来自上下文。\n"
+        "- **新的字符串。** 每个点都在训练之后新抽取的随机字符串上评分，而不是训练用的批次；"
+        "长于 8 的长度在训练中根本没有出现过。\n"
+        "- **换一个种子。** 种子决定初始权重和批次：只在一个种子下成立的结果只是运气。\n"
+        "- **什么也不做的注意力。** 本项目的测试还训练了一个打分器固定为零（所有权重相等）的"
+        "注意力模型，并检查它在长度 7 和 8 上达不到训练好的模型所达到的水平（字母正确率 90%，"
+        "并比固定上下文高 20 个百分点）：提升来自权重看向哪里，而不是多出来的那一层。",
     },
 }

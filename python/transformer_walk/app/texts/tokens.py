@@ -134,10 +134,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "a whole Chinese sentence counts as one here.",
         "zh": "英文读者会数出的个数。中文的词与词之间没有空格，所以一整句中文在这里只算一个。",
     },
-    "tok.metric.toy": {"en": "Toy tokens (word-level)", "zh": "玩具模型 token（按词）"},
+    "tok.metric.toy": {"en": "Toy tokens", "zh": "玩具模型 token"},
     "tok.metric.toy_help": {
-        "en": "The n of every toy-model page on this road.",
-        "zh": "这条路线上所有玩具模型页面里的 n。",
+        "en": "The n of every toy-model page on this road. The toy tokenizer splits at spaces, "
+        "splits punctuation off, and cuts Chinese into single characters.",
+        "zh": "这条路线上所有玩具模型页面里的 n。玩具分词器按空格切分，把标点单独切出，"
+        "并把中文切成单个汉字。",
     },
     "tok.metric.wordpiece": {
         "en": "MiniLM WordPiece tokens",

@@ -248,20 +248,28 @@ PATTERN_SHARE = SINK_SHARE
 ABOVE_RATIO = 2.0
 #: The verdicts of ``position_verdict``: four patterns that explain the weight by position, and
 #: the two answers of the comparison with the prediction.
-POSITION_VERDICTS = ("previous", "same", "first", "last", "above", "not_above")
+POSITION_VERDICTS = (
+    "previous", "next", "same", "first", "first_word", "last", "above", "not_above"
+)  # fmt: skip
+PATTERNS = POSITION_VERDICTS[:-2]  # the verdicts that put a weight down to position
 
 
 @dataclass(frozen=True)
 class PositionHabits:
     """How one head spends its queries' weight by position alone, in one sentence: the mean over
     the queries (``position_habits``' ``words``) of the weight each gives the token just before
-    it, itself, the first key and the last key; and the even share 1/m."""
+    it, itself, the first key and the last key, the token just after it and the first word (the
+    first of ``words``, which is not the first key while [CLS] is shown); and the even share
+    1/m."""
 
     previous: float
     same: float
     first: float
     last: float
     keys: int  # m
+    next: float = 0.0
+    first_word: float = 0.0
+    first_word_at: int = 0  # where the first word stands among the keys
 
     @property
     def uniform(self) -> float:
@@ -278,12 +286,17 @@ def position_habits(head: np.ndarray, words: Sequence[int] | None = None) -> Pos
     def mean(values: list[float]) -> float:
         return float(np.mean(values)) if values else 0.0
 
+    first_word = min(rows) if rows else 0
     return PositionHabits(
         previous=mean([float(head[q, q - 1]) for q in rows if q >= 1]),
         same=mean([float(head[q, q]) for q in rows]),
         first=mean([float(head[q, 0]) for q in rows]),
         last=mean([float(head[q, m - 1]) for q in rows]),
         keys=m,
+        next=mean([float(head[q, q + 1]) for q in rows if q + 1 < m]),
+        # the other words' weight to the first word (its own row would be "same")
+        first_word=mean([float(head[q, first_word]) for q in rows if q != first_word]),
+        first_word_at=first_word,
     )
 
 
@@ -340,17 +353,20 @@ def position_verdict(
 ) -> str:
     """Whether position alone explains the weight ``query`` gives ``target`` in one head:
 
-    - "previous", "same", "first", "last": the target is the token just before the query, the
-      query itself, the first or the last key, and the head gives that key more than
-      ``PATTERN_SHARE`` of its weight on average (``habits``) — a position pattern;
+    - one of ``PATTERNS`` ("previous", "next", "same", "first", "first_word", "last"): the target
+      is the token just before or just after the query, the query itself, the first key, the
+      first word or the last key, and the head gives that key more than ``PATTERN_SHARE`` of its
+      weight on average (``habits``) — a position pattern;
     - "above": otherwise, when the weight is more than ``ABOVE_RATIO`` times ``predicted``
       (``position_prediction``) and more than the even share 1/m;
     - "not_above": otherwise (a tie with either bound is not above).
     """
     patterns = (
         ("previous", target == query - 1, habits.previous),
+        ("next", target == query + 1, habits.next),
         ("same", target == query, habits.same),
         ("first", target == 0, habits.first),
+        ("first_word", target == habits.first_word_at, habits.first_word),
         ("last", target == habits.keys - 1, habits.last),
     )
     for name, applies, share in patterns:
@@ -372,11 +388,7 @@ class PositionCheck:
     def pattern_share(self) -> float:
         """The habit behind a pattern verdict ("previous" → ``habits.previous`` …); 0 for
         "above" and "not_above"."""
-        return (
-            float(getattr(self.habits, self.verdict, 0.0))
-            if self.verdict in ("previous", "same", "first", "last")
-            else 0.0
-        )
+        return float(getattr(self.habits, self.verdict, 0.0)) if self.verdict in PATTERNS else 0.0
 
 
 def check_position(
@@ -464,6 +476,32 @@ def check_relation(
     others = [k for k in words if k != pronoun]
     top = max(others, key=lambda k: (float(head[pronoun, k]), -k)) if others else owner
     return RelationCheck(pronoun, owner, check_position(head, pronoun, owner, words), top)
+
+
+def same_sentence(a: str, b: str) -> bool:
+    """Whether two texts are one sentence, case, outer spaces and final punctuation aside (the
+    page's own sentence is no control for a head picked on it)."""
+
+    def norm(text: str) -> str:
+        return re.sub(r"[\s.!?。！？]+$", "", text.strip()).lower()
+
+    return norm(a) == norm(b)
+
+
+def top_word_habit(checks: Sequence[RelationCheck], first_words: Sequence[int]) -> tuple[str, int]:
+    """What the pronoun's top word is in every one of ``checks`` by position alone: ("offset", k)
+    when it is always k places from the pronoun (k > 0 after it, < 0 before), ("first_word", 0)
+    when it is always its sentence's first word (``first_words``, one per check), else
+    ("none", 0). A habit like that explains "the head looks at the owner" wherever the owner
+    stands there, and nothing where it does not."""
+    if not checks:
+        return ("none", 0)
+    offsets = {c.top_word - c.pronoun for c in checks}
+    if len(offsets) == 1:
+        return ("offset", offsets.pop())
+    if all(c.top_word == f for c, f in zip(checks, first_words, strict=True)):
+        return ("first_word", 0)
+    return ("none", 0)
 
 
 #: The verdicts of ``controls_verdict``.
