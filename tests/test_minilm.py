@@ -238,6 +238,147 @@ def test_long_text_is_truncated_to_512_with_a_warning(numpy_model):
         assert not numpy_model.run("dog " * 510).truncated  # exactly 512: no warning
 
 
+# --- switching heads off (ablate) ----------------------------------------------------------------
+
+TOM = "Tom loves his dog"
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+def test_no_ablation_is_the_forward_bit_for_bit(model):
+    plain = model.run(TOM)
+    for ablate in ((), [], tuple[tuple[int, int], ...]()):
+        out = model.run(TOM, ablate=ablate)
+        assert out.ablated == () and plain.ablated == ()
+        np.testing.assert_array_equal(out.hidden_states, plain.hidden_states)
+        np.testing.assert_array_equal(out.attentions, plain.attentions)
+        np.testing.assert_array_equal(out.sentence_embedding, plain.sentence_embedding)
+    texts = [TOM, "a b", "I sat on the river bank."]
+    np.testing.assert_array_equal(model.embed(texts, ablate=()), model.embed(texts))
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+@pytest.mark.parametrize(("layer", "head"), [(0, 0), (3, 7), (5, 11)])
+def test_a_head_off_leaves_the_layers_below_and_changes_its_own(model, layer, head):
+    plain = model.run(TOM)
+    off = model.run(TOM, ablate=((layer, head),))
+    assert off.ablated == ((layer, head),)
+    # hidden_states[0] is the embeddings' output, hidden_states[l + 1] layer l's (0-based).
+    np.testing.assert_array_equal(off.hidden_states[: layer + 1], plain.hidden_states[: layer + 1])
+    np.testing.assert_array_equal(off.attentions[:layer], plain.attentions[:layer])
+    assert not np.allclose(off.hidden_states[layer + 1], plain.hidden_states[layer + 1], atol=1e-3)
+    # In its own layer the other heads still see the same input: only this head's weights go to 0
+    # (as Hugging Face reports them under a head_mask).
+    others = [i for i in range(12) if i != head]
+    np.testing.assert_array_equal(off.attentions[layer, others], plain.attentions[layer, others])
+    assert not off.attentions[layer, head].any()
+    cos = cosine(off.sentence_embedding, plain.sentence_embedding)
+    assert 0.5 < cos < 1.0
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+def test_the_trace_of_a_head_off(model):
+    out = model.run(TOM, trace=True, ablate=((2, 4), (2, 9)))
+    assert out.layers is not None
+    layer = out.layers[2]
+    assert not layer.head_out[[4, 9]].any() and layer.head_out[3].any()
+    assert (
+        not layer.concat[:, 4 * 32 : 5 * 32].any() and not layer.concat[:, 9 * 32 : 10 * 32].any()
+    )
+    np.testing.assert_allclose(layer.head_out, layer.weights @ layer.v_heads, atol=1e-5)
+
+
+def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    x = x.astype(np.float64)
+    centred = x - x.mean(-1, keepdims=True)
+    return centred / np.sqrt((centred**2).mean(-1, keepdims=True) + eps) * gamma + beta
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+@pytest.mark.parametrize("layer", [0, 4])
+def test_every_head_of_a_layer_off_leaves_the_bias_of_w_o(model, layer):
+    """With all h heads off, Concat(head_1 … head_h) = 0, so the attention output is b^O alone:
+    a = LN(x + b^O), then the FFN — checked against NumPy from the checkpoint's tensors."""
+    from scipy.special import erf
+
+    out = model.run(TOM, trace=True, ablate=[(layer, h) for h in range(12)])
+    assert len(out.ablated) == 12
+    assert out.layers is not None
+    params = model.encoder.layer[layer]
+    b_o = params.attention.self_output.dense.bias  # (d_model,)
+    trace = out.layers[layer]
+    np.testing.assert_array_equal(trace.attn_out, np.broadcast_to(b_o, trace.attn_out.shape))
+    x = out.hidden_states[layer]  # the layer's input, unchanged
+    ln1, ln2 = params.attention.self_output.LayerNorm, params.output.LayerNorm
+    a = _layer_norm(x + b_o, ln1.weight, ln1.bias, ln1.eps)  # (n, d_model)
+    z = a @ params.intermediate.dense.weight.T.astype(np.float64) + params.intermediate.dense.bias
+    ffn = (0.5 * z * (1 + erf(z / np.sqrt(2)))) @ params.output.dense.weight.T.astype(np.float64)
+    want = _layer_norm(a + ffn + params.output.dense.bias, ln2.weight, ln2.bias, ln2.eps)
+    np.testing.assert_allclose(trace.norm1, a, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(out.hidden_states[layer + 1], want, rtol=0, atol=1e-4)
+
+
+@pytest.mark.skipif(_RUST_SKIP is not None, reason=str(_RUST_SKIP))
+@pytest.mark.parametrize("ablate", [((0, 0),), ((3, 7), (3, 2), (5, 11))], ids=["one", "three"])
+def test_heads_off_on_rust_match_numpy(numpy_model, ablate):
+    text = "Tom loves his dog because his dog loves Tom"
+    a = numpy_model.run(text, ablate=ablate)
+    b = numpy_model.with_backend("rust").run(text, ablate=ablate)
+    np.testing.assert_allclose(b.hidden_states, a.hidden_states, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(b.attentions, a.attentions, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(b.sentence_embedding, a.sentence_embedding, rtol=0, atol=1e-5)
+
+
+def test_heads_off_on_pure_python_match_numpy(numpy_model):
+    a = numpy_model.run("cats chase mice", ablate=((1, 2),))
+    b = numpy_model.with_backend("python").run("cats chase mice", ablate=((1, 2),))
+    np.testing.assert_allclose(b.hidden_states, a.hidden_states, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("model", FAST_BACKENDS, indirect=True)
+def test_embed_with_heads_off_equals_run(model):
+    texts = [TOM, "a b", "I sat on the river bank."]
+    ablate = ((1, 5), (4, 0))
+    got = model.embed(texts, batch_size=2, ablate=ablate)  # padded batches: heads on axis −3
+    want = np.stack([model.run(t, ablate=ablate).sentence_embedding for t in texts])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+    assert not np.allclose(got, model.embed(texts, batch_size=2), atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("ablate", "error", "match"),
+    [
+        (((6, 0),), ValueError, r"layer 6 is out of range.*6 layers, 0-based 0 … 5"),
+        (((-1, 0),), ValueError, r"layer -1 is out of range"),
+        (((0, 12),), ValueError, r"head 12 \(of layer 0\) is out of range.*12 heads"),
+        (((2, -1),), ValueError, r"head -1 \(of layer 2\)"),
+        ((3, 7), TypeError, r"pair of ints, got 3: wrap one pair in a tuple"),
+        ("3,7", TypeError, r"sequence of \(layer, head\) pairs.*got str"),
+        (7, TypeError, r"sequence of \(layer, head\) pairs.*got int"),
+        ({(3, 7)}, TypeError, r"got set"),
+        (((3,),), TypeError, r"pair of ints, got \(3,\)"),
+        (((3, 7, 1),), TypeError, r"pair of ints"),
+        (((3.0, 7),), TypeError, r"pair of ints, got \(3.0, 7\)"),
+        (((True, 1),), TypeError, r"pair of ints"),
+        ((("3", "7"),), TypeError, r"pair of ints"),
+    ],
+)
+def test_bad_heads_off_are_refused(numpy_model, ablate, error, match):
+    with pytest.raises(error, match=match):
+        numpy_model.run(TOM, ablate=ablate)
+    with pytest.raises(error, match=match):
+        numpy_model.embed([], ablate=ablate)  # checked even with nothing to embed
+    with pytest.raises(error, match=match):
+        numpy_model.forward(np.array([101, 102]), ablate=ablate)
+
+
+def test_numpy_integers_and_repeats_are_accepted(numpy_model):
+    out = numpy_model.run(TOM, ablate=[(np.int64(3), np.int32(7)), (3, 7), (1, 0)])
+    assert out.ablated == ((1, 0), (3, 7))  # by layer, each once
+    np.testing.assert_array_equal(
+        out.hidden_states, numpy_model.run(TOM, ablate=((1, 0), (3, 7))).hidden_states
+    )
+
+
 # --- loading and its errors ---------------------------------------------------------------------
 
 

@@ -412,6 +412,93 @@ def test_controls_verdict_rejects_impossible_counts(above: int, total: int) -> N
         views.controls_verdict(above, total)
 
 
+# --- one head switched off ---------------------------------------------------------------------
+
+
+def test_the_control_head_is_the_middle_of_its_layer_by_the_pair_weight() -> None:
+    w = np.zeros((2, 5, 3, 3))
+    w[1, :, 2, 0] = [0.9, 0.1, 0.5, 0.3, 0.3]  # layer 1: his (2) → tom (0) in heads 0 … 4
+    # Without head 0: 2 (0.5), then 3 and 4 tie at 0.3 (head order), then 1 (0.1); of four, the
+    # upper middle one is the second.
+    assert views.control_head(w, 1, 2, 0, switched_off=0) == 3
+    # Without head 2: 0 (0.9), 3, 4, 1 → 3; without head 3: 0, 2, 4, 1 → 2.
+    assert views.control_head(w, 1, 2, 0, switched_off=2) == 3
+    assert views.control_head(w, 1, 2, 0, switched_off=3) == 2
+    # Of an odd number of others, the median itself: 12 heads, 11 others, the 6th.
+    w12 = np.zeros((1, 12, 2, 2))
+    w12[0, :, 1, 0] = np.arange(12) / 12  # head k gives k/12: ranked 11, 10, …, 0
+    assert views.control_head(w12, 0, 1, 0, switched_off=11) == 5
+    assert views.control_head(w12, 0, 1, 0, switched_off=0) == 6
+    with pytest.raises(ValueError, match="no head besides 0"):
+        views.control_head(np.zeros((1, 1, 2, 2)), 0, 1, 0, switched_off=0)
+
+
+def test_the_effect_of_a_head_off_in_cosines_and_the_nearest_token() -> None:
+    on = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [1.0, 1.0]])  # (n, d): query is row 3
+    off = on.copy()
+    off[3] = [0.0, 1.0]  # the query turned 45°: now nearest row 2, not row 1
+    sentence = np.array([0.6, 0.8])
+    effect = views.ablation_effect(on, off, sentence, sentence, 3, [1, 2, 3])
+    assert effect.query_cosine == pytest.approx(np.sqrt(0.5))
+    assert effect.query_change == round(1 - round(np.sqrt(0.5), 4), 4) == 0.2929
+    assert effect.sentence_cosine == pytest.approx(1.0) and effect.sentence_change == 0.0
+    assert effect.nearest == 2 and views.nearest_token(on, 3, [1, 2, 3]) == 1
+    # Ties go to the earlier token; no other candidate leaves the query itself.
+    assert views.nearest_token(np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]]), 0, [2, 1]) == 2
+    assert views.nearest_token(on, 3, [3]) == 3
+    same = views.ablation_effect(on, on, sentence, sentence, 0, [1, 2])
+    assert same.query_change == 0.0 and same.nearest == 1
+
+
+def test_the_shown_change_is_taken_from_the_shown_cosine() -> None:
+    assert views.shown_change(0.98714673) == 0.0129  # shown as 0.9871
+    assert views.shown_change(0.99994) == 0.0001 and views.shown_change(0.999996) == 0.0
+    assert views.shown_change(1.0000001) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("change", "control", "verdict"),
+    [
+        (0.0129, 0.0005, "more"),  # "Tom loves his dog", L4·H8 against L4·H9
+        (0.0061, 0.001, "more"),  # just over 6 times
+        (0.006, 0.001, "similar"),  # exactly 6 times is not more
+        (0.0102, 0.0017, "similar"),  # also where 6 × 0.0017 is 0.010199999999999999
+        (0.0017, 0.0102, "similar"),
+        (0.0033, 0.0028, "similar"),
+        (0.001, 0.006, "similar"),  # exactly 6 times the other way is not less
+        (0.001, 0.0061, "less"),
+        (0.0005, 0.0125, "less"),
+        (0.002, 0.0, "more"),  # a control that did not move at all
+        (0.0009, 0.0001, "neither"),  # 9 times, but both under the floor
+        (0.0009, 0.0009, "neither"),
+        (0.0, 0.0, "neither"),
+        (0.001, 0.0001, "more"),  # at the floor counts: 10 times
+        (0.0001, 0.001, "less"),
+        (0.001, 0.0009, "similar"),
+    ],
+)
+def test_the_head_off_verdict_on_both_sides_of_the_ratio_and_the_floor(
+    change: float, control: float, verdict: str
+) -> None:
+    assert views.ablation_verdict(change, control) == verdict
+
+
+def test_the_head_off_verdict_with_other_thresholds_and_bad_ones() -> None:
+    assert views.ablation_verdict(0.003, 0.001, ratio=2.0) == "more"
+    assert views.ablation_verdict(0.002, 0.001, ratio=2.0) == "similar"
+    assert views.ablation_verdict(0.002, 0.001, ratio=1.0) == "more"
+    assert views.ablation_verdict(0.001, 0.001, ratio=1.0) == "similar"  # a tie is never more
+    assert views.ablation_verdict(0.004, 0.0001, floor=0.005) == "neither"
+    assert views.ablation_verdict(0.0002, 0.0001, floor=0.0) == "similar"
+    assert views.ablation_verdict(0.0, 0.0, floor=0.0) == "similar"
+    assert set(views.ABLATION_VERDICTS) == {"more", "less", "similar", "neither"}
+    for bad in ({"ratio": 0.5}, {"floor": -0.001}):
+        with pytest.raises(ValueError, match="ratio >= 1 and floor >= 0"):
+            views.ablation_verdict(0.01, 0.001, **bad)
+    with pytest.raises(ValueError, match=">= 0"):
+        views.ablation_verdict(-0.001, 0.001)
+
+
 def test_the_attention_page_asks_from_a_pronoun_when_there_is_one() -> None:
     assert views.pronoun_query(TOKENS) == 3  # his
     mary = ["[CLS]", "tom", "says", "mary", "loves", "her", "cat", "[SEP]"]

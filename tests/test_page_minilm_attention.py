@@ -326,8 +326,9 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
     )
     assert any(e.label == translate("mla.know.title", language) for e in at.expander)
     know = translate(
-        "mla.know.body", language, share="0.5", ratio="2", total=len(views.POSSESSIVES), heads=72
-    )
+        "mla.know.body", language, share="0.5", ratio="2", total=len(views.POSSESSIVES), heads=72,
+        off_ratio="6", floor="0.001",
+    )  # fmt: skip
     assert any(m.value == know for m in at.markdown)
 
 
@@ -515,3 +516,161 @@ def test_chinese_that_became_unk_is_named(language: str, model) -> None:  # noqa
     # an all-English sentence gets no such message
     at = open_page(language)
     assert not any("[UNK]" in i.value for i in at.info)
+
+
+# --- one head switched off ------------------------------------------------------------------------
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def head_off_expectations(
+    model,  # noqa: ANN001
+    text: str,
+    query: int,
+    layer: int,
+    heads: tuple[int, int],
+) -> list[tuple[float, float, float, str]]:
+    """For the head and its control switched off (0-based), each in its own run of a fresh
+    model: the cosine of the query's last hidden state with the full run's, 1 − cos as shown, the
+    sentence embeddings' cosine and the query's nearest other word."""
+    full = model.run(text)
+    words = [p for p, tok in enumerate(full.tokens) if tok not in ("[CLS]", "[SEP]") and p != query]
+    rows = []
+    for head in heads:
+        off = model.run(text, ablate=((layer, head),))
+        last = off.hidden_states[-1]
+        q = cosine(full.hidden_states[-1, query], last[query])
+        nearest = max(words, key=lambda p: (cosine(last[query], last[p]), -p))
+        rows.append(
+            (
+                q,
+                round(1 - round(q, 4), 4),
+                cosine(full.sentence_embedding, off.sentence_embedding),
+                full.tokens[nearest],
+            )
+        )
+    return rows
+
+
+def check_head_off(at: AppTest, language: str, rows: list, labels: tuple[str, str],
+                   verdict: str, query: str = "his") -> None:  # fmt: skip
+    table = table_with(at, translate("mla.off.col.sentence", language))
+    assert list(table[translate("mla.off.col.run", language)]) == [
+        translate("mla.off.row.all", language),
+        translate("mla.off.row.off", language, head=labels[0]),
+        translate("mla.off.row.control", language, head=labels[1]),
+    ]
+    query_col = translate("mla.off.col.query", language, query=query)
+    np.testing.assert_allclose(table[query_col], [1.0, rows[0][0], rows[1][0]], atol=1e-6)
+    change_col = translate("mla.off.col.change", language, query=query)
+    assert list(table[change_col]) == [0.0, rows[0][1], rows[1][1]]
+    np.testing.assert_allclose(
+        table[translate("mla.off.col.sentence", language)], [1.0, rows[0][2], rows[1][2]],
+        atol=1e-6,
+    )  # fmt: skip
+    nearest = list(table[translate("mla.off.col.nearest", language, query=query)])
+    assert nearest[1:] == [rows[0][3], rows[1][3]]
+    assert views.ablation_verdict(rows[0][1], rows[1][1]) == verdict
+    says = translate(
+        f"mla.off.verdict.{verdict}", language, head=labels[0], control=labels[1], query=query,
+        change=f"{rows[0][1]:.4f}", control_change=f"{rows[1][1]:.4f}", ratio="6", floor="0.001",
+    )  # fmt: skip
+    assert says in [m.value for m in at.markdown]
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_strongest_head_switched_off_beside_its_control(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language)
+    no_exception(at)
+    assert any(h.value == translate("mla.off.title", language) for h in at.header)
+    # L4·H8, the strongest his → tom head; its control is the middle of layer 4's other eleven
+    # heads by his → tom: L4·H9.
+    a = model.run("Tom loves his dog").attentions
+    assert at.selectbox(key="mla_off_head").value == 3 * 12 + 7
+    others = sorted((h for h in range(12) if h != 7), key=lambda h: (-a[3, h, 3, 1], h))
+    assert others[5] == 8
+    rows = head_off_expectations(model, "Tom loves his dog", 3, 3, (7, 8))
+    check_head_off(at, language, rows, ("L4·H8", "L4·H9"), "more")
+    weight_col = translate("mla.off.col.weight", language, query="his", target="tom")
+    weights = table_with(at, weight_col)[weight_col]
+    assert weights.isna().iloc[0]
+    np.testing.assert_allclose(weights.iloc[1:], a[3, [7, 8], 3, 1], atol=1e-6)
+
+
+@needs_model
+@pytest.mark.parametrize(
+    ("layer", "head", "control", "verdict"),
+    [(4, 6, 2, "less"), (1, 1, 6, "neither")],
+    ids=["L4H6-less", "L1H1-neither"],
+)
+def test_another_head_switched_off(
+    layer: int,
+    head: int,
+    control: int,
+    verdict: str,
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page()
+    at.selectbox(key="mla_off_head").set_value((layer - 1) * 12 + head - 1).run()
+    no_exception(at)
+    rows = head_off_expectations(model, "Tom loves his dog", 3, layer - 1, (head - 1, control - 1))
+    check_head_off(at, "en", rows, (f"L{layer}·H{head}", f"L{layer}·H{control}"), verdict)
+
+
+@needs_model
+def test_with_cls_and_sep_hidden_the_control_follows_the_renormalised_ranking(
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page()
+    at.toggle(key="mla_hide_specials").set_value(True).run()
+    no_exception(at)
+    a = model.run("Tom loves his dog").attentions.astype(np.float64)
+    content = a[:, :, 1:5, 1:5]
+    renormalised = content / content.sum(-1, keepdims=True)  # his is 2, tom 0
+    layer, head, _ = best_head(renormalised, 2, 0)
+    others = sorted(
+        (h for h in range(12) if h != head - 1),
+        key=lambda h: (-renormalised[layer - 1, h, 2, 0], h),
+    )
+    control = others[5]
+    rows = head_off_expectations(model, "Tom loves his dog", 3, layer - 1, (head - 1, control))
+    labels = (f"L{layer}·H{head}", f"L{layer}·H{control + 1}")
+    verdict = views.ablation_verdict(rows[0][1], rows[1][1])
+    check_head_off(at, "en", rows, labels, verdict)
+    weight_col = translate("mla.off.col.weight", "en", query="his", target="tom")
+    np.testing.assert_allclose(
+        table_with(at, weight_col)[weight_col].iloc[1:],
+        renormalised[layer - 1, [head - 1, control], 2, 0],
+        atol=1e-6,
+    )
+
+
+@needs_model
+@pytest.mark.parametrize(
+    ("text", "target", "labels", "verdict"),
+    [
+        ("The old man loves his dog", "loves", ("L1·H3", "L1·H5"), "similar"),
+        (LONG, "daughter", ("L2·H9", "L2·H11"), "similar"),
+    ],
+    ids=["old-man", "long"],
+)
+def test_the_head_off_on_other_sentences(
+    text: str,
+    target: str,
+    labels: tuple[str, str],
+    verdict: str,
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page(sentence=text)
+    no_exception(at)
+    out = model.run(text)
+    query = out.tokens.index("his")
+    layer = int(labels[0][1]) - 1
+    first, second = (int(label.split("H")[1]) - 1 for label in labels)
+    assert at.selectbox(key="mla_target_a").value == out.tokens.index(target)
+    rows = head_off_expectations(model, text, query, layer, (first, second))
+    check_head_off(at, "en", rows, labels, verdict)

@@ -114,6 +114,20 @@ def minilm_run(text: str, backend: str) -> EncoderOutput:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def minilm_heads_off(
+    text: str, backend: str, ablate: tuple[tuple[int, int], ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``MiniLM.run(text, ablate=ablate)`` on ``backend``, the (layer, head) pairs 0-based: only
+    its last hidden states [n, d_model] and sentence embedding [d_model] are kept (a page
+    compares them with ``minilm_run``'s; the attentions would hold L·h·n² numbers per entry)."""
+    model = model_on(backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TruncationWarning)
+        out = model.run(text, ablate=ablate)
+    return out.hidden_states[-1], out.sentence_embedding
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def minilm_embed(texts: tuple[str, ...], backend: str) -> np.ndarray:
     """``MiniLM.embed(texts)`` on ``backend``: [len(texts), 384] sentence embeddings."""
     return model_on(backend).embed(list(texts))

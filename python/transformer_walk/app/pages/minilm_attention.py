@@ -2,8 +2,9 @@
 
 Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``caches``) and what
 ``views.minilm`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
-pair, each beside what position alone predicts, and one head tried on the control sentences
-``views.POSSESSIVES``, each run through the same cache). Holds no math.
+pair, each beside what position alone predicts, one head tried on the control sentences
+``views.POSSESSIVES``, each run through the same cache, and one head switched off beside a
+control head, two more runs ``caches.minilm_heads_off``). Holds no math.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.caches import minilm_heads_off
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
@@ -36,6 +38,7 @@ VIEW_QUERY_KEY = "mla_view_query"
 QUERY_KEY = "mla_query"
 TARGET_KEYS = ("mla_target_a", "mla_target_b")
 CONTROL_HEAD_KEY = "mla_control_head"
+OFF_HEAD_KEY = "mla_off_head"  # the head switched off
 PICKS_FOR_KEY = "mla_picks_for"  # the tokens the picks were made for
 MAX_GRID = 40  # tokens per side of the 6 × 12 grid (and of the enlarged head and head view)
 TOP_HEADS = 5
@@ -79,13 +82,19 @@ CONTROL_SAYS = {
     "some": "mla.ctrl.verdict.some",
     "none": "mla.ctrl.verdict.none",
 }
+OFF_SAYS = {  # views.ABLATION_VERDICTS
+    "more": "mla.off.verdict.more",
+    "less": "mla.off.verdict.less",
+    "similar": "mla.off.verdict.similar",
+    "neither": "mla.off.verdict.neither",
+}
 
 
 def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
     """A new sentence starts from its own defaults: its "his" (or another pronoun), its "tom"
     and "dog" (or the tokens that query attends to most), and the head where the query attends
     most to the first."""
-    picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS, CONTROL_HEAD_KEY)
+    picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS, CONTROL_HEAD_KEY, OFF_HEAD_KEY)
     fresh = forget_picks_of_another_sentence(out.tokens, picked, PICKS_FOR_KEY)
     if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
         return  # (widget keys are dropped when the learner visits another page)
@@ -316,9 +325,10 @@ def _ranked_keys_chart(
 
 def _ranking(
     out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
-) -> views.RankedHead:
+) -> tuple[views.RankedHead, int, int]:
     """The heads ranked for two (query, target) pairs, each beside what position alone predicts.
-    Returns the best head of the first pair (the one the controls below test)."""
+    Returns the best head of the first pair (the one the controls below test) and that pair's
+    query and target (sentence positions)."""
     st.header(t("mla.rank.title"), divider="gray")
     st.markdown(t("mla.rank.body"))
     query, targets = _ranking_pickers(out, positions)
@@ -398,7 +408,7 @@ def _ranking(
     )
     st.caption(join_sentences([scale, keys_shown]))
     _habits(weights, i, targets, positions, words, out.tokens)
-    return firsts[0]
+    return firsts[0], query, targets[0]
 
 
 def _habits(
@@ -509,6 +519,94 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
         st.caption(t("mla.ctrl.own_left_out", sentence=own[0]))
 
 
+def _head_off(
+    out: EncoderOutput,
+    weights: np.ndarray,
+    positions: list[int],
+    backend: str,
+    first: tuple[views.RankedHead, int, int],
+) -> None:
+    """One head switched off, and a control head of its layer (``views.control_head``) in a run
+    of its own: how far the query's last hidden state and the sentence embedding move."""
+    best, query, target = first
+    st.header(t("mla.off.title"), divider="gray")
+    n_layers, h = weights.shape[:2]
+    q_token, j_token = out.tokens[query], out.tokens[target]
+    st.markdown(t("mla.off.body", others=h - 1, query=q_token, target=j_token))
+    options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
+               for head in range(h)}  # fmt: skip
+    chosen = pick(t("mla.off.head"), OFF_HEAD_KEY, options, best.layer * h + best.head)
+    layer, head = divmod(chosen, h)
+    i, j = positions.index(query), positions.index(target)
+    control = views.control_head(weights, layer, i, j, head)
+    words = views.content_positions(out.tokens)
+    last = out.hidden_states[-1]  # (n, d_model), every head on
+    effects = []
+    with st.spinner(t("minilm.computing")):
+        for switched in (head, control):
+            off_last, off_sentence = minilm_heads_off(out.text, backend, ((layer, switched),))
+            effects.append(
+                views.ablation_effect(
+                    last, off_last, out.sentence_embedding, off_sentence, query, words
+                )
+            )
+    labels = [options[layer * h + head], options[layer * h + control]]
+    query_col, change_col = (
+        t("mla.off.col.query", query=q_token),
+        t("mla.off.col.change", query=q_token),
+    )
+    weight_col, sentence_col = (
+        t("mla.off.col.weight", query=q_token, target=j_token),
+        t("mla.off.col.sentence"),
+    )
+    cosine_format = f"%.{views.ABLATION_DECIMALS}f"
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("mla.off.col.run"): [
+                    t("mla.off.row.all"),
+                    t("mla.off.row.off", head=labels[0]),
+                    t("mla.off.row.control", head=labels[1]),
+                ],
+                weight_col: [None, *(float(weights[layer, k, i, j]) for k in (head, control))],
+                query_col: [1.0, *(e.query_cosine for e in effects)],
+                change_col: [0.0, *(e.query_change for e in effects)],
+                sentence_col: [1.0, *(e.sentence_cosine for e in effects)],
+                t("mla.off.col.nearest", query=q_token): [
+                    out.tokens[p]
+                    for p in (
+                        views.nearest_token(last, query, words),
+                        *(e.nearest for e in effects),
+                    )
+                ],
+            }
+        ),
+        column_config={
+            weight_col: st.column_config.NumberColumn(format="%.3f"),
+            query_col: st.column_config.NumberColumn(format=cosine_format),
+            change_col: st.column_config.NumberColumn(format=cosine_format),
+            sentence_col: st.column_config.NumberColumn(format=cosine_format),
+        },
+        hide_index=True,
+    )
+    st.caption(t("mla.off.caption", query=q_token))
+    off, ctl = effects
+    verdict = views.ablation_verdict(off.query_change, ctl.query_change)
+    digits = views.ABLATION_DECIMALS
+    st.markdown(
+        t(
+            OFF_SAYS[verdict],
+            head=labels[0],
+            control=labels[1],
+            query=q_token,
+            change=f"{off.query_change:.{digits}f}",
+            control_change=f"{ctl.query_change:.{digits}f}",
+            ratio=f"{views.ABLATION_RATIO:g}",
+            floor=f"{views.ABLATION_FLOOR:g}",
+        )
+    )
+
+
 def _how_we_know() -> None:
     with st.expander(t("mla.know.title"), icon=":material/fact_check:"):
         st.markdown(
@@ -518,6 +616,8 @@ def _how_we_know() -> None:
                 ratio=f"{views.ABOVE_RATIO:g}",
                 total=len(views.POSSESSIVES),
                 heads=CONFIG.n_layers * CONFIG.h,
+                off_ratio=f"{views.ABLATION_RATIO:g}",
+                floor=f"{views.ABLATION_FLOOR:g}",
             )
         )
 
@@ -544,8 +644,9 @@ def render() -> None:
     _grid(weights, labels, rows, out)
     _enlarged(weights, labels, rows, hidden=hide)
     _head_view(out, weights, positions, rows)
-    best = _ranking(out, weights, positions, rows)
-    _controls(out, hide, backend, best)
+    first = _ranking(out, weights, positions, rows)
+    _controls(out, hide, backend, first[0])
+    _head_off(out, weights, positions, backend, first)
     _how_we_know()
     st.warning(t("mla.caveat"), icon=":material/psychology_alt:")
     solved_and_hurts(t("mla.solved"), t("mla.hurts"))

@@ -365,6 +365,90 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“{sentence}”就是你自己的句子，所以不算作对照：在某句话上挑出来的头，"
         "在这句话上必然通过。",
     },
+    "mla.off.title": {"en": "Switch one head off", "zh": "关掉一个头"},
+    "mla.off.body": {
+        "en": "A large weight says where a head looks, not whether what it brings back matters. "
+        "To ask that, the sentence is run once more with one head switched off: its output (the "
+        "values weighted by its attention, $n \\times d_k$) is set to 0 before the heads are "
+        "concatenated and multiplied by $W^O$; every other number is as trained. The layers "
+        "below it do not change at all; from its layer up, the change spreads. Two cosines "
+        "measure it, each between the run with every head on and the run with this one off "
+        "(1 = unchanged): of the query token's last hidden state, and of the sentence embedding. "
+        "One head's change means little alone, so a control head is switched off too, in its "
+        "own run: of the other {others} heads of the same layer, the one in the middle when they "
+        "are ranked by the weight {query} gives {target}. It is chosen by the ranking's measure, "
+        "not by what switching it off does, and it works at the same depth. The head to switch "
+        "off starts as the strongest for your first pair, {query} → {target}; pick any other.",
+        "zh": "权重大只说明一个头看向哪里，不说明它带回来的东西是否要紧。要回答这个问题，"
+        "就把句子再算一遍，但关掉一个头：在各个头拼接起来、再乘以 $W^O$ 之前，把它的输出"
+        "（按它的注意力加权后的值向量，$n \\times d_k$）设为 0；其余的数都保持训练好的样子。"
+        "它下面的各层完全不变；从它所在的层往上，变化逐层传开。用两个余弦来衡量，都是在所有头"
+        "都开着的结果与关掉这个头的结果之间计算（1 表示没变）：一个是查询 token 最后一层的隐藏"
+        "状态，一个是句子向量。只看一个头的变化说明不了多少，所以另算一遍，关掉一个对照头："
+        "同一层其余 {others} 个头按 {query} 给 {target} 的权重排序，取排在中间的那个。"
+        "它是按排名用的同一个量挑出来的，而不是按关掉它的效果挑的，而且在同样的深度起作用。"
+        "要关掉的头默认是你第一组查询-目标 {query} → {target} 最强的头；也可以换成别的。",
+    },
+    "mla.off.head": {"en": "Head to switch off", "zh": "要关掉的头"},
+    "mla.off.col.run": {"en": "heads", "zh": "头"},
+    "mla.off.row.all": {"en": "all on", "zh": "全部开着"},
+    "mla.off.row.off": {"en": "{head} off", "zh": "关掉 {head}"},
+    "mla.off.row.control": {"en": "{head} off (control)", "zh": "关掉 {head}（对照）"},
+    "mla.off.col.weight": {
+        "en": "weight {query} → {target} in it",
+        "zh": "它里面 {query} → {target} 的权重",
+    },
+    "mla.off.col.query": {
+        "en": "cos, {query}'s last hidden state",
+        "zh": "余弦：{query} 最后一层的隐藏状态",
+    },
+    "mla.off.col.change": {"en": "1 − cos ({query})", "zh": "{query} 的 1 − cos"},
+    "mla.off.col.sentence": {"en": "cos, sentence embedding", "zh": "余弦：句子向量"},
+    "mla.off.col.nearest": {"en": "{query}'s nearest token", "zh": "离 {query} 最近的 token"},
+    "mla.off.caption": {
+        "en": "Each cosine is between that run and the run with every head on. Nearest token: of "
+        "the sentence's other tokens ([CLS] and [SEP] left out), the one whose last hidden state "
+        "has the highest cosine with {query}'s, in that run.",
+        "zh": "每个余弦都是在那一次运行与所有头都开着的运行之间计算的。最近的 token："
+        "在那一次运行里，句子其余的 token（不算 [CLS] 和 [SEP]）中，最后一层隐藏状态与 "
+        "{query} 的余弦最高的那个。",
+    },
+    "mla.off.verdict.more": {
+        "en": "Switching {head} off moves {query}'s last hidden state more than {ratio} times as "
+        "far as switching off the control {control} (1 − cos: {change} against "
+        "{control_change}): in this sentence what {head} brings back counts for {query} more "
+        "than what a middling head of its layer brings.",
+        "zh": "关掉 {head} 让 {query} 最后一层的隐藏状态移动的距离，是关掉对照头 {control} 的 "
+        "{ratio} 倍以上（1 − cos：{change} 对 {control_change}）：在这句话里，{head} "
+        "带回来的东西对 {query} 的分量，比同一层一个居中的头更重。",
+    },
+    "mla.off.verdict.less": {
+        "en": "Switching off the control {control} moves {query}'s last hidden state more than "
+        "{ratio} times as far as switching off {head} (1 − cos: {control_change} against "
+        "{change}): the large weight of {head} does not make its output count more for {query} "
+        "— here it counts less.",
+        "zh": "关掉对照头 {control} 让 {query} 最后一层的隐藏状态移动的距离，是关掉 {head} 的 "
+        "{ratio} 倍以上（1 − cos：{control_change} 对 {change}）：{head} 的权重大，"
+        "并没有让它的输出对 {query} 更要紧——在这里反而更轻。",
+    },
+    "mla.off.verdict.similar": {
+        "en": "Switching {head} off moves {query}'s last hidden state about as far as switching "
+        "off the control {control}, within a factor of {ratio} either way (1 − cos: {change} "
+        "against {control_change}): by this measure {head} matters to {query} no more than a "
+        "middling head of its layer, whatever its weight.",
+        "zh": "关掉 {head} 和关掉对照头 {control}，让 {query} 最后一层的隐藏状态移动的距离"
+        "差不多，相差不超过 {ratio} 倍（1 − cos：{change} 对 {control_change}）：按这个量，"
+        "不管 {head} 的权重多大，它对 {query} 都不比同一层一个居中的头更要紧。",
+    },
+    "mla.off.verdict.neither": {
+        "en": "Neither switch moves {query}'s last hidden state by {floor} or more (1 − cos: "
+        "{change} with {head} off, {control_change} with {control} off): without either head "
+        "the rest of the model leaves {query}'s state almost as it was, so the two cannot be "
+        "told apart here.",
+        "zh": "两次关闭都没有让 {query} 最后一层的隐藏状态移动 {floor} 或更多（1 − cos："
+        "关掉 {head} 时为 {change}，关掉 {control} 时为 {control_change}）：少了其中任何一个头，"
+        "模型的其余部分都让 {query} 的状态几乎保持原样，所以这里分不出两者的高低。",
+    },
     "mla.know.title": {
         "en": "How we know: the controls on this page",
         "zh": "我们凭什么这么说：本页用到的对照",
@@ -385,6 +469,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "- **Other sentences.** One head tried on {total} sentences with the same relation, a "
         "possessive pronoun and its owner (your own sentence left out if it is one of them), and "
         "where its top word stands in each: always the same place is a position habit.\n"
+        "- **One head switched off.** Its output set to 0 before $W^O$, the sentence run again, "
+        "and the query's last hidden state and the sentence embedding compared with the full "
+        "run; beside it the same for a control head of the same layer, the middle one of the "
+        "ranking for the pair. The head is said to move the query further only when it moves "
+        "it more than {off_ratio} times as far as the control does: between two heads of one "
+        "layer taken without regard to any pair, one moves a token that much more than the "
+        "other about one time in eight. Changes under {floor} on both sides are not compared.\n"
         "- **[CLS] and [SEP].** The switch at the top shows how much weight they take; with "
         "them hidden, every control is computed on the renormalised weights.\n\n"
         "None of these shows that the model uses a weight, or that it has resolved a "
@@ -401,6 +492,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "- **别的句子。** 把一个头放到 {total} 个具有同一种关系（物主代词和它的主人）的句子上"
         "检验（如果你的句子就是其中之一，就把它除外），并看它权重最大的词在每句中的位置："
         "总在同一个位置，就是位置习惯。\n"
+        "- **关掉一个头。** 在乘以 $W^O$ 之前把它的输出设为 0，把句子重新算一遍，再拿查询 "
+        "token 最后一层的隐藏状态和句子向量跟完整的结果比较；旁边对同一层的一个对照头"
+        "（这组查询-目标排名居中的那个）做同样的事。只有当它让查询移动的距离超过对照头的 "
+        "{off_ratio} 倍时，才说它让查询移动得更远：同一层里不看任何一组查询-目标、"
+        "随便取两个头，一个让 token 移动的距离超过另一个这么多倍的情况，大约八次里有一次。"
+        "两边的变化都小于 {floor} 时不作比较。\n"
         "- **[CLS] 和 [SEP]。** 顶部的开关显示它们拿走了多少权重；隐藏它们时，"
         "所有对照都在重新归一化后的权重上计算。\n\n"
         "这些对照都不能说明模型用到了某个权重，也不能说明它已经解决了指代：见下面的提示。",

@@ -1,9 +1,9 @@
 """MiniLM: the encoder's modules, its tokenizer and a backend — forward, run and embed.
 
     load_minilm(path=None, backend="rust") -> MiniLM
-    MiniLM.forward(ids, key_mask=None, *, attentions=False, trace=False) -> ForwardResult
-    MiniLM.run(text, trace=False) -> EncoderOutput   # one text, unpadded; everything a page needs
-    MiniLM.embed(texts, batch_size=32) -> [len(texts), d_model]   # sentence-transformers' numbers
+    MiniLM.forward(ids, key_mask=None, *, attentions=False, trace=False, ablate=()) -> ForwardResult
+    MiniLM.run(text, trace=False, *, ablate=()) -> EncoderOutput   # one text, unpadded
+    MiniLM.embed(texts, batch_size=32, *, ablate=()) -> [len(texts), d_model]   # as s-t's encode
 
 The forward is Hugging Face's ``BertModel`` (Post-LN, like the original Transformer), for L
 layers of h heads; n tokens, d_k = d_model / h:
@@ -15,6 +15,10 @@ layers of h heads; n tokens, d_k = d_model / h:
         a       = LN(x + Concat(head_1, …, head_h) W^O + b^O)
         x       = LN(a + GELU(a W_1 + b_1) W_2 + b_2)
     sentence embedding = mean of x^L over the tokens, L2-normalised
+
+``ablate`` switches heads off: ((layer, head), …), both 0-based, sets head_i of that layer to 0
+before the concatenation and W^O — Hugging Face's ``head_mask`` with a 0 there. Without it the
+forward is exactly the one above (the same arrays, bit for bit).
 
 Every step with arithmetic in it goes through the chosen backend ("rust", "numpy" or "python"),
 so the same code is the parity test of the Rust core against Hugging Face and the three lanes of
@@ -50,6 +54,10 @@ EMBED_MAX_TOKENS = 256
 #: all-MiniLM-L6-v2 is about 10⁷ multiply-adds a token, so this is about 16 tokens ([CLS] and
 #: [SEP] included). Pages never get here: they switch to NumPy at the budget of a page.
 PYTHON_LIMIT_S = 12.0
+
+
+#: What ``ablate`` takes: (layer, head) pairs, 0-based.
+HeadPairs = Sequence[tuple[int, int]]
 
 
 class TruncationWarning(UserWarning):
@@ -126,10 +134,13 @@ class MiniLM:
         *,
         attentions: bool = False,
         trace: bool = False,
+        ablate: HeadPairs = (),
     ) -> ForwardResult:
         """ids [..., n] (padded with 0 where ``key_mask`` [..., n] is False) → every hidden state,
         and the attention weights (``attentions``) or every intermediate (``trace``) of each
-        layer when asked for."""
+        layer when asked for. ``ablate``: the (layer, head) pairs switched off (``heads_off``);
+        their weights are reported as 0, as Hugging Face does with a ``head_mask``."""
+        heads_off = self.heads_off(ablate)
         self._check_length(ids.shape[-1])
         be = self.backend
         embedding = Record()
@@ -140,7 +151,7 @@ class MiniLM:
         if trace or attentions:
             keep = None if trace else ("weights",)
             records = [Record(keep) for _ in self.encoder.layer]
-        hidden = [x0, *self.encoder.forward(be, x0, mask, records)]
+        hidden = [x0, *self.encoder.forward(be, x0, mask, records, heads_off)]
         weights = [r.values["weights"] for r in records] if records is not None else []
         layers = None
         if trace and records is not None:
@@ -155,6 +166,13 @@ class MiniLM:
                 for layer, r in zip(self.encoder.layer, records, strict=True)
             ]
         return ForwardResult(hidden, weights, EmbeddingTrace(**embedding.values), layers)
+
+    def heads_off(self, ablate: HeadPairs) -> tuple[tuple[int, ...], ...] | None:
+        """``ablate`` checked and sorted by layer: for each of the L layers the heads switched
+        off there (0-based, ascending, each once), or None when ``ablate`` is empty. TypeError
+        for anything but a sequence of (layer, head) pairs of ints; ValueError for a layer or a
+        head out of range, naming it."""
+        return _heads_off(ablate, self.config.n_layers, self.config.h)
 
     def _check_length(self, n: int) -> None:
         if n > self.config.max_positions:
@@ -196,12 +214,14 @@ class MiniLM:
             keep = keep[: max_tokens - 1] + [n_original - 1]
         return encoding, keep, n_original > max_tokens, n_original
 
-    def run(self, text: str, trace: bool = False) -> EncoderOutput:
+    def run(self, text: str, trace: bool = False, *, ablate: HeadPairs = ()) -> EncoderOutput:
         """One text, unpadded: tokens, ids, every hidden state and attention matrix, the sentence
         embedding. More tokens than the model's positions (512 for all-MiniLM-L6-v2): truncated
         to [CLS], the first pieces and [SEP], with a TruncationWarning (and ``truncated`` /
         ``n_original`` set). ``trace=True`` also records every intermediate of every layer in
-        ``layers``."""
+        ``layers``. ``ablate``: (layer, head) pairs, 0-based, switched off (see ``forward``);
+        they are kept, sorted, in ``ablated``."""
+        heads_off = self.heads_off(ablate)  # bad pairs fail before the text is read
         max_tokens = self.config.max_positions
         encoding, keep, truncated, n_original = self.encode(text, max_tokens)
         if truncated:
@@ -212,7 +232,7 @@ class MiniLM:
                 stacklevel=2,
             )
         ids = np.array([encoding.ids[i] for i in keep], dtype=np.int64)  # (n,)
-        f = self.forward(ids, attentions=True, trace=trace)
+        f = self.forward(ids, attentions=True, trace=trace, ablate=ablate)
         hidden_states = np.stack(f.hidden_states)  # L + 1 × (n, d_model) → (L + 1, n, d_model)
         return EncoderOutput(
             text=text, backend=self.backend_name,
@@ -222,15 +242,20 @@ class MiniLM:
             attentions=np.stack(f.attentions),  # L × (h, n, n) → (L, h, n, n)
             sentence_embedding=mean_pool(hidden_states[-1]),  # (d_model,)
             embeddings=f.embeddings, truncated=truncated, n_original=n_original, layers=f.layers,
+            ablated=_pairs(heads_off),
         )  # fmt: skip
 
-    def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 32, *, ablate: HeadPairs = ()
+    ) -> np.ndarray:
         """Sentence embeddings [len(texts), d_model], float32, as sentence-transformers'
         ``encode(texts, normalize_embeddings=True)``: each text truncated to 256 tokens (silently,
         as there), texts of similar length batched together and padded with [PAD], padded keys
-        masked out of attention, mean pooling over the real tokens, L2 normalisation."""
+        masked out of attention, mean pooling over the real tokens, L2 normalisation.
+        ``ablate``: (layer, head) pairs, 0-based, switched off (see ``forward``)."""
         if isinstance(texts, str):
             raise TypeError("texts must be a sequence of str, not one str: use embed([text])")
+        self.heads_off(ablate)
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         max_tokens = min(EMBED_MAX_TOKENS, self.config.max_positions)
@@ -249,9 +274,62 @@ class MiniLM:
             for b, i in enumerate(batch):
                 ids[b, : len(rows[i])] = rows[i]
                 key_mask[b, : len(rows[i])] = True
-            last = self.forward(ids, key_mask).hidden_states[-1]  # (B, n, d_model)
+            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (B, n, d_model)
             out[batch] = mean_pool(last, key_mask)
         return out
+
+
+def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], ...] | None:
+    """``MiniLM.heads_off`` for a model of ``n_layers`` layers of ``h`` heads; ``ablate`` is
+    typed ``object`` here because callers without type checking pass anything."""
+    if isinstance(ablate, (str, bytes)) or not isinstance(ablate, Sequence):
+        raise TypeError(
+            "ablate must be a sequence of (layer, head) pairs, e.g. ((3, 7),), got "
+            f"{type(ablate).__name__}"
+        )
+    off: list[set[int]] = [set() for _ in range(n_layers)]
+    for pair in ablate:
+        if _is_int(pair):
+            raise TypeError(
+                f"each item of ablate must be a (layer, head) pair of ints, got {pair!r}: wrap "
+                "one pair in a tuple, ablate=((layer, head),)"
+            )
+        if (
+            isinstance(pair, (str, bytes))
+            or not isinstance(pair, Sequence)
+            or len(pair) != 2
+            or not all(_is_int(v) for v in pair)
+        ):
+            raise TypeError(
+                f"each item of ablate must be a (layer, head) pair of ints, got {pair!r}"
+            )
+        layer, head = int(pair[0]), int(pair[1])
+        if not 0 <= layer < n_layers:
+            raise ValueError(
+                f"ablate: layer {layer} is out of range: the model has {n_layers} layers, "
+                f"0-based 0 … {n_layers - 1}"
+            )
+        if not 0 <= head < h:
+            raise ValueError(
+                f"ablate: head {head} (of layer {layer}) is out of range: each layer has {h} "
+                f"heads, 0-based 0 … {h - 1}"
+            )
+        off[layer].add(head)
+    if not any(off):
+        return None
+    return tuple(tuple(sorted(heads)) for heads in off)
+
+
+def _is_int(value: object) -> bool:
+    """An int or a NumPy integer, not a bool (True is not a layer)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _pairs(heads_off: tuple[tuple[int, ...], ...] | None) -> tuple[tuple[int, int], ...]:
+    """``heads_off`` back as (layer, head) pairs, by layer then head; () for None."""
+    if heads_off is None:
+        return ()
+    return tuple((layer, head) for layer, heads in enumerate(heads_off) for head in heads)
 
 
 def load_minilm(path: str | os.PathLike[str] | None = None, backend: str = "rust") -> MiniLM:

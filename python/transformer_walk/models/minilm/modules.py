@@ -52,6 +52,16 @@ class Record:
         self.values.update((name, v) for name, v in values.items() if self.wants(name))
 
 
+def _switched_off(per_head: np.ndarray, heads: Sequence[int]) -> np.ndarray:
+    """``per_head`` [..., h, a, b] with the given heads set to 0 (a copy: a backend's array may be
+    read-only); the array itself when ``heads`` is empty."""
+    if not heads:
+        return per_head
+    out = per_head.copy()
+    out[..., list(heads), :, :] = 0.0
+    return out
+
+
 @dataclass(frozen=True)
 class Linear:
     """``{prefix}.weight`` [out, in], ``{prefix}.bias`` [out]."""
@@ -145,7 +155,7 @@ class BertSelfAttention:
         return 1.0 / math.sqrt(self.d_k)
 
     # Q = x W^Q + b^Q,  K = x W^K + b^K,  V = x W^V + b^V;  q_i, k_i, v_i = head i's d_k columns
-    # head_i = softmax(q_i k_iᵀ / √d_k + mask) v_i
+    # head_i = softmax(q_i k_iᵀ / √d_k + mask) v_i      (head_i = 0 for i in ``heads_off``)
     # returns Concat(head_1, …, head_h)
     def forward(
         self,
@@ -153,9 +163,17 @@ class BertSelfAttention:
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
+        heads_off: Sequence[int] = (),
     ) -> np.ndarray:
         """x [..., n, d_model] → [..., n, d_model]; ``mask`` (True = may attend) broadcasts to
-        [..., h, n, n]."""
+        [..., h, n, n].
+
+        ``heads_off`` (0-based heads, checked by the caller) are switched off: their output
+        head_i is 0 before the concatenation and W^O, as with Hugging Face's ``head_mask``, which
+        multiplies those heads' weights by 0 — so a record's ``weights`` are 0 there too, as
+        Hugging Face reports them, and head_out = weights · v still holds. The attention is the
+        backend's kernel; the zeroing is done here, on its output, the same for every backend.
+        Without ``heads_off`` nothing is copied or changed."""
         Q = self.query.forward(be, x)  # (..., n, d_model)
         K = self.key.forward(be, x)  # (..., n, d_model)
         V = self.value.forward(be, x)  # (..., n, d_model)
@@ -163,10 +181,12 @@ class BertSelfAttention:
         if record is None or not record.wants("weights"):
             # Nobody reads the weights (``embed``): the kernel keeps them to itself.
             head_out = be.attention(q, k, v, mask=mask, scale=self.scale)  # (..., h, n, d_k)
+            head_out = _switched_off(head_out, heads_off)
         else:
             # One pass over q kᵀ, the softmax and · v, which also hands back the softmax.
             head_out, weights = be.attention_with_weights(q, k, v, mask=mask, scale=self.scale)
-            record.put(weights=weights)  # (..., h, n, n)
+            head_out = _switched_off(head_out, heads_off)
+            record.put(weights=_switched_off(weights, heads_off))  # (..., h, n, n)
         concat = merge_heads(head_out)  # (..., h, n, d_k) → (..., n, d_model)
         if record is not None:
             record.put(Q=Q, K=K, V=V, q_heads=q, k_heads=k, v_heads=v)
@@ -230,8 +250,9 @@ class BertAttention:
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
+        heads_off: Sequence[int] = (),
     ) -> np.ndarray:
-        concat = self.self_attention.forward(be, x, mask, record)
+        concat = self.self_attention.forward(be, x, mask, record, heads_off)
         return self.self_output.forward(be, concat, x, record)
 
 
@@ -304,10 +325,11 @@ class BertLayer:
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
+        heads_off: Sequence[int] = (),
     ) -> np.ndarray:
         if record is not None:
             record.put(x_in=x)
-        a = self.attention.forward(be, x, mask, record)
+        a = self.attention.forward(be, x, mask, record, heads_off)
         return self.output.forward(be, self.intermediate.forward(be, a, record), a, record)
 
 
@@ -329,12 +351,15 @@ class BertEncoder:
         x: np.ndarray,
         mask: np.ndarray | None = None,
         records: Sequence[Record] | None = None,
+        heads_off: Sequence[Sequence[int]] | None = None,
     ) -> list[np.ndarray]:
         """x⁰ [..., n, d_model] → [x¹, …, x^L], every layer's output (the last is the encoder's).
-        ``records``: one per layer, or None."""
+        ``records``: one per layer, or None; ``heads_off``: one sequence of 0-based heads per
+        layer, switched off there (``BertSelfAttention.forward``), or None for none."""
         per_layer: Sequence[Record | None] = records or [None] * len(self.layer)
+        off: Sequence[Sequence[int]] = heads_off or [()] * len(self.layer)
         outputs = []
-        for layer, record in zip(self.layer, per_layer, strict=True):
-            x = layer.forward(be, x, mask, record)
+        for layer, record, heads in zip(self.layer, per_layer, off, strict=True):
+            x = layer.forward(be, x, mask, record, heads)
             outputs.append(x)
         return outputs

@@ -79,6 +79,8 @@ class EncoderOutput:
     truncated: bool = False  # True when the text had more tokens than the model has positions
     n_original: int = 0  # the text's token count before truncation ([CLS] and [SEP] included)
     layers: list[LayerTrace] | None = None
+    #: The (layer, head) pairs switched off (``run(text, ablate=...)``), 0-based; () for none.
+    ablated: tuple[tuple[int, int], ...] = ()
 
     @property
     def n(self) -> int:
