@@ -759,3 +759,14 @@ def test_the_own_sentence_and_a_top_word_habit_are_recognised() -> None:
     assert views.top_word_habit([rel(3, 1), rel(6, 1)], [1, 1]) == ("first_word", 0)
     assert views.top_word_habit([rel(3, 1), rel(6, 2)], [1, 1]) == ("none", 0)
     assert views.top_word_habit([], []) == ("none", 0)
+
+
+def test_the_tide_every_pair_rides_on() -> None:
+    h = np.zeros((2, 3, 2))
+    h[0] = [[1, 0], [0, 1], [-1, 0]]  # token 0: cos 0 to token 1, −1 to token 2
+    h[1] = [[1, 0], [1, 1], [1, 0]]  # later: cos 0.707 and 1
+    tide = views.mean_cosine_to_others(h, 0, [0, 1, 2])
+    np.testing.assert_allclose(tide, [-0.5, (2**-0.5 + 1) / 2])
+    assert views.alike_verdict(float(tide[0]), float(tide[1])) == "alike"
+    assert views.alike_verdict(0.3, 0.3) == "not_alike"  # no rise is not growing alike
+    assert views.mean_cosine_to_others(h, 0, [0]).tolist() == [0.0, 0.0]

@@ -192,13 +192,24 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     others = [1, 2, 4]
     by_cos = sorted(others, key=lambda j: -float(cos(last[None, 3], last[None, j])[0]))
     rank = by_cos.index(1) + 1
+    first_layer = out.hidden_states[0]
+    by_cos0 = sorted(
+        others, key=lambda j: -float(cos(first_layer[None, 3], first_layer[None, j])[0])
+    )
     verdict = "not_closer" if dist[-1] <= dist[0] else ("closer" if rank == 1 else "all_closer")
     message = translate(
         f"ctx.track.{verdict}", language, a="his", b="tom", first=f"{dist[0]:.3f}",
         last=f"{dist[-1]:.3f}", best=f"{dist.max():.3f}", at=int(np.argmax(dist)), rank=rank,
-        m=len(others),
+        rank0=by_cos0.index(1) + 1, m=len(others),
     )  # fmt: skip
     assert any(m.value == message for m in at.markdown)
+    # ... and the tide every pair rides on: his's mean cosine to the other words, first and last
+    tide = [np.mean([cos(h[None, 3], h[None, j])[0] for j in others]) for h in out.hidden_states]
+    alike = "alike" if tide[-1] > tide[0] else "not_alike"
+    tide_text = translate(
+        f"ctx.track.{alike}", language, a="his", o_first=f"{tide[0]:.3f}", o_last=f"{tide[-1]:.3f}"
+    )
+    assert any(m.value == tide_text for m in at.markdown)
     # Toward dog instead.
     at.selectbox(key="ctx_toward").set_value(4).run()
     no_exception(at)

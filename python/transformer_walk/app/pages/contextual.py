@@ -326,7 +326,17 @@ def _track(backend: str) -> None:
             best=f"{dist.cosine.max():.3f}",
             at=dist.closest_layer,
             rank=ranks[-1],
+            rank0=ranks[0],
             m=len(content) - 1,
+        )
+    )
+    tide = views.mean_cosine_to_others(out.hidden_states, i, content)  # (L + 1,)
+    st.markdown(
+        t(
+            f"ctx.track.{views.alike_verdict(float(tide[0]), float(tide[-1]))}",
+            a=ti,
+            o_first=f"{tide[0]:.3f}",
+            o_last=f"{tide[-1]:.3f}",
         )
     )
     st.info(t("ctx.track.caveat", a=ti, b=tj), icon=":material/psychology_alt:")

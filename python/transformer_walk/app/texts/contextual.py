@@ -144,11 +144,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.pair.verdict.apart": {
         "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
         "same-sense control A′, {control}. The tested pair ends {gap} lower — more than "
-        "{margin}, about what swapping one same-sense sentence for another changes. So here "
+        "{margin}, how much “bank” moved between 15 same-sense river sentences (a rough guide "
+        "for other words). So here "
         "the hidden states put A's and B's “{word}” further apart than two uses of A's sense.",
         "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
-        "{control}。被测的这一对低了 {gap}，超过了 {margin}（大致是把一个词义相同的句子换成另一个"
-        "带来的变化）。所以在这里，隐藏状态让 A 与 B 中的 “{word}” "
+        "{control}。被测的这一对低了 {gap}，超过了 {margin}"
+        "（这是 “bank” 在 15 个同义的河岸句子之间的变化幅度，"
+        "对别的词只是粗略的参照）。所以在这里，隐藏状态让 A 与 B 中的 “{word}” "
         "比同一词义下的两次使用离得更远。",
     },
     "ctx.pair.verdict.no_gap": {
@@ -158,8 +160,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the hidden states telling a difference of sense apart. Perhaps A and B use the word "
         "in the same sense.",
         "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
-        "{control}。两者只差 {gap}，在 {margin} 以内（大致是把一个词义相同的句子换成另一个带来的"
-        "变化）：这些数字并不能说明隐藏状态区分出了词义的不同。"
+        "{control}。两者只差 {gap}，在 {margin} 以内（这是 “bank” 在 15 个同义的河岸句子之间的"
+        "变化幅度，对别的词只是粗略的参照）：这些数字并不能说明隐藏状态区分出了词义的不同。"
         "也许 A 和 B 里这个词的意思本来就一样。",
     },
     "ctx.pair.verdict.reversed": {
@@ -246,8 +248,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- one token across the layers --------------------------------------------------------------
     "ctx.track.title": {
-        "en": "One token across the layers: does “his” move toward “tom”?",
-        "zh": "一个 token 穿过各层：“his” 会向 “tom” 靠近吗？",
+        "en": "One token across the layers: does it move toward another?",
+        "zh": "一个 token 穿过各层：它会向另一个 token 靠近吗？",
     },
     "ctx.track.body": {
         "en": "For the sentence in the sidebar, every token's hidden state at every layer (0 to "
@@ -300,11 +302,23 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.track.all_closer": {
         "en": "The cosine rose, but the rank does not single “{b}” out: “{a}” and “{b}” go from "
         "{first} at layer 0 to {last} after layer 6 (closest: {best}, at layer {at}), yet “{b}” "
-        "is only number {rank} of the {m} other tokens in closeness to “{a}” — the tokens grew "
-        "alike.",
+        "goes from number {rank0} to number {rank} of the {m} other tokens in closeness to "
+        "“{a}”.",
         "zh": "余弦上升了，但名次并没有把 “{b}” 单独挑出来：“{a}” 和 “{b}” 从第 0 层的 {first} "
         "变成第 6 层之后的 {last}（最接近时为 {best}，在第 {at} 层），可 “{b}” 最后在其他 {m} "
-        "个 token 中只排第 {rank}——是所有 token 都变得更像了。",
+        "个 token 中从第 {rank0} 名变成第 {rank} 名。",
+    },
+    "ctx.track.alike": {
+        "en": "Meanwhile “{a}”'s mean cosine to the other tokens went from {o_first} to {o_last}: "
+        "the tokens of the sentence grew alike.",
+        "zh": "与此同时，“{a}” 与其他 token 的平均余弦从 {o_first} 变成了 {o_last}：句中的 token "
+        "都变得更像了。",
+    },
+    "ctx.track.not_alike": {
+        "en": "“{a}”'s mean cosine to the other tokens went from {o_first} to {o_last}: the "
+        "tokens as a whole did not grow alike.",
+        "zh": "“{a}” 与其他 token 的平均余弦从 {o_first} 变成了 {o_last}：整体上 token 并没有变得"
+        "更像。",
     },
     "ctx.track.not_closer": {
         "en": "Not by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
@@ -344,7 +358,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "- **A same-sense pair.** Two sentences drift apart anyway, sense or no sense: "
         "different neighbours change every hidden state. So the different-sense pair is read "
         "against a pair of the same word in the same sense, computed the same way; only a gap "
-        "larger than {margin} (about what swapping one same-sense sentence for another changes) "
+        "larger than {margin} (how much “bank” moved between 15 same-sense river sentences, a "
+        "rough guide for other words) "
         "is called a difference of sense.\n"
         "- **Shared words.** Sentence embeddings are pulled together by the words two sentences "
         "share, not only by what they mean; the page names the shared words when they could "
@@ -354,7 +369,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tokens tells the two cases apart.",
         "zh": "- **同义对照。** 不管意思是否相同，两句话里的同一个词都会渐渐分开："
         "邻居不同，每个隐藏状态都会变。所以异义的一对要与同一个词、同一种意思的一对相比，"
-        "两者用同样的方法计算；只有差距大于 {margin}（大约是把一个同义句换成另一个时的变化）"
+        "两者用同样的方法计算；只有差距大于 {margin}"
+        "（这是 “bank” 在 15 个同义的河岸句子之间的变化幅度，对别的词只是粗略的参照）"
         "才算作意思上的不同。\n"
         "- **共同的词。** 句子向量会因为两句话共有的词而靠近，而不仅仅因为意思相近；"
         "当共同的词可能解释哪几句最接近时，本页会把它们列出来。\n"

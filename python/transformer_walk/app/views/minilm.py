@@ -755,6 +755,22 @@ def rank_among_tokens(
     return (sims > mine).sum(axis=1) + 1
 
 
+def mean_cosine_to_others(hidden_states: np.ndarray, i: int, candidates: list[int]) -> np.ndarray:
+    """At each layer, token i's mean cosine to the other ``candidates``: the tide every pair
+    rides on (in a trained encoder the tokens of a sentence tend to grow alike).
+    hidden [L + 1, n, d] → [L + 1]."""
+    others = [c for c in candidates if c != i]
+    if not others:
+        return np.zeros(hidden_states.shape[0])
+    return cosine(hidden_states[:, i : i + 1], hidden_states[:, others]).mean(axis=1)
+
+
+def alike_verdict(first: float, last: float) -> str:
+    """ "alike" when the mean cosine to the other tokens rose from layer 0 to the last (the
+    tokens grew alike), else "not_alike"."""
+    return "alike" if last > first else "not_alike"
+
+
 # --- one word in two sentences ------------------------------------------------------------------
 
 
