@@ -122,6 +122,7 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"abh.reveal.{m}{tie}" for m in ("answer", "right", "wrong") for tie in ("", "_tie")}
     ids |= {f"s2s.curve.{verdict}" for verdict in ("still_learning", "both_trained")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("alike", "not_alike")}
+    ids |= {f"s2s.neck.own.{verdict}" for verdict in ("readable", "crowded")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
     ids |= {f"ctx.pair.verdict.{verdict}" for verdict in minilm_views.SENSE_VERDICTS}
     ids |= {f"ctx.sim.closest.{kind}" for kind in minilm_views.OVERLAP_KINDS}

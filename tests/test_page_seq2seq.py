@@ -217,6 +217,14 @@ def test_the_bottleneck_summary_is_the_measured_read_back() -> None:
     )  # fmt: skip
     assert summary in markdown(at)
     assert rows[longest].first_from_final < rows[2].first_from_final
+    # whether each word stays readable from its own state is read off the numbers, at any d
+    for d in (32, 4):
+        at.select_slider(key="s2s_dim").set_value(d).run()
+        measured = readback(d=d, vocab_size=16)
+        lowest = min(r.mean_from_own for r in measured)
+        verdict = "readable" if lowest >= 0.9 else "crowded"
+        own = translate(f"s2s.neck.own.{verdict}", "en", lowest=f"{lowest:.0%}", d=d)
+        assert own in markdown(at)
 
 
 def test_the_fixed_context_is_the_same_at_every_step() -> None:

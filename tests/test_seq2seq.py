@@ -39,3 +39,15 @@ def test_a_bigger_state_remembers_more() -> None:
     small = readback(d=4, lengths=(3,), n_train=600, n_test=300)[0]
     big = readback(d=32, lengths=(3,), n_train=600, n_test=300)[0]
     assert big.mean_from_final > small.mean_from_final
+
+
+def test_the_own_state_verdict_on_both_sides_of_readable() -> None:
+    from transformer_walk.topics.seq2seq import ReadbackRow, own_state_verdict
+
+    def row(own: float) -> ReadbackRow:
+        return ReadbackRow(length=4, first_from_final=0.5, mean_from_final=0.5,
+                           mean_from_own=own, per_position_final=(0.5,) * 4)  # fmt: skip
+
+    assert own_state_verdict([row(0.99), row(0.9)]) == "readable"  # at the bound: readable
+    assert own_state_verdict([row(0.99), row(0.899)]) == "crowded"  # one length below it
+    assert own_state_verdict([]) == "crowded"

@@ -67,6 +67,16 @@ class ReadbackRow:
     per_position_final: tuple[float, ...]  # [T] accuracy of word i from h_T
 
 
+READABLE = 0.9  # the own-state read-out "stays readable" at every length while at least this
+
+
+def own_state_verdict(rows: Sequence[ReadbackRow], readable: float = READABLE) -> str:
+    """ "readable" when word i is read back from its own state h_i at least ``readable`` of the
+    time at every length measured, else "crowded" (a small state holds even its newest word
+    poorly)."""
+    return "readable" if rows and min(r.mean_from_own for r in rows) >= readable else "crowded"
+
+
 def _probe_accuracy(
     train_x: np.ndarray, train_y: np.ndarray, test_x: np.ndarray, test_y: np.ndarray, k: int
 ) -> float:

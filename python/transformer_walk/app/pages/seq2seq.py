@@ -41,7 +41,7 @@ from transformer_walk.topics.gru_seq2seq import (
     summarize,
     translate,
 )
-from transformer_walk.topics.seq2seq import ReadbackRow, readback
+from transformer_walk.topics.seq2seq import ReadbackRow, own_state_verdict, readback
 
 SEED_KEY = "s2s_seed"
 SYMBOLS_KEY = "s2s_symbols"
@@ -470,6 +470,8 @@ def _bottleneck() -> None:
             chance=f"{chance:.0%}",
         )
     )
+    lowest = min(r.mean_from_own for r in rows)
+    st.markdown(t(f"s2s.neck.own.{own_state_verdict(rows)}", lowest=f"{lowest:.0%}", d=d))
 
 
 def render() -> None:

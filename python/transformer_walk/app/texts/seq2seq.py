@@ -411,13 +411,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "linear read-out, fitted on 1,500 sentences and tested on 500 new ones, tries to name "
         "word i. From the single vector $\\boldsymbol h_T$ (what a fixed-context decoder gets), "
         "early words fade towards chance as T grows. From $\\boldsymbol h_i$ itself (what "
-        "attention lets the decoder reach) each word stays readable whatever the length.",
+        "attention lets the decoder reach), the state that has just read word i: the best "
+        "case, the third line.",
         "zh": "这是另一个实验，除了读出器之外什么都不训练：从一个含 {vocab} 个词的玩具词表中随机"
         "组成长度为 T 的句子，送进一个权重随机的 tanh RNN。一个线性读出器在 1500 个句子上拟合，"
         "再在 500 个新句子上测试，尝试说出第 i 个词。只看单个向量 $\\boldsymbol h_T$"
         "（固定上下文解码器拿到的东西）时，随着 T 变长，靠前的词逐渐退化到随机猜测的水平；"
-        "而直接看 $\\boldsymbol h_i$（注意力让解码器够得着的东西）时，无论句子多长，"
-        "每个词都依然读得出来。",
+        "而直接看 $\\boldsymbol h_i$（注意力让解码器够得着的东西），也就是刚刚读入第 i 个词的"
+        "那个状态：这是最好的情况，即第三条线。",
     },
     "s2s.dim": {"en": "State size d", "zh": "状态维数 d"},
     "s2s.neck.running": {
@@ -440,6 +441,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     "s2s.neck.axis_accuracy": {"en": "read-back accuracy", "zh": "读出准确率"},
     "s2s.neck.axis_series": {"en": "what is read", "zh": "读取方式"},
     "s2s.neck.chance": {"en": "chance ({chance})", "zh": "随机猜测（{chance}）"},
+    "s2s.neck.own.readable": {
+        "en": "From its own state every word is read back at least {lowest} of the time, at "
+        "every length: what attention can reach does not fade with T.",
+        "zh": "从每个词自己的状态读出，在每个长度上准确率都至少是 {lowest}："
+        "注意力够得着的信息不会随 T 变长而消退。",
+    },
+    "s2s.neck.own.crowded": {
+        "en": "Even from its own state a word is read back only {lowest} of the time at some "
+        "length: a state of d = {d} numbers holds even the word it has just read poorly.",
+        "zh": "即使从自己的状态读出，在某个长度上准确率也只有 {lowest}："
+        "只有 d = {d} 个数的状态，连刚刚读入的词都记不太住。",
+    },
     "s2s.neck.summary": {
         "en": "With d = {d}: word 1 is recovered from h_T {short} of the time when T = 2, but "
         "only {long} when T = {long_T} (chance: {chance}); averaged over all positions, "
