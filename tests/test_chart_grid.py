@@ -247,3 +247,17 @@ def test_band_axes_keep_their_first_and_last_labels_on_their_rows() -> None:
     assert charts.y_axis("token").to_dict()["labelFlush"] is False
     bars = charts.attention_weights(["a", "b"], [0.4, 0.6], 1, token_title="k", weight_title="w")
     assert bars.to_dict()["layer"][0]["encoding"]["x"]["axis"]["labelFlush"] is False
+
+
+def test_the_coverage_grid_fits_its_half_column() -> None:
+    from transformer_walk.app.charts import rnn as charts_rnn
+
+    titles = {"pair": "p", "seen": "s", "unseen": "u"}
+    for n in (4, 11, 31):
+        tokens = [f"word{k}" for k in range(n)]
+        chart = charts_rnn.coverage_grid(
+            tokens, [range(0, 1)], 0, n - 1, layer_title="L", token_title="t",
+            status_titles=titles,
+        )  # fmt: skip
+        step = chart.to_dict()["width"]["step"]
+        assert step * n + charts_rnn.GRID_AXIS_ROOM <= grid.HALF, (n, step)

@@ -153,3 +153,12 @@ def test_every_backend(name: str) -> None:
 def _default_label(language: str) -> str:
     name = "rust" if backend_status("rust").available else "numpy"
     return translate(f"backend.{name}", language)
+
+
+def test_a_share_too_small_for_a_float_is_not_printed_as_0() -> None:
+    at = open_page()
+    column = translate("dim.volume.col_inside", "en")
+    table = next(d.value for d in at.dataframe if column in d.value.columns)
+    inside = dict(zip(table[translate("dim.volume.col_d", "en")], table[column], strict=True))
+    assert 0.95**50_000 == 0.0  # float64 underflows here ...
+    assert inside["50,000"] == "1.51e-1114"  # ... the page writes it from its logarithm

@@ -70,7 +70,7 @@ def test_page_renders_the_running_example(language: str) -> None:
     assert metric(at, translate("rnn.field.layers", language)) == "2"
     assert metric(at, translate("rnn.field.distance", language)) == "3"
     table = at.table[0].value
-    assert table.loc[translate("rnn.cmp.sequential", language), "RNN"] == "O(n) = 4"
+    assert table.loc[translate("rnn.cmp.sequential", language), "RNN"] == "n = 4, O(n)"
     # n = 4, k = 3: ⌈3/2⌉ = 2 layers (n/k would be 1.33)
     assert table.loc[translate("rnn.cmp.max_path", language), "CNN"] == "⌈(n−1)/(k−1)⌉ = 2, O(n/k)"
     assert table.loc[translate("rnn.cmp.cost", language), "RNN"] == f"O(n·d²) = {4 * 512**2:,}"
@@ -100,7 +100,7 @@ def test_longer_chain_and_another_sentence() -> None:
     assert metric(at, "‖∂h_T/∂x₁‖ at T = 120") == sci(norms[119])
     # j defaults to the last token: 8 apart, window 3 → 4 layers.
     assert metric(at, "CNN layers to link them") == "4"
-    assert at.table[0].value.loc["longest path between two tokens", "RNN"] == "O(n) = 8"
+    assert at.table[0].value.loc["longest path between two tokens", "RNN"] == "n − 1 = 8, O(n)"
 
 
 def test_window_and_token_choices_change_the_layers() -> None:

@@ -8,7 +8,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, NO_FLUSH, Vector, y_axis
+from transformer_walk.app.charts import HIGHLIGHT, MUTED, NO_FLUSH, Vector, grid, y_axis
+
+GRID_AXIS_ROOM = 70  # px of a coverage grid's width taken by its y axis, title and padding
 
 
 def rnn_chain(
@@ -166,9 +168,14 @@ def coverage_grid(
     layer_title: str,
     token_title: str,
     status_titles: dict[str, str],
+    width: int = grid.HALF,
 ) -> alt.Chart:
     """Rows = layers 0 … L, columns = tokens; a cell is filled when the unit that starts at
-    min(i, j) already sees that token after that many layers. i and j are marked."""
+    min(i, j) already sees that token after that many layers. i and j are marked. Cells are as
+    wide as ``width`` (the column) allows, up to 44 px; labels turn when they do not fit."""
+    step = int(max(8, min(44, (width - GRID_AXIS_ROOM) // max(1, len(tokens)))))
+    widest = max((grid.text_width(tok, grid.AXIS_FONT) for tok in tokens), default=0)
+    angle = 0 if widest <= step - 2 else -45 if step >= 14 else -90
     cols = [f"{p}:{tok}" for p, tok in enumerate(tokens)]
     records = []
     for layer, seen in enumerate(covered):
@@ -194,7 +201,7 @@ def coverage_grid(
                 "col:N",
                 sort=cols,
                 title=token_title,
-                axis=alt.Axis(labelExpr=strip, labelAngle=0, **NO_FLUSH),
+                axis=alt.Axis(labelExpr=strip, labelAngle=angle, **NO_FLUSH),
             ),
             y=alt.Y("layer:O", title=layer_title, axis=y_axis(layer_title)),
             color=alt.Color(
@@ -206,7 +213,7 @@ def coverage_grid(
             tooltip=[alt.Tooltip("token:N"), alt.Tooltip("layer:O", title=layer_title)],
         )
         # A step fixes the cell size; a fixed width would have to hold the axes and legend too.
-        .properties(width=alt.Step(44), height=alt.Step(30))
+        .properties(width=alt.Step(step), height=alt.Step(30))
     )
 
 

@@ -4,6 +4,8 @@ means for the width of embeddings."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -55,6 +57,17 @@ def _share_text(value: float) -> str:
     if value == 0:
         return "0"
     return f"{value:.4f}" if value >= 1e-3 else f"{value:.3g}"
+
+
+def _inner_text(eps: float, d: int) -> str:
+    """(1 − ε)^d as ``_share_text`` writes it, and where float64 underflows to 0 (0.95^50,000)
+    the same number from its logarithm, 10^(d·log10(1 − ε)): tiny, not 0."""
+    value = float(inner_cube_share(eps, d))
+    if value > 0 or eps >= 1:
+        return _share_text(value)
+    exponent = d * math.log10(1.0 - eps)
+    whole = math.floor(exponent)
+    return f"{10 ** (exponent - whole):.3g}e{whole}"
 
 
 def _volume() -> None:
@@ -114,9 +127,7 @@ def _volume() -> None:
         pd.DataFrame(
             {
                 t("dim.volume.col_d"): [f"{d:,}" for d, _ in TABLE_DIMENSIONS],
-                t("dim.volume.col_inside"): [
-                    _share_text(float(inner_cube_share(eps, d))) for d, _ in TABLE_DIMENSIONS
-                ],
+                t("dim.volume.col_inside"): [_inner_text(eps, d) for d, _ in TABLE_DIMENSIONS],
                 t("dim.volume.col_shell"): [
                     _share_text(float(shell_share(eps, d))) for d, _ in TABLE_DIMENSIONS
                 ],

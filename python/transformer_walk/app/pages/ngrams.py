@@ -223,7 +223,11 @@ def _sparsity(
         hide_index=True,
         width="stretch",
     )
-    st.caption(t("ngram.sparse.unpadded"))
+    # words + 1 factors: ⟨s⟩ before the first word, ⟨/s⟩ after the last
+    st.caption(
+        t("ngram.sparse.unpadded", words=len(words), bigrams=max(len(words) - 1, 0),
+          factors=len(words) + 1)
+    )  # fmt: skip
     last = rows[-1]
     st.markdown(
         t(

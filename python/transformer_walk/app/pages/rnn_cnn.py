@@ -349,8 +349,8 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
             ],
             "RNN": [
                 t("rnn.cmp.rnn.mechanism"),
-                f"O(n) = {steps(c.sequential['rnn'])}",
-                f"O(n) = {steps(c.max_path['rnn'])}",
+                f"n = {steps(c.sequential['rnn'])}, O(n)",
+                f"n − 1 = {steps(c.max_path['rnn'])}, O(n)",
                 steps(c.path_ij["rnn"]),
                 f"O(n·d²) = {c.cost['rnn']:,}",
                 t("rnn.cmp.rnn.parallel"),

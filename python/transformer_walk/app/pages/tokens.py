@@ -11,6 +11,7 @@ from transformer_walk.app import charts, navigation
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import tokenizer_or_reason, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.minilm import unknown_spans
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
@@ -166,7 +167,11 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
     elif not pieces.n_unknown:  # "every word is whole" is not true of a word that became [UNK]
         st.caption(t("tok.wp.no_split"))
     if pieces.n_unknown:
-        st.info(t("tok.wp.unknown", count=pieces.n_unknown), icon=":material/help:")
+        unknown = unknown_spans(text, pieces.tokens, pieces.offsets)  # what became [UNK]
+        st.info(
+            t("tok.wp.unknown", count=pieces.n_unknown, pieces=" ".join(unknown)),
+            icon=":material/help:",
+        )
     if pieces.n > MAX_POSITIONS:
         st.warning(t("tok.wp.long", n=pieces.n), icon=":material/content_cut:")
 

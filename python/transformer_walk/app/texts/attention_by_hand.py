@@ -331,13 +331,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？也就是上面算的这个头。",
     },
     "abh.heads.h2": {
-        "en": "**Head 2 · his → dog**\n\nSyntax: *his* is the determiner of *dog* — it says "
-        "which dog.",
-        "zh": "**头 2 · his → dog**\n\n句法关系：*his* 是 *dog* 的限定词，说明是哪一条狗。",
+        "en": "**Head 2 · his → dog**\n\nCould be read as syntax: *his* is the determiner of "
+        "*dog* — it says which dog.",
+        "zh": "**头 2 · his → dog**\n\n可以读作句法关系：*his* 是 *dog* 的限定词，说明是哪一条狗。",
     },
     "abh.heads.h3": {
-        "en": "**Head 3 · his ↔ loves**\n\nThe verb that ties the owner to the dog.",
-        "zh": "**头 3 · his ↔ loves**\n\n把主人和狗联系起来的那个动词。",
+        "en": "**Head 3 · his ↔ loves**\n\nCould be read as the verb that ties the owner to the "
+        "dog.",
+        "zh": "**头 3 · his ↔ loves**\n\n可以读作把主人和狗联系起来的那个动词。",
     },
     "abh.heads.after": {
         "en": "The heads' outputs are concatenated and mixed by $W^O$, so the new *his* carries "

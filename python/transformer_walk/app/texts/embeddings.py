@@ -94,10 +94,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "emb.lookup.unknown": {
         "en": "Not in the learned vocabulary: {words}. This E only has rows for the corpus's "
-        "words, so these have no vector (a real tokenizer would split them into known "
-        "subwords).",
+        "words, so these have no vector (a real sub-word tokenizer splits most words into known "
+        "pieces and marks the rest [UNK], as MiniLM does with most emoji and many Chinese "
+        "characters).",
         "zh": "不在学到的词表里：{words}。这个 E 只为语料中出现过的词准备了行，"
-        "所以它们没有向量（真正的分词器会把它们拆成已知的子词）。",
+        "所以它们没有向量（真正的子词分词器会把大多数词拆成已知的片段，其余的记为 [UNK]，"
+        "MiniLM 对大多数表情符号和许多汉字就是这样做的）。",
     },
     "emb.lookup.body": {
         "en": "This E is the word2vec table trained on this page, over the corpus's |V| = "

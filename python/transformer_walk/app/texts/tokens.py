@@ -193,10 +193,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "看看它怎么被切开。",
     },
     "tok.wp.unknown": {
-        "en": "{count} {count:token|tokens} became [UNK]: the vocabulary has no piece for "
+        "en": "{count} {count:token|tokens} became [UNK] ({pieces}): the vocabulary has no piece "
+        "for "
         "{count:it|them} (this English vocabulary lacks most emoji and many Chinese characters). "
         "The model still reads a position there, but every such character looks the same to it.",
-        "zh": "有 {count} 个 token 变成了 [UNK]：词表里没有能表示它们的片段（这个英文词表缺少大多数"
+        "zh": "有 {count} 个 token 变成了 [UNK]（{pieces}）：词表里没有能表示它们的片段"
+        "（这个英文词表缺少大多数"
         "表情符号和许多汉字）。模型在那里仍然占用一个位置，但所有这类字符在它看来都一模一样。",
     },
     "tok.wp.long": {
