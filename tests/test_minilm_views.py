@@ -770,3 +770,12 @@ def test_the_tide_every_pair_rides_on() -> None:
     assert views.alike_verdict(float(tide[0]), float(tide[1])) == "alike"
     assert views.alike_verdict(0.3, 0.3) == "not_alike"  # no rise is not growing alike
     assert views.mean_cosine_to_others(h, 0, [0]).tolist() == [0.0, 0.0]
+
+
+def test_the_first_query_is_a_pronoun_or_a_word_never_an_unk() -> None:
+    animal = ["[CLS]", "the", "animal", "didn", "'", "t", "cross", "because", "it", "was",
+              "tired", "[SEP]"]  # fmt: skip
+    assert views.pronoun_query(animal) == 8  # "it", not the last word "tired"
+    wo = ["[CLS]", "我", "[UNK]", "我", "的", "[UNK]", "[SEP]"]  # 我爱我的狗: 爱 and 狗 unknown
+    assert views.default_query(wo) == 4  # 的, not the [UNK] every unknown character shares
+    assert views.default_query(["[CLS]", "[UNK]", "[SEP]"]) == 1  # nothing better left

@@ -238,9 +238,13 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
     out = model.run(text)
     content = [i for i, t in enumerate(out.tokens) if t not in ("[CLS]", "[SEP]")]
     column = translate("ctx.track.col.cos", "en")
-    # "his" toward "tom" where the text has them; else the last content token toward the token
-    # it attends to most (averaged over layers and heads; a letter or digit, not [UNK]).
-    i = out.tokens.index("his") if "his" in out.tokens else content[-1]
+    # "his" toward "tom" where the text has them; else the last content token that is a word
+    # (not [UNK], which every unknown character shares) toward the token it attends to most
+    # (averaged over layers and heads; a letter or digit, not [UNK]).
+    named = [
+        p for p in content if out.tokens[p] != "[UNK]" and any(c.isalnum() for c in out.tokens[p])
+    ]
+    i = out.tokens.index("his") if "his" in out.tokens else (named or content)[-1]
     mean = out.attentions[:, :, i].mean(axis=(0, 1))
     words = [
         p for p in content

@@ -236,3 +236,12 @@ def test_a_word_that_became_unk_is_not_called_whole() -> None:
     assert any(i.value == translate("tok.wp.unknown", "en", count=1, pieces="儿") for i in at.info)
     at = open_page(sentence="tom loves his dog")
     assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
+
+
+@needs_model
+def test_a_word_the_pre_tokenizer_cuts_is_not_called_whole() -> None:
+    at = open_page(sentence="The animal didn't cross the street")
+    no_exception(at)
+    assert translate("tok.wp.no_split", "en") not in [c.value for c in at.caption]
+    at = open_page(sentence="The animal did not cross the street")  # every word one piece
+    assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]

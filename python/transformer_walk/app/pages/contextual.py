@@ -254,7 +254,7 @@ def _track(backend: str) -> None:
     options = token_labels(out.tokens, content)
     left, right = st.columns(2)
     with left:
-        i = pick(t("ctx.track.token"), TRACK_KEY, options, views.default_query(out.tokens))
+        i = pick(t("ctx.track.token"), TRACK_KEY, options, views.pronoun_query(out.tokens))
     with right:
         others = {p: label for p, label in options.items() if p != i}
         default, by_attention = views.default_toward(out.tokens, out.attentions, i)

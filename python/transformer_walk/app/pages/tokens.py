@@ -164,7 +164,9 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
             hide_index=True,
             width="stretch",
         )
-    elif not pieces.n_unknown:  # "every word is whole" is not true of a word that became [UNK]
+    elif not pieces.n_unknown and all(c <= 1 for c in pieces.pieces_per_spaced_word(text)):
+        # "every word is whole" is not true of a word that became [UNK], nor of "didn't", which
+        # the pre-tokenizer counts as three words before WordPiece sees it
         st.caption(t("tok.wp.no_split"))
     if pieces.n_unknown:
         unknown = unknown_spans(text, pieces.tokens, pieces.offsets)  # what became [UNK]

@@ -183,7 +183,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "These two axes keep {share} of the variance; the rest is in the other dimensions.",
         "zh": "这两个坐标轴保留了 {share} 的方差，其余的在其他维度里。",
     },
-    "emb.cat.person": {"en": "person", "zh": "人名"},
+    "emb.cat.person": {"en": "person", "zh": "人物"},
     "emb.cat.animal": {"en": "animal", "zh": "动物"},
     "emb.cat.food": {"en": "food", "zh": "食物"},
     "emb.cat.water": {"en": "water", "zh": "水域"},

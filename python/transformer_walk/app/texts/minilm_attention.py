@@ -432,13 +432,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "并没有让它的输出对 {query} 更要紧——在这里反而更轻。",
     },
     "mla.off.verdict.similar": {
-        "en": "Switching {head} off moves {query}'s last hidden state about as far as switching "
-        "off the control {control}, within a factor of {ratio} either way (1 − cos: {change} "
-        "against {control_change}): by this measure {head} matters to {query} no more than a "
-        "middling head of its layer, whatever its weight.",
+        "en": "Switching {head} off and switching off the control {control} move {query}'s last "
+        "hidden state by amounts within a factor of {ratio} of each other (1 − cos: {change} "
+        "against {control_change}): by this test there is no clear difference between {head} "
+        "and a middling head of its layer, whatever its weight.",
         "zh": "关掉 {head} 和关掉对照头 {control}，让 {query} 最后一层的隐藏状态移动的距离"
-        "差不多，相差不超过 {ratio} 倍（1 − cos：{change} 对 {control_change}）：按这个量，"
-        "不管 {head} 的权重多大，它对 {query} 都不比同一层一个居中的头更要紧。",
+        "相差不到 {ratio} 倍（1 − cos：{change} 对 {control_change}）：按这个检验，"
+        "不管 {head} 的权重多大，都看不出它和同一层一个居中的头有明显差别。",
     },
     "mla.off.verdict.neither": {
         "en": "Neither switch moves {query}'s last hidden state by {floor} or more (1 − cos: "

@@ -204,11 +204,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在测量的每个长度上，注意力都不低于 {holds}。",
     },
     "s2s.curve.far.both_fall": {
-        "en": "Longer strings than any in training break both: at length {length} attention "
+        "en": "Far past the training lengths both break: at length {length} attention "
         "gets {attention} of the letters right and the fixed context {fixed} (a random letter: "
         "{chance}). Attention removes the bottleneck, not the need to have learned those "
         "lengths.",
-        "zh": "比训练中任何串都长的串，两个模型都应付不了：在长度 {length}，注意力的字母正确率"
+        "zh": "远远超出训练长度时，两个模型都应付不了：在长度 {length}，注意力的字母正确率"
         "是 {attention}，固定上下文是 {fixed}（随机猜一个字母：{chance}）。"
         "注意力消除了瓶颈，但模型仍然得在这些长度上训练过才行。",
     },

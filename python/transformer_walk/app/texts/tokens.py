@@ -153,15 +153,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tok.metric.unavailable": {"en": "not installed", "zh": "未安装"},
     "tok.count.summary": {
         "en": "For this text the toy model works with **n = {toy}**, the real model with "
-        "**n = {wordpiece}** ({pieces} sub-word tokens + [CLS] + [SEP]), while a reader counts "
-        "{words} {words:word|words}.",
+        "**n = {wordpiece}** ({pieces} sub-word tokens + [CLS] + [SEP]), while splitting at "
+        "spaces gives {words} {words:word|words}.",
         "zh": "对这段文字，玩具模型的 **n = {toy}**，真实模型的 **n = {wordpiece}**"
-        "（{pieces} 个子词 token + [CLS] + [SEP]），而读者数出来的是 {words} 个单词。",
+        "（{pieces} 个子词 token + [CLS] + [SEP]），而按空格切分只得到 {words} 个单词。",
     },
     "tok.count.summary_toy_only": {
-        "en": "For this text the toy model works with **n = {toy}**, while a reader counts "
-        "{words} {words:word|words}.",
-        "zh": "对这段文字，玩具模型的 **n = {toy}**，而读者数出来的是 {words} 个单词。",
+        "en": "For this text the toy model works with **n = {toy}**, while splitting at spaces "
+        "gives {words} {words:word|words}.",
+        "zh": "对这段文字，玩具模型的 **n = {toy}**，而按空格切分只得到 {words} 个单词。",
     },
     "tok.wp.title": {
         "en": "WordPiece: how the real model cuts your sentence",

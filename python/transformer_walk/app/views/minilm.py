@@ -48,12 +48,15 @@ def unknown_spans(text: str, tokens: list[str], offsets: Sequence[tuple[int, int
 
 
 def default_query(tokens: list[str]) -> int:
-    """ "his" if the text has it; otherwise the last content token (it has the most context
-    before it); [CLS] (0) for a text without content."""
+    """ "his" if the text has it; otherwise the last content token that stands for a word
+    (``word_like``: not an [UNK], which every unknown character shares, nor punctuation), it has
+    the most context before it; the last content token if none does; [CLS] (0) for a text
+    without content."""
     if DEFAULT_QUERY in tokens:
         return tokens.index(DEFAULT_QUERY)
     content = content_positions(tokens)
-    return content[-1] if content else 0
+    words = [p for p in content if word_like(tokens[p])]
+    return words[-1] if words else content[-1] if content else 0
 
 
 def default_target(tokens: list[str], query: int, preferred: str, taken: Sequence[int] = ()) -> int:
@@ -189,7 +192,7 @@ def most_attended(attentions: np.ndarray, tokens: list[str], query: int, k: int)
 
 
 #: The pronouns the attention page asks from when the text has no "his" (his first, as before).
-PRONOUNS = ("his", "her", "its", "their")
+PRONOUNS = ("his", "her", "its", "their", "it", "he", "she", "they", "him", "them")
 
 
 def pronoun_query(tokens: list[str]) -> int:

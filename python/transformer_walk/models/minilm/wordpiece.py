@@ -11,6 +11,7 @@ message says how to install it, and the pages keep working without the WordPiece
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +69,19 @@ class WordPieces:
     @property
     def n_unknown(self) -> int:
         return sum(1 for t in self.tokens if t == "[UNK]")
+
+    def pieces_per_spaced_word(self, text: str) -> list[int]:
+        """How many pieces each space-separated word of ``text`` became ("didn't" → didn, ', t:
+        3, though the pre-tokenizer calls that three words)."""
+        spans = [m.span() for m in re.finditer(r"\S+", text)]
+        counts = [0] * len(spans)
+        for token, (start, end) in zip(self.tokens, self.offsets, strict=True):
+            if token in SPECIAL_TOKENS or end <= start:
+                continue
+            k = next((w for w, (a, b) in enumerate(spans) if a <= start < b), None)
+            if k is not None:
+                counts[k] += 1
+        return counts
 
     def pieces_per_word(self, text: str) -> list[tuple[str, list[str]]]:
         """(the word's text, its pieces) for every pre-tokenizer word, in order."""
