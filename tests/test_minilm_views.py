@@ -254,7 +254,10 @@ def test_position_habits_average_the_word_rows() -> None:
     assert habits.last == pytest.approx(0.4 / 4)
     assert habits.keys == 4 and habits.uniform == 0.25
     words = views.position_habits(head, [1, 2])
-    assert (words.previous, words.first) == (pytest.approx(0.55), pytest.approx(0.3))
+    # row 1's previous token is row 0, not a word here ([CLS]): only row 2 → 1 counts
+    assert (words.previous, words.first) == (pytest.approx(0.6), pytest.approx(0.3))
+    # the query under test is left out of the habits that would predict it
+    assert views.position_habits(head, [1, 2, 3], leave_out=2).previous == pytest.approx(0.4)
     assert views.position_habits(head, []).previous == 0.0
 
 

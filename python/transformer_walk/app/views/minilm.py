@@ -281,24 +281,31 @@ class PositionHabits:
         return uniform_weight(self.keys)
 
 
-def position_habits(head: np.ndarray, words: Sequence[int] | None = None) -> PositionHabits:
+def position_habits(
+    head: np.ndarray, words: Sequence[int] | None = None, leave_out: int | None = None
+) -> PositionHabits:
     """``PositionHabits`` of one head's matrix ``head`` [m, m], averaged over the query rows
     ``words`` (all by default; the page passes the word-like ones, so that [CLS] looking at
-    itself does not count as a habit). 0 where no query has such a key."""
+    itself does not count as a habit), ``leave_out`` left out (the query under test: its own
+    weight must not predict itself). The token before or after a word counts only when it is a
+    word too ([CLS] "before" the first word is a sink, not a previous token). 0 where no query
+    has such a key."""
     m = head.shape[-1]
-    rows = list(range(m)) if words is None else list(words)
+    keys = list(range(m)) if words is None else list(words)
+    allowed = set(keys)
+    rows = [q for q in keys if q != leave_out]
 
     def mean(values: list[float]) -> float:
         return float(np.mean(values)) if values else 0.0
 
-    first_word = min(rows) if rows else 0
+    first_word = min(keys) if keys else 0
     return PositionHabits(
-        previous=mean([float(head[q, q - 1]) for q in rows if q >= 1]),
+        previous=mean([float(head[q, q - 1]) for q in rows if q - 1 in allowed]),
         same=mean([float(head[q, q]) for q in rows]),
         first=mean([float(head[q, 0]) for q in rows]),
         last=mean([float(head[q, m - 1]) for q in rows]),
         keys=m,
-        next=mean([float(head[q, q + 1]) for q in rows if q + 1 < m]),
+        next=mean([float(head[q, q + 1]) for q in rows if q + 1 in allowed]),
         # the other words' weight to the first word (its own row would be "same")
         first_word=mean([float(head[q, first_word]) for q in rows if q != first_word]),
         first_word_at=first_word,
@@ -401,7 +408,7 @@ def check_position(
 ) -> PositionCheck:
     """``position_verdict`` of ``head[query, target]``, with its habits and prediction.
     head [m, m]."""
-    habits = position_habits(head, words)
+    habits = position_habits(head, words, leave_out=query)
     predicted = position_prediction(head, query, target, words)
     weight = float(head[query, target])
     return PositionCheck(
