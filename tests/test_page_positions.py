@@ -184,3 +184,22 @@ def test_the_shuffle_note_names_a_token_that_stayed_only_if_one_did() -> None:
         else:
             assert translate("pos.shuffle.note_none", "en") in captions
     assert seen == {"stayed", "none"}
+
+
+def test_a_repeated_word_at_the_same_place_has_kept_its_place() -> None:
+    tokens = ["the", "cat", "saw", "the", "dog"]
+    for seed in range(1, 200):
+        perm = pos.seeded_permutation(5, seed)
+        # a shuffle that moves every index but puts a "the" where a "the" was
+        if all(int(p) != k for k, p in enumerate(perm)) and any(
+            tokens[int(p)] == tokens[k] for k, p in enumerate(perm)
+        ):
+            break
+    else:
+        pytest.skip("no such permutation among the first 200 seeds")
+    k = next(k for k, p in enumerate(perm) if tokens[int(p)] == tokens[k])
+    at = open_page(sentence=" ".join(tokens), state={"pos_shuffle_seed": seed})
+    no_exception(at)
+    captions = [c.value for c in at.caption]
+    assert translate("pos.shuffle.note_none", "en") not in captions
+    assert any(c.startswith(f"“the” stayed at position {k}") for c in captions)

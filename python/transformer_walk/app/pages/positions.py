@@ -168,7 +168,9 @@ def _shuffle(text: str, backend: str) -> None:
         ),
         width="stretch",
     )
-    stayed = [k for k, p in enumerate(perm) if int(p) == k]  # tokens the shuffle left in place
+    # the places where the same token stands before and after (a repeated word counts: "the"
+    # at place 4 in both orders has kept its place, whichever "the" it is)
+    stayed = [k for k, p in enumerate(perm) if tokens[int(p)] == tokens[k]]
     if stayed:
         k = stayed[0]
         st.caption(t("pos.shuffle.note", token=tokens[k], diff=f"{differences[k]:.3f}", place=k))
