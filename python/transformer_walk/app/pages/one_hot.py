@@ -12,7 +12,11 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.charts import one_hot as charts_one_hot
 from transformer_walk.app.i18n import t
-from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
+from transformer_walk.app.model_widgets import (
+    tokenizer_or_reason,
+    toy_backend,
+    toy_trace_or_none,
+)
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.latex import tex_words
@@ -26,6 +30,7 @@ from transformer_walk.bench.lookup_race import (
     race_tokens,
 )
 from transformer_walk.core import get_backend
+from transformer_walk.models.minilm.wordpiece import word_pieces
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.one_hot import (
     REALISTIC_VOCABULARIES,
@@ -115,6 +120,14 @@ def _memory(trace: Trace) -> None:
         hide_index=True,
         width="stretch",
     )
+    tokenizer, _ = tokenizer_or_reason()
+    if tokenizer is not None:  # MiniLM reads the text as its own n tokens, not the toy's
+        own = word_pieces(tokenizer, trace.text).n
+        minilm = dict(REALISTIC_VOCABULARIES)["minilm"]
+        st.caption(
+            t("onehot.memory.same_n", n=n, own=own,
+              size=human_bytes(one_hot_bytes(own, minilm)))
+        )  # fmt: skip
     article_size = dict(REALISTIC_VOCABULARIES)["article"]
     article_bytes = one_hot_bytes(n, article_size)
     st.latex(

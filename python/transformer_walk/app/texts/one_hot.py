@@ -55,6 +55,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "onehot.memory.toy": {"en": "toy (this app)", "zh": "玩具模型（本应用）"},
     "onehot.memory.article": {"en": "the article's example", "zh": "原文的例子"},
     "onehot.memory.minilm": {"en": "MiniLM WordPiece", "zh": "MiniLM 的 WordPiece"},
+    "onehot.memory.same_n": {
+        "en": "Every row uses the toy's n = {n}, to compare the vocabularies alone. MiniLM's own "
+        "tokenizer reads this text as n = {own} tokens ([CLS] and [SEP] included): its one-hot "
+        "rows would take {size}.",
+        "zh": "为了只比较词表大小，每一行都用玩具模型的 n = {n}。MiniLM 自己的分词器把这段文字读成 "
+        "n = {own} 个 token（含 [CLS] 和 [SEP]）：它的 One-Hot 行要占 {size}。",
+    },
     "onehot.memory.ids": {
         "en": "The ids alone say the same thing in n × 8 bytes = **{ids}** (int64). For a "
         "50,000-word vocabulary the one-hot form spends **{ratio}×** more memory to store "
