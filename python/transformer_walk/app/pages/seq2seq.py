@@ -257,7 +257,7 @@ def curve_text(comparison: Comparison) -> str:
             t(
                 "s2s.curve.seen",
                 length=s.short,
-                share=pct(seen),
+                share=f"{seen:.1%}" if seen < 0.999 else t("s2s.curve.seen_all"),
                 strings=f"{len(config.alphabet) ** s.short:,}",
             )
         ]  # fmt: skip

@@ -77,7 +77,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.chain.zero": {
         "en": "**The zero-count problem.** The corpus never contains {ngrams}, so {count:that "
         "factor is|those factors are} 0 and the whole product collapses to 0 — the model "
-        "calls your sentence impossible just because it has not seen one short stretch of it. "
+        "calls your sentence impossible just because it has not seen {count:one short stretch|"
+        "these short stretches} of it. "
         "Switch on add-one smoothing to see the classic patch.",
         "zh": "**零计数问题。** 语料里从未出现 {ngrams}，所以{count:这个因子是|这些因子都是} 0，"
         "整个乘积也跟着变成 0"

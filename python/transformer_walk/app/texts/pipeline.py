@@ -106,11 +106,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.framing.caveat": {
         "en": "Two cautions. The weights are what this (random, untrained) toy computes, not "
         "linguistic truth — even in trained models a weight is not an explanation. And n counts "
-        "tokens, not words: this toy tokenizer splits on spaces and punctuation and cuts "
-        "Chinese into single characters, and a real one often splits words too.",
+        "tokens, not words: this toy tokenizer splits at spaces, splits punctuation off (an "
+        "apostrophe inside a word stays: didn't is one token) and cuts Chinese into single "
+        "characters, and a real one often splits words too.",
         "zh": "两点提醒：这些权重只是这个（随机初始化、未经训练的）玩具模型算出来的，并不代表语言学"
         "上的真相——即使在训练好的模型里，权重也不等于解释。另外 n 数的是 token 而不是单词：这里的"
-        "玩具分词器按空格和标点切分，并把中文切成单个汉字；真实的分词器还常常会把一个词切成几段。",
+        "玩具分词器按空格切分、把标点单独切出（词内的撇号保留：didn't 是一个 token），"
+        "并把中文切成单个汉字；真实的分词器还常常会把一个词切成几段。",
     },
     "pipe.solved": {
         "en": "One chain turns any text into contextual vectors, every position able to reach "

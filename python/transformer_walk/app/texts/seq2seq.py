@@ -165,20 +165,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "注意力是 {attention}。",
     },
     "s2s.curve.seen": {
-        "en": "(At length {length} training met about {share} of all {strings} possible "
+        "en": "(At length {length} training met {share} of all {strings} possible "
         "strings, so most test strings there are ones both models have seen: an even score "
         "may be memory as much as one vector holding the string.)",
-        "zh": "（在长度 {length}，训练大约见过全部 {strings} 个可能串中的 {share}，"
+        "zh": "（在长度 {length}，训练见过全部 {strings} 个可能串中的 {share}，"
         "所以那里的测试串多半是两个模型都见过的：成绩相当，可能是记住了，"
         "而不只是一个向量装得下这个串。）",
     },
+    "s2s.curve.seen_all": {"en": "over 99.9%", "zh": "超过 99.9%"},
     "s2s.curve.still_learning": {
         "en": "The fixed context has not finished learning even the training lengths: its "
         "training loss over the last {window} steps is {fixed_loss}, against {attention_loss} "
-        "with attention. Longer training narrows part of the gap; attention got there within "
-        "the same steps.",
+        "with attention. So part of the gap may be the training budget; attention got there "
+        "within the same steps.",
         "zh": "固定上下文连训练长度都还没有学完：它最后 {window} 步的训练损失是 {fixed_loss}，"
-        "注意力是 {attention_loss}。训练更久能缩小一部分差距；注意力在同样的步数内就做到了。",
+        "注意力是 {attention_loss}。所以差距的一部分可能来自训练量；注意力在同样的步数内就做到了。",
     },
     "s2s.curve.both_trained": {
         "en": "Both models have finished learning the training lengths (training loss over the "
