@@ -145,12 +145,22 @@ SWAP = ("cat", "dog")
 _LAST_WORD = re.compile(r"[A-Za-z]+(?=[^A-Za-z]*$)")  # the last run of Latin letters
 
 
+#: The character put in for the last Chinese character, and the one used where it already is.
+SWAP_CJK = ("猫", "狗")
+_LAST_CJK = re.compile(r"[\u3400-\u9fff](?=[^\u3400-\u9fff]*$)")
+
+
 def one_word_changed(text: str) -> str:
     """``text`` with its last (Latin-letter) word replaced by "cat" ("dog" if it already is
     "cat"), so every other token keeps its place: "Tom loves his dog" → "Tom loves his cat".
-    A text without such a word gets " cat" appended (the positions before it all stay)."""
+    A text without one has its last Chinese character swapped instead (我爱我的狗 → 我爱我的猫:
+    the toy reads a character a token), or, with neither, " cat" appended."""
     match = _LAST_WORD.search(text)
     if match is None:
+        cjk = _LAST_CJK.search(text)
+        if cjk is not None:
+            char = SWAP_CJK[1] if cjk.group() == SWAP_CJK[0] else SWAP_CJK[0]
+            return text[: cjk.start()] + char + text[cjk.end() :]
         return f"{text} {SWAP[0]}".strip()
     word = SWAP[1] if match.group().lower() == SWAP[0] else SWAP[0]
     return text[: match.start()] + word + text[match.end() :]
