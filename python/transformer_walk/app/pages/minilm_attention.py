@@ -368,7 +368,11 @@ def _ranking(
                         weight_col: [r.weight for r in ranked],
                         predicted_col: [c.predicted.value for c in mine],
                         t("mla.rank.col.verdict"): [t(VERDICT_LABELS[c.verdict]) for c in mine],
-                        t("mla.rank.col.top"): [out.tokens[positions[r.top_key]] for r in ranked],
+                        # numbered as the pickers: a repeated word (我 … 我) stays two keys
+                        t("mla.rank.col.top"): [
+                            f"{positions[r.top_key] + 1} · {out.tokens[positions[r.top_key]]}"
+                            for r in ranked
+                        ],
                     },
                     index=pd.Index(range(1, len(ranked) + 1), name=t("mla.rank.col.rank")),
                 ),
