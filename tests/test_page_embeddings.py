@@ -160,3 +160,11 @@ def test_the_neighbour_picker_starts_on_a_content_word_of_the_sentence() -> None
         if corpus.category(w) != corpus.FUNCTION_CATEGORY
     )
     assert first == "old" and at.selectbox(key="emb_word").value == "old"
+
+
+def test_the_map_says_which_of_your_words_are_in_bold() -> None:
+    at = open_page(sentence="我爱我的狗")
+    assert translate("emb.map.mine_none", "en") in [c.value for c in at.caption]
+    at = open_page()
+    mine = translate("emb.map.mine", "en", words="tom, loves and dog")  # his: a function word
+    assert mine in [c.value for c in at.caption]

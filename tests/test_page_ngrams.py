@@ -186,3 +186,10 @@ def test_an_unseen_context_is_shown_as_0_over_0() -> None:
     assert table["P"].iloc[1] == "0 (0/0)"  # zebra → tom: the context "zebra" was never seen
     assert table["P"].iloc[2] != "0 (0/0)"  # tom → loves: a seen context, a real probability
     assert float(table["P"].iloc[2]) > 0
+
+
+def test_a_sentence_of_unknown_words_is_not_called_a_missed_stretch() -> None:
+    at = open_page(sentence="我爱我的狗")  # no word of it in the (English) corpus
+    assert translate("ngram.chain.zero_unknown", "en") in [w.value for w in at.warning]
+    at = open_page(sentence="zebra tom loves his dog")  # one unknown word among known ones
+    assert translate("ngram.chain.zero_unknown", "en") not in [w.value for w in at.warning]

@@ -15,7 +15,7 @@ import streamlit as st
 from transformer_walk.app import charts, navigation
 from transformer_walk.app.caches import minilm_neighbours
 from transformer_walk.app.charts import embeddings as charts_embeddings
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_axis
@@ -276,6 +276,10 @@ def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
     ]  # fmt: skip
     words = [result.vocab[i] for i in keep]
     mine = [w for w in corpus.words(current_sentence()) if w in words]
+    shown = list(dict.fromkeys(mine))
+    st.caption(
+        t("emb.map.mine", words=join_names(shown)) if shown else t("emb.map.mine_none")
+    )  # fmt: skip
     order = list(names.values())
     cols = st.columns(2)
     for col, table, title in (

@@ -101,8 +101,12 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
         )
         if len(score.zero_steps) > MAX_LISTED:
             missing += " …"
+        # every word unknown: there is no "stretch" the corpus missed, only words it lacks
+        none_known = bool(words) and all((w,) not in model.plain[1] for w in words)
         st.warning(
-            t("ngram.chain.zero", ngrams=missing, count=len(score.zero_steps)),
+            t("ngram.chain.zero_unknown")
+            if none_known
+            else t("ngram.chain.zero", ngrams=missing, count=len(score.zero_steps)),
             icon=":material/block:",
         )
     elif smooth:

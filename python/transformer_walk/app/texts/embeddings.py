@@ -166,11 +166,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "emb.map.body": {
         "en": "The vectors have d dimensions; to look at them we project them onto the two "
         "directions along which they vary most (principal component analysis, one SVD). "
-        "Colours are the kinds of words the corpus grammar used; the model never saw them. "
-        "Your sentence's words are in bold.",
+        "Colours are the kinds of words the corpus grammar used; the model never saw them.",
         "zh": "词向量有 d 维；为了看见它们，我们把它们投影到变化最大的两个方向上"
-        "（主成分分析，一次 SVD）。颜色是生成语料的语法所用的词类，模型从未见过这些标签。"
-        "你句子里的词用粗体标出。",
+        "（主成分分析，一次 SVD）。颜色是生成语料的语法所用的词类，模型从未见过这些标签。",
+    },
+    "emb.map.mine": {
+        "en": "Your sentence's words on the map are in bold: {words}.",
+        "zh": "你句子里出现在地图上的词用粗体标出：{words}。",
+    },
+    "emb.map.mine_none": {
+        "en": "None of your sentence's words is on the map (the corpus has none of them, or only "
+        "function words, which are hidden): nothing is in bold.",
+        "zh": "你句子里的词都不在地图上（语料里没有它们，或者只有被隐藏的虚词）："
+        "没有词用粗体标出。",
     },
     "emb.map.function_words": {
         "en": "Include function words (the, his, at …)",

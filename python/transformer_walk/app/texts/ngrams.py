@@ -74,6 +74,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.col.word": {"en": "next word w", "zh": "下一个词 w"},
     "ngram.metric.p": {"en": "P(sentence)", "zh": "P(句子)"},
     "ngram.metric.logp": {"en": "ln P(sentence)", "zh": "ln P(句子)"},
+    "ngram.chain.zero_unknown": {
+        "en": "**The zero-count problem, at its worst.** None of your words occurs in the corpus, "
+        "so every factor is 0 or undefined (0/0): counting has nothing to say about this "
+        "sentence. Add-one smoothing gives every factor the same small share — still no "
+        "knowledge of these words.",
+        "zh": "**零计数问题的极端情形。** 你的词一个都没有在语料中出现过，所以每个因子不是 0 "
+        "就是无定义（0/0）：计数对这个句子无话可说。加一平滑会给每个因子同样微小的一份——"
+        "但对这些词依然一无所知。",
+    },
     "ngram.chain.zero": {
         "en": "**The zero-count problem.** The corpus never contains {ngrams}, so {count:that "
         "factor is|those factors are} 0 and the whole product collapses to 0 — the model "

@@ -145,13 +145,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "rnn.grad.squash": {
         "en": "The dashed line is the same chain with the tanh slopes left out: only W_h, "
-        "multiplied again and again, so it follows ρᵗ — it vanishes for ρ < 1 and explodes "
-        "for ρ > 1. The real tanh chain lies at or below that trend, because each slope "
+        "multiplied again and again, so on long chains it shrinks or grows about like ρᵗ (the "
+        "measured factor per step, beside ρ above, is close to ρ but not equal: W_h is not "
+        "symmetric) — it vanishes for ρ < 1 and explodes for ρ > 1. The real tanh chain lies at "
+        "or below that trend, because each slope "
         "1 − h² is at most 1 and is small wherever a unit is saturated near ±1. So with tanh, "
         "vanishing is the common failure; exploding needs a large ρ *and* units that stay "
         "away from saturation — try ρ around 3 to 6.",
-        "zh": "虚线是去掉 tanh 斜率后的同一条链：只有 W_h 被一次又一次地相乘，所以它按 ρᵗ "
-        "变化——ρ < 1 时消失，ρ > 1 时爆炸。真实的 tanh 链位于这条趋势线上或其下方，"
+        "zh": "虚线是去掉 tanh 斜率后的同一条链：只有 W_h 被一次又一次地相乘，"
+        "所以在长链上它大致按 ρᵗ 缩小或增长（上面实测的每步倍数接近 ρ 但不相等："
+        "W_h 不是对称矩阵）——ρ < 1 时消失，ρ > 1 时爆炸。真实的 tanh 链位于这条趋势线上或其下方，"
         "因为每个斜率 1 − h² 都不超过 1，而在单元接近 ±1 饱和时会很小。所以对 tanh 来说，"
         "梯度消失是常见的毛病；梯度爆炸则需要较大的 ρ，*并且*单元没有陷入饱和——"
         "可以试试 ρ 在 3 到 6 之间。",
