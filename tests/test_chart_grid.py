@@ -259,5 +259,7 @@ def test_the_coverage_grid_fits_its_half_column() -> None:
             tokens, [range(0, 1)], 0, n - 1, layer_title="L", token_title="t",
             status_titles=titles,
         )  # fmt: skip
-        step = chart.to_dict()["width"]["step"]
+        spec = chart.to_dict()
+        step = spec["width"]["step"]
         assert step * n + charts_rnn.GRID_AXIS_ROOM <= grid.HALF, (n, step)
+        assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # not beside the cells

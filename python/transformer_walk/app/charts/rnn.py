@@ -209,6 +209,8 @@ def coverage_grid(
                 title=None,
                 sort=order,
                 scale=alt.Scale(domain=order, range=[HIGHLIGHT, MUTED, "#eeeeee"]),
+                # under the grid: at the right it took the width the cells need
+                legend=alt.Legend(orient="bottom", direction="horizontal"),
             ),
             tooltip=[alt.Tooltip("token:N"), alt.Tooltip("layer:O", title=layer_title)],
         )
