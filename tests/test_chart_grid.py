@@ -263,3 +263,4 @@ def test_the_coverage_grid_fits_its_half_column() -> None:
         step = spec["width"]["step"]
         assert step * n + charts_rnn.GRID_AXIS_ROOM <= grid.HALF, (n, step)
         assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # not beside the cells
+        assert spec["encoding"]["x"]["axis"]["labelOverlap"] is False  # no label dropped

@@ -201,7 +201,8 @@ def coverage_grid(
                 "col:N",
                 sort=cols,
                 title=token_title,
-                axis=alt.Axis(labelExpr=strip, labelAngle=angle, **NO_FLUSH),
+                # every token labelled: Vega would drop every other turned label as "overlapping"
+                axis=alt.Axis(labelExpr=strip, labelAngle=angle, labelOverlap=False, **NO_FLUSH),
             ),
             y=alt.Y("layer:O", title=layer_title, axis=y_axis(layer_title)),
             color=alt.Color(
