@@ -289,7 +289,7 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
             np.where(weights > np.maximum(2 * predicted[layers, heads], 1 / 6), "above",
                      "not_above"),
         )  # fmt: skip
-        labels = [translate(f"mla.verdict.{v}", language) for v in verdicts]
+        labels = [translate(f"mla.verdict.{v}", language, ratio="2") for v in verdicts]
         assert list(table[verdict_col]) == labels
         # The sentence under the table, for the best head, from the same numbers.
         place = ("mla.place.back", 2) if j == 1 else ("mla.place.ahead", 1)

@@ -367,7 +367,11 @@ def _ranking(
                         t("mla.rank.col.head"): [r.label for r in ranked],
                         weight_col: [r.weight for r in ranked],
                         predicted_col: [c.predicted.value for c in mine],
-                        t("mla.rank.col.verdict"): [t(VERDICT_LABELS[c.verdict]) for c in mine],
+                        # the rule in the label: "not above" beside 0.489 vs 0.349 read as false
+                        t("mla.rank.col.verdict"): [
+                            t(VERDICT_LABELS[c.verdict], ratio=f"{views.ABOVE_RATIO:g}")
+                            for c in mine
+                        ],
                         # numbered as the pickers: a repeated word (我 … 我) stays two keys
                         t("mla.rank.col.top"): [
                             f"{positions[r.top_key] + 1} · {out.tokens[positions[r.top_key]]}"
@@ -493,7 +497,10 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
                 t("mla.ctrl.col.pair"): [pair for _, pair in texts],
                 weight_col: [c.check.weight for c in checks],
                 predicted_col: [c.check.predicted.value for c in checks],
-                t("mla.rank.col.verdict"): [t(VERDICT_LABELS[c.check.verdict]) for c in checks],
+                t("mla.rank.col.verdict"): [
+                    t(VERDICT_LABELS[c.check.verdict], ratio=f"{views.ABOVE_RATIO:g}")
+                    for c in checks
+                ],
                 t("mla.ctrl.col.top"): tops,
             }
         ),
