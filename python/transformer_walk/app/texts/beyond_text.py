@@ -144,7 +144,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "图块——让二者最后各输出一个同样长度的向量。在数以百万计的“图像–文字”配对上训练时，"
         "匹配的配对被拉近，不匹配的配对被推远。于是图文匹配变成了几何问题：向量离得最近"
         "（余弦相似度最高）的那句文字，就是最贴切的描述。前端因模态而不同，"
-        "内部的注意力却是同一个。",
+        "内部用的却是同一种注意力。",
     },
     "vit.solved": {
         "en": "Any input that can be cut into tokens — image patches here — goes through the "

@@ -85,13 +85,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ngram.chain.zero": {
         "en": "**The zero-count problem.** The corpus never contains {ngrams}, so {count:that "
-        "factor is|those factors are} 0 and the whole product collapses to 0 — the model "
+        "factor is|those factors are} 0 (or undefined, 0/0, where the context was never seen) "
+        "and the whole product collapses to 0 — the model "
         "calls your sentence impossible just because it has not seen {count:one short stretch|"
         "these short stretches} of it. "
         "Switch on add-one smoothing to see the classic patch.",
-        "zh": "**零计数问题。** 语料里从未出现 {ngrams}，所以{count:这个因子是|这些因子都是} 0，"
-        "整个乘积也跟着变成 0"
-        "——仅仅因为没见过其中短短一段，模型就宣布你的句子“不可能出现”。"
+        "zh": "**零计数问题。** 语料里从未出现 {ngrams}，所以{count:这个因子是|这些因子都是} 0"
+        "（上下文从未出现时则无定义，0/0），整个乘积也跟着变成 0"
+        "——仅仅因为没见过其中{count:短短一段|这些短短的片段}，模型就宣布你的句子“不可能出现”。"
         "打开加一平滑，看看经典的补救办法。",
     },
     "ngram.chain.smoothed": {
