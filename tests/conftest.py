@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,10 @@ from typing import Any
 # threads, 277 s with one (single runs under that load vary by a quarter). (A value already set
 # is kept.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+# Trained models go to a disk cache of this test process (and of the servers it starts), not
+# the user's ~/.cache: every run trains what it checks, and a run never reads another's files.
+os.environ["TRANSFORMER_WALK_CACHE"] = tempfile.mkdtemp(prefix="tw-cache-")
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402

@@ -65,12 +65,25 @@ def test_page_renders_the_trained_models_in_both_languages(language: str) -> Non
     # the accuracy curve, the alignment, the two context matrices, the read-back curve
     assert len(at.get("vega_lite_chart")) == 5
     c = comparison()
+    key = "s2s.train.done_disk" if c.from_disk else "s2s.train.done"
     done = translate(
-        "s2s.train.done", language, fixed_s=f"{c.fixed.seconds:.1f}",
+        key, language, fixed_s=f"{c.fixed.seconds:.1f}",
         attention_s=f"{c.attention.seconds:.1f}", fixed_loss=f"{np.mean(c.fixed.losses[-50:]):.3f}",
         attention_loss=f"{np.mean(c.attention.losses[-50:]):.3f}",
     )  # fmt: skip
     assert done in [x.value for x in at.caption]
+
+
+def test_a_new_server_reads_the_models_back_from_disk() -> None:
+    """The page of a server that did not train them says so, with the same numbers."""
+    trained = comparison()
+    gru_comparison.clear()  # what a restart does to the in-memory cache
+    at = open_page("en")
+    stored = comparison()
+    assert stored.from_disk and stored.fixed.scores == trained.fixed.scores
+    captions = [x.value for x in at.caption]
+    assert any(x.startswith("Read back from the disk cache") for x in captions)
+    assert f"{trained.attention.seconds:.1f} s (attention)" in " ".join(captions)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

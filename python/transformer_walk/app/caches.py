@@ -6,12 +6,16 @@ Models are resources (``st.cache_resource``: built or read once, shared by every
 and outputs are data (``st.cache_data``: keyed by text, config and backend, copied out to each
 caller), as the Streamlit docs advise. The one exception to "nothing renders": the GRU
 encoder–decoders of the Seq2seq page train for seconds, so their cache shows its own progress bar
-(an element made inside a cached function is replayed on a hit; it is emptied when done).
+(an element made inside a cached function is replayed on a hit; it is emptied when done). They are
+also kept on disk (``disk_cache_dir``), so only the first server on a machine trains them.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -22,7 +26,10 @@ from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
+from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
+
+log = logging.getLogger(__name__)
 
 # --- the toy model --------------------------------------------------------------------------------
 
@@ -59,15 +66,29 @@ def toy_trace(text: str, config: ToyConfig, backend: str) -> Trace:
 
 # --- the trained seq2seq models (Seq2seq page) ---------------------------------------------------
 
+#: Where trained models are kept between servers; default ``$XDG_CACHE_HOME/transformer-walk``
+#: (``~/.cache/transformer-walk``).
+DISK_CACHE_ENV = "TRANSFORMER_WALK_CACHE"
+
+
+def disk_cache_dir() -> Path:
+    if configured := os.environ.get(DISK_CACHE_ENV):
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "transformer-walk"
+
 
 @st.cache_resource(show_spinner=False, max_entries=8)
 def gru_comparison(
     config: GruConfig, _progress: str = "", _names: tuple[str, str] = ("", "")
 ) -> Comparison:
-    """The fixed-context and the attention GRU encoder–decoder trained with ``config``, once per
-    server (a few seconds each). ``_progress`` is the bar's text, a message with fields
-    ``model``, ``step``, ``steps`` and ``loss``; ``_names`` fill ``model`` for the two (neither
-    is part of the key: the same models serve every language)."""
+    """The fixed-context and the attention GRU encoder–decoder trained with ``config``: read from
+    the disk cache, or else trained (a few seconds each) and written there. ``_progress`` is the
+    bar's text, a message with fields ``model``, ``step``, ``steps`` and ``loss``; ``_names`` fill
+    ``model`` for the two (neither is part of the key: the same models serve every language)."""
+    directory = disk_cache_dir()
+    if (stored := gru_store.load(config, directory)) is not None:
+        return stored
     bar = st.progress(
         0.0, text=_progress.format(model=_names[0], step=0, steps=config.steps, loss="—")
     )
@@ -80,6 +101,10 @@ def gru_comparison(
 
     comparison = train_both(config, on_progress=report)
     bar.empty()
+    try:
+        gru_store.save(comparison, directory)
+    except OSError as error:  # a read-only home: the models still serve this server
+        log.warning("could not keep the trained seq2seq models in %s: %s", directory, error)
     return comparison
 
 

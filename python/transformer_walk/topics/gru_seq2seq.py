@@ -451,10 +451,12 @@ def evaluate(p: Params, config: GruConfig) -> tuple[LengthScore, ...]:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The two variants, trained alike."""
+    """The two variants, trained alike. ``from_disk``: read back from a file that an earlier
+    run wrote (``topics.gru_store``), not trained by this process."""
 
     fixed: TrainedModel
     attention: TrainedModel
+    from_disk: bool = False
 
     @property
     def config(self) -> GruConfig:

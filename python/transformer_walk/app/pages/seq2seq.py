@@ -175,7 +175,7 @@ def _training() -> Comparison:
     fixed, attention = comparison.fixed, comparison.attention
     st.caption(
         t(
-            "s2s.train.done",
+            "s2s.train.done_disk" if comparison.from_disk else "s2s.train.done",
             fixed_s=f"{fixed.seconds:.1f}",
             attention_s=f"{attention.seconds:.1f}",
             fixed_loss=f"{final_loss(fixed):.3f}",

@@ -96,11 +96,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.train.done": {
         "en": "Trained on this server in {fixed_s} s (fixed context) and {attention_s} s "
-        "(attention), once for this seed: opening the page again reuses them. Training loss "
-        "over the last 50 steps: {fixed_loss} and {attention_loss}.",
+        "(attention) and kept on disk: this seed is trained once per machine, and opening the "
+        "page again, even after a restart, reads them back. Training loss over the last 50 "
+        "steps: {fixed_loss} and {attention_loss}.",
         "zh": "在本服务器上训练用时 {fixed_s} 秒（固定上下文）和 {attention_s} 秒（注意力），"
-        "每个种子只训练一次：再次打开本页会直接复用。最后 50 步的平均训练损失："
-        "{fixed_loss} 和 {attention_loss}。",
+        "并已存到磁盘：每个种子在一台机器上只训练一次，之后再打开本页（即使服务器重启）都会直接读回。"
+        "最后 50 步的平均训练损失：{fixed_loss} 和 {attention_loss}。",
+    },
+    "s2s.train.done_disk": {
+        "en": "Read back from the disk cache: trained earlier on this machine with this seed, "
+        "in {fixed_s} s (fixed context) and {attention_s} s (attention). Training loss over "
+        "the last 50 steps: {fixed_loss} and {attention_loss}.",
+        "zh": "从磁盘缓存读回：这台机器之前用这个种子训练过，用时 {fixed_s} 秒（固定上下文）和 "
+        "{attention_s} 秒（注意力）。最后 50 步的平均训练损失：{fixed_loss} 和 {attention_loss}。",
     },
     "s2s.variant.fixed": {"en": "fixed-context", "zh": "固定上下文"},
     "s2s.variant.attention": {"en": "attention", "zh": "注意力"},
