@@ -10,7 +10,7 @@ import pytest
 
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views.window import window
-from transformer_walk.models.toy import ToyConfig, ToyTransformer
+from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import attention_picks as picks
 
 
@@ -148,6 +148,10 @@ def test_default_pair_and_query_follow_the_seed(trace) -> None:  # noqa: ANN001
     assert picks.default_query(["a", "b", "c"]) == 2  # the last token
     assert picks.default_query(["at", "sea", ",", "."]) == 1  # the last word, not punctuation
     assert picks.default_query([",", "."]) == 1  # no word at all: the last token
+    animal = tokenize("The animal didn't cross the street because it was too tired.")
+    assert animal[picks.default_query(animal)] == "it"  # a pronoun, not the last word "tired"
+    assert picks.default_query(tokenize("她说他爱他的狗")) == 4  # the last pronoun, 他 of 他的
+    assert picks.default_query(tokenize("her cat saw his dog")) == 3  # "his" first, wherever
     assert picks.default_pair(["a", "b", "c"], weights[:3, :3]) == picks.most_asymmetric_pair(
         weights[:3, :3]
     )

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from transformer_walk.topics.attention_picks import pronoun_position
+
 SPECIAL_TOKENS = ("[CLS]", "[SEP]")
 # The running example's defaults (“From word vectors to Transformer” §26): "his" asks, "tom" and
 # "dog" are the two answers.
@@ -191,18 +193,12 @@ def most_attended(attentions: np.ndarray, tokens: list[str], query: int, k: int)
     return sorted(candidates, key=lambda p: (-float(mean[p]), p))[: max(0, k)]
 
 
-#: The pronouns the attention page asks from when the text has no "his" (his first, as before).
-PRONOUNS = ("his", "her", "its", "their", "it", "he", "she", "they", "him", "them")
-
-
 def pronoun_query(tokens: list[str]) -> int:
-    """The attention page's first query: "his" if the text has it, else its last pronoun of
-    ``PRONOUNS`` ("Tom says Mary loves her cat" asks from "her", not from "cat"), else
-    ``default_query``."""
-    if DEFAULT_QUERY in tokens:
-        return tokens.index(DEFAULT_QUERY)
-    found = [p for p, token in enumerate(tokens) if token in PRONOUNS]
-    return found[-1] if found else default_query(tokens)
+    """The attention page's first query: "his" if the text has it, else its last pronoun
+    (``attention_picks.pronoun_position``: "Tom says Mary loves her cat" asks from "her", not
+    from "cat"), else ``default_query``."""
+    pronoun = pronoun_position(tokens)
+    return default_query(tokens) if pronoun is None else pronoun
 
 
 @dataclass(frozen=True)
