@@ -319,7 +319,7 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     at = reveal(at, language)
     trace = toy_trace(sentence, ToyConfig(), "numpy")
     i = at.selectbox(key="abh_mine_query").value
-    assert trace.tokens[i] == "tired"  # the last word: the pages' default query
+    assert trace.tokens[i] == "it"  # its pronoun: the pages' default query
     scores = trace.blocks[0].scores[0, i]  # head 1, already ÷ √d_k
     alpha = np.exp(scores - scores.max())
     alpha /= alpha.sum()
@@ -330,7 +330,7 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     shown = metric(at, label).strip("[]").split(",")
     np.testing.assert_allclose([float(v) for v in shown], z, atol=5e-4)
     top = int(np.argmax(alpha))
-    query = f"{i + 1} · tired"
+    query = f"{i + 1} · it"
     assert metric(at, translate("abh.mine.top", language, query=query)) == (
         f"{top + 1} · {trace.tokens[top]} · {alpha[top]:.3f}"
     )
