@@ -76,7 +76,7 @@ def _sentence_numbers(trace: Trace) -> None:
     shown = min(trace.n, MAX_TABLE_ROWS)
     labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
     index = pd.Index(list(labels.values()), name=t("pos.axis.pos"))
-    columns = [f"{'sin' if c % 2 == 0 else 'cos'} {c}" for c in range(d)]
+    columns = [f"{c} · {'sin' if c % 2 == 0 else 'cos'}" for c in range(d)]  # dimension · wave
     st.dataframe(
         pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
         column_config={c: st.column_config.NumberColumn(format="%.4f") for c in columns},

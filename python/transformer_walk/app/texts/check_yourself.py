@@ -306,8 +306,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- end -----------------------------------------------------------------------------------
     "chk.solved": {
-        "en": "Each claim has been checked against numbers computed live, not just a definition.",
-        "zh": "每个说法都用现场算出的数字检验过，而不只是对照定义。",
+        "en": "Every claim on this page comes with a check computed live from the models, not "
+        "just a definition: reveal a card to see its numbers.",
+        "zh": "本页每个说法都配有一项用模型现场计算的检验，而不只是对照定义："
+        "揭晓一张卡片就能看到它的数字。",
     },
     "chk.hurts": {
         "en": "The toy model is untrained: it can show what the equations force, never what "
