@@ -10,6 +10,24 @@ from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 FIXED_HUE = "#f4a259"  # the fixed-context model (attention's is HIGHLIGHT), on both charts
 
 
+def _chance_line(chance: float, label: str, *, at_right: bool) -> alt.LayerChart:
+    """A dashed rule at the accuracy of guessing, labelled just above it at the plot's left or
+    right edge (whichever the lines leave free)."""
+    data = pd.DataFrame({"chance": [chance], "label": [label]})
+    rule = alt.Chart(data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
+    place = (
+        {"align": "right", "x": "width", "dx": -4}
+        if at_right
+        else {"align": "left", "x": 0, "dx": 4}
+    )
+    text = (
+        alt.Chart(data)
+        .mark_text(dy=-6, color=MUTED, **place)
+        .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
+    )
+    return rule + text
+
+
 def readback(
     frame: pd.DataFrame,
     chance: float,
@@ -46,16 +64,8 @@ def readback(
             ],
         )
     )  # fmt: skip
-    rule_data = pd.DataFrame({"chance": [chance], "label": [chance_label]})
-    rule = (
-        alt.Chart(rule_data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
-    )
-    text = (
-        alt.Chart(rule_data)
-        .mark_text(align="left", dx=4, dy=-6, color=MUTED, x=0)
-        .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
-    )
-    return (lines + rule + text).properties(height=320, autosize=FIT_WIDTH)
+    chance_line = _chance_line(chance, chance_label, at_right=False)
+    return (lines + chance_line).properties(height=320, autosize=FIT_WIDTH)
 
 
 def accuracy_by_length(
@@ -111,13 +121,5 @@ def accuracy_by_length(
             ],
         )
     )  # fmt: skip
-    rule_data = pd.DataFrame({"chance": [chance], "label": [chance_label]})
-    rule = (
-        alt.Chart(rule_data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
-    )
-    rule_text = (
-        alt.Chart(rule_data)
-        .mark_text(align="right", dy=-6, color=MUTED, x="width", dx=-4)
-        .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
-    )
-    return (band + band_text + lines + rule + rule_text).properties(height=320, autosize=FIT_WIDTH)
+    chance_line = _chance_line(chance, chance_label, at_right=True)
+    return (band + band_text + lines + chance_line).properties(height=320, autosize=FIT_WIDTH)
