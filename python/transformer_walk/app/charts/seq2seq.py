@@ -15,14 +15,15 @@ def _chance_line(chance: float, label: str, *, at_right: bool) -> alt.LayerChart
     right edge (whichever the lines leave free)."""
     data = pd.DataFrame({"chance": [chance], "label": [label]})
     rule = alt.Chart(data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("chance:Q"))
-    place = (
-        {"align": "right", "x": "width", "dx": -4}
-        if at_right
-        else {"align": "left", "x": 0, "dx": 4}
-    )
     text = (
         alt.Chart(data)
-        .mark_text(dy=-6, color=MUTED, **place)
+        .mark_text(
+            align="right" if at_right else "left",
+            x="width" if at_right else 0,
+            dx=-4 if at_right else 4,
+            dy=-6,
+            color=MUTED,
+        )
         .encode(y=alt.Y("chance:Q"), text=alt.Text("label:N"))
     )
     return rule + text
