@@ -11,7 +11,7 @@ import transformer_walk
 from transformer_walk import bench
 from transformer_walk.app import i18n
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
-from transformer_walk.app.views import minilm as minilm_views
+from transformer_walk.app.views import minilm_vectors as minilm_vector_views
 from transformer_walk.app.views import speed_choices
 from transformer_walk.core import BACKENDS
 from transformer_walk.topics import scaling, word2vec
@@ -124,8 +124,8 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"ctx.track.{verdict}" for verdict in ("alike", "not_alike")}
     ids |= {f"s2s.neck.own.{verdict}" for verdict in ("readable", "crowded")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
-    ids |= {f"ctx.pair.verdict.{verdict}" for verdict in minilm_views.SENSE_VERDICTS}
-    ids |= {f"ctx.sim.closest.{kind}" for kind in minilm_views.OVERLAP_KINDS}
+    ids |= {f"ctx.pair.verdict.{verdict}" for verdict in minilm_vector_views.SENSE_VERDICTS}
+    ids |= {f"ctx.sim.closest.{kind}" for kind in minilm_vector_views.OVERLAP_KINDS}
     ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
     ids |= {f"emb.static.lean.{side}" for side in word2vec.LEANS}
     return ids

@@ -548,7 +548,7 @@ def test_no_word_to_attend_to_gives_no_attention_caption() -> None:
 
 @needs_model
 def test_how_we_know_names_the_pages_controls() -> None:
-    from transformer_walk.app.views.minilm import SENSE_MARGIN
+    from transformer_walk.app.views.minilm_vectors import SENSE_MARGIN
 
     at = open_page()
     no_exception(at)

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, join_sentences, translate
 from transformer_walk.app.views import minilm as views
+from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
@@ -326,8 +327,8 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
     )
     assert any(e.label == translate("mla.know.title", language) for e in at.expander)
     know = translate(
-        "mla.know.body", language, share="0.5", ratio="2", total=len(views.POSSESSIVES), heads=72,
-        off_ratio="6", floor="0.001",
+        "mla.know.body", language, share="0.5", ratio="2", total=len(head_views.POSSESSIVES),
+        heads=72, off_ratio="6", floor="0.001",
     )  # fmt: skip
     assert any(m.value == know for m in at.markdown)
 
@@ -362,9 +363,9 @@ def test_a_previous_token_pair_is_put_down_to_position(model) -> None:  # noqa: 
 
 @needs_model
 def test_every_control_sentence_holds_its_pronoun_and_owner(model) -> None:  # noqa: ANN001
-    for relation in views.POSSESSIVES:
+    for relation in head_views.POSSESSIVES:
         tokens = model.run(relation.text).tokens
-        found = views.relation_positions(tokens, relation)
+        found = head_views.relation_positions(tokens, relation)
         assert found is not None, (relation.text, tokens)
         assert tokens[found[0]] == relation.pronoun and tokens[found[1]] == relation.owner
 
@@ -380,16 +381,16 @@ def control_expectations(
     pronoun's top word; and where each top word stands (its offset from the pronoun, whether it
     is the first word)."""
     texts, weights, above, links, tops = [], [], 0, 0, []
-    for relation in views.POSSESSIVES:
+    for relation in head_views.POSSESSIVES:
         if relation.text == own:
             continue
         out = model.run(relation.text)
-        i, j = views.relation_positions(out.tokens, relation)
+        i, j = head_views.relation_positions(out.tokens, relation)
         words = views.content_positions(out.tokens)
         row = out.attentions[layer, head, i]
         texts.append(relation.text)
         weights.append(float(row[j]))
-        check = views.check_position(out.attentions[layer, head], i, j, words)
+        check = head_views.check_position(out.attentions[layer, head], i, j, words)
         top = max((k for k in words if k != i), key=lambda k: (row[k], -k))
         above += check.verdict == "above"
         links += check.verdict == "above" and top == j
@@ -423,12 +424,12 @@ def test_the_controls_try_one_head_on_other_sentences(
     table = table_with(at, translate("mla.ctrl.col.sentence", "en"))
     # the page's own sentence is no control for a head picked on it: four sentences, not five
     assert list(table[translate("mla.ctrl.col.sentence", "en")]) == texts
-    assert len(texts) == len(views.POSSESSIVES) - 1
+    assert len(texts) == len(head_views.POSSESSIVES) - 1
     own = translate("mla.ctrl.own_left_out", "en", sentence="Tom loves his dog")
     assert own in [c.value for c in at.caption]
     np.testing.assert_allclose(table[translate("mla.rank.col.weight", "en")], weights, atol=1e-6)
     label, total = f"L{layer}·H{head}", len(texts)
-    assert views.controls_verdict(links, total) == verdict
+    assert head_views.controls_verdict(links, total) == verdict
     offsets = {k for k, _ in tops}
     if habit == "offset":
         assert len(offsets) == 1
@@ -577,7 +578,7 @@ def check_head_off(at: AppTest, language: str, rows: list, labels: tuple[str, st
     )  # fmt: skip
     nearest = list(table[translate("mla.off.col.nearest", language, query=query)])
     assert nearest[1:] == [rows[0][3], rows[1][3]]
-    assert views.ablation_verdict(rows[0][1], rows[1][1]) == verdict
+    assert head_views.ablation_verdict(rows[0][1], rows[1][1]) == verdict
     says = translate(
         f"mla.off.verdict.{verdict}", language, head=labels[0], control=labels[1], query=query,
         change=f"{rows[0][1]:.4f}", control_change=f"{rows[1][1]:.4f}", ratio="6", floor="0.001",
@@ -643,7 +644,7 @@ def test_with_cls_and_sep_hidden_the_control_follows_the_renormalised_ranking(
     control = others[5]
     rows = head_off_expectations(model, "Tom loves his dog", 3, layer - 1, (head - 1, control))
     labels = (f"L{layer}·H{head}", f"L{layer}·H{control + 1}")
-    verdict = views.ablation_verdict(rows[0][1], rows[1][1])
+    verdict = head_views.ablation_verdict(rows[0][1], rows[1][1])
     check_head_off(at, "en", rows, labels, verdict)
     weight_col = translate("mla.off.col.weight", "en", query="his", target="tom")
     np.testing.assert_allclose(

@@ -21,7 +21,7 @@ import numpy as np
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk.app.views.minilm import nearest_rows
+from transformer_walk.app.views.minilm_vectors import nearest_rows
 from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer

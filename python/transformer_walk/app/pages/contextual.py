@@ -1,7 +1,7 @@
 """Contextual meaning: one word, two sentences — identical input vectors, hidden states that drift
 apart layer by layer; sentence embeddings compared; one token's path through the layers.
 
-Renders MiniLM's outputs (``caches``) and what ``views.minilm`` derives from them (cosines,
+Renders MiniLM's outputs (``caches``) and what ``views.minilm_vectors`` derives from them (cosines,
 distances, one PCA over every layer). Holds no math.
 """
 
@@ -18,6 +18,8 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
+from transformer_walk.app.views import minilm_heads as head_views
+from transformer_walk.app.views import minilm_vectors as vector_views
 from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import (
@@ -57,8 +59,8 @@ def _intro() -> None:
     st.latex(tex_words(t("ctx.tex.embedding")) + r" \neq " + tex_words(t("ctx.tex.contextual")))
 
 
-def _word_in(out: EncoderOutput, word: str) -> views.WordInContext | None:
-    return views.word_in_context(
+def _word_in(out: EncoderOutput, word: str) -> vector_views.WordInContext | None:
+    return vector_views.word_in_context(
         out.text, word, out.offsets, out.embeddings.word, out.embeddings.out, out.hidden_states
     )
 
@@ -102,8 +104,8 @@ def _pair(backend: str) -> None:
             b=", ".join(f"{b_out.tokens[p]} (#{p + 1})" for p in b.pieces),
         )
     )
-    d = views.drift(a, b)
-    control = views.drift(a, c) if c is not None else None  # the same code, A against A′
+    d = vector_views.drift(a, b)
+    control = vector_views.drift(a, c) if c is not None else None  # the same code, A against A′
     st.latex(
         r"\cos(\boldsymbol{u}, \boldsymbol{v}) = "
         r"\frac{\boldsymbol{u}\cdot\boldsymbol{v}}{\lVert\boldsymbol{u}\rVert\,\lVert\boldsymbol{v}\rVert}"
@@ -157,7 +159,7 @@ def _pair(backend: str) -> None:
             },
         )
     path = {"word": word.strip(), "first": f"{d.layers[0]:.3f}", "last": f"{d.layers[-1]:.3f}"}
-    dip = views.lowest_between(d.layers)
+    dip = vector_views.lowest_between(d.layers)
     if dip is None:
         st.markdown(t("ctx.pair.path", **path))
     else:
@@ -168,12 +170,12 @@ def _pair(backend: str) -> None:
     test_last, control_last = float(d.layers[-1]), float(control.layers[-1])
     st.markdown(
         t(
-            f"ctx.pair.verdict.{views.sense_verdict(test_last, control_last)}",
+            f"ctx.pair.verdict.{vector_views.sense_verdict(test_last, control_last)}",
             word=word.strip(),
             test=f"{test_last:.3f}",
             control=f"{control_last:.3f}",
-            gap=f"{abs(views.sense_gap(test_last, control_last)):.3f}",
-            margin=f"{views.SENSE_MARGIN:.2f}",
+            gap=f"{abs(vector_views.sense_gap(test_last, control_last)):.3f}",
+            margin=f"{vector_views.SENSE_MARGIN:.2f}",
         )
     )
 
@@ -196,7 +198,7 @@ def _similarity(backend: str) -> None:
         return
     with st.spinner(t("ctx.sim.computing", n=len(sentences))):
         embeddings = minilm_embed(tuple(sentences), backend)  # (m, 384)
-    sims = views.cosine_matrix(embeddings)  # (m, m)
+    sims = vector_views.cosine_matrix(embeddings)  # (m, m)
     labels = [f"{i + 1}. {s if len(s) <= 40 else s[:39] + '…'}" for i, s in enumerate(sentences)]
     st.vega_lite_chart(
         charts.heatmap(
@@ -211,20 +213,20 @@ def _similarity(backend: str) -> None:
         ),
         width="content",
     )
-    i, j = views.closest_pair(sims)
+    i, j = vector_views.closest_pair(sims)
     closest = {"a": sentences[i], "b": sentences[j], "cos": f"{sims[i, j]:.3f}"}
     st.markdown(
         t(
-            f"ctx.sim.closest.{views.overlap_kind(sentences[i], sentences[j])}",
+            f"ctx.sim.closest.{vector_views.overlap_kind(sentences[i], sentences[j])}",
             **closest,
-            words=_listed(views.shared_words(sentences[i], sentences[j])),
-            jaccard=f"{views.word_overlap(sentences[i], sentences[j]):.2f}",
+            words=_listed(vector_views.shared_words(sentences[i], sentences[j])),
+            jaccard=f"{vector_views.word_overlap(sentences[i], sentences[j]):.2f}",
         )
     )
-    pull = views.overlap_pull(sims, sentences)
+    pull = vector_views.overlap_pull(sims, sentences)
     if pull is not None:
         a, b, c = (sentences[x] for x in (pull.i, pull.j, pull.k))
-        with_c = views.shared_words(a, c)
+        with_c = vector_views.shared_words(a, c)
         st.markdown(
             t(
                 "ctx.sim.pull" if with_c else "ctx.sim.pull_none",
@@ -233,10 +235,10 @@ def _similarity(backend: str) -> None:
                 c=c,
                 cos_b=f"{sims[pull.i, pull.j]:.3f}",
                 cos_c=f"{sims[pull.i, pull.k]:.3f}",
-                words_b=_listed(views.shared_words(a, b)),
+                words_b=_listed(vector_views.shared_words(a, b)),
                 words_c=_listed(with_c),
-                jaccard_b=f"{views.word_overlap(a, b):.2f}",
-                jaccard_c=f"{views.word_overlap(a, c):.2f}",
+                jaccard_b=f"{vector_views.word_overlap(a, b):.2f}",
+                jaccard_c=f"{vector_views.word_overlap(a, c):.2f}",
             )
         )
     st.caption(t("ctx.sim.note"))
@@ -262,7 +264,7 @@ def _track(backend: str) -> None:
         default = default if default in others else next(iter(others))
         j = pick(t("ctx.track.toward"), TOWARD_KEY, others, default)
     if by_attention and j == default:
-        weight = views.mean_weight(out.attentions, i, j)
+        weight = head_views.mean_weight(out.attentions, i, j)
         st.caption(
             t(
                 "ctx.track.by_attention",
@@ -275,7 +277,7 @@ def _track(backend: str) -> None:
             )
         )
     hidden = out.hidden_states[:, content]  # (L + 1, m, d): [CLS]/[SEP] left out of the picture
-    projection = views.pca_by_layer(hidden)
+    projection = vector_views.pca_by_layer(hidden)
     names = list(token_labels(out.tokens, content).values())  # "18 · his", as the pickers
     coords = projection.coords  # (L + 1, m, 2)
     frame = pd.DataFrame(
@@ -297,8 +299,8 @@ def _track(backend: str) -> None:
         width="stretch",
     )
     st.caption(t("ctx.track.variance", share=f"{projection.share:.0%}", m=len(content)))
-    dist = views.distances_by_layer(out.hidden_states, i, j)
-    ranks = views.rank_among_tokens(out.hidden_states, i, j, content)
+    dist = vector_views.distances_by_layer(out.hidden_states, i, j)
+    ranks = vector_views.rank_among_tokens(out.hidden_states, i, j, content)
     table = pd.DataFrame(
         {
             t("ctx.axis.layer"): range(len(dist.cosine)),
@@ -315,7 +317,7 @@ def _track(backend: str) -> None:
         },
     )
     ti, tj = out.tokens[i], out.tokens[j]
-    verdict = views.drift_verdict(list(dist.cosine), [int(r) for r in ranks])
+    verdict = vector_views.drift_verdict(list(dist.cosine), [int(r) for r in ranks])
     st.markdown(
         t(
             f"ctx.track.{verdict}",
@@ -330,10 +332,10 @@ def _track(backend: str) -> None:
             m=len(content) - 1,
         )
     )
-    tide = views.mean_cosine_to_others(out.hidden_states, i, content)  # (L + 1,)
+    tide = vector_views.mean_cosine_to_others(out.hidden_states, i, content)  # (L + 1,)
     st.markdown(
         t(
-            f"ctx.track.{views.alike_verdict(float(tide[0]), float(tide[-1]))}",
+            f"ctx.track.{vector_views.alike_verdict(float(tide[0]), float(tide[-1]))}",
             a=ti,
             o_first=f"{tide[0]:.3f}",
             o_last=f"{tide[-1]:.3f}",
@@ -354,7 +356,7 @@ def render() -> None:
     _similarity(backend)
     _track(backend)
     with st.expander(t("ctx.know.title"), icon=":material/fact_check:"):
-        st.markdown(t("ctx.know.body", margin=f"{views.SENSE_MARGIN:.2f}"))
+        st.markdown(t("ctx.know.body", margin=f"{vector_views.SENSE_MARGIN:.2f}"))
     solved_and_hurts(t("ctx.solved"), t("ctx.hurts"))
 
 

@@ -1,9 +1,9 @@
 """MiniLM attention: what a trained 6-layer, 12-head encoder attends to in the sidebar's sentence.
 
 Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``caches``) and what
-``views.minilm`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
+``views.minilm_heads`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
 pair, each beside what position alone predicts, one head tried on the control sentences
-``views.POSSESSIVES``, each run through the same cache, and one head switched off beside a
+``head_views.POSSESSIVES``, each run through the same cache, and one head switched off beside a
 control head, two more runs ``caches.minilm_heads_off``). Holds no math.
 """
 
@@ -20,6 +20,7 @@ from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
+from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
@@ -46,8 +47,8 @@ TOP_HEADS = 5
 #: so each key keeps a readable label in a half column.
 UPRIGHT_KEYS = 12
 UPRIGHT_CELL = 18  # px: 40 keys make a 720-px column
-# Message ids by verdict (views.POSITION_VERDICTS, views.CONTROL_VERDICTS) and place
-# (views.relative_place), written out so that the id check finds them.
+# Message ids by verdict (head_views.POSITION_VERDICTS, head_views.CONTROL_VERDICTS) and place
+# (head_views.relative_place), written out so that the id check finds them.
 VERDICT_LABELS = {
     "previous": "mla.verdict.previous",
     "next": "mla.verdict.next",
@@ -82,7 +83,7 @@ CONTROL_SAYS = {
     "some": "mla.ctrl.verdict.some",
     "none": "mla.ctrl.verdict.none",
 }
-OFF_SAYS = {  # views.ABLATION_VERDICTS
+OFF_SAYS = {  # head_views.ABLATION_VERDICTS
     "more": "mla.off.verdict.more",
     "less": "mla.off.verdict.less",
     "similar": "mla.off.verdict.similar",
@@ -99,8 +100,8 @@ def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
     if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
         return  # (widget keys are dropped when the learner visits another page)
     query = views.pronoun_query(out.tokens)
-    target = views.ranking_targets(out.attentions, out.tokens, query)[0].position
-    best = views.rank_heads(out.attentions, query, target, top=1)[0]
+    target = head_views.ranking_targets(out.attentions, out.tokens, query)[0].position
+    best = head_views.rank_heads(out.attentions, query, target, top=1)[0]
     st.session_state[LAYER_KEY] = best.layer + 1
     st.session_state[HEAD_KEY] = best.head + 1
 
@@ -109,8 +110,8 @@ def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
     """The weights shown, [L, h, m, m], and the sentence positions of their m tokens."""
     if not hide:
         return out.attentions, list(range(out.n))
-    weights, keep = views.without_specials(out.attentions, out.tokens)
-    share = views.special_share(out.attentions, out.tokens)  # (L, h)
+    weights, keep = head_views.without_specials(out.attentions, out.tokens)
+    share = head_views.special_share(out.attentions, out.tokens)  # (L, h)
     st.info(
         t("mla.hidden_note", share=f"{share.mean():.0%}", top=f"{share.max():.0%}"),
         icon=":material/visibility_off:",
@@ -133,7 +134,7 @@ def _grid(
 ) -> None:
     st.header(t("mla.grid.title"), divider="gray")
     st.markdown(t("mla.grid.body"))
-    sinks = views.sink_heads(out.attentions, out.tokens)  # on the model's own weights
+    sinks = head_views.sink_heads(out.attentions, out.tokens)  # on the model's own weights
     heads = out.attentions.shape[0] * out.attentions.shape[1]
     st.markdown(t("mla.grid.sinks", cls=sinks["[CLS]"], sep=sinks["[SEP]"], heads=heads))
     start, stop = rows
@@ -249,7 +250,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
             options,
             default_query if default_query in options else positions[0],
         )
-    defaults = views.ranking_targets(out.attentions, out.tokens, query)
+    defaults = head_views.ranking_targets(out.attentions, out.tokens, query)
     targets: list[int] = []
     for col, key, default, label in zip(
         cols[1:],
@@ -280,10 +281,12 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
     return query, targets
 
 
-def _says(check: views.PositionCheck, head: str, query: str, target: str, i: int, j: int) -> str:
+def _says(
+    check: head_views.PositionCheck, head: str, query: str, target: str, i: int, j: int
+) -> str:
     """The sentence under a ranking table: what the best head's weight is beside what position
     alone predicts, worded by ``check.verdict``."""
-    place, k = views.relative_place(i, j, check.habits.keys)
+    place, k = head_views.relative_place(i, j, check.habits.keys)
     basis = t(
         BASES[check.predicted.basis],
         place=t(PLACES[place], k=k),
@@ -299,7 +302,7 @@ def _says(check: views.PositionCheck, head: str, query: str, target: str, i: int
         basis=basis,
         share=f"{check.pattern_share:.2f}",
         uniform=f"{check.habits.uniform:.3f}",
-        ratio=f"{views.ABOVE_RATIO:g}",
+        ratio=f"{head_views.ABOVE_RATIO:g}",
     )
 
 
@@ -325,7 +328,7 @@ def _ranked_keys_chart(
 
 def _ranking(
     out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
-) -> tuple[views.RankedHead, int, int]:
+) -> tuple[head_views.RankedHead, int, int]:
     """The heads ranked for two (query, target) pairs, each beside what position alone predicts.
     Returns the best head of the first pair (the one the controls below test) and that pair's
     query and target (sentence positions)."""
@@ -333,18 +336,18 @@ def _ranking(
     st.markdown(t("mla.rank.body"))
     query, targets = _ranking_pickers(out, positions)
     i = positions.index(query)
-    words = views.view_words(out.tokens, positions)
+    words = head_views.view_words(out.tokens, positions)
     start, stop = rows
     shown = positions[start:stop]
     key_labels = list(token_labels(out.tokens, shown).values())
     n_heads = weights.shape[0] * weights.shape[1]
-    firsts: list[views.RankedHead] = []
+    firsts: list[head_views.RankedHead] = []
     # One target after the other at full width: the ranking table has six columns, and in half
     # a page its verdict column was cut off.
     for target, column in zip(targets, [st.container(), st.container()], strict=True):
         j = positions.index(target)
-        ranked = views.rank_heads(weights, i, j, top=TOP_HEADS)
-        checks = views.check_heads(weights, i, j, words)
+        ranked = head_views.rank_heads(weights, i, j, top=TOP_HEADS)
+        checks = head_views.check_heads(weights, i, j, words)
         mine = [checks[r.layer][r.head] for r in ranked]
         best = ranked[0]
         firsts.append(best)
@@ -369,7 +372,7 @@ def _ranking(
                         predicted_col: [c.predicted.value for c in mine],
                         # the rule in the label: "not above" beside 0.489 vs 0.349 read as false
                         t("mla.rank.col.verdict"): [
-                            t(VERDICT_LABELS[c.verdict], ratio=f"{views.ABOVE_RATIO:g}")
+                            t(VERDICT_LABELS[c.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
                             for c in mine
                         ],
                         # numbered as the pickers: a repeated word (我 … 我) stays two keys
@@ -400,14 +403,14 @@ def _ranking(
             )
             st.vega_lite_chart(
                 _ranked_keys_chart(
-                    views.head_rows(weights, i, ranked)[:, start:stop],
+                    head_views.head_rows(weights, i, ranked)[:, start:stop],
                     [r.label for r in ranked],
                     key_labels,
                     width=charts.FULL,
                 ),
                 width="content",
             )
-    baseline = views.uniform_weight(len(positions))
+    baseline = head_views.uniform_weight(len(positions))
     scale = t("mla.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}")
     keys_shown = (
         t("mla.rank.shown_all", m=len(positions))
@@ -429,12 +432,12 @@ def _habits(
 ) -> None:
     """How the ranked heads of both pairs spend weight by position alone, in one table."""
     with st.expander(t("mla.habits.title")):
-        st.markdown(t("mla.habits.body", share=f"{views.PATTERN_SHARE:g}"))
+        st.markdown(t("mla.habits.body", share=f"{head_views.PATTERN_SHARE:g}"))
         heads: dict[tuple[int, int], str] = {}  # in ranking order, each head once
         for target in targets:
-            for r in views.rank_heads(weights, i, positions.index(target), top=TOP_HEADS):
+            for r in head_views.rank_heads(weights, i, positions.index(target), top=TOP_HEADS):
                 heads.setdefault((r.layer, r.head), r.label)
-        habits = [views.position_habits(weights[layer, head], words) for layer, head in heads]
+        habits = [head_views.position_habits(weights[layer, head], words) for layer, head in heads]
         columns = {
             t("mla.rank.col.head"): list(heads.values()),
             t("mla.habits.previous"): [h.previous for h in habits],
@@ -456,33 +459,33 @@ def _habits(
         )
 
 
-def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHead) -> None:
-    """One head tried on the sentences of ``views.POSSESSIVES``: its weight from each pronoun to
-    its owner beside what position alone predicts, and how many sentences it passes."""
+def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.RankedHead) -> None:
+    """One head tried on the sentences of ``head_views.POSSESSIVES``: its weight from each pronoun
+    to its owner beside what position alone predicts, and how many sentences it passes."""
     st.subheader(t("mla.ctrl.title"))
-    st.markdown(t("mla.ctrl.body", total=len(views.POSSESSIVES)))
+    st.markdown(t("mla.ctrl.body", total=len(head_views.POSSESSIVES)))
     n_layers, h = out.attentions.shape[:2]
     options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
                for head in range(h)}  # fmt: skip
     chosen = pick(t("mla.ctrl.head"), CONTROL_HEAD_KEY, options, best.layer * h + best.head)
     layer, head = divmod(chosen, h)
     texts, checks, tops, firsts = [], [], [], []
-    own = [r.text for r in views.POSSESSIVES if views.same_sentence(r.text, out.text)]
-    for relation in views.POSSESSIVES:
+    own = [r.text for r in head_views.POSSESSIVES if head_views.same_sentence(r.text, out.text)]
+    for relation in head_views.POSSESSIVES:
         if relation.text in own:  # the head was picked on it: it would pass by construction
             continue
         run = run_with_spinner(relation.text, backend)
-        found = views.relation_positions(run.tokens, relation)
+        found = head_views.relation_positions(run.tokens, relation)
         if found is None:  # (tests hold every control sentence to its two words)
             continue
         weights, keep = (
-            views.without_specials(run.attentions, run.tokens)
+            head_views.without_specials(run.attentions, run.tokens)
             if hide
             else (run.attentions, list(range(run.n)))
         )
         pronoun, owner = keep.index(found[0]), keep.index(found[1])
-        words = views.view_words(run.tokens, keep)
-        check = views.check_relation(weights[layer, head], pronoun, owner, words)
+        words = head_views.view_words(run.tokens, keep)
+        check = head_views.check_relation(weights[layer, head], pronoun, owner, words)
         firsts.append(words[0] if words else 0)
         texts.append((relation.text, f"{relation.pronoun} → {relation.owner}"))
         checks.append(check)
@@ -498,7 +501,7 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
                 weight_col: [c.check.weight for c in checks],
                 predicted_col: [c.check.predicted.value for c in checks],
                 t("mla.rank.col.verdict"): [
-                    t(VERDICT_LABELS[c.check.verdict], ratio=f"{views.ABOVE_RATIO:g}")
+                    t(VERDICT_LABELS[c.check.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
                     for c in checks
                 ],
                 t("mla.ctrl.col.top"): tops,
@@ -515,9 +518,12 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: views.RankedHe
     links = sum(c.links for c in checks)
     summary = t("mla.ctrl.summary", head=label, above=above, links=links, total=total)
     verdict = t(
-        CONTROL_SAYS[views.controls_verdict(links, total)], head=label, links=links, total=total
+        CONTROL_SAYS[head_views.controls_verdict(links, total)],
+        head=label,
+        links=links,
+        total=total,
     )
-    kind, k = views.top_word_habit(checks, firsts)
+    kind, k = head_views.top_word_habit(checks, firsts)
     if kind == "offset":
         side = t("mla.ctrl.habit.after" if k > 0 else "mla.ctrl.habit.before")
         habit = t("mla.ctrl.habit.offset", head=label, k=abs(k), side=side)
@@ -535,9 +541,9 @@ def _head_off(
     weights: np.ndarray,
     positions: list[int],
     backend: str,
-    first: tuple[views.RankedHead, int, int],
+    first: tuple[head_views.RankedHead, int, int],
 ) -> None:
-    """One head switched off, and a control head of its layer (``views.control_head``) in a run
+    """One head switched off, and a control head of its layer (``head_views.control_head``) in a run
     of its own: how far the query's last hidden state and the sentence embedding move."""
     best, query, target = first
     st.header(t("mla.off.title"), divider="gray")
@@ -549,7 +555,7 @@ def _head_off(
     chosen = pick(t("mla.off.head"), OFF_HEAD_KEY, options, best.layer * h + best.head)
     layer, head = divmod(chosen, h)
     i, j = positions.index(query), positions.index(target)
-    control = views.control_head(weights, layer, i, j, head)
+    control = head_views.control_head(weights, layer, i, j, head)
     words = views.content_positions(out.tokens)
     last = out.hidden_states[-1]  # (n, d_model), every head on
     effects = []
@@ -557,7 +563,7 @@ def _head_off(
         for switched in (head, control):
             off_last, off_sentence = minilm_heads_off(out.text, backend, ((layer, switched),))
             effects.append(
-                views.ablation_effect(
+                head_views.ablation_effect(
                     last, off_last, out.sentence_embedding, off_sentence, query, words
                 )
             )
@@ -570,7 +576,7 @@ def _head_off(
         t("mla.off.col.weight", query=q_token, target=j_token),
         t("mla.off.col.sentence"),
     )
-    cosine_format = f"%.{views.ABLATION_DECIMALS}f"
+    cosine_format = f"%.{head_views.ABLATION_DECIMALS}f"
     st.dataframe(
         pd.DataFrame(
             {
@@ -586,7 +592,7 @@ def _head_off(
                 t("mla.off.col.nearest", query=q_token): [
                     out.tokens[p]
                     for p in (
-                        views.nearest_token(last, query, words),
+                        head_views.nearest_token(last, query, words),
                         *(e.nearest for e in effects),
                     )
                 ],
@@ -602,8 +608,8 @@ def _head_off(
     )
     st.caption(t("mla.off.caption", query=q_token))
     off, ctl = effects
-    verdict = views.ablation_verdict(off.query_change, ctl.query_change)
-    digits = views.ABLATION_DECIMALS
+    verdict = head_views.ablation_verdict(off.query_change, ctl.query_change)
+    digits = head_views.ABLATION_DECIMALS
     st.markdown(
         t(
             OFF_SAYS[verdict],
@@ -612,8 +618,8 @@ def _head_off(
             query=q_token,
             change=f"{off.query_change:.{digits}f}",
             control_change=f"{ctl.query_change:.{digits}f}",
-            ratio=f"{views.ABLATION_RATIO:g}",
-            floor=f"{views.ABLATION_FLOOR:g}",
+            ratio=f"{head_views.ABLATION_RATIO:g}",
+            floor=f"{head_views.ABLATION_FLOOR:g}",
         )
     )
 
@@ -623,12 +629,12 @@ def _how_we_know() -> None:
         st.markdown(
             t(
                 "mla.know.body",
-                share=f"{views.PATTERN_SHARE:g}",
-                ratio=f"{views.ABOVE_RATIO:g}",
-                total=len(views.POSSESSIVES),
+                share=f"{head_views.PATTERN_SHARE:g}",
+                ratio=f"{head_views.ABOVE_RATIO:g}",
+                total=len(head_views.POSSESSIVES),
                 heads=CONFIG.n_layers * CONFIG.h,
-                off_ratio=f"{views.ABLATION_RATIO:g}",
-                floor=f"{views.ABLATION_FLOOR:g}",
+                off_ratio=f"{head_views.ABLATION_RATIO:g}",
+                floor=f"{head_views.ABLATION_FLOOR:g}",
             )
         )
 
