@@ -106,7 +106,8 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
     ):
         with col:
             st.markdown(f"**${name}$** · {shape_label(matrix.shape, times=True)}")
-            _heat(matrix, dims, dims, t("qkv.row.input_dim"), name, charts.THIRD)
+            # colour-bar title in words: the header above names the matrix (Vega cannot set W^Q)
+            _heat(matrix, dims, dims, t("qkv.row.input_dim"), t("qkv.legend.weight"), charts.THIRD)
     cols = st.columns(3)
     for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
         with col:

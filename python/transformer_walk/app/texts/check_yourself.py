@@ -188,8 +188,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "玩具 Transformer 块运行了两次，第二次把 $W^V$ 换成一个新的随机矩阵"
         "（于是每个值向量都变了）。注意力权重的最大变化：**{weights}**；各个头输出的最大变化：**{output}**。",
     },
-    "chk.values.before": {"en": "Head 1 weights, original W^V", "zh": "头 1 的权重，原来的 W^V"},
-    "chk.values.after": {"en": "Head 1 weights, new W^V", "zh": "头 1 的权重，新的 W^V"},
+    "chk.values.before": {
+        "en": "Head 1 weights, original $W^V$",
+        "zh": "头 1 的权重，原来的 $W^V$",
+    },
+    "chk.values.after": {"en": "Head 1 weights, new $W^V$", "zh": "头 1 的权重，新的 $W^V$"},
     # --- 6. heads ------------------------------------------------------------------------------
     "chk.heads.q": {
         "en": "“Multi-head attention is several sets of Q, K and V.”",

@@ -58,7 +58,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipe.node.weights": {"en": "weights softmax(QKᵀ/√d_k)", "zh": "权重 softmax(QKᵀ/√d_k)"},
     "pipe.node.head_out": {"en": "A · V per head", "zh": "每个头的 A · V"},
     "pipe.node.concat": {"en": "concat heads", "zh": "拼接各头"},
-    "pipe.node.w_o": {"en": "· W^O", "zh": "乘以 W^O"},
+    "pipe.node.w_o": {"en": "· Wᴼ", "zh": "乘以 Wᴼ"},
     "pipe.node.norm1": {"en": "residual + LayerNorm", "zh": "残差 + LayerNorm"},
     "pipe.node.ffn": {"en": "FFN hidden max(0, xW₁+b₁)", "zh": "FFN 隐藏层 max(0, xW₁+b₁)"},
     "pipe.node.norm2": {"en": "FFN out, residual + LayerNorm", "zh": "FFN 输出、残差 + LayerNorm"},

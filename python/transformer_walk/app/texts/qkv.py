@@ -62,6 +62,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "只显示 {n} 个 token 行中的前 {shown} 行。",
     },
     "qkv.row.token": {"en": "token", "zh": "token"},
+    "qkv.legend.weight": {"en": "weight", "zh": "权重"},
     "qkv.row.input_dim": {"en": "input dimension", "zh": "输入维度"},
     # --- projections ----------------------------------------------------------------------------
     "qkv.proj.title": {"en": "Where Q, K and V come from", "zh": "Q、K、V 从何而来"},
@@ -99,10 +100,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qkv.pair.i": {"en": "query token i", "zh": "查询 token i"},
     "qkv.pair.j": {"en": "key token j", "zh": "键 token j"},
     "qkv.pair.head": {"en": "head", "zh": "头"},
-    "qkv.pair.dot": {"en": "q_i · k_j (from the trace)", "zh": "q_i · k_j（模型记录的值）"},
+    "qkv.pair.dot": {
+        "en": "$q_i \\cdot k_j$ (from the trace)",
+        "zh": "$q_i \\cdot k_j$（模型记录的值）",
+    },
     "qkv.pair.bilinear": {
-        "en": "x_i W^Q (W^K)ᵀ x_jᵀ (from X and the weights)",
-        "zh": "x_i W^Q (W^K)ᵀ x_jᵀ（由 X 和权重直接算）",
+        "en": "$x_i W^Q (W^K)^\\top x_j^\\top$ (from X and the weights)",
+        "zh": "$x_i W^Q (W^K)^\\top x_j^\\top$（由 X 和权重直接算）",
     },
     "qkv.pair.diff": {"en": "difference", "zh": "差值"},
     "qkv.pair.same": {
@@ -126,8 +130,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "模型记录的分数是 {score}。注意力由 {backend} 后端计算。下一站解释为什么要缩放。",
     },
     "qkv.pair.matrix": {
-        "en": "**The matching matrix** W^Q_h (W^K_h)ᵀ · {d} × {d}",
-        "zh": "**匹配矩阵** W^Q_h (W^K_h)ᵀ · {d} × {d}",
+        "en": "**The matching matrix** $W^Q_h (W^K_h)^\\top$ · {d} × {d}",
+        "zh": "**匹配矩阵** $W^Q_h (W^K_h)^\\top$ · {d} × {d}",
     },
     "qkv.pair.why": {
         "en": "So q · k is a *learned* way of comparing two tokens. The dot product by itself "
