@@ -55,6 +55,24 @@ def pca_axes(frame: pd.DataFrame) -> tuple[alt.X, alt.Y]:
 NO_FLUSH: dict[str, Any] = {"labelFlush": False}
 
 
+def _superscript(expr: str) -> str:
+    """A Vega expression: the text of the number ``expr`` in superscript digits (−7 → ⁻⁷)."""
+    text = f"('' + {expr})"
+    for plain, raised in zip("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹", strict=True):
+        text = f"replace({text}, regexp('{plain}', 'g'), '{raised}')"
+    return text
+
+
+#: Labels of a log axis as powers of ten (10⁻⁷ … 10⁻¹, 1, 10, 10²), one notation for every tick
+#: (Vega's own "0.000001" beside "1e-7" mixed two); a tick between powers keeps its plain value.
+_EXPONENT = "round(log(datum.value) / LN10)"
+POWER_OF_TEN_LABELS = (
+    f"abs(datum.value / pow(10, {_EXPONENT}) - 1) < 1e-6"
+    f" ? (datum.value == 1 ? '1' : datum.value == 10 ? '10' : '10' + {_superscript(_EXPONENT)})"
+    " : format(datum.value, '~g')"
+)
+
+
 def y_axis(title: str, **properties: Any) -> alt.Axis:
     """The y axis of a chart titled ``title``: ``properties`` as given, the title set upright
     when it is short Chinese (``grid.upright_title``), which rotated reads sideways; labels not

@@ -8,7 +8,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from transformer_walk.app.charts import HIGHLIGHT, MUTED, NO_FLUSH, Vector, grid, y_axis
+from transformer_walk.app.charts import (
+    HIGHLIGHT,
+    MUTED,
+    NO_FLUSH,
+    POWER_OF_TEN_LABELS,
+    Vector,
+    grid,
+    y_axis,
+)
 
 GRID_AXIS_ROOM = 70  # px of a coverage grid's width taken by its y axis, title and padding
 
@@ -103,7 +111,12 @@ def sensitivity(
     )
     base = alt.Chart(frame).encode(
         x=alt.X("t:Q", title=x_title, scale=alt.Scale(nice=False)),
-        y=alt.Y("norm:Q", title=y_title, axis=y_axis(y_title), scale=alt.Scale(type="log")),
+        y=alt.Y(
+            "norm:Q",
+            title=y_title,
+            axis=y_axis(y_title, labelExpr=POWER_OF_TEN_LABELS),
+            scale=alt.Scale(type="log"),
+        ),  # fmt: skip
     )
     tanh = base.transform_filter(alt.FieldOneOfPredicate(field="series", oneOf=[sentence, repeat]))
     line = tanh.mark_line(color=MUTED)
