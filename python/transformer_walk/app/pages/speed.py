@@ -18,7 +18,7 @@ from transformer_walk.app.views.speed_choices import (
     DEFAULT_REPEATS,
     REPEATS_RANGE,
 )
-from transformer_walk.app.widgets import page_start
+from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.bench import (
     BUDGET,
     DEADLINE,
@@ -195,6 +195,7 @@ def render() -> None:
         st.info(t("speed.no_results"), icon=":material/timer:")
     else:
         _show(result, op)
+    solved_and_hurts(t("speed.solved"), t("speed.hurts"))
 
 
 render()

@@ -208,4 +208,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Rust · all {cores} {cores:thread|threads}",
         "zh": "Rust · 全部 {cores} 个线程",
     },
+    "speed.solved": {
+        "en": "The same arithmetic, made cheaper: compiled kernels that use every core give the "
+        "numbers of the slower backends (each race checks them against NumPy's), so a real "
+        "encoder runs at interactive speed on an ordinary CPU.",
+        "zh": "同样的算术，更低的代价：用上所有核心的编译内核给出与较慢后端相同的数字"
+        "（每场比拼都与 NumPy 的结果核对），真实的编码器因此能在普通 CPU 上即时响应。",
+    },
+    "speed.hurts": {
+        "en": "A faster kernel does not change how the work grows: attention still compares "
+        "every token with every other, n² scores per head, so doubling n still quadruples "
+        "that part (see Cost). And reading a prompt is parallel, but generating text is one "
+        "token after another, however fast each step is.",
+        "zh": "更快的内核改变不了工作量的增长方式：注意力仍要让每个 token 与所有 token 比较，"
+        "每个头 n² 个分数，n 翻倍时这部分仍变为四倍（见“计算代价”）。而且读入提示可以并行，"
+        "生成文本却只能一个 token 接一个 token，每一步再快也是如此。",
+    },
 }
