@@ -60,6 +60,19 @@ def backend_within_budget(selected: str, multiply_adds: int) -> str:
     return used
 
 
+#: st.dataframe's geometry (Streamlit 1.67): a 35-px row, the header row, and the border.
+TABLE_ROW_PX, TABLE_FRAME_PX = 35, 38
+#: Rows a table shows whole; a longer one scrolls inside its box.
+WHOLE_TABLE_ROWS = 50
+
+
+def table_height(rows: int, most: int = WHOLE_TABLE_ROWS) -> int:
+    """The ``height`` that shows a table of ``rows`` rows without a scroll box (its first ``most``
+    rows when longer): Streamlit's default box scrolls after ten, hiding most of a 40-token
+    sentence's rows."""
+    return TABLE_FRAME_PX + TABLE_ROW_PX * max(1, min(rows, most))
+
+
 def solved_and_hurts(solved: str, hurts: str) -> None:
     """The stop's summary line, in the spirit of the summary table of “From Words to Attention”:
     what this stage solved, and what still hurts (which the next stop answers). Arguments are

@@ -16,7 +16,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_labels, vector_label
-from transformer_walk.app.widgets import page_start, pick
+from transformer_walk.app.widgets import page_start, pick, table_height
 from transformer_walk.models.toy import ToyConfig
 from transformer_walk.topics.attention_picks import default_query
 from transformer_walk.topics.worked_example import (
@@ -251,6 +251,7 @@ def _step_softmax(trace: AttentionTrace) -> None:
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
         width="stretch",
+        height=table_height(trace.n),
         column_config={
             name: st.column_config.NumberColumn(format="%.3f")
             for name in (t("abh.col.s"), "sⱼ − m", "exp(sⱼ − m)", "αⱼ")
@@ -274,6 +275,7 @@ def _step_values(trace: AttentionTrace) -> None:
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
         width="stretch",
+        height=table_height(trace.n),
         column_config={"αⱼ": st.column_config.NumberColumn(format="%.3f")},
     )
     cols = st.columns(len(trace.z) + 1)
@@ -327,7 +329,7 @@ def _your_sentence(selected: str) -> None:
                 index=pd.Index(list(labels.values()), name=t("abh.col.token")),
             ),
             width="stretch",
-            height=min(38 + 35 * mine.n, 420),
+            height=table_height(mine.n),
             column_config={
                 t("abh.col.s"): st.column_config.NumberColumn(format="%.3f"),
                 "αⱼ": st.column_config.ProgressColumn(format="%.3f", min_value=0.0, max_value=1.0),

@@ -20,7 +20,12 @@ from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
 from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
+from transformer_walk.app.widgets import (
+    keep_valid_choice,
+    page_start,
+    solved_and_hurts,
+    table_height,
+)
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 from transformer_walk.topics.attention_picks import default_pair
 
@@ -212,7 +217,10 @@ def _values(trace: Trace, i: int, head: int) -> None:
     )
     st.markdown(t("qkv.v.row", token=trace.tokens[i], head=head + 1))
     st.dataframe(
-        frame, width="stretch", column_config={"α_ij": st.column_config.NumberColumn(format="%.4f")}
+        frame,
+        width="stretch",
+        height=table_height(len(frame)),
+        column_config={"α_ij": st.column_config.NumberColumn(format="%.4f")},
     )
     st.latex(
         rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"
@@ -259,7 +267,7 @@ def _fixed(trace: Trace, config: ToyConfig, backend: str) -> None:
         },
         index=pd.Index([r.position + 1 for r in rows], name=t("qkv.fixed.col.position")),
     )
-    st.dataframe(table, width="stretch")
+    st.dataframe(table, width="stretch", height=table_height(len(table)))
     compared = [r for r in rows if r.changed is not None]
     same = sum(1 for r in compared if not r.changed)
     st.markdown(
