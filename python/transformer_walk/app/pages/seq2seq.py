@@ -388,36 +388,38 @@ def _alignment(config: GruConfig, attention: Translation) -> None:
     st.info(t("s2s.own.align.caveat"), icon=":material/info:")
 
 
+CONTEXT_CELL = 28  # px: a context map's rows readable, up to 15 of them in 420 px
+
+
 def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> None:
     st.subheader(t("s2s.fixed.title"))
     st.markdown(t("s2s.fixed.body"))
     dims = [str(j + 1) for j in range(config.hidden)]
     span = float(max(np.abs(fixed.contexts).max(), np.abs(attention.contexts).max(), 1e-9))
-    left, right = st.columns(2)
-    for col, tr, title, latex in (
-        (left, fixed, t("s2s.fixed.fixed"), r"\boldsymbol{c} = \boldsymbol{h}_T"),
-        (right, attention, t("s2s.fixed.attention"),
+    # One above the other at full width: side by side, 16 dimensions left 13-px rows.
+    for tr, title, latex in (
+        (fixed, t("s2s.fixed.fixed"), r"\boldsymbol{c} = \boldsymbol{h}_T"),
+        (attention, t("s2s.fixed.attention"),
          r"\boldsymbol{c}_t = \sum_i \alpha_{t,i}\,\boldsymbol{h}_i"),
     ):  # fmt: skip
         letters = [config.alphabet[y] for y in tr.output] + (
             [t("s2s.own.end")] if tr.stopped else []
         )
-        with col:
-            st.markdown(f"**{title}**")
-            st.latex(latex)
-            st.vega_lite_chart(
-                charts.heatmap(
-                    tr.contexts,
-                    [f"{k + 1} · {letter}" for k, letter in enumerate(letters)],
-                    dims,
-                    row_title=t("s2s.own.axis.step"),
-                    col_title=t("s2s.axis.dim"),
-                    value_title=t("s2s.axis.value"),
-                    domain=(-span, span),
-                    width=charts.HALF,
-                ),
-                width="content",
-            )
+        st.markdown(f"**{title}**")
+        st.latex(latex)
+        st.vega_lite_chart(
+            charts.heatmap(
+                tr.contexts,
+                [f"{k + 1} · {letter}" for k, letter in enumerate(letters)],
+                dims,
+                row_title=t("s2s.own.axis.step"),
+                col_title=t("s2s.axis.dim"),
+                value_title=t("s2s.axis.value"),
+                domain=(-span, span),
+                max_cell=CONTEXT_CELL,
+            ),
+            width="content",
+        )
     st.markdown(
         t("s2s.fixed.compare", steps=len(attention.contexts),
           spread=f"{context_spread(attention.contexts):.3f}")
