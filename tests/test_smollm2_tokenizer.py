@@ -6,7 +6,6 @@ them the module is reported as skipped with the reason.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -14,31 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from transformer_walk.models.smollm2 import (
-    REINSTALL_HINT,
-    SmolLM2Unavailable,
-    SmolTokenizer,
-    VocabularyError,
-    default_model_path,
-    load_checkpoint,
-)
+from transformer_walk.models.smollm2 import SmolTokenizer, VocabularyError, load_checkpoint
 from transformer_walk.models.smollm2.tokenizer import bytes_to_unicode
+
+from smollm2_support import FILE_SKIP
 
 REFERENCE = Path(__file__).with_name("data") / "smollm2_tom_loves_his.npz"
 
 
-def _skip_reason() -> str | None:
-    if importlib.util.find_spec("gguf") is None:
-        return "the gguf package is not installed (requirements/dev.txt pins it)"
-    try:
-        path = default_model_path()
-    except SmolLM2Unavailable as error:
-        return str(error)
-    return None if path.is_file() else f"{path} is missing: {REINSTALL_HINT}"
-
-
-_SKIP = _skip_reason()
-pytestmark = pytest.mark.skipif(_SKIP is not None, reason=str(_SKIP))
+pytestmark = pytest.mark.skipif(FILE_SKIP is not None, reason=str(FILE_SKIP))
 
 
 @pytest.fixture(scope="module")
