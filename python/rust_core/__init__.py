@@ -1,5 +1,6 @@
-"""rust_core: embedding lookup, softmax, multi-threaded attention, linear, LayerNorm and GELU over
-NumPy arrays, in Rust.
+"""rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear,
+LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary position embedding and products with GGML-quantized
+weights (Q4_1, Q8_0) over NumPy arrays, in Rust.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """
@@ -9,14 +10,20 @@ from rust_core._rust_core import (
     attention,
     attention_weights,
     attention_with_weights,
+    dequantize,
     embedding_lookup,
     gelu,
     get_num_threads,
     layer_norm,
     linear,
     one_hot,
+    quantized_linear,
+    rms_norm,
+    rope,
     set_num_threads,
+    silu,
     softmax,
+    swiglu,
 )
 
 __all__ = [
@@ -24,12 +31,18 @@ __all__ = [
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "dequantize",
     "embedding_lookup",
     "gelu",
     "get_num_threads",
     "layer_norm",
     "linear",
     "one_hot",
+    "quantized_linear",
+    "rms_norm",
+    "rope",
     "set_num_threads",
+    "silu",
     "softmax",
+    "swiglu",
 ]

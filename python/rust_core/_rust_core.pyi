@@ -10,14 +10,20 @@ __all__ = [
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "dequantize",
     "embedding_lookup",
     "gelu",
     "get_num_threads",
     "layer_norm",
     "linear",
     "one_hot",
+    "quantized_linear",
+    "rms_norm",
+    "rope",
     "set_num_threads",
+    "silu",
     "softmax",
+    "swiglu",
 ]
 __version__: str
 
@@ -43,7 +49,9 @@ def attention(
 ) -> npt.NDArray[np.floating[Any]]:
     """softmax(q kᵀ · scale + mask) v.
 
-    q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → [..., n, d_v].
+    q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → [..., n, d_v]. Grouped-query attention:
+    q [..., h, n, d_k] with k, v [..., h_kv, m, d] where h % h_kv == 0; query head j reads
+    key/value head j // (h / h_kv).
     """
 
 def attention_weights(
@@ -82,6 +90,34 @@ def layer_norm(
 
 def gelu(x: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
     """The exact GELU, 0.5 · x · (1 + erf(x / √2)), elementwise."""
+
+def rms_norm(
+    x: npt.ArrayLike, weight: npt.ArrayLike, eps: float = 1e-05
+) -> npt.NDArray[np.floating[Any]]:
+    """RMSNorm over the last axis: x / √(mean(x²) + eps) · weight."""
+
+def rope(
+    x: npt.ArrayLike, positions: npt.ArrayLike, base: float = 10000.0
+) -> npt.NDArray[np.floating[Any]]:
+    """Rotary position embedding over adjacent pairs: x [..., n, d], positions [n] (ints ≥ 0)."""
+
+def silu(x: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """SiLU, x · σ(x), elementwise."""
+
+def swiglu(gate: npt.ArrayLike, up: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """SwiGLU, silu(gate) · up, elementwise in one pass (gate and up of one shape)."""
+
+def dequantize(
+    data: npt.ArrayLike, kind: str, shape: tuple[int, ...] | list[int]
+) -> npt.NDArray[np.float32]:
+    """The float32 values of GGML blocks: data (uint8, whole blocks), kind "q4_1" or "q8_0",
+    shape (..., k) with k % 32 == 0."""
+
+def quantized_linear(
+    x: npt.ArrayLike, data: npt.ArrayLike, kind: str, shape: tuple[int, ...] | list[int]
+) -> npt.NDArray[np.float32]:
+    """x · Wᵀ for W [out, in] given as GGML blocks (never expanded in memory): x [..., in] float32
+    → [..., out] float32."""
 
 def set_num_threads(n: int) -> None:
     """Resize the thread pool the kernels use (n ≥ 1)."""

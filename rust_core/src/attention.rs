@@ -1,7 +1,12 @@
 //! Scaled dot-product attention: Z = softmax(Q Kᵀ · scale + mask) V.
 //!
 //! Shapes (after the binding has flattened the leading dimensions into one `batch`):
-//! q [batch, n, d_k], k [batch, m, d_k], v [batch, m, d_v] → z [batch, n, d_v], weights [batch, n, m].
+//! q [batch, n, d_k], k [batch / g, m, d_k], v [batch / g, m, d_v] → z [batch, n, d_v],
+//! weights [batch, n, m], where g = 1 unless the heads are grouped.
+//!
+//! Grouped-query attention: q [..., h, n, d_k] with k, v [..., h_kv, m, d] and h = g · h_kv. Query
+//! head j reads key/value head j / g (as llama.cpp and Hugging Face's `repeat_kv` do); flattened,
+//! q's batch index b reads k's and v's batch index b / g, so the shared heads are never copied.
 //!
 //! `attention` is tiled in the manner of FlashAttention: a task takes a block of query rows, walks
 //! the keys a tile at a time, and keeps for each row a running maximum m_i, a running sum l_i and
@@ -35,9 +40,17 @@ pub struct Dims {
     pub m: usize,
     pub d_k: usize,
     pub d_v: usize,
+    /// Query heads per key/value head (g of grouped-query attention; 1 when not grouped).
+    pub group: usize,
 }
 
 impl Dims {
+    /// The batch index of k and v that q's batch index `b` reads.
+    #[inline]
+    pub fn kv(&self, b: usize) -> usize {
+        b / self.group
+    }
+
     /// The shape of the weights, `(*lead, n, m)`.
     pub fn scores_shape(&self) -> Vec<usize> {
         [self.lead.as_slice(), &[self.n, self.m]].concat()
@@ -84,7 +97,9 @@ fn split_last_two<'a>(name: &str, shape: &'a [usize]) -> Result<(&'a [usize], us
 }
 
 /// Check q [..., n, d_k], k [..., m, d_k] and (for `attention`) v [..., m, d_v], in the order and
-/// with the messages of docs/api.md.
+/// with the messages of docs/api.md. When q and k both have 3 or more dimensions, axis −3 is the
+/// heads: k (and v) may have fewer (h_kv), as long as q's h is a multiple of them (E30); every
+/// other leading dimension must be equal (E11), and v's leading dimensions are k's.
 pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dims> {
     let (q_lead, n, d_k) = split_last_two("q", q)?;
     let (k_lead, m, k_dk) = split_last_two("k", k)?;
@@ -96,20 +111,32 @@ pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dim
             fmt_shape(k)
         )));
     }
-    let lead_mismatch = |name: &str, shape: &[usize]| {
+    let lead_mismatch = |a: &str, a_shape: &[usize], b: &str, b_shape: &[usize]| {
         CoreError::Value(format!(
-            "q has shape {} and {name} has shape {}: leading dimensions must be equal",
-            fmt_shape(q),
-            fmt_shape(shape)
+            "{a} has shape {} and {b} has shape {}: leading dimensions must be equal",
+            fmt_shape(a_shape),
+            fmt_shape(b_shape)
         ))
     };
-    if k_lead != q_lead {
-        return Err(lead_mismatch("k", k));
-    }
+    let group = match (q_lead, k_lead) {
+        ([q_outer @ .., h], [k_outer @ .., h_kv]) if q_outer == k_outer && h != h_kv => {
+            if *h_kv == 0 || h % h_kv != 0 {
+                return Err(CoreError::Value(format!(
+                    "q has shape {} and k has shape {}: the number of query heads (axis -3, {h}) \
+                     must be a multiple of the number of key/value heads ({h_kv})",
+                    fmt_shape(q),
+                    fmt_shape(k)
+                )));
+            }
+            h / h_kv
+        }
+        _ if q_lead == k_lead => 1,
+        _ => return Err(lead_mismatch("q", q, "k", k)),
+    };
     let mut d_v = 0;
     if let (Some(v), Some((v_lead, v_m, v_dv))) = (v, v_parts) {
-        if v_lead != q_lead {
-            return Err(lead_mismatch("v", v));
+        if v_lead != k_lead {
+            return Err(lead_mismatch("k", k, "v", v));
         }
         if v_m != m {
             return Err(CoreError::Value(format!(
@@ -127,6 +154,7 @@ pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dim
         m,
         d_k,
         d_v,
+        group,
     })
 }
 
@@ -322,8 +350,9 @@ fn attention_block<T: Real>(
     let Dims { n, m, d_k, d_v, .. } = *dims;
     let rows = z.len() / d_v;
     let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
-    let k_b = &k[b * m * d_k..(b + 1) * m * d_k];
-    let v_b = &v[b * m * d_v..(b + 1) * m * d_v];
+    let kv = dims.kv(b);
+    let k_b = &k[kv * m * d_k..(kv + 1) * m * d_k];
+    let v_b = &v[kv * m * d_v..(kv + 1) * m * d_v];
     z.fill(T::zero());
     let state = &mut scratch.rows;
     state.clear();
@@ -419,7 +448,7 @@ fn weights_block<T: Real>(
     let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
     matmul_abt(
         q_blk,
-        Mat::new(&k[b * m * d_k..], m, d_k, d_k),
+        Mat::new(&k[dims.kv(b) * m * d_k..], m, d_k, d_k),
         opt.scale,
         a,
         m,
@@ -454,7 +483,7 @@ fn weights_and_output_block<T: Real>(
     let attends = weights_block(q, k, dims, opt, b, i0, a);
     matmul_ab(
         Mat::new(a, rows, m, m),
-        Mat::new(&v[b * m * d_v..], m, d_v, d_v),
+        Mat::new(&v[dims.kv(b) * m * d_v..], m, d_v, d_v),
         T::one(),
         z,
         d_v,
@@ -646,7 +675,7 @@ mod tests {
             let (b, i) = (r / n, r % n);
             let mut a = score_row(
                 &q[r * d_k..(r + 1) * d_k],
-                &k[b * m * d_k..(b + 1) * m * d_k],
+                &k[dims.kv(b) * m * d_k..(dims.kv(b) + 1) * m * d_k],
                 b,
                 i,
                 opt,
@@ -654,7 +683,9 @@ mod tests {
             let attends = softmax_in_place(&mut a);
             for t in 0..d_v {
                 // A query with nothing to attend to outputs zeros (not 0·v, NaN for inf v).
-                let sum = (0..m).fold(T::zero(), |acc, j| acc + a[j] * v[(b * m + j) * d_v + t]);
+                let sum = (0..m).fold(T::zero(), |acc, j| {
+                    acc + a[j] * v[(dims.kv(b) * m + j) * d_v + t]
+                });
                 z.push(if attends { sum } else { T::zero() });
             }
             w.extend(a);

@@ -6,6 +6,8 @@
 //!   torch.nn.functional.layer_norm; computed in the input's precision with two passes (mean,
 //!   then the centred sum of squares), which keeps the variance accurate when |mean| ≫ std.
 //! - gelu: 0.5 · x · (1 + erf(x / √2)), the exact form BERT uses.
+//! - rms_norm: y = x / √(mean(x²) + eps) · w per row, Llama's RMSNorm (no centring, no bias).
+//! - silu: x · σ(x); swiglu: silu(gate) · up, the gated FFN of Llama, fused in one pass.
 
 use rayon::prelude::*;
 
@@ -49,16 +51,44 @@ pub fn check_layer_norm(x: &[usize], gamma: &[usize], beta: &[usize], eps: f64) 
     let d = last_dim(x)?;
     check_vector("gamma", gamma, d, "x", x)?;
     check_vector("beta", beta, d, "x", x)?;
-    if !(eps.is_finite() && eps >= 0.0) {
-        return Err(CoreError::Value(format!(
-            "eps must be a finite number >= 0, got {}",
-            py_float_repr(eps)
-        )));
-    }
+    check_eps(eps)?;
     Ok(d)
 }
 
-fn last_dim(x: &[usize]) -> Result<usize> {
+/// Check the shapes of `rms_norm` (E17, E20, E21). Returns d, x's last dimension.
+pub fn check_rms_norm(x: &[usize], weight: &[usize], eps: f64) -> Result<usize> {
+    let d = last_dim(x)?;
+    check_vector("weight", weight, d, "x", x)?;
+    check_eps(eps)?;
+    Ok(d)
+}
+
+/// E29: the two inputs of `swiglu` are multiplied element by element, so their shapes match.
+pub fn check_swiglu(gate: &[usize], up: &[usize]) -> Result<()> {
+    if gate == up {
+        Ok(())
+    } else {
+        Err(CoreError::Value(format!(
+            "gate has shape {} and up has shape {}: they must have the same shape",
+            fmt_shape(gate),
+            fmt_shape(up)
+        )))
+    }
+}
+
+fn check_eps(eps: f64) -> Result<()> {
+    if eps.is_finite() && eps >= 0.0 {
+        Ok(())
+    } else {
+        Err(CoreError::Value(format!(
+            "eps must be a finite number >= 0, got {}",
+            py_float_repr(eps)
+        )))
+    }
+}
+
+/// E17: x needs a last axis to act on. Returns its length.
+pub fn last_dim(x: &[usize]) -> Result<usize> {
     x.last().copied().ok_or_else(|| {
         CoreError::Value("x must have at least 1 dimension [..., d], got shape ()".to_string())
     })
@@ -141,6 +171,53 @@ pub fn layer_norm<T: Real>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y
             .with_min_len(16)
             .for_each(row);
     }
+}
+
+/// RMSNorm of each row of x [rows, d] into y: y = x / √(mean(x²) + eps) · w.
+pub fn rms_norm<T: Real>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
+    if d == 0 || y.is_empty() {
+        return;
+    }
+    let inv_d = T::one() / T::from_f64_lossy(d as f64);
+    let row = |(y_row, x_row): (&mut [T], &[T])| {
+        let inv_rms = T::one() / (sum_map(x_row, |v| v * v) * inv_d + eps).sqrt();
+        for ((o, &v), &w) in y_row.iter_mut().zip(x_row).zip(weight) {
+            *o = v * inv_rms * w;
+        }
+    };
+    if layer_norm_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        y.chunks_mut(d).zip(x.chunks(d)).for_each(row);
+    } else {
+        y.par_chunks_mut(d)
+            .zip(x.par_chunks(d))
+            .with_min_len(16)
+            .for_each(row);
+    }
+}
+
+/// SiLU of every element of x into y, or SwiGLU, silu(x) · up, when `up` is given (same length).
+pub fn silu<T: Real>(x: &[T], up: Option<&[T]>, y: &mut [T]) {
+    if silu_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        T::silu_into(x, up, y);
+    } else {
+        const CHUNK: usize = 1 << 14; // 64 KB of float32 per task
+        match up {
+            None => y
+                .par_chunks_mut(CHUNK)
+                .zip(x.par_chunks(CHUNK))
+                .for_each(|(y, x)| T::silu_into(x, None, y)),
+            Some(up) => y
+                .par_chunks_mut(CHUNK)
+                .zip(x.par_chunks(CHUNK))
+                .zip(up.par_chunks(CHUNK))
+                .for_each(|((y, x), u)| T::silu_into(x, Some(u), y)),
+        }
+    }
+}
+
+/// Work of `silu` over `elements` numbers (an exp and a division, about 16 multiply-adds).
+pub fn silu_work(elements: usize) -> usize {
+    elements.saturating_mul(16)
 }
 
 /// GELU of every element of x into y.

@@ -1,5 +1,6 @@
-//! rust_core: embedding lookup, softmax, multi-threaded attention, and the dense parts of a
-//! Transformer layer (linear, LayerNorm, GELU) over NumPy arrays.
+//! rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, the dense
+//! parts of a Transformer layer (linear, LayerNorm, GELU, RMSNorm, SiLU / SwiGLU), rotary position
+//! embedding, and products with GGML-quantized weights (Q4_1, Q8_0) over NumPy arrays.
 //!
 //! The kernels (`embedding`, `softmax`, `attention`, `dense`) are plain Rust over slices and know nothing of
 //! Python; `py` is the thin binding that converts arrays, releases the GIL and maps errors.
@@ -10,8 +11,12 @@ pub mod embedding;
 pub mod error;
 pub mod fastexp;
 pub mod fastgelu;
+pub mod fastsilu;
 pub mod matmul;
+pub mod qlinear;
+pub mod quant;
 pub mod real;
+pub mod rope;
 pub mod simd;
 pub mod skinny;
 pub mod softmax;
@@ -38,6 +43,12 @@ fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py::linear, m)?)?;
     m.add_function(wrap_pyfunction!(py::layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(py::gelu, m)?)?;
+    m.add_function(wrap_pyfunction!(py::rms_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(py::rope, m)?)?;
+    m.add_function(wrap_pyfunction!(py::silu, m)?)?;
+    m.add_function(wrap_pyfunction!(py::swiglu, m)?)?;
+    m.add_function(wrap_pyfunction!(py::dequantize, m)?)?;
+    m.add_function(wrap_pyfunction!(py::quantized_linear, m)?)?;
     m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
     Ok(())

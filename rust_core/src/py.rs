@@ -8,13 +8,16 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::attention::{self as attn, Dims, Mask, MaskLayout, MaskValues, Options, Results};
 use crate::dense;
 use crate::embedding;
 use crate::error::{check_fits, checked_len, fmt_shape, int64_overflow, CoreError};
+use crate::qlinear;
+use crate::quant::{self, Kind};
 use crate::real::Real;
+use crate::rope as rp;
 use crate::softmax as sm;
 use crate::threads;
 
@@ -275,7 +278,8 @@ fn as_slice<'a, T>(c: &'a CowArray<'_, T, IxDyn>) -> &'a [T] {
     c.as_slice().unwrap_or(&[])
 }
 
-/// The integer dtypes `ids` may have (E3 otherwise); `with_ids` dispatches on the same names.
+/// The integer dtypes `ids` (and `positions`) may have (E3, E25 otherwise); `with_ids`
+/// dispatches on the same names.
 const ID_DTYPES: [&str; 8] = [
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
 ];
@@ -924,6 +928,279 @@ pub fn gelu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
         Float::F32 => gelu_typed::<f32>(py, &x),
         Float::F64 => gelu_typed::<f64>(py, &x),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rms_norm, silu, swiglu
+
+fn rms_norm_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    weight: &Bound<'py, PyUntypedArray>,
+    eps: f64,
+    d: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (x_ro, w_ro) = (readonly::<T>(x)?, readonly::<T>(weight)?);
+    let (x_c, w_c) = (contiguous(&x_ro)?, contiguous(&w_ro)?);
+    let (x_s, w_s) = (as_slice(&x_c), as_slice(&w_c));
+    let eps = T::from_f64_lossy(eps);
+    fill_output(
+        py,
+        x.shape(),
+        Fill::Overwritten,
+        dense::layer_norm_work(x_s.len()),
+        |y| dense::rms_norm(x_s, w_s, eps, d, y),
+    )
+}
+
+/// RMSNorm over the last axis: x / √(mean(x²) + eps) · weight.
+#[pyfunction]
+#[pyo3(
+    signature = (x, weight, eps=RealArg(1e-5)),
+    text_signature = "(x, weight, eps=1e-05)"
+)]
+pub fn rms_norm<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    weight: &Bound<'py, PyAny>,
+    eps: RealArg,
+) -> PyResult<Bound<'py, PyAny>> {
+    let eps = eps.0;
+    let x = as_ndarray(x)?;
+    let weight = as_ndarray(weight)?;
+    let arrays = [("x", Some(&x)), ("weight", Some(&weight))];
+    let kind = shared_float_kind(&arrays)?;
+    let d = dense::check_rms_norm(x.shape(), weight.shape(), eps)?;
+    check_all_fit(x.shape(), &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
+    match kind {
+        Float::F32 => rms_norm_typed::<f32>(py, &x, &weight, eps, d),
+        Float::F64 => rms_norm_typed::<f64>(py, &x, &weight, eps, d),
+    }
+}
+
+fn silu_typed<'py, T: Real + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    up: Option<&Bound<'py, PyUntypedArray>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ro = readonly::<T>(x)?;
+    let c = contiguous(&ro)?;
+    let s = as_slice(&c);
+    let up_ro = up.map(readonly::<T>).transpose()?;
+    let up_c = up_ro.as_ref().map(contiguous).transpose()?;
+    let up_s = up_c.as_ref().map(as_slice);
+    fill_output(
+        py,
+        x.shape(),
+        Fill::Overwritten,
+        dense::silu_work(s.len()),
+        |y| dense::silu(s, up_s, y),
+    )
+}
+
+/// SiLU, x · σ(x), elementwise.
+#[pyfunction]
+pub fn silu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    let (kind, dtype) = float_kind("x", &x)?;
+    check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &[("x", Some(&x))])?;
+    match kind {
+        Float::F32 => silu_typed::<f32>(py, &x, None),
+        Float::F64 => silu_typed::<f64>(py, &x, None),
+    }
+}
+
+/// SwiGLU, silu(gate) · up, elementwise in one pass (gate and up of one shape).
+#[pyfunction]
+pub fn swiglu<'py>(
+    py: Python<'py>,
+    gate: &Bound<'py, PyAny>,
+    up: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let gate = as_ndarray(gate)?;
+    let up = as_ndarray(up)?;
+    let arrays = [("gate", Some(&gate)), ("up", Some(&up))];
+    let kind = shared_float_kind(&arrays)?;
+    dense::check_swiglu(gate.shape(), up.shape())?;
+    let (dtype, item_size) = (dtype_name(&gate)?, gate.dtype().itemsize());
+    check_all_fit(gate.shape(), &dtype, item_size, &arrays)?;
+    match kind {
+        Float::F32 => silu_typed::<f32>(py, &gate, Some(&up)),
+        Float::F64 => silu_typed::<f64>(py, &gate, Some(&up)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rope
+
+fn rope_typed<'py, T: Real + Element, I: embedding::Id>(
+    py: Python<'py>,
+    x: &Bound<'py, PyUntypedArray>,
+    positions: &[I],
+    dims: rp::RopeDims,
+    base: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ro = readonly::<T>(x)?;
+    let c = contiguous(&ro)?;
+    let s = as_slice(&c);
+    fill_output(
+        py,
+        x.shape(),
+        Fill::Overwritten,
+        rp::rope_work(s.len()),
+        |y| {
+            let table = rp::angles(positions, dims.d, base);
+            rp::rope(s, &table, dims, y)
+        },
+    )
+}
+
+/// Rotary position embedding over adjacent pairs: x [..., n, d], positions [n] (integers ≥ 0).
+#[pyfunction]
+#[pyo3(
+    signature = (x, positions, base=RealArg(10000.0)),
+    text_signature = "(x, positions, base=10000.0)"
+)]
+pub fn rope<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    positions: &Bound<'py, PyAny>,
+    base: RealArg,
+) -> PyResult<Bound<'py, PyAny>> {
+    let base = base.0;
+    let x = as_ndarray(x)?;
+    let positions = as_ndarray(positions)?;
+    let (kind, dtype) = float_kind("x", &x)?;
+    let pos_dtype = dtype_name(&positions)?;
+    if !ID_DTYPES.contains(&pos_dtype.as_str()) {
+        return Err(CoreError::Type(format!(
+            "positions has dtype {pos_dtype}; expected an integer dtype"
+        ))
+        .into());
+    }
+    let dims = rp::check_rope(x.shape(), positions.shape(), base)?;
+    let args = [("x", Some(&x)), ("positions", Some(&positions))];
+    check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &args)?;
+    with_ids!(&positions, pos => {
+        rp::check_positions(pos)?;
+        match kind {
+            Float::F32 => rope_typed::<f32, _>(py, &x, pos, dims, base),
+            Float::F64 => rope_typed::<f64, _>(py, &x, pos, dims, base),
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// dequantize, quantized_linear
+
+/// `kind` (E31): the name of a block format, a str.
+fn read_kind(kind: &Bound<'_, PyAny>) -> PyResult<Kind> {
+    let name = match kind.cast::<PyString>() {
+        Ok(s) => Some(s.to_str()?.to_owned()),
+        Err(_) => None,
+    };
+    match name.as_deref().and_then(Kind::parse) {
+        Some(k) => Ok(k),
+        None => Err(quant::kind_error(&kind.repr()?.to_string()).into()),
+    }
+}
+
+/// `shape` (E32, E24): a tuple or list of integers, each read as `operator.index` reads it.
+fn read_shape(shape: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if !(shape.is_instance_of::<PyTuple>() || shape.is_instance_of::<PyList>()) {
+        return Err(CoreError::Type(format!(
+            "shape must be a tuple of integers, got {}",
+            shape.get_type().name()?
+        ))
+        .into());
+    }
+    shape
+        .try_iter()?
+        .map(|item| item?.extract::<Int64Arg>()?.get("shape"))
+        .collect()
+}
+
+/// E35: quantized data is raw bytes.
+fn check_data_dtype(data: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    let dtype = dtype_name(data)?;
+    if dtype == "uint8" {
+        Ok(())
+    } else {
+        Err(CoreError::Type(format!(
+            "data has dtype {dtype}; expected uint8 (raw GGML blocks)"
+        ))
+        .into())
+    }
+}
+
+/// The float32 values of GGML blocks: data (uint8, whole blocks), kind "q4_1" or "q8_0",
+/// shape (..., k) with k % 32 == 0.
+#[pyfunction]
+pub fn dequantize<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    kind: &Bound<'py, PyAny>,
+    shape: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let kind = read_kind(kind)?;
+    let shape = read_shape(shape)?;
+    let data = as_ndarray(data)?;
+    check_data_dtype(&data)?;
+    let shape = quant::check_shape(&shape, None)?;
+    check_all_fit(&shape, "float32", 4, &[("data", Some(&data))])?;
+    quant::check_bytes(kind, &shape, data.len())?;
+    let ro = readonly::<u8>(&data)?;
+    let c = contiguous(&ro)?;
+    let bytes = as_slice(&c);
+    let values = shape.iter().product::<usize>();
+    fill_output(
+        py,
+        &shape,
+        Fill::Overwritten,
+        quant::dequantize_work(values),
+        |out| quant::dequantize(kind, bytes, out),
+    )
+}
+
+/// x · Wᵀ for W [out, in] given as GGML blocks (never expanded in memory): x [..., in] float32
+/// → [..., out] float32.
+#[pyfunction]
+pub fn quantized_linear<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    kind: &Bound<'py, PyAny>,
+    shape: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let kind = read_kind(kind)?;
+    let shape = read_shape(shape)?;
+    let x = as_ndarray(x)?;
+    let data = as_ndarray(data)?;
+    let x_dtype = dtype_name(&x)?;
+    if x_dtype != "float32" {
+        return Err(CoreError::Type(format!(
+            "x has dtype {x_dtype}; quantized products take float32"
+        ))
+        .into());
+    }
+    check_data_dtype(&data)?;
+    dense::last_dim(x.shape())?;
+    let shape = quant::check_shape(&shape, Some(2))?;
+    let (rows, d_in, d_out) = dense::check_linear(x.shape(), &shape, None)?;
+    let out_shape = [&x.shape()[..x.ndim() - 1], &[d_out]].concat();
+    let args = [("x", Some(&x)), ("data", Some(&data))];
+    check_all_fit(&out_shape, "float32", 4, &args)?;
+    quant::check_bytes(kind, &shape, data.len())?;
+    let (x_ro, w_ro) = (readonly::<f32>(&x)?, readonly::<u8>(&data)?);
+    let (x_c, w_c) = (contiguous(&x_ro)?, contiguous(&w_ro)?);
+    let (x_s, w_s) = (as_slice(&x_c), as_slice(&w_c));
+    fill_output(
+        py,
+        &out_shape,
+        Fill::Overwritten,
+        qlinear::quantized_linear_work(rows, d_in, d_out),
+        |y| qlinear::quantized_linear(kind, x_s, w_s, d_in, d_out, y),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,10 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
     /// `fastgelu`; f64 keeps libm's erf.
     fn gelu_into(x: &[Self], y: &mut [Self]);
 
+    /// `y[i] = silu(x[i])`, or `silu(x[i]) · up[i]` (SwiGLU) when `up` is given. f32 uses the
+    /// vectorised exp of `fastsilu`; f64 keeps libm's exp.
+    fn silu_into(x: &[Self], up: Option<&[Self]>, y: &mut [Self]);
+
     /// `y = x · wᵀ (+ bias)` by `skinny` when x has few rows and this type and CPU have that
     /// kernel (float32 with AVX2 or AVX-512); false when the caller should use gemm.
     fn skinny_linear(
@@ -39,6 +43,10 @@ impl Real for f32 {
 
     fn gelu_into(x: &[f32], y: &mut [f32]) {
         crate::fastgelu::gelu_f32_slice(x, y)
+    }
+
+    fn silu_into(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
+        crate::fastsilu::silu_f32_slice(x, up, y)
     }
 
     fn skinny_linear(
@@ -75,6 +83,18 @@ impl Real for f64 {
     fn gelu_into(x: &[f64], y: &mut [f64]) {
         for (o, &v) in y.iter_mut().zip(x) {
             *o = 0.5 * v * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2));
+        }
+    }
+
+    fn silu_into(x: &[f64], up: Option<&[f64]>, y: &mut [f64]) {
+        use crate::fastsilu::silu_f64;
+        match up {
+            None => y.iter_mut().zip(x).for_each(|(o, &v)| *o = silu_f64(v)),
+            Some(up) => {
+                for ((o, &v), &u) in y.iter_mut().zip(x).zip(up) {
+                    *o = silu_f64(v) * u;
+                }
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 """Validation shared by the two Python backends, written once so that it matches docs/api.md.
 
 ``docs/api.md`` fixes, for every function, which checks run, in which order, and the exact text of
-every error (E1–E24). ``rust_core`` implements the same table in Rust; the ``"python"`` and
+every error (E1–E37). ``rust_core`` implements the same table in Rust; the ``"python"`` and
 ``"numpy"`` backends both call the helpers here, so there is a single Python copy of the contract
 and the tests can hold all three backends to the same messages.
 
@@ -273,7 +273,9 @@ def resolve_scale(scale: float | None, d_k: int) -> float:
 class AttentionInputs:
     """Validated arguments of ``attention``, ``attention_weights`` and ``attention_with_weights``.
 
-    ``lead`` are the leading (batch/head) dimensions shared by ``q``, ``k`` and ``v``;
+    ``lead`` are the leading (batch/head) dimensions of ``q``; ``k`` and ``v`` have the same, except
+    that with grouped-query attention their heads (axis -3) are ``h / group`` of q's ``h``: query
+    head ``j`` reads key/value head ``j // group`` (``group`` is 1 when the heads are not grouped).
     ``scores_shape`` is ``(*lead, n, m)``. ``mask`` is ``None``, a bool array (True = may
     attend) or a float array already cast to the dtype of ``q``; it is not broadcast yet
     (broadcasting is cheap for NumPy and explicit for the pure-Python backend).
@@ -289,6 +291,7 @@ class AttentionInputs:
     n: int
     m: int
     d_k: int
+    group: int = 1
 
     @property
     def dtype(self) -> np.dtype:
@@ -325,6 +328,28 @@ def _check_mask_broadcasts(mask: np.ndarray, scores_shape: tuple[int, ...]) -> N
         )
 
 
+def _kv_group(q_shape: tuple[int, ...], k_shape: tuple[int, ...]) -> int:
+    """E11, E30: k's leading dimensions are q's, except that when both have 3 or more dimensions
+    k may have fewer heads (axis -3), h_kv, as long as q's h is a multiple of them (grouped-query
+    attention). Returns h / h_kv, the query heads per key/value head (1 when not grouped)."""
+    q_lead, k_lead = q_shape[:-2], k_shape[:-2]
+    if q_lead and k_lead and q_lead[:-1] == k_lead[:-1] and q_lead[-1] != k_lead[-1]:
+        h, h_kv = q_lead[-1], k_lead[-1]
+        if h_kv == 0 or h % h_kv != 0:
+            raise ValueError(
+                f"q has shape {_shape(q_shape)} and k has shape {_shape(k_shape)}: the number of "
+                f"query heads (axis -3, {h}) must be a multiple of the number of key/value heads "
+                f"({h_kv})"
+            )
+        return h // h_kv
+    if q_lead != k_lead:
+        raise ValueError(
+            f"q has shape {_shape(q_shape)} and k has shape {_shape(k_shape)}: "
+            "leading dimensions must be equal"
+        )
+    return 1
+
+
 def validate_attention(
     q: Any,
     k: Any,
@@ -339,8 +364,8 @@ def validate_attention(
     """Run the attention checks in the documented order and return the converted inputs.
 
     Order (docs/api.md): the scalars ``causal`` and ``scale``; E1 then E2 for q, k, v; E9 for
-    q, k, v; E10; E11 (k, then v); E12; E4; E13; E14; E23. ``with_v=False`` is
-    ``attention_weights``, which has no ``v``; ``with_weights=True`` is
+    q, k, v; E10; E11 or E30 for k (against q), E11 for v (against k); E12; E4; E13; E14; E23.
+    ``with_v=False`` is ``attention_weights``, which has no ``v``; ``with_weights=True`` is
     ``attention_with_weights``, whose second result, the weights, E23 checks after the first.
     """
     causal = bool(causal)
@@ -357,12 +382,12 @@ def validate_attention(
             "their last dimensions (d_k) differ"
         )
     lead = qa.shape[:-2]
-    for name, arr in [("k", ka), ("v", va)]:
-        if arr is not None and arr.shape[:-2] != lead:
-            raise ValueError(
-                f"q has shape {_shape(qa.shape)} and {name} has shape {_shape(arr.shape)}: "
-                "leading dimensions must be equal"
-            )
+    group = _kv_group(qa.shape, ka.shape)
+    if va is not None and va.shape[:-2] != ka.shape[:-2]:
+        raise ValueError(
+            f"k has shape {_shape(ka.shape)} and v has shape {_shape(va.shape)}: "
+            "leading dimensions must be equal"
+        )
     if va is not None and va.shape[-2] != ka.shape[-2]:
         raise ValueError(
             f"k has shape {_shape(ka.shape)} and v has shape {_shape(va.shape)}: "
@@ -396,6 +421,7 @@ def validate_attention(
         n=n,
         m=m,
         d_k=d_k,
+        group=group,
     )
 
 
@@ -436,7 +462,7 @@ def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
 def _check_vector(
     name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple[int, ...]
 ) -> None:
-    """E20: a bias, gamma or beta must be exactly [d]."""
+    """E20: a bias, gamma, beta or weight must be exactly [d] (rope's positions [n])."""
     if arr.shape != (d,):
         raise ValueError(
             f"{name} has shape {_shape(arr.shape)}; expected ({d},) to match {other} of shape "
@@ -444,8 +470,15 @@ def _check_vector(
         )
 
 
+def _check_eps(eps: float) -> None:
+    """E21: eps keeps a division by a root finite; a negative one could make the root NaN."""
+    if not math.isfinite(eps) or eps < 0:
+        raise ValueError(f"eps must be a finite number >= 0, got {eps!r}")
+
+
 def _check_has_last_axis(x: np.ndarray) -> None:
-    """E17: linear and layer_norm act on the last axis, so x needs one."""
+    """E17: linear, layer_norm, rms_norm and quantized_linear act on the last axis, so x needs
+    one."""
     if x.ndim == 0:
         raise ValueError("x must have at least 1 dimension [..., d], got shape ()")
 
@@ -484,8 +517,7 @@ def validate_layer_norm(
     d = x_arr.shape[-1]
     _check_vector("gamma", g_arr, d, "x", x_arr.shape)
     _check_vector("beta", b_arr, d, "x", x_arr.shape)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"eps must be a finite number >= 0, got {value!r}")
+    _check_eps(value)
     check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("gamma", g_arr), ("beta", b_arr)])
     return _native(x_arr), _native(g_arr), _native(b_arr), value
 
@@ -495,6 +527,159 @@ def validate_gelu(x: Any) -> np.ndarray:
     arr = as_float_array("x", x)
     check_all_fit(arr.shape, arr.dtype, [("x", arr)])
     return _native(arr)
+
+
+def validate_rms_norm(x: Any, weight: Any, eps: Any) -> tuple[np.ndarray, np.ndarray, float]:
+    """Order: eps read; E1/E2 for x, weight; E17, E20 (weight), E21, E23. Returns the arrays and
+    eps."""
+    value = as_real(eps)
+    x_arr, w_arr = as_float_arrays([("x", x), ("weight", weight)])
+    _check_has_last_axis(x_arr)
+    _check_vector("weight", w_arr, x_arr.shape[-1], "x", x_arr.shape)
+    _check_eps(value)
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr)])
+    return _native(x_arr), _native(w_arr), value
+
+
+def validate_silu(x: Any) -> np.ndarray:
+    """Order: E1, E23."""
+    return validate_gelu(x)
+
+
+def validate_swiglu(gate: Any, up: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Order: E1/E2 for gate, up; E29 (same shape: they are multiplied element by element); E23."""
+    g_arr, u_arr = as_float_arrays([("gate", gate), ("up", up)])
+    if g_arr.shape != u_arr.shape:
+        raise ValueError(
+            f"gate has shape {_shape(g_arr.shape)} and up has shape {_shape(u_arr.shape)}: "
+            "they must have the same shape"
+        )
+    check_all_fit(g_arr.shape, g_arr.dtype, [("gate", g_arr), ("up", u_arr)])
+    return _native(g_arr), _native(u_arr)
+
+
+def validate_rope(x: Any, positions: Any, base: Any) -> tuple[np.ndarray, np.ndarray, float]:
+    """Order: base read; E1 (x), E25 (positions' dtype), E9 (x), E26 (d even), E20 (positions
+    [n]), E27 (base), E23, E28 (positions >= 0, the one check that reads values). Returns
+    ``(x, positions, base)``."""
+    value = as_real(base)
+    x_arr = as_float_array("x", x)
+    pos = np.asarray(positions)
+    if pos.dtype.kind not in "iu":
+        raise TypeError(f"positions has dtype {pos.dtype.name}; expected an integer dtype")
+    _check_matrices([("x", x_arr)])
+    if x_arr.shape[-1] % 2:
+        raise ValueError(
+            f"x has shape {_shape(x_arr.shape)}: its last dimension (d) must be even, as rope "
+            "rotates pairs"
+        )
+    _check_vector("positions", pos, x_arr.shape[-2], "x", x_arr.shape)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"base must be a finite number > 0, got {value!r}")
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("positions", pos)])
+    if pos.dtype.kind == "i" and pos.size and (pos < 0).any():
+        first = int(pos[np.flatnonzero(pos < 0)[0]])
+        raise ValueError(f"positions must be >= 0, got {first}")
+    return _native(x_arr), _native(pos), value
+
+
+#: The GGML block formats ``dequantize`` and ``quantized_linear`` read, and the bytes of one block
+#: of 32 values: Q4_1 = f16 d, f16 m, 16 bytes of nibbles; Q8_0 = f16 d, 32 int8.
+QUANT_BLOCK_BYTES: dict[str, int] = {"q4_1": 20, "q8_0": 34}
+
+#: Values per block, in every format above.
+QUANT_BLOCK = 32
+
+
+def as_quant_kind(kind: Any) -> str:
+    """E31: ``kind`` names one of the block formats (a str, exactly as listed)."""
+    if isinstance(kind, str) and kind in QUANT_BLOCK_BYTES:
+        return str(kind)
+    names = ", ".join(repr(k) for k in QUANT_BLOCK_BYTES)
+    raise ValueError(f"kind must be one of {names}, got {kind!r}")
+
+
+def as_shape(value: Any) -> tuple[int, ...]:
+    """E32: ``shape`` is a tuple (or list) of integers, each read as ``operator.index`` reads it
+    (its TypeError otherwise), within the signed 64-bit range (E24)."""
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"shape must be a tuple of integers, got {type(value).__name__}")
+    return tuple(as_int64("shape", d) for d in value)
+
+
+def as_quant_data(data: Any) -> np.ndarray:
+    """E35: quantized data is the raw bytes of the blocks."""
+    arr = np.asarray(data)
+    if arr.dtype != np.uint8:
+        raise TypeError(f"data has dtype {arr.dtype.name}; expected uint8 (raw GGML blocks)")
+    return arr
+
+
+def _check_quant_shape(shape: tuple[int, ...], matrix: bool) -> None:
+    """E33, E34: (out, in) for a product (``matrix``), else (..., k); no negative dimension; the
+    last one a whole number of blocks."""
+    if matrix and len(shape) != 2:
+        raise ValueError(f"shape must be 2-D (out, in), got {_shape_signed(shape)}")
+    if not shape:
+        raise ValueError("shape must have at least 1 dimension (..., k), got ()")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"shape must not have negative dimensions, got {_shape_signed(shape)}")
+    if shape[-1] % QUANT_BLOCK:
+        raise ValueError(
+            f"shape {_shape(shape)} has a last dimension of {shape[-1]}, which is not a multiple "
+            f"of {QUANT_BLOCK} (the values in a block)"
+        )
+
+
+def _shape_signed(shape: tuple[int, ...]) -> str:
+    return repr(tuple(shape))
+
+
+def _check_quant_bytes(kind: str, shape: tuple[int, ...], data: np.ndarray) -> None:
+    """E37: ``data`` holds exactly the blocks of an array of ``shape``, in any array shape."""
+    expected = math.prod(shape) // QUANT_BLOCK * QUANT_BLOCK_BYTES[kind]
+    if data.size != expected:
+        raise ValueError(
+            f"data has {data.size} bytes, but a {kind} array of shape {_shape(shape)} takes "
+            f"{expected}"
+        )
+
+
+def validate_dequantize(
+    data: Any, kind: Any, shape: Any
+) -> tuple[np.ndarray, str, tuple[int, ...]]:
+    """Order: kind read (E31), shape read (E32, E24); E35; E33, E34; E23 (the result, then data);
+    E37. Returns ``(data, kind, shape)``."""
+    name = as_quant_kind(kind)
+    dims = as_shape(shape)
+    arr = as_quant_data(data)
+    _check_quant_shape(dims, matrix=False)
+    check_all_fit(dims, np.float32, [("data", arr)])
+    _check_quant_bytes(name, dims, arr)
+    return arr, name, dims
+
+
+def validate_quantized_linear(
+    x: Any, data: Any, kind: Any, shape: Any
+) -> tuple[np.ndarray, np.ndarray, str, tuple[int, ...]]:
+    """Order: kind read (E31), shape read (E32, E24); E36 (x float32), E35; E17; E33, E34; E19;
+    E23 (the result, x, data); E37. Returns ``(x, data, kind, shape)``."""
+    name = as_quant_kind(kind)
+    dims = as_shape(shape)
+    x_arr = np.asarray(x)
+    if _native_dtype(x_arr.dtype) != np.dtype(np.float32):
+        raise TypeError(f"x has dtype {x_arr.dtype.name}; quantized products take float32")
+    arr = as_quant_data(data)
+    _check_has_last_axis(x_arr)
+    _check_quant_shape(dims, matrix=True)
+    if x_arr.shape[-1] != dims[1]:
+        raise ValueError(
+            f"x has shape {_shape(x_arr.shape)} and weight has shape {_shape(dims)}: "
+            f"x's last dimension must equal weight's second (in)"
+        )
+    check_all_fit((*x_arr.shape[:-1], dims[0]), np.float32, [("x", x_arr), ("data", arr)])
+    _check_quant_bytes(name, dims, arr)
+    return _native(x_arr), arr, name, dims
 
 
 # --- threads ------------------------------------------------------------------------------------

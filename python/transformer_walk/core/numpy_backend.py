@@ -63,11 +63,18 @@ def softmax(x: Any, axis: int = -1) -> np.ndarray:
     return _softmax(x, axis)
 
 
+def _repeat_kv(a: contract.AttentionInputs, kv: np.ndarray) -> np.ndarray:
+    """k or v with each key/value head repeated ``group`` times along axis -3, as Hugging Face's
+    ``repeat_kv``: query head j then meets key/value head j // group."""
+    return kv if a.group == 1 else np.repeat(kv, a.group, axis=-3)
+
+
 def _weights(a: contract.AttentionInputs) -> np.ndarray:
     """softmax(q kᵀ · scale + mask) with the causal rule, as a [..., n, m] array."""
     neg_inf = np.array(-np.inf, dtype=a.dtype)
+    k = _repeat_kv(a, a.k)  # (..., h_kv, m, d_k) → (..., h, m, d_k)
     with np.errstate(all="ignore"):
-        scores = np.matmul(a.q, np.swapaxes(a.k, -1, -2)) * a.dtype.type(a.scale)
+        scores = np.matmul(a.q, np.swapaxes(k, -1, -2)) * a.dtype.type(a.scale)
         if a.mask is not None:
             if a.mask.dtype == np.bool_:
                 # The contract's bool mask *adds* 0 or -inf (so a NaN score stays NaN).
@@ -93,7 +100,7 @@ def _output(a: contract.AttentionInputs, weights: np.ndarray) -> np.ndarray:
     """weights · v, [..., n, m] @ [..., m, d_v] → [..., n, d_v]."""
     assert a.v is not None
     with np.errstate(all="ignore"):
-        out = np.matmul(weights, a.v)
+        out = np.matmul(weights, _repeat_kv(a, a.v))  # (..., h, n, m) @ (..., h, m, d_v)
     # A query that may attend to nothing (all-zero weights) outputs zeros — even where v holds
     # inf or NaN, for which 0 · v would be NaN.
     attends_to_nothing = ~np.any(weights != 0, axis=-1, keepdims=True)
@@ -162,6 +169,87 @@ def gelu(x: Any) -> np.ndarray:
     return np.asarray(out, dtype=x.dtype, order="C")
 
 
+def rms_norm(x: Any, weight: Any, eps: float = 1e-5) -> np.ndarray:
+    """``x / √(mean(x²) + eps) · weight`` over the last axis (Llama's RMSNorm)."""
+    x, weight, eps = contract.validate_rms_norm(x, weight, eps)
+    if x.shape[-1] == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        mean_square = np.mean(x * x, axis=-1, keepdims=True)
+        out = x * (1 / np.sqrt(mean_square + x.dtype.type(eps))) * weight
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
+def _silu(x: np.ndarray) -> np.ndarray:
+    """x · σ(x) from e = exp(−|x|) ≤ 1, so nothing overflows: x / (1 + e) for x ≥ 0 and
+    x · e / (1 + e) below; silu(−inf) is −0.0, its limit (x · 0 would be NaN)."""
+    with np.errstate(all="ignore"):
+        e = np.exp(-np.abs(x))
+        out = np.where(x >= 0, x, x * e) / (1 + e)
+        return np.where(np.isneginf(x), x.dtype.type(-0.0), out).astype(x.dtype, copy=False)
+
+
+def silu(x: Any) -> np.ndarray:
+    """``x · σ(x)``, elementwise."""
+    x = contract.validate_silu(x)
+    return np.asarray(_silu(x), dtype=x.dtype, order="C")
+
+
+def swiglu(gate: Any, up: Any) -> np.ndarray:
+    """``silu(gate) · up``, elementwise (the gated FFN of Llama)."""
+    gate, up = contract.validate_swiglu(gate, up)
+    with np.errstate(all="ignore"):
+        out = _silu(gate) * up
+    return np.asarray(out, dtype=gate.dtype, order="C")
+
+
+def rope(x: Any, positions: Any, base: float = 10000.0) -> np.ndarray:
+    """Rotate each adjacent pair (x[2i], x[2i+1]) of row t by θ = positions[t] · base^(−2i/d),
+    computed (angle and rotation) in float64 and rounded once to x's dtype."""
+    x, positions, base = contract.validate_rope(x, positions, base)
+    d = x.shape[-1]
+    freqs = base ** (-(2 * np.arange(d // 2)) / d)  # (d/2,)
+    theta = positions.astype(np.float64)[:, None] * freqs  # (n, d/2)
+    cos, sin = np.cos(theta), np.sin(theta)
+    pairs = x.astype(np.float64).reshape(*x.shape[:-1], d // 2, 2)  # (..., n, d) → (..., n, d/2, 2)
+    a, b = pairs[..., 0], pairs[..., 1]
+    with np.errstate(all="ignore"):
+        out = np.stack([a * cos - b * sin, a * sin + b * cos], axis=-1)  # (..., n, d/2, 2)
+    return np.ascontiguousarray(out.reshape(x.shape).astype(x.dtype))  # → (..., n, d)
+
+
+def _dequantize(data: np.ndarray, kind: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The float32 values of whole GGML blocks, all at once (see contract.QUANT_BLOCK_BYTES)."""
+    block_bytes = contract.QUANT_BLOCK_BYTES[kind]
+    blocks = data.reshape(-1, block_bytes)  # (any shape) → (blocks, bytes per block)
+    d = blocks[:, 0:2].copy().view("<f2").astype(np.float32)  # (blocks, 1)
+    with np.errstate(all="ignore"):  # an inf or NaN scale is a value (inf · 0 = NaN), as in GGML
+        if kind == "q8_0":
+            q = blocks[:, 2:].copy().view(np.int8).astype(np.float32)  # (blocks, 32)
+            values = d * q
+        else:
+            m = blocks[:, 2:4].copy().view("<f2").astype(np.float32)  # (blocks, 1)
+            qs = blocks[:, 4:]  # (blocks, 16): value j in the low nibble, j + 16 in the high one
+            q = np.concatenate([qs & 0x0F, qs >> 4], axis=1).astype(np.float32)  # (blocks, 32)
+            values = d * q + m
+    return values.reshape(shape)  # (blocks, 32) → shape
+
+
+def dequantize(data: Any, kind: str, shape: Any) -> np.ndarray:
+    """The float32 array of ``shape`` that the GGML blocks in ``data`` hold."""
+    data, kind, shape = contract.validate_dequantize(data, kind, shape)
+    return np.ascontiguousarray(_dequantize(data, kind, shape))
+
+
+def quantized_linear(x: Any, data: Any, kind: str, shape: Any) -> np.ndarray:
+    """``x · Wᵀ`` with W = dequantize(data, kind, shape) [out, in]: NumPy's way is to expand W."""
+    x, data, kind, shape = contract.validate_quantized_linear(x, data, kind, shape)
+    weight = _dequantize(data, kind, shape)  # (out, in) float32
+    with np.errstate(all="ignore"):
+        out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
+    return np.ascontiguousarray(out)
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (NumPy itself is not re-configured)."""
     _threads.set(n)
@@ -176,12 +264,18 @@ __all__ = [
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "dequantize",
     "embedding_lookup",
     "gelu",
     "get_num_threads",
     "layer_norm",
     "linear",
     "one_hot",
+    "quantized_linear",
+    "rms_norm",
+    "rope",
     "set_num_threads",
+    "silu",
     "softmax",
+    "swiglu",
 ]

@@ -91,7 +91,9 @@ def _weight_rows(a: contract.AttentionInputs) -> list[list[list[float]]]:
     """
     batch = math.prod(a.lead)
     qs = a.q.reshape(batch, a.n, a.d_k).tolist()
-    ks = a.k.reshape(batch, a.m, a.d_k).tolist()
+    # k [batch / group, m, d_k]: query batch b (head j) reads key/value batch b // group (head
+    # j // group), grouped-query attention without copying the shared heads.
+    ks = a.k.reshape(batch // a.group, a.m, a.d_k).tolist()
     masks = None
     if a.mask is not None:
         # Edge: broadcast the mask to the scores' shape (stride tricks only, no arithmetic).
@@ -102,7 +104,7 @@ def _weight_rows(a: contract.AttentionInputs) -> list[list[list[float]]]:
         for i in range(a.n):
             scores = []
             for j in range(a.m):
-                s = _dot(qs[b][i], ks[b][j]) * a.scale
+                s = _dot(qs[b][i], ks[b // a.group][j]) * a.scale
                 if masks is not None:
                     mask_ij = masks[b][i][j]
                     if isinstance(mask_ij, bool):
@@ -129,7 +131,7 @@ def _weighted_sums(a: contract.AttentionInputs, weights: list[list[list[float]]]
     assert a.v is not None
     batch = math.prod(a.lead)
     d_v = a.v.shape[-1]
-    vs = a.v.reshape(batch, a.m, d_v).tolist()
+    vs = a.v.reshape(batch // a.group, a.m, d_v).tolist()
     out = []
     for b, rows in enumerate(weights):
         z_rows = []
@@ -140,7 +142,10 @@ def _weighted_sums(a: contract.AttentionInputs, weights: list[list[list[float]]]
                 z_rows.append([0.0] * d_v)
             else:
                 z_rows.append(
-                    [sum((w * vs[b][j][t] for j, w in enumerate(row)), 0.0) for t in range(d_v)]
+                    [
+                        sum((w * vs[b // a.group][j][t] for j, w in enumerate(row)), 0.0)
+                        for t in range(d_v)
+                    ]
                 )
         out.append(z_rows)
     return _to_array(out, a.dtype, (*a.lead, a.n, d_v))
@@ -212,6 +217,114 @@ def gelu(x: Any) -> np.ndarray:
     return _to_array(values, x.dtype, x.shape)
 
 
+def rms_norm(x: Any, weight: Any, eps: float = 1e-5) -> np.ndarray:
+    """``x / √(mean(x²) + eps) · weight`` over each row."""
+    x, weight, eps = contract.validate_rms_norm(x, weight, eps)
+    d = x.shape[-1]
+    if d == 0:
+        return np.zeros(x.shape, dtype=x.dtype)
+    w = weight.tolist()
+    out = []
+    for row in x.reshape(-1, d).tolist():
+        root = math.sqrt(math.fsum(v * v for v in row) / d + eps)
+        # eps = 0 and a row of zeros: 1/0, which IEEE (and the other backends) call inf.
+        inv = 1.0 / root if root else math.inf
+        out.append([v * inv * w_j for v, w_j in zip(row, w, strict=True)])
+    return _to_array(out, x.dtype, x.shape)
+
+
+def _silu(v: float) -> float:
+    """v · σ(v) from e = exp(−|v|) ≤ 1 (no overflow); silu(−inf) = −0.0, its limit."""
+    if v == -math.inf:
+        return -0.0
+    e = math.exp(-abs(v)) if not math.isnan(v) else math.nan
+    return (v if v >= 0 else v * e) / (1.0 + e)
+
+
+def silu(x: Any) -> np.ndarray:
+    """``x · σ(x)`` for every element."""
+    x = contract.validate_silu(x)
+    return _to_array([_silu(v) for v in x.reshape(-1).tolist()], x.dtype, x.shape)
+
+
+def swiglu(gate: Any, up: Any) -> np.ndarray:
+    """``silu(gate) · up`` for every pair of elements."""
+    gate, up = contract.validate_swiglu(gate, up)
+    pairs = zip(gate.reshape(-1).tolist(), up.reshape(-1).tolist(), strict=True)
+    return _to_array([_silu(g) * u for g, u in pairs], gate.dtype, gate.shape)
+
+
+def rope(x: Any, positions: Any, base: float = 10000.0) -> np.ndarray:
+    """Rotate pair (a, b) = (x[2i], x[2i+1]) of row t by θ = positions[t] · base^(−2i/d):
+    (a cos θ − b sin θ, a sin θ + b cos θ)."""
+    x, positions, base = contract.validate_rope(x, positions, base)
+    n, d = x.shape[-2], x.shape[-1]
+    freqs = [base ** (-(2 * i) / d) for i in range(d // 2)]
+    angles = [[(math.cos(p * f), math.sin(p * f)) for f in freqs] for p in positions.tolist()]
+    out = []
+    for r, row in enumerate(x.reshape(-1, d).tolist() if d else [[]] * math.prod(x.shape[:-1])):
+        rotated = []
+        for (a, b), (c, s) in zip(
+            zip(row[0::2], row[1::2], strict=True), angles[r % n], strict=True
+        ):
+            rotated += [a * c - b * s, a * s + b * c]
+        out.append(rotated)
+    return _to_array(out, x.dtype, x.shape)
+
+
+def _half(bits: int) -> float:
+    """An IEEE half-precision number, from its 16 bits: sign, 5-bit exponent, 10-bit fraction."""
+    sign = -1.0 if bits >> 15 else 1.0
+    exponent, fraction = (bits >> 10) & 0x1F, bits & 0x3FF
+    if exponent == 0x1F:
+        return sign * math.inf if fraction == 0 else math.nan
+    if exponent == 0:  # zero or subnormal: fraction · 2^−24
+        return sign * math.ldexp(fraction, -24)
+    return sign * math.ldexp(1024 + fraction, exponent - 25)
+
+
+def _block_values(kind: str, block: list[int]) -> list[float]:
+    """The 32 values of one GGML block (its bytes, little-endian): Q8_0 = d · q; Q4_1 =
+    d · nibble + m, the low nibbles first, then the high ones."""
+    d = _half(block[0] | block[1] << 8)
+    if kind == "q8_0":
+        return [d * (q - 256 if q >= 128 else q) for q in block[2:34]]
+    m = _half(block[2] | block[3] << 8)
+    qs = block[4:20]
+    # d · q + m is exact in a Python float (two halves' products and sums span at most 51 bits),
+    # so rounding it to float32 at the end gives exactly float32's d · q + m.
+    return [d * (q & 0x0F) + m for q in qs] + [d * (q >> 4) + m for q in qs]
+
+
+def _dequantized_rows(data: np.ndarray, kind: str, k: int) -> list[list[float]]:
+    """The rows of k values that ``data`` holds, block by block."""
+    block_bytes = contract.QUANT_BLOCK_BYTES[kind]
+    raw = data.reshape(-1).tolist()  # edge: the bytes as a list of ints
+    values: list[float] = []
+    for start in range(0, len(raw), block_bytes):
+        values += _block_values(kind, raw[start : start + block_bytes])
+    return [values[r : r + k] for r in range(0, len(values), k)] if k else []
+
+
+def dequantize(data: Any, kind: str, shape: Any) -> np.ndarray:
+    """The float32 array of ``shape`` that the GGML blocks in ``data`` hold."""
+    data, kind, shape = contract.validate_dequantize(data, kind, shape)
+    return _to_array(_dequantized_rows(data, kind, shape[-1]), np.dtype(np.float32), shape)
+
+
+def quantized_linear(x: Any, data: Any, kind: str, shape: Any) -> np.ndarray:
+    """``x · Wᵀ`` with W = dequantize(data, kind, shape) [out, in], row by row (with the exact
+    block values, where the other backends round each weight to float32 first: a difference of
+    at most ε/2 · Σ|x||w|)."""
+    x, data, kind, shape = contract.validate_quantized_linear(x, data, kind, shape)
+    n_out, d_in = shape
+    w_rows = _dequantized_rows(data, kind, d_in) if n_out and d_in else [[]] * n_out
+    lead = x.shape[:-1]
+    x_rows = x.reshape(math.prod(lead), d_in).tolist()  # (..., in) → (rows, in)
+    out = [[_dot(row, w) for w in w_rows] for row in x_rows]
+    return _to_array(out, np.dtype(np.float32), (*lead, n_out))
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (it always computes on one thread)."""
     _threads.set(n)
@@ -226,12 +339,18 @@ __all__ = [
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "dequantize",
     "embedding_lookup",
     "gelu",
     "get_num_threads",
     "layer_norm",
     "linear",
     "one_hot",
+    "quantized_linear",
+    "rms_norm",
+    "rope",
     "set_num_threads",
+    "silu",
     "softmax",
+    "swiglu",
 ]

@@ -1,0 +1,297 @@
+//! GGML's quantized blocks, Q8_0 and Q4_1: the checks of `dequantize` / `quantized_linear` and
+//! the dequantization itself.
+//!
+//! A block holds 32 consecutive values of a row (along the last axis), little-endian as GGUF
+//! files store them:
+//!
+//! - Q8_0, 34 bytes: an f16 scale d, then 32 int8 q; value_j = d · q_j.
+//! - Q4_1, 20 bytes: an f16 scale d, an f16 minimum m, then 16 bytes qs of two 4-bit values each;
+//!   value_j = d · (qs[j] & 0xF) + m for j < 16 and d · (qs[j − 16] >> 4) + m for j ≥ 16.
+//!
+//! d · q is exact in float32 (an 11-bit significand times an integer of at most 8 bits), so the
+//! values equal those of `gguf.quants.dequantize` bit for bit, however d · q + m is evaluated
+//! (a fused multiply-add rounds once, like the separate add).
+
+use rayon::prelude::*;
+
+use crate::error::{fmt_shape, CoreError, Result};
+use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+
+/// Values per block, in every format here.
+pub const BLOCK: usize = 32;
+
+/// One block format: its size and how to turn its bytes into 32 float32 values.
+pub trait BlockFormat: Copy + Send + Sync + 'static {
+    /// Bytes per block.
+    const BYTES: usize;
+    /// The 32 values of `block` (`BYTES` long) into `out`. `FUSED` evaluates d · q + m with a
+    /// fused multiply-add (for code compiled with FMA), which gives the same, exact, values.
+    fn dequantize<const FUSED: bool>(block: &[u8], out: &mut [f32; BLOCK]);
+}
+
+/// Q8_0: f16 d, 32 × int8.
+#[derive(Clone, Copy, Debug)]
+pub struct Q8_0;
+
+/// Q4_1: f16 d, f16 m, 16 bytes of nibbles.
+#[derive(Clone, Copy, Debug)]
+pub struct Q4_1;
+
+impl BlockFormat for Q8_0 {
+    const BYTES: usize = 34;
+
+    #[inline(always)]
+    fn dequantize<const FUSED: bool>(block: &[u8], out: &mut [f32; BLOCK]) {
+        let d = f16_to_f32(u16::from_le_bytes([block[0], block[1]]));
+        let qs: &[u8; BLOCK] = block[2..34].try_into().expect("a Q8_0 block has 34 bytes");
+        for j in 0..BLOCK {
+            out[j] = d * f32::from(qs[j] as i8);
+        }
+    }
+}
+
+impl BlockFormat for Q4_1 {
+    const BYTES: usize = 20;
+
+    #[inline(always)]
+    fn dequantize<const FUSED: bool>(block: &[u8], out: &mut [f32; BLOCK]) {
+        let d = f16_to_f32(u16::from_le_bytes([block[0], block[1]]));
+        let m = f16_to_f32(u16::from_le_bytes([block[2], block[3]]));
+        let qs: &[u8; 16] = block[4..20].try_into().expect("a Q4_1 block has 20 bytes");
+        let value = |q: u8| {
+            let q = f32::from(q);
+            if FUSED {
+                d.mul_add(q, m)
+            } else {
+                d * q + m
+            }
+        };
+        for j in 0..16 {
+            out[j] = value(qs[j] & 0x0F);
+            out[j + 16] = value(qs[j] >> 4);
+        }
+    }
+}
+
+/// The formats a caller may name, as `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Q4_1,
+    Q8_0,
+}
+
+/// The names `Kind::parse` accepts, as E31 lists them.
+pub const KIND_NAMES: &str = "'q4_1', 'q8_0'";
+
+impl Kind {
+    /// The format called `name` ("q4_1" or "q8_0", as `gguf` spells them in lower case).
+    pub fn parse(name: &str) -> Option<Kind> {
+        match name {
+            "q4_1" => Some(Kind::Q4_1),
+            "q8_0" => Some(Kind::Q8_0),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Q4_1 => "q4_1",
+            Kind::Q8_0 => "q8_0",
+        }
+    }
+
+    /// Bytes per block of 32 values.
+    pub fn block_bytes(self) -> usize {
+        match self {
+            Kind::Q4_1 => Q4_1::BYTES,
+            Kind::Q8_0 => Q8_0::BYTES,
+        }
+    }
+}
+
+/// E31, for a `kind` that is not one of `KIND_NAMES`; `repr` is Python's `repr(kind)`.
+pub fn kind_error(repr: &str) -> CoreError {
+    CoreError::Value(format!("kind must be one of {KIND_NAMES}, got {repr}"))
+}
+
+/// An IEEE half-precision number (its bits) as float32, exactly: every f16 is a float32.
+/// Subnormal scales (|d| < 2^−14) occur in real files for rows of tiny weights.
+#[inline(always)]
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let exp = u32::from((h >> 10) & 0x1F);
+    let man = u32::from(h & 0x03FF);
+    let bits = match exp {
+        0 if man == 0 => sign, // ±0
+        0 => {
+            // Subnormal: man · 2^−24, exact in float32.
+            let v = man as f32 * (1.0 / 16_777_216.0);
+            return if sign != 0 { -v } else { v };
+        }
+        31 => sign | 0x7F80_0000 | (man << 13), // ±inf, or NaN with its payload
+        _ => sign | ((exp + 112) << 23) | (man << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// A shape as Python writes the tuple (negative entries included).
+fn fmt_signed(shape: &[i64]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Check the logical `shape` of quantized data (E33, E34): `ndim` Some(2) for `quantized_linear`'s
+/// (out, in), None for `dequantize`'s (..., k). Returns it as sizes.
+pub fn check_shape(shape: &[i64], ndim: Option<usize>) -> Result<Vec<usize>> {
+    match ndim {
+        Some(2) if shape.len() != 2 => {
+            return Err(CoreError::Value(format!(
+                "shape must be 2-D (out, in), got {}",
+                fmt_signed(shape)
+            )))
+        }
+        _ if shape.is_empty() => {
+            return Err(CoreError::Value(
+                "shape must have at least 1 dimension (..., k), got ()".to_string(),
+            ))
+        }
+        _ => {}
+    }
+    if shape.iter().any(|&d| d < 0) {
+        return Err(CoreError::Value(format!(
+            "shape must not have negative dimensions, got {}",
+            fmt_signed(shape)
+        )));
+    }
+    let sizes: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let k = sizes[sizes.len() - 1];
+    if !k.is_multiple_of(BLOCK) {
+        return Err(CoreError::Value(format!(
+            "shape {} has a last dimension of {k}, which is not a multiple of {BLOCK} (the values \
+             in a block)",
+            fmt_shape(&sizes)
+        )));
+    }
+    Ok(sizes)
+}
+
+/// E37: `data` must hold exactly the blocks of an array of `shape`. Called after E23 has checked
+/// that the float32 result fits in memory, so the byte count cannot overflow.
+pub fn check_bytes(kind: Kind, shape: &[usize], given: usize) -> Result<usize> {
+    let values: u128 = shape.iter().map(|&d| d as u128).product();
+    let expected = values / BLOCK as u128 * kind.block_bytes() as u128;
+    if expected == given as u128 {
+        Ok(given)
+    } else {
+        Err(CoreError::Value(format!(
+            "data has {given} bytes, but a {} array of shape {} takes {expected}",
+            kind.name(),
+            fmt_shape(shape)
+        )))
+    }
+}
+
+/// Work of dequantizing `values` numbers, for `threads::run`.
+pub fn dequantize_work(values: usize) -> usize {
+    values.saturating_mul(2)
+}
+
+/// Blocks per parallel task: 4096 blocks are 128K values (512 KB of float32 written).
+const BLOCKS_PER_TASK: usize = 4096;
+
+/// out [blocks · 32] = the values of `data` (whole blocks of `B`), in order.
+fn dequantize_as<B: BlockFormat>(data: &[u8], out: &mut [f32]) {
+    let run = |(o, d): (&mut [f32], &[u8])| {
+        for (vals, block) in o.chunks_exact_mut(BLOCK).zip(d.chunks_exact(B::BYTES)) {
+            let vals: &mut [f32; BLOCK] = vals.try_into().expect("chunks of BLOCK values");
+            B::dequantize::<false>(block, vals);
+        }
+    };
+    let (o_task, d_task) = (BLOCKS_PER_TASK * BLOCK, BLOCKS_PER_TASK * B::BYTES);
+    if dequantize_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
+        run((out, data));
+    } else {
+        out.par_chunks_mut(o_task)
+            .zip(data.par_chunks(d_task))
+            .for_each(run);
+    }
+}
+
+/// out = the float32 values of `data`, whole blocks of `kind` (checked by `check_bytes`).
+pub fn dequantize(kind: Kind, data: &[u8], out: &mut [f32]) {
+    match kind {
+        Kind::Q4_1 => dequantize_as::<Q4_1>(data, out),
+        Kind::Q8_0 => dequantize_as::<Q8_0>(data, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_half_converts_exactly() {
+        // The reference: sign · 2^(e − 15) · (1 + f/1024), or 2^−14 · f/1024 for subnormals.
+        for h in 0..=u16::MAX {
+            let (s, e, f) = (h >> 15, (h >> 10) & 0x1F, h & 0x3FF);
+            let sign = if s == 1 { -1.0f64 } else { 1.0 };
+            let got = f16_to_f32(h);
+            match e {
+                31 if f == 0 => assert_eq!(got, sign as f32 * f32::INFINITY),
+                31 => assert!(
+                    got.is_nan()
+                        && got.to_bits() & 0x7FFF_FFFF == 0x7F80_0000 | (u32::from(f) << 13)
+                ),
+                0 => assert_eq!(
+                    f64::from(got),
+                    sign * f64::from(f) / 1024.0 * 2f64.powi(-14),
+                    "{h:#x}"
+                ),
+                _ => assert_eq!(
+                    f64::from(got),
+                    sign * (1.0 + f64::from(f) / 1024.0) * 2f64.powi(i32::from(e) - 15),
+                    "{h:#x}"
+                ),
+            }
+            assert_eq!(got.is_sign_negative(), s == 1, "{h:#x}");
+        }
+    }
+
+    #[test]
+    fn blocks_decode_by_the_formulas() {
+        // Q8_0: d = 0.5 (f16 0x3800), q = -128, -1, 0, 1, ..., 127 at the ends.
+        let mut b8 = vec![0x00, 0x38];
+        b8.extend((0..32).map(|j| (j as i8 * 4 - 64) as u8));
+        b8[2] = 0x80; // -128
+        let mut out = [0.0; BLOCK];
+        Q8_0::dequantize::<false>(&b8, &mut out);
+        assert_eq!(out[0], -64.0);
+        for (j, &v) in out.iter().enumerate().skip(1) {
+            assert_eq!(v, 0.5 * f32::from(j as i8 * 4 - 64));
+        }
+        // Q4_1: d = 2 (0x4000), m = -1 (0xBC00); byte j holds j & 0xF low and 15 − j high.
+        let mut b4 = vec![0x00, 0x40, 0x00, 0xBC];
+        b4.extend((0..16u8).map(|j| j | ((15 - j) << 4)));
+        for fused in [false, true] {
+            let mut out = [0.0; BLOCK];
+            if fused {
+                Q4_1::dequantize::<true>(&b4, &mut out);
+            } else {
+                Q4_1::dequantize::<false>(&b4, &mut out);
+            }
+            for j in 0..16 {
+                assert_eq!(out[j], 2.0 * j as f32 - 1.0);
+                assert_eq!(out[j + 16], 2.0 * (15 - j) as f32 - 1.0);
+            }
+        }
+    }
+}
