@@ -1,5 +1,5 @@
-"""Every documented error (docs/api.md, E1–E16 and E22–E24; E17–E21 are in test_dense.py), for
-every backend, word for word.
+"""Every documented error (docs/api.md, E1–E16 and E22–E37; E17–E21 are in test_dense.py, and
+here for the decoder's functions), for every backend, word for word.
 
 Each case is a bad call, the exception type and the exact message the contract prescribes. The
 first test holds each backend to it (``pytest.raises(match=re.escape(...))`` and equality of the
@@ -68,6 +68,13 @@ FLOAT_ONLY = "expected float32 or float64"
 SHARE = "all inputs of one call must share one dtype"
 TWO_D = "must have at least 2 dimensions [..., n, d], got shape"
 LEAD = "leading dimensions must be equal"
+HEADS = "the number of query heads"
+X8 = arr((2, 3, 8))  # x [..., n, d] for rope: n = 3, d = 8
+POS = np.array([0, 1, 2])
+Q8 = np.zeros((4, 20), np.uint8)  # 4 Q4_1 blocks: a (4, 32) or (2, 64) array; or 2 Q8_0 + 12 bytes
+W41 = np.zeros((3, 40), np.uint8)  # a (3, 64) Q4_1 weight
+X64 = arr((2, 64), F32)
+NOT_KIND = "kind must be one of 'q4_1', 'q8_0', got"
 
 # fmt: off
 CASES = [
@@ -174,14 +181,18 @@ CASES = [
     Case("E10-weights", "attention_weights", (Q[0], arr((5, 7), F32)),
          message="q has shape (3, 4) and k has shape (5, 7): their last dimensions (d_k) differ"),
     # E11: leading dimensions of k or v differ from q's (no broadcasting).
-    Case("E11-k", "attention", (Q, arr((3, 5, 4), F32), V),
-         message=f"q has shape (2, 3, 4) and k has shape (3, 5, 4): {LEAD}"),
+    Case("E11-k", "attention", (arr((2, 2, 3, 4), F32), arr((3, 2, 5, 4), F32),
+         arr((3, 2, 5, 6), F32)),
+         message=f"q has shape (2, 2, 3, 4) and k has shape (3, 2, 5, 4): {LEAD}"),
     Case("E11-k-fewer-dims", "attention", (Q, K[0], V),
          message=f"q has shape (2, 3, 4) and k has shape (5, 4): {LEAD}"),
-    Case("E11-k-size-1", "attention_weights", (Q, arr((1, 5, 4), F32)),
-         message=f"q has shape (2, 3, 4) and k has shape (1, 5, 4): {LEAD}"),
+    Case("E11-k-heads-and-2d", "attention_weights", (Q[0], arr((1, 5, 4), F32)),
+         message=f"q has shape (3, 4) and k has shape (1, 5, 4): {LEAD}"),
+    # v has k's leading dimensions (with grouped heads, not q's).
     Case("E11-v", "attention", (Q, K, arr((1, 5, 6), F32)),
-         message=f"q has shape (2, 3, 4) and v has shape (1, 5, 6): {LEAD}"),
+         message=f"k has shape (2, 5, 4) and v has shape (1, 5, 6): {LEAD}"),
+    Case("E11-v-grouped", "attention", (arr((6, 3, 4), F32), K, arr((6, 5, 6), F32)),
+         message=f"k has shape (2, 5, 4) and v has shape (6, 5, 6): {LEAD}"),
     # E12: k and v differ in m.
     Case("E12", "attention", (Q[0], K[0], arr((6, 2), F32)),
          message="k has shape (5, 4) and v has shape (6, 2): they must have the same number of "
@@ -259,6 +270,138 @@ CASES = [
          exc=IndexError, message="id 7 is out of range for a vocabulary of size 3"),
     Case("E1-big-endian-int", "softmax", (np.zeros(3, ">i4"),), exc=TypeError,
          message=f"x has dtype int32; {FLOAT_ONLY}"),
+    # E25: rope's positions are not of an integer dtype.
+    Case("E25-float", "rope", (X8, [0.0, 1.0, 2.0]), exc=TypeError,
+         message="positions has dtype float64; expected an integer dtype"),
+    Case("E25-bool", "rope", (X8, np.array([True, False, True])), exc=TypeError,
+         message="positions has dtype bool; expected an integer dtype"),
+    # E26: rope's d is odd.
+    Case("E26", "rope", (arr((3, 5)), POS),
+         message="x has shape (3, 5): its last dimension (d) must be even, as rope rotates pairs"),
+    # E9, E20 for rope: x needs [..., n, d]; positions must be [n].
+    Case("E9-rope-x", "rope", (arr((8,)), POS), message=f"x {TWO_D} (8,)"),
+    Case("E20-rope-positions", "rope", (X8, np.arange(4)),
+         message="positions has shape (4,); expected (3,) to match x of shape (2, 3, 8)"),
+    Case("E20-rope-positions-2d", "rope", (X8, POS[None]),
+         message="positions has shape (1, 3); expected (3,) to match x of shape (2, 3, 8)"),
+    # E27: rope's base.
+    Case("E27-zero", "rope", (X8, POS), {"base": 0.0},
+         message="base must be a finite number > 0, got 0.0"),
+    Case("E27-inf", "rope", (X8, POS), {"base": float("inf")},
+         message="base must be a finite number > 0, got inf"),
+    Case("E27-negative", "rope", (X8, POS), {"base": -1e5},
+         message="base must be a finite number > 0, got -100000.0"),
+    # E28: a negative position (the first one).
+    Case("E28", "rope", (X8, np.array([0, -7, -1], np.int16)),
+         message="positions must be >= 0, got -7"),
+    # E29: swiglu's inputs differ in shape.
+    Case("E29", "swiglu", (arr((2, 3)), arr((3, 2))),
+         message="gate has shape (2, 3) and up has shape (3, 2): they must have the same shape"),
+    Case("E29-broadcastable", "swiglu", (arr((2, 3)), arr((3,))),
+         message="gate has shape (2, 3) and up has shape (3,): they must have the same shape"),
+    # E30: grouped-query attention with q's heads not a multiple of k's.
+    Case("E30", "attention", (arr((1, 9, 3, 4), F32), arr((1, 4, 5, 4), F32),
+         arr((1, 4, 5, 6), F32)),
+         message=f"q has shape (1, 9, 3, 4) and k has shape (1, 4, 5, 4): {HEADS} (axis -3, 9) "
+         "must be a multiple of the number of key/value heads (4)"),
+    Case("E30-zero-kv-heads", "attention_weights", (Q, arr((0, 5, 4), F32)),
+         message=f"q has shape (2, 3, 4) and k has shape (0, 5, 4): {HEADS} (axis -3, 2) must "
+         "be a multiple of the number of key/value heads (0)"),
+    # E31: an unknown kind of block.
+    Case("E31-upper", "dequantize", (Q8, "Q4_1", (4, 32)), message=f"{NOT_KIND} 'Q4_1'"),
+    Case("E31-other", "quantized_linear", (X64, W41, "q4_0", (3, 64)),
+         message=f"{NOT_KIND} 'q4_0'"),
+    Case("E31-not-a-str", "dequantize", (Q8, 3, (4, 32)), message=f"{NOT_KIND} 3"),
+    # E32: shape is not a tuple (or list).
+    Case("E32-int", "dequantize", (Q8, "q4_1", 128), exc=TypeError,
+         message="shape must be a tuple of integers, got int"),
+    Case("E32-array", "quantized_linear", (X64, W41, "q4_1", np.array([3, 64])), exc=TypeError,
+         message="shape must be a tuple of integers, got ndarray"),
+    Case("E32-entry", "dequantize", (Q8, "q4_1", (4, 32.0)), exc=TypeError,
+         message="'float' object cannot be interpreted as an integer"),
+    Case("E24-shape", "dequantize", (Q8, "q4_1", (2**64, 32)),
+         message="shape must fit in a signed 64-bit integer, got 18446744073709551616"),
+    # E33: shape has the wrong number of dimensions, or a negative one.
+    Case("E33-empty", "dequantize", (Q8, "q8_0", ()),
+         message="shape must have at least 1 dimension (..., k), got ()"),
+    Case("E33-negative", "dequantize", (Q8, "q8_0", [-1, 32]),
+         message="shape must not have negative dimensions, got (-1, 32)"),
+    Case("E33-not-2d", "quantized_linear", (X64, W41, "q4_1", (192,)),
+         message="shape must be 2-D (out, in), got (192,)"),
+    Case("E33-3d", "quantized_linear", (X64, W41, "q4_1", (1, 3, 64)),
+         message="shape must be 2-D (out, in), got (1, 3, 64)"),
+    # E34: the last dimension is not a whole number of blocks.
+    Case("E34", "dequantize", (Q8, "q4_1", (5, 24)),
+         message="shape (5, 24) has a last dimension of 24, which is not a multiple of 32 (the "
+         "values in a block)"),
+    Case("E34-linear", "quantized_linear", (arr((2, 48), F32), W41, "q4_1", (3, 48)),
+         message="shape (3, 48) has a last dimension of 48, which is not a multiple of 32 (the "
+         "values in a block)"),
+    # E35: data is not raw bytes.
+    Case("E35-int8", "dequantize", (Q8.view(np.int8), "q4_1", (4, 32)), exc=TypeError,
+         message="data has dtype int8; expected uint8 (raw GGML blocks)"),
+    Case("E35-float", "quantized_linear", (X64, W41.astype(F32), "q4_1", (3, 64)),
+         exc=TypeError, message="data has dtype float32; expected uint8 (raw GGML blocks)"),
+    # E36: x of a quantized product is not float32.
+    Case("E36-f64", "quantized_linear", (arr((2, 64)), W41, "q4_1", (3, 64)), exc=TypeError,
+         message="x has dtype float64; quantized products take float32"),
+    Case("E36-int", "quantized_linear", (np.ones(64, np.int32), W41, "q4_1", (3, 64)),
+         exc=TypeError, message="x has dtype int32; quantized products take float32"),
+    # E37: data does not hold exactly the blocks of shape.
+    Case("E37", "dequantize", (Q8, "q8_0", (2, 32)),
+         message="data has 80 bytes, but a q8_0 array of shape (2, 32) takes 68"),
+    Case("E37-linear", "quantized_linear", (X64, W41, "q8_0", (3, 64)),
+         message="data has 120 bytes, but a q8_0 array of shape (3, 64) takes 204"),
+    # E17, E19, E20, E21 and E23 for the new functions (their messages are the existing ones).
+    Case("E17-rms-norm", "rms_norm", (np.float64(1.0), np.ones(1)),
+         message="x must have at least 1 dimension [..., d], got shape ()"),
+    Case("E20-rms-norm", "rms_norm", (arr((2, 3)), np.ones(2)),
+         message="weight has shape (2,); expected (3,) to match x of shape (2, 3)"),
+    Case("E21-rms-norm", "rms_norm", (arr((2, 3)), np.ones(3)), {"eps": float("nan")},
+         message="eps must be a finite number >= 0, got nan"),
+    Case("E2-rms-norm", "rms_norm", (arr((2, 3)), np.ones(3, F32)), exc=TypeError,
+         message=f"weight has dtype float32 but x has dtype float64; {SHARE}"),
+    Case("E1-silu", "silu", (np.ones(3, np.int64),), exc=TypeError,
+         message=f"x has dtype int64; {FLOAT_ONLY}"),
+    Case("E2-swiglu", "swiglu", (arr((3,), F32), arr((3,))), exc=TypeError,
+         message=f"up has dtype float64 but gate has dtype float32; {SHARE}"),
+    Case("E1-rope", "rope", (np.ones((3, 2), np.int64), POS), exc=TypeError,
+         message=f"x has dtype int64; {FLOAT_ONLY}"),
+    Case("E17-quantized", "quantized_linear", (np.float32(1.0), W41, "q4_1", (3, 64)),
+         message="x must have at least 1 dimension [..., d], got shape ()"),
+    Case("E19-quantized", "quantized_linear", (arr((2, 32), F32), W41, "q4_1", (3, 64)),
+         message="x has shape (2, 32) and weight has shape (3, 64): x's last dimension must "
+         "equal weight's second (in)"),
+    Case("E23-dequantize", "dequantize", (Q8, "q8_0", (10**12, 32)), exc=MemoryError,
+         message=too_big("the result", "(1000000000000, 32)", "float32")),
+    Case("E23-quantized-linear", "quantized_linear", (HUGE_X[:, :32], W41, "q4_1",
+         (10**6, 32)), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000)", "float32")),
+    Case("E23-rope", "rope", (np.broadcast_to(np.float32(1), (HUGE, HUGE, 2)), np.arange(HUGE)),
+         exc=MemoryError, message=too_big("the result", "(1000000, 1000000, 2)", "float32")),
+    Case("E23-swiglu", "swiglu", (HUGE_X, HUGE_X), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000)", "float32")),
+    # Order of the new checks.
+    Case("order-kind-before-shape", "dequantize", (Q8.astype(F32), "q5_0", 7),
+         message=f"{NOT_KIND} 'q5_0'"),
+    Case("order-shape-before-data", "dequantize", (Q8.astype(F32), "q8_0", 7), exc=TypeError,
+         message="shape must be a tuple of integers, got int"),
+    Case("order-E36-before-E35", "quantized_linear", (arr((2, 64)), W41.view(np.int8), "q4_1",
+         (3, 64)), exc=TypeError, message="x has dtype float64; quantized products take float32"),
+    Case("order-E34-before-E19", "quantized_linear", (arr((2, 5), F32), W41, "q4_1", (3, 40)),
+         message="shape (3, 40) has a last dimension of 40, which is not a multiple of 32 (the "
+         "values in a block)"),
+    Case("order-E23-before-E37", "dequantize", (Q8, "q4_1", (10**12, 64)), exc=MemoryError,
+         message=too_big("the result", "(1000000000000, 64)", "float32")),
+    Case("order-E25-before-E9", "rope", (arr((8,)), [0.5]), exc=TypeError,
+         message="positions has dtype float64; expected an integer dtype"),
+    Case("order-E26-before-E20", "rope", (arr((3, 5)), np.arange(4)),
+         message="x has shape (3, 5): its last dimension (d) must be even, as rope rotates pairs"),
+    Case("order-E27-before-E28", "rope", (X8, np.array([-1, 0, 1])), {"base": -2.0},
+         message="base must be a finite number > 0, got -2.0"),
+    Case("order-E23-before-E28", "rope", (np.broadcast_to(np.float32(1), (HUGE, HUGE, 2)),
+         np.broadcast_to(np.int64(-1), (HUGE,))), exc=MemoryError,
+         message=too_big("the result", "(1000000, 1000000, 2)", "float32")),
     # Order of the checks: when two rules are broken, the earlier one is reported.
     Case("order-scalar-before-E1", "softmax", (np.array([1]),), {"axis": 0.5}, TypeError,
          "'float' object cannot be interpreted as an integer"),
@@ -314,10 +457,11 @@ CASES = [
     Case("order-E10-before-E11", "attention", (Q, arr((3, 5, 7), F32), V),
          message="q has shape (2, 3, 4) and k has shape (3, 5, 7): their last dimensions (d_k) "
          "differ"),
-    Case("order-E11-k-before-v", "attention", (Q, arr((3, 5, 4), F32), arr((4, 5, 6), F32)),
-         message=f"q has shape (2, 3, 4) and k has shape (3, 5, 4): {LEAD}"),
+    Case("order-E30-k-before-v", "attention", (Q, arr((3, 5, 4), F32), arr((4, 5, 6), F32)),
+         message=f"q has shape (2, 3, 4) and k has shape (3, 5, 4): {HEADS} (axis -3, 2) must be "
+         "a multiple of the number of key/value heads (3)"),
     Case("order-E11-before-E12", "attention", (Q, K, arr((3, 6, 6), F32)),
-         message=f"q has shape (2, 3, 4) and v has shape (3, 6, 6): {LEAD}"),
+         message=f"k has shape (2, 5, 4) and v has shape (3, 6, 6): {LEAD}"),
     Case("order-E12-before-E4", "attention", (Q, K, arr((2, 6, 6), F32)),
          {"mask": np.zeros(5, np.int64)},
          message="k has shape (2, 5, 4) and v has shape (2, 6, 6): they must have the same "
@@ -338,7 +482,7 @@ CASE_PARAMS = [pytest.param(case, id=case.id) for case in CASES]
 
 def test_every_documented_error_is_covered() -> None:
     covered = {case.id.split("-")[0] for case in CASES}
-    assert {f"E{i}" for i in [*range(1, 17), 22, 23, 24]} <= covered
+    assert {f"E{i}" for i in [*range(1, 17), *range(22, 38)]} <= covered
 
 
 @pytest.mark.parametrize("backend_name", BACKEND_NAMES)
@@ -369,3 +513,12 @@ def test_valid_edge_inputs_do_not_raise(backend_name: str) -> None:
     b.attention(Q, K, V, mask=arr((5,), bool), scale=0.0)  # 1-D mask, zero scale
     b.attention(Q, K, V, mask=arr((1, 3, 5), np.float16))  # any float mask dtype
     b.attention_weights(Q[:, :0], K[:, :0], mask=arr((1, 0, 1)))  # empty n and m
+    b.attention_weights(Q, arr((1, 5, 4), F32))  # one key/value head for both query heads
+    b.attention(arr((6, 3, 4), F32), K, V, mask=arr((6, 1, 5), bool))  # 3 query heads per kv head
+    b.rope(arr((3, 0)), POS)  # d = 0 is even
+    b.rope(X8, np.array([0, 2**63 - 1, 5], np.int64), base=1.0)  # a huge position, base 1
+    b.rope(X8, np.array([0, 2**64 - 1, 5], np.uint64))
+    b.dequantize(Q8, "q4_1", [2, 64])  # a list as shape, data of another array shape
+    b.dequantize(np.zeros((0, 20), np.uint8), "q4_1", (0, 5, 32))  # empty
+    b.quantized_linear(X64[:0], W41, "q4_1", (3, 64))  # no rows
+    b.rms_norm(arr((2, 3)), np.ones(3), eps=0)  # eps = 0

@@ -1,0 +1,166 @@
+"""dequantize and quantized_linear over GGML blocks (Q4_1, Q8_0): every backend against the `gguf`
+package's own dequantization (bit for bit), the product against x @ dequantize(...).T within a
+bound any order of summation meets, and rust_core's tiles and pool (1 and 2 threads, the same
+bits). The error messages are in test_errors.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gguf import GGMLQuantizationType
+from gguf.quants import dequantize as gguf_dequantize
+
+from transformer_walk.core import get_backend
+
+from conftest import BACKEND_NAMES, HAVE_RUST
+
+requires_rust = pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
+
+KINDS = {"q4_1": (GGMLQuantizationType.Q4_1, 20), "q8_0": (GGMLQuantizationType.Q8_0, 34)}
+
+#: f16 scales worth meeting: ordinary, negative, subnormal (the smallest, and one with a large
+#: fraction), zero and minus zero, the largest finite half.
+SCALES = np.array(
+    [0.0123, -0.0123, 6e-8, -6e-8, 3.0e-5, 0.0, -0.0, 65504.0, 1.0, -2.5], dtype=np.float16
+)
+
+
+def random_blocks(kind: str, rows: int, k: int, seed: int, specials: bool = False) -> np.ndarray:
+    """[rows, bytes per row] of random blocks (as GGUFReader gives a quantized tensor's data),
+    their scales (and Q4_1's minimums) drawn from SCALES, or any 16 bits with ``specials``
+    (inf and NaN halves included)."""
+    bytes_per_block = KINDS[kind][1]
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, size=(rows, k // 32 * bytes_per_block), dtype=np.uint8)
+    blocks = data.reshape(-1, bytes_per_block)  # (rows, bytes) → (blocks, bytes per block)
+    if not specials:
+        for at in (0, 2) if kind == "q4_1" else (0,):
+            halves = rng.choice(SCALES, size=len(blocks))
+            blocks[:, at : at + 2] = halves.view(np.uint8).reshape(-1, 2)
+    return data
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("specials", [False, True])
+def test_dequantize_equals_gguf_bit_for_bit(backend, kind, specials):
+    rows, k = (3, 64) if backend == "python" else (50, 576)
+    data = random_blocks(kind, rows, k, seed=rows + len(kind), specials=specials)
+    with np.errstate(all="ignore"):  # gguf multiplies inf and NaN scales, as it should
+        want = gguf_dequantize(data, KINDS[kind][0])
+    assert want.shape == (rows, k) and want.dtype == np.float32
+    got = get_backend(backend).dequantize(data, kind, (rows, k))
+    assert got.dtype == np.float32 and got.shape == (rows, k) and got.flags.c_contiguous
+    np.testing.assert_array_equal(
+        got.view(np.uint32)[~np.isnan(want)], want.view(np.uint32)[~np.isnan(want)]
+    )  # signed zeros too
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    if not specials:
+        assert np.isfinite(got).all()
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_dequantize_reads_any_array_shape_and_layout(backend):
+    """The blocks are bytes in C order whatever array holds them: flat, [rows, bytes], a
+    non-contiguous view; and the logical shape may have any number of dimensions."""
+    be = get_backend(backend)
+    data = random_blocks("q8_0", 4, 64, seed=5)  # 4 × 2 blocks
+    want = be.dequantize(data, "q8_0", (4, 64))
+    np.testing.assert_array_equal(
+        be.dequantize(data.reshape(-1), "q8_0", [2, 2, 64]).reshape(4, 64), want
+    )
+    wide = np.zeros((4, 2 * data.shape[1]), np.uint8)
+    wide[:, ::2] = data
+    np.testing.assert_array_equal(be.dequantize(wide[:, ::2], "q8_0", (4, 64)), want)
+    np.testing.assert_array_equal(be.dequantize(data, "q8_0", (256,)), want.reshape(-1))
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_blocks_by_hand(backend):
+    """One block of each format written out: Q8_0 d · q; Q4_1 d · nibble + m, low nibbles first."""
+    be = get_backend(backend)
+    q8 = np.concatenate(
+        [
+            np.array([0.5], np.float16).view(np.uint8),
+            np.arange(-16, 16, dtype=np.int8).view(np.uint8),
+        ]
+    )
+    np.testing.assert_array_equal(be.dequantize(q8, "q8_0", (32,)), 0.5 * np.arange(-16, 16))
+    nibbles = (np.arange(16) | ((15 - np.arange(16)) << 4)).astype(np.uint8)
+    q4 = np.concatenate([np.array([2.0, -1.0], np.float16).view(np.uint8), nibbles])
+    want = np.concatenate([2.0 * np.arange(16) - 1, 2.0 * (15 - np.arange(16)) - 1])
+    np.testing.assert_array_equal(be.dequantize(q4, "q4_1", (1, 32)), [want])
+
+
+def product_bound(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """d_in · ε₃₂ · Σ_i |x_i| |w_i|: the worst case of float32 rounding for any order of the sum."""
+    return x.shape[-1] * np.finfo(np.float32).eps * (np.abs(x).astype(np.float64) @ np.abs(w).T)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("lead", "d_in", "d_out"),
+    [
+        ((), 32, 1),
+        ((1,), 64, 3),
+        ((3,), 96, 33),
+        ((4,), 32, 64),
+        ((5,), 64, 70),
+        ((2, 35), 96, 5),
+        ((0,), 32, 4),
+        ((2,), 64, 0),
+    ],
+)
+def test_quantized_linear_is_x_times_the_dequantized_weight(backend, kind, lead, d_in, d_out):
+    """Rows: one, a tile of 4, 4 + a remainder, more than a 64-row block; columns across tasks of
+    32 rows of W. Tolerance relative to Σ|x||w|: a wrong nibble, scale or row is ~1/d_in of it."""
+    if backend == "python" and np.prod(lead) * d_in * d_out > 20_000:
+        pytest.skip("pure Python: small sizes only")
+    data = random_blocks(kind, d_out, d_in, seed=d_in + d_out)
+    # gguf cannot reshape zero blocks; an empty weight is all there is to it then.
+    w = gguf_dequantize(data, KINDS[kind][0]) if d_out else np.zeros((0, d_in), np.float32)
+    x = np.random.default_rng(d_out).standard_normal((*lead, d_in)).astype(np.float32)
+    got = get_backend(backend).quantized_linear(x, data, kind, (d_out, d_in))
+    assert got.dtype == np.float32 and got.shape == (*lead, d_out) and got.flags.c_contiguous
+    exact = x.astype(np.float64) @ w.astype(np.float64).T
+    bound = product_bound(x, w)
+    assert np.all(np.abs(got - exact) <= bound), np.max(np.abs(got - exact) - bound)
+    assert np.all(np.abs(got - x @ w.T) <= 2 * bound)  # NumPy's float32 product has its own error
+
+
+@requires_rust
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("rows", [1, 7, 130])
+def test_rust_pool_gives_the_same_bits(kind, rows):
+    """SmolLM2's sizes: one token (decoding) or a prompt through [1536, 576]; 1 and 2 threads."""
+    rust = get_backend("rust")
+    data = random_blocks(kind, 1536, 576, seed=rows)
+    x = np.random.default_rng(rows).standard_normal((rows, 576)).astype(np.float32)
+    before = rust.get_num_threads()
+    try:
+        outs = []
+        for threads in (1, 2):
+            rust.set_num_threads(threads)
+            outs.append(rust.quantized_linear(x, data, kind, (1536, 576)))
+    finally:
+        rust.set_num_threads(before)
+    np.testing.assert_array_equal(outs[0], outs[1])
+    w = gguf_dequantize(data, KINDS[kind][0])
+    exact = x.astype(np.float64) @ w.astype(np.float64).T
+    assert np.all(np.abs(outs[0] - exact) <= product_bound(x, w))
+    # A single row is the same whether it is computed alone or inside a tile of rows.
+    np.testing.assert_array_equal(
+        rust.quantized_linear(x[-1], data, kind, (1536, 576)), outs[0][-1]
+    )
+
+
+@requires_rust
+def test_rust_float32_x_in_any_layout():
+    rust = get_backend("rust")
+    data = random_blocks("q4_1", 8, 64, seed=9)
+    x = np.random.default_rng(9).standard_normal((64, 6)).astype(np.float32).T  # (6, 64), F order
+    want = rust.quantized_linear(np.ascontiguousarray(x), data, "q4_1", (8, 64))
+    np.testing.assert_array_equal(rust.quantized_linear(x, data, "q4_1", (8, 64)), want)
+    swapped = np.ascontiguousarray(x).astype(">f4")  # also named float32: accepted
+    np.testing.assert_array_equal(rust.quantized_linear(swapped, data, "q4_1", (8, 64)), want)
