@@ -264,10 +264,10 @@ fn shape_errors_name_both_shapes() {
         e.to_string(),
         "q has shape (4, 8) and k has shape (5, 7): their last dimensions (d_k) differ"
     );
-    let e = check_shapes(&[2, 4, 8], &[3, 5, 8], None).unwrap_err();
+    let e = check_shapes(&[2, 1, 4, 8], &[3, 1, 5, 8], None).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "q has shape (2, 4, 8) and k has shape (3, 5, 8): leading dimensions must be equal"
+        "q has shape (2, 1, 4, 8) and k has shape (3, 1, 5, 8): leading dimensions must be equal"
     );
     let e = check_shapes(&[4, 8], &[5, 8], Some(&[6, 2])).unwrap_err();
     assert_eq!(
@@ -651,4 +651,149 @@ fn e23_counts_each_result_of_attention_in_order() {
             ("the weights", vec![2, 3, 5])
         ]
     );
+}
+
+#[test]
+fn rms_norm_rope_and_swiglu_match_plain_loops_on_one_and_many_threads() {
+    use rust_core::dense::{check_rms_norm, check_swiglu, rms_norm, silu};
+    use rust_core::rope::{angles, check_positions, check_rope, rope};
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // d = 2 (one pair) and d = 64; odd n; 7 heads; big enough (7·301·64) to split on the pool.
+    for &(heads, n, d) in &[(1usize, 1usize, 2usize), (3, 5, 2), (7, 301, 64)] {
+        let x = lcg(40 + d as u64, heads * n * d);
+        let w = lcg(41, d);
+        let positions: Vec<u32> = (0..n as u32).map(|t| t * 37 % 8193).collect();
+        let dims = check_rope(&[heads, n, d], &[n], 100000.0).unwrap();
+        let table = angles(&positions, d, 100000.0);
+        let mut want_rope = vec![0.0; x.len()];
+        let mut want_norm = vec![0.0; x.len()];
+        for (r, (row, out)) in x.chunks(d).zip(want_rope.chunks_mut(d)).enumerate() {
+            let p = f64::from(positions[r % n]);
+            for i in 0..d / 2 {
+                let theta = p * 100000f64.powf(-((2 * i) as f64) / d as f64);
+                let (a, b) = (row[2 * i], row[2 * i + 1]);
+                out[2 * i] = a * theta.cos() - b * theta.sin();
+                out[2 * i + 1] = a * theta.sin() + b * theta.cos();
+            }
+            let ms = row.iter().map(|v| v * v).sum::<f64>() / d as f64;
+            for i in 0..d {
+                want_norm[r * d + i] = row[i] / (ms + 1e-5).sqrt() * w[i];
+            }
+        }
+        for threads in [1, 3] {
+            threads::set_num_threads(threads).unwrap();
+            let (mut y_rope, mut y_norm, mut y_glu) = (
+                vec![f64::NAN; x.len()],
+                vec![f64::NAN; x.len()],
+                vec![f64::NAN; x.len()],
+            );
+            threads::run(usize::MAX, || {
+                rope(&x, &table, dims, &mut y_rope);
+                rms_norm(&x, &w, 1e-5, d, &mut y_norm);
+                silu(&x, Some(&x), &mut y_glu);
+            })
+            .unwrap();
+            assert!(
+                close(&y_rope, &want_rope, 1e-12),
+                "rope {heads}×{n}×{d}, {threads} threads"
+            );
+            assert!(
+                close(&y_norm, &want_norm, 1e-12),
+                "rms_norm {heads}×{n}×{d}"
+            );
+            let want_glu: Vec<f64> = x.iter().map(|&v| v / (1.0 + (-v).exp()) * v).collect();
+            assert!(close(&y_glu, &want_glu, 1e-15), "swiglu {heads}×{n}×{d}");
+        }
+    }
+    assert_eq!(
+        check_rope(&[3, 5], &[3], 1e4).unwrap_err().to_string(),
+        "x has shape (3, 5): its last dimension (d) must be even, as rope rotates pairs"
+    );
+    assert_eq!(
+        check_rope(&[3, 4], &[2], 1e4).unwrap_err().to_string(),
+        "positions has shape (2,); expected (3,) to match x of shape (3, 4)"
+    );
+    assert!(check_rope(&[3, 4], &[3], 0.0).is_err() && check_rope(&[4], &[4], 1e4).is_err());
+    assert_eq!(
+        check_positions(&[0i64, 3, -2, -9]).unwrap_err().to_string(),
+        "positions must be >= 0, got -2"
+    );
+    assert!(check_positions(&[u64::MAX]).is_ok());
+    assert!(check_rms_norm(&[2, 3], &[2], 1e-5).is_err() && check_rms_norm(&[], &[], 0.0).is_err());
+    assert!(check_swiglu(&[2, 3], &[2, 3]).is_ok() && check_swiglu(&[2, 3], &[3]).is_err());
+}
+
+#[test]
+fn grouped_query_attention_reads_kv_head_j_over_g() {
+    // q [2, 6, n, d_k] against k, v [2, 2, m, d]: query head j reads key/value head j / 3.
+    let (n, m, d_k, d_v) = (5, 7, 4, 3);
+    let dims = check_shapes(&[2, 6, n, d_k], &[2, 2, m, d_k], Some(&[2, 2, m, d_v])).unwrap();
+    assert_eq!((dims.batch, dims.group), (12, 3));
+    let q = lcg(50, 12 * n * d_k);
+    let k = lcg(51, 4 * m * d_k);
+    let v = lcg(52, 4 * m * d_v);
+    // The same heads written out: k_full[b] = k[b / 3], as Hugging Face's repeat_kv builds it.
+    let repeat = |a: &[f64], len: usize| -> Vec<f64> {
+        (0..12)
+            .flat_map(|b| a[(b / 3) * len..(b / 3 + 1) * len].to_vec())
+            .collect()
+    };
+    let (k_full, v_full) = (repeat(&k, m * d_k), repeat(&v, m * d_v));
+    let full = check_shapes(&[2, 6, n, d_k], &[2, 6, m, d_k], Some(&[2, 6, m, d_v])).unwrap();
+    for causal in [false, true] {
+        let opt = Options {
+            mask: None,
+            causal,
+            scale: 0.5,
+        };
+        assert_eq!(
+            run(&q, &k, &v, &dims, &opt),
+            run(&q, &k_full, &v_full, &full, &opt)
+        );
+    }
+    let e = check_shapes(&[9, 2, 8], &[4, 3, 8], None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "q has shape (9, 2, 8) and k has shape (4, 3, 8): the number of query heads (axis -3, 9) \
+         must be a multiple of the number of key/value heads (4)"
+    );
+    let e = check_shapes(&[2, 3, 2, 8], &[2, 3, 5, 8], Some(&[2, 1, 5, 8])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "k has shape (2, 3, 5, 8) and v has shape (2, 1, 5, 8): leading dimensions must be equal"
+    );
+    // 2-D q and k have no heads axis: nothing is grouped.
+    assert!(check_shapes(&[2, 8], &[1, 5, 8], None).is_err());
+}
+
+#[test]
+fn quantized_shapes_and_bytes_are_checked() {
+    use rust_core::quant::{check_bytes, check_shape, dequantize, Kind};
+    assert_eq!(check_shape(&[3, 64], Some(2)).unwrap(), vec![3, 64]);
+    assert_eq!(
+        check_shape(&[3, 40], Some(2)).unwrap_err().to_string(),
+        "shape (3, 40) has a last dimension of 40, which is not a multiple of 32 (the values in a block)"
+    );
+    assert_eq!(
+        check_shape(&[-1, 32], None).unwrap_err().to_string(),
+        "shape must not have negative dimensions, got (-1, 32)"
+    );
+    assert!(check_shape(&[], None).is_err() && check_shape(&[64], Some(2)).is_err());
+    assert_eq!(check_bytes(Kind::Q4_1, &[3, 64], 120).unwrap(), 120);
+    assert_eq!(
+        check_bytes(Kind::Q8_0, &[3, 64], 120)
+            .unwrap_err()
+            .to_string(),
+        "data has 120 bytes, but a q8_0 array of shape (3, 64) takes 204"
+    );
+    assert_eq!(Kind::parse("q8_0"), Some(Kind::Q8_0));
+    assert_eq!(Kind::parse("Q8_0"), None);
+    // Two Q8_0 blocks: d = 1 (f16 0x3C00) with q = j − 16, then d = −2 with q = 1.
+    let mut data = vec![0x00, 0x3C];
+    data.extend((0..32).map(|j| (j as i8 - 16) as u8));
+    data.extend([0x00, 0xC0]);
+    data.extend([1u8; 32]);
+    let mut out = vec![0.0f32; 64];
+    dequantize(Kind::Q8_0, &data, &mut out);
+    assert!((0..32).all(|j| out[j] == j as f32 - 16.0) && out[32..].iter().all(|&v| v == -2.0));
 }
