@@ -114,6 +114,12 @@ KERNELS = [
     "linear",
     "layer_norm",
     "gelu",
+    "rms_norm",
+    "silu",
+    "swiglu",
+    "rope",
+    "dequantize",
+    "quantized_linear",
 ]
 
 
@@ -179,7 +185,46 @@ def _cases(seed: int = 0) -> list[Case]:
                 True,
             ),
             (f"gelu {label}", lambda x=x: rust_core.gelu(x), True),
+            (f"rms_norm {label}", lambda x=x, g=gamma: rust_core.rms_norm(x, g), True),
+            (f"silu {label}", lambda x=x: rust_core.silu(x), True),
+            (f"swiglu {label}", lambda x=x: rust_core.swiglu(x, x[::-1]), True),
         ]
+
+    # rope: work = 8 per element, the pool from 524288 elements; positions up to 8192.
+    for lead, n, d, dtype, label in [((2,), 3, 8, f32, "small"), ((18, 2), 300, 64, f32, "big")]:
+        x = rng.standard_normal((*lead, n, d)).astype(dtype)
+        positions = rng.integers(0, 8192, size=n)
+        cases.append((f"rope {label}", lambda x=x, p=positions: rust_core.rope(x, p, 1e5), True))
+
+    # GGML blocks: random bytes with modest f16 scales (d at offset 0, Q4_1's m at 2).
+    for rows, out, d_in, label in [
+        (1, 40, 64, "small"),
+        (1, 1536, 576, "big"),
+        (9, 700, 576, "big"),
+    ]:
+        for kind, block_bytes in (("q4_1", 20), ("q8_0", 34)):
+            data = rng.integers(0, 256, size=(out, d_in // 32 * block_bytes), dtype=np.uint8)
+            blocks = data.reshape(-1, block_bytes)  # (out, bytes) → (blocks, bytes per block)
+            scales = rng.uniform(-0.02, 0.02, size=(len(blocks), 2)).astype(np.float16)
+            header = 4 if kind == "q4_1" else 2  # bytes of f16 d (and m)
+            blocks[:, :header] = scales.view(np.uint8)[:, :header]
+            x = rng.standard_normal((rows, d_in)).astype(f32)
+            shape = (out, d_in)
+            cases += [
+                (
+                    f"quantized_linear {kind} {label} rows={rows}",
+                    lambda x=x, w=data, k=kind, s=shape: rust_core.quantized_linear(x, w, k, s),
+                    True,
+                ),
+            ]
+            if rows == 1:  # the weight alone (700 × 576 values would stay under the threshold)
+                cases.append(
+                    (
+                        f"dequantize {kind} {label}",
+                        lambda w=data, k=kind, s=shape: rust_core.dequantize(w, k, s),
+                        True,
+                    )
+                )
     return cases
 
 

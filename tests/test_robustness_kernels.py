@@ -215,6 +215,14 @@ def tolerance(call: Call, expected: np.ndarray) -> tuple[float, Any]:
         # float64: libm's erf, but 1 + erf(x/√2) cancels for negative x, so the error is
         # absolute, a few ulps of |x|.
         return (2e-6, 3e-7 * x + 1e-37) if f32 else (1e-14, 1e-15 * x + 1e-300)
+    if call.fn == "rms_norm":
+        reach = float(_finite_abs(args[1]).max()) if args[1].size else 0.0
+        return (1e-5, 1e-5 * (1 + reach)) if f32 else (1e-12, 1e-12 * (1 + reach))
+    if call.fn in ("silu", "swiglu"):  # a vectorised exp (float32), libm's (float64)
+        return (4e-7, 2e-36) if f32 else (1e-14, 1e-300)
+    if call.fn == "rope":  # angles in float64 in both; the rotation rounds once
+        x = _finite_abs(args[0])
+        return (1e-6, 1e-6 * (1 + x.max(initial=0))) if f32 else (1e-12, 1e-12)
     raise AssertionError(call.fn)
 
 
@@ -352,6 +360,10 @@ def valid_calls(draw: st.DrawFn) -> Call:
                 "linear",
                 "layer_norm",
                 "gelu",
+                "rms_norm",
+                "silu",
+                "swiglu",
+                "rope",
             ]
         )
     )
@@ -413,6 +425,31 @@ def valid_calls(draw: st.DrawFn) -> Call:
         d = shape[-1] if shape else 1
         args = (arr(shape), arr((d,)), arr((d,)))
         kwargs = {"eps": draw(st.sampled_from([0.0, 1e-12, 1e-5, 1.0]))}
+    elif fn == "rms_norm":
+        shape = draw(small_shapes(0, 3))
+        d = shape[-1] if shape else 1
+        args = (arr(shape), arr((d,)))
+        kwargs = {"eps": draw(st.sampled_from([0.0, 1e-12, 1e-5, 1.0]))}
+    elif fn == "swiglu":
+        shape = draw(small_shapes(0, 3))
+        other = shape if draw(st.integers(0, 9)) else draw(small_shapes(0, 3))  # now and then E29
+        args = (arr(shape, wide=True), arr(other, wide=True))
+    elif fn == "rope":
+        shape = draw(small_shapes(0, 4))
+        n = shape[-2] if len(shape) >= 2 else 1
+        lo = -1 if draw(st.integers(0, 9)) == 0 else 0  # now and then a negative position
+        pos_dtype = draw(st.sampled_from(INT_DTYPES))
+        positions = draw(
+            hnp.arrays(
+                pos_dtype,
+                (n,),
+                elements=st.integers(max(lo, 0) if pos_dtype.kind == "u" else lo, 100),
+            )
+        )
+        args = (arr(shape), positions)
+        kwargs = {"base": draw(st.sampled_from([10000.0, 1e5, 1.0, 0.0]))}
+    elif fn == "silu":
+        args = (arr(draw(small_shapes(0, 4)), wide=True),)
     else:
         args = (arr(draw(small_shapes(0, 4)), wide=True),)
     args = tuple(relayout(a, draw(layouts)) if isinstance(a, np.ndarray) else a for a in args)
@@ -452,6 +489,10 @@ SLOTS: dict[str, tuple[list[tuple[str, str, tuple[int, ...]]], dict[str, Any]]] 
     "linear": ([("x", "float", (2, 3)), ("weight", "float", (4, 3)), ("bias", "float", (4,))], {}),
     "layer_norm": ([("x", "float", (2, 3)), ("gamma", "float", (3,)), ("beta", "float", (3,))], {}),
     "gelu": ([("x", "float", (2, 3))], {}),
+    "rms_norm": ([("x", "float", (2, 3)), ("weight", "float", (3,))], {}),
+    "silu": ([("x", "float", (2, 3))], {}),
+    "swiglu": ([("gate", "float", (2, 3)), ("up", "float", (2, 3))], {}),
+    "rope": ([("x", "float", (2, 3, 4)), ("positions", "ids", (3,))], {}),
 }
 
 
