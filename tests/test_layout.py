@@ -118,10 +118,12 @@ def test_no_import_cycles() -> None:
 def test_public_api_at_the_top() -> None:
     from transformer_walk.core import get_backend
     from transformer_walk.models.minilm import load_minilm
+    from transformer_walk.models.smollm2 import load_smollm2
     from transformer_walk.models.toy import ToyTransformer
 
     assert transformer_walk.get_backend is get_backend
     assert transformer_walk.load_minilm is load_minilm
+    assert transformer_walk.load_smollm2 is load_smollm2
     assert transformer_walk.ToyTransformer is ToyTransformer
     missing = [name for name in transformer_walk.__all__ if not hasattr(transformer_walk, name)]
     assert not missing, missing

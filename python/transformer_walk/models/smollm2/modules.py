@@ -1,0 +1,253 @@
+"""The decoder's modules, one class each, named as the GGUF file names their tensors.
+
+    token_embd.weight                        Embedding (and the tied output head)
+    blk.{i}.attn_norm, blk.{i}.ffn_norm      RMSNorm
+    blk.{i}.attn_{q,k,v,output}              SelfAttention (grouped-query, RoPE, key/value cache)
+    blk.{i}.ffn_{gate,up,down}               FeedForward (SwiGLU)
+    blk.{i}                                  DecoderLayer (Pre-Norm: norm, sub-layer, residual)
+    output_norm.weight                       RMSNorm
+
+Each class has ``load(tensors, prefix, cfg)`` and ``forward(be, …)``, which computes on the
+backend ``be``; the formula stands above each forward. Every matrix is a ``Weight`` in the
+file's encoding (Q4_1 / Q8_0 blocks, or float32) and its product is the backend's
+``quantized_linear`` (or ``linear``), so x W is computed over the 4-bit blocks without a
+float32 copy of the 135M weights. Arithmetic goes through the backend; only reshapes, the
+residual additions and the cache's copies are plain NumPy.
+
+A forward takes an optional ``record`` (a ``Record``), into which it puts its intermediates under
+the names of ``trace.LayerTrace``: the trace is written by the code that computes the output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+from transformer_walk.models.heads import merge_heads, split_heads
+from transformer_walk.models.smollm2.cache import LayerCache
+from transformer_walk.models.smollm2.config import SmolLM2Config
+from transformer_walk.models.smollm2.gguf import GGUFTensor
+
+Tensors = Mapping[str, GGUFTensor]
+
+
+class Record:
+    """Where a layer's forward leaves its intermediates. ``keep`` names what to hold (``run``
+    without a trace keeps only the attention ``weights``: all of a layer's intermediates for 512
+    tokens are 25 MB); None holds everything."""
+
+    def __init__(self, keep: Collection[str] | None = None) -> None:
+        self.keep = keep
+        self.values: dict[str, np.ndarray] = {}
+
+    def put(self, **values: np.ndarray) -> None:
+        self.values.update(
+            (name, v) for name, v in values.items() if self.keep is None or name in self.keep
+        )
+
+
+@dataclass(frozen=True)
+class Weight:
+    """A matrix [out, in] as the file stores it (PyTorch's layout: y = x · weightᵀ)."""
+
+    tensor: GGUFTensor
+
+    @classmethod
+    def load(cls, tensors: Tensors, name: str) -> Weight:
+        return cls(tensors[name])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        out, inp = self.tensor.shape
+        return out, inp
+
+    # y = x Wᵀ over the stored blocks: (..., in) → (..., out)
+    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+        t = self.tensor
+        if t.quantized:
+            return be.quantized_linear(x, t.data, t.kind, t.shape)
+        return be.linear(x, t.data)
+
+    def rows(self, be: ModuleType, ids: np.ndarray) -> np.ndarray:
+        """Rows ``ids`` [n] (checked by the caller) as float32 [n, in]: only those rows' blocks
+        are dequantized (an embedding lookup that never widens the whole 49,152-row table)."""
+        t = self.tensor
+        if t.quantized:
+            blocks = t.data[ids]  # (n, row bytes): the selected rows' raw blocks
+            return be.dequantize(blocks, t.kind, (len(ids), t.shape[1]))
+        return be.embedding_lookup(t.data, ids)
+
+
+@dataclass(frozen=True)
+class RMSNorm:
+    """``{prefix}.weight`` γ [d_model] (float32); ε from the config."""
+
+    weight: np.ndarray  # [d_model] γ
+    eps: float
+
+    @classmethod
+    def load(cls, tensors: Tensors, name: str, eps: float) -> RMSNorm:
+        return cls(tensors[name].data, eps)
+
+    # RMSNorm(x) = γ ⊙ x / √(mean(x²) + ε), over the d_model entries of each row (no mean
+    # subtracted, no β: LayerNorm without its centring)
+    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+        return be.rms_norm(x, self.weight, self.eps)
+
+
+@dataclass(frozen=True)
+class Embedding:
+    """``token_embd.weight`` E [vocab, d_model] (Q8_0 in SmolLM2's file)."""
+
+    weight: Weight
+
+    @classmethod
+    def load(cls, tensors: Tensors, name: str) -> Embedding:
+        return cls(Weight.load(tensors, name))
+
+    # x⁰ = E[ids]: no position is added (RoPE turns q and k inside attention instead)
+    def forward(self, be: ModuleType, ids: np.ndarray) -> np.ndarray:
+        return self.weight.rows(be, ids)  # (n,) → (n, d_model)
+
+
+def _causal_mask(n: int, past: int) -> np.ndarray | None:
+    """Which keys each of n new queries may see after ``past`` cached positions: query i is at
+    position past + i and sees keys 0 … past + i. None when that is every key (one query)."""
+    if n == 1:
+        return None
+    return np.tri(n, past + n, k=past, dtype=bool)  # (n, past + n), True = may attend
+
+
+@dataclass(frozen=True)
+class SelfAttention:
+    """``attn_q`` W^Q [h·d_head, d_model], ``attn_k`` W^K and ``attn_v`` W^V [h_kv·d_head,
+    d_model], ``attn_output`` W^O [d_model, h·d_head]. No biases."""
+
+    q: Weight
+    k: Weight
+    v: Weight
+    output: Weight
+    h: int
+    h_kv: int
+    rope_base: float
+
+    @classmethod
+    def load(cls, tensors: Tensors, prefix: str, cfg: SmolLM2Config) -> SelfAttention:
+        return cls(
+            q=Weight.load(tensors, f"{prefix}.attn_q.weight"),
+            k=Weight.load(tensors, f"{prefix}.attn_k.weight"),
+            v=Weight.load(tensors, f"{prefix}.attn_v.weight"),
+            output=Weight.load(tensors, f"{prefix}.attn_output.weight"),
+            h=cfg.h,
+            h_kv=cfg.h_kv,
+            rope_base=cfg.rope_base,
+        )
+
+    # q_j = RoPE(x W^Q)_j, k_g = RoPE(x W^K)_g, v_g = (x W^V)_g      j < h query, g < h_kv kv heads
+    # head_j = softmax(q_j k_gᵀ / √d_head + causal mask) v_g,  g = j // (h / h_kv)
+    # out = Concat(head_1, …, head_h) W^O
+    def forward(
+        self,
+        be: ModuleType,
+        x: np.ndarray,
+        positions: np.ndarray,
+        cache: LayerCache | None = None,
+        record: Record | None = None,
+    ) -> np.ndarray:
+        """x [n, d_model] at ``positions`` [n] → [n, d_model]. With a ``cache``, the new keys
+        and values are appended to it and the queries attend to every cached position too."""
+        q = split_heads(self.q.forward(be, x), self.h)  # (n, h·d) → (h, n, d_head)
+        k = split_heads(self.k.forward(be, x), self.h_kv)  # (n, h_kv·d) → (h_kv, n, d_head)
+        v = split_heads(self.v.forward(be, x), self.h_kv)  # (h_kv, n, d_head)
+        # RoPE over adjacent pairs (2i, 2i+1), llama.cpp's "normal" mode: the converter stored
+        # W^Q and W^K with their rows permuted for that order (Hugging Face's rotate_half pairs
+        # i with i + d/2), so the scores are Hugging Face's.
+        q_rot = be.rope(q, positions, self.rope_base)
+        k_rot = be.rope(k, positions, self.rope_base)
+        keys, values = (k_rot, v) if cache is None else cache.append(k_rot, v)
+        past = keys.shape[-2] - x.shape[-2]
+        # Empty cache: the plain causal triangle. After cached positions the triangle is shifted
+        # right by ``past`` (the kernel's causal=True is top-left aligned), so a mask says it.
+        causal = past == 0 and x.shape[-2] > 1
+        mask = None if past == 0 else _causal_mask(x.shape[-2], past)
+        if record is None:
+            head_out = be.attention(q_rot, keys, values, mask=mask, causal=causal)
+        else:
+            head_out, weights = be.attention_with_weights(
+                q_rot, keys, values, mask=mask, causal=causal
+            )  # (h, n, d_head), (h, n, past + n)
+            record.put(q=q, k=k, v=v, q_rot=q_rot, k_rot=k_rot, weights=weights)
+        concat = merge_heads(head_out)  # (h, n, d_head) → (n, h·d_head)
+        out = self.output.forward(be, concat)  # (n, d_model)
+        if record is not None:
+            record.put(head_out=head_out, concat=concat, attn_out=out)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedForward:
+    """``ffn_gate`` W_gate and ``ffn_up`` W_up [d_ff, d_model]; ``ffn_down`` W_down
+    [d_model, d_ff]."""
+
+    gate: Weight
+    up: Weight
+    down: Weight
+
+    @classmethod
+    def load(cls, tensors: Tensors, prefix: str, cfg: SmolLM2Config) -> FeedForward:
+        return cls(
+            gate=Weight.load(tensors, f"{prefix}.ffn_gate.weight"),
+            up=Weight.load(tensors, f"{prefix}.ffn_up.weight"),
+            down=Weight.load(tensors, f"{prefix}.ffn_down.weight"),
+        )
+
+    # FFN(x) = (SiLU(x W_gate) ⊙ x W_up) W_down,  SiLU(z) = z · σ(z)
+    def forward(self, be: ModuleType, x: np.ndarray, record: Record | None = None) -> np.ndarray:
+        gate = self.gate.forward(be, x)  # (n, d_model) → (n, d_ff)
+        up = self.up.forward(be, x)  # (n, d_ff)
+        hidden = be.swiglu(gate, up)  # (n, d_ff)
+        out = self.down.forward(be, hidden)  # (n, d_ff) → (n, d_model)
+        if record is not None:
+            record.put(gate=gate, up=up, ffn_hidden=hidden, ffn_out=out)
+        return out
+
+
+@dataclass(frozen=True)
+class DecoderLayer:
+    """``blk.{i}``: one Pre-Norm decoder layer (the norm comes before each sub-layer, and the
+    residual stream itself is never normalised)."""
+
+    attn_norm: RMSNorm
+    attn: SelfAttention
+    ffn_norm: RMSNorm
+    ffn: FeedForward
+
+    @classmethod
+    def load(cls, tensors: Tensors, prefix: str, cfg: SmolLM2Config) -> DecoderLayer:
+        return cls(
+            attn_norm=RMSNorm.load(tensors, f"{prefix}.attn_norm.weight", cfg.eps),
+            attn=SelfAttention.load(tensors, prefix, cfg),
+            ffn_norm=RMSNorm.load(tensors, f"{prefix}.ffn_norm.weight", cfg.eps),
+            ffn=FeedForward.load(tensors, prefix, cfg),
+        )
+
+    # a  = x + Attention(RMSNorm(x))
+    # x' = a + FFN(RMSNorm(a))
+    def forward(
+        self,
+        be: ModuleType,
+        x: np.ndarray,
+        positions: np.ndarray,
+        cache: LayerCache | None = None,
+        record: Record | None = None,
+    ) -> np.ndarray:
+        norm1 = self.attn_norm.forward(be, x)
+        resid1 = x + self.attn.forward(be, norm1, positions, cache, record)
+        norm2 = self.ffn_norm.forward(be, resid1)
+        out = resid1 + self.ffn.forward(be, norm2, record)
+        if record is not None:
+            record.put(x_in=x, norm1=norm1, resid1=resid1, norm2=norm2, out=out)
+        return out
