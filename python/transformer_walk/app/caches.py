@@ -25,6 +25,7 @@ from transformer_walk.app.views.minilm_vectors import nearest_rows
 from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
+from transformer_walk.models.smollm2 import SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
@@ -106,6 +107,27 @@ def gru_comparison(
     except OSError as error:  # a read-only home: the models still serve this server
         log.warning("could not keep the trained seq2seq models in %s: %s", directory, error)
     return comparison
+
+
+# --- the generating model (SmolLM2) --------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def loaded_smollm2() -> SmolLM2:
+    """SmolLM2-135M's weights and tokenizer, read once per process (about 3 s; raises one of
+    ``models.smollm2.LOAD_ERRORS``)."""
+    try:
+        return load_smollm2(backend="rust")
+    except ImportError as error:
+        if "rust_core" not in str(error):
+            raise
+        return load_smollm2(backend="numpy")  # the extension is not built: NumPy still works
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def smollm2_on(backend: str) -> SmolLM2:
+    """SmolLM2 computing with ``backend``: the same weights (raises one of LOAD_ERRORS)."""
+    return loaded_smollm2().with_backend(backend)
 
 
 # --- the real model -------------------------------------------------------------------------------

