@@ -3,8 +3,8 @@ page that runs it."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     "smol.loading": {
-        "en": "Reading SmolLM2-135M (a 93 MB file of 4-bit weights, once per server)…",
-        "zh": "正在读取 SmolLM2-135M（一个 93 MB 的 4 位权重文件，每个服务器只读一次）……",
+        "en": "Reading SmolLM2-135M (a 98 MB file of 4-bit weights, once per server)…",
+        "zh": "正在读取 SmolLM2-135M（一个 98 MB 的 4 位权重文件，每个服务器只读一次）……",
     },
     "smol.missing": {
         "en": "The generating model, SmolLM2-135M-Instruct, is not available here ({reason}). "
