@@ -19,11 +19,13 @@ hyper-parameters always gives the same vectors.
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 Sentences = Sequence[Sequence[str]]
 
@@ -152,6 +154,9 @@ def noise_table(counts: np.ndarray, size: int = NOISE_TABLE) -> np.ndarray:
     return np.minimum(np.searchsorted(cdf, cells, side="right"), len(cdf) - 1)  # (size,) word ids
 
 
+_BLAS_LIMIT = threading.Lock()
+
+
 def train(
     sentences: Sentences,
     params: Word2VecParams | None = None,
@@ -163,6 +168,22 @@ def train(
     vocab, counts = build_vocab(sentences)
     if not vocab:
         raise ValueError("the corpus has no words")
+    # One BLAS thread: a step's products are [128, 119]-sized, too small to split, and OpenBLAS's
+    # second thread only added hand-over time (about 0.92 s instead of 1.10 s for 10 epochs at
+    # window 3 on this 2-core machine; the vectors are the same to the bit). The limit is global
+    # to the process, so trainings take turns: two overlapping ones would restore each other's
+    # saved settings out of order and could leave BLAS on one thread for good.
+    with _BLAS_LIMIT, threadpool_limits(1, user_api="blas"):
+        return _train(sentences, params, vocab, counts, on_epoch)
+
+
+def _train(
+    sentences: Sentences,
+    params: Word2VecParams,
+    vocab: tuple[str, ...],
+    counts: np.ndarray,
+    on_epoch: Callable[[int, float], None] | None,
+) -> Word2VecResult:
     index = {w: i for i, w in enumerate(vocab)}
     centres, contexts = skipgram_pairs(sentences, index, params.window)
     V, d, k = len(vocab), params.dim, params.negatives
