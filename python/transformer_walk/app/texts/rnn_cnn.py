@@ -61,10 +61,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**这条链。** 每个状态都要等前一个状态算完：",
     },
     "rnn.chain.caption": {
-        "en": "Colour: log₁₀ ‖∂h_t/∂x₁‖, how strongly the first token still moves each state "
-        "(computed in the next section; lighter = stronger).",
-        "zh": "颜色：log₁₀ ‖∂h_t/∂x₁‖，即第一个 token 对各个状态还有多大影响"
-        "（在下一节计算；越亮越强）。",
+        "en": "The circles' colour: log₁₀ ‖∂h_t/∂x₁‖, how strongly the first token still moves "
+        "each state (computed in the next section; lighter = stronger). Below them, the states "
+        "themselves: one row per step, one column per unit of h.",
+        "zh": "上面圆圈的颜色：log₁₀ ‖∂h_t/∂x₁‖，即第一个 token 对各个状态还有多大影响"
+        "（在下一节计算；越亮越强）。下面是这些状态本身：每步一行，h 的每个单元一列。",
     },
     "rnn.chart.log_sens": {"en": "log₁₀ ‖∂hₜ/∂x₁‖", "zh": "log₁₀ ‖∂hₜ/∂x₁‖（对数）"},
     "rnn.heat.rows": {"en": "state h_t · token read", "zh": "状态 h_t · 读入的 token"},
@@ -167,8 +168,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "有 {count} 个点超出了 float64 的表示范围，没有画出；下面的指标仍然给出了它们的值。",
     },
     "rnn.metric.at_n": {
-        "en": "‖∂hₙ/∂x₁‖ at the sentence's end (t = {n})",
-        "zh": "句末处的 ‖∂hₙ/∂x₁‖（t = {n}）",
+        "en": "‖∂hₙ/∂x₁‖, sentence end (n = {n})",
+        "zh": "句末的 ‖∂hₙ/∂x₁‖（n = {n}）",
     },
     "rnn.metric.at_steps": {"en": "‖∂h_T/∂x₁‖ at T = {T}", "zh": "T = {T} 处的 ‖∂h_T/∂x₁‖"},
     "rnn.metric.factor": {

@@ -167,15 +167,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "sam.caveat.body": {
         "en": "A weight $a_{ij}$ says how information flowed inside **one head of one layer**. "
-        "It is not a labelled fact about the sentence: a large $a_{\\text{his},\\text{Tom}}$ "
-        "would not prove that *his* refers to *Tom*, nor measure cause or importance. Here the "
-        "caution is even plainer: the toy model's weights are **random and untrained**, so "
-        "whichever pair lights up above does so by chance. Heads of a trained model often line "
-        "up with relations a linguist would recognise, but that is something to check, never "
-        "something a weight tells you by itself.",
+        "It is not a labelled fact about the sentence: in *Tom loves his dog*, a large "
+        "$a_{\\text{his},\\text{Tom}}$ would not prove that *his* refers to *Tom*, nor "
+        "measure cause or importance. Here the caution is even plainer: the toy model's "
+        "weights are **random and untrained**, so whichever pair lights up above does so by "
+        "chance. Heads of a trained model often line up with relations a linguist would "
+        "recognise, but that is something to check, never something a weight tells you by "
+        "itself.",
         "zh": "权重 $a_{ij}$ 只描述信息在**某一层的某一个头**里怎样流动，它不是关于句子的标注事实："
-        "即使 $a_{\\text{his},\\text{Tom}}$ 很大，也不能证明 *his* 指代 *Tom*，更不能当作因果或"
-        "重要性的度量。在这里更要小心：玩具模型的权重是**随机初始化、未经训练的**，"
+        "比如在 *Tom loves his dog* 里，即使 $a_{\\text{his},\\text{Tom}}$ 很大，"
+        "也不能证明 *his* 指代 *Tom*，更不能当作因果或重要性的度量。"
+        "在这里更要小心：玩具模型的权重是**随机初始化、未经训练的**，"
         "上面哪一对格子亮起来纯属偶然。训练好的模型里，一些头确实常与语言学家熟悉的关系吻合，"
         "但那需要验证，而不是权重本身就能告诉你的。",
     },
