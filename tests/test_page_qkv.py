@@ -88,7 +88,7 @@ def test_controls_change_the_model() -> None:
 
 def test_the_weighted_sum_matches_the_trace() -> None:
     at = open_page()
-    weights = next(d.value for d in at.dataframe if "α_ij" in d.value.columns)["α_ij"]
+    weights = next(d.value for d in at.dataframe if "αᵢⱼ" in d.value.columns)["αᵢⱼ"]
     assert weights.sum() == pytest.approx(1.0)
     assert len(weights) == 4
 

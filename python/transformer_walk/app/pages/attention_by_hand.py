@@ -269,8 +269,8 @@ def _step_values(trace: AttentionTrace) -> None:
         pd.DataFrame(
             {
                 "αⱼ": trace.weights,
-                "v_j": [vector_label(v) for v in trace.values],
-                "α_j v_j": [vector_label(c) for c in trace.contributions],
+                "vⱼ": [vector_label(v) for v in trace.values],
+                "αⱼ vⱼ": [vector_label(c) for c in trace.contributions],
             },
             index=pd.Index(trace.tokens, name=t("abh.col.token")),
         ),
@@ -324,7 +324,7 @@ def _your_sentence(selected: str) -> None:
                 {
                     t("abh.col.s"): mine.scores,
                     "αⱼ": mine.weights,
-                    "v_j": [vector_label(v) for v in mine.values],
+                    "vⱼ": [vector_label(v) for v in mine.values],
                 },
                 index=pd.Index(list(labels.values()), name=t("abh.col.token")),
             ),

@@ -210,8 +210,8 @@ def _values(trace: Trace, i: int, head: int) -> None:
     mix = qkv.mix_check(trace, head, i)
     frame = pd.DataFrame(
         {
-            "α_ij": mix.weights,
-            "v_j": [", ".join(f"{x:.3f}" for x in row) for row in mix.values],
+            "αᵢⱼ": mix.weights,
+            "vⱼ": [", ".join(f"{x:.3f}" for x in row) for row in mix.values],
         },
         index=pd.Index(list(token_labels(trace.tokens).values()), name="j"),
     )
@@ -220,7 +220,7 @@ def _values(trace: Trace, i: int, head: int) -> None:
         frame,
         width="stretch",
         height=table_height(len(frame)),
-        column_config={"α_ij": st.column_config.NumberColumn(format="%.4f")},
+        column_config={"αᵢⱼ": st.column_config.NumberColumn(format="%.4f")},
     )
     st.latex(
         rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"

@@ -140,7 +140,7 @@ def _query_row(trace: Trace, head: int) -> None:
         pd.DataFrame(
             {
                 "a_ij": row.weights,
-                "v_j": [vector_label(v) for v in row.values],
+                "vⱼ": [vector_label(v) for v in row.values],
                 "a_ij · v_j": [vector_label(c) for c in row.contributions],
             },
             index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
