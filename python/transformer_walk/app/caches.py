@@ -15,7 +15,9 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import streamlit as st
@@ -31,6 +33,7 @@ from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
 
 log = logging.getLogger(__name__)
+Model = TypeVar("Model")
 
 # --- the toy model --------------------------------------------------------------------------------
 
@@ -109,6 +112,17 @@ def gru_comparison(
     return comparison
 
 
+def _on_rust_or_numpy(load: Callable[..., Model]) -> Model:
+    """``load(backend="rust")``, or on NumPy when the extension is not built (the app still
+    works, slower)."""
+    try:
+        return load(backend="rust")
+    except ImportError as error:
+        if "rust_core" not in str(error):
+            raise
+        return load(backend="numpy")
+
+
 # --- the generating model (SmolLM2) --------------------------------------------------------------
 
 
@@ -116,12 +130,7 @@ def gru_comparison(
 def loaded_smollm2() -> SmolLM2:
     """SmolLM2-135M's weights and tokenizer, read once per process (about 3 s; raises one of
     ``models.smollm2.LOAD_ERRORS``)."""
-    try:
-        return load_smollm2(backend="rust")
-    except ImportError as error:
-        if "rust_core" not in str(error):
-            raise
-        return load_smollm2(backend="numpy")  # the extension is not built: NumPy still works
+    return _on_rust_or_numpy(load_smollm2)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -136,12 +145,7 @@ def smollm2_on(backend: str) -> SmolLM2:
 @st.cache_resource(show_spinner=False)
 def loaded_model() -> MiniLM:
     """The weights and tokenizer, read once per process (raises one of LOAD_ERRORS)."""
-    try:
-        return load_minilm(backend="rust")
-    except ImportError as error:
-        if "rust_core" not in str(error):
-            raise
-        return load_minilm(backend="numpy")  # the extension is not built: NumPy still works
+    return _on_rust_or_numpy(load_minilm)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
