@@ -45,7 +45,10 @@ def candidate_bars(
     base = alt.Chart(data).encode(
         y=alt.Y("key:N", sort=list(data["key"]), title=token_title,
                 axis=alt.Axis(labelExpr=strip, labelOverlap=False, labelLimit=160, **NO_FLUSH)),
-        x=alt.X("p:Q", title=prob_title, scale=alt.Scale(domain=[0, 1])),
+        # The whole [0, 1] once one token dominates; at T ≥ 1 the best few share a few per
+        # cent, which a [0, 1] axis would flatten: the axis then fits the largest.
+        x=alt.X("p:Q", title=prob_title,
+                scale=alt.Scale(domain=[0, 1]) if max(data["p"], default=0) > 0.5 else alt.Scale()),
     )  # fmt: skip
     bars = base.mark_bar().encode(
         color=alt.ColorValue(MUTED, condition={"test": "datum.chosen", "value": HIGHLIGHT}),
@@ -85,13 +88,13 @@ def loss_bars(
 
 
 def speed_bars(names: Sequence[str], rates: Vector, *, rate_title: str) -> alt.LayerChart:
-    """Tokens a second of each way of running the model, on a log axis (the two differ by
-    orders of magnitude), the number printed."""
+    """Tokens a second of each way of running the model, from 0 (so the bars' lengths compare
+    as the rates do), the number printed."""
     data = pd.DataFrame({"way": list(names), "rate": [float(r) for r in rates]})
     base = alt.Chart(data).encode(
         y=alt.Y("way:N", sort=list(names), title=None,
                 axis=alt.Axis(labelLimit=320, **NO_FLUSH)),
-        x=alt.X("rate:Q", title=rate_title, scale=alt.Scale(type="log")),
+        x=alt.X("rate:Q", title=rate_title),
     )  # fmt: skip
     bars = base.mark_bar(color=MUTED)
     text = base.mark_text(align="left", dx=4).encode(text=alt.Text("rate:Q", format=",.1f"))

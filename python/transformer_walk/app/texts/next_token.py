@@ -182,7 +182,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "new tokens, one at a time ({n} tokens)",
         "zh": "新 token，逐个生成（{n} 个 token）",
     },
-    "nt.axis.rate": {"en": "tokens per second (log scale)", "zh": "每秒 token 数（对数刻度）"},
+    "nt.axis.rate": {"en": "tokens per second", "zh": "每秒 token 数"},
     "nt.speed.pending": {
         "en": "Press “generate” to time tokens made one at a time beside the prompt's pass.",
         "zh": "按“生成”按钮，即可把逐个生成 token 的速度与一次读完提示的速度放在一起比较。",
