@@ -85,15 +85,17 @@ def _generate(
 
 
 def _draw_text(model: SmolLM2, state: dict[str, Any], shown: Any) -> None:
+    """The prompt and, in bold, what was generated, as one element of the st.empty ``shown``
+    (a container there left the previous draw's text behind it)."""
     prompt = model.decode(list(state["for"][0]))
     new = "".join(s["text"] for s in state["steps"])
-    with shown.container():
-        if not state["steps"]:
-            st.caption(t("nt.text.none"))
-        # Bold needs its markers against the text: a leading space stays outside them.
-        lead = new[: len(new) - len(new.lstrip())]
-        bold = f"{lead}**{_escape(new.strip())}**" if new.strip() else _escape(new)
-        st.markdown(_escape(prompt) + bold)
+    if not state["steps"]:
+        shown.markdown(f"{_escape(prompt)}  \n*{t('nt.text.none')}*")
+        return
+    # Bold needs its markers against the text: a leading space stays outside them.
+    lead = new[: len(new) - len(new.lstrip())]
+    bold = f"{lead}**{_escape(new.strip())}**" if new.strip() else _escape(new)
+    shown.markdown(_escape(prompt) + bold)
 
 
 def _escape(text: str) -> str:
