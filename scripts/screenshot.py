@@ -3,6 +3,7 @@
     python scripts/screenshot.py                        # → docs/screenshot.png
     python scripts/screenshot.py --out /tmp/page.png --height 4000 --lang zh
     python scripts/screenshot.py --page minilm-attention --chart 0 --out docs/minilm_attention.png
+    python scripts/screenshot.py --page next-token --click "generate 20" --out docs/next_token.png
 
 Starts ``streamlit run app.py`` on a free port, opens a page, saves the screenshot and stops the
 server. Without ``--page`` it shows "Attention by hand" after making a guess and revealing the
@@ -102,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sentence", help="type this sentence into the sidebar first (default: the app's own)"
     )
+    parser.add_argument(
+        "--click",
+        help="press the button with this label once the page has drawn (e.g. the "
+        "Next-token page's 'generate 20'), and shoot the page it leaves",
+    )
     args = parser.parse_args(argv)
 
     with serve_app() as url, sync_playwright() as p:
@@ -122,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
             timeout=60_000
         )
         page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
+        if args.click:
+            page.get_by_role("button", name=args.click, exact=True).click()
+            page.wait_for_timeout(500)  # the rerun starts
+            page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+                timeout=60_000
+            )
         if args.chart is not None:
             chart = page.locator('[data-testid="stVegaLiteChart"]').nth(args.chart)
             chart.scroll_into_view_if_needed()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ import streamlit as st
 from tokenizers import Tokenizer
 
 from transformer_walk.app.views.minilm_vectors import nearest_rows
+from transformer_walk.app.views.next_token import token_losses
 from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
@@ -137,6 +139,27 @@ def loaded_smollm2() -> SmolLM2:
 def smollm2_on(backend: str) -> SmolLM2:
     """SmolLM2 computing with ``backend``: the same weights (raises one of LOAD_ERRORS)."""
     return loaded_smollm2().with_backend(backend)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def smollm2_scoring(ids: tuple[int, ...], backend: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """The prompt ``ids`` scored in one parallel pass on ``backend``: the last position's logits
+    [V], the loss −log P of each actual next token [n − 1] and the pass's seconds. The [n, V]
+    logits themselves are not kept (49,152 floats a token: 98 MB for 500 tokens)."""
+    model = smollm2_on(backend)
+    start = time.perf_counter()
+    logits = model.logits(list(ids))  # (n, V)
+    seconds = time.perf_counter() - start
+    return logits[-1].copy(), token_losses(logits, ids), seconds
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def smollm2_attention(ids: tuple[int, ...], backend: str) -> np.ndarray:
+    """Every layer's and head's causal attention weights over ``ids`` [L, h, n, n] (as
+    ``SmolLM2.run`` records them; the page passes at most a few dozen tokens)."""
+    model = smollm2_on(backend)
+    out = model.forward(model.check_ids(list(ids)), keep=("weights",), last_only=True)
+    return np.stack([r["weights"] for r in out.records])  # L × (h, n, n) → (L, h, n, n)
 
 
 # --- the real model -------------------------------------------------------------------------------

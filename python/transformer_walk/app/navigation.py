@@ -1,5 +1,5 @@
 """The pages of the road, grouped as the learner walks it: Representation → Before attention →
-Attention → Transformer → Real model → Speed → Check yourself.
+Attention → Transformer → Real model → Generation → Speed → Check yourself.
 
 Page files are addressed by absolute path inside the installed package, so the app runs the same
 from a checkout or from a wheel.
@@ -61,6 +61,10 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("minilm_attention.py", "minilm-attention", "mla.title", ":material/hub:"),
             ("contextual.py", "contextual-meaning", "ctx.title", ":material/blur_on:"),
         ],
+    ),
+    (
+        "nav.generation",
+        [("next_token.py", "next-token", "nt.title", ":material/keyboard_double_arrow_right:")],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
     ("nav.check", [("check_yourself.py", "check-yourself", "chk.title", ":material/quiz:")]),

@@ -1,0 +1,303 @@
+"""Next token: SmolLM2-135M scores every token of its vocabulary for coming next; temperature,
+top-k and top-p reshape those scores (``views.next_token.distribution``, the model's own
+sampling rule), buttons append tokens one at a time, a causal head grows with them, the loss
+along the prompt gives its perplexity, and the prefill and decode speeds and the key/value cache
+are measured and computed. Holds no math: the cached logits come from ``caches``, what is derived
+from them from ``views.next_token``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk.app.caches import smollm2_attention, smollm2_on, smollm2_scoring
+from transformer_walk.app.charts import next_token as charts
+from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import smollm2_model
+from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
+from transformer_walk.app.views import next_token as views
+from transformer_walk.app.views.labels import human_bytes, token_axis
+from transformer_walk.app.widgets import (
+    backend_within_budget,
+    page_start,
+    solved_and_hurts,
+    table_height,
+)
+from transformer_walk.models.smollm2 import PYTHON_QUANTIZED_SLOWDOWN, SmolLM2
+
+PROMPT_KEY = "nt_prompt"
+DEFAULT_PROMPT = "Tom loves his"
+TEMPERATURE_KEY, TOP_K_KEY, TOP_P_KEY = "nt_temperature", "nt_top_k", "nt_top_p"
+LAYER_KEY, HEAD_KEY, STEP_KEY = "nt_layer", "nt_head", "nt_step"
+STATE_KEY = "nt_generated"  # {"for": (prompt ids, backend), "steps": [...], "decode": ...}
+SHOWN_CANDIDATES = 10
+GENERATE_COUNT = 20
+MAX_NEW_TOKENS = 100  # the page's bound on a continuation (the context is the model's)
+
+
+def _state(prompt_ids: tuple[int, ...], backend: str) -> dict[str, Any]:
+    """The continuation kept for this prompt (a new prompt or backend starts empty)."""
+    state = st.session_state.get(STATE_KEY)
+    if state is None or state["for"] != (prompt_ids, backend):
+        state = {"for": (prompt_ids, backend), "steps": [], "decode": None, "stopped": False}
+        st.session_state[STATE_KEY] = state
+    return state
+
+
+def _step_record(step: Any) -> dict[str, Any]:
+    """What the page keeps of a ``Step`` (plain values; session state outlives the model)."""
+    return {
+        "id": step.id, "piece": step.piece, "text": step.text, "p": step.probability,
+        "sample_p": step.sample_probability, "top_pieces": list(step.top_pieces),
+        "top_ids": [int(i) for i in step.top_ids], "top_probs": [float(p) for p in step.top_probs],
+        "top_sample": [float(p) for p in step.top_sample_probs], "seconds": step.seconds,
+    }  # fmt: skip
+
+
+def _generate(
+    model: SmolLM2, state: dict[str, Any], count: int, sampler: dict[str, Any], shown: Any
+) -> None:
+    """Append up to ``count`` tokens to the kept continuation, redrawing ``shown`` (an
+    st.empty) after each; a run of more than one token keeps its decode timing."""
+    prompt_ids = state["for"][0]
+    ids = [*prompt_ids, *(s["id"] for s in state["steps"])]
+    room = min(MAX_NEW_TOKENS - len(state["steps"]), model.config.context_length - len(ids))
+    count = min(count, room)
+    if count <= 0 or state["stopped"]:
+        return
+    seconds: list[float] = []
+    progress = st.progress(0.0, text=t("nt.streaming", i=1, count=count))
+    for step in model.stream(ids, count, candidates=SHOWN_CANDIDATES, **sampler):
+        state["steps"].append(_step_record(step))
+        seconds.append(step.seconds)
+        progress.progress((step.index + 1) / count, text=t("nt.streaming", i=step.index + 1,
+                                                           count=count))  # fmt: skip
+        _draw_text(model, state, shown)
+        if step.id in model.tokenizer.end_ids:
+            state["stopped"] = True
+    progress.empty()
+    if len(seconds) > 1:  # step 0 carries the prefill: the one-token forwards are the rest
+        state["decode"] = (len(seconds) - 1, sum(seconds[1:]))
+
+
+def _draw_text(model: SmolLM2, state: dict[str, Any], shown: Any) -> None:
+    """The prompt and, in bold, what was generated, as one element of the st.empty ``shown``
+    (a container there left the previous draw's text behind it)."""
+    prompt = model.decode(list(state["for"][0]))
+    new = "".join(s["text"] for s in state["steps"])
+    if not state["steps"]:
+        shown.markdown(f"{_escape(prompt)}  \n*{t('nt.text.none')}*")
+        return
+    # Bold needs its markers against the text: a leading space stays outside them.
+    lead = new[: len(new) - len(new.lstrip())]
+    bold = f"{lead}**{_escape(new.strip())}**" if new.strip() else _escape(new)
+    shown.markdown(_escape(prompt) + bold)
+
+
+def _escape(text: str) -> str:
+    """Markdown-safe text (a prompt may hold *, _, $, # …)."""
+    out = "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|$<>~" else ch for ch in text)
+    return out.replace("\n", "  \n")
+
+
+def _sampler_controls() -> dict[str, Any]:
+    left, mid, right = st.columns(3)
+    with left:
+        temperature = st.slider(t("nt.temperature"), 0.0, 3.0, 1.0, 0.05, key=TEMPERATURE_KEY,
+                                help=t("nt.temperature_help"))  # fmt: skip
+    with mid:
+        top_k = st.slider(t("nt.top_k"), 0, 100, 0, 1, key=TOP_K_KEY, help=t("nt.top_k_help"))
+    with right:
+        top_p = st.slider(t("nt.top_p"), 0.05, 1.0, 1.0, 0.05, key=TOP_P_KEY,
+                          help=t("nt.top_p_help"))  # fmt: skip
+    return {"temperature": float(temperature), "top_k": int(top_k) or None,
+            "top_p": None if top_p >= 1.0 else float(top_p)}  # fmt: skip
+
+
+def _candidates(model: SmolLM2, last_logits: np.ndarray, sampler: dict[str, Any]) -> None:
+    st.subheader(t("nt.candidates.title"))
+    probs = views.distribution(last_logits, **sampler)
+    top = views.top_candidates(last_logits, probs, SHOWN_CANDIDATES)
+    labels = [views.readable_piece(model.tokenizer.piece(c.id)) for c in top]
+    chart = charts.candidate_bars(
+        labels, [c.probability for c in top], 0,
+        token_title=t("nt.axis.token"), prob_title=t("nt.axis.prob"),
+    )  # fmt: skip
+    st.altair_chart(chart, width="stretch")
+    if sampler["temperature"] == 0:
+        st.caption(t("nt.greedy_note"))
+    st.markdown(t(
+        "nt.shape_reading", t=f"{sampler['temperature']:g}", best=labels[0],
+        p=f"{top[0].probability:.1%}", kept=f"{np.count_nonzero(probs):,}",
+        vocab=f"{model.config.vocab_size:,}",
+    ))  # fmt: skip
+    st.metric(t("nt.metric.entropy"), f"{views.entropy_bits(probs):.2f}")
+
+
+def _steps_viewer(state: dict[str, Any]) -> None:
+    steps = state["steps"]
+    if not steps:
+        return
+    st.subheader(t("nt.steps.title"))
+    options = {
+        i: t("nt.steps.label", i=i + 1, piece=views.readable_piece(s["piece"]), p=f"{s['p']:.3f}")
+        for i, s in enumerate(steps)
+    }
+    if st.session_state.get(STEP_KEY) not in options:
+        st.session_state[STEP_KEY] = len(steps) - 1
+    chosen = st.selectbox(t("nt.steps.pick"), list(options), format_func=options.__getitem__,
+                          key=STEP_KEY)  # fmt: skip
+    step = steps[chosen]
+    frame = pd.DataFrame({
+        t("nt.col.token"): [views.readable_piece(p) for p in step["top_pieces"]],
+        t("nt.col.model_p"): step["top_probs"],
+        t("nt.col.sample_p"): step["top_sample"],
+        t("nt.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
+    })  # fmt: skip
+    st.dataframe(frame, hide_index=True, height=table_height(len(frame)))
+
+
+def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:
+    st.subheader(t("nt.attn.title"))
+    st.markdown(t("nt.attn.body"))
+    left, right = st.columns(2)
+    with left:
+        layer = st.slider(t("nt.attn.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY)
+    with right:
+        head = st.slider(t("nt.attn.head"), 1, model.config.h, 1, key=HEAD_KEY)
+    shown = ids[: views.ATTENTION_TOKENS]
+    if len(ids) > len(shown):
+        st.caption(t("nt.attn.capped", n=len(ids), shown=len(shown)))
+    weights = smollm2_attention(tuple(shown), backend)[layer - 1, head - 1]  # (m, m)
+    labels = token_axis([views.readable_piece(model.tokenizer.piece(i)) for i in shown])
+    spec = charts.causal_heatmap(
+        views.masked_attention(weights), labels, query_title=t("nt.axis.query"),
+        key_title=t("nt.axis.key"), value_title=t("nt.axis.weight"),
+    )  # fmt: skip
+    st.vega_lite_chart(spec, width="content")
+
+
+def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> None:
+    st.subheader(t("nt.loss.title"))
+    st.markdown(t("nt.loss.body"))
+    ppl = views.perplexity(losses)
+    key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
+    if ppl is not None:
+        pieces = [views.readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
+        labels = token_axis(pieces)[1:]  # the first token is not predicted
+        st.altair_chart(
+            charts.loss_bars(labels, losses, token_title=t("nt.axis.predicted"),
+                             loss_title=t("nt.axis.loss")),
+            width="stretch",
+        )  # fmt: skip
+        left, right = st.columns(2)
+        left.metric(t("nt.metric.loss"), f"{float(np.mean(losses)):.3f}")
+        right.metric(t("nt.metric.ppl"), f"{ppl:,.1f}")
+    st.markdown(t(key, **fields))
+
+
+def _speed_and_cache(
+    model: SmolLM2, state: dict[str, Any], n_prompt: int, prompt_seconds: float, n_total: int
+) -> None:
+    st.subheader(t("nt.speed.title"))
+    st.markdown(t("nt.speed.body"))
+    prefill = views.tokens_per_second(n_prompt, prompt_seconds)
+    decoded = state["decode"]
+    decode = None if decoded is None else views.tokens_per_second(*decoded)
+    names, rates = [], []
+    if prefill is not None:
+        names.append(t("nt.speed.prefill", n=n_prompt))
+        rates.append(prefill)
+    if decode is not None and decoded is not None:
+        names.append(t("nt.speed.decode", n=decoded[0]))
+        rates.append(decode)
+    if rates:
+        st.altair_chart(charts.speed_bars(names, rates, rate_title=t("nt.axis.rate")),
+                        width="stretch")  # fmt: skip
+    key, fields = views.speed_reading(prefill, decode)
+    st.markdown(t(key, **fields))
+
+    st.subheader(t("nt.cache.title"))
+    cfg = model.config
+    size = views.cache_size(cfg, n_total)
+    st.markdown(t("nt.cache.body", layers=cfg.n_layers, h_kv=cfg.h_kv, d_head=cfg.d_head,
+                  per_token=human_bytes(size.per_token)))  # fmt: skip
+    left, right = st.columns(2)
+    left.metric(t("nt.metric.cache_token"), human_bytes(size.per_token))
+    right.metric(t("nt.metric.cache_total", n=n_total), human_bytes(size.total))
+    st.markdown(t(
+        "nt.cache.gqa", h=cfg.h, h_kv=cfg.h_kv, total=human_bytes(size.total),
+        total_full=human_bytes(size.total_full), saving=f"{size.saving:.0%}",
+    ))  # fmt: skip
+
+
+def main() -> None:
+    selected = page_start("nt.title")
+    st.markdown(t("nt.intro"))
+    if selected is None:
+        return
+    prompt = st.text_input(t("nt.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
+                           key=PROMPT_KEY, help=t("nt.prompt_help"))  # fmt: skip
+    loaded = smollm2_model()
+    if loaded is None:
+        return
+    prompt_ids = tuple(loaded.tokenize(prompt))
+    if not prompt_ids:
+        st.info(t("nt.empty"), icon=":material/edit_note:")
+        return
+    cfg = loaded.config
+    work = int(cfg.multiply_adds(len(prompt_ids)) * PYTHON_QUANTIZED_SLOWDOWN)
+    backend = backend_within_budget(selected, work)
+    model = smollm2_on(backend)
+    state = _state(prompt_ids, backend)
+    ids = [*prompt_ids, *(s["id"] for s in state["steps"])]
+    if len(ids) > cfg.context_length:
+        st.warning(t("nt.too_long", n=len(ids), context=cfg.context_length))
+        return
+    pieces = [views.readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
+    st.caption(t("nt.tokens", n=len(pieces), tokens=" · ".join(pieces)))
+    left, right = st.columns(2)
+    left.metric(t("nt.metric.n"), len(prompt_ids))
+    right.metric(t("nt.metric.vocab"), f"{cfg.vocab_size:,}")
+
+    sampler = _sampler_controls()
+    buttons = st.columns(4)
+    asked = {
+        "next": buttons[0].button(t("nt.next"), key="nt_next"),
+        "sample": buttons[1].button(t("nt.sample"), key="nt_sample"),
+        "generate": buttons[2].button(t("nt.generate", count=GENERATE_COUNT), key="nt_generate"),
+    }
+    if buttons[3].button(t("nt.reset"), key="nt_reset"):
+        state.update(steps=[], decode=None, stopped=False)
+    st.caption(t("nt.buttons_help", count=GENERATE_COUNT, most=MAX_NEW_TOKENS))
+    st.subheader(t("nt.text.title"))
+    shown = st.empty()
+    _draw_text(model, state, shown)
+    if asked["next"]:
+        _generate(model, state, 1, {"temperature": 0.0}, shown)
+    elif asked["sample"]:
+        _generate(model, state, 1, sampler, shown)
+    elif asked["generate"]:
+        _generate(model, state, GENERATE_COUNT, sampler, shown)
+    if state["stopped"]:
+        st.info(t("nt.stopped"), icon=":material/stop_circle:")
+    elif len(state["steps"]) >= MAX_NEW_TOKENS:
+        st.info(t("nt.full", most=MAX_NEW_TOKENS), icon=":material/block:")
+    ids = [*prompt_ids, *(s["id"] for s in state["steps"])]
+
+    with st.spinner(t("nt.scoring")):
+        last_logits, _, _ = smollm2_scoring(tuple(ids), backend)
+        _, prompt_losses, prompt_seconds = smollm2_scoring(prompt_ids, backend)
+    _candidates(model, last_logits, sampler)
+    _steps_viewer(state)
+    _attention(model, ids, backend)
+    _loss(model, prompt_ids, prompt_losses)
+    _speed_and_cache(model, state, len(prompt_ids), prompt_seconds, len(ids))
+    solved_and_hurts(t("nt.solved"), t("nt.hurts"))
+
+
+main()
