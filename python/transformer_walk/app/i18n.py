@@ -35,6 +35,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "nav.attention": {"en": "Attention", "zh": "注意力"},
     "nav.transformer": {"en": "Transformer", "zh": "Transformer 结构"},
     "nav.real_model": {"en": "Real model", "zh": "真实模型"},
+    "nav.generation": {"en": "Generation", "zh": "生成"},
     "nav.speed": {"en": "Speed", "zh": "速度"},
     "nav.check": {"en": "Check yourself", "zh": "自我检验"},
     "sidebar.backend": {"en": "Backend", "zh": "计算后端"},

@@ -62,6 +62,10 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("contextual.py", "contextual-meaning", "ctx.title", ":material/blur_on:"),
         ],
     ),
+    (
+        "nav.generation",
+        [("then_and_now.py", "2017-vs-today", "tan.title", ":material/compare_arrows:")],
+    ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
     ("nav.check", [("check_yourself.py", "check-yourself", "chk.title", ":material/quiz:")]),
 ]
