@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from transformer_walk.app.views import bpe
 from transformer_walk.app.views import then_and_now as views
 from transformer_walk.core import get_backend
 from transformer_walk.models.smollm2.config import SMOLLM2_135M
@@ -113,3 +114,18 @@ def test_traced_prefix_and_pieces() -> None:
         views.traced_prefix("x", offsets, 0)
     assert views.readable_piece(" loves") == "␣loves"
     assert views.size(46080) == "46.1 KB" and views.size(12) == "12 B"
+
+
+def test_bpe_summary_compares_with_wordpiece() -> None:
+    split = bpe.BpeSplit([1, 2, 3], ["Tom", "␣loves", "␣dog"])
+    assert split.n == 3 and split.spaced == 2
+    assert bpe.bpe_summary(split, 4, 3) == (
+        "tok.bpe.summary.fewer",
+        {"n": 3, "words": 3, "spaced": 2, "wordpiece": 4},
+    )
+    assert bpe.bpe_summary(split, 3, 3)[0] == "tok.bpe.summary.same"
+    assert bpe.bpe_summary(split, 2, 3)[0] == "tok.bpe.summary.more"
+    assert bpe.bpe_summary(split, None, 3) == (
+        "tok.bpe.summary.alone",
+        {"n": 3, "words": 3, "spaced": 2},
+    )
