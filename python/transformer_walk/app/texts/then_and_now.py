@@ -69,7 +69,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "因果掩码：token 只能看到自己和之前的 token（解码器）",
     },
     "tan.cell.sizes": {
-        "en": "L = {L} layers, d_model = {d_model}",
+        "en": "L = {L} {L:layer|layers}, d_model = {d_model}",
         "zh": "L = {L} 层，d_model = {d_model}",
     },
     "tan.too_long": {
