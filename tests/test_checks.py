@@ -9,6 +9,10 @@ from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import checks
 
+from smollm2_support import model_skip_reason
+
+SMOL_REASON = model_skip_reason()
+
 BACKENDS = ("python", "numpy")
 
 
@@ -104,3 +108,27 @@ def test_symmetry_and_order(backend: str) -> None:
     assert o.shuffled == ["dog", "his", "loves", "tom"]
     assert o.without_positions < 1e-9
     assert o.with_positions > 1e-2
+
+
+def test_prefill_decode_verdict_and_ratio() -> None:
+    slow = checks.PrefillDecode(4, 0.01, 0.05)
+    assert slow.ratio == pytest.approx(5.0) and slow.verdict == "slower"
+    quick = checks.PrefillDecode(4, 0.05, 0.04)
+    assert quick.verdict == "not_slower"
+    assert checks.PrefillDecode(0, 0.0, 0.0).ratio == 0.0
+
+
+@pytest.mark.skipif(SMOL_REASON is not None, reason=SMOL_REASON or "")
+def test_prefill_vs_decode_on_smollm2() -> None:
+    from transformer_walk.models.smollm2 import load_smollm2
+
+    model = load_smollm2(backend="numpy")
+    r = checks.prefill_vs_decode(model, "Tom loves his dog")
+    assert r.n == 4 and r.prefill_seconds > 0 and r.decode_seconds > 0
+    long = checks.prefill_vs_decode(model, " ".join(["word"] * 40))
+    assert long.n == checks.REAL_TOKENS  # cut to 16
+    # Sixteen one-position passes, each reading every weight, cost more than one pass over 16.
+    assert long.decode_seconds > long.prefill_seconds
+    assert checks.prefill_vs_decode(model, "").n == len(model.tokenize(checks.check_text("")[0]))
+    with pytest.raises(ValueError, match="most"):
+        checks.prefill_vs_decode(model, "dog", most=0)

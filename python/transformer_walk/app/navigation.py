@@ -64,7 +64,10 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     ),
     (
         "nav.generation",
-        [("next_token.py", "next-token", "nt.title", ":material/keyboard_double_arrow_right:")],
+        [
+            ("next_token.py", "next-token", "nt.title", ":material/keyboard_double_arrow_right:"),
+            ("then_and_now.py", "2017-vs-today", "tan.title", ":material/compare_arrows:"),
+        ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
     ("nav.check", [("check_yourself.py", "check-yourself", "chk.title", ":material/quiz:")]),

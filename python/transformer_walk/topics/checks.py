@@ -29,6 +29,8 @@ from transformer_walk.topics.attention_picks import default_pair, default_query
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
+    from transformer_walk.models.smollm2 import SmolLM2
+
 MAX_TOKENS = 16  # tokens of the sidebar's sentence the experiments use (pure Python stays quick)
 LONG_D_MODEL, LONG_H = 512, 8  # the original base model's width and heads
 LONG_LENGTHS = (10, 600)  # a short input and one longer than 512 tokens
@@ -319,6 +321,41 @@ def causal_prefixes(text: str, backend: str) -> GenerationCheck:
         prefix = model.run(" ".join(tokens[:t]))
         gap = max(gap, max_abs_diff(prefix.output[t - 1], full.output[t - 1]))
     return GenerationCheck(tokens, 1, len(tokens), gap)
+
+
+@dataclass(frozen=True)
+class PrefillDecode:
+    """The real decoder on the same count of tokens both ways: read at once, written one by one."""
+
+    n: int  # prompt tokens read in the prefill, and tokens then generated one at a time
+    prefill_seconds: float  # one forward over all n prompt positions
+    decode_seconds: float  # n one-position forwards over the cache, each after the last
+
+    @property
+    def ratio(self) -> float:
+        return self.decode_seconds / self.prefill_seconds if self.prefill_seconds else 0.0
+
+    @property
+    def verdict(self) -> str:
+        """ "slower" when writing n tokens took longer than reading n, else "not_slower"."""
+        return "slower" if self.decode_seconds > self.prefill_seconds else "not_slower"
+
+
+#: Tokens of the real prefill-versus-decode race: small, so that the check costs about a second.
+REAL_TOKENS = 16
+
+
+def prefill_vs_decode(model: SmolLM2, text: str, most: int = REAL_TOKENS) -> PrefillDecode:
+    """SmolLM2 reads the first ``most`` tokens of ``text`` (the check's text, the default
+    sentence when it has none) in one pass, then generates as many new tokens greedily, each a
+    one-token forward that needs the one before. The first step's time is the prefill itself."""
+    if most < 1:
+        raise ValueError(f"most must be at least 1, got {most}")
+    used, _ = check_text(text)
+    ids = model.tokenize(used)[:most]
+    gen = model.generate(ids, len(ids) + 1, stop_at_end=False)
+    decode = float(sum(gen.token_seconds[1:]))  # steps 1 … n: one position each
+    return PrefillDecode(len(ids), float(gen.prefill_seconds), decode)
 
 
 # --- 9. attention is directed --------------------------------------------------------------------

@@ -9,8 +9,14 @@ from tokenizers import Tokenizer
 
 from transformer_walk.app import charts, navigation
 from transformer_walk.app.i18n import t
-from transformer_walk.app.model_widgets import tokenizer_or_reason, toy_backend, toy_trace_or_none
+from transformer_walk.app.model_widgets import (
+    smollm2_model,
+    tokenizer_or_reason,
+    toy_backend,
+    toy_trace_or_none,
+)
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import bpe as bpe_views
 from transformer_walk.app.views.minilm import unknown_spans
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
@@ -194,6 +200,39 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
     )
 
 
+def _pieces_in_strips(pieces: list[str], ids: list[int]) -> int:
+    """SmolLM2's pieces and their ids in strips of ``PIECES_PER_ROW`` columns (at most
+    ``MAX_STRIPS``), rows named apart from WordPiece's; returns how many were shown."""
+    shown = min(len(pieces), PIECES_PER_ROW * MAX_STRIPS)
+    for start in range(0, shown, PIECES_PER_ROW):
+        stop = min(start + PIECES_PER_ROW, shown)
+        st.dataframe(
+            pd.DataFrame(
+                [pieces[start:stop], [str(i) for i in ids[start:stop]]],
+                index=[t("tok.bpe.row"), t("tok.col.id")],
+                columns=[str(i) for i in range(start + 1, stop + 1)],
+            ),
+            width="stretch",
+        )
+    return shown
+
+
+def _bpe(text: str, tokenizer: Tokenizer | None) -> None:
+    st.subheader(t("tok.bpe.title"))
+    model = smollm2_model()  # the friendly message when it is missing; the page goes on
+    if model is None:
+        return
+    st.markdown(t("tok.bpe.body", vocab=f"{model.config.vocab_size:,}"))
+    split = bpe_views.bpe_split(model.tokenizer, text)
+    st.metric(t("tok.metric.bpe"), split.n)
+    shown = _pieces_in_strips(split.pieces, split.ids)
+    if shown < split.n:
+        st.caption(t("tok.bpe.capped", shown=shown, n=split.n))
+    wordpiece = word_pieces(tokenizer, text).n_without_special if tokenizer is not None else None
+    key, fields = bpe_views.bpe_summary(split, wordpiece, count_words(text))
+    st.markdown(t(key, **fields))
+
+
 def render() -> None:
     name = page_start("tok.title")
     _welcome()
@@ -208,6 +247,7 @@ def render() -> None:
     tokenizer, reason = tokenizer_or_reason()
     _counts(text, trace, tokenizer)
     _wordpiece(text, tokenizer, reason)
+    _bpe(text, tokenizer)
     st.markdown(t("tok.caveat"))
     solved_and_hurts(t("tok.solved"), t("tok.hurts"))
 

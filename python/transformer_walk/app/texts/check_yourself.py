@@ -260,6 +260,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "再像生成时那样，对每个前缀逐次多加一个 token 运行——共 **{sequential}** 次，"
         "每次都要依赖上一个 token。每个前缀最后一个位置的输出与那一次整体计算相差不超过 {gap}。",
     },
+    "chk.seq.real_title": {
+        "en": "**The real decoder's clock.** SmolLM2 reads the sentence's first tokens in one "
+        "pass, then writes as many new ones, one at a time:",
+        "zh": "**真实解码器的计时。** SmolLM2 先用一次前向计算读完句子的前几个 token，再逐个写出"
+        "同样多的新 token：",
+    },
+    "chk.seq.real_running": {
+        "en": "Timing SmolLM2's prefill and generation…",
+        "zh": "正在为 SmolLM2 的预填充和生成计时…",
+    },
+    "chk.seq.real_prefill": {
+        "en": "Reading {n} {n:token|tokens} at once",
+        "zh": "一次读入 {n} 个 token",
+    },
+    "chk.seq.real_decode": {
+        "en": "Writing {n} {n:token|tokens} one by one",
+        "zh": "逐个写出 {n} 个 token",
+    },
+    "chk.seq.real_slower": {
+        "en": "The same number of tokens took **{ratio}×** as long to write as to read "
+        "(**{backend}** backend): each new token waits for the one before it, and every "
+        "step rereads all the weights for a single position.",
+        "zh": "同样多的 token，写出所用的时间是读入的 **{ratio} 倍**（**{backend}** 后端）："
+        "每个新 token 都要等上一个生成完，而且每一步都要为单个位置把全部权重重新读一遍。",
+    },
+    "chk.seq.real_not_slower": {
+        "en": "Here writing took {ratio}× the reading time (**{backend}** backend): with so few "
+        "tokens the pass over the weights dominates both — but the {n} writing steps still had "
+        "to run one after another.",
+        "zh": "这里写出用时是读入的 {ratio} 倍（**{backend}** 后端）：token 这么少时，两者的时间"
+        "都主要花在读权重上——但写出的 {n} 步仍然必须一步接一步地执行。",
+    },
     # --- 9. symmetry ---------------------------------------------------------------------------
     "chk.sym.q": {
         "en": "“Attention weights are symmetric: aᵢⱼ = aⱼᵢ.”",

@@ -262,3 +262,50 @@ MESSAGES: dict[str, dict[str, str]] = {
         "也只能说明“这是哪个 token”，说明不了它的含义。",
     },
 }
+
+MESSAGES.update(
+    {
+        "tok.bpe.title": {
+            "en": "SmolLM2's byte-level BPE",
+            "zh": "SmolLM2 的字节级 BPE",
+        },
+        "tok.bpe.body": {
+            "en": "A generating model of today, SmolLM2, splits text another way: byte-level "
+            "BPE over a vocabulary of {vocab} tokens. It never needs [UNK] (any byte is a "
+            "token), it keeps case, and a word's leading space is part of its token — shown "
+            "here as ␣.",
+            "zh": "今天的生成模型 SmolLM2 用另一种方式切分文本：在 {vocab} 个 token 的词表上"
+            "做字节级 BPE。它永远用不到 [UNK]（任何字节都是一个 token），保留大小写，"
+            "词前面的空格也算进它的 token 里——这里用 ␣ 表示。",
+        },
+        "tok.bpe.row": {"en": "BPE piece", "zh": "BPE 切片"},
+        "tok.metric.bpe": {"en": "SmolLM2 BPE tokens", "zh": "SmolLM2 BPE token 数"},
+        "tok.bpe.summary.fewer": {
+            "en": "{n} BPE {n:token|tokens} for {words} {words:word|words}: fewer than "
+            "WordPiece's {wordpiece}; {spaced} of them start with a space.",
+            "zh": "{words} 个词切成 {n} 个 BPE token，比 WordPiece 的 {wordpiece} 个少；其中 "
+            "{spaced} 个以空格开头。",
+        },
+        "tok.bpe.summary.same": {
+            "en": "{n} BPE {n:token|tokens} for {words} {words:word|words}: as many as "
+            "WordPiece's {wordpiece}; {spaced} of them start with a space.",
+            "zh": "{words} 个词切成 {n} 个 BPE token，与 WordPiece 的 {wordpiece} 个一样多；其中 "
+            "{spaced} 个以空格开头。",
+        },
+        "tok.bpe.summary.more": {
+            "en": "{n} BPE {n:token|tokens} for {words} {words:word|words}: more than "
+            "WordPiece's {wordpiece}; {spaced} of them start with a space.",
+            "zh": "{words} 个词切成 {n} 个 BPE token，比 WordPiece 的 {wordpiece} 个多；其中 "
+            "{spaced} 个以空格开头。",
+        },
+        "tok.bpe.summary.alone": {
+            "en": "{n} BPE {n:token|tokens} for {words} {words:word|words}; {spaced} of them "
+            "start with a space.",
+            "zh": "{words} 个词切成 {n} 个 BPE token；其中 {spaced} 个以空格开头。",
+        },
+        "tok.bpe.capped": {
+            "en": "The first {shown} of {n} tokens.",
+            "zh": "只列出 {n} 个 token 中的前 {shown} 个。",
+        },
+    }
+)

@@ -212,6 +212,10 @@ class FeedForward:
         out = self.down.forward(be, hidden)  # (n, d_ff) → (n, d_model)
         if record is not None:
             record.put(gate=gate, up=up, ffn_hidden=hidden, ffn_out=out)
+            # swiglu fuses SiLU with the product, so SiLU(gate) alone exists only if asked for:
+            # one more pass over n · d_ff numbers, in a trace only.
+            if record.keep is None or "gate_act" in record.keep:
+                record.put(gate_act=be.silu(gate))
         return out
 
 

@@ -33,6 +33,7 @@ class LayerTrace:
     norm2: np.ndarray  # [n, d_model] RMSNorm(resid1): the FFN's input
     gate: np.ndarray  # [n, d_ff] norm2 W_gate
     up: np.ndarray  # [n, d_ff] norm2 W_up
+    gate_act: np.ndarray  # [n, d_ff] SiLU(gate): the gate's values, 0 only where gate is 0
     ffn_hidden: np.ndarray  # [n, d_ff] SiLU(gate) ⊙ up
     ffn_out: np.ndarray  # [n, d_model] ffn_hidden W_down
     out: np.ndarray  # [n, d_model] resid1 + ffn_out = hidden_states[layer + 1]

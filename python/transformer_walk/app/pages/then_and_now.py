@@ -1,0 +1,256 @@
+"""2017 vs today: the toy model's original block beside SmolLM2's decoder layer. The table reads
+both configs (``topics.then_and_now.design_rows``); RoPE, GQA, RMSNorm and SwiGLU are shown on
+SmolLM2's trace of the sidebar's sentence (``caches.smollm2_traced``) and the toy trace
+(``caches.toy_trace``). Holds no math: ``topics.then_and_now`` computes, ``views.then_and_now``
+words the numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk.app.caches import smollm2_traced
+from transformer_walk.app.charts import heatmap
+from transformer_walk.app.charts import then_and_now as charts
+from transformer_walk.app.i18n import t
+from transformer_walk.app.model_widgets import smollm2_model, toy_backend, toy_trace_or_none
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import then_and_now as views
+from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.widgets import (
+    backend_within_budget,
+    keep_valid_choice,
+    page_start,
+    solved_and_hurts,
+)
+from transformer_walk.core import get_backend
+from transformer_walk.models.smollm2 import PYTHON_QUANTIZED_SLOWDOWN, DecoderOutput, SmolLM2
+from transformer_walk.models.toy import ToyConfig
+from transformer_walk.topics import then_and_now as tan
+
+LAYER_KEY = "tan_layer"
+TOKEN_KEY = "tan_token"
+HEAD_KEY = "tan_head"
+DELTA_KEY = "tan_delta"
+MAX_TOKENS = 64  # traced: 30 layers of every intermediate (about 1 MB a token)
+STARTS = np.arange(0, 400, 25)  # the key positions p of the RoPE check
+SHOWN_COLUMNS = 16  # of the hidden vector, in the norms' table
+TOY = ToyConfig()  # the 2017 block as the road built it
+# Message ids of the table's rows and cells (``tan.design_rows`` names them), written out so
+# that the id check finds them.
+ROWS = {
+    "norm": "tan.row.norm",
+    "positions": "tan.row.positions",
+    "ffn": "tan.row.ffn",
+    "heads": "tan.row.heads",
+    "mask": "tan.row.mask",
+    "sizes": "tan.row.sizes",
+}
+CELLS = {
+    "layernorm_post": "tan.cell.layernorm_post",
+    "layernorm_pre": "tan.cell.layernorm_pre",
+    "rmsnorm_pre": "tan.cell.rmsnorm_pre",
+    "sinusoidal": "tan.cell.sinusoidal",
+    "no_positions": "tan.cell.no_positions",
+    "rope": "tan.cell.rope",
+    "relu": "tan.cell.relu",
+    "swiglu": "tan.cell.swiglu",
+    "full_heads": "tan.cell.full_heads",
+    "gqa": "tan.cell.gqa",
+    "bidirectional": "tan.cell.bidirectional",
+    "causal": "tan.cell.causal",
+    "sizes": "tan.cell.sizes",
+}
+
+
+def _table(model: SmolLM2) -> None:
+    st.subheader(t("tan.table.title"))
+    rows = tan.design_rows(TOY, model.config)
+    frame = pd.DataFrame(
+        {
+            t("tan.col.part"): [t(ROWS[r.row]) for r in rows],
+            t("tan.col.toy"): [t(CELLS[r.toy], **r.toy_fields) for r in rows],
+            t("tan.col.smol"): [t(CELLS[r.smol], **r.smol_fields) for r in rows],
+        }
+    )
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def _trace(model: SmolLM2, text: str, selected: str) -> DecoderOutput | None:
+    offsets = model.tokenizer.encode_full(text).offsets
+    if not offsets:
+        st.info(t("common.empty_text"), icon=":material/edit_note:")
+        return None
+    kept = views.traced_prefix(text, offsets, MAX_TOKENS)
+    if kept != text:
+        st.info(t("tan.too_long", n=len(offsets), kept=MAX_TOKENS), icon=":material/content_cut:")
+    n = min(len(offsets), MAX_TOKENS)
+    work = int(PYTHON_QUANTIZED_SLOWDOWN * model.config.multiply_adds(n))
+    backend = backend_within_budget(selected, work)
+    with st.spinner(t("tan.computing")):
+        return smollm2_traced(kept, backend)
+
+
+def _rope(
+    model: SmolLM2, out: DecoderOutput, layer: int, token: int, labels: dict[int, str]
+) -> None:
+    cfg = model.config
+    assert out.layers is not None
+    trace = out.layers[layer]
+    st.subheader(t("tan.rope.title"))
+    left, right = st.columns(2)
+    head = left.selectbox(t("tan.rope.head"), range(cfg.h), key=HEAD_KEY, format_func=str)
+    delta = right.slider(t("tan.rope.delta"), 0, 32, 3, key=DELTA_KEY)
+    key_token = max(0, token - delta)
+    q = trace.q[head, token]  # before RoPE
+    k = trace.k[head // cfg.group, key_token]
+    st.markdown(
+        t("tan.rope.body", q_token=labels[token], k_token=labels[key_token], layer=layer + 1,
+          head=head)
+    )  # fmt: skip
+    be = get_backend(out.backend)
+    dots = tan.offset_dots(be, q, k, STARTS, delta, cfg.rope_base)
+    st.altair_chart(
+        charts.offset_dots(
+            dots.starts,
+            {t("tan.rope.lane_rope"): dots.rope, t("tan.rope.lane_added"): dots.added},
+            x_title=t("tan.rope.axis_p"),
+            y_title=t("tan.rope.axis_dot"),
+            lane_title=t("tan.rope.lane"),
+        ),
+        width="stretch",
+    )
+    a, b = st.columns(2)
+    a.metric(t("tan.rope.spread_rope"), f"{dots.rope_spread:.1e}")
+    b.metric(t("tan.rope.spread_added"), f"{dots.added_spread:.3f}")
+    key, fields = views.rope_sentence(dots)
+    st.markdown(t(key, **fields))
+    if token == key_token and delta:
+        st.caption(t("tan.rope.one_token"))
+    else:  # the model's own turned vectors at their real positions
+        traced = float(np.dot(trace.q_rot[head, token], trace.k_rot[head // cfg.group, key_token]))
+        here = tan.offset_dots(be, q, k, np.array([key_token]), token - key_token, cfg.rope_base)
+        st.caption(
+            t("tan.rope.trace", i=token, j=key_token, traced=f"{traced:.4f}",
+              here=f"{float(here.rope[0]):.4f}")
+        )  # fmt: skip
+
+
+def _gqa(model: SmolLM2) -> None:
+    cfg = model.config
+    st.subheader(t("tan.gqa.title"))
+    st.markdown(t("tan.gqa.body", h=cfg.h, h_kv=cfg.h_kv, group=cfg.group))
+    left, right = st.columns([1, 1])
+    with left:
+        st.vega_lite_chart(
+            heatmap(
+                tan.kv_head_map(cfg),
+                [str(j) for j in range(cfg.h)],
+                [str(g) for g in range(cfg.h_kv)],
+                row_title=t("tan.gqa.query"),
+                col_title=t("tan.gqa.kv"),
+                value_title=t("tan.gqa.reads"),
+                fmt=".0f",
+                width=320,
+            )
+        )
+    with right:
+        st.metric(
+            t("tan.gqa.bytes_gqa", h_kv=cfg.h_kv),
+            views.size(tan.kv_cache_bytes_per_token(cfg)),
+        )
+        st.metric(
+            t("tan.gqa.bytes_full", h=cfg.h), views.size(tan.kv_cache_bytes_per_token(cfg, cfg.h))
+        )
+    key, fields = views.gqa_sentence(cfg)
+    st.markdown(t(key, **fields))
+
+
+def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: str) -> None:
+    assert out.layers is not None
+    trace = out.layers[layer]
+    st.subheader(t("tan.norm.title"))
+    st.markdown(t("tan.norm.body", layer=layer + 1, token=label))
+    x = trace.x_in[token]
+    cmp = tan.compare_norms(x, model.config.eps)
+    cols = st.columns(5)
+    for col, (name, value) in zip(
+        cols,
+        [
+            ("tan.norm.mean", cmp.mean),
+            ("tan.norm.rms", cmp.rms),
+            ("tan.norm.std", cmp.std),
+            ("tan.norm.out_mean_rms", cmp.rms_out_mean),
+            ("tan.norm.out_mean_ln", cmp.layer_out_mean),
+        ],
+        strict=True,
+    ):
+        col.metric(t(name), f"{value:.4f}" if abs(value) >= 1e-3 else f"{value:.1e}")
+    k = min(SHOWN_COLUMNS, len(x))
+    st.caption(t("tan.norm.first", k=k, d=len(x)))
+    st.dataframe(
+        pd.DataFrame(
+            [x[:k], cmp.rms_out[:k], cmp.layer_out[:k]],
+            index=[t("tan.norm.x"), "RMSNorm", "LayerNorm"],
+            columns=[str(c) for c in range(k)],
+        ).style.format("{:.3f}"),
+        width="stretch",
+    )
+    key, fields = views.norm_sentence(cmp)
+    st.markdown(t(key, **fields))
+    gamma = trace.params.attn_norm.weight
+    error = float(np.abs(cmp.rms_out * gamma - trace.norm1[token]).max())
+    st.caption(t("tan.norm.check", error=f"{error:.1e}"))
+
+
+def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, selected: str) -> None:
+    assert out.layers is not None
+    gate = out.layers[layer].gate_act[token]
+    st.subheader(t("tan.ffn.title"))
+    st.markdown(t("tan.ffn.body", d_ff=len(gate), token=label, layer=layer + 1))
+    counts, edges = tan.histogram(gate)
+    st.altair_chart(
+        charts.histogram(
+            counts, edges, x_title=t("tan.ffn.axis_value"), y_title=t("tan.ffn.axis_count")
+        ),
+        width="stretch",
+    )
+    gate_shares = tan.zero_shares(gate)
+    toy = toy_trace_or_none(text, TOY, toy_backend(selected, TOY, [text]))
+    if toy is None:
+        return
+    toy_token = min(token, toy.n - 1)  # the toy splits words, SmolLM2 pieces: the same place
+    relu = tan.zero_shares(toy.blocks[0].ffn_hidden[toy_token])
+    a, b, c = st.columns(3)
+    a.metric(t("tan.ffn.gate_near", near=tan.NEAR_ZERO), views.percent(gate_shares.near))
+    b.metric(t("tan.ffn.gate_exact"), views.percent(gate_shares.exact))
+    c.metric(t("tan.ffn.relu_exact"), views.percent(relu.exact))
+    key, fields = views.ffn_sentence(
+        gate_shares, relu, f"{toy_token + 1} · {toy.tokens[toy_token]}", TOY.d_ff
+    )
+    st.markdown(t(key, **fields))
+
+
+selected = page_start("tan.title")
+st.markdown(t("tan.intro"))
+model = smollm2_model()
+if selected is not None and model is not None:
+    _table(model)
+    _gqa(model)
+    text = current_sentence()
+    out = _trace(model, text, selected)
+    if out is not None:
+        labels = token_labels([views.readable_piece(p) for p in out.tokens])
+        left, right = st.columns(2)
+        layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
+        keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)
+        token = right.selectbox(
+            t("tan.token"), range(out.n), key=TOKEN_KEY,
+            format_func=lambda i: labels[i],
+        )  # fmt: skip
+        _rope(model, out, layer, token, labels)
+        _norms(model, out, layer, token, labels[token])
+        _ffn(out, layer, token, labels[token], text, selected)
+solved_and_hurts(t("tan.solved"), t("tan.hurts"))
+st.caption(t("tan.sources"))

@@ -1,0 +1,245 @@
+"""Words of the 2017 vs today page (prefix ``tan.``)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "tan.title": {
+        "en": "2017 vs today: what changed in the block",
+        "zh": "2017 与今天：块里改了什么",
+    },
+    "tan.intro": {
+        "en": "The block of *Attention Is All You Need* still sits inside today's language "
+        "models, with five parts replaced. On the left, the toy model of this road, built as in "
+        "2017; on the right, SmolLM2-135M, a small decoder of today's design. Every cell of the "
+        "table is read from the two models' configurations, and every number below from the "
+        "real model's trace of your sentence.",
+        "zh": "《Attention Is All You Need》里的那个块，今天的语言模型里依然都有，只是换掉了五个"
+        "部件。左边是本路线的玩具模型，按 2017 年的方式搭建；右边是 SmolLM2-135M，一个按今天的"
+        "设计做成的小型解码器。表中每一格都读自两个模型的配置，下面的每个数字都来自真实模型"
+        "处理你这句话时记录下的中间结果。",
+    },
+    "tan.table.title": {"en": "The two designs", "zh": "两种设计"},
+    "tan.col.part": {"en": "Part", "zh": "部件"},
+    "tan.col.toy": {"en": "2017 (toy model)", "zh": "2017（玩具模型）"},
+    "tan.col.smol": {"en": "Today (SmolLM2)", "zh": "今天（SmolLM2）"},
+    "tan.row.norm": {"en": "Norm and its place", "zh": "归一化及其位置"},
+    "tan.row.positions": {"en": "Positions", "zh": "位置"},
+    "tan.row.ffn": {"en": "Feed-forward", "zh": "前馈网络"},
+    "tan.row.heads": {"en": "Heads", "zh": "注意力头"},
+    "tan.row.mask": {"en": "Mask / direction", "zh": "掩码 / 方向"},
+    "tan.row.sizes": {"en": "Sizes", "zh": "规模"},
+    "tan.cell.layernorm_post": {
+        "en": "LayerNorm after each residual add (Post-LN)",
+        "zh": "LayerNorm，放在每次残差相加之后（Post-LN）",
+    },
+    "tan.cell.layernorm_pre": {
+        "en": "LayerNorm before each sublayer (Pre-LN)",
+        "zh": "LayerNorm，放在每个子层之前（Pre-LN）",
+    },
+    "tan.cell.rmsnorm_pre": {
+        "en": "RMSNorm before each sublayer (ε = {eps})",
+        "zh": "RMSNorm，放在每个子层之前（ε = {eps}）",
+    },
+    "tan.cell.sinusoidal": {
+        "en": "sinusoidal vectors added to the embeddings",
+        "zh": "正弦位置向量，加到词向量上",
+    },
+    "tan.cell.no_positions": {"en": "none", "zh": "无"},
+    "tan.cell.rope": {
+        "en": "RoPE: q and k turned by their position (base {base})",
+        "zh": "RoPE：按位置旋转 q 和 k（底数 {base}）",
+    },
+    "tan.cell.relu": {"en": "ReLU, d_ff = {d_ff}", "zh": "ReLU 激活，d_ff = {d_ff}"},
+    "tan.cell.swiglu": {
+        "en": "SwiGLU: SiLU(x W_gate) ⊙ x W_up, d_ff = {d_ff}",
+        "zh": "SwiGLU 门控：SiLU(x W_gate) ⊙ x W_up，d_ff = {d_ff}",
+    },
+    "tan.cell.full_heads": {
+        "en": "h = {h} heads, each with its own K and V (d_k = {d_k})",
+        "zh": "h = {h} 个头，各有自己的 K 和 V（d_k = {d_k}）",
+    },
+    "tan.cell.gqa": {
+        "en": "h = {h} query heads share {h_kv} key/value heads (d_k = {d_k})",
+        "zh": "h = {h} 个查询头共享 {h_kv} 个键/值头（d_k = {d_k}）",
+    },
+    "tan.cell.bidirectional": {
+        "en": "none: every token sees every token (encoder)",
+        "zh": "无：每个 token 都能看到所有 token（编码器）",
+    },
+    "tan.cell.causal": {
+        "en": "causal: a token sees only itself and earlier tokens (decoder)",
+        "zh": "因果掩码：token 只能看到自己和之前的 token（解码器）",
+    },
+    "tan.cell.sizes": {
+        "en": "L = {L} {L:layer|layers}, d_model = {d_model}",
+        "zh": "L = {L} 层，d_model = {d_model}",
+    },
+    "tan.too_long": {
+        "en": "The sentence has {n} tokens for SmolLM2; this page traces the first {kept} (a "
+        "trace keeps every intermediate of all 30 layers).",
+        "zh": "这句话在 SmolLM2 里有 {n} 个 token；本页只记录前 {kept} 个（一次记录要保存 30 层的"
+        "全部中间结果）。",
+    },
+    "tan.computing": {
+        "en": "Running SmolLM2 on your sentence…",
+        "zh": "正在用 SmolLM2 处理你的句子…",
+    },
+    "tan.layer": {"en": "Layer", "zh": "层"},
+    "tan.token": {"en": "Token", "zh": "token"},
+    # --- RoPE ---
+    "tan.rope.title": {
+        "en": "RoPE: turn q and k, keep the offset",
+        "zh": "RoPE：旋转 q 和 k，只留下相对距离",
+    },
+    "tan.rope.body": {
+        "en": "RoPE adds nothing to the embedding. It turns each pair of columns of $q$ and $k$ "
+        "by an angle proportional to the token's position, each pair at its own speed. A dot "
+        "product of two turned vectors depends on the difference of their angles only, so "
+        "$q$ at $p + \\Delta$ against $k$ at $p$ gives one score whatever $p$ is. Below, the "
+        "real query of **{q_token}** and the real key of **{k_token}** (layer {layer}, query "
+        "head {head}, before RoPE) are placed at several positions $p$ with one offset $\\Delta$.",
+        "zh": "RoPE 不往词向量上加任何东西。它把 $q$ 和 $k$ 的每一对列按与位置成正比的角度旋转，"
+        "每一对各有自己的转速。两个旋转过的向量的点积只取决于它们角度之差，所以位于 "
+        "$p + \\Delta$ 的 $q$ 和位于 $p$ 的 $k$ 无论 $p$ 取多少，得分都一样。下面把 **{q_token}** "
+        "的真实查询向量和 **{k_token}** 的真实键向量（第 {layer} 层、第 {head} 个查询头、旋转之前）"
+        "放到若干个位置 $p$ 上，偏移 $\\Delta$ 固定。",
+    },
+    "tan.rope.delta": {"en": "Offset Δ", "zh": "偏移 Δ"},
+    "tan.rope.head": {"en": "Query head", "zh": "查询头"},
+    "tan.rope.axis_p": {"en": "key position p", "zh": "键的位置 p"},
+    "tan.rope.axis_dot": {"en": "q · k", "zh": "点积 q · k"},
+    "tan.rope.lane": {"en": "positions", "zh": "位置方式"},
+    "tan.rope.lane_rope": {"en": "RoPE (turned)", "zh": "RoPE（旋转）"},
+    "tan.rope.lane_added": {"en": "sinusoidal (added)", "zh": "正弦（相加）"},
+    "tan.rope.spread_rope": {"en": "RoPE: spread over p", "zh": "RoPE：随 p 的波动"},
+    "tan.rope.spread_added": {"en": "added: spread over p", "zh": "相加：随 p 的波动"},
+    "tan.rope.same": {
+        "en": "Turned, the score stays {value} at every p (spread {spread}): only the offset "
+        "Δ = {delta} counts. With the sinusoidal vectors added instead it ranges over "
+        "{added_spread}: where the pair sits changes what they say to each other.",
+        "zh": "旋转之后，每个 p 上的得分都是 {value}（波动 {spread}）：起作用的只有偏移 "
+        "Δ = {delta}。如果改为加上正弦位置向量，得分的波动达到 {added_spread}：这对 token 所在的"
+        "位置会改变它们之间的得分。",
+    },
+    "tan.rope.rope_varies": {
+        "en": "The turned scores vary by {spread} over p: more than rounding, so RoPE here does "
+        "not depend on the offset only.",
+        "zh": "旋转后的得分随 p 波动 {spread}，超出了舍入误差，所以这里的 RoPE 并不只取决于偏移。",
+    },
+    "tan.rope.added_same": {
+        "en": "Both ways give the same score at every p here (spread {spread} and {added_spread}).",
+        "zh": "这里两种方式在每个 p 上都给出相同的得分（波动 {spread} 和 {added_spread}）。",
+    },
+    "tan.rope.trace": {
+        "en": "Checked against the trace: the model's own turned q and k at positions {i} and "
+        "{j} give {traced}; turning them here at (p + Δ, p) = ({i}, {j}) gives {here}.",
+        "zh": "与模型的记录核对：模型自己在位置 {i} 和 {j} 旋转后的 q、k 点积为 {traced}；"
+        "这里在 (p + Δ, p) = ({i}, {j}) 旋转得到 {here}。",
+    },
+    "tan.rope.one_token": {
+        "en": "With one token there is no pair at an offset; the query and key of that token "
+        "are placed at (p + Δ, p) all the same.",
+        "zh": "只有一个 token 时没有相隔一段距离的两个 token；这里仍把该 token 的查询和键放在 "
+        "(p + Δ, p) 上。",
+    },
+    # --- GQA ---
+    "tan.gqa.title": {"en": "Grouped-query attention", "zh": "分组查询注意力"},
+    "tan.gqa.body": {
+        "en": "In 2017 every head had its own $W^K$ and $W^V$. SmolLM2 keeps $h = {h}$ query "
+        "heads but only {h_kv} key/value heads: each key/value head is read by {group} query "
+        "heads. The map shows which one each query head reads.",
+        "zh": "2017 年每个头都有自己的 $W^K$ 和 $W^V$。SmolLM2 保留了 $h = {h}$ 个查询头，"
+        "但只有 {h_kv} 个键/值头：每个键/值头由 {group} 个查询头共同读取。下图显示每个查询头读的"
+        "是哪一个。",
+    },
+    "tan.gqa.query": {"en": "query head", "zh": "查询头"},
+    "tan.gqa.kv": {"en": "key/value head", "zh": "键/值头"},
+    "tan.gqa.reads": {"en": "reads", "zh": "读取"},
+    "tan.gqa.bytes_gqa": {
+        "en": "Cache per token, {h_kv} KV heads",
+        "zh": "每个 token 的缓存（{h_kv} 个 KV 头）",
+    },
+    "tan.gqa.bytes_full": {
+        "en": "Cache per token, {h} KV heads",
+        "zh": "每个 token 的缓存（{h} 个 KV 头）",
+    },
+    "tan.gqa.saving": {
+        "en": "Generating, the model keeps every earlier token's keys and values: 2 · L · h_kv · "
+        "d_k = {values} numbers of 4 bytes a token. With {h} key/value heads it would keep "
+        "{ratio} times as much: at the full context of {context} tokens, {full} instead of "
+        "{gqa}.",
+        "zh": "生成时，模型要保存之前每个 token 的键和值：每个 token 2 · L · h_kv · d_k = {values} "
+        "个 4 字节的数。如果有 {h} 个键/值头，就要保存 {ratio} 倍：在 {context} 个 token 的完整"
+        "上下文下，是 {full} 而不是 {gqa}。",
+    },
+    # --- norms ---
+    "tan.norm.title": {
+        "en": "RMSNorm vs LayerNorm on one vector",
+        "zh": "同一个向量上的 RMSNorm 与 LayerNorm",
+    },
+    "tan.norm.body": {
+        "en": "LayerNorm subtracts the vector's mean and divides by its standard deviation; "
+        "RMSNorm only divides by the root of the mean square, one reduction fewer. Here both "
+        "are applied, without their learned scale, to the residual stream entering layer "
+        "{layer} at **{token}**.",
+        "zh": "LayerNorm 先减去向量的均值，再除以标准差；RMSNorm 只除以均方根，少做一次归约。"
+        "这里把两者（都不带学到的缩放）用在第 {layer} 层入口处 **{token}** 的残差流向量上。",
+    },
+    "tan.norm.mean": {"en": "mean of x", "zh": "x 的均值"},
+    "tan.norm.rms": {"en": "RMS of x", "zh": "x 的均方根"},
+    "tan.norm.std": {"en": "std of x", "zh": "x 的标准差"},
+    "tan.norm.out_mean_rms": {"en": "mean after RMSNorm", "zh": "RMSNorm 后的均值"},
+    "tan.norm.out_mean_ln": {"en": "mean after LayerNorm", "zh": "LayerNorm 后的均值"},
+    "tan.norm.says": {
+        "en": "The mean, {mean}, is {share} of the vector's size: LayerNorm removes it (mean "
+        "after: {ln_mean}), RMSNorm keeps it (mean after: {rms_mean}).",
+        "zh": "均值 {mean} 占向量大小的 {share}：LayerNorm 把它去掉（之后均值为 {ln_mean}），"
+        "RMSNorm 则保留它（之后均值为 {rms_mean}）。",
+    },
+    "tan.norm.check": {
+        "en": "Times the layer's learned scale γ, the RMSNorm here matches the model's recorded "
+        "attention input to {error}.",
+        "zh": "乘以该层学到的缩放 γ 后，这里的 RMSNorm 与模型记录的注意力输入相差不超过 {error}。",
+    },
+    "tan.norm.first": {"en": "first {k} of {d} columns", "zh": "前 {k} 列（共 {d} 列）"},
+    "tan.norm.x": {"en": "x", "zh": "向量 x"},
+    # --- SwiGLU ---
+    "tan.ffn.title": {"en": "SwiGLU's gate vs ReLU", "zh": "SwiGLU 的门与 ReLU"},
+    "tan.ffn.body": {
+        "en": "The 2017 FFN cuts every negative value to exactly 0 (ReLU). SwiGLU multiplies "
+        "$x W_{{up}}$ by a soft gate SiLU($x W_{{gate}}$) = $z\\,\\sigma(z)$, which lets small "
+        "negative values through. The histogram is the gate's {d_ff} values for **{token}** in "
+        "layer {layer}.",
+        "zh": "2017 年的前馈网络把每个负值都截成正好 0（ReLU）。SwiGLU 则用一个软门 "
+        "SiLU($x W_{{gate}}$) = $z\\,\\sigma(z)$ 去乘 $x W_{{up}}$，允许小的负值通过。直方图是"
+        "第 {layer} 层 **{token}** 的 {d_ff} 个门值。",
+    },
+    "tan.ffn.axis_value": {"en": "SiLU(x W_gate)", "zh": "门值 SiLU(x W_gate)"},
+    "tan.ffn.axis_count": {"en": "values", "zh": "个数"},
+    "tan.ffn.gate_near": {"en": "gate: |value| < {near}", "zh": "门：|值| < {near}"},
+    "tan.ffn.gate_exact": {"en": "gate: exactly 0", "zh": "门：正好为 0"},
+    "tan.ffn.relu_exact": {"en": "toy ReLU: exactly 0", "zh": "玩具 ReLU：正好为 0"},
+    "tan.ffn.says": {
+        "en": "{near} of the gate's values are near zero and {negative} are negative (down to "
+        "{minimum}), but {exact} are exactly 0. The toy model's ReLU, on **{toy_token}**, "
+        "sets {relu} of its {toy_d_ff} values to exactly 0.",
+        "zh": "门值中有 {near} 接近零、{negative} 为负（最小 {minimum}），但正好为 0 的只有 "
+        "{exact}。玩具模型的 ReLU 在 **{toy_token}** 上把 {toy_d_ff} 个值中的 {relu} 置为正好 0。",
+    },
+    "tan.solved": {
+        "en": "the same attention, with positions that count offsets, a cheaper cache and norm, "
+        "and a smoother FFN, trained to write text one token at a time.",
+        "zh": "注意力还是同样的注意力，只是位置只看相对距离，缓存和归一化更省，前馈更平滑，"
+        "并被训练成一次写出一个 token。",
+    },
+    "tan.hurts": {
+        "en": "a decoder still writes one token after another, and attention still grows with "
+        "n² — the Speed page measures both.",
+        "zh": "解码器仍然只能一个接一个地写 token，注意力的开销仍随 n² 增长——"
+        "速度页把两者都量了出来。",
+    },
+    "tan.sources": {
+        "en": "Sources: “From Words to Attention: The Road to the Transformer” and "
+        "“从词向量到 Transformer：RNN、CNN、Self-Attention 与 QKV 的系统理解”.",
+        "zh": "参考：《From Words to Attention: The Road to the Transformer》与"
+        "《从词向量到 Transformer：RNN、CNN、Self-Attention 与 QKV 的系统理解》。",
+    },
+}

