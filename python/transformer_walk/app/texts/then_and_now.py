@@ -232,9 +232,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "tan.hurts": {
         "en": "a decoder still writes one token after another, and attention still grows with "
-        "n² — the Speed page measures both.",
+        "n² — Next token times the first, Cost counts the second.",
         "zh": "解码器仍然只能一个接一个地写 token，注意力的开销仍随 n² 增长——"
-        "速度页把两者都量了出来。",
+        "“下一个 token”页测出了前者，“计算代价”页算出了后者。",
     },
     "tan.sources": {
         "en": "Sources: “From Words to Attention: The Road to the Transformer” and "
