@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from transformer_walk.app.views import next_token as views
+from transformer_walk.app.views.labels import readable_piece
 from transformer_walk.models.smollm2 import SMOLLM2_135M, KVCache, SmolLM2, load_smollm2
 
 from smollm2_support import MODEL_SKIP
@@ -18,10 +19,10 @@ needs_model = pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
 
 
 def test_readable_piece_marks_spaces_and_newlines() -> None:
-    assert views.readable_piece(" wife") == "␣wife"
-    assert views.readable_piece("\n\n") == "⏎⏎"
-    assert views.readable_piece("Tom") == "Tom"
-    assert views.readable_piece("") == "∅"
+    assert readable_piece(" wife") == "␣wife"
+    assert readable_piece("\n\n") == "⏎⏎"
+    assert readable_piece("Tom") == "Tom"
+    assert readable_piece("") == "∅"
 
 
 def test_temperature_reshapes_softmax_of_z_over_t() -> None:
@@ -85,7 +86,7 @@ def test_perplexity_and_its_reading() -> None:
 
 def test_kv_cache_bytes_follow_the_config_and_the_models_cache() -> None:
     cfg = SMOLLM2_135M
-    assert views.kv_bytes_per_token(cfg) == 2 * 30 * 3 * 64 * 4 == 46_080
+    assert cfg.kv_bytes_per_token() == 2 * 30 * 3 * 64 * 4 == 46_080
     size = views.cache_size(cfg, 10)
     assert size.total == 460_800 and size.per_token_full == 3 * size.per_token
     assert size.saving == pytest.approx(2 / 3)

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.views import next_token as views
-from transformer_walk.app.views.labels import human_bytes
+from transformer_walk.app.views.labels import human_bytes, readable_piece
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.smollm2 import SmolLM2, SmolLM2Unavailable, load_smollm2
 
@@ -52,7 +52,7 @@ def reading(language: str, model: SmolLM2, text: str, temp: float, k: int | None
     best = views.top_candidates(last, probs, 1)[0]
     return translate(
         "nt.shape_reading", language, t=f"{temp:g}",
-        best=views.readable_piece(model.tokenizer.piece(best.id)), p=f"{best.probability:.1%}",
+        best=readable_piece(model.tokenizer.piece(best.id)), p=f"{best.probability:.1%}",
         kept=f"{np.count_nonzero(probs):,}", vocab=f"{model.config.vocab_size:,}",
     )  # fmt: skip
 
@@ -76,7 +76,7 @@ def test_tom_loves_his_shows_llama_cpps_candidates_and_temperature_moves_them(
     no_exception(at)
     reference = np.load(REFERENCE)["tom.top_ids"][2]  # (20,) llama.cpp's best, best first
     table = at.dataframe[0].value
-    expected = [views.readable_piece(model.tokenizer.piece(int(i))) for i in reference[:3]]
+    expected = [readable_piece(model.tokenizer.piece(int(i))) for i in reference[:3]]
     assert list(table[translate("nt.col.token", language)][:3]) == expected == [
         "␣wife", "␣company", "␣family"
     ]  # fmt: skip

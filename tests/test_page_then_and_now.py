@@ -46,7 +46,7 @@ def test_the_page_in_both_languages(language: str, model) -> None:  # noqa: ANN0
     assert translate("tan.cell.gqa", language, h=9, h_kv=3, d_k=64) in table.iloc[:, 2].tolist()
     assert translate("tan.cell.layernorm_post", language) in table.iloc[:, 1].tolist()
     kv = metric(at, translate("tan.gqa.bytes_gqa", language, h_kv=3))
-    assert kv == "46.1 KB"
+    assert kv == "45.0 KiB"  # 46,080 bytes
     # The RoPE check on the last token's real q (layer 1, head 0) and the key Δ = 3 back.
     out = model.run("Tom loves his dog", trace=True)
     layer = out.layers[0]

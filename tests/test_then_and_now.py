@@ -8,6 +8,7 @@ import pytest
 
 from transformer_walk.app.views import bpe
 from transformer_walk.app.views import then_and_now as views
+from transformer_walk.app.views.labels import human_bytes, readable_piece
 from transformer_walk.core import get_backend
 from transformer_walk.models.smollm2.config import SMOLLM2_135M
 from transformer_walk.models.toy import ToyConfig
@@ -66,13 +67,13 @@ def test_gqa_map_and_cache() -> None:
     assert (reads.sum(1) == 1).all() and (reads.sum(0) == 3).all()
     assert reads[2, 0] == reads[3, 1] == reads[8, 2] == 1
     # 2 (K and V) · 30 layers · 3 heads · 64 · 4 bytes
-    assert tan.kv_cache_bytes_per_token(SMOLLM2_135M) == 46080
-    assert tan.kv_cache_bytes_per_token(SMOLLM2_135M, 9) == 3 * 46080
+    assert SMOLLM2_135M.kv_bytes_per_token() == 46080
+    assert SMOLLM2_135M.kv_bytes_per_token(9) == 3 * 46080
     with pytest.raises(ValueError, match="kv_heads"):
-        tan.kv_cache_bytes_per_token(SMOLLM2_135M, 0)
+        SMOLLM2_135M.kv_bytes_per_token(0)
     key, fields = views.gqa_sentence(SMOLLM2_135M)
     assert fields["ratio"] == "3" and fields["values"] == "11,520"
-    assert fields["gqa"] == "377.5 MB" and fields["full"] == "1.1 GB"  # · 8192 tokens
+    assert fields["gqa"] == "360.0 MiB" and fields["full"] == "1.1 GiB"  # · 8192 tokens
 
 
 def test_norms_on_one_vector() -> None:
@@ -112,8 +113,8 @@ def test_traced_prefix_and_pieces() -> None:
     assert views.traced_prefix("Tom loves his", offsets, 2) == "Tom loves"
     with pytest.raises(ValueError):
         views.traced_prefix("x", offsets, 0)
-    assert views.readable_piece(" loves") == "␣loves"
-    assert views.size(46080) == "46.1 KB" and views.size(12) == "12 B"
+    assert readable_piece(" loves") == "␣loves"
+    assert human_bytes(46080) == "45.0 KiB" and human_bytes(12) == "12 B"
 
 
 def test_bpe_summary_compares_with_wordpiece() -> None:

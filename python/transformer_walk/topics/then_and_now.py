@@ -14,8 +14,6 @@ import numpy as np
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.toy import ToyConfig, positional_encoding
 
-#: Bytes of one cached key or value number (the KV cache holds float32, models/smollm2/cache.py).
-CACHE_VALUE_BYTES = 4
 #: |value| below this counts as "near zero" in the gate's values and ReLU's outputs.
 NEAR_ZERO = 0.05
 
@@ -123,15 +121,6 @@ def kv_head_map(cfg: SmolLM2Config) -> np.ndarray:
     reads = np.zeros((cfg.h, cfg.h_kv))
     reads[np.arange(cfg.h), np.arange(cfg.h) // cfg.group] = 1.0
     return reads
-
-
-def kv_cache_bytes_per_token(cfg: SmolLM2Config, kv_heads: int | None = None) -> int:
-    """Bytes the cache keeps per token: a key and a value of d_head per kv head per layer.
-    ``kv_heads`` defaults to the config's h_kv (pass cfg.h for one kv head per query head)."""
-    heads = cfg.h_kv if kv_heads is None else kv_heads
-    if heads < 1:
-        raise ValueError(f"kv_heads must be at least 1, got {heads}")
-    return 2 * cfg.n_layers * heads * cfg.d_head * CACHE_VALUE_BYTES
 
 
 # --- RMSNorm vs LayerNorm -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
 from transformer_walk.app.views import next_token as views
-from transformer_walk.app.views.labels import human_bytes, token_axis
+from transformer_walk.app.views.labels import human_bytes, readable_piece, token_axis
 from transformer_walk.app.widgets import (
     backend_within_budget,
     page_start,
@@ -122,7 +122,7 @@ def _candidates(model: SmolLM2, last_logits: np.ndarray, sampler: dict[str, Any]
     st.subheader(t("nt.candidates.title"))
     probs = views.distribution(last_logits, **sampler)
     top = views.top_candidates(last_logits, probs, SHOWN_CANDIDATES)
-    labels = [views.readable_piece(model.tokenizer.piece(c.id)) for c in top]
+    labels = [readable_piece(model.tokenizer.piece(c.id)) for c in top]
     chart = charts.candidate_bars(
         labels, [c.probability for c in top], 0,
         token_title=t("nt.axis.token"), prob_title=t("nt.axis.prob"),
@@ -144,7 +144,7 @@ def _steps_viewer(state: dict[str, Any]) -> None:
         return
     st.subheader(t("nt.steps.title"))
     options = {
-        i: t("nt.steps.label", i=i + 1, piece=views.readable_piece(s["piece"]), p=f"{s['p']:.3f}")
+        i: t("nt.steps.label", i=i + 1, piece=readable_piece(s["piece"]), p=f"{s['p']:.3f}")
         for i, s in enumerate(steps)
     }
     if st.session_state.get(STEP_KEY) not in options:
@@ -153,7 +153,7 @@ def _steps_viewer(state: dict[str, Any]) -> None:
                           key=STEP_KEY)  # fmt: skip
     step = steps[chosen]
     frame = pd.DataFrame({
-        t("nt.col.token"): [views.readable_piece(p) for p in step["top_pieces"]],
+        t("nt.col.token"): [readable_piece(p) for p in step["top_pieces"]],
         t("nt.col.model_p"): step["top_probs"],
         t("nt.col.sample_p"): step["top_sample"],
         t("nt.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
@@ -173,7 +173,7 @@ def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:
     if len(ids) > len(shown):
         st.caption(t("nt.attn.capped", n=len(ids), shown=len(shown)))
     weights = smollm2_attention(tuple(shown), backend)[layer - 1, head - 1]  # (m, m)
-    labels = token_axis([views.readable_piece(model.tokenizer.piece(i)) for i in shown])
+    labels = token_axis([readable_piece(model.tokenizer.piece(i)) for i in shown])
     spec = charts.causal_heatmap(
         views.masked_attention(weights), labels, query_title=t("nt.axis.query"),
         key_title=t("nt.axis.key"), value_title=t("nt.axis.weight"),
@@ -187,7 +187,7 @@ def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> No
     ppl = views.perplexity(losses)
     key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
     if ppl is not None:
-        pieces = [views.readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
+        pieces = [readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
         labels = token_axis(pieces)[1:]  # the first token is not predicted
         st.altair_chart(
             charts.loss_bars(labels, losses, token_title=t("nt.axis.predicted"),
@@ -258,7 +258,7 @@ def main() -> None:
     if len(ids) > cfg.context_length:
         st.warning(t("nt.too_long", n=len(ids), context=cfg.context_length))
         return
-    pieces = [views.readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
+    pieces = [readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
     st.caption(t("nt.tokens", n=len(pieces), tokens=" · ".join(pieces)))
     left, right = st.columns(2)
     left.metric(t("nt.metric.n"), len(prompt_ids))

@@ -17,7 +17,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import smollm2_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import then_and_now as views
-from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.labels import human_bytes, readable_piece, token_labels
 from transformer_walk.app.widgets import (
     backend_within_budget,
     keep_valid_choice,
@@ -158,11 +158,9 @@ def _gqa(model: SmolLM2) -> None:
     with right:
         st.metric(
             t("tan.gqa.bytes_gqa", h_kv=cfg.h_kv),
-            views.size(tan.kv_cache_bytes_per_token(cfg)),
+            human_bytes(cfg.kv_bytes_per_token()),
         )
-        st.metric(
-            t("tan.gqa.bytes_full", h=cfg.h), views.size(tan.kv_cache_bytes_per_token(cfg, cfg.h))
-        )
+        st.metric(t("tan.gqa.bytes_full", h=cfg.h), human_bytes(cfg.kv_bytes_per_token(cfg.h)))
     key, fields = views.gqa_sentence(cfg)
     st.markdown(t(key, **fields))
 
@@ -241,7 +239,7 @@ if selected is not None and model is not None:
     text = current_sentence()
     out = _trace(model, text, selected)
     if out is not None:
-        labels = token_labels([views.readable_piece(p) for p in out.tokens])
+        labels = token_labels([readable_piece(p) for p in out.tokens])
         left, right = st.columns(2)
         layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
         keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)

@@ -225,8 +225,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而不是有 {h} 个键/值头时的 {total_full}——少了 {saving}。",
     },
     "nt.solved": {
-        "en": "one model, one rule — score, pick, append — writes text of any length.",
-        "zh": "一个模型、一条规则——打分、选择、接上——就能写出任意长度的文字。",
+        "en": "one model, one rule — score, pick, append — writes text as long as its "
+        "context allows.",
+        "zh": "一个模型、一条规则——打分、选择、接上——就能一直写下去，直到填满上下文窗口。",
     },
     "nt.hurts": {
         "en": "writing is sequential: each token waits for the one before, and the cache grows "

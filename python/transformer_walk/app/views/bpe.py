@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from transformer_walk.app.views.then_and_now import readable_piece
+from transformer_walk.app.views.labels import readable_piece
 from transformer_walk.models.smollm2.tokenizer import SmolTokenizer
 
 

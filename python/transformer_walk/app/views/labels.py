@@ -41,6 +41,12 @@ def vector_label(values: Iterable[float], digits: int = 3) -> str:
     return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
 
 
+def readable_piece(piece: str) -> str:
+    """A byte-level BPE token's text as the pages show it: spaces as ␣, newlines as ⏎, tabs as ⇥
+    (" wife" → "␣wife"), so a leading space is seen and an all-space token is not blank."""
+    return piece.replace(" ", "␣").replace("\n", "⏎").replace("\t", "⇥") or "∅"
+
+
 def human_bytes(size: float) -> str:
     """1536 → '1.5 KiB': powers of 1024, the unit memory is bought in, named as such."""
     for unit in ("B", "KiB", "MiB", "GiB"):

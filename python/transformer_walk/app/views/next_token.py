@@ -17,18 +17,10 @@ from transformer_walk.models.smollm2 import Sampler, SmolLM2Config
 from transformer_walk.models.smollm2.sampling import softmax64
 
 #: The visible mark of a byte-level BPE token's leading space ("Ġ" in the vocabulary).
-SPACE_MARK = "␣"
-NEWLINE_MARK = "⏎"
 FLOAT32_BYTES = 4
 LOSS_ROWS = 64
 #: Tokens per side of the page's causal heat map (a causal row needs no later token: exact).
 ATTENTION_TOKENS = 40
-
-
-def readable_piece(piece: str) -> str:
-    """A token's text as the page shows it: spaces as ␣, newlines as ⏎, tabs as ⇥ (" wife" →
-    "␣wife"), so a token's leading space is seen and an all-space token is not blank."""
-    return piece.replace(" ", SPACE_MARK).replace("\n", NEWLINE_MARK).replace("\t", "⇥") or "∅"
 
 
 def distribution(
@@ -107,13 +99,6 @@ def perplexity_reading(value: float | None, vocab: int) -> tuple[str, dict[str, 
     return "nt.ppl.between", fields
 
 
-def kv_bytes_per_token(config: SmolLM2Config, heads: int | None = None, nbytes: int = 4) -> int:
-    """The key/value cache one token adds: 2 (K and V) · layers · heads · d_head · bytes, with
-    ``heads`` = the model's h_kv unless given (h for a model without grouped-query attention)."""
-    kv = config.h_kv if heads is None else heads
-    return 2 * config.n_layers * kv * config.d_head * nbytes
-
-
 @dataclass(frozen=True)
 class CacheSize:
     per_token: int  # bytes, with the model's h_kv
@@ -130,8 +115,8 @@ class CacheSize:
 
 def cache_size(config: SmolLM2Config, tokens: int, nbytes: int = FLOAT32_BYTES) -> CacheSize:
     per, full = (
-        kv_bytes_per_token(config, nbytes=nbytes),
-        kv_bytes_per_token(config, config.h, nbytes),
+        config.kv_bytes_per_token(nbytes=nbytes),
+        config.kv_bytes_per_token(config.h, nbytes),
     )
     return CacheSize(per, full, per * tokens, full * tokens, tokens)
 

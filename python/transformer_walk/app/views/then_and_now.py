@@ -3,6 +3,7 @@ it interprets (``topics.then_and_now``), so the page only looks them up."""
 
 from __future__ import annotations
 
+from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.topics import then_and_now as tan
 
@@ -20,14 +21,6 @@ def percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-def size(n_bytes: float) -> str:
-    """Bytes in the largest unit that keeps a number ≥ 1: "13.3 KB", "1.6 GB" (1 KB = 1000 B)."""
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n_bytes >= scale:
-            return f"{n_bytes / scale:.1f} {unit}"
-    return f"{n_bytes:.0f} B"
-
-
 def rope_sentence(dots: tan.OffsetDots) -> Sentence:
     verdict = tan.spread_verdict(dots)
     fields: dict[str, object] = {
@@ -40,15 +33,15 @@ def rope_sentence(dots: tan.OffsetDots) -> Sentence:
 
 
 def gqa_sentence(cfg: SmolLM2Config) -> Sentence:
-    gqa = tan.kv_cache_bytes_per_token(cfg)
-    full = tan.kv_cache_bytes_per_token(cfg, cfg.h)
+    gqa = cfg.kv_bytes_per_token()
+    full = cfg.kv_bytes_per_token(cfg.h)
     return "tan.gqa.saving", {
-        "values": f"{gqa // tan.CACHE_VALUE_BYTES:,}",
+        "values": f"{cfg.kv_bytes_per_token(nbytes=1):,}",
         "h": cfg.h,
         "ratio": f"{full / gqa:g}",
         "context": f"{cfg.context_length:,}",
-        "full": size(full * cfg.context_length),
-        "gqa": size(gqa * cfg.context_length),
+        "full": human_bytes(full * cfg.context_length),
+        "gqa": human_bytes(gqa * cfg.context_length),
     }
 
 
@@ -81,8 +74,3 @@ def traced_prefix(text: str, offsets: list[tuple[int, int]], most: int) -> str:
     if most < 1:
         raise ValueError(f"most must be at least 1, got {most}")
     return text if len(offsets) <= most else text[: offsets[most - 1][1]]
-
-
-def readable_piece(piece: str) -> str:
-    """A byte-level BPE piece as the page shows it: a leading space as "␣" (else invisible)."""
-    return piece.replace(" ", "␣").replace("\n", "↵")

@@ -71,6 +71,16 @@ class SmolLM2Config:
         """Width of K and V: h_kv · d_head (SmolLM2-135M: 3 · 64 = 192, a third of d_model)."""
         return self.h_kv * self.d_head
 
+    def kv_bytes_per_token(self, kv_heads: int | None = None, nbytes: int = 4) -> int:
+        """What the key/value cache keeps for one token: a key and a value of d_head numbers of
+        ``nbytes`` per kv head per layer, 2 · L · h_kv · d_head · nbytes (46,080 bytes for
+        SmolLM2-135M in float32); ``kv_heads`` = h gives the cache without grouped-query
+        attention."""
+        heads = self.h_kv if kv_heads is None else kv_heads
+        if heads < 1:
+            raise ValueError(f"kv_heads must be at least 1, got {heads}")
+        return 2 * self.n_layers * heads * self.d_head * nbytes
+
     def multiply_adds(self, n: int, past: int = 0) -> int:
         """One forward of n new tokens after ``past`` cached ones, every position scored by the
         output head (``core.budget``): per layer the Q, K, V and output projections, attention
