@@ -31,7 +31,9 @@ J_KEY = "rnn_j"
 D_KEY = "rnn_d"
 
 CHAIN_NODES = 10  # states drawn in the chain before "…"
-HEATMAP_ROWS = 40  # hidden states / windows shown; more only makes an unreadable strip
+HEATMAP_ROWS = (
+    16  # hidden states / windows shown, as the other pages window theirs (40 made 8,700 px)
+)
 MAX_STEPS = 400  # the extended chain
 GRID_LIMIT = 30  # the coverage grid is drawn for spans and depths up to this
 

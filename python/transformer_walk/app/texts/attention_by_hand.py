@@ -63,13 +63,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "abh.step1.body": {
         "en": "Split *Tom loves his dog* into four tokens — $x_1$ = Tom, $x_2$ = loves, "
-        "$x_3$ = his, $x_4$ = dog — so $n = 4$. We follow the third one, **his**, through a "
-        "single attention head. Its query $\\boldsymbol{q}_{\\text{his}}$ says what *his* is "
-        "looking for in this head; every token, *his* included, offers a key "
+        "$x_3$ = his, $x_4$ = dog — so $n = 4$ (one token per word here; a tokenizer may cut a "
+        "rarer word into several, and $n$ counts tokens). We follow the third one, **his**, "
+        "through a single attention head. Its query $\\boldsymbol{q}_{\\text{his}}$ says "
+        "what *his* is looking for in this head; every token, *his* included, offers a key "
         "$\\boldsymbol{k}_j$. The dot product of the query with a key, divided by "
         "$\\sqrt{d_k}$, is that key's score.",
         "zh": "把 *Tom loves his dog* 切成四个 token——$x_1$ = Tom，$x_2$ = loves，"
-        "$x_3$ = his，$x_4$ = dog——所以 $n = 4$。我们在一个注意力头里跟踪第三个 token "
+        "$x_3$ = his，$x_4$ = dog——所以 $n = 4$（这里恰好一词一个 token；分词器可能把较少见的词"
+        "切成几个，$n$ 数的是 token）。我们在一个注意力头里跟踪第三个 token "
         "**his**。它的查询向量 $\\boldsymbol{q}_{\\text{his}}$ 表示 *his* 在这个头里要找什么；"
         "每个 token（包括 *his* 自己）都提供一个键向量 $\\boldsymbol{k}_j$。查询与某个键做点积，"
         "再除以 $\\sqrt{d_k}$，就是这个键的分数。",

@@ -60,7 +60,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.row.embedding": {"en": "embedding E[token]", "zh": "词向量 E[token]"},
     "pos.row.position": {"en": "position PE[pos]", "zh": "位置 PE[pos]"},
     "pos.row.sum": {"en": "input x = E + PE", "zh": "输入 x = E + PE"},
-    "pos.shuffle.title": {"en": "Shuffle the words", "zh": "打乱词序"},
+    "pos.shuffle.title": {"en": "Shuffle the tokens", "zh": "打乱 token 的顺序"},
     "pos.shuffle.body": {
         "en": "Reordering the tokens multiplies $X$ by a permutation matrix $P$. Without "
         "positions, every step of the block treats rows alike: the projections and the FFN act "

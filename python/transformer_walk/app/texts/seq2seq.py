@@ -13,12 +13,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "s2s.intro": {
         "en": "Translation maps a sequence to a sequence of a different length and order. The "
-        "encoder–decoder (seq2seq) answer: an RNN **encoder** reads the source word by word "
+        "encoder–decoder (seq2seq) answer: an RNN **encoder** reads the source token by token "
         "into states $\\boldsymbol h_1 \\dots \\boldsymbol h_T$ and hands its last state to "
         "the **decoder** as the context $\\boldsymbol c$; the decoder then writes the "
         "translation, using that same $\\boldsymbol c$ at every step.",
         "zh": "翻译要把一个序列映射成另一个长度和词序都可能不同的序列。编码器–解码器（seq2seq）"
-        "的做法是：RNN **编码器**逐词读入源句子，得到状态 $\\boldsymbol h_1 \\dots "
+        "的做法是：RNN **编码器**逐个 token 读入源句子，得到状态 $\\boldsymbol h_1 \\dots "
         "\\boldsymbol h_T$，再把最后一个状态作为上下文 $\\boldsymbol c$ 交给**解码器**；"
         "解码器随后逐词写出译文，每一步用的都是同一个 $\\boldsymbol c$。",
     },
