@@ -24,7 +24,7 @@ pytest.importorskip(
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
 from transformer_walk.core import get_backend  # noqa: E402
-from transformer_walk.models import minilm  # noqa: E402
+from transformer_walk.models import files, minilm  # noqa: E402
 from transformer_walk.models.minilm import (  # noqa: E402
     DEFAULT_WEIGHTS_SHA256,
     MiniLM,
@@ -399,7 +399,7 @@ def test_default_weights_checksum(model_dir):
     assert file_sha256(file) == DEFAULT_WEIGHTS_SHA256
     # Cached by (path, mtime, size): loading again does not hash the 90 MB again.
     stat = file.stat()
-    assert (str(file.resolve()), stat.st_mtime_ns, stat.st_size) in minilm.load._SHA256_CACHE
+    assert (str(file.resolve()), stat.st_mtime_ns, stat.st_size) in files._SHA256_CACHE
 
 
 def test_sha256_is_streamed_and_recomputed_when_the_file_changes(tmp_path):

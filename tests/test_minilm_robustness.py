@@ -36,7 +36,7 @@ pytest.importorskip(
 from safetensors.numpy import load_file, save_file  # noqa: E402
 
 from transformer_walk.app import caches, model_widgets  # noqa: E402
-from transformer_walk.models import minilm  # noqa: E402
+from transformer_walk.models import files, minilm  # noqa: E402
 from transformer_walk.models.minilm import (  # noqa: E402
     CONFIG_FILE,
     LOAD_ERRORS,
@@ -548,7 +548,7 @@ def test_unreadable_file(tmp_path, monkeypatch, name, installed):
         return real_open(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", open_)
-    monkeypatch.setattr(minilm.load, "_SHA256_CACHE", {})  # hash again, do not reuse a digest
+    monkeypatch.setattr(files, "_SHA256_CACHE", {})  # hash again, do not reuse a digest
     if installed:
         installed_copy(monkeypatch, directory)
     with pytest.raises(PermissionError) as error:

@@ -10,7 +10,6 @@ file (or directory) at fault, says what is wrong with it and ends with what to d
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -20,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Tokenizer
 
+from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
 from transformer_walk.models.minilm.config import CONFIG, ConfigError, MiniLMConfig
 
 WEIGHTS_FILE = "model.safetensors"
@@ -118,23 +118,6 @@ def _require_file(file: Path, hint: str) -> Path:
     if not _is_file(file, hint):
         raise FileNotFoundError(f"{file} not found: the model needs {file.name} here; {hint}")
     return file
-
-
-# (resolved path, mtime_ns, size) → hex digest: the 90 MB file is hashed once per process.
-_SHA256_CACHE: dict[tuple[str, int, int], str] = {}
-
-
-def file_sha256(file: Path, chunk_size: int = 1 << 20) -> str:
-    """sha256 of ``file``, streamed in chunks and cached until the file changes."""
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
-    if key not in _SHA256_CACHE:
-        digest = hashlib.sha256()
-        with file.open("rb") as handle:
-            while chunk := handle.read(chunk_size):
-                digest.update(chunk)
-        _SHA256_CACHE[key] = digest.hexdigest()
-    return _SHA256_CACHE[key]
 
 
 # --- reading each file --------------------------------------------------------------------------

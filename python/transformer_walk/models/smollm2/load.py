@@ -12,12 +12,12 @@ file at fault, says what is wrong with it and ends with what to do.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
 from transformer_walk.models.smollm2.config import ConfigError, SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFError, GGUFFile, GGUFTensor, open_gguf
 from transformer_walk.models.smollm2.tokenizer import SmolTokenizer, TokenizerError
@@ -79,23 +79,6 @@ def default_model_path() -> Path:
         return Path(spec.origin).parent / GGUF_FILE
     locations = list(spec.submodule_search_locations or [])  # its __init__.py has gone
     return Path(locations[0] if locations else ".") / GGUF_FILE
-
-
-# (resolved path, mtime_ns, size) → hex digest: the 98 MB file is hashed once per process.
-_SHA256_CACHE: dict[tuple[str, int, int], str] = {}
-
-
-def file_sha256(file: Path, chunk_size: int = 1 << 20) -> str:
-    """sha256 of ``file``, streamed in chunks and cached until the file changes."""
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_mtime_ns, stat.st_size)
-    if key not in _SHA256_CACHE:
-        digest = hashlib.sha256()
-        with file.open("rb") as handle:
-            while chunk := handle.read(chunk_size):
-                digest.update(chunk)
-        _SHA256_CACHE[key] = digest.hexdigest()
-    return _SHA256_CACHE[key]
 
 
 @dataclass(frozen=True)
