@@ -19,6 +19,7 @@ from transformer_walk.core import status as backend_status_module
 from transformer_walk.core.status import backend_status
 
 from apptest_support import APP, TIMEOUT, no_exception, open_page
+from smollm2_support import MODEL_SKIP
 
 EDITOR_KEY = "abh_editor"
 TIME_TEXT = re.compile(r"^\d+(\.\d+)? (ns|µs|ms|s)( ⚠)?$")
@@ -299,6 +300,30 @@ def test_speed_marks_pure_python_skipped_with_an_estimate() -> None:
     assert re.match(r"^skipped \(estimated \d+(\.\d+)? (µs|ms|s)\)$", python.iloc[1]), python.iloc[
         1
     ]
+
+
+@pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_speed_races_the_decoder_as_tokens_a_second(language: str) -> None:
+    """Both SmolLM2 races at their smallest sizes: a tokens-a-second table each, and once both
+    have run, the sentence comparing reading a prompt with generating (from those medians)."""
+    at = open_speed(language)
+    at.slider(key="speed_repeats").set_value(3)
+    for op, axis, size in (("smollm2_prefill", "n", 4), ("smollm2_decode", "past", 1)):
+        at.radio(key="speed_op").set_value(op).run()
+        at.multiselect(key=f"speed_{op}_{axis}").set_value([size])
+        next(b for b in at.button if b.label == translate("speed.run", language)).click().run()
+        no_exception(at)
+        title = translate("speed.tokens.title", language)
+        assert any(s.value == title for s in at.subheader)
+        numpy = translate("lane.numpy", language)
+        tables = [d.value for d in at.dataframe if numpy in d.value.columns]
+        assert len(tables) == 3  # the medians, the tokens a second, the speed-ups vs Python
+        assert all(re.match(r"^[\d,.]+$", text) for text in tables[1][numpy]), tables[1]
+    waiting = translate("speed.tokens.race_both", language)
+    assert not any(i.value == waiting for i in at.info)
+    numpy = translate("lane.numpy", language)
+    assert any(m.value.startswith(f"- {numpy}") for m in at.markdown), "no comparison sentence"
 
 
 def _cores() -> int:

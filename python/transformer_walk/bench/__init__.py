@@ -17,7 +17,14 @@ from transformer_walk.bench.attention_curve import (
     time_attention,
 )
 from transformer_walk.bench.cases import DEFAULT_PRESET, OPS, PRESETS, Case, OpSpec, ladder
-from transformer_walk.bench.report import cell_text, format_seconds, format_speedup, report
+from transformer_walk.bench.report import (
+    cell_text,
+    format_rate,
+    format_seconds,
+    format_speedup,
+    report,
+    tokens_per_second,
+)
 from transformer_walk.bench.results import (
     BUDGET,
     BUDGETED_LANE,
@@ -84,6 +91,7 @@ __all__ = [
     "Timing",
     "available_cores",
     "cell_text",
+    "format_rate",
     "format_seconds",
     "format_speedup",
     "ladder",
@@ -94,4 +102,5 @@ __all__ = [
     "run_benchmark",
     "threads",
     "time_attention",
+    "tokens_per_second",
 ]

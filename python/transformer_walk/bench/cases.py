@@ -4,10 +4,16 @@
 - ``attention``  q, k, v [batch, heads, n, d] (unmasked, scale 1/√d);
 - ``embedding``  ``ids`` random ids looked up in a [vocab, d] table;
 - ``minilm``     the all-MiniLM-L6-v2 forward (6 layers) over [batch, n] token ids (NumPy and Rust
-  only; needs the model package).
+  only; needs the model package);
+- ``smollm2_prefill``  SmolLM2-135M reading a prompt of n tokens in one pass (30 layers, the
+  products over the file's 4-bit blocks; the last position scored), as generation starts;
+- ``smollm2_decode``   SmolLM2-135M generating one token after ``past`` cached ones: one position
+  through the key/value cache, scored by the whole output head (both need the model package).
 
 Each op knows its work count (``OpSpec.work``), from which a time measured at one size is scaled
-to another: rows·cols for softmax, batch·heads·n²·(4d + 5) for attention, ids·d for embedding.
+to another: rows·cols for softmax, batch·heads·n²·(4d + 5) for attention, ids·d for embedding;
+the models count their multiply-adds. The models also count the tokens one call reads
+(``OpSpec.tokens``), so their medians read as tokens a second.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from transformer_walk.core import BACKENDS
 from transformer_walk.core.budget import python_seconds
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.minilm.config import CONFIG as MINILM
+from transformer_walk.models.smollm2.config import SMOLLM2_135M as SMOLLM2
+from transformer_walk.models.smollm2.model import PREFILL_CHUNK, PYTHON_QUANTIZED_SLOWDOWN
 
 Inputs = tuple[Any, ...]  # the positional arguments of one call
 
@@ -39,6 +47,10 @@ class OpSpec:
     call: Callable[[ModuleType, Inputs], np.ndarray]
     # Lanes this op does not offer, with the reason shown in their cells.
     unavailable: Mapping[str, str] = field(default_factory=dict)
+    # Tokens one call reads (the models only): the median as tokens a second.
+    tokens: Callable[[Mapping[str, int]], int] | None = None
+    # (rtol, atol) of the check against NumPy's output; None: the race's float default.
+    tolerance: tuple[float, float] | None = None
 
 
 def _softmax_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
@@ -75,9 +87,68 @@ def _minilm(backend_name: str) -> Any:
 
 def _minilm_call(backend: ModuleType, args: Inputs) -> np.ndarray:
     """The last hidden state [B, n, 384] of the MiniLM forward on ``backend``."""
-    name = next(n for n in BACKENDS if backend_status(n).module is backend)
-    return _minilm(name).forward(args[0]).hidden_states[-1]
+    return _minilm(_backend_name(backend)).forward(args[0]).hidden_states[-1]
 
+
+@functools.cache
+def _smollm2(backend_name: str) -> Any:
+    """SmolLM2-135M on one backend, loaded once (the 4-bit blocks shared between backends)."""
+    from transformer_walk.models.smollm2 import load_smollm2
+
+    if backend_name == "numpy":
+        return load_smollm2(backend="numpy")
+    return _smollm2("numpy").with_backend(backend_name)
+
+
+def _backend_name(backend: ModuleType) -> str:
+    return next(n for n in BACKENDS if backend_status(n).module is backend)
+
+
+def _prompt_ids(rng: np.random.Generator, n: int) -> np.ndarray:
+    # Ordinary tokens (the special ones sit below 17): the cost does not depend on which.
+    return rng.integers(1000, SMOLLM2.vocab_size, size=n, dtype=np.int64)  # [n]
+
+
+def _prefill_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
+    return (_prompt_ids(rng, p["n"]),)
+
+
+def _prefill_call(backend: ModuleType, args: Inputs) -> np.ndarray:
+    """The prompt read into a new cache, as ``SmolLM2.generate`` starts: the last logits [1, V]."""
+    model = _smollm2(_backend_name(backend))
+    return model.forward(args[0], model.new_cache(), last_only=True).logits
+
+
+def _decode_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
+    """A cache holding ``past`` random tokens (filled once, by NumPy, for every lane) and the
+    next token: every lane then times the same step over the same keys and values."""
+    ids = _prompt_ids(rng, p["past"] + 1)  # [past + 1]
+    model = _smollm2("numpy")
+    cache = model.new_cache()
+    for start in range(0, p["past"], PREFILL_CHUNK):  # chunks bound the attention scores' memory
+        model.forward(ids[start : min(start + PREFILL_CHUNK, p["past"])], cache, last_only=True)
+    return cache, ids[-1:]
+
+
+def _decode_call(backend: ModuleType, args: Inputs) -> np.ndarray:
+    """One generated token's forward at position ``past``: its logits [1, V]; the cache is put
+    back to ``past`` positions, so every call times the same step."""
+    cache, token = args
+    n = cache.length
+    try:
+        return _smollm2(_backend_name(backend)).forward(token, cache, last_only=True).logits
+    finally:
+        cache.truncate(n)
+
+
+def _smollm2_python_note() -> str:
+    seconds = python_seconds(int(SMOLLM2.multiply_adds(1) * PYTHON_QUANTIZED_SLOWDOWN))
+    return f"pure Python needs about {seconds:.0f} s a token (core.budget's estimate); not raced"
+
+
+# Rust and NumPy sum the 4-bit block products in another order: their logits (magnitudes ~10)
+# differ by at most 9.4e-5 on "Tom loves his"; a wrong block or position moves them by whole units.
+SMOLLM2_TOLERANCE = (1e-4, 1e-3)
 
 OPS: dict[str, OpSpec] = {
     "softmax": OpSpec(
@@ -123,6 +194,32 @@ OPS: dict[str, OpSpec] = {
             "python": f"pure Python needs about {python_seconds(MINILM.multiply_adds(1)):.1f} s "
             "a token (core.budget's estimate); not raced"
         },
+        tokens=lambda p: p["batch"] * p["n"],
+    ),
+    "smollm2_prefill": OpSpec(
+        name="smollm2_prefill",
+        params=("n",),
+        axis="n",
+        scaling="30·(n·(2·576² + 2·576·192 + 3·576·1536) + 9·n²·(2·64 + 20)) + 576·49152",
+        # FLOPs of the model's own count (config.multiply_adds), the head scoring one position
+        work=lambda p: 2.0 * SMOLLM2.multiply_adds(p["n"], scored=1),
+        make_inputs=_prefill_inputs,
+        call=_prefill_call,
+        unavailable={"python": _smollm2_python_note()},
+        tokens=lambda p: p["n"],
+        tolerance=SMOLLM2_TOLERANCE,
+    ),
+    "smollm2_decode": OpSpec(
+        name="smollm2_decode",
+        params=("past",),
+        axis="past",
+        scaling="30·(2·576² + 2·576·192 + 3·576·1536 + 9·(past + 1)·(2·64 + 20)) + 576·49152",
+        work=lambda p: 2.0 * SMOLLM2.multiply_adds(1, past=p["past"]),
+        make_inputs=_decode_inputs,
+        call=_decode_call,
+        unavailable={"python": _smollm2_python_note()},
+        tokens=lambda p: 1,
+        tolerance=SMOLLM2_TOLERANCE,
     ),
 }
 
@@ -183,18 +280,24 @@ PRESETS: dict[str, dict[str, list[Case]]] = {
         "attention": ladder("attention", (16, 64, 256, 512), batch=1, heads=4, d=32),
         "embedding": ladder("embedding", (100, 1_000, 10_000, 100_000), vocab=10_000, d=64),
         "minilm": ladder("minilm", (16, 64, 128), batch=1),
+        "smollm2_prefill": ladder("smollm2_prefill", (16, 64, 256)),
+        "smollm2_decode": ladder("smollm2_decode", (16, 256, 1024)),
     },
     "standard": {
         "softmax": ladder("softmax", (64, 256, 1024, 4096), cols=512),
         "attention": ladder("attention", (32, 128, 512), batch=2, heads=8, d=64),
         "embedding": ladder("embedding", (1_000, 10_000, 100_000), vocab=30_522, d=64),
         "minilm": ladder("minilm", (32, 128), batch=8),
+        "smollm2_prefill": ladder("smollm2_prefill", (16, 128, 512)),
+        "smollm2_decode": ladder("smollm2_decode", (16, 512, 2048)),
     },
     "large": {
         "softmax": ladder("softmax", (256, 1024, 4096, 16384), cols=1024),
         "attention": ladder("attention", (64, 256, 1024), batch=4, heads=12, d=64),
         "embedding": ladder("embedding", (10_000, 100_000, 1_000_000), vocab=30_522, d=384),
         "minilm": ladder("minilm", (128, 256, 512), batch=8),
+        "smollm2_prefill": ladder("smollm2_prefill", (64, 512, 2048)),
+        "smollm2_decode": ladder("smollm2_decode", (64, 1024, 4096)),
     },
 }
 DEFAULT_PRESET = "quick"

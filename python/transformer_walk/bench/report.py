@@ -37,6 +37,22 @@ def format_speedup(ratio: float) -> str:
     return f"{ratio:#.2g}×"
 
 
+def tokens_per_second(cell: Cell | None) -> float | None:
+    """Tokens one call of a model op reads, divided by its median; None for the other ops and
+    for cells without a median."""
+    tokens = OPS[cell.op].tokens if cell is not None else None
+    if cell is None or tokens is None or not cell.median_s:
+        return None
+    return tokens(cell.sizes) / cell.median_s
+
+
+def format_rate(per_second: float) -> str:
+    """3 significant digits, thousands grouped: 27.4, 312, 1,250."""
+    if per_second >= 99.95:
+        return f"{per_second:,.0f}"
+    return f"{per_second:#.3g}"
+
+
 def lane_title(lane: str, cores: int) -> str:
     return {
         "python": "Pure Python",
@@ -102,6 +118,12 @@ def report(result: BenchResult) -> str:
                 f"-- {op}: speed-up vs NumPy (NumPy time / lane time; above 1× is faster)",
                 format_table(rows),
             ]
+        if OPS[op].tokens is not None:
+            rows = [["size", *(lane_title(lane, cores) for lane in lanes)]]
+            for label, _ in cases:
+                rates = (tokens_per_second(result.cell(op, label, lane)) for lane in lanes)
+                rows.append([label, *("—" if r is None else format_rate(r) for r in rates)])
+            out += [f"-- {op}: tokens per second", format_table(rows)]
         if any(c.op == op and c.skipped_for == BUDGET for c in result.cells):
             out.append(
                 f"   pure Python estimates scale the largest size it ran by {OPS[op].scaling}"

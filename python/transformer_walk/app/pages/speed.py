@@ -133,6 +133,14 @@ def _show(result: BenchResult, op: str) -> None:
         with st.expander(t(f"speed.{cell.status}", lane=lane), icon=":material/warning:"):
             st.code(cell.note or "?", language="text")
 
+    tokens = speed_tables.tokens_table(result, op)
+    if tokens is not None:
+        st.subheader(t("speed.tokens.title"))
+        st.dataframe(tokens, width="stretch")
+        st.caption(t("speed.tokens.note"))
+    if op in (speed_tables.PREFILL, speed_tables.DECODE):
+        _prefill_vs_decode()
+
     st.subheader(t("speed.speedups.title"))
     for col, versus in zip(st.columns(2), ("numpy", "python"), strict=True):
         table = speed_tables.speedups_table(result, op, versus)
@@ -167,6 +175,17 @@ def _show(result: BenchResult, op: str) -> None:
         mime="text/csv",
         icon=":material/download:",
     )
+
+
+def _prefill_vs_decode() -> None:
+    """Reading a prompt against generating, once both SmolLM2 races have run."""
+    results = st.session_state.get(RESULTS_KEY, {})
+    prefill, decode = results.get(speed_tables.PREFILL), results.get(speed_tables.DECODE)
+    sentences = speed_tables.prefill_vs_decode(prefill, decode) if prefill and decode else []
+    if sentences:
+        st.markdown("\n".join(f"- {line}" for line in sentences))
+    else:
+        st.info(t("speed.tokens.race_both"), icon=":material/compare_arrows:")
 
 
 def render() -> None:

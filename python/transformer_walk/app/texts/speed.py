@@ -7,11 +7,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "速度：纯 Python、NumPy 与 Rust 同台比拼",
     },
     "speed.intro": {
-        "en": "The operations the pages rely on — softmax, attention, embedding lookup and the "
-        "whole MiniLM forward pass — run "
+        "en": "The operations the pages rely on — softmax, attention, embedding lookup, the "
+        "whole MiniLM forward pass and SmolLM2 reading a prompt or generating a token — run "
         "in every backend and are timed on this machine when you press the button. Nothing "
         "here is precomputed: every number is a measurement.",
-        "zh": "各个页面依赖的运算——softmax、注意力、词向量查表和 MiniLM 的整个前向计算——"
+        "zh": "各个页面依赖的运算——softmax、注意力、词向量查表、MiniLM 的整个前向计算，"
+        "以及 SmolLM2 读入提示或生成一个 token——"
         "会在每个后端中运行，"
         "并在你按下按钮时于这台机器上现场计时。这里没有任何预先算好的结果：每个数字都是实测值。",
     },
@@ -67,6 +68,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "token id：主要是矩阵乘法，另有随 n² 增长的注意力。只比较 NumPy 和 Rust："
         "每个 token 约一千万次乘加，纯 Python 算任何一句话都要好几秒。",
     },
+    "speed.op.smollm2_prefill": {"en": "SmolLM2 reads a prompt", "zh": "SmolLM2 读入提示"},
+    "speed.op.smollm2_prefill.shape": {
+        "en": "The prefill of the 135M-parameter decoder (30 layers, 9 query and 3 key/value "
+        "heads, d_model 576): a prompt of n random token ids in one pass into a new key/value "
+        "cache, the last position scored. Every position goes through each matrix together, "
+        "so the work is a few large matrix products, straight over the file's 4-bit blocks. "
+        "NumPy and Rust only: pure Python needs about half a minute a token.",
+        "zh": "这个 1.35 亿参数解码器（30 层，9 个查询头、3 个键/值头，d_model 576）的预填充："
+        "把 n 个随机 token id 组成的提示一次性读进新的键值缓存，只给最后一个位置打分。"
+        "所有位置一起经过每个矩阵，所以工作量是几次大矩阵乘法，直接在文件的 4 位量化块上计算。"
+        "只比较 NumPy 和 Rust：纯 Python 每个 token 约需半分钟。",
+    },
+    "speed.op.smollm2_decode": {
+        "en": "SmolLM2 generates a token",
+        "zh": "SmolLM2 生成一个 token",
+    },
+    "speed.op.smollm2_decode.shape": {
+        "en": "One step of generation: one new token through all 30 layers after `past` tokens "
+        "already in the key/value cache, then the whole output head (49,152 scores). Each "
+        "weight matrix is read in full for a single row, so a step is bound by memory, not "
+        "arithmetic, and the next step cannot start before this one has chosen its token. "
+        "NumPy has no product over 4-bit blocks, so its lane expands every matrix to float32 "
+        "on each call: for a single token that expansion is most of its time.",
+        "zh": "生成的一步：在键值缓存里已有 `past` 个 token 之后，让一个新 token 经过全部 30 层，"
+        "再经过整个输出头（49,152 个分数）。每个权重矩阵都要完整读一遍，却只算一行，"
+        "所以一步的快慢取决于内存而不是算力；而且这一步选出 token 之前，下一步无法开始。"
+        "NumPy 没有直接在 4 位块上做乘法的运算，所以它每次调用都要先把每个矩阵展开成 float32："
+        "只算一个 token 时，大部分时间都花在这次展开上。",
+    },
     "speed.op.softmax.shape": {
         "en": "softmax over the last axis of x [rows, cols].",
         "zh": "对 x [rows, cols] 的最后一维做 softmax。",
@@ -85,6 +115,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.axis.rows": {"en": "rows", "zh": "行数 rows"},
     "speed.axis.n": {"en": "sequence length n", "zh": "序列长度 n"},
     "speed.axis.ids": {"en": "number of ids", "zh": "id 个数"},
+    "speed.axis.past": {
+        "en": "tokens already cached (past)",
+        "zh": "缓存中已有的 token 数（past）",
+    },
     "speed.axis_help": {
         "en": "Each size is one row of the table and one point on every line of the chart. "
         "Sizes are capped so that a run stays short.",
@@ -191,6 +225,46 @@ MESSAGES: dict[str, dict[str, str]] = {
         "products dominate, so the lines stay close to a slope of 1.",
         "zh": "全连接层的计算量随 n 增长，注意力随 n² 增长；在这些长度下矩阵乘法占主导，"
         "所以线的斜率接近 1。",
+    },
+    "speed.chart.slope.smollm2_prefill": {
+        "en": "The matrix products grow as n and attention as n²; at these lengths the products "
+        "dominate, so the lines stay near a slope of 1 while a call's fixed costs (the output "
+        "head, starting the threads) fade.",
+        "zh": "矩阵乘法的计算量随 n 增长，注意力随 n² 增长；在这些长度下矩阵乘法占主导，"
+        "所以线的斜率接近 1，而每次调用的固定开销（输出头、启动线程）逐渐被摊薄。",
+    },
+    "speed.chart.slope.smollm2_decode": {
+        "en": "Each step reads every weight once, whatever `past` is; only its attention over "
+        "the cached keys grows with `past`, by 9 · (past + 1) · 148 multiply-adds a layer "
+        "against about 3.5 million for the layer's matrices, so the lines rise slowly.",
+        "zh": "无论 `past` 多大，每一步都要把所有权重读一遍；只有对缓存中键的注意力随 `past` "
+        "增长，每层 9 · (past + 1) · 148 次乘加，而每层的矩阵约 350 万次，所以线上升得很慢。",
+    },
+    "speed.tokens.title": {"en": "Tokens per second", "zh": "每秒处理的 token 数"},
+    "speed.tokens.note": {
+        "en": "Tokens one call reads ÷ its median time: n for a prompt, 1 for a generated token.",
+        "zh": "一次调用读入的 token 数 ÷ 耗时中位数：读提示时是 n，生成时是 1。",
+    },
+    "speed.tokens.versus": {
+        "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
+        "after {past} cached tokens at {decode} tokens/s — {ratio} as many tokens a second when "
+        "they go through together. Generation cannot batch its tokens: each one needs the one "
+        "before.",
+        "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
+        "token 时生成，每秒 {decode} 个——"
+        "一起处理时每秒的 token 数是逐个生成的 {ratio}。生成无法把 token 攒成一批："
+        "每个 token 都要等前一个生成出来。",
+    },
+    "speed.tokens.versus_slower": {
+        "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
+        "after {past} cached tokens at {decode} tokens/s — here the prompt was no faster a "
+        "token ({ratio}).",
+        "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
+        "token 时生成，每秒 {decode} 个——这里读提示时每个 token 并没有更快（{ratio}）。",
+    },
+    "speed.tokens.race_both": {
+        "en": "Race both SmolLM2 operations to compare reading a prompt with generating.",
+        "zh": "两个 SmolLM2 运算都跑一遍，就能比较读提示与生成的速度。",
     },
     "speed.chart.slope.embedding": {
         "en": "A lookup does no arithmetic: it copies ids × d numbers, so its time is memory "

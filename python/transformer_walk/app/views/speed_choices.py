@@ -56,6 +56,18 @@ CHOICES: dict[str, SizeChoices] = {
         axis_options=(8, 16, 32, 64, 128, 256),
         axis_default=(16, 64, 128),
     ),
+    "smollm2_prefill": SizeChoices(
+        fixed_options={},
+        fixed_default={},
+        axis_options=(4, 16, 64, 128, 256),
+        axis_default=(4, 16, 64),
+    ),
+    "smollm2_decode": SizeChoices(
+        fixed_options={},
+        fixed_default={},
+        axis_options=(1, 16, 64, 256, 1024),
+        axis_default=(1, 64, 256),
+    ),
 }
 
 #: One click's deadline: cells that would start or end later are skipped (``bench.run_benchmark``).

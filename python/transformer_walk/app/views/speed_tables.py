@@ -19,9 +19,13 @@ from transformer_walk.bench import (
     UNAVAILABLE,
     BenchResult,
     Cell,
+    format_rate,
     format_seconds,
     format_speedup,
+    tokens_per_second,
 )
+
+PREFILL, DECODE = "smollm2_prefill", "smollm2_decode"
 
 
 def lane_name(lane: str, cores: int) -> str:
@@ -79,6 +83,61 @@ def speedups_table(result: BenchResult, op: str, versus: str) -> pd.DataFrame | 
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = t("speed.col.size")
     return frame
+
+
+def tokens_table(result: BenchResult, op: str) -> pd.DataFrame | None:
+    """Sizes down, lanes across, each cell tokens a second (measured medians only); None for
+    an op that is not a model."""
+    if OPS[op].tokens is None:
+        return None
+    cores = result.meta["cores"]
+    rows = {}
+    for label, _ in result.cases(op):
+        rates = {lane: tokens_per_second(result.cell(op, label, lane)) for lane in _lanes(result)}
+        rows[label] = {
+            lane_name(lane, cores): "—" if rate is None else format_rate(rate)
+            for lane, rate in rates.items()
+        }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = t("speed.col.size")
+    return frame
+
+
+def _measured(result: BenchResult, op: str, lane: str) -> list[Cell]:
+    return [
+        c
+        for c in result.cells
+        if c.op == op and c.lane == lane and c.status == OK and c.median_s is not None
+    ]
+
+
+def prefill_vs_decode(prefill: BenchResult, decode: BenchResult) -> list[str]:
+    """One sentence per lane that ran both SmolLM2 ops: tokens a second reading the longest
+    prompt it measured against generating after the cached length nearest that prompt."""
+    cores = prefill.meta["cores"]
+    sentences = []
+    for lane in prefill.meta["lanes"]:
+        prompts, steps = _measured(prefill, PREFILL, lane), _measured(decode, DECODE, lane)
+        if not prompts or not steps:
+            continue
+        prompt = max(prompts, key=lambda c: c.x)
+        step = min(steps, key=lambda c: (abs(c.x - prompt.x), c.x))
+        read, made = tokens_per_second(prompt), tokens_per_second(step)
+        assert read is not None and made is not None  # measured cells of model ops
+        ratio = read / made
+        key = "speed.tokens.versus" if ratio > 1 else "speed.tokens.versus_slower"
+        sentences.append(
+            t(
+                key,
+                lane=lane_name(lane, cores),
+                n=prompt.x,
+                past=step.x,
+                prefill=format_rate(read),
+                decode=format_rate(made),
+                ratio=format_speedup(ratio),
+            )
+        )
+    return sentences
 
 
 def chart_frame(result: BenchResult, op: str) -> pd.DataFrame:

@@ -41,6 +41,12 @@ class LayerCache:
         self.length = end
         return self.k[:, :end], self.v[:, :end]
 
+    def truncate(self, length: int) -> None:
+        """Forget every position from ``length`` on (the reserve is kept)."""
+        if not 0 <= length <= self.length:
+            raise ValueError(f"length must be in 0 … {self.length}, got {length}")
+        self.length = length
+
 
 class KVCache:
     """The cache of a whole decoder: one LayerCache per layer, all at the same length."""
@@ -52,6 +58,13 @@ class KVCache:
     def length(self) -> int:
         """Positions cached: the position the next token takes."""
         return self.layers[0].length
+
+    def truncate(self, length: int) -> None:
+        """Forget every position from ``length`` on, in every layer: the cache as it was when
+        it held ``length`` positions (what the speed race uses to time one step again and
+        again at the same place)."""
+        for layer in self.layers:
+            layer.truncate(length)
 
     @property
     def nbytes(self) -> int:

@@ -81,11 +81,12 @@ class SmolLM2Config:
             raise ValueError(f"kv_heads must be at least 1, got {heads}")
         return 2 * self.n_layers * heads * self.d_head * nbytes
 
-    def multiply_adds(self, n: int, past: int = 0) -> int:
-        """One forward of n new tokens after ``past`` cached ones, every position scored by the
-        output head (``core.budget``): per layer the Q, K, V and output projections, attention
-        of h heads over past + n keys and the three SwiGLU matrices; then the head. RMSNorm,
-        RoPE and SiLU add a few per cent, left out."""
+    def multiply_adds(self, n: int, past: int = 0, scored: int | None = None) -> int:
+        """One forward of n new tokens after ``past`` cached ones (``core.budget``): per layer
+        the Q, K, V and output projections, attention of h heads over past + n keys and the
+        three SwiGLU matrices; then the head over ``scored`` positions (default: all n; 1 when
+        only the last is scored, as generation does). RMSNorm, RoPE and SiLU add a few per
+        cent, left out."""
         d, f, kv = self.d_model, self.d_ff, self.d_kv
         dense = (
             2 * linear_multiply_adds(n, d, d)
@@ -93,7 +94,8 @@ class SmolLM2Config:
             + 3 * linear_multiply_adds(n, d, f)
         )
         attention = attention_multiply_adds(self.h, n, past + n, self.d_head, self.d_head)
-        return self.n_layers * (dense + attention) + linear_multiply_adds(n, d, self.vocab_size)
+        head = linear_multiply_adds(n if scored is None else scored, d, self.vocab_size)
+        return self.n_layers * (dense + attention) + head
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any], vocab_size: int) -> SmolLM2Config:

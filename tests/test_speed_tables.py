@@ -1,0 +1,59 @@
+"""What the Speed page makes of a race's cells for the models: tokens a second, and the sentence
+comparing reading a prompt with generating — computed from the medians beside it."""
+
+from __future__ import annotations
+
+from transformer_walk.app.views import speed_tables
+from transformer_walk.bench import OK, UNAVAILABLE, BenchResult, Case, Cell
+
+
+def _result(op: str, medians: dict[tuple[int, str], float | None]) -> BenchResult:
+    """Cells of ``op`` at (size, lane) with the given medians (None: the lane was unavailable)."""
+    axis = "n" if op == speed_tables.PREFILL else "past"
+    cells = []
+    for (size, lane), median in medians.items():
+        case = Case.of(op, **{axis: size})
+        status = OK if median is not None else UNAVAILABLE
+        cells.append(Cell(op, case.label, case.sizes, case.x, case.work, lane, status, median))
+    lanes = list(dict.fromkeys(lane for _, lane in medians))
+    return BenchResult(cells, {"cores": 2, "lanes": lanes})
+
+
+PREFILL = _result(
+    speed_tables.PREFILL,
+    {(16, "python"): None, (16, "numpy"): 0.5, (64, "numpy"): 0.8, (64, "rust-1"): 0.32},
+)
+DECODE = _result(
+    speed_tables.DECODE,
+    {(1, "python"): None, (1, "numpy"): 0.6, (64, "numpy"): 0.7, (256, "rust-1"): 0.05},
+)
+
+
+def test_tokens_table_divides_the_tokens_of_a_call_by_its_median() -> None:
+    table = speed_tables.tokens_table(PREFILL, speed_tables.PREFILL)
+    assert table is not None
+    assert table.loc["n=16", "NumPy"] == "32.0"  # 16 tokens / 0.5 s
+    assert table.loc["n=64", "NumPy"] == "80.0" and table.loc["n=64", "Rust · 1 thread"] == "200"
+    assert table.loc["n=16", "Pure Python"] == "—"
+    decode = speed_tables.tokens_table(DECODE, speed_tables.DECODE)
+    assert decode is not None and decode.loc["past=256", "Rust · 1 thread"] == "20.0"  # 1 / 0.05
+    assert speed_tables.tokens_table(PREFILL, "softmax") is None  # not a model: no tokens
+
+
+def test_prefill_vs_decode_compares_the_longest_prompt_with_the_nearest_cache() -> None:
+    sentences = speed_tables.prefill_vs_decode(PREFILL, DECODE)
+    assert len(sentences) == 2  # NumPy and Rust ran both; pure Python neither
+    numpy, rust = sentences
+    # NumPy: 64 tokens in 0.8 s = 80 tokens/s; after 64 cached, 1 token in 0.7 s = 1.43/s
+    assert numpy.startswith("NumPy: reading a prompt of 64 tokens ran at 80.0 tokens/s")
+    assert "after 64 cached tokens at 1.43 tokens/s — 56.0× as many" in numpy
+    # Rust ran decode only after 256 cached: the nearest it has to the 64-token prompt
+    assert "after 256 cached tokens at 20.0 tokens/s — 10.0× as many" in rust
+
+
+def test_prefill_vs_decode_says_so_when_the_prompt_was_not_faster() -> None:
+    slow = _result(speed_tables.PREFILL, {(4, "numpy"): 4.0})  # 1 token a second
+    fast = _result(speed_tables.DECODE, {(1, "numpy"): 0.5})  # 2 tokens a second
+    (sentence,) = speed_tables.prefill_vs_decode(slow, fast)
+    assert "here the prompt was no faster a token (0.500×)" in sentence
+    assert speed_tables.prefill_vs_decode(slow, _result(speed_tables.DECODE, {})) == []
