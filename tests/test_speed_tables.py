@@ -34,10 +34,18 @@ def test_tokens_table_divides_the_tokens_of_a_call_by_its_median() -> None:
     assert table is not None
     assert table.loc["n=16", "NumPy"] == "32.0"  # 16 tokens / 0.5 s
     assert table.loc["n=64", "NumPy"] == "80.0" and table.loc["n=64", "Rust · 1 thread"] == "200"
-    assert table.loc["n=16", "Pure Python"] == "—"
+    assert "Pure Python" not in table.columns  # unavailable for the models: no column of "—"
+    assert table.loc["n=16", "Rust · 1 thread"] == "—"  # Rust ran n=64 only
     decode = speed_tables.tokens_table(DECODE, speed_tables.DECODE)
     assert decode is not None and decode.loc["past=256", "Rust · 1 thread"] == "20.0"  # 1 / 0.05
     assert speed_tables.tokens_table(PREFILL, "softmax") is None  # not a model: no tokens
+
+
+def test_speedups_leave_out_the_lanes_that_measured_nothing() -> None:
+    assert speed_tables.speedups_table(PREFILL, speed_tables.PREFILL, "python") is None
+    versus_numpy = speed_tables.speedups_table(PREFILL, speed_tables.PREFILL, "numpy")
+    assert versus_numpy is not None and list(versus_numpy.columns) == ["Rust · 1 thread"]
+    assert versus_numpy.loc["n=64", "Rust · 1 thread"] == "2.50×"  # 0.8 s / 0.32 s
 
 
 def test_prefill_vs_decode_compares_the_longest_prompt_with_the_nearest_cache() -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -45,12 +45,23 @@ class OpSpec:
     work: Callable[[Mapping[str, int]], float]  # FLOPs (or numbers copied) of one call
     make_inputs: Callable[[np.random.Generator, Mapping[str, int], np.dtype], Inputs]
     call: Callable[[ModuleType, Inputs], np.ndarray]
-    # Lanes this op does not offer, with the reason shown in their cells.
-    unavailable: Mapping[str, str] = field(default_factory=dict)
+    # Pure Python's estimated seconds a token (core.budget), for the models it is too slow to
+    # race: its lane is then unavailable, with that estimate as the reason.
+    python_token_s: float | None = None
     # Tokens one call reads (the models only): the median as tokens a second.
     tokens: Callable[[Mapping[str, int]], int] | None = None
     # (rtol, atol) of the check against NumPy's output; None: the race's float default.
     tolerance: tuple[float, float] | None = None
+
+    @property
+    def unavailable(self) -> dict[str, str]:
+        """Lanes this op does not offer, with the reason shown in their cells."""
+        if self.python_token_s is None:
+            return {}
+        return {
+            "python": f"pure Python needs about {self.python_token_s:.1f} s a token "
+            "(core.budget's estimate); not raced"
+        }
 
 
 def _softmax_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dtype) -> Inputs:
@@ -141,14 +152,12 @@ def _decode_call(backend: ModuleType, args: Inputs) -> np.ndarray:
         cache.truncate(n)
 
 
-def _smollm2_python_note() -> str:
-    seconds = python_seconds(int(SMOLLM2.multiply_adds(1) * PYTHON_QUANTIZED_SLOWDOWN))
-    return f"pure Python needs about {seconds:.0f} s a token (core.budget's estimate); not raced"
-
-
 # Rust and NumPy sum the 4-bit block products in another order: their logits (magnitudes ~10)
 # differ by at most 9.4e-5 on "Tom loves his"; a wrong block or position moves them by whole units.
 SMOLLM2_TOLERANCE = (1e-4, 1e-3)
+
+#: Pure Python's ``quantized_linear`` unpacks every 4-bit weight in Python too (model.py).
+SMOLLM2_PYTHON_TOKEN_S = python_seconds(int(SMOLLM2.multiply_adds(1) * PYTHON_QUANTIZED_SLOWDOWN))
 
 OPS: dict[str, OpSpec] = {
     "softmax": OpSpec(
@@ -190,10 +199,7 @@ OPS: dict[str, OpSpec] = {
         work=lambda p: 2.0 * p["batch"] * MINILM.multiply_adds(p["n"]),
         make_inputs=_minilm_inputs,
         call=_minilm_call,
-        unavailable={
-            "python": f"pure Python needs about {python_seconds(MINILM.multiply_adds(1)):.1f} s "
-            "a token (core.budget's estimate); not raced"
-        },
+        python_token_s=python_seconds(MINILM.multiply_adds(1)),
         tokens=lambda p: p["batch"] * p["n"],
     ),
     "smollm2_prefill": OpSpec(
@@ -205,7 +211,7 @@ OPS: dict[str, OpSpec] = {
         work=lambda p: 2.0 * SMOLLM2.multiply_adds(p["n"], scored=1),
         make_inputs=_prefill_inputs,
         call=_prefill_call,
-        unavailable={"python": _smollm2_python_note()},
+        python_token_s=SMOLLM2_PYTHON_TOKEN_S,
         tokens=lambda p: p["n"],
         tolerance=SMOLLM2_TOLERANCE,
     ),
@@ -217,7 +223,7 @@ OPS: dict[str, OpSpec] = {
         work=lambda p: 2.0 * SMOLLM2.multiply_adds(1, past=p["past"]),
         make_inputs=_decode_inputs,
         call=_decode_call,
-        unavailable={"python": _smollm2_python_note()},
+        python_token_s=SMOLLM2_PYTHON_TOKEN_S,
         tokens=lambda p: 1,
         tolerance=SMOLLM2_TOLERANCE,
     ),

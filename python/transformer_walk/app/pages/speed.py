@@ -61,6 +61,7 @@ def _controls(op: str) -> tuple[list[Case], int, float]:
         repeats = st.slider(
             t("speed.repeats"), *REPEATS_RANGE, value=DEFAULT_REPEATS, key="speed_repeats"
         )
+    python_raced = "python" not in OPS[op].unavailable
     with right:
         budget = st.slider(
             t("speed.budget"),
@@ -68,7 +69,8 @@ def _controls(op: str) -> tuple[list[Case], int, float]:
             value=DEFAULT_BUDGET_S,
             step=0.5,
             key="speed_budget",
-            help=t("speed.budget_help"),
+            help=t("speed.budget_help" if python_raced else "speed.budget_unused"),
+            disabled=not python_raced,  # disabled, not hidden: the value is kept for other ops
         )
     return choices.cases(op, axis_values, **fixed), repeats, budget
 
@@ -131,7 +133,11 @@ def _show(result: BenchResult, op: str) -> None:
     for cell in speed_tables.problems(result, op):
         lane = speed_tables.lane_name(cell.lane, meta["cores"])
         with st.expander(t(f"speed.{cell.status}", lane=lane), icon=":material/warning:"):
-            st.code(cell.note or "?", language="text")
+            not_raced = OPS[op].python_token_s if cell.lane in OPS[op].unavailable else None
+            if not_raced is not None:  # the op's own reason, in the page's language
+                st.markdown(t("speed.not_raced", seconds=f"{not_raced:.1f}"))
+            else:  # an import error or an exception: as the library wrote it
+                st.code(cell.note or "?", language="text")
 
     tokens = speed_tables.tokens_table(result, op)
     if tokens is not None:
@@ -184,6 +190,7 @@ def _prefill_vs_decode() -> None:
     sentences = speed_tables.prefill_vs_decode(prefill, decode) if prefill and decode else []
     if sentences:
         st.markdown("\n".join(f"- {line}" for line in sentences))
+        st.caption(t("speed.tokens.why"))
     else:
         st.info(t("speed.tokens.race_both"), icon=":material/compare_arrows:")
 

@@ -141,6 +141,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "只有估计耗时在预算之内，纯 Python 才会运行该规模；"
         "更大的规模会显示“已跳过（估计 …）”。",
     },
+    "speed.not_raced": {
+        "en": "Pure Python would need about {seconds} s a token here (the estimate of "
+        "`core.budget`, from a rate of plain-Python arithmetic measured on the project's "
+        "machine), so it is not raced: the NumPy and Rust lanes compute the same numbers.",
+        "zh": "在这里纯 Python 每个 token 大约要 {seconds} 秒（`core.budget` 的估计，依据的是"
+        "在本项目的机器上实测的纯 Python 算术速度），所以不参加比赛："
+        "NumPy 和 Rust 两条赛道算的是同样的数字。",
+    },
+    "speed.budget_unused": {
+        "en": "Pure Python does not race this operation (see its cells for why), so there is no "
+        "budget to set here.",
+        "zh": "纯 Python 不参加这个运算的比赛（原因见它的格子），所以这里无需设置预算。",
+    },
     "speed.run": {"en": "Run the race", "zh": "开始比赛"},
     "speed.pick_sizes": {"en": "Pick at least one size to run.", "zh": "请至少选择一个规模。"},
     "speed.no_results": {
@@ -248,12 +261,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.tokens.versus": {
         "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
         "after {past} cached tokens at {decode} tokens/s — {ratio} as many tokens a second when "
-        "they go through together. Generation cannot batch its tokens: each one needs the one "
-        "before.",
+        "they go through together.",
         "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
         "token 时生成，每秒 {decode} 个——"
-        "一起处理时每秒的 token 数是逐个生成的 {ratio}。生成无法把 token 攒成一批："
-        "每个 token 都要等前一个生成出来。",
+        "一起处理时每秒的 token 数是逐个生成的 {ratio}。",
     },
     "speed.tokens.versus_slower": {
         "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
@@ -261,6 +272,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "token ({ratio}).",
         "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
         "token 时生成，每秒 {decode} 个——这里读提示时每个 token 并没有更快（{ratio}）。",
+    },
+    "speed.tokens.why": {
+        "en": "A prompt's tokens are all known, so they go through each matrix together; "
+        "generation cannot batch its tokens like that, since each one needs the one before.",
+        "zh": "提示里的 token 事先都已知道，所以能一起经过每个矩阵；生成却无法这样把 token "
+        "攒成一批，因为每个 token 都要等前一个生成出来。",
     },
     "speed.tokens.race_both": {
         "en": "Race both SmolLM2 operations to compare reading a prompt with generating.",

@@ -63,13 +63,20 @@ def medians_table(result: BenchResult, op: str) -> pd.DataFrame:
     return frame
 
 
-def speedups_table(result: BenchResult, op: str, versus: str) -> pd.DataFrame | None:
-    """How many times faster each other lane ran than ``versus`` (measured medians only).
+def measured_lanes(result: BenchResult, op: str) -> list[str]:
+    """The run's lanes that measured at least one case of ``op`` (not those unavailable for it,
+    such as pure Python for the models)."""
+    return [lane for lane in _lanes(result) if _measured(result, op, lane)]
 
-    None when ``versus`` was not part of the run.
+
+def speedups_table(result: BenchResult, op: str, versus: str) -> pd.DataFrame | None:
+    """How many times faster each other lane ran than ``versus`` (measured medians only), for
+    the lanes that measured something on ``op``.
+
+    None when ``versus`` was not part of the run or measured nothing on ``op``.
     """
     cores = result.meta["cores"]
-    lanes = _lanes(result)
+    lanes = measured_lanes(result, op)
     if versus not in lanes:
         return None
     others = [lane for lane in lanes if lane != versus]
@@ -86,14 +93,17 @@ def speedups_table(result: BenchResult, op: str, versus: str) -> pd.DataFrame | 
 
 
 def tokens_table(result: BenchResult, op: str) -> pd.DataFrame | None:
-    """Sizes down, lanes across, each cell tokens a second (measured medians only); None for
-    an op that is not a model."""
+    """Sizes down, the lanes that measured something across, each cell tokens a second
+    (measured medians only); None for an op that is not a model."""
     if OPS[op].tokens is None:
         return None
     cores = result.meta["cores"]
     rows = {}
     for label, _ in result.cases(op):
-        rates = {lane: tokens_per_second(result.cell(op, label, lane)) for lane in _lanes(result)}
+        rates = {
+            lane: tokens_per_second(result.cell(op, label, lane))
+            for lane in measured_lanes(result, op)
+        }
         rows[label] = {
             lane_name(lane, cores): "—" if rate is None else format_rate(rate)
             for lane, rate in rates.items()
