@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk import bench
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.navigation import page_path
 from transformer_walk.core import status as backend_status_module
@@ -320,6 +321,10 @@ def test_speed_races_the_decoder_as_tokens_a_second(language: str) -> None:
         tables = [d.value for d in at.dataframe if numpy in d.value.columns]
         assert len(tables) == 2  # the medians and the tokens a second (no race vs Python)
         assert all(re.match(r"^[\d,.]+$", text) for text in tables[1][numpy]), tables[1]
+    assert at.slider(key="speed_budget").disabled  # pure Python does not race the models
+    seconds = f"{bench.OPS['smollm2_decode'].python_token_s:.1f}"
+    why = translate("speed.not_raced", language, seconds=seconds)
+    assert any(m.value == why for m in at.markdown), "no translated reason for pure Python"
     waiting = translate("speed.tokens.race_both", language)
     assert not any(i.value == waiting for i in at.info)
     numpy = translate("lane.numpy", language)
