@@ -217,7 +217,7 @@ def test_trace_holds_every_intermediate(numpy_model: SmolLM2) -> None:
 
 
 def test_run_bounds(numpy_model: SmolLM2) -> None:
-    with pytest.raises(ValueError, match="the text's tokens is empty"):
+    with pytest.raises(ValueError, match="the text is empty"):
         numpy_model.run("")
     with pytest.raises(ValueError, match="run\\(\\) keeps every attention matrix"):
         numpy_model.run("dog " * 600)

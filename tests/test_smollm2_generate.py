@@ -149,7 +149,7 @@ def test_bounds(model: SmolLM2) -> None:
         ([1, 2.5], {}, TypeError, "prompt must be integers"),
         ([[1, 2]], {}, TypeError, "1-D sequence of token ids"),
         ([], {}, ValueError, "prompt is empty"),
-        ("", {}, ValueError, "the prompt's tokens is empty"),
+        ("", {}, ValueError, "the prompt is empty"),
         ([1] * 8193, {}, ValueError, "8193 tokens but the model's context is 8192"),
     ],
 )
@@ -174,3 +174,23 @@ def test_logits_arguments(model: SmolLM2) -> None:
         model.logits("Tom")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="chunk must be a whole number ≥ 1"):
         model.logits([1, 2], chunk=0)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "<|im_start|>" * 50,  # nothing but a special token
+        "<|im_end|><|endoftext|><repo_name>",
+        "\x00\x01\x02\x1b[0m\x7f" * 20,  # NUL and control characters: their bytes' tokens
+        " " * 10_000,  # 10,000 characters in 157 tokens
+    ],
+)
+def test_odd_prompts_generate(model: SmolLM2, prompt: str) -> None:
+    g = model.generate(prompt, 2, stop_at_end=False)
+    assert len(g.ids) == 2 and all(0 <= i < model.config.vocab_size for i in g.ids)
+
+
+def test_ten_thousand_characters_past_the_context_are_refused(model: SmolLM2) -> None:
+    """10,000 Chinese characters are 30,000 byte-level tokens: refused with the count."""
+    with pytest.raises(ValueError, match="the prompt has 30000 tokens but the model's context"):
+        model.generate("汤" * 10_000, 1)

@@ -260,7 +260,7 @@ class SmolLM2:
                 f"the text has {len(encoding.ids)} tokens; run() keeps every attention matrix "
                 f"and takes at most {RUN_MAX_TOKENS} (use logits(ids) for longer texts)"
             )
-        ids = self.check_ids(encoding.ids, "the text's tokens")
+        ids = self.check_ids(encoding.ids, "the text")
         f = self.forward(ids, keep=None if trace else ("weights",))
         layers = None
         if trace:
@@ -352,7 +352,7 @@ class SmolLM2:
     ) -> tuple[Iterator[Step], _GenerationState]:
         """Check every argument, then return the (not yet started) steps and their state."""
         if isinstance(prompt, str):
-            prompt_ids = self.check_ids(self.tokenize(prompt), "the prompt's tokens")
+            prompt_ids = self.check_ids(self.tokenize(prompt), "the prompt")
         else:
             prompt_ids = self.check_ids(prompt, "prompt")
         count = _as_int("max_new_tokens", max_new_tokens)
