@@ -135,7 +135,7 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
             labels,
             row_title=t("vit.axis.query"),
             col_title=t("vit.axis.key"),
-            value_title="aᵢⱼ",
+            value_title="αᵢⱼ",
         ),
         width="content",
     )

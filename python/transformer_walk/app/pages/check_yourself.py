@@ -260,7 +260,10 @@ def _show_symmetry(text: str, backend: str) -> None:
                 max=_num(r.max_asymmetry),
             )
         )
-        st.latex(rf"a_{{{i + 1}{j + 1}}} = {r.a_ij:.3f} \neq a_{{{j + 1}{i + 1}}} = {r.a_ji:.3f}")
+        st.latex(
+            rf"\alpha_{{{i + 1}{j + 1}}} = {r.a_ij:.3f} \neq "
+            rf"\alpha_{{{j + 1}{i + 1}}} = {r.a_ji:.3f}"
+        )
     _matrix(r.weights, r.tokens, "A", charts.FULL)
 
 

@@ -127,7 +127,7 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
                         tokens,
                         row_title=t("mh.axis.query"),
                         col_title=t("mh.axis.key"),
-                        value_title="aᵢⱼ",
+                        value_title="αᵢⱼ",
                         domain=domain,
                         width=charts.FULL // per_row,
                     ),

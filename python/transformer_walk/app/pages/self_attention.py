@@ -128,7 +128,8 @@ def _query_row(trace: Trace, head: int) -> None:
         st.metric(t("sam.row.sum"), f"{row.weights.sum():.3f}")
 
     st.latex(
-        rf"\boldsymbol{{z}}_{{{i + 1}}} = \sum_{{j=1}}^{{n}} a_{{{i + 1}j}}\,\boldsymbol{{v}}_j"
+        rf"\boldsymbol{{z}}_{{{i + 1}}} = \sum_{{j=1}}^{{n}} "
+        rf"\alpha_{{{i + 1}j}}\,\boldsymbol{{v}}_j"
     )
     if trace.n <= EXPAND_UP_TO:
         # One term per line: n terms of d_k numbers do not fit on one.
@@ -180,8 +181,8 @@ def _direction(trace: Trace, head: int) -> None:
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = trace.tokens[i], trace.tokens[j]
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"a_{i + 1},{j + 1}", f"{a_ij:.3f}")
-    m2.metric(f"a_{j + 1},{i + 1}", f"{a_ji:.3f}")
+    m1.metric(f"α_{i + 1},{j + 1}", f"{a_ij:.3f}")
+    m2.metric(f"α_{j + 1},{i + 1}", f"{a_ji:.3f}")
     m3.metric(t("sam.dir.gap"), f"{a_ij - a_ji:+.3f}")
     st.markdown(t("sam.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}"))
     if i == j:
@@ -233,7 +234,7 @@ def _causal(trace: Trace, head: int) -> None:
     st.latex(
         r"s_{ij} = \begin{cases} \dfrac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d_k}} "
         r"& j \le i \\ -\infty & j > i \end{cases}"
-        r"\qquad\Rightarrow\qquad a_{ij} = 0 \quad (j > i)"
+        r"\qquad\Rightarrow\qquad \alpha_{ij} = 0 \quad (j > i)"
     )
     weights = views.layer_weights(trace)
     mass = views.upper_triangle_mass(weights[head])  # the head whose matrix is shown above

@@ -122,7 +122,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.col.x": {"en": "X shape", "zh": "X 的形状"},
     "chk.col.weights": {"en": "attention weights shape", "zh": "注意力权重的形状"},
     "chk.col.out": {"en": "output shape", "zh": "输出的形状"},
-    "chk.col.row_sum": {"en": "max |Σⱼ aᵢⱼ − 1|", "zh": "行和误差 max |Σⱼ aᵢⱼ − 1|"},
+    "chk.col.row_sum": {"en": "max |Σⱼ αᵢⱼ − 1|", "zh": "行和误差 max |Σⱼ αᵢⱼ − 1|"},
     # --- 3. fixed ------------------------------------------------------------------------------
     "chk.fixed.q": {
         "en": "“Once the model is trained, Q, K and V are fixed.”",
@@ -294,15 +294,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- 9. symmetry ---------------------------------------------------------------------------
     "chk.sym.q": {
-        "en": "“Attention weights are symmetric: aᵢⱼ = aⱼᵢ.”",
-        "zh": "“注意力权重是对称的：aᵢⱼ = aⱼᵢ。”",
+        "en": "“Attention weights are symmetric: αᵢⱼ = αⱼᵢ.”",
+        "zh": "“注意力权重是对称的：αᵢⱼ = αⱼᵢ。”",
     },
     "chk.sym.why": {
-        "en": "$a_{ij}$ answers “how much does $i$ take from $j$ when it updates itself?”, and "
-        "$a_{ji}$ the reverse — two different questions. The scores $q_i \\cdot k_j$ use "
+        "en": "$\\alpha_{ij}$ answers “how much does $i$ take from $j$ when it updates "
+        "itself?”, and "
+        "$\\alpha_{ji}$ the reverse — two different questions. The scores $q_i \\cdot k_j$ use "
         "different matrices $W^Q \\neq W^K$, and each row is normalised on its own, so the "
         "matrix is in general not symmetric.",
-        "zh": "$a_{ij}$ 回答的是“$i$ 更新自己时从 $j$ 取多少信息”，$a_{ji}$ 则反过来——"
+        "zh": "$\\alpha_{ij}$ 回答的是“$i$ 更新自己时从 $j$ 取多少信息”，$\\alpha_{ji}$ 则反过来——"
         "这是两个不同的问题。分数 $q_i \\cdot k_j$ 用的是不同的矩阵 $W^Q \\neq W^K$，"
         "而且每一行单独归一化，所以这个矩阵一般不对称。",
     },

@@ -78,7 +78,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.axis.head": {"en": "head", "zh": "头"},
     "mla.axis.query": {"en": "query token i", "zh": "查询 token i"},
     "mla.axis.key": {"en": "key token j", "zh": "键 token j"},
-    "mla.axis.weight": {"en": "weight aᵢⱼ", "zh": "权重 aᵢⱼ"},
+    "mla.axis.weight": {"en": "weight αᵢⱼ", "zh": "权重 αᵢⱼ"},
     "mla.one.title": {"en": "One head, enlarged", "zh": "放大一个头"},
     "mla.one.rows": {
         "en": "Layer {layer}, head {head}: summed over all {n} keys, every row gives 1 (smallest "

@@ -130,8 +130,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "模型记录的分数是 {score}。注意力由 {backend} 后端计算。下一站解释为什么要缩放。",
     },
     "qkv.pair.matrix": {
-        "en": "**The matching matrix** $W^Q_h (W^K_h)^\\top$ · {d} × {d}",
-        "zh": "**匹配矩阵** $W^Q_h (W^K_h)^\\top$ · {d} × {d}",
+        "en": "**The matching matrix** $W_r^Q (W_r^K)^\\top$ · {d} × {d}",
+        "zh": "**匹配矩阵** $W_r^Q (W_r^K)^\\top$ · {d} × {d}",
     },
     "qkv.pair.why": {
         "en": "So q · k is a *learned* way of comparing two tokens. The dot product by itself "

@@ -31,12 +31,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sam.matrix.title": {"en": "Every token against every token", "zh": "每个 token 对每个 token"},
     "sam.matrix.body": {
         "en": "Row $i$ is the query: the token whose new representation is being built. Column "
-        "$j$ is the key. The cell $a_{ij}$ is the share of token $j$'s value that token $i$ takes "
+        "$j$ is the key. The cell $\\alpha_{ij}$ is the share of token $j$'s value that "
+        "token $i$ takes "
         "in. The matrix $QK^{\\mathrm T}$ has one score for each ordered pair, so with $n$ "
         "tokens there are $n \\times n$ of them; softmax turns each row into weights that add "
         "up to 1.",
         "zh": "第 $i$ 行是查询，也就是正在构建新表示的那个 token；第 $j$ 列是键。格子里的 "
-        "$a_{ij}$ 表示 token $i$ 从 token $j$ 的值向量里取走多大的份额。矩阵 $QK^{\\mathrm T}$ "
+        "$\\alpha_{ij}$ 表示 token $i$ 从 token $j$ 的值向量里取走多大的份额。"
+        "矩阵 $QK^{\\mathrm T}$ "
         "为每一个有序的 token 对给出一个分数，所以 $n$ 个 token 就有 $n \\times n$ 个分数；"
         "softmax 再把每一行变成加起来等于 1 的权重。",
     },
@@ -84,8 +86,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- direction --------------------------------------------------------------------------
     "sam.dir.title": {
-        "en": "aᵢⱼ ≠ aⱼᵢ: attention has a direction",
-        "zh": "aᵢⱼ ≠ aⱼᵢ：注意力是有方向的",
+        "en": "αᵢⱼ ≠ αⱼᵢ: attention has a direction",
+        "zh": "αᵢⱼ ≠ αⱼᵢ：注意力是有方向的",
     },
     "sam.dir.body": {
         "en": "The weight in row $i$, column $j$ answers *how much does $i$ draw from $j$*. "
@@ -166,16 +168,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这是信息的路由，不是语言学事实",
     },
     "sam.caveat.body": {
-        "en": "A weight $a_{ij}$ says how information flowed inside **one head of one layer**. "
+        "en": "A weight $\\alpha_{ij}$ says how information flowed inside **one head of one "
+        "layer**. "
         "It is not a labelled fact about the sentence: in *Tom loves his dog*, a large "
-        "$a_{\\text{his},\\text{Tom}}$ would not prove that *his* refers to *Tom*, nor "
+        "$\\alpha_{\\text{his},\\text{Tom}}$ would not prove that *his* refers to *Tom*, nor "
         "measure cause or importance. Here the caution is even plainer: the toy model's "
         "weights are **random and untrained**, so whichever pair lights up above does so by "
         "chance. Heads of a trained model often line up with relations a linguist would "
         "recognise, but that is something to check, never something a weight tells you by "
         "itself.",
-        "zh": "权重 $a_{ij}$ 只描述信息在**某一层的某一个头**里怎样流动，它不是关于句子的标注事实："
-        "比如在 *Tom loves his dog* 里，即使 $a_{\\text{his},\\text{Tom}}$ 很大，"
+        "zh": "权重 $\\alpha_{ij}$ 只描述信息在**某一层的某一个头**里怎样流动，"
+        "它不是关于句子的标注事实："
+        "比如在 *Tom loves his dog* 里，即使 $\\alpha_{\\text{his},\\text{Tom}}$ 很大，"
         "也不能证明 *his* 指代 *Tom*，更不能当作因果或重要性的度量。"
         "在这里更要小心：玩具模型的权重是**随机初始化、未经训练的**，"
         "上面哪一对格子亮起来纯属偶然。训练好的模型里，一些头确实常与语言学家熟悉的关系吻合，"

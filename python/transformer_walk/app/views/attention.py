@@ -2,7 +2,7 @@
 
 The trace holds the model's own numbers (computed on the sidebar's backend); nothing here redoes
 attention. The helpers pick rows and heads out of it, check identities the pages state
-(Σ_j a_ij v_j equals the head's output row, the concat is the heads side by side, rows sum to 1),
+(Σ_j α_ij v_j equals the head's output row, the concat is the heads side by side, rows sum to 1),
 and do the small bookkeeping the pages teach: n² scores, which h divide d_model, and the 4·d_model²
 parameters of the attention projections.
 """
@@ -103,12 +103,12 @@ def attention_parameters(d_model: int) -> int:
 
 
 def layer_weights(trace: Trace, layer: int = 0) -> np.ndarray:
-    """[h, n, n] the attention weights of one layer: weights[head, i, j] = a_ij."""
+    """[h, n, n] the attention weights of one layer: weights[head, i, j] = α_ij."""
     return trace.blocks[layer].weights
 
 
 def row_sums(weights: np.ndarray) -> np.ndarray:
-    """Σ_j a_ij for every row (1 for every query that may attend to something)."""
+    """Σ_j α_ij for every row (1 for every query that may attend to something)."""
     return weights.sum(axis=-1)
 
 
@@ -117,17 +117,17 @@ class QueryRow:
     """Query i in one head: its weights over the keys, the value rows they blend, and the sum."""
 
     index: int
-    weights: np.ndarray  # [n] a_ij
+    weights: np.ndarray  # [n] α_ij
     values: np.ndarray  # [n, d_k] v_j of this head
     trace_output: np.ndarray  # [d_k] the head's output row i, as the model computed it
 
     @property
     def contributions(self) -> np.ndarray:
-        return self.weights[:, None] * self.values  # (n, d_k): a_ij v_j
+        return self.weights[:, None] * self.values  # (n, d_k): α_ij v_j
 
     @property
     def weighted_sum(self) -> np.ndarray:
-        return self.contributions.sum(axis=0)  # (d_k,) z_i = Σ_j a_ij v_j
+        return self.contributions.sum(axis=0)  # (d_k,) z_i = Σ_j α_ij v_j
 
     @property
     def difference(self) -> float:
@@ -150,7 +150,7 @@ def query_row(trace: Trace, head: int, i: int, layer: int = 0) -> QueryRow:
 
 
 def upper_triangle_mass(weights: np.ndarray) -> float:
-    """Σ a_ij over j > i (every head): the weight on later tokens, 0 under a causal mask."""
+    """Σ α_ij over j > i (every head): the weight on later tokens, 0 under a causal mask."""
     n = weights.shape[-1]
     above = np.triu(np.ones((n, n), dtype=bool), k=1)
     return float(weights[..., above].sum())

@@ -34,7 +34,7 @@ FUSED_CALL = (
     r"\, I_n^{\mathrm T} \cdot 1\right) V = \boldsymbol{\alpha}_{\text{his}}\, V"
 )
 MULTI_HEAD = (
-    r"\operatorname{MultiHead}(Q,K,V) = \operatorname{Concat}(\text{head}_1,\ldots,"
+    r"\operatorname{MultiHead}(X) = \operatorname{Concat}(\text{head}_1,\ldots,"
     r"\text{head}_h)\,W^O,\quad \text{head}_i = \operatorname{Attention}"
     r"(XW_i^Q, XW_i^K, XW_i^V)"
 )

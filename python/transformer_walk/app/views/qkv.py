@@ -1,7 +1,7 @@
 """What the Q, K, V page shows, read from the toy model's trace and weights (no attention redone).
 
 - ``pair_check``: the score of one (query i, key j) pair two ways — the trace's q_i · k_j and the
-  bilinear form x_i W^Q_h (W^K_h)ᵀ x_jᵀ (§13) — so the learner sees they are one number.
+  bilinear form x_i W_r^Q (W_r^K)ᵀ x_jᵀ (§13) — so the learner sees they are one number.
 - ``mix_check``: z_i = Σ_j α_ij v_j from the trace's weights and values, against the trace's own
   head output (§14).
 - ``compare_rows``: the same weights on two sentences; which rows of Q, K, V changed (§12), the
@@ -19,12 +19,12 @@ from transformer_walk.models.toy import BlockWeights, Trace
 
 
 def head_columns(head: int, d_k: int) -> slice:
-    """The columns of W^Q (and of Q) that belong to head ``head``: W^Q_h = W^Q[:, head·d_k : …]."""
+    """The columns of W^Q (and of Q) that belong to head ``head``: W_r^Q = W^Q[:, head·d_k : …]."""
     return slice(head * d_k, (head + 1) * d_k)
 
 
 def matching_matrix(weights: BlockWeights, head: int, d_k: int) -> np.ndarray:
-    """W^Q_h (W^K_h)ᵀ [d_model, d_model]: the learned bilinear form that scores x_i against x_j."""
+    """W_r^Q (W_r^K)ᵀ [d_model, d_model]: the learned bilinear form that scores x_i against x_j."""
     cols = head_columns(head, d_k)
     return weights.W_Q[:, cols] @ weights.W_K[:, cols].T  # (d_model, d_k) @ (d_k, d_model)
 
@@ -37,7 +37,7 @@ class PairCheck:
     q_i: np.ndarray  # [d_k] from the trace
     k_j: np.ndarray  # [d_k] from the trace
     dot: float  # q_i · k_j from the trace's q_heads, k_heads
-    bilinear: float  # x_i W^Q_h (W^K_h)ᵀ x_jᵀ, from X and the weights alone
+    bilinear: float  # x_i W_r^Q (W_r^K)ᵀ x_jᵀ, from X and the weights alone
     score: float  # the trace's score s_ij (q·k times the scale, before softmax)
     scale: float  # 1/√d_k, or 1 when scaling is off
 
