@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transformer_walk.app.views.labels import human_bytes, shape_label
+from transformer_walk.app.views.labels import human_bytes, markdown_table, shape_label
 
 
 def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
@@ -28,3 +28,9 @@ def test_sizes_in_bytes_are_named_by_their_powers_of_1024() -> None:
     assert human_bytes(800_000) == "781.2 KiB"
     assert human_bytes(40_000_000) == "38.1 MiB"
     assert human_bytes(3 * 1024**4) == "3,072.0 GiB"
+
+
+def test_markdown_table_keeps_formulas_and_escapes_bars() -> None:
+    assert markdown_table(["$h$", "x"], [[1, "a|b"], [2, "c"]]) == (
+        "| $h$ | x |\n| --- | --- |\n| 1 | a\\|b |\n| 2 | c |"
+    )

@@ -103,9 +103,14 @@ def test_sliders_change_the_heads_and_their_width() -> None:
     tokens, a = e["tokens"], e["a"]
     assert top_keys(at) == [tokens[int(a[k, 2].argmax())] for k in range(3)]
     assert any(r"3 \times [4,\ 4]" in x.value and r"[4,\ 12]" in x.value for x in at.latex)
-    params = table_with(at, "W^O")
-    assert list(params.index) == [1, 2, 3, 4, 6, 12]
-    assert set(params[translate("mh.params.total", "en")]) == {"576"}  # 4 · 12², whatever h
+    (params,) = [m.value for m in at.markdown if m.value.startswith("| $h$ | $d_k$ |")]
+    lines = params.splitlines()
+    assert lines[0].endswith(
+        f"| $W_i^Q, W_i^K, W_i^V$ | $W^O$ | {translate('mh.params.total', 'en')} |"
+    )
+    rows = [line.strip("| ").split(" | ") for line in lines[2:]]
+    assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 6, 12]
+    assert {r[-1] for r in rows} == {"576"}  # 4 · 12², whatever h
     assert len(at.get("vega_lite_chart")) == 3 + 1 + 3 + 3
 
 

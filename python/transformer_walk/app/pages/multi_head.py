@@ -17,7 +17,7 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
-from transformer_walk.app.views.labels import tex_shape, token_axis, token_labels
+from transformer_walk.app.views.labels import markdown_table, tex_shape, token_axis, token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
     page_start,
@@ -293,21 +293,13 @@ def _base_configuration(trace: Trace) -> None:
     )
     base_total = views.attention_parameters(views.BASE_D_MODEL)
     st.latex(rf"4 \cdot {views.BASE_D_MODEL}^2 = {base_total:,}".replace(",", "{,}"))
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {
-                    "h": h,
-                    "d_k": p.d_k,
-                    "W_i^Q, W_i^K, W_i^V": f"3 × {h} × {p.per_head_matrix:,}",
-                    "W^O": f"{p.output:,}",
-                    t("mh.params.total"): f"{p.total:,}",
-                }
-                for h in views.valid_head_counts(d_model)
-                for p in [views.ProjectionParameters(d_model, h)]
-            ]
-        ).set_index("h"),
-    )
+    rows = [
+        [h, p.d_k, f"3 × {h} × {p.per_head_matrix:,}", f"{p.output:,}", f"{p.total:,}"]
+        for h in views.valid_head_counts(d_model)
+        for p in [views.ProjectionParameters(d_model, h)]
+    ]
+    header = ["$h$", "$d_k$", "$W_i^Q, W_i^K, W_i^V$", "$W^O$", t("mh.params.total")]
+    st.markdown(markdown_table(header, rows))
     st.caption(t("mh.params.same", d_model=d_model))
 
 

@@ -54,3 +54,13 @@ def human_bytes(size: float) -> str:
             return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
         size /= 1024
     raise AssertionError("unreachable")
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A Markdown table: unlike ``st.dataframe``'s, its headers and cells may hold ``$…$``
+    formulas (``$W_i^Q$`` rendered, not typed out). A ``|`` in a cell is escaped."""
+
+    def line(cells: Sequence[object]) -> str:
+        return "| " + " | ".join(str(c).replace("|", r"\|") for c in cells) + " |"
+
+    return "\n".join([line(header), line(["---"] * len(header)), *(line(r) for r in rows)])
