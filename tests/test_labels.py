@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from transformer_walk.app.views.labels import human_bytes, markdown_table, shape_label
+from transformer_walk.app.views.labels import (
+    human_bytes,
+    markdown_table,
+    markdown_text,
+    shape_label,
+)
 
 
 def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
@@ -34,3 +39,8 @@ def test_markdown_table_keeps_formulas_and_escapes_bars() -> None:
     assert markdown_table(["$h$", "x"], [[1, "a|b"], [2, "c"]]) == (
         "| $h$ | x |\n| --- | --- |\n| 1 | a\\|b |\n| 2 | c |"
     )
+
+
+def test_markdown_text_shows_markup_as_itself() -> None:
+    assert markdown_text("*his* $x$ #1") == r"\*his\* \$x\$ \#1"
+    assert markdown_text("a\nb") == "a  \nb"  # a line break Markdown keeps

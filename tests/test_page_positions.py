@@ -67,6 +67,9 @@ def test_default_sentence_numbers(language: str) -> None:
     assert on == pytest.approx(shuffle_gap("Tom loves his dog", 1, True), rel=0.06)
     assert shuffle_gap("Tom loves his dog", 1, False) < 1e-12
     assert len(at.get("vega_lite_chart")) >= 3  # PE map, row differences, sinusoidal cosines
+    # The rows are numbered from 0, as pos is, and the text says so with the sentence's token.
+    body = translate("pos.numbers.body", language, n=4, d_model=8, first="tom")
+    assert body in [m.value for m in at.markdown] and "0 · tom" in body
 
 
 def test_shuffle_again_draws_a_new_order_and_new_numbers() -> None:

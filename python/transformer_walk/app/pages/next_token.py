@@ -20,7 +20,12 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
 from transformer_walk.app.views import next_token as views
-from transformer_walk.app.views.labels import human_bytes, readable_piece, token_axis
+from transformer_walk.app.views.labels import (
+    human_bytes,
+    markdown_text,
+    readable_piece,
+    token_axis,
+)
 from transformer_walk.app.widgets import (
     backend_within_budget,
     page_start,
@@ -90,18 +95,12 @@ def _draw_text(model: SmolLM2, state: dict[str, Any], shown: Any) -> None:
     prompt = model.decode(list(state["for"][0]))
     new = "".join(s["text"] for s in state["steps"])
     if not state["steps"]:
-        shown.markdown(f"{_escape(prompt)}  \n*{t('nt.text.none')}*")
+        shown.markdown(f"{markdown_text(prompt)}  \n*{t('nt.text.none')}*")
         return
     # Bold needs its markers against the text: a leading space stays outside them.
     lead = new[: len(new) - len(new.lstrip())]
-    bold = f"{lead}**{_escape(new.strip())}**" if new.strip() else _escape(new)
-    shown.markdown(_escape(prompt) + bold)
-
-
-def _escape(text: str) -> str:
-    """Markdown-safe text (a prompt may hold *, _, $, # …)."""
-    out = "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|$<>~" else ch for ch in text)
-    return out.replace("\n", "  \n")
+    bold = f"{lead}**{markdown_text(new.strip())}**" if new.strip() else markdown_text(new)
+    shown.markdown(markdown_text(prompt) + bold)
 
 
 def _sampler_controls() -> dict[str, Any]:

@@ -14,7 +14,7 @@ from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.labels import markdown_text, token_labels
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import (
@@ -72,7 +72,8 @@ def _pe_matrix() -> None:
 def _sentence_numbers(trace: Trace) -> None:
     st.header(t("pos.numbers.title"), divider="gray")
     d = trace.config.d_model
-    st.markdown(t("pos.numbers.body", n=trace.n, d_model=d))
+    first = markdown_text(trace.tokens[0])
+    st.markdown(t("pos.numbers.body", n=trace.n, d_model=d, first=first))
     shown = min(trace.n, MAX_TABLE_ROWS)
     labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
     index = pd.Index(list(labels.values()), name=t("pos.axis.pos"))

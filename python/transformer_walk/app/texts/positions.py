@@ -41,10 +41,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.numbers.body": {
         "en": "The toy model adds these rows to its embeddings: $n = {n}$ tokens (tokens, not "
         "words), $d_{{\\text{{model}}}} = {d_model}$. Row $pos$ depends only on the position, "
-        "never on the word that sits there. Column $i$ is dimension $i$ of the vector: "
-        'sin for the even dimensions (header "0 · sin"), cos for the odd ones ("1 · cos").',
+        "never on the word that sits there. Rows count positions from 0, as $pos$ does in the "
+        'formula: the first token is row "0 · {first}", which other pages number 1. Column $i$ is '
+        'dimension $i$ of the vector: sin for the even dimensions (header "0 · sin"), cos for '
+        'the odd ones ("1 · cos").',
         "zh": "玩具模型把下面这些行加到词向量上：$n = {n}$ 个 token（数的是 token，不是单词），"
         "$d_{{\\text{{model}}}} = {d_model}$。第 $pos$ 行只取决于位置，与该位置上是哪个词无关。"
+        "行号和公式里的 $pos$ 一样从 0 数起：第一个 token 是“0 · {first}”这一行，"
+        "其他页面把它编为 1。"
         "第 $i$ 列是向量的第 $i$ 维：偶数维用 sin（列名如“0 · sin”），"
         "奇数维用 cos（如“1 · cos”）。",
     },
