@@ -73,11 +73,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The prefill of the 135M-parameter decoder (30 layers, 9 query and 3 key/value "
         "heads, d_model 576): a prompt of n random token ids in one pass into a new key/value "
         "cache, the last position scored. Every position goes through each matrix together, "
-        "so the work is a few large matrix products, straight over the file's 4-bit blocks. "
+        "so the work is a few large matrix products, straight over the file's 4- and 8-bit blocks. "
         "NumPy and Rust only: pure Python needs about half a minute a token.",
         "zh": "这个 1.35 亿参数解码器（30 层，9 个查询头、3 个键/值头，d_model 576）的预填充："
         "把 n 个随机 token id 组成的提示一次性读进新的键值缓存，只给最后一个位置打分。"
-        "所有位置一起经过每个矩阵，所以工作量是几次大矩阵乘法，直接在文件的 4 位量化块上计算。"
+        "所有位置一起经过每个矩阵，所以工作量是几次大矩阵乘法，"
+        "直接在文件的 4 位和 8 位量化块上计算。"
         "只比较 NumPy 和 Rust：纯 Python 每个 token 约需半分钟。",
     },
     "speed.op.smollm2_decode": {
@@ -89,12 +90,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "already in the key/value cache, then the whole output head (49,152 scores). Each "
         "weight matrix is read in full for a single row, so a step is bound by memory, not "
         "arithmetic, and the next step cannot start before this one has chosen its token. "
-        "NumPy has no product over 4-bit blocks, so its lane expands every matrix to float32 "
-        "on each call: for a single token that expansion is most of its time.",
+        "NumPy has no product over 4- and 8-bit blocks, so its lane expands every matrix to "
+        "float32 on each call: for a single token that expansion is most of its time.",
         "zh": "生成的一步：在键值缓存里已有 `past` 个 token 之后，让一个新 token 经过全部 30 层，"
-        "再经过整个输出头（49,152 个分数）。每个权重矩阵都要完整读一遍，却只算一行，"
+        "最后经过整个输出头，得到 49,152 个分数。每个权重矩阵都要完整读一遍，却只算一行，"
         "所以一步的快慢取决于内存而不是算力；而且这一步选出 token 之前，下一步无法开始。"
-        "NumPy 没有直接在 4 位块上做乘法的运算，所以它每次调用都要先把每个矩阵展开成 float32："
+        "NumPy 没有直接在 4 位和 8 位块上做乘法的运算，"
+        "所以它每次调用都要先把每个矩阵展开成 float32："
         "只算一个 token 时，大部分时间都花在这次展开上。",
     },
     "speed.op.softmax.shape": {
@@ -247,11 +249,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所以线的斜率接近 1，而每次调用的固定开销（输出头、启动线程）逐渐被摊薄。",
     },
     "speed.chart.slope.smollm2_decode": {
-        "en": "Each step reads every weight once, whatever `past` is; only its attention over "
-        "the cached keys grows with `past`, by 9 · (past + 1) · 148 multiply-adds a layer "
-        "against about 3.5 million for the layer's matrices, so the lines rise slowly.",
-        "zh": "无论 `past` 多大，每一步都要把所有权重读一遍；只有对缓存中键的注意力随 `past` "
-        "增长，每层 9 · (past + 1) · 148 次乘加，而每层的矩阵约 350 万次，所以线上升得很慢。",
+        "en": "Each step reads every weight once, whatever `past` is. What grows with `past` is "
+        "its attention over the cached keys and values, 9 · (past + 1) · (64 + 64 + 20) "
+        "operations a layer (a query·key product, a weighted value and about 20 for the "
+        "softmax) against about 3.5 million multiply-adds for the layer's matrices, and the "
+        "cache it reads, 45 KiB more per cached token: so a step's time should rise slowly "
+        "with `past`.",
+        "zh": "无论 `past` 多大，每一步都要把所有权重读一遍。随 `past` 增长的是对缓存中各个键和值的"
+        "注意力计算：每层 9 · (past + 1) · (64 + 64 + 20) 次运算（一次查询·键乘积、一次值的加权，"
+        "softmax 约 20 次），而每层的矩阵约 350 万次乘加；还有要读取的缓存，每多缓存一个 token "
+        "多 45 KiB。所以一步的耗时应当随 `past` 缓慢上升。",
     },
     "speed.tokens.title": {"en": "Tokens per second", "zh": "每秒处理的 token 数"},
     "speed.tokens.note": {
@@ -264,7 +271,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "they go through together.",
         "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
         "token 时生成，每秒 {decode} 个——"
-        "一起处理时每秒的 token 数是逐个生成的 {ratio}。",
+        "一起处理时每秒的 token 数是逐个生成时的 {ratio}。",
     },
     "speed.tokens.versus_slower": {
         "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
@@ -275,9 +282,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "speed.tokens.why": {
         "en": "A prompt's tokens are all known, so they go through each matrix together; "
-        "generation cannot batch its tokens like that, since each one needs the one before.",
-        "zh": "提示里的 token 事先都已知道，所以能一起经过每个矩阵；生成却无法这样把 token "
-        "攒成一批，因为每个 token 都要等前一个生成出来。",
+        "generation cannot batch its tokens like that, since each one needs the one before. "
+        "(NumPy's ratio also holds its expansion of the blocks, paid once for the whole prompt "
+        "but again for every generated token.)",
+        "zh": "提示里的 token 都是已知的，所以能一起经过每个矩阵；生成却无法这样把 token "
+        "攒成一批，因为每个 token 都要等前一个生成出来。"
+        "（NumPy 的倍数里还包含它对量化块的展开：整个提示只展开一次，"
+        "每生成一个 token 却都要再展开一次。）",
     },
     "speed.tokens.race_both": {
         "en": "Race both SmolLM2 operations to compare reading a prompt with generating.",
@@ -302,9 +313,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.solved": {
         "en": "The same arithmetic, made cheaper: compiled kernels that use every core give the "
         "numbers of the slower backends (each race checks them against NumPy's), so a real "
-        "encoder runs at interactive speed on an ordinary CPU.",
+        "encoder, and a real decoder generating, run at interactive speed on an ordinary CPU.",
         "zh": "同样的算术，更低的代价：用上所有核心的编译内核给出与较慢后端相同的数字"
-        "（每场比拼都与 NumPy 的结果核对），真实的编码器因此能在普通 CPU 上即时响应。",
+        "（每场比拼都与 NumPy 的结果核对），真实的编码器和生成文本的真实解码器"
+        "因此都能在普通 CPU 上即时响应。",
     },
     "speed.hurts": {
         "en": "A faster kernel does not change how the work grows: attention still compares "
@@ -312,7 +324,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "that part (see Cost). And reading a prompt is parallel, but generating text is one "
         "token after another, however fast each step is.",
         "zh": "更快的内核改变不了工作量的增长方式：注意力仍要让每个 token 与所有 token 比较，"
-        "每个头 n² 个分数，n 翻倍时这部分仍变为四倍（见“计算代价”）。而且读入提示可以并行，"
+        "每个头 n² 个分数，n 翻倍时这部分仍会变成原来的四倍（见“计算代价”）。而且读入提示可以并行，"
         "生成文本却只能一个 token 接一个 token，每一步再快也是如此。",
     },
 }
