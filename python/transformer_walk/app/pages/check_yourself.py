@@ -56,7 +56,7 @@ def _matrix(
             token_axis(tokens),
             row_title=t("chk.axis.query"),
             col_title=t("chk.axis.key"),
-            value_title="a_ij",
+            value_title="αᵢⱼ",
             domain=(0.0, 1.0),
             width=width,
         ),

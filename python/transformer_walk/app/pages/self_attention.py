@@ -40,7 +40,7 @@ PAIR_I_KEY = "sam_i"
 PAIR_J_KEY = "sam_j"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
-EXPAND_UP_TO = 6  # write z_i = Σ_j a_ij v_j term by term for at most this many tokens
+EXPAND_UP_TO = 6  # write z_i = Σⱼ αᵢⱼ vⱼ term by term for at most this many tokens
 
 
 def _intro() -> None:
@@ -88,7 +88,7 @@ def _matrix(trace: Trace, head: int) -> None:
             tokens,
             row_title=t("sam.axis.query"),
             col_title=t("sam.axis.key"),
-            value_title="a_ij",
+            value_title="αᵢⱼ",
             fmt=".2f",
             # A window of a long sentence holds a small share of each row: spread the colours.
             domain=(0.0, 1.0) if (start, stop) == (0, n) else None,
@@ -146,14 +146,14 @@ def _query_row(trace: Trace, head: int) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                "a_ij": row.weights,
+                "αᵢⱼ": row.weights,
                 "vⱼ": [vector_label(v) for v in row.values],
-                "a_ij · v_j": [vector_label(c) for c in row.contributions],
+                "αᵢⱼ · vⱼ": [vector_label(c) for c in row.contributions],
             },
             index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
         ),
         width="stretch",
-        column_config={"a_ij": st.column_config.NumberColumn(format="%.3f")},
+        column_config={"αᵢⱼ": st.column_config.NumberColumn(format="%.3f")},
     )
     st.success(
         t(
@@ -213,7 +213,7 @@ def _direction(trace: Trace, head: int) -> None:
             token_axis(trace.tokens, *cols),
             row_title=t("sam.axis.query"),
             col_title=t("sam.axis.key"),
-            value_title="a_ij − a_ji",
+            value_title="αᵢⱼ − αⱼᵢ",
         ),
         width="content",
     )

@@ -117,8 +117,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "同一行权重，放回图块网格",
     },
     "vit.row_sum": {
-        "en": "Row {query}: Σ_j a_ij = {total}",
-        "zh": "第 {query} 行：Σ_j a_ij = {total}",
+        "en": "Row {query}: Σⱼ αᵢⱼ = {total}",
+        "zh": "第 {query} 行：Σⱼ αᵢⱼ = {total}",
     },
     "vit.untrained": {
         "en": "These weights come from random, untrained projections: they react to colour and "

@@ -78,11 +78,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sam.row.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
     "sam.row.top": {"en": "Largest weight goes to", "zh": "权重最大的键"},
     "sam.row.top_weight": {"en": "Its weight", "zh": "它的权重"},
-    "sam.row.sum": {"en": "Σ_j a_ij (row sum)", "zh": "Σ_j a_ij（行和）"},
+    "sam.row.sum": {"en": "Σⱼ αᵢⱼ (row sum)", "zh": "Σⱼ αᵢⱼ（行和）"},
     "sam.row.check": {
-        "en": "Σ_j a_ij v_j = {z} equals row {row} of the head's output in the trace, {out} "
+        "en": "Σⱼ αᵢⱼ vⱼ = {z} equals row {row} of the head's output in the trace, {out} "
         "(largest difference {diff}).",
-        "zh": "Σ_j a_ij v_j = {z}，与轨迹中这个头输出的第 {row} 行 {out} 相同（最大差值 {diff}）。",
+        "zh": "Σⱼ αᵢⱼ vⱼ = {z}，与轨迹中这个头输出的第 {row} 行 {out} 相同（最大差值 {diff}）。",
     },
     # --- direction --------------------------------------------------------------------------
     "sam.dir.title": {
@@ -100,7 +100,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "sam.dir.i": {"en": "Token i (the one updating)", "zh": "token i（正在更新的一方）"},
     "sam.dir.j": {"en": "Token j (the one drawn on)", "zh": "token j（被取信息的一方）"},
-    "sam.dir.gap": {"en": "a_ij − a_ji", "zh": "差值 a_ij − a_ji"},
+    "sam.dir.gap": {"en": "αᵢⱼ − αⱼᵢ", "zh": "差值 αᵢⱼ − αⱼᵢ"},
     "sam.dir.meaning": {
         "en": "When “{ti}” updates itself it takes **{a_ij}** of its blend from “{tj}”; when "
         "“{tj}” updates itself it takes **{a_ji}** from “{ti}”.",
