@@ -1,4 +1,4 @@
-"""Every documented error (docs/api.md, E1–E16 and E22–E37; E17–E21 are in test_dense.py, and
+"""Every documented error (docs/api.md, E1–E16 and E22–E42; E17–E21 are in test_dense.py, and
 here for the decoder's functions), for every backend, word for word.
 
 Each case is a bad call, the exception type and the exact message the contract prescribes. The
@@ -74,6 +74,9 @@ POS = np.array([0, 1, 2])
 Q8 = np.zeros((4, 20), np.uint8)  # 4 Q4_1 blocks: a (4, 32) or (2, 64) array; or 2 Q8_0 + 12 bytes
 W41 = np.zeros((3, 40), np.uint8)  # a (3, 64) Q4_1 weight
 X64 = arr((2, 64), F32)
+SG_E = arr((3, 2))  # E and U [V, d] for skipgram_sgd: V = 3, d = 2
+SG_PAIRS = np.array([[0, 1, 2, 0]] * 5)  # P = 5 rows of centre, context, 2 negatives
+SG_RATES = np.full(3, 0.1)  # ⌈5 / 2⌉ = 3 steps of batch_size 2
 NOT_KIND = "kind must be one of 'q4_1', 'q8_0', got"
 
 # fmt: off
@@ -347,6 +350,37 @@ CASES = [
          message="x has dtype float64; quantized products take float32"),
     Case("E36-int", "quantized_linear", (np.ones(64, np.int32), W41, "q4_1", (3, 64)),
          exc=TypeError, message="x has dtype int32; quantized products take float32"),
+    # E38–E42 and the shared rules: skipgram_sgd (word2vec's training step).
+    Case("E38", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS.astype(F64), SG_RATES, 2), exc=TypeError,
+         message="pairs has dtype float64; expected an integer dtype"),
+    Case("E39", "skipgram_sgd", (SG_E, arr((4, 3)), SG_PAIRS, SG_RATES, 2),
+         message="output_table has shape (4, 3) and table has shape (3, 2): they must have the "
+         "same shape"),
+    Case("E40", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS[:, :1], SG_RATES, 2),
+         message="pairs must be 2-D [P, 2 + k] (centre, context, k negatives), got shape (5, 1)"),
+    Case("E40-1d", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS[0], SG_RATES, 2),
+         message="pairs must be 2-D [P, 2 + k] (centre, context, k negatives), got shape (4,)"),
+    Case("E41", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS, SG_RATES, 0),
+         message="batch_size must be at least 1, got 0"),
+    Case("E42", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS, SG_RATES[:2], 2),
+         message="learning_rates has shape (2,); expected (3,): one rate per batch of 2 of the "
+         "5 pairs"),
+    Case("E1-skipgram", "skipgram_sgd", (SG_E, SG_E.astype(np.int64), SG_PAIRS, SG_RATES, 2),
+         exc=TypeError, message="output_table has dtype int64; " + FLOAT_ONLY),
+    Case("E2-skipgram", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS, SG_RATES.astype(F32), 2),
+         exc=TypeError, message="learning_rates has dtype float32 but table has dtype float64; "
+         + SHARE),
+    Case("E6-skipgram", "skipgram_sgd", (SG_E, SG_E, np.array([[0, 1, 2, 0], [1, 2, -1, 7]]),
+                                          SG_RATES[:1], 2), exc=IndexError,
+         message="id -1 is out of range for a vocabulary of size 3"),
+    Case("E7-skipgram", "skipgram_sgd", (SG_E[0], SG_E[0], SG_PAIRS, SG_RATES, 2),
+         message="table must be 2-D [V, d], got shape (2,)"),
+    Case("E24-skipgram", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS, SG_RATES, 2**64),
+         message="batch_size must fit in a signed 64-bit integer, got 18446744073709551616"),
+    Case("order-E41-before-E42", "skipgram_sgd", (SG_E, SG_E, SG_PAIRS, SG_RATES[:1], -1),
+         message="batch_size must be at least 1, got -1"),
+    Case("order-E38-before-E7", "skipgram_sgd", (SG_E[0], SG_E[0], [[0.5, 1.0]], SG_RATES, 2),
+         exc=TypeError, message="pairs has dtype float64; expected an integer dtype"),
     # E37: data does not hold exactly the blocks of shape.
     Case("E37", "dequantize", (Q8, "q8_0", (2, 32)),
          message="data has 80 bytes, but a q8_0 array of shape (2, 32) takes 68"),
@@ -482,7 +516,7 @@ CASE_PARAMS = [pytest.param(case, id=case.id) for case in CASES]
 
 def test_every_documented_error_is_covered() -> None:
     covered = {case.id.split("-")[0] for case in CASES}
-    assert {f"E{i}" for i in [*range(1, 17), *range(22, 38)]} <= covered
+    assert {f"E{i}" for i in [*range(1, 17), *range(22, 43)]} <= covered
 
 
 @pytest.mark.parametrize("backend_name", BACKEND_NAMES)
@@ -522,3 +556,5 @@ def test_valid_edge_inputs_do_not_raise(backend_name: str) -> None:
     b.dequantize(np.zeros((0, 20), np.uint8), "q4_1", (0, 5, 32))  # empty
     b.quantized_linear(X64[:0], W41, "q4_1", (3, 64))  # no rows
     b.rms_norm(arr((2, 3)), np.ones(3), eps=0)  # eps = 0
+    b.skipgram_sgd(SG_E, SG_E, SG_PAIRS[:0], SG_RATES[:0], 1)  # no pairs, no steps
+    b.skipgram_sgd(SG_E, SG_E, SG_PAIRS[:, :2], SG_RATES, 2)  # k = 0 negatives

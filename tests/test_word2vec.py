@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from transformer_walk.core import get_backend
 from transformer_walk.topics import corpus
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
@@ -16,7 +17,6 @@ from transformer_walk.topics.word2vec import (
     nearest,
     pair_loss,
     pca_2d,
-    sgd_step,
     skipgram_pairs,
     train,
 )
@@ -39,9 +39,11 @@ def test_vocab_and_pairs() -> None:
     assert len(empty[0]) == 0
 
 
-def test_the_update_is_minus_lr_times_the_true_gradient() -> None:
-    """Finite differences of the loss against the step sgd_step takes, including a word that is
-    both a context and a negative, and a centre that occurs twice (their updates must add up)."""
+@pytest.mark.parametrize("backend_name", ["python", "numpy", "rust"])
+def test_the_update_is_minus_lr_times_the_true_gradient(backend_name: str) -> None:
+    """Finite differences of the loss against the step each backend's skipgram_sgd takes,
+    including a word that is both a context and a negative, and a centre that occurs twice
+    (their updates must add up)."""
     rng = np.random.default_rng(0)
     E, U = rng.standard_normal((5, 3)), rng.standard_normal((5, 3))
     c, o = np.array([0, 1, 0]), np.array([2, 3, 4])
@@ -58,9 +60,10 @@ def test_the_update_is_minus_lr_times_the_true_gradient() -> None:
             down = pair_loss(E, U, c, o, neg)
             table[idx] = old
             grad[idx] = (up - down) / (2 * h)
-    E2, U2 = E.copy(), U.copy()
-    loss = sgd_step(E2, U2, c, o, neg, lr)
-    assert loss == pytest.approx(pair_loss(E, U, c, o, neg))
+    pairs = np.column_stack([c, o, neg])  # (3, 4): one batch of all three rows
+    sgd = get_backend(backend_name).skipgram_sgd
+    E2, U2, losses = sgd(E, U, pairs, np.array([lr]), len(pairs))
+    assert losses[0] == pytest.approx(pair_loss(E, U, c, o, neg))
     np.testing.assert_allclose((E - E2) / lr, numeric_E, atol=1e-6)
     np.testing.assert_allclose((U - U2) / lr, numeric_U, atol=1e-6)
 
@@ -158,3 +161,25 @@ def test_the_noise_table_holds_each_word_in_proportion_to_count_to_the_three_qua
     np.testing.assert_allclose(share, p, atol=1.5 / len(table))  # one cell at each boundary
     assert table.min() == 0 and table.max() == 3  # the rarest word is still drawn
     assert np.all(np.diff(table) >= 0)  # cells in word order: an inverse CDF
+
+
+def test_the_backends_train_the_same_vectors() -> None:
+    """rust_core (the default) and NumPy run the same steps; only the order of sums differs."""
+    sentences, params = corpus.sentences()[:150], Word2VecParams(dim=8, epochs=3)
+    rust, numpy = train(sentences, params), train(sentences, params, backend="numpy")
+    np.testing.assert_allclose(rust.embeddings, numpy.embeddings, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(rust.losses, numpy.losses, rtol=1e-12)
+
+
+def test_float32_steps_stay_close_to_float64() -> None:
+    rng = np.random.default_rng(2)
+    E, U = rng.standard_normal((7, 5)), 0.3 * rng.standard_normal((7, 5))
+    pairs, rates = rng.integers(0, 7, (41, 5)), np.linspace(0.1, 0.01, 6)
+    exact = get_backend("python").skipgram_sgd(E, U, pairs, rates, 8)
+    for name in ("numpy", "rust"):
+        f32 = get_backend(name).skipgram_sgd(
+            E.astype(np.float32), U.astype(np.float32), pairs, rates.astype(np.float32), 8
+        )
+        for got, want in zip(f32, exact, strict=True):
+            assert got.dtype == np.float32
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -1,6 +1,6 @@
 """rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear,
 LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary position embedding and products with GGML-quantized
-weights (Q4_1, Q8_0) over NumPy arrays, in Rust.
+weights (Q4_1, Q8_0) and word2vec's skip-gram SGD over NumPy arrays, in Rust.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """
@@ -22,6 +22,7 @@ from rust_core._rust_core import (
     rope,
     set_num_threads,
     silu,
+    skipgram_sgd,
     softmax,
     swiglu,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "rope",
     "set_num_threads",
     "silu",
+    "skipgram_sgd",
     "softmax",
     "swiglu",
 ]

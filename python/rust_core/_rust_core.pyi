@@ -22,6 +22,7 @@ __all__ = [
     "rope",
     "set_num_threads",
     "silu",
+    "skipgram_sgd",
     "softmax",
     "swiglu",
 ]
@@ -106,6 +107,19 @@ def silu(x: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
 
 def swiglu(gate: npt.ArrayLike, up: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
     """SwiGLU, silu(gate) · up, elementwise in one pass (gate and up of one shape)."""
+
+def skipgram_sgd(
+    table: npt.ArrayLike,
+    output_table: npt.ArrayLike,
+    pairs: npt.ArrayLike,
+    learning_rates: npt.ArrayLike,
+    batch_size: int,
+) -> tuple[
+    npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]
+]:
+    """word2vec's skip-gram SGD with negative sampling: pairs [P, 2 + k] rows (centre, context,
+    k negatives), batch_size rows a step, one rate a step → (new table, new output_table, each
+    step's summed loss before its update)."""
 
 def dequantize(
     data: npt.ArrayLike, kind: str, shape: tuple[int, ...] | list[int]

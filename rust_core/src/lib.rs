@@ -1,6 +1,7 @@
 //! rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, the dense
 //! parts of a Transformer layer (linear, LayerNorm, GELU, RMSNorm, SiLU / SwiGLU), rotary position
-//! embedding, and products with GGML-quantized weights (Q4_1, Q8_0) over NumPy arrays.
+//! embedding, products with GGML-quantized weights (Q4_1, Q8_0), and word2vec's skip-gram SGD
+//! over NumPy arrays.
 //!
 //! The kernels (`embedding`, `softmax`, `attention`, `dense`) are plain Rust over slices and know nothing of
 //! Python; `py` is the thin binding that converts arrays, releases the GIL and maps errors.
@@ -18,6 +19,7 @@ pub mod quant;
 pub mod real;
 pub mod rope;
 pub mod simd;
+pub mod skipgram;
 pub mod skinny;
 pub mod softmax;
 pub mod threads;
@@ -49,6 +51,7 @@ fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py::swiglu, m)?)?;
     m.add_function(wrap_pyfunction!(py::dequantize, m)?)?;
     m.add_function(wrap_pyfunction!(py::quantized_linear, m)?)?;
+    m.add_function(wrap_pyfunction!(py::skipgram_sgd, m)?)?;
     m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
     Ok(())

@@ -18,6 +18,7 @@ use crate::qlinear;
 use crate::quant::{self, Kind};
 use crate::real::Real;
 use crate::rope as rp;
+use crate::skipgram as sg;
 use crate::softmax as sm;
 use crate::threads;
 
@@ -1201,6 +1202,85 @@ pub fn quantized_linear<'py>(
         qlinear::quantized_linear_work(rows, d_in, d_out),
         |y| qlinear::quantized_linear(kind, x_s, w_s, d_in, d_out, y),
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// skipgram_sgd
+
+fn skipgram_typed<'py, T: Real + Element, I: embedding::Id>(
+    py: Python<'py>,
+    arrays: [&Bound<'py, PyUntypedArray>; 3],
+    pairs: &[I],
+    dims: sg::SkipgramDims,
+) -> PyResult<Bound<'py, PyAny>> {
+    let [table, output, rates] = arrays;
+    let (t_ro, u_ro, r_ro) = (readonly::<T>(table)?, readonly::<T>(output)?, readonly::<T>(rates)?);
+    let (t_c, u_c, r_c) = (contiguous(&t_ro)?, contiguous(&u_ro)?, contiguous(&r_ro)?);
+    let (t_s, u_s, r_s) = (as_slice(&t_c), as_slice(&u_c), as_slice(&r_c));
+    let shape = [dims.vocab, dims.d];
+    let steps = [dims.steps()];
+    let [new_table, new_output, losses] =
+        fill_outputs(py, [&shape[..], &shape[..], &steps[..]], Fill::Overwritten, 0, |[e, u, l]| {
+            e.copy_from_slice(t_s);
+            u.copy_from_slice(u_s);
+            sg::skipgram_sgd(e, u, pairs, r_s, dims, l)
+        })?;
+    Ok(PyTuple::new(py, [new_table, new_output, losses])?.into_any())
+}
+
+/// Skip-gram word2vec, minibatch SGD with negative sampling: `pairs` [P, 2 + k] rows (centre,
+/// context, k negatives), `batch_size` rows a step, one learning rate a step → the new `table`
+/// (E), `output_table` (U) and each step's summed loss before its update.
+#[pyfunction]
+pub fn skipgram_sgd<'py>(
+    py: Python<'py>,
+    table: &Bound<'py, PyAny>,
+    output_table: &Bound<'py, PyAny>,
+    pairs: &Bound<'py, PyAny>,
+    learning_rates: &Bound<'py, PyAny>,
+    batch_size: Int64Arg,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch_size = batch_size.get("batch_size")?;
+    let table = as_ndarray(table)?;
+    let output = as_ndarray(output_table)?;
+    let pairs = as_ndarray(pairs)?;
+    let rates = as_ndarray(learning_rates)?;
+    let kind = shared_float_kind(&[
+        ("table", Some(&table)),
+        ("output_table", Some(&output)),
+        ("learning_rates", Some(&rates)),
+    ])?;
+    let pairs_dtype = dtype_name(&pairs)?;
+    if !ID_DTYPES.contains(&pairs_dtype.as_str()) {
+        return Err(CoreError::Type(format!(
+            "pairs has dtype {pairs_dtype}; expected an integer dtype"
+        ))
+        .into());
+    }
+    embedding::check_table_shape(table.shape())?;
+    let dims = sg::check_skipgram(
+        table.shape(),
+        output.shape(),
+        pairs.shape(),
+        rates.shape(),
+        batch_size,
+    )?;
+    let args = [
+        ("table", Some(&table)),
+        ("output_table", Some(&output)),
+        ("pairs", Some(&pairs)),
+        ("learning_rates", Some(&rates)),
+    ];
+    let dtype = dtype_name(&table)?;
+    check_all_fit(table.shape(), &dtype, table.dtype().itemsize(), &args)?;
+    with_ids!(&pairs, ids => {
+        embedding::check_ids(ids, dims.vocab)?;
+        let arrays = [&table, &output, &rates];
+        match kind {
+            Float::F32 => skipgram_typed::<f32, _>(py, arrays, ids, dims),
+            Float::F64 => skipgram_typed::<f64, _>(py, arrays, ids, dims),
+        }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

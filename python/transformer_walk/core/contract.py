@@ -1,7 +1,7 @@
 """Validation shared by the two Python backends, written once so that it matches docs/api.md.
 
 ``docs/api.md`` fixes, for every function, which checks run, in which order, and the exact text of
-every error (E1–E37). ``rust_core`` implements the same table in Rust; the ``"python"`` and
+every error (E1–E42). ``rust_core`` implements the same table in Rust; the ``"python"`` and
 ``"numpy"`` backends both call the helpers here, so there is a single Python copy of the contract
 and the tests can hold all three backends to the same messages.
 
@@ -680,6 +680,51 @@ def validate_quantized_linear(
     check_all_fit((*x_arr.shape[:-1], dims[0]), np.float32, [("x", x_arr), ("data", arr)])
     _check_quant_bytes(name, dims, arr)
     return _native(x_arr), arr, name, dims
+
+
+def validate_skipgram_sgd(
+    table: Any, output_table: Any, pairs: Any, learning_rates: Any, batch_size: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Order: batch_size read (E24); E1, E2 (table, output_table, learning_rates); E38 (pairs'
+    dtype); E7; E39 (output_table's shape); E40 (pairs [P, 2 + k]); E41 (batch_size ≥ 1); E42
+    (one rate per step); E23 (the result, then the arguments); E6. Returns
+    ``(table, output_table, pairs, learning_rates, batch_size)``."""
+    batch = as_int64("batch_size", batch_size)
+    table_arr, output_arr, rates = as_float_arrays(
+        [("table", table), ("output_table", output_table), ("learning_rates", learning_rates)]
+    )
+    pairs_arr = np.asarray(pairs)
+    if pairs_arr.dtype.kind not in "iu":
+        raise TypeError(f"pairs has dtype {pairs_arr.dtype.name}; expected an integer dtype")
+    check_table(table_arr)
+    if output_arr.shape != table_arr.shape:
+        raise ValueError(
+            f"output_table has shape {_shape(output_arr.shape)} and table has shape "
+            f"{_shape(table_arr.shape)}: they must have the same shape"
+        )
+    if pairs_arr.ndim != 2 or pairs_arr.shape[1] < 2:
+        raise ValueError(
+            "pairs must be 2-D [P, 2 + k] (centre, context, k negatives), got shape "
+            f"{_shape(pairs_arr.shape)}"
+        )
+    if batch < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch}")
+    n_pairs = pairs_arr.shape[0]
+    steps = -(-n_pairs // batch)  # ⌈P / batch_size⌉
+    if rates.shape != (steps,):
+        raise ValueError(
+            f"learning_rates has shape {_shape(rates.shape)}; expected ({steps},): one rate per "
+            f"batch of {batch} of the {n_pairs} pairs"
+        )
+    args = [
+        ("table", table_arr),
+        ("output_table", output_arr),
+        ("pairs", pairs_arr),
+        ("learning_rates", rates),
+    ]
+    check_all_fit(table_arr.shape, table_arr.dtype, args)
+    check_ids_in_range(pairs_arr, table_arr.shape[0])
+    return _native(table_arr), _native(output_arr), _native(pairs_arr), _native(rates), batch
 
 
 # --- threads ------------------------------------------------------------------------------------

@@ -325,6 +325,61 @@ def quantized_linear(x: Any, data: Any, kind: str, shape: Any) -> np.ndarray:
     return _to_array(out, np.dtype(np.float32), (*lead, n_out))
 
 
+def _softplus(x: float) -> float:
+    """log(1 + eˣ) without overflow."""
+    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
+
+
+def _sigmoid(x: float) -> float:
+    """σ(x) = 1 / (1 + e⁻ˣ) without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def skipgram_sgd(
+    table: Any, output_table: Any, pairs: Any, learning_rates: Any, batch_size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """word2vec's skip-gram SGD: each step takes the next ``batch_size`` rows [c, o, n_1 … n_k] of
+    ``pairs``, sums every pair's gradient of softplus(−u_o·e_c) + Σ_j softplus(u_nj·e_c) from the
+    vectors as they were, then moves E and U by −rate × those sums. → (E, U, each step's loss)."""
+    table, output_table, pairs, learning_rates, batch_size = contract.validate_skipgram_sgd(
+        table, output_table, pairs, learning_rates, batch_size
+    )
+    E, U, rows = table.tolist(), output_table.tolist(), pairs.tolist()
+    d = table.shape[1]
+    losses = []
+    for step, rate in enumerate(learning_rates.tolist()):
+        batch = rows[step * batch_size : (step + 1) * batch_size]
+        grad_e: list[list[float]] = []  # one per row of the batch, for its centre
+        grad_u: dict[int, list[float]] = {}  # per output vector the batch touched
+        loss = 0.0
+        for c, *targets in batch:
+            e = E[c]
+            g = [0.0] * d
+            for j, t in enumerate(targets):
+                s = sum(a * b for a, b in zip(e, U[t], strict=True))
+                if j == 0:  # the context: ∂/∂s softplus(−s) = σ(s) − 1
+                    loss, slope = loss + _softplus(-s), _sigmoid(s) - 1.0
+                else:  # a negative: ∂/∂s softplus(s) = σ(s)
+                    loss, slope = loss + _softplus(s), _sigmoid(s)
+                g = [gi + slope * u for gi, u in zip(g, U[t], strict=True)]
+                row = grad_u.setdefault(t, [0.0] * d)
+                grad_u[t] = [gi + slope * x for gi, x in zip(row, e, strict=True)]
+            grad_e.append(g)
+        for (c, *_), g in zip(batch, grad_e, strict=True):
+            E[c] = [w - rate * gi for w, gi in zip(E[c], g, strict=True)]
+        for t, g in grad_u.items():
+            U[t] = [w - rate * gi for w, gi in zip(U[t], g, strict=True)]
+        losses.append(loss)
+    return (
+        _to_array(E, table.dtype, table.shape),
+        _to_array(U, table.dtype, table.shape),
+        _to_array(losses, table.dtype, (len(losses),)),
+    )
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (it always computes on one thread)."""
     _threads.set(n)
@@ -351,6 +406,7 @@ __all__ = [
     "rope",
     "set_num_threads",
     "silu",
+    "skipgram_sgd",
     "softmax",
     "swiglu",
 ]
