@@ -19,8 +19,8 @@ pub mod quant;
 pub mod real;
 pub mod rope;
 pub mod simd;
-pub mod skipgram;
 pub mod skinny;
+pub mod skipgram;
 pub mod softmax;
 pub mod threads;
 

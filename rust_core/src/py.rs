@@ -1214,17 +1214,26 @@ fn skipgram_typed<'py, T: Real + Element, I: embedding::Id>(
     dims: sg::SkipgramDims,
 ) -> PyResult<Bound<'py, PyAny>> {
     let [table, output, rates] = arrays;
-    let (t_ro, u_ro, r_ro) = (readonly::<T>(table)?, readonly::<T>(output)?, readonly::<T>(rates)?);
+    let (t_ro, u_ro, r_ro) = (
+        readonly::<T>(table)?,
+        readonly::<T>(output)?,
+        readonly::<T>(rates)?,
+    );
     let (t_c, u_c, r_c) = (contiguous(&t_ro)?, contiguous(&u_ro)?, contiguous(&r_ro)?);
     let (t_s, u_s, r_s) = (as_slice(&t_c), as_slice(&u_c), as_slice(&r_c));
     let shape = [dims.vocab, dims.d];
     let steps = [dims.steps()];
-    let [new_table, new_output, losses] =
-        fill_outputs(py, [&shape[..], &shape[..], &steps[..]], Fill::Overwritten, 0, |[e, u, l]| {
+    let [new_table, new_output, losses] = fill_outputs(
+        py,
+        [&shape[..], &shape[..], &steps[..]],
+        Fill::Overwritten,
+        0,
+        |[e, u, l]| {
             e.copy_from_slice(t_s);
             u.copy_from_slice(u_s);
             sg::skipgram_sgd(e, u, pairs, r_s, dims, l)
-        })?;
+        },
+    )?;
     Ok(PyTuple::new(py, [new_table, new_output, losses])?.into_any())
 }
 

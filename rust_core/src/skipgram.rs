@@ -98,7 +98,11 @@ fn softplus_sigmoid<T: Real>(x: T) -> (T, T) {
 fn dot<T: Real>(a: &[T], b: &[T]) -> T {
     let mut sums = [T::zero(); 4];
     let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
-    let tail = a4.remainder().iter().zip(b4.remainder()).fold(T::zero(), |s, (&x, &y)| s + x * y);
+    let tail = a4
+        .remainder()
+        .iter()
+        .zip(b4.remainder())
+        .fold(T::zero(), |s, (&x, &y)| s + x * y);
     for (x, y) in a4.zip(b4) {
         for i in 0..4 {
             sums[i] = sums[i] + x[i] * y[i];
@@ -117,7 +121,9 @@ pub fn skipgram_sgd<T: Real, I: Id>(
     dims: SkipgramDims,
     losses: &mut [T],
 ) {
-    let SkipgramDims { d, width, batch, .. } = dims;
+    let SkipgramDims {
+        d, width, batch, ..
+    } = dims;
     let id = |x: I| -> usize { usize::try_from(x.into()).unwrap_or(0) };
     // Scratch for one step: the centres' vectors and gradients [batch, d], U's gradient [V, d]
     // with the rows it touched (so clearing it costs the batch, not the vocabulary).
@@ -163,7 +169,10 @@ pub fn skipgram_sgd<T: Real, I: Id>(
         let lr = rates[step];
         for (b, row) in chunk.chunks_exact(width).take(rows).enumerate() {
             let c = id(row[0]);
-            for (w, &g) in table[c * d..(c + 1) * d].iter_mut().zip(&grad_e[b * d..(b + 1) * d]) {
+            for (w, &g) in table[c * d..(c + 1) * d]
+                .iter_mut()
+                .zip(&grad_e[b * d..(b + 1) * d])
+            {
                 *w = *w - lr * g;
             }
         }

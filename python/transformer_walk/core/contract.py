@@ -716,7 +716,7 @@ def validate_skipgram_sgd(
             f"learning_rates has shape {_shape(rates.shape)}; expected ({steps},): one rate per "
             f"batch of {batch} of the {n_pairs} pairs"
         )
-    args = [
+    args: list[tuple[str, np.ndarray | None]] = [
         ("table", table_arr),
         ("output_table", output_arr),
         ("pairs", pairs_arr),
