@@ -7,9 +7,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "emb.computed_with": {
         "en": "The lookup of your sentence's rows runs on the **{backend}** backend (switch it in "
-        "the sidebar). Training, cosines and the maps are NumPy.",
+        "the sidebar). Training runs in rust_core (its skipgram_sgd); cosines and the maps "
+        "are NumPy.",
         "zh": "查出你句子中各词所在行的那一步由 **{backend}** 后端计算（可在侧边栏切换）；"
-        "训练、余弦相似度和二维地图用 NumPy 计算。",
+        "训练由 rust_core（其中的 skipgram_sgd）完成，余弦相似度和二维地图用 NumPy 计算。",
     },
     "emb.intro": {
         "en": "One-hot vectors are huge and mutually orthogonal: *dog* is exactly as far from "
