@@ -133,7 +133,6 @@ pub fn skipgram_sgd<T: Real, I: Id>(
     let mut touched = vec![false; dims.vocab];
     let mut rows_touched: Vec<usize> = Vec::with_capacity(batch * (width - 1));
     for (step, chunk) in pairs.chunks(batch * width).enumerate() {
-        let rows = chunk.len() / width;
         let mut loss = T::zero();
         for (b, row) in chunk.chunks_exact(width).enumerate() {
             let c = id(row[0]);
@@ -167,7 +166,7 @@ pub fn skipgram_sgd<T: Real, I: Id>(
             }
         }
         let lr = rates[step];
-        for (b, row) in chunk.chunks_exact(width).take(rows).enumerate() {
+        for (b, row) in chunk.chunks_exact(width).enumerate() {
             let c = id(row[0]);
             for (w, &g) in table[c * d..(c + 1) * d]
                 .iter_mut()

@@ -797,3 +797,42 @@ fn quantized_shapes_and_bytes_are_checked() {
     dequantize(Kind::Q8_0, &data, &mut out);
     assert!((0..32).all(|j| out[j] == j as f32 - 16.0) && out[32..].iter().all(|&v| v == -2.0));
 }
+
+// --- skipgram_sgd -----------------------------------------------------------------------------
+
+#[test]
+fn skipgram_first_step_from_zero_outputs_costs_ln2_per_target_and_leaves_e() {
+    use rust_core::skipgram::{check_skipgram, skipgram_sgd};
+    // V = 3, d = 2; U = 0 makes every score 0: each of the 1 + k targets costs ln 2, and E's
+    // gradient (slope · u) is 0, while U moves by −lr · slope · e_c with slope −1/2 or +1/2.
+    let mut e = vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let mut u = vec![0.0f64; 6];
+    let pairs: Vec<i64> = vec![0, 1, 2, 2, 0, 1]; // rows (c, o, n): (0, 1, 2), (2, 0, 1)
+    let dims = check_skipgram(&[3, 2], &[3, 2], &[2, 3], &[1], 2).unwrap();
+    let mut losses = vec![0.0f64; 1];
+    skipgram_sgd(&mut e, &mut u, &pairs, &[0.1], dims, &mut losses);
+    assert!((losses[0] - 4.0 * std::f64::consts::LN_2).abs() < 1e-12); // 2 rows × (1 + k = 2) targets
+    assert_eq!(e, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    // u_0: context of row 2 (slope −1/2 · e_2); u_1: context of row 1 (−1/2 · e_0) and negative
+    // of row 2 (+1/2 · e_2); u_2: negative of row 1 (+1/2 · e_0). U −= 0.1 · gradient.
+    let expect = [0.25, 0.3, 0.05 - 0.25, 0.1 - 0.3, -0.05, -0.1];
+    for (got, want) in u.iter().zip(expect) {
+        assert!((got - want).abs() < 1e-12, "{u:?}");
+    }
+}
+
+#[test]
+fn skipgram_shapes_are_checked_in_order() {
+    use rust_core::skipgram::check_skipgram;
+    let msg = |r: rust_core::error::Result<_>| r.unwrap_err().to_string();
+    assert!(msg(check_skipgram(&[3, 2], &[3, 1], &[5, 4], &[3], 2)).starts_with("output_table"));
+    assert!(msg(check_skipgram(&[3, 2], &[3, 2], &[5, 1], &[3], 2)).starts_with("pairs must"));
+    assert!(msg(check_skipgram(&[3, 2], &[3, 2], &[5, 4], &[3], 0)).starts_with("batch_size"));
+    assert!(msg(check_skipgram(&[3, 2], &[3, 2], &[5, 4], &[2], 2)).contains("expected (3,)"));
+    assert_eq!(
+        check_skipgram(&[3, 2], &[3, 2], &[5, 4], &[3], 2)
+            .unwrap()
+            .steps(),
+        3
+    );
+}

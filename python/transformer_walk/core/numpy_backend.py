@@ -292,7 +292,7 @@ def skipgram_sgd(
     table, output_table, pairs, learning_rates, batch = contract.validate_skipgram_sgd(
         table, output_table, pairs, learning_rates, batch_size
     )
-    E, U = table.astype(table.dtype, copy=True), output_table.astype(table.dtype, copy=True)
+    E, U = table.copy(), output_table.copy()  # (V, d) each: updated in place, step by step
     ids = pairs.astype(np.intp)  # (P, 2 + k): checked to be in [0, V)
     losses = np.empty(len(learning_rates), dtype=table.dtype)  # (steps,)
     with np.errstate(all="ignore"):
