@@ -41,6 +41,9 @@ LAYER_KEY = "qkv_layer"
 
 D_MODELS = [4, 8, 16]
 SHOWN_ROWS = 16  # token rows drawn in a heatmap; the trace keeps them all
+# A weight matrix's cell at most: wide enough for "-0.12" at d_model 8, small enough that the
+# three W rows do not make the page a screen longer.
+W_CELL = 34
 
 
 def _vector(values: np.ndarray) -> str:
@@ -69,6 +72,7 @@ def _heat(
     row_title: str,
     value: str,
     width: int = charts.FULL,
+    max_cell: int = charts.grid.MAX_CELL,
 ) -> None:
     shown = min(len(rows), SHOWN_ROWS)
     st.vega_lite_chart(
@@ -80,6 +84,7 @@ def _heat(
             col_title=t("qkv.col.dim"),
             value_title=value,
             width=width,
+            max_cell=max_cell,
         ),
         width="content",
     )
@@ -105,19 +110,22 @@ def _projections(trace: Trace, config: ToyConfig, backend: str) -> None:
     dims = [str(c + 1) for c in range(d)]
     st.markdown(t("qkv.proj.x", n=n, d=d))
     _heat(block.attn_in, tokens, dims, t("qkv.row.token"), "X")
-    cols = st.columns(3)
-    for col, name, matrix in zip(
-        cols, ("W^Q", "W^K", "W^V"), (weights.W_Q, weights.W_K, weights.W_V), strict=True
+    # Each weight beside the product it makes, half a column each: in thirds, an 8 × 8 W got
+    # 25-px cells, too small for its values.
+    for name, weight, product in zip(
+        "QKV", (weights.W_Q, weights.W_K, weights.W_V), (block.Q, block.K, block.V), strict=True
     ):
-        with col:
-            st.markdown(f"**${name}$** · {shape_label(matrix.shape, times=True)}")
+        left, right = st.columns(2)
+        with left:
+            st.markdown(f"**$W^{name}$** · {shape_label(weight.shape, times=True)}")
             # colour-bar title in words: the header above names the matrix (Vega cannot set W^Q)
-            _heat(matrix, dims, dims, t("qkv.row.input_dim"), t("qkv.legend.weight"), charts.THIRD)
-    cols = st.columns(3)
-    for col, name, matrix in zip(cols, "QKV", (block.Q, block.K, block.V), strict=True):
-        with col:
-            st.markdown(f"**${name} = XW^{name}$** · {shape_label(matrix.shape, times=True)}")
-            _heat(matrix, tokens, dims, t("qkv.row.token"), name, charts.THIRD)
+            _heat(
+                weight, dims, dims, t("qkv.row.input_dim"), t("qkv.legend.weight"),
+                charts.HALF, max_cell=W_CELL,
+            )  # fmt: skip
+        with right:
+            st.markdown(f"**${name} = XW^{name}$** · {shape_label(product.shape, times=True)}")
+            _heat(product, tokens, dims, t("qkv.row.token"), name, charts.HALF, max_cell=W_CELL)
 
 
 def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
