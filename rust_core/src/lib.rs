@@ -22,6 +22,7 @@ pub mod simd;
 pub mod skinny;
 pub mod skipgram;
 pub mod softmax;
+pub mod team;
 pub mod threads;
 
 mod py;

@@ -1,335 +1,167 @@
-//! y = x · Wᵀ with W [out, in] given as GGML blocks (`quant`), never expanded to float32 in memory.
+//! y = x · Wᵀ with W [out, in] given as GGML blocks (`quant`), never expanded to float32 whole.
 //!
-//! Each block of 32 weights is dequantized into registers and dotted, right there, with the same 32
-//! values of every row of x in a tile (one row when decoding, four at a time for a prompt), so a
-//! weight is decoded once per tile of rows and read from memory once per call. The dot products
-//! keep 8 (or, with AVX-512, 16) independent lane sums, reduced in a fixed order at the end: the
-//! compiler turns the loops into SIMD code, compiled once per `simd::Level` and picked at run time
-//! as `simd` describes (the baseline variant is the scalar reference the tests hold the others to).
+//! Two ways, one result (the exact product of x with the dequantized weights, up to the rounding
+//! of float32 sums):
 //!
-//! Parallel over tiles of (rows of x) × (rows of W): for one row of x that is just blocks of W's
-//! rows, each task reading its share of the weights once. Every output element is computed by
-//! the same sequence of operations whatever the tiling and the number of threads, so results are
-//! identical for any pool size.
+//! - **few rows** (a generated token): each row of W is decoded block by block in registers and
+//!   dotted with every row of x right there (AVX2 + FMA, or a portable loop), so a decoding step
+//!   reads each weight once, from memory, with the next rows prefetched while it computes.
+//! - **many rows** (a prompt): tiles of W's rows are dequantized into a small float32 buffer and
+//!   multiplied with all the rows of x by a fast GEMM (`matmul`), so decoding a weight is shared
+//!   by every row and the product runs near the machine's float32 peak.
+//!
+//! Parallel over parts of W's rows (`threads::for_each_part`: rayon's pool for a prompt, the
+//! low-latency team for a token); every output element is computed by the same operations
+//! whatever the number of threads, so results do not depend on it.
 
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
-use crate::quant::{BlockFormat, Kind, BLOCK, Q4_1, Q8_0};
+use crate::matmul::{matmul_abt, Mat};
+use crate::quant::{dequantize_blocks, Kind, BLOCK};
 use crate::simd::{self, Level, Supported};
-use crate::threads::in_pool;
+use crate::threads::{for_each_part, Disjoint};
 
-/// Rows of x dotted together with each decoded block.
-const X_TILE: usize = 4;
-/// Rows of W (output columns) per parallel task.
-const W_ROWS_PER_TASK: usize = 32;
-/// Rows of x per parallel task: with 32 rows of W, a task is 64 × 32 outputs.
-const X_ROWS_PER_TASK: usize = 64;
+/// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
+/// is shared by enough rows to pay for its decoding (measured here: 4 rows through [1536, 576]
+/// took 95 µs one way and 160 µs the other, 8 rows 190 and 170).
+pub const FEW_ROWS: usize = 4;
+/// Rows of W per part of the few-rows path: 32 rows of 576 values are about 2 µs of work.
+const DOT_ROWS_PER_PART: usize = 32;
+/// Rows of W per tile of the GEMM path: 32 rows of 1536 values are 192 KB of float32, which stay
+/// in the L2 cache while every row of x passes.
+const GEMM_ROWS_PER_PART: usize = 32;
 
-/// Multiply-adds of one call, weighted for `threads::run`: decoding a weight costs several times
-/// a multiply-add, and even one row through one of SmolLM2's [1536, 576] Q4_1 matrices (885K
-/// weights) pays for the pool: measured here (AVX-512, median of 3000 calls) 81 µs on one thread,
-/// 63 µs on two.
+/// Multiply-adds of one call, for `threads::run`'s choice of rayon's pool: 0 for the few-rows
+/// path, which splits over the low-latency team itself (`threads::for_each_part`) instead.
 pub fn quantized_linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
-    rows.saturating_add(1)
-        .saturating_mul(d_in)
-        .saturating_mul(d_out)
-        .saturating_mul(4)
-}
-
-/// Columns j0.. of every row of x: `cols[i][jj] = x[i, :] · W[j0 + jj, :]`. `x` holds
-/// `cols.len()` rows of `d_in`; `w` is all of W's blocks, `row_bytes` per row.
-type Tile =
-    fn(x: &[f32], d_in: usize, w: &[u8], row_bytes: usize, j0: usize, cols: &mut [&mut [f32]]);
-
-/// Σ over the blocks of one row of W of (decoded block) · (the same 32 values of each x row).
-#[inline(always)]
-fn dot_rows<B: BlockFormat, const R: usize, const L: usize, const FUSED: bool>(
-    xs: [&[f32]; R],
-    w_row: &[u8],
-) -> [f32; R] {
-    let mut acc = [[0.0f32; L]; R];
-    let mut wv = [0.0f32; BLOCK];
-    for (b, block) in w_row.chunks_exact(B::BYTES).enumerate() {
-        B::dequantize::<FUSED>(block, &mut wv);
-        for r in 0..R {
-            let xb: &[f32; BLOCK] = xs[r][b * BLOCK..(b + 1) * BLOCK]
-                .try_into()
-                .expect("x rows hold whole blocks");
-            for c in 0..BLOCK / L {
-                for l in 0..L {
-                    let (xv, w) = (xb[c * L + l], wv[c * L + l]);
-                    acc[r][l] = if FUSED {
-                        xv.mul_add(w, acc[r][l])
-                    } else {
-                        acc[r][l] + xv * w
-                    };
-                }
-            }
-        }
-    }
-    acc.map(reduce::<L>)
-}
-
-/// The lanes summed pairwise, in a fixed order.
-#[inline(always)]
-fn reduce<const L: usize>(mut lanes: [f32; L]) -> f32 {
-    let mut width = L;
-    while width > 1 {
-        width /= 2;
-        for l in 0..width {
-            lanes[l] += lanes[l + width];
-        }
-    }
-    lanes[0]
-}
-
-#[inline(always)]
-fn tile_body<B: BlockFormat, const L: usize, const FUSED: bool>(
-    x: &[f32],
-    d_in: usize,
-    w: &[u8],
-    row_bytes: usize,
-    j0: usize,
-    cols: &mut [&mut [f32]],
-) {
-    let (m, width) = (cols.len(), cols.first().map_or(0, |c| c.len()));
-    let x_row = |i: usize| &x[i * d_in..(i + 1) * d_in];
-    for jj in 0..width {
-        let w_row = &w[(j0 + jj) * row_bytes..(j0 + jj + 1) * row_bytes];
-        let mut i = 0;
-        while i + X_TILE <= m {
-            let out = dot_rows::<B, X_TILE, L, FUSED>(std::array::from_fn(|a| x_row(i + a)), w_row);
-            for a in 0..X_TILE {
-                cols[i + a][jj] = out[a];
-            }
-            i += X_TILE;
-        }
-        for (r, col) in cols.iter_mut().enumerate().skip(i) {
-            col[jj] = dot_rows::<B, 1, L, FUSED>([x_row(r)], w_row)[0];
-        }
+    if rows <= FEW_ROWS {
+        0
+    } else {
+        rows.saturating_add(1)
+            .saturating_mul(d_in)
+            .saturating_mul(d_out)
     }
 }
 
-/// The portable tile kernels: the scalar reference (baseline x86-64 or any other CPU).
+/// One row of W (its blocks) against one float32 row of x: Σ over blocks of Ŵ_block · x_block,
+/// each weight decoded exactly (d · q + m) in registers.
+type Dot = unsafe fn(w_row: &[u8], x: &[f32]) -> f32;
+
+/// The portable reference: each block dequantized exactly, 8 lane sums, reduced pairwise.
 mod portable {
     use super::*;
+    use crate::quant::BlockFormat;
 
-    pub fn q4_1(x: &[f32], d_in: usize, w: &[u8], rb: usize, j0: usize, c: &mut [&mut [f32]]) {
-        tile_body::<Q4_1, 8, false>(x, d_in, w, rb, j0, c)
+    fn dot<B: BlockFormat>(w_row: &[u8], x: &[f32]) -> f32 {
+        let mut lanes = [0.0f32; 8];
+        let mut wv = [0.0f32; BLOCK];
+        for (block, xb) in w_row.chunks_exact(B::BYTES).zip(x.chunks_exact(BLOCK)) {
+            B::dequantize::<false>(block, &mut wv);
+            for (i, (&w, &v)) in wv.iter().zip(xb).enumerate() {
+                lanes[i % 8] += w * v;
+            }
+        }
+        let mut width = 8;
+        while width > 1 {
+            width /= 2;
+            for l in 0..width {
+                lanes[l] += lanes[l + width];
+            }
+        }
+        lanes[0]
     }
 
-    pub fn q8_0(x: &[f32], d_in: usize, w: &[u8], rb: usize, j0: usize, c: &mut [&mut [f32]]) {
-        tile_body::<Q8_0, 8, false>(x, d_in, w, rb, j0, c)
+    pub fn q4_1(w_row: &[u8], x: &[f32]) -> f32 {
+        dot::<crate::quant::Q4_1>(w_row, x)
+    }
+
+    pub fn q8_0(w_row: &[u8], x: &[f32]) -> f32 {
+        dot::<crate::quant::Q8_0>(w_row, x)
     }
 }
 
-/// AVX2 + FMA and AVX-512 kernels: the same tiles, each block decoded with vector instructions
-/// (bytes widened to int32, converted, scaled by one FMA) into 4 (AVX2) or 2 (AVX-512) registers
-/// that serve every row of the tile. The compiler did not vectorise the portable loop (measured:
-/// 520 µs for one row through [1536, 576] Q4_1, against 75 µs here).
+/// The AVX2 dots: each block decoded into registers (bytes widened to int32, converted, d · q + m
+/// by one fused multiply-add — exact, as `quant` explains) and multiplied with x into four
+/// accumulators, one per 8 values of a block. 256-bit registers even where AVX-512 exists: on
+/// this project's machine a 512-bit version of the same loop was slower (82 µs against 68 µs
+/// for one row through [1536, 576] Q4_1 on one thread), its byte widening bound to one port.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// The f16 number at `at` of a block header, as float32, by F16C's conversion (exact, like
-    /// `quant::f16_to_f32`, which costs a quarter of the time of a block here).
-    #[target_feature(enable = "sse2,f16c")]
-    #[inline]
-    unsafe fn half(block: &[u8], at: usize) -> f32 {
-        let bits = i32::from(u16::from_le_bytes([block[at], block[at + 1]]));
-        _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)))
-    }
+    /// Bytes ahead of the block being read that the dots prefetch: a decoding step's weights
+    /// come from memory, and 4 KB ahead was the best of 0.5–16 KB on one (8.5 against 12.6 ms a
+    /// token without).
+    pub const PREFETCH_AHEAD: usize = 4096;
 
-    macro_rules! tile_kernel {
-        ($name:ident, $features:literal, $vec:ty, $lanes:expr, $zero:ident, $load:ident, $fma:ident,
-         $add:ident, $reduce:ident, $decode_q8:ident, $decode_q4:ident) => {
-            /// One row of W against `R` rows of x: Σ_blocks decode(block) · x_r[block].
-            #[target_feature(enable = $features)]
-            #[inline]
-            unsafe fn $name<const R: usize, const Q4: bool>(
-                xs: [*const f32; R],
-                w_row: &[u8],
-            ) -> [f32; R] {
-                const PER: usize = BLOCK / $lanes;
-                let bytes = if Q4 { 20 } else { 34 };
-                // One accumulator per register of a block (and, for a single row, per parity
-                // of the block), so that consecutive FMAs do not wait on each other's results.
-                let mut acc: [[[$vec; PER]; 2]; R] = [[[$zero(); PER]; 2]; R];
-                for (b, block) in w_row.chunks_exact(bytes).enumerate() {
-                    let wv: [$vec; PER] = if Q4 {
-                        $decode_q4(block)
-                    } else {
-                        $decode_q8(block)
-                    };
-                    let set = if R == 1 { b % 2 } else { 0 };
-                    for r in 0..R {
-                        let xb = xs[r].add(b * BLOCK);
-                        for c in 0..PER {
-                            acc[r][set][c] = $fma($load(xb.add(c * $lanes)), wv[c], acc[r][set][c]);
-                        }
-                    }
-                }
-                acc.map(|sets| {
-                    let mut total = $zero();
-                    for set in sets {
-                        for a in set {
-                            total = $add(total, a);
-                        }
-                    }
-                    $reduce(total)
-                })
-            }
-        };
-    }
-
-    /// Q8_0's 32 values: int8 → int32 → float32, times d (exact).
+    /// [d, m] of a block header (two f16) as float32, in lanes 0 and 1.
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
-    unsafe fn decode_q8_avx2(block: &[u8]) -> [__m256; 4] {
-        let d = _mm256_set1_ps(half(block, 0));
-        let q = block.as_ptr().add(2);
-        std::array::from_fn(|c| {
-            let bytes = _mm_loadl_epi64(q.add(8 * c) as *const __m128i);
-            _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(bytes)), d)
-        })
-    }
-
-    /// Q4_1's 32 values: low nibbles (values 0..16), then high ones (16..32), d · q + m.
-    #[target_feature(enable = "avx2,fma,f16c")]
-    #[inline]
-    unsafe fn decode_q4_avx2(block: &[u8]) -> [__m256; 4] {
-        let (d, m) = (
-            _mm256_set1_ps(half(block, 0)),
-            _mm256_set1_ps(half(block, 2)),
-        );
-        let raw = _mm_loadu_si128(block.as_ptr().add(4) as *const __m128i);
-        let mask = _mm_set1_epi8(0x0F);
-        let lo = _mm_and_si128(raw, mask);
-        let hi = _mm_and_si128(_mm_srli_epi16(raw, 4), mask);
-        let widen = |v: __m128i| _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)), d, m);
-        [
-            widen(lo),
-            widen(_mm_srli_si128(lo, 8)),
-            widen(hi),
-            widen(_mm_srli_si128(hi, 8)),
-        ]
+    unsafe fn header(block: *const u8) -> __m128 {
+        _mm_cvtph_ps(_mm_cvtsi32_si128((block as *const i32).read_unaligned()))
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
-    unsafe fn sum8(v: __m256) -> f32 {
+    unsafe fn sum8(acc: [__m256; 4]) -> f32 {
+        let v = _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3]));
         let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
         let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-        let s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-        _mm_cvtss_f32(s)
+        _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)))
     }
 
-    /// Q8_0 with AVX-512: two registers of 16.
-    #[target_feature(enable = "avx512f,f16c")]
-    #[inline]
-    unsafe fn decode_q8_avx512(block: &[u8]) -> [__m512; 2] {
-        let d = _mm512_set1_ps(half(block, 0));
-        let q = block.as_ptr().add(2);
-        std::array::from_fn(|c| {
-            let bytes = _mm_loadu_si128(q.add(16 * c) as *const __m128i);
-            _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(bytes)), d)
-        })
-    }
-
-    /// Q4_1 with AVX-512: the 16 low nibbles are values 0..16, the 16 high ones 16..32.
-    #[target_feature(enable = "avx512f,f16c")]
-    #[inline]
-    unsafe fn decode_q4_avx512(block: &[u8]) -> [__m512; 2] {
-        let (d, m) = (
-            _mm512_set1_ps(half(block, 0)),
-            _mm512_set1_ps(half(block, 2)),
-        );
-        let raw = _mm_loadu_si128(block.as_ptr().add(4) as *const __m128i);
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn q4_1(w_row: &[u8], x: &[f32]) -> f32 {
+        let blocks = x.len() / BLOCK;
+        assert!(w_row.len() >= blocks * 20);
         let mask = _mm_set1_epi8(0x0F);
-        let lo = _mm_and_si128(raw, mask);
-        let hi = _mm_and_si128(_mm_srli_epi16(raw, 4), mask);
-        let widen = |v: __m128i| _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(v)), d, m);
-        [widen(lo), widen(hi)]
-    }
-
-    #[target_feature(enable = "avx512f,f16c")]
-    #[inline]
-    unsafe fn sum16(v: __m512) -> f32 {
-        _mm512_reduce_add_ps(v)
-    }
-
-    tile_kernel!(
-        rows_avx2,
-        "avx2,fma,f16c",
-        __m256,
-        8,
-        _mm256_setzero_ps,
-        _mm256_loadu_ps,
-        _mm256_fmadd_ps,
-        _mm256_add_ps,
-        sum8,
-        decode_q8_avx2,
-        decode_q4_avx2
-    );
-    tile_kernel!(
-        rows_avx512,
-        "avx512f,f16c",
-        __m512,
-        16,
-        _mm512_setzero_ps,
-        _mm512_loadu_ps,
-        _mm512_fmadd_ps,
-        _mm512_add_ps,
-        sum16,
-        decode_q8_avx512,
-        decode_q4_avx512
-    );
-
-    macro_rules! tile_fn {
-        ($name:ident, $rows:ident, $features:literal, $q4:expr) => {
-            /// See `Tile`; rows of x hold `d_in` values (checked by the caller), `w` whole rows.
-            #[target_feature(enable = $features)]
-            pub unsafe fn $name(
-                x: &[f32],
-                d_in: usize,
-                w: &[u8],
-                rb: usize,
-                j0: usize,
-                cols: &mut [&mut [f32]],
-            ) {
-                let (m, width) = (cols.len(), cols.first().map_or(0, |c| c.len()));
-                assert!(m * d_in <= x.len() && (j0 + width) * rb <= w.len());
-                let x_row = |i: usize| x.as_ptr().add(i * d_in);
-                for jj in 0..width {
-                    let w_row = &w[(j0 + jj) * rb..(j0 + jj + 1) * rb];
-                    let mut i = 0;
-                    while i + X_TILE <= m {
-                        let out =
-                            $rows::<X_TILE, $q4>(std::array::from_fn(|a| x_row(i + a)), w_row);
-                        for a in 0..X_TILE {
-                            cols[i + a][jj] = out[a];
-                        }
-                        i += X_TILE;
-                    }
-                    for (r, col) in cols.iter_mut().enumerate().skip(i) {
-                        col[jj] = $rows::<1, $q4>([x_row(r)], w_row)[0];
-                    }
-                }
+        let mut acc = [_mm256_setzero_ps(); 4];
+        for b in 0..blocks {
+            let block = w_row.as_ptr().add(b * 20);
+            _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
+            let dm = header(block);
+            let (d, m) = (
+                _mm256_broadcastss_ps(dm),
+                _mm256_broadcastss_ps(_mm_movehdup_ps(dm)),
+            );
+            let raw = _mm_loadu_si128(block.add(4) as *const __m128i);
+            let lo = _mm_and_si128(raw, mask); // values 0..16
+            let hi = _mm_and_si128(_mm_srli_epi16(raw, 4), mask); // values 16..32
+            let xb = x.as_ptr().add(b * BLOCK);
+            for (c, bytes) in [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)]
+                .into_iter()
+                .enumerate()
+            {
+                let w = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)), d, m);
+                acc[c] = _mm256_fmadd_ps(w, _mm256_loadu_ps(xb.add(8 * c)), acc[c]);
             }
-        };
+        }
+        sum8(acc)
     }
 
-    tile_fn!(q4_1_avx2, rows_avx2, "avx2,fma,f16c", true);
-    tile_fn!(q8_0_avx2, rows_avx2, "avx2,fma,f16c", false);
-    tile_fn!(q4_1_avx512, rows_avx512, "avx512f,f16c", true);
-    tile_fn!(q8_0_avx512, rows_avx512, "avx512f,f16c", false);
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn q8_0(w_row: &[u8], x: &[f32]) -> f32 {
+        let blocks = x.len() / BLOCK;
+        assert!(w_row.len() >= blocks * 34);
+        let mut acc = [_mm256_setzero_ps(); 4];
+        for b in 0..blocks {
+            let block = w_row.as_ptr().add(b * 34);
+            _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
+            let d = _mm256_broadcastss_ps(header(block));
+            let xb = x.as_ptr().add(b * BLOCK);
+            for (c, a) in acc.iter_mut().enumerate() {
+                let bytes = _mm_loadl_epi64(block.add(2 + 8 * c) as *const __m128i);
+                let w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(bytes)), d);
+                *a = _mm256_fmadd_ps(w, _mm256_loadu_ps(xb.add(8 * c)), *a);
+            }
+        }
+        sum8(acc)
+    }
 }
 
-/// Whether this CPU converts f16 in hardware (F16C): every CPU with AVX2 made so far does, but
-/// it is a separate feature, so the vector kernels are chosen only with it.
+/// Whether this CPU converts f16 in hardware (F16C): every CPU with AVX2 made so far does, but it
+/// is a separate feature, so the vector kernels are chosen only with it.
 fn f16c() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -341,57 +173,42 @@ fn f16c() -> bool {
     }
 }
 
-/// The tile kernel of `kind` for a level this CPU supports (tests run every one).
-pub fn variant(kind: Kind, cpu: Supported) -> Tile {
-    match (kind, cpu.level(), f16c()) {
-        // SAFETY (every x86 arm): `cpu` and `f16c()` prove the features the kernel was compiled
-        // for.
-        #[cfg(target_arch = "x86_64")]
-        (Kind::Q4_1, Level::Avx512, true) => {
-            |x, d, w, rb, j0, c| unsafe { x86::q4_1_avx512(x, d, w, rb, j0, c) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        (Kind::Q8_0, Level::Avx512, true) => {
-            |x, d, w, rb, j0, c| unsafe { x86::q8_0_avx512(x, d, w, rb, j0, c) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        (Kind::Q4_1, Level::Avx2Fma, true) => {
-            |x, d, w, rb, j0, c| unsafe { x86::q4_1_avx2(x, d, w, rb, j0, c) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        (Kind::Q8_0, Level::Avx2Fma, true) => {
-            |x, d, w, rb, j0, c| unsafe { x86::q8_0_avx2(x, d, w, rb, j0, c) }
-        }
-        (Kind::Q4_1, _, _) => portable::q4_1,
-        (Kind::Q8_0, _, _) => portable::q8_0,
+/// The dot kernels this CPU can run, by name, slowest (the portable reference) first; tests hold
+/// each to the dequantized product.
+pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
+    let mut out: Vec<(&'static str, Dot)> = vec![match kind {
+        Kind::Q4_1 => ("portable", portable::q4_1 as Dot),
+        Kind::Q8_0 => ("portable", portable::q8_0 as Dot),
+    }];
+    #[cfg(target_arch = "x86_64")]
+    if cpu.level() >= Level::Avx2Fma && f16c() {
+        // SAFETY: `cpu` and `f16c()` prove the features the kernels were compiled for, which is
+        // all `unsafe` asks of their callers.
+        out.push(match kind {
+            Kind::Q4_1 => ("avx2", x86::q4_1 as Dot),
+            Kind::Q8_0 => ("avx2", x86::q8_0 as Dot),
+        });
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cpu;
+    out
 }
 
-fn chosen(kind: Kind) -> Tile {
-    static Q4_1_TILE: OnceLock<Tile> = OnceLock::new();
-    static Q8_0_TILE: OnceLock<Tile> = OnceLock::new();
+fn chosen(kind: Kind) -> Dot {
+    static Q4_1_DOT: OnceLock<Dot> = OnceLock::new();
+    static Q8_0_DOT: OnceLock<Dot> = OnceLock::new();
+    fn fastest(kind: Kind, cpu: Supported) -> Dot {
+        variants(kind, cpu).last().expect("a portable kernel").1
+    }
     match kind {
-        Kind::Q4_1 => simd::pick(&Q4_1_TILE, |cpu| variant(Kind::Q4_1, cpu)),
-        Kind::Q8_0 => simd::pick(&Q8_0_TILE, |cpu| variant(Kind::Q8_0, cpu)),
+        Kind::Q4_1 => simd::pick(&Q4_1_DOT, |cpu| fastest(Kind::Q4_1, cpu)),
+        Kind::Q8_0 => simd::pick(&Q8_0_DOT, |cpu| fastest(Kind::Q8_0, cpu)),
     }
 }
 
 /// y [rows, out] = x [rows, in] · Wᵀ, W [out, in] as blocks of `kind` (`w` checked to hold exactly
-/// them, `in` a multiple of 32). Splits into tiles over the pool when called inside it.
+/// them, `in` a multiple of 32).
 pub fn quantized_linear(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut [f32]) {
-    quantized_linear_with(chosen(kind), kind, x, w, d_in, d_out, y)
-}
-
-/// `quantized_linear` with a given tile kernel.
-pub fn quantized_linear_with(
-    tile: Tile,
-    kind: Kind,
-    x: &[f32],
-    w: &[u8],
-    d_in: usize,
-    d_out: usize,
-    y: &mut [f32],
-) {
     if y.is_empty() {
         return;
     }
@@ -399,48 +216,85 @@ pub fn quantized_linear_with(
         y.fill(0.0); // an empty sum
         return;
     }
-    let row_bytes = d_in / BLOCK * kind.block_bytes();
+    let rows = x.len() / d_in;
     assert!(
-        w.len() == d_out * row_bytes && x.len() / d_in == y.len() / d_out,
+        w.len() == d_out * (d_in / BLOCK) * kind.block_bytes() && y.len() == rows * d_out,
         "shapes do not match"
     );
-    // Tiles: blocks of X_ROWS_PER_TASK rows of x (and y), each split into pieces of
-    // W_ROWS_PER_TASK columns; tile (r, t) gets piece t of every row of block r (disjoint borrows).
-    // On one thread the tiles run in the same order, so a block of W stays in cache for the rows.
-    let run_block = |(y_blk, x_blk): (&mut [f32], &[f32])| {
-        let tasks = d_out.div_ceil(W_ROWS_PER_TASK);
-        let block_rows = y_blk.len() / d_out;
-        let mut parts: Vec<Vec<&mut [f32]>> =
-            (0..tasks).map(|_| Vec::with_capacity(block_rows)).collect();
-        for row in y_blk.chunks_mut(d_out) {
-            // row [out] → pieces of W_ROWS_PER_TASK columns, one per task
-            for (part, piece) in parts.iter_mut().zip(row.chunks_mut(W_ROWS_PER_TASK)) {
-                part.push(piece);
-            }
-        }
-        let run_tile = |(t, mut cols): (usize, Vec<&mut [f32]>)| {
-            tile(x_blk, d_in, w, row_bytes, t * W_ROWS_PER_TASK, &mut cols)
-        };
-        if in_pool() {
-            parts.into_par_iter().enumerate().for_each(run_tile);
-        } else {
-            parts.into_iter().enumerate().for_each(run_tile);
-        }
-    };
-    let (y_step, x_step) = (X_ROWS_PER_TASK * d_out, X_ROWS_PER_TASK * d_in);
-    if in_pool() {
-        y.par_chunks_mut(y_step)
-            .zip(x.par_chunks(x_step))
-            .for_each(run_block);
+    if rows <= FEW_ROWS {
+        few_rows(chosen(kind), kind, x, w, d_in, d_out, y);
     } else {
-        y.chunks_mut(y_step)
-            .zip(x.chunks(x_step))
-            .for_each(run_block);
+        gemm_path(kind, x, w, d_in, d_out, y);
     }
 }
 
+/// The few-rows path with a given dot kernel (tests run every variant): each row of x against
+/// each row of W, split over parts of W's rows.
+pub fn few_rows(
+    dot: Dot,
+    kind: Kind,
+    x: &[f32],
+    w: &[u8],
+    d_in: usize,
+    d_out: usize,
+    y: &mut [f32],
+) {
+    let row_bytes = d_in / BLOCK * kind.block_bytes();
+    let rows = x.len() / d_in;
+    assert!(y.len() == rows * d_out && w.len() == d_out * row_bytes);
+    let parts = d_out.div_ceil(DOT_ROWS_PER_PART);
+    let out = Disjoint::new(y);
+    for_each_part(parts, rows * d_in * d_out, &|p| {
+        let j0 = p * DOT_ROWS_PER_PART;
+        let width = DOT_ROWS_PER_PART.min(d_out - j0);
+        for r in 0..rows {
+            // SAFETY: part p alone writes columns j0 .. j0 + width of each row.
+            let cols = unsafe { out.part(r * d_out + j0, width) };
+            let xr = &x[r * d_in..(r + 1) * d_in];
+            for (jj, c) in cols.iter_mut().enumerate() {
+                let w_row = &w[(j0 + jj) * row_bytes..(j0 + jj + 1) * row_bytes];
+                // SAFETY: `dot` is one of `variants`, whose features this CPU has; the slices
+                // hold whole blocks (checked above).
+                *c = unsafe { dot(w_row, xr) };
+            }
+        }
+    });
+}
+
+/// The float32 path: tiles of W's rows dequantized and multiplied with every row of `x` by gemm.
+fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut [f32]) {
+    let rows = x.len() / d_in;
+    let row_bytes = d_in / BLOCK * kind.block_bytes();
+    let parts = d_out.div_ceil(GEMM_ROWS_PER_PART);
+    let out = Disjoint::new(y);
+    let work = rows * d_in * d_out;
+    for_each_part(parts, work, &|p| {
+        let j0 = p * GEMM_ROWS_PER_PART;
+        let width = GEMM_ROWS_PER_PART.min(d_out - j0);
+        let mut tile = vec![0.0f32; width * d_in]; // [width, d_in]: rows j0.. of Ŵ
+        dequantize_blocks(
+            kind,
+            &w[j0 * row_bytes..(j0 + width) * row_bytes],
+            &mut tile,
+        );
+        let mut c = vec![0.0f32; rows * width]; // [rows, width]
+        matmul_abt(
+            Mat::new(x, rows, d_in, d_in),
+            Mat::new(&tile, width, d_in, d_in),
+            1.0,
+            &mut c,
+            width,
+            false,
+        );
+        for (r, c_row) in c.chunks_exact(width).enumerate() {
+            // SAFETY: part p alone writes columns j0 .. j0 + width of each row.
+            unsafe { out.part(r * d_out + j0, width) }.copy_from_slice(c_row);
+        }
+    });
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::quant::dequantize;
     use crate::test_support::lcg;
@@ -459,16 +313,49 @@ mod tests {
         data
     }
 
+    /// Σ x_i w_i and Σ |x_i w_i| in float64, for each (row of x, row of w).
+    fn reference(x: &[f32], w: &[f32], d_in: usize) -> (Vec<f64>, Vec<f64>) {
+        let (rows, cols) = (x.len() / d_in, w.len() / d_in);
+        let mut want = vec![0.0; rows * cols];
+        let mut reach = vec![0.0; rows * cols];
+        for r in 0..rows {
+            for o in 0..cols {
+                for i in 0..d_in {
+                    let p = f64::from(x[r * d_in + i]) * f64::from(w[o * d_in + i]);
+                    want[r * cols + o] += p;
+                    reach[r * cols + o] += p.abs();
+                }
+            }
+        }
+        (want, reach)
+    }
+
+    fn assert_close(got: &[f32], want: &[f64], reach: &[f64], d_in: usize, what: &str) {
+        for e in 0..got.len() {
+            // Any order of summation is within d_in · ε · Σ|x||w| of the truth.
+            let tol = d_in as f64 * f64::from(f32::EPSILON) * reach[e];
+            assert!(
+                (f64::from(got[e]) - want[e]).abs() <= tol,
+                "{what}: element {e}: {} vs {}",
+                got[e],
+                want[e]
+            );
+        }
+    }
+
+    type Run<'a> = Box<dyn Fn(&mut [f32]) + Sync + 'a>;
+
+    /// Both paths, every dot variant, 1 and several threads: the dequantized product; and one
+    /// variant gives the same bits for any number of threads. Sizes: one row, the few-rows limit
+    /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part.
     #[test]
-    fn every_variant_equals_the_dequantized_product() {
-        // rows: 1, a tile of 4, 4 + remainder, more than one x block of 64; out: not a multiple
-        // of 32 columns per task; in: one block and several.
+    fn every_path_equals_the_dequantized_product() {
         for kind in [Kind::Q4_1, Kind::Q8_0] {
             for (rows, d_in, d_out) in [
                 (1, 32, 1),
                 (1, 64, 33),
-                (4, 96, 7),
-                (7, 32, 70),
+                (4, 96, 70),
+                (5, 64, 45),
                 (130, 64, 45),
             ] {
                 let w = random_blocks(kind, d_out * d_in / BLOCK, 3 + rows as u64);
@@ -478,46 +365,38 @@ mod tests {
                     .iter()
                     .map(|&v| v as f32)
                     .collect();
-                let mut want = vec![0.0f64; rows * d_out];
-                let mut reach = vec![0.0f64; rows * d_out];
-                for r in 0..rows {
-                    for o in 0..d_out {
-                        for i in 0..d_in {
-                            let (xv, wv) =
-                                (f64::from(x[r * d_in + i]), f64::from(wf[o * d_in + i]));
-                            want[r * d_out + o] += xv * wv;
-                            reach[r * d_out + o] += (xv * wv).abs();
-                        }
+                let (want, reach) = reference(&x, &wf, d_in);
+                let mut runs: Vec<(String, Run)> = vec![(
+                    "quantized_linear".into(),
+                    Box::new(|y: &mut [f32]| quantized_linear(kind, &x, &w, d_in, d_out, y)),
+                )];
+                if rows <= FEW_ROWS {
+                    for (name, dot) in variants(kind, Supported::best()) {
+                        let (x, w) = (&x, &w);
+                        runs.push((
+                            format!("few_rows {name}"),
+                            Box::new(move |y: &mut [f32]| {
+                                few_rows(dot, kind, x, w, d_in, d_out, y)
+                            }),
+                        ));
                     }
                 }
-                let mut outs = Vec::new();
-                for cpu in Supported::all() {
-                    let tile = variant(kind, cpu);
+                for (name, run) in &runs {
+                    let mut outs = Vec::new();
                     for threads in [1, 3] {
                         crate::threads::set_num_threads(threads).unwrap();
                         let mut y = vec![f32::NAN; rows * d_out];
-                        crate::threads::run(usize::MAX, || {
-                            quantized_linear_with(tile, kind, &x, &w, d_in, d_out, &mut y)
-                        })
-                        .unwrap();
-                        for e in 0..y.len() {
-                            // Any order of summation is within d_in · ε · Σ|x||w| of the truth.
-                            let tol = d_in as f64 * f64::from(f32::EPSILON) * reach[e];
-                            assert!(
-                                (f64::from(y[e]) - want[e]).abs() <= tol,
-                                "{kind:?} {:?} threads={threads} rows={rows} in={d_in} out={d_out}: \
-                                 {} vs {}",
-                                cpu.level(),
-                                y[e],
-                                want[e]
-                            );
-                        }
-                        outs.push((cpu.level(), threads, y));
+                        // In the pool (the prompt's way) and outside it (the team's).
+                        crate::threads::run(usize::MAX, || run(&mut y)).unwrap();
+                        let what =
+                            format!("{kind:?} {name} threads={threads} {rows}×{d_in}→{d_out}");
+                        assert_close(&y, &want, &reach, d_in, &what);
+                        let mut y2 = vec![f32::NAN; rows * d_out];
+                        run(&mut y2);
+                        assert_eq!(y, y2, "{what}: pool and team");
+                        outs.push(y);
                     }
-                }
-                // One level gives the same bits for any number of threads.
-                for pair in outs.chunks(2) {
-                    assert_eq!(pair[0].2, pair[1].2, "{kind:?} {:?}", pair[0].0);
+                    assert_eq!(outs[0], outs[1], "{kind:?} {name}: 1 and 3 threads");
                 }
             }
         }

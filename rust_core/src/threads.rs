@@ -184,8 +184,79 @@ pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 /// means one thread, and calls from several Python threads then run side by side on their own threads.
 pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
     match current()?.1 {
-        Some(pool) if work >= PARALLEL_MIN_WORK => Ok(pool.install(f)),
+        Some(pool) if work >= PARALLEL_MIN_WORK => {
+            crate::team::park(); // its helpers would spin on the pool's cores
+            Ok(pool.install(f))
+        }
         _ => Ok(f()),
+    }
+}
+
+/// The thread setting (1 when it cannot be read: a kernel then runs on the calling thread).
+pub fn num_threads() -> usize {
+    current().map_or(1, |(n, _)| n)
+}
+
+/// Below this much work (multiply-adds of the whole loop) `for_each_part` keeps a loop on the
+/// calling thread: a hand-off to the team costs about a microsecond when its helpers spin, and
+/// 2^17 multiply-adds take about ten.
+pub const TEAM_MIN_WORK: usize = 1 << 17;
+
+/// `body(0) … body(parts − 1)`, each once, in any order, spread over the threads: rayon's when
+/// called on a pool thread (inside `run`), else the low-latency team (`team`) when the setting
+/// is more than one thread and the loop's `work` is worth a hand-off, else here in turn.
+///
+/// For calls of tens of microseconds — a decoding step's products, one sentence through
+/// MiniLM — which the binding runs on the calling thread (`work` 0 to `run`), so that they
+/// never wait for the pool to wake.
+pub fn for_each_part(parts: usize, work: usize, body: &(dyn Fn(usize) + Sync)) {
+    use rayon::prelude::*;
+    if in_pool() {
+        (0..parts).into_par_iter().for_each(body);
+        return;
+    }
+    let n = num_threads();
+    if n > 1 && parts > 1 && work >= TEAM_MIN_WORK {
+        crate::team::run(n, parts, body);
+    } else {
+        (0..parts).for_each(body);
+    }
+}
+
+/// A mutable slice that the parts of a `for_each_part` loop write at disjoint places.
+pub struct Disjoint<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _slice: std::marker::PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: parts only reach the slice through `part`, whose contract is that no two parts touch
+// the same element; T moves between threads as &mut T would.
+unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
+unsafe impl<T: Send> Send for Disjoint<'_, T> {}
+
+impl<'a, T> Disjoint<'a, T> {
+    pub fn new(slice: &'a mut [T]) -> Self {
+        Disjoint {
+            ptr: slice.as_mut_ptr(),
+            len: slice.len(),
+            _slice: std::marker::PhantomData,
+        }
+    }
+
+    /// Elements `start .. start + len`.
+    ///
+    /// # Safety
+    ///
+    /// No other part may hold an overlapping range while this one is alive.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn part(&self, start: usize, len: usize) -> &mut [T] {
+        assert!(
+            start <= self.len && len <= self.len - start,
+            "part out of range"
+        );
+        // SAFETY: in bounds (checked above); exclusive by the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
     }
 }
 

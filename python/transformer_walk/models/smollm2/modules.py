@@ -20,7 +20,7 @@ the names of ``trace.LayerTrace``: the trace is written by the code that compute
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -70,6 +70,25 @@ class Weight:
         if t.quantized:
             return be.quantized_linear(x, t.data, t.kind, t.shape)
         return be.linear(x, t.data)
+
+    @classmethod
+    def stacked(cls, parts: Sequence[Weight]) -> tuple[Weight | None, tuple[Weight, ...]]:
+        """One weight whose rows are those of ``parts`` in turn, and the parts again as views of
+        its rows — or (None, parts) when they cannot share one encoding (another kind or another
+        ``in``). x · [W_1; W_2; …]ᵀ is [x W_1ᵀ, x W_2ᵀ, …] side by side."""
+        tensors = [w.tensor for w in parts]
+        first = tensors[0]
+        if len({(t.kind, t.shape[1], t.data.shape[1:]) for t in tensors}) != 1:
+            return None, tuple(parts)
+        data = np.concatenate([t.data for t in tensors])  # (Σ out, row bytes or in)
+        name = "+".join(t.name for t in tensors)
+        whole = cls(GGUFTensor(name, first.kind, (len(data), first.shape[1]), data))
+        views, start = [], 0
+        for t in tensors:
+            rows = t.shape[0]
+            views.append(cls(GGUFTensor(t.name, t.kind, t.shape, data[start : start + rows])))
+            start += rows
+        return whole, tuple(views)
 
     def rows(self, be: ModuleType, ids: np.ndarray) -> np.ndarray:
         """Rows ``ids`` [n] (checked by the caller) as float32 [n, in]: only those rows' blocks
@@ -133,18 +152,30 @@ class SelfAttention:
     h: int
     h_kv: int
     rope_base: float
+    qkv: Weight | None = None  # [W^Q; W^K; W^V], of which q, k, v are views (None: kept apart)
 
     @classmethod
     def load(cls, tensors: Tensors, prefix: str, cfg: SmolLM2Config) -> SelfAttention:
+        parts = [Weight.load(tensors, f"{prefix}.attn_{name}.weight") for name in "qkv"]
+        qkv, (q, k, v) = Weight.stacked(parts)
         return cls(
-            q=Weight.load(tensors, f"{prefix}.attn_q.weight"),
-            k=Weight.load(tensors, f"{prefix}.attn_k.weight"),
-            v=Weight.load(tensors, f"{prefix}.attn_v.weight"),
+            q=q,
+            k=k,
+            v=v,
             output=Weight.load(tensors, f"{prefix}.attn_output.weight"),
             h=cfg.h,
             h_kv=cfg.h_kv,
             rope_base=cfg.rope_base,
+            qkv=qkv,
         )
+
+    def project(self, be: ModuleType, x: np.ndarray) -> tuple[np.ndarray, ...]:
+        """x W^Q, x W^K, x W^V: one product over the stacked weights when there is one."""
+        if self.qkv is None:
+            return tuple(w.forward(be, x) for w in (self.q, self.k, self.v))
+        QKV = self.qkv.forward(be, x)  # (n, (h + 2·h_kv)·d_head): [x W^Q, x W^K, x W^V]
+        ends = np.cumsum([self.q.shape[0], self.k.shape[0]])
+        return tuple(np.split(QKV, ends, axis=-1))  # column blocks, as views
 
     # q_j = RoPE(x W^Q)_j, k_g = RoPE(x W^K)_g, v_g = (x W^V)_g      j < h query, g < h_kv kv heads
     # head_j = softmax(q_j k_gᵀ / √d_head + causal mask) v_g,  g = j // (h / h_kv)
@@ -159,9 +190,10 @@ class SelfAttention:
     ) -> np.ndarray:
         """x [n, d_model] at ``positions`` [n] → [n, d_model]. With a ``cache``, the new keys
         and values are appended to it and the queries attend to every cached position too."""
-        q = split_heads(self.q.forward(be, x), self.h)  # (n, h·d) → (h, n, d_head)
-        k = split_heads(self.k.forward(be, x), self.h_kv)  # (n, h_kv·d) → (h_kv, n, d_head)
-        v = split_heads(self.v.forward(be, x), self.h_kv)  # (h_kv, n, d_head)
+        Q, K, V = self.project(be, x)
+        q = split_heads(Q, self.h)  # (n, h·d) → (h, n, d_head)
+        k = split_heads(K, self.h_kv)  # (n, h_kv·d) → (h_kv, n, d_head)
+        v = split_heads(V, self.h_kv)  # (h_kv, n, d_head)
         # RoPE over adjacent pairs (2i, 2i+1), llama.cpp's "normal" mode: the converter stored
         # W^Q and W^K with their rows permuted for that order (Hugging Face's rotate_half pairs
         # i with i + d/2), so the scores are Hugging Face's.
@@ -195,19 +227,25 @@ class FeedForward:
     gate: Weight
     up: Weight
     down: Weight
+    gate_up: Weight | None = None  # [W_gate; W_up], of which gate, up are views (None: apart)
 
     @classmethod
     def load(cls, tensors: Tensors, prefix: str, cfg: SmolLM2Config) -> FeedForward:
+        parts = [Weight.load(tensors, f"{prefix}.ffn_{name}.weight") for name in ("gate", "up")]
+        gate_up, (gate, up) = Weight.stacked(parts)
         return cls(
-            gate=Weight.load(tensors, f"{prefix}.ffn_gate.weight"),
-            up=Weight.load(tensors, f"{prefix}.ffn_up.weight"),
+            gate=gate,
+            up=up,
             down=Weight.load(tensors, f"{prefix}.ffn_down.weight"),
+            gate_up=gate_up,
         )
 
     # FFN(x) = (SiLU(x W_gate) ⊙ x W_up) W_down,  SiLU(z) = z · σ(z)
     def forward(self, be: ModuleType, x: np.ndarray, record: Record | None = None) -> np.ndarray:
-        gate = self.gate.forward(be, x)  # (n, d_model) → (n, d_ff)
-        up = self.up.forward(be, x)  # (n, d_ff)
+        if self.gate_up is None:
+            gate, up = self.gate.forward(be, x), self.up.forward(be, x)  # (n, d_ff) each
+        else:  # one product: (n, d_model) → (n, 2·d_ff) = [x W_gate, x W_up]
+            gate, up = np.split(self.gate_up.forward(be, x), 2, axis=-1)
         hidden = be.swiglu(gate, up)  # (n, d_ff)
         out = self.down.forward(be, hidden)  # (n, d_ff) → (n, d_model)
         if record is not None:

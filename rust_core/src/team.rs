@@ -1,0 +1,322 @@
+//! A team of threads for short parallel loops: the calling thread and `n − 1` helpers that spin
+//! for a moment after each loop, so that the next one starts on all cores at once.
+//!
+//! Rayon's pool (`threads`) suits calls of milliseconds. For the calls of a generated token — a
+//! few hundred products of tens of microseconds each — its hand-offs cost more than they save:
+//! the calling thread sleeps until the pool is done, and on this project's virtual machine waking
+//! a sleeping thread took some 50 µs (one row through a [1536, 576] Q4_1 matrix: 86 µs on one
+//! thread, 134 µs on two). Here the caller never sleeps: it publishes the loop, takes parts of it
+//! itself, and spins until the parts the helpers took are done; helpers that were already
+//! spinning join within a microsecond, and helpers that were parked simply take no part (the
+//! caller does them), so a loop is never slower than running it alone by more than its hand-off.
+//!
+//! Parts are claimed one at a time from a shared counter, so a helper that the OS has descheduled
+//! delays nothing it has not claimed. A loop started while another runs (a second Python thread,
+//! or a loop inside a part) runs on its calling thread alone. `threads::run` parks the helpers
+//! before it hands a big call to rayon's pool, so they do not spin on the pool's cores.
+
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a helper spins after its last part before it parks. Longer than the gap between two
+/// products of a decoding step (a few µs of Python), short enough to cost nothing noticeable
+/// when the app goes idle.
+const SPIN: Duration = Duration::from_micros(300);
+
+/// One loop: `parts` calls of `body(i)`, claimed through `next`.
+struct Job {
+    body: *const (dyn Fn(usize) + Sync),
+    parts: usize,
+    next: AtomicUsize,
+    done: AtomicUsize,
+    panicked: AtomicBool,
+}
+
+// SAFETY: `body` points to a `Sync` closure that outlives every use of the job (see `run`).
+unsafe impl Send for Job {}
+unsafe impl Sync for Job {}
+
+impl Job {
+    /// Claim and run parts until none are left; true when this thread ran at least one.
+    fn work(&self) -> bool {
+        let mut ran = false;
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.parts {
+                return ran;
+            }
+            ran = true;
+            // SAFETY: the closure lives until `run` has seen every part done and every helper
+            // leave (`active` back to 0).
+            let body = unsafe { &*self.body };
+            if catch_unwind(AssertUnwindSafe(|| body(i))).is_err() {
+                self.panicked.store(true, Ordering::Relaxed);
+            }
+            self.done.fetch_add(1, Ordering::Release);
+        }
+    }
+}
+
+/// What the helpers watch.
+struct Shared {
+    /// Odd while a job is open; each open and each close adds one.
+    epoch: AtomicUsize,
+    /// The open job (valid while `epoch` is odd and the helper is counted in `active`).
+    job: std::sync::atomic::AtomicPtr<Job>,
+    /// Helpers currently inside a job (the caller waits for 0 before the job goes away).
+    active: AtomicUsize,
+    /// Helpers parked on `wake`.
+    parked: AtomicUsize,
+    /// Set to stop spinning and park now (a big call is about to use every core), or to exit.
+    park_now: AtomicBool,
+    exit: AtomicBool,
+    lock: Mutex<()>,
+    wake: Condvar,
+}
+
+struct Team {
+    shared: Arc<Shared>,
+    helpers: Vec<JoinHandle<()>>,
+    /// One loop at a time; a caller that finds it taken (a second Python thread, or a loop started
+    /// inside a part) runs alone.
+    busy: AtomicBool,
+}
+
+impl Team {
+    fn new(threads: usize) -> Team {
+        let shared = Arc::new(Shared {
+            epoch: AtomicUsize::new(0),
+            job: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
+            active: AtomicUsize::new(0),
+            parked: AtomicUsize::new(0),
+            park_now: AtomicBool::new(false),
+            exit: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+        });
+        let helpers = (1..threads)
+            .filter_map(|i| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("rust_core-team-{i}"))
+                    .spawn(move || helper(&shared))
+                    .ok() // a helper the OS refuses is one fewer: the caller does its parts
+            })
+            .collect();
+        Team {
+            shared,
+            helpers,
+            busy: AtomicBool::new(false),
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.helpers.len() + 1
+    }
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        self.shared.exit.store(true, Ordering::SeqCst);
+        {
+            let _guard = lock(&self.shared.lock);
+            self.shared.wake.notify_all();
+        }
+        for h in self.helpers.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn lock(m: &Mutex<()>) -> MutexGuard<'_, ()> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn helper(shared: &Shared) {
+    let mut seen = 0; // the last epoch this helper took part in (0: none; jobs are odd)
+    while let Some(epoch) = next_job(shared, seen) {
+        seen = epoch;
+        // Enter, then check the job is still the one of `epoch`: `run` closes it before waiting
+        // for `active` to drain, so either it sees us counted or we see the close (both SeqCst).
+        shared.active.fetch_add(1, Ordering::SeqCst);
+        if shared.epoch.load(Ordering::SeqCst) == epoch {
+            let job = shared.job.load(Ordering::SeqCst);
+            // SAFETY: the job of an open epoch stays alive while `active` counts this helper.
+            unsafe { &*job }.work();
+        }
+        shared.active.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The next open epoch other than `seen`, or None when the team exits: spin for `SPIN` (or
+/// until asked to park), then park until `run` opens a job, then spin again.
+fn next_job(shared: &Shared, seen: usize) -> Option<usize> {
+    let mut start = Instant::now();
+    let mut spins = 0u32;
+    loop {
+        if shared.exit.load(Ordering::Relaxed) {
+            return None;
+        }
+        let epoch = shared.epoch.load(Ordering::Acquire);
+        if epoch != seen && epoch % 2 == 1 {
+            return Some(epoch);
+        }
+        spins = spins.wrapping_add(1);
+        if shared.park_now.load(Ordering::Relaxed)
+            || (spins.is_multiple_of(64) && start.elapsed() > SPIN)
+        {
+            let mut guard = lock(&shared.lock);
+            shared.parked.fetch_add(1, Ordering::SeqCst);
+            // `run` bumps the epoch, then notifies under this lock if it sees anyone parked:
+            // counted before this check, so the notification cannot be missed.
+            while shared.epoch.load(Ordering::SeqCst) == epoch
+                && !shared.exit.load(Ordering::SeqCst)
+            {
+                guard = shared.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+            }
+            shared.parked.fetch_sub(1, Ordering::SeqCst);
+            (start, spins) = (Instant::now(), 0);
+            continue;
+        }
+        std::hint::spin_loop();
+    }
+}
+
+static TEAM: Mutex<Option<Arc<Team>>> = Mutex::new(None);
+
+/// The team for `threads` threads (built or rebuilt on first use at that size); none for one.
+fn team(threads: usize) -> Option<Arc<Team>> {
+    if threads <= 1 {
+        return None;
+    }
+    let mut slot = TEAM.lock().unwrap_or_else(|e| e.into_inner());
+    match &*slot {
+        Some(t) if t.size() == threads => Some(Arc::clone(t)),
+        _ => {
+            let t = Arc::new(Team::new(threads));
+            *slot = Some(Arc::clone(&t)); // the old team's helpers exit when its last user ends
+            Some(t)
+        }
+    }
+}
+
+/// Ask spinning helpers to park now (a call that is about to occupy every core through rayon).
+pub fn park() {
+    if let Some(t) = TEAM.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        t.shared.park_now.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Run `body(0) … body(parts − 1)` on up to `threads` threads (the calling one included), in any
+/// order, each exactly once; returns when all are done. A panic in a part is re-raised here.
+pub fn run(threads: usize, parts: usize, body: &(dyn Fn(usize) + Sync)) {
+    let inline = || {
+        for i in 0..parts {
+            body(i)
+        }
+    };
+    if parts <= 1 {
+        return inline();
+    }
+    let Some(team) = team(threads) else {
+        return inline();
+    };
+    if team
+        .busy
+        .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        // Another loop is running (another Python thread's, or this one's from inside a part):
+        // this one stays on its own thread.
+        return inline();
+    }
+    let shared = &team.shared;
+    // SAFETY (lifetime): `body` is erased to a raw pointer for the helpers; every helper leaves
+    // the job (`active` = 0) before this function returns, so none reads it afterwards.
+    let body_ptr: *const (dyn Fn(usize) + Sync + '_) = body;
+    let job = Job {
+        body: unsafe {
+            std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync)>(
+                body_ptr,
+            )
+        },
+        parts,
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        panicked: AtomicBool::new(false),
+    };
+    shared.park_now.store(false, Ordering::Relaxed);
+    shared
+        .job
+        .store(&job as *const Job as *mut Job, Ordering::SeqCst);
+    shared.epoch.fetch_add(1, Ordering::SeqCst); // open (odd)
+    if shared.parked.load(Ordering::SeqCst) > 0 {
+        let _guard = lock(&shared.lock);
+        shared.wake.notify_all();
+    }
+    job.work();
+    while job.done.load(Ordering::Acquire) < parts {
+        std::hint::spin_loop();
+    }
+    shared.epoch.fetch_add(1, Ordering::SeqCst); // close (even)
+    while shared.active.load(Ordering::SeqCst) > 0 {
+        std::hint::spin_loop();
+    }
+    shared.job.store(std::ptr::null_mut(), Ordering::SeqCst);
+    team.busy.store(false, Ordering::Release);
+    if job.panicked.load(Ordering::Relaxed) {
+        resume_unwind(Box::new("a part of a team loop panicked"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn every_part_runs_once_for_any_team_size() {
+        for threads in [1, 2, 3, 8] {
+            for parts in [0, 1, 2, 5, 64, 1000] {
+                let hits: Vec<AtomicU64> = (0..parts).map(|_| AtomicU64::new(0)).collect();
+                run(threads, parts, &|i| {
+                    hits[i].fetch_add(1, Ordering::Relaxed);
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+            }
+        }
+    }
+
+    #[test]
+    fn nested_and_concurrent_loops_run_inline() {
+        let total = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..200 {
+                        run(2, 4, &|_| {
+                            run(2, 3, &|_| {
+                                total.fetch_add(1, Ordering::Relaxed);
+                            })
+                        });
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Ordering::Relaxed), 4 * 200 * 4 * 3);
+    }
+
+    #[test]
+    fn a_panic_in_a_part_reaches_the_caller_and_the_team_goes_on() {
+        let caught = catch_unwind(|| run(2, 8, &|i| assert_ne!(i, 5, "part 5 fails")));
+        assert!(caught.is_err());
+        let count = AtomicU64::new(0);
+        run(2, 8, &|_| {
+            count.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(count.load(Ordering::Relaxed), 8);
+    }
+}
