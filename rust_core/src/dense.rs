@@ -113,7 +113,10 @@ fn check_vector(
 }
 
 /// Multiply-adds of `linear`, for `threads::run`.
-pub fn linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
+pub fn linear_work<T: Real>(rows: usize, d_in: usize, d_out: usize) -> usize {
+    if T::SKINNY && rows <= crate::skinny::MAX_ROWS && crate::skinny::available() {
+        return 0; // a few rows split over the low-latency team (`skinny`), not the pool
+    }
     rows.saturating_mul(d_in).saturating_mul(d_out)
 }
 
@@ -132,7 +135,7 @@ pub fn linear<T: Real>(
         return;
     }
     let rows = y.len() / d_out;
-    let threads = if linear_work(rows, d_in, d_out) >= PARALLEL_MIN_WORK && in_pool() {
+    let threads = if linear_work::<T>(rows, d_in, d_out) >= PARALLEL_MIN_WORK && in_pool() {
         rayon::current_num_threads()
     } else {
         1

@@ -845,7 +845,7 @@ fn linear_typed<'py, T: Real + Element>(
         py,
         out_shape,
         Fill::Overwritten,
-        dense::linear_work(rows, d_in, d_out),
+        dense::linear_work::<T>(rows, d_in, d_out),
         |y| dense::linear(x_s, w_s, b_s, d_in, d_out, y),
     )
 }

@@ -3,6 +3,9 @@
 use num_traits::Float;
 
 pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
+    /// Whether `skinny_linear` may take a few rows (float32, on a CPU with its kernel).
+    const SKINNY: bool;
+
     /// `x` rounded to this type, overflowing to ±inf as a NumPy cast does (`as` semantics).
     fn from_f64_lossy(x: f64) -> Self;
 
@@ -33,6 +36,8 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
 }
 
 impl Real for f32 {
+    const SKINNY: bool = true;
+
     fn from_f64_lossy(x: f64) -> Self {
         x as f32
     }
@@ -67,6 +72,8 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
+    const SKINNY: bool = false;
+
     fn from_f64_lossy(x: f64) -> Self {
         x
     }

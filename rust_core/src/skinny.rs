@@ -9,10 +9,8 @@
 
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
 use crate::simd::{self, Level, Supported};
-use crate::threads::in_pool;
+use crate::threads::{for_each_part, Disjoint};
 
 /// At most this many rows of x take this path. Measured here (one thread, µs, skinny vs gemm):
 /// 8 rows through [1536, 384]: 77 vs 157; through [384, 1536]: 67 vs 437; at 32 rows 239 vs
@@ -67,35 +65,22 @@ fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usiz
         "shapes do not match"
     );
     let m = y.len() / n;
-    let tasks = if in_pool() {
-        n.div_ceil(ROWS_PER_TASK)
-    } else {
-        1
-    };
-    let per = n.div_ceil(tasks);
-    // Task t writes columns [t·per, (t+1)·per) of every row of y: hand each task its own piece
-    // of each row (disjoint borrows, no unsafe).
-    let mut parts: Vec<Vec<&mut [f32]>> = (0..tasks).map(|_| Vec::with_capacity(m)).collect();
-    for row in y.chunks_mut(n) {
-        // row [n] → pieces of `per` columns (the last may be shorter), one per task
-        for (part, piece) in parts.iter_mut().zip(row.chunks_mut(per)) {
-            part.push(piece);
-        }
-    }
-    let run = |(t, mut cols): (usize, Vec<&mut [f32]>)| {
-        let j0 = t * per;
+    let parts = n.div_ceil(ROWS_PER_TASK);
+    let out = Disjoint::new(y);
+    // Part t computes columns [t·ROWS_PER_TASK, …) of every row of y, on the pool or the team.
+    for_each_part(parts, m * k * n, &|t| {
+        let j0 = t * ROWS_PER_TASK;
+        let width = ROWS_PER_TASK.min(n - j0);
+        // SAFETY: part t alone writes these columns of each row.
+        let mut cols: Vec<&mut [f32]> =
+            (0..m).map(|r| unsafe { out.part(r * n + j0, width) }).collect();
         block(x, k, w, j0, &mut cols);
         if let Some(b) = bias {
             for col in cols.iter_mut() {
                 col.iter_mut().zip(&b[j0..]).for_each(|(v, &bj)| *v += bj);
             }
         }
-    };
-    if tasks == 1 {
-        parts.into_iter().enumerate().for_each(run);
-    } else {
-        parts.into_par_iter().enumerate().for_each(run);
-    }
+    });
 }
 
 #[cfg(target_arch = "x86_64")]
