@@ -264,3 +264,13 @@ def test_the_coverage_grid_fits_its_half_column() -> None:
         assert step * n + charts_rnn.GRID_AXIS_ROOM <= grid.HALF, (n, step)
         assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # not beside the cells
         assert spec["encoding"]["x"]["axis"]["labelOverlap"] is False  # no label dropped
+
+
+def test_cell_text_drops_the_sign_of_a_rounded_zero() -> None:
+    from transformer_walk.app.charts import cell_text
+
+    assert cell_text(-0.004, ".2f") == "0.00"
+    assert cell_text(0.004, ".2f") == "0.00"
+    assert cell_text(-0.006, ".2f") == "-0.01"
+    assert cell_text(-12.0, ".0f") == "-12"
+    assert cell_text(float("nan"), ".2f") == "nan"

@@ -159,6 +159,15 @@ def timings(
     )
 
 
+def cell_text(value: float, fmt: str) -> str:
+    """``value`` formatted for a cell, without the sign of a value that rounds to zero: −0.004
+    printed "-0.00" beside "0.00" for +0.004."""
+    text = format(value, fmt)
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        return text[1:]
+    return text
+
+
 def heatmap(
     matrix: Matrix,
     row_labels: Sequence[str],
@@ -193,7 +202,7 @@ def heatmap(
     rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
     cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
     flat = values.reshape(-1)  # (rows, cols) → (rows·cols,), row-major like the cells below
-    texts = [format(v, fmt) for v in flat]
+    texts = [cell_text(v, fmt) for v in flat]
     layout = grid.grid_for(
         n_rows,
         n_cols,

@@ -250,6 +250,7 @@ def _neighbours(result: Word2VecResult) -> None:
                 ),
                 hide_index=True,
                 width="stretch",
+                column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
             )
     kind = corpus.category(word)
     same_before = sum(corpus.category(w) == kind for w, _ in before)

@@ -132,8 +132,8 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     st.header(t("qkv.pair.title"), divider="gray")
     st.markdown(t("qkv.pair.body"))
     st.latex(
-        r"s_{ij} = \boldsymbol{q}_i \boldsymbol{k}_j^{\mathsf T}"
-        r"= \boldsymbol{x}_i W^Q (W^K)^{\mathsf T} \boldsymbol{x}_j^{\mathsf T}"
+        r"s_{ij}^{(r)} = \boldsymbol{q}_i^{(r)} \boldsymbol{k}_j^{(r)\mathsf T}"
+        r"= \boldsymbol{x}_i W_r^Q (W_r^K)^{\mathsf T} \boldsymbol{x}_j^{\mathsf T}"
     )
     positions = list(range(trace.n))
     labels = token_labels(trace.tokens)
@@ -152,12 +152,13 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     )  # fmt: skip
     weights = trace.blocks[0].params
     check = qkv.pair_check(trace, weights, head, i, j)
+    r = head + 1  # heads as the text numbers them
     st.latex(
-        rf"\boldsymbol{{q}}_{{{i + 1}}} = {_vector(check.q_i)},\quad"
-        rf"\boldsymbol{{k}}_{{{j + 1}}} = {_vector(check.k_j)}"
+        rf"\boldsymbol{{q}}_{{{i + 1}}}^{{({r})}} = {_vector(check.q_i)},\quad"
+        rf"\boldsymbol{{k}}_{{{j + 1}}}^{{({r})}} = {_vector(check.k_j)}"
     )
     st.latex(
-        rf"\boldsymbol{{q}}_{{{i + 1}}}\cdot\boldsymbol{{k}}_{{{j + 1}}}"
+        rf"\boldsymbol{{q}}_{{{i + 1}}}^{{({r})}}\cdot\boldsymbol{{k}}_{{{j + 1}}}^{{({r})}}"
         + "".join(
             rf"{' + ' if r else ' = '}({a:.3f})({b:.3f})"
             for r, (a, b) in enumerate(zip(check.q_i, check.k_j, strict=True))
@@ -199,8 +200,8 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
                 M,
                 dims,
                 dims,
-                row_title="x_i",
-                col_title="x_j",
+                row_title=t("qkv.axis.dim_i"),
+                col_title=t("qkv.axis.dim_j"),
                 value_title="M",
                 width=charts.FULL * 2 // 5,  # the left of columns [2, 3]
             ),

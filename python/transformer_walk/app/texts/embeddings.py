@@ -17,16 +17,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "*cat* as from *money*. An **embedding** gives every word type a short, dense vector "
         "instead — one row of a matrix $E$ with $V$ rows (the vocabulary) and $d$ columns "
         "(the embedding size). Multiplying a one-hot row vector by $E$ picks out one row:",
-        "zh": "One-hot 向量又长又两两正交：*dog* 与 *cat* 的距离，和它与 *money* 的距离完全一样。"
+        "zh": "One-hot 向量又长又两两正交：狗（dog）与猫（cat）的距离，"
+        "和它与钱（money）的距离完全一样。"
         "**词向量**（embedding）改为给每个词类型一个短而稠密的向量——矩阵 $E$ 中的一行；"
         "$E$ 有 $V$ 行（词表）和 $d$ 列（向量维数）。用 one-hot 行向量乘 $E$，结果正好是其中一行：",
     },
     "emb.intro.lookup": {
-        "en": "So programs never build the one-hot vector: they use the token id to **look up** "
-        "row $i$ directly. And $E$ is not a fixed compression of the one-hot space; it is a "
-        "table of parameters, learned from a prediction task like every other weight. Here "
-        "$E$ is learned on this page, from the project's little corpus.",
-        "zh": "所以程序从不真的构造 one-hot 向量，而是直接用 token id **查表**取出第 $i$ 行。"
+        "en": "In practice programs do not build the one-hot vector: they use the token id to "
+        "**look up** row $i$ directly. And $E$ is not a fixed compression of the one-hot "
+        "space; it is a table of parameters, learned from a prediction task like every other "
+        "weight. Here $E$ is learned on this page, from the project's little corpus.",
+        "zh": "所以实际程序通常不会去构造 one-hot 向量，而是直接用 token id **查表**取出"
+        "第 $i$ 行。"
         "而且 $E$ 并不是对 one-hot 空间的某种固定压缩，它是一张参数表，"
         "和其他权重一样通过预测任务学出来。本页就在项目自带的小语料上现场学出 $E$。",
     },
@@ -103,11 +105,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "MiniLM 对大多数表情符号和许多汉字就是这样做的）。",
     },
     "emb.lookup.body": {
-        "en": "This E is the word2vec table trained on this page, over the corpus's |V| = "
+        "en": "This E is the word2vec table trained on this page, over the corpus's V = "
         "{vocab} words, so its ids are not the toy model's of the Tokens page (a separate table "
         "of random rows). The **{backend}** backend's `embedding_lookup(E, ids)` returns one row "
         "of E per known word: a {n} × {d} matrix.",
-        "zh": "这里的 E 是本页训练出的 word2vec 表，词表是语料里的 |V| = {vocab} 个词，"
+        "zh": "这里的 E 是本页训练出的 word2vec 表，词表是语料里的 V = {vocab} 个词，"
         "所以它的编号与 Token 页玩具模型的编号不同（那是另一张随机行组成的表）。"
         "**{backend}** 后端的 `embedding_lookup(E, ids)` 为每个已知词取出 E 中的一行，"
         "得到一个 {n} × {d} 的矩阵。",
@@ -295,7 +297,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "so *bank* has one row for the river and for the money. Only the layers above the "
         "table read the context.",
         "zh": "这些是静态向量：不管这个词出现在什么句子里，它的行都一样，"
-        "所以河岸的 *bank* 和银行的 *bank* 共用一行。只有表上面的那些层才会读取上下文。",
+        "所以河岸的 *bank* 和银行的 *bank* 共用一行。只有查表之后的那些层才会读取上下文。",
     },
     "emb.real.link": {
         "en": "See the same word become context-dependent: Contextual meaning",

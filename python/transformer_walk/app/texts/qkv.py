@@ -64,6 +64,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qkv.row.token": {"en": "token", "zh": "token"},
     "qkv.legend.weight": {"en": "weight", "zh": "权重"},
     "qkv.row.input_dim": {"en": "input dimension", "zh": "输入维度"},
+    "qkv.axis.dim_i": {"en": "dimension of x_i", "zh": "x_i 的维度"},
+    "qkv.axis.dim_j": {"en": "dimension of x_j", "zh": "x_j 的维度"},
     # --- projections ----------------------------------------------------------------------------
     "qkv.proj.title": {"en": "Where Q, K and V come from", "zh": "Q、K、V 从何而来"},
     "qkv.proj.body": {
@@ -75,9 +77,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.proj.heads": {
         "en": "With h = {h} {h:head|heads}, head number r uses columns (r − 1)·{d_k} + 1 … r·{d_k} "
-        "of each {d} × {d} matrix: h slices of width d_k = {d_k} side by side, not extra weights.",
+        "of each {d} × {d} matrix: $W^Q = [W_1^Q \\cdots W_h^Q]$, h slices "
+        "$W_r^Q \\in \\mathbb{{R}}^{{d_{{model}}\\times d_k}}$ of width $d_k$ = {d_k} side by "
+        "side (r counts heads, as i counts tokens), not extra weights.",
         "zh": "有 h = {h} 个头时，第 r 个头使用每个 {d} × {d} 矩阵的第 (r − 1)·{d_k} + 1 到 "
-        "r·{d_k} 列：h 个宽度为 d_k = {d_k} 的切片并排放着，而不是额外的权重。",
+        "r·{d_k} 列：$W^Q = [W_1^Q \\cdots W_h^Q]$，h 个宽度为 $d_k$ = {d_k} 的切片 "
+        "$W_r^Q \\in \\mathbb{{R}}^{{d_{{model}}\\times d_k}}$ 并排放着（r 数的是头，i 数的是 "
+        "token），而不是额外的权重。",
     },
     "qkv.proj.x": {
         "en": "**X** · {n} × {d}: each token's embedding plus its position (the block's input).",
@@ -90,48 +96,51 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.pair.body": {
         "en": "The score of token i for token j is the dot product of i's query with j's key. "
-        "Write both projections out and the score becomes one learned matrix sandwiched "
-        "between the two token vectors. Pick a pair and check that it is the same number:",
+        "Write both projections out and, for head r, the score becomes a bilinear form: the "
+        "two token vectors with one learned matrix, $W_r^Q (W_r^K)^\\top$, between them. "
+        "Pick a pair and a head and check that both routes give the same number:",
         "zh": "token i 对 token j 的打分，是 i 的查询与 j 的键的点积。把两次投影展开，"
-        "这个分数就变成夹在两个 token 向量之间的一个学到的矩阵。选一对 token，"
-        "验证两种算法得到的是同一个数：",
+        "对第 r 个头，这个分数就成了一个双线性形式：两个 token 向量中间夹着一个学到的矩阵 "
+        "$W_r^Q (W_r^K)^\\top$。选一对 token 和一个头，验证两条路径得到的是同一个数：",
     },
     "qkv.head": {"en": "head {number}", "zh": "第 {number} 个头"},
     "qkv.pair.i": {"en": "query token i", "zh": "查询 token i"},
     "qkv.pair.j": {"en": "key token j", "zh": "键 token j"},
     "qkv.pair.head": {"en": "head", "zh": "头"},
     "qkv.pair.dot": {
-        "en": "$q_i \\cdot k_j$ (from the trace)",
-        "zh": "$q_i \\cdot k_j$（模型记录的值）",
+        "en": "$q_i^{(r)} \\cdot k_j^{(r)}$ (from the trace)",
+        "zh": "$q_i^{(r)} \\cdot k_j^{(r)}$（模型记录的值）",
     },
     "qkv.pair.bilinear": {
-        "en": "$x_i W^Q (W^K)^\\top x_j^\\top$ (from X and the weights)",
-        "zh": "$x_i W^Q (W^K)^\\top x_j^\\top$（由 X 和权重直接算）",
+        "en": "$x_i W_r^Q (W_r^K)^\\top x_j^\\top$ (from X and the weights)",
+        "zh": "$x_i W_r^Q (W_r^K)^\\top x_j^\\top$（由 X 和权重直接算）",
     },
     "qkv.pair.diff": {"en": "difference", "zh": "差值"},
     "qkv.pair.same": {
-        "en": "**One number, two routes.** “{i}” scores “{j}” at {dot} with the model's q_i · k_j "
-        "and at {bilinear} through the bilinear form; they differ by {diff}, which is "
-        "floating-point rounding.",
-        "zh": "**同一个数，两条路径。** 用模型的 q_i · k_j 算，“{i}”对“{j}”的分数是 {dot}；"
+        "en": "**One number, two routes.** “{i}” scores “{j}” at {dot} with the model's "
+        "$q_i \\cdot k_j$ and at {bilinear} through the bilinear form; they differ by {diff}, "
+        "which is floating-point rounding.",
+        "zh": "**同一个数，两条路径。** 用模型的 $q_i \\cdot k_j$ 算，“{i}”对“{j}”的分数是 {dot}；"
         "用双线性形式算是 {bilinear}；两者相差 {diff}，只是浮点舍入误差。",
     },
     "qkv.pair.identical": {
-        "en": "**One number, two routes.** “{i}” scores “{j}” at {dot} with the model's q_i · k_j "
-        "and at {bilinear} through the bilinear form: the same number, to the last bit.",
-        "zh": "**同一个数，两条路径。** 用模型的 q_i · k_j 算，“{i}”对“{j}”的分数是 {dot}；"
+        "en": "**One number, two routes.** “{i}” scores “{j}” at {dot} with the model's "
+        "$q_i \\cdot k_j$ and at {bilinear} through the bilinear form: the same number, to the "
+        "last bit.",
+        "zh": "**同一个数，两条路径。** 用模型的 $q_i \\cdot k_j$ 算，“{i}”对“{j}”的分数是 {dot}；"
         "用双线性形式算是 {bilinear}：连最后一位都相同。",
     },
     "qkv.pair.scaled": {
-        "en": "Before the softmax the model multiplies this by {scale} (1/√d_k, d_k = {d_k}): "
+        "en": "Before the softmax the model multiplies this by {scale} ($1/\\sqrt{{d_k}}$, "
+        "$d_k$ = {d_k}): "
         "the trace's score is {score}. Attention computed by the {backend} backend. The next "
         "stop explains the scaling.",
-        "zh": "在 softmax 之前，模型会把它乘以 {scale}（1/√d_k，d_k = {d_k}）："
+        "zh": "在 softmax 之前，模型会把它乘以 {scale}（$1/\\sqrt{{d_k}}$，$d_k$ = {d_k}）："
         "模型记录的分数是 {score}。注意力由 {backend} 后端计算。下一站解释为什么要缩放。",
     },
     "qkv.pair.matrix": {
-        "en": "**The matching matrix** $W_r^Q (W_r^K)^\\top$ · {d} × {d}",
-        "zh": "**匹配矩阵** $W_r^Q (W_r^K)^\\top$ · {d} × {d}",
+        "en": "**The matching matrix** $M = W_r^Q (W_r^K)^\\top$ · {d} × {d}",
+        "zh": "**匹配矩阵** $M = W_r^Q (W_r^K)^\\top$ · {d} × {d}",
     },
     "qkv.pair.why": {
         "en": "So q · k is a *learned* way of comparing two tokens. The dot product by itself "
@@ -139,16 +148,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Which pairs end up pointing the same way is decided by $W^Q$ and $W^K$, and training "
         "adjusts them until the pairs the task needs get high scores.\n\n"
         "Two consequences:\n"
-        "- The comparison need not be symmetric: x_i M x_jᵀ and x_j M x_iᵀ differ unless M is "
+        "- The comparison need not be symmetric: $x_i M x_j^\\top$ and $x_j M x_i^\\top$ differ "
+        "unless M is "
         "symmetric, so *i → j* and *j → i* can score differently.\n"
         "- With random weights, like these, the scores are arbitrary. A high score here means "
         "nothing about the sentence — and in a trained model a high score is still a routing "
         "decision, not proof of a linguistic relation.",
         "zh": "所以 q · k 是一种*学出来的*比较两个 token 的方式。点积本身不懂语言：它只奖励"
-        "方向一致的向量。哪些 token 对最终方向一致，由 $W^Q$ 和 $W^K$ 决定；训练不断调整它们，"
-        "直到任务需要的 token 对得到高分。\n\n"
+        "方向一致的向量。哪些 token 对最终方向一致，由 $W^Q$ 和 $W^K$ 决定；训练会改动它们，"
+        "让任务用得上的 token 对拿到高分。\n\n"
         "由此有两点：\n"
-        "- 这种比较不一定对称：除非 M 对称，否则 x_i M x_jᵀ 和 x_j M x_iᵀ 并不相等，"
+        "- 这种比较不一定对称：除非 M 对称，否则 $x_i M x_j^\\top$ 和 $x_j M x_i^\\top$ 并不相等，"
         "所以 *i → j* 和 *j → i* 的分数可以不同。\n"
         "- 像这里这样的随机权重，分数是任意的，高分对句子没有任何含义——即使在训练好的模型里，"
         "高分也只是一种信息路由的决定，而不是语言关系的证明。",
@@ -156,10 +166,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- values ---------------------------------------------------------------------------------
     "qkv.v.title": {"en": "Why V carries the content", "zh": "为什么由 V 承载内容"},
     "qkv.v.body": {
-        "en": "The softmax of the scores gives the weights α_ij: how much token i takes from "
+        "en": "The softmax of the scores gives the weights $\\alpha_{ij}$: how much token i takes "
+        "from "
         "token j. What it takes is j's value vector. Queries and keys are used up in deciding "
         "the weights; only values reach the output.",
-        "zh": "对分数做 softmax 得到权重 α_ij：token i 从 token j 那里拿多少。拿走的是 j 的值向量。"
+        "zh": "对分数做 softmax 得到权重 $\\alpha_{ij}$：token i 从 token j 那里拿多少。"
+        "拿走的是 j 的值向量。"
         "查询和键只用来决定权重，真正进入输出的只有值。",
     },
     "qkv.v.row": {
@@ -167,13 +179,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "查询“{token}”，第 {head} 个头：它的权重和每个 token 的值向量。",
     },
     "qkv.v.check_exact": {
-        "en": "Summing α_ij v_j by hand gives exactly the row the backend's attention returned.",
-        "zh": "手工计算 α_ij v_j 之和，与后端注意力返回的那一行完全相同。",
+        "en": "Summing $\\alpha_{ij} v_j$ by hand gives exactly the row the backend's attention "
+        "returned.",
+        "zh": "手工计算 $\\alpha_{ij} v_j$ 之和，与后端注意力返回的那一行完全相同。",
     },
     "qkv.v.check": {
-        "en": "Summing α_ij v_j by hand gives the row the backend's attention returned, up to "
-        "{diff}.",
-        "zh": "手工计算 α_ij v_j 之和，与后端注意力返回的那一行相差不超过 {diff}。",
+        "en": "Summing $\\alpha_{{ij}} v_j$ by hand gives the row the backend's attention "
+        "returned, up to {diff}.",
+        "zh": "手工计算 $\\alpha_{{ij}} v_j$ 之和，与后端注意力返回的那一行相差不超过 {diff}。",
     },
     "qkv.v.roles": {
         "en": "In short: **Q and K decide the routing** (who takes how much from whom), **V is "
@@ -236,10 +249,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.fixed.answer": {
         "en": "**Are Q, K, V fixed?** The weights $W^Q$, $W^K$, $W^V$ are (once training "
-        "ends); the activations Q, K, V are not — they are recomputed for every input and "
-        "depend on its context.",
+        "ends); the activations Q, K, V are not — they are recomputed for every input (and, "
+        "from layer 2 on, depend on the context).",
         "zh": "**Q、K、V 是固定的吗？** 权重 $W^Q$、$W^K$、$W^V$ 在训练结束后是固定的；"
-        "但激活值 Q、K、V 不是——它们对每个输入重新计算，并随上下文变化。",
+        "但激活值 Q、K、V 不是——它们对每个输入重新计算（从第 2 层起还随上下文变化）。",
     },
     "qkv.solved": {
         "en": "every token gets three learned views, so “how well do we match” and “what do "
