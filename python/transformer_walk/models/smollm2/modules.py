@@ -174,8 +174,9 @@ class SelfAttention:
         if self.qkv is None:
             return tuple(w.forward(be, x) for w in (self.q, self.k, self.v))
         QKV = self.qkv.forward(be, x)  # (n, (h + 2·h_kv)·d_head): [x W^Q, x W^K, x W^V]
-        ends = np.cumsum([self.q.shape[0], self.k.shape[0]])
-        return tuple(np.split(QKV, ends, axis=-1))  # column blocks, as views
+        q_end = self.q.shape[0]
+        k_end = q_end + self.k.shape[0]
+        return QKV[..., :q_end], QKV[..., q_end:k_end], QKV[..., k_end:]  # column blocks (views)
 
     # q_j = RoPE(x W^Q)_j, k_g = RoPE(x W^K)_g, v_g = (x W^V)_g      j < h query, g < h_kv kv heads
     # head_j = softmax(q_j k_gᵀ / √d_head + causal mask) v_g,  g = j // (h / h_kv)
@@ -245,7 +246,9 @@ class FeedForward:
         if self.gate_up is None:
             gate, up = self.gate.forward(be, x), self.up.forward(be, x)  # (n, d_ff) each
         else:  # one product: (n, d_model) → (n, 2·d_ff) = [x W_gate, x W_up]
-            gate, up = np.split(self.gate_up.forward(be, x), 2, axis=-1)
+            both = self.gate_up.forward(be, x)
+            d_ff = self.gate.shape[0]
+            gate, up = both[..., :d_ff], both[..., d_ff:]  # column blocks (views)
         hidden = be.swiglu(gate, up)  # (n, d_ff)
         out = self.down.forward(be, hidden)  # (n, d_ff) → (n, d_model)
         if record is not None:
