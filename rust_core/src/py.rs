@@ -231,7 +231,8 @@ fn viewable(arr: &Bound<'_, PyUntypedArray>) -> bool {
 /// - a byte-swapped array ('>f4' on x86) has the same dtype name, so it passed the dtype checks,
 ///   but its numbers are not native: it is read from a native copy;
 /// - an array that is not `viewable` is read from a flat C-ordered copy. Kernels only ever read
-///   C-ordered slices, so the flattening loses nothing (callers take shapes from `arr`).
+///   C-ordered slices, so the flattening loses nothing (callers take shapes from `arr`);
+/// - any other array that is not C-contiguous is read from NumPy's C-ordered copy.
 fn readonly<'py, T: Element>(
     arr: &Bound<'py, PyUntypedArray>,
 ) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
@@ -249,6 +250,16 @@ fn readonly<'py, T: Element>(
             .getattr("ascontiguousarray")?
             .call1((arr,))?
             .call_method1("reshape", (-1,))?
+            .cast_into::<PyUntypedArray>()?;
+    } else if !arr.is_c_contiguous() {
+        // A strided view (a column block of a product, a cache's first positions): NumPy copies
+        // it row by row at memory speed, where `contiguous`'s element-by-element walk took
+        // nanoseconds a number (SmolLM2's gate and up halves cost 2.8 ms a layer for a prompt).
+        arr = arr
+            .py()
+            .import("numpy")?
+            .getattr("ascontiguousarray")?
+            .call1((arr,))?
             .cast_into::<PyUntypedArray>()?;
     }
     arr.cast_into::<PyArrayDyn<T>>()?

@@ -72,8 +72,9 @@ fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usiz
         let j0 = t * ROWS_PER_TASK;
         let width = ROWS_PER_TASK.min(n - j0);
         // SAFETY: part t alone writes these columns of each row.
-        let mut cols: Vec<&mut [f32]> =
-            (0..m).map(|r| unsafe { out.part(r * n + j0, width) }).collect();
+        let mut cols: Vec<&mut [f32]> = (0..m)
+            .map(|r| unsafe { out.part(r * n + j0, width) })
+            .collect();
         block(x, k, w, j0, &mut cols);
         if let Some(b) = bias {
             for col in cols.iter_mut() {
