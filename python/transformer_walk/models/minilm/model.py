@@ -145,8 +145,9 @@ class MiniLM:
         be = self.backend
         embedding = Record()
         x0 = self.embeddings.forward(be, ids, embedding)  # (..., n, d_model)
-        # Padded keys get -inf scores in every head and query row: (..., n) → (..., 1, 1, n).
-        mask = None if key_mask is None else key_mask[..., None, None, :]
+        # Padded keys get -inf scores in every head and query row: (..., n) → (..., 1, 1, n). A
+        # batch without padding needs no mask (adding 0 everywhere is the same numbers).
+        mask = None if key_mask is None or key_mask.all() else key_mask[..., None, None, :]
         records = None
         if trace or attentions:
             keep = None if trace else ("weights",)
