@@ -1,6 +1,9 @@
-"""The performance goals, measured: rust_core against the NumPy code they were set against.
+"""The performance goals, measured: the real models against ONNX Runtime and llama.cpp
+(``anchors``, when installed), and rust_core against the NumPy code its kernels' goals were set
+against.
 
-    python -m transformer_walk.bench.goals            # the table (about a minute)
+    python -m transformer_walk.bench.goals            # both tables (a few minutes)
+    python -m transformer_walk.bench.goals --anchors  # only the first
     python -m transformer_walk.bench.goals --json out.json
 
 Each row times the goal's own NumPy formula and rust_core on the same float32 inputs, in the same
@@ -27,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.bench import anchors
 from transformer_walk.bench.timing import (
     BLAS_SETTLE_S,
     SYSTEM_CLOCK,
@@ -218,9 +222,13 @@ print((after - before) / 1024, z.nbytes / 2**20, seconds, bool(np.isfinite(z).al
     }
 
 
-def run(rounds: int = ROUNDS) -> dict[str, Any]:
+def run(rounds: int = ROUNDS, *, anchors_only: bool = False) -> dict[str, Any]:
     rust_core = _rust()
     cores = available_cores()
+    with threads(rust_core, cores):
+        anchor_rows = [asdict(anchors.run_row(g, cores, rounds)) for g in anchors.goals()]
+    if anchors_only:
+        return {"cores": cores, "anchors": anchor_rows}
     rows = []
     for goal in goals():
         args = goal.make(np.random.default_rng(0))
@@ -234,6 +242,7 @@ def run(rounds: int = ROUNDS) -> dict[str, Any]:
         rows.append(Row(goal.name, t_np, t_rs, one, ratio, goal.target, met, gflops))
     return {
         "cores": cores,
+        "anchors": anchor_rows,
         "rows": [asdict(r) for r in rows],
         "matmul_peak_gflops": matmul_peak_gflops(),
         "lookup_copy_floor_s": lookup_copy_floor_s(rounds),
@@ -245,9 +254,39 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:8.2f} ms"
 
 
+def format_anchors(report: dict[str, Any]) -> list[str]:
+    """The rows against ONNX Runtime and llama.cpp: our median and theirs (ms, or ms a token for
+    generation, with tokens a second), the ratio against the goal, and how the outputs agree."""
+    if not report.get("anchors"):
+        return []
+    lines = [
+        f"The real models against the runtimes a user would pick, medians of {ROUNDS} rounds, "
+        f"{report['cores']} threads each",
+        "",
+        f"{'work':40} {'anchor':13} {'ours':>12} {'anchor':>12} {'ratio':>7} {'goal':>6}  met",
+    ]
+    for r in report["anchors"]:
+        if r["anchor_s"] is None:
+            lines.append(f"{r['name']:40} {r['anchor_name']:13} {r['note']}")
+            continue
+        if r["rate"]:
+            ours, theirs = f"{1 / r['ours_s']:7.1f} tok/s", f"{1 / r['anchor_s']:7.1f} tok/s"
+        else:
+            ours, theirs = _ms(r["ours_s"]), _ms(r["anchor_s"])
+        lines.append(
+            f"{r['name']:40} {r['anchor_name']:13} {ours:>12} {theirs:>12} {r['ratio']:6.2f}× "
+            f"{r['target']:5.2f}×  {'yes' if r['met'] else 'NO '}  ({r['note']})"
+        )
+    return lines
+
+
 def format_report(report: dict[str, Any]) -> str:
     cores = report["cores"]
+    if "rows" not in report:
+        return "\n".join(format_anchors(report))
     lines = [
+        *format_anchors(report),
+        *([""] if report.get("anchors") else []),
         f"rust_core vs the goals' NumPy code, float32, medians of {ROUNDS} rounds, {cores} cores",
         "",
         f"{'work':56} {'NumPy':>11} {'Rust':>11} {'ratio':>7} {'goal':>6}  met  "
@@ -283,8 +322,11 @@ def format_report(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also write the report as JSON")
+    parser.add_argument(
+        "--anchors", action="store_true", help="only the rows against ONNX Runtime and llama.cpp"
+    )
     args = parser.parse_args(argv)
-    report = run()
+    report = run(anchors_only=args.anchors)
     print(format_report(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

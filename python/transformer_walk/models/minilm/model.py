@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -259,25 +259,39 @@ class MiniLM:
         self.heads_off(ablate)
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        rows = self.token_rows(texts)
+        out = np.zeros((len(rows), self.config.d_model), dtype=np.float32)
+        for batch, ids, key_mask in self.batches(rows, batch_size):
+            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (B, n, d_model)
+            out[batch] = mean_pool(last, key_mask)
+        return out
+
+    def token_rows(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's token ids as ``embed`` reads them: [CLS] … [SEP], truncated to 256."""
         max_tokens = min(EMBED_MAX_TOKENS, self.config.max_positions)
-        rows: list[list[int]] = []
+        rows = []
         for text in texts:
             encoding, keep, _, _ = self.encode(text, max_tokens)
             rows.append([encoding.ids[i] for i in keep])
-        out = np.zeros((len(rows), self.config.d_model), dtype=np.float32)
-        # Longest first, so each batch pads to about its own length (sentence-transformers too).
+        return rows
+
+    @staticmethod
+    def batches(
+        rows: Sequence[Sequence[int]], batch_size: int = 32
+    ) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
+        """``embed``'s batches of ``rows``: (the rows' indices, ids [B, n] padded with 0 =
+        [PAD], key mask [B, n], True on real tokens). Longest first, so each batch pads to about
+        its own length (sentence-transformers does the same)."""
         order = sorted(range(len(rows)), key=lambda i: -len(rows[i]))
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
             n = max(len(rows[i]) for i in batch)
-            ids = np.zeros((len(batch), n), dtype=np.int64)  # (B, n), 0 = [PAD]
-            key_mask = np.zeros((len(batch), n), dtype=bool)  # (B, n) True on real tokens
+            ids = np.zeros((len(batch), n), dtype=np.int64)  # (B, n)
+            key_mask = np.zeros((len(batch), n), dtype=bool)  # (B, n)
             for b, i in enumerate(batch):
                 ids[b, : len(rows[i])] = rows[i]
                 key_mask[b, : len(rows[i])] = True
-            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (B, n, d_model)
-            out[batch] = mean_pool(last, key_mask)
-        return out
+            yield batch, ids, key_mask
 
 
 def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], ...] | None:

@@ -1,0 +1,87 @@
+"""The llama.cpp lane: SmolLM2-135M-Instruct from the same GGUF file, run by llama.cpp through
+``llama-cpp-python`` — what a user who wants a small local language model would otherwise run.
+
+Optional, and not in CI: the package builds llama.cpp from source (about 10 minutes here). Built
+for this CPU but without AMX, whose kernels in llama.cpp 0.3.36 crash on this model (a
+segmentation fault in ggml_backend_amx_mul_mat for batches of 3 or more tokens)::
+
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \\
+      -DGGML_BMI2=ON -DGGML_AVX_VNNI=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON \\
+      -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF \\
+      -DGGML_AMX_BF16=OFF" pip install llama-cpp-python==0.3.36
+
+One thread per core for prompts and for generation, a batch of 512, a context of 2048.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+
+LLAMA_PIN = "llama-cpp-python==0.3.36"
+INSTALL_HINT = f"pip install {LLAMA_PIN} (README: 'Against ONNX Runtime and llama.cpp')"
+N_CTX = 2048
+N_BATCH = 512
+
+
+def available() -> str | None:
+    """None when llama_cpp can be imported, else why not (with how to install it)."""
+    try:
+        import llama_cpp  # noqa: F401
+    except ImportError as exc:
+        return f"llama-cpp-python is not installed ({exc}); {INSTALL_HINT}"
+    return None
+
+
+class LlamaSmolLM2:
+    """llama.cpp on SmolLM2's GGUF file: a prompt read into an empty context, tokens generated
+    one at a time by arg max (greedy), as our ``SmolLM2`` does."""
+
+    def __init__(self, threads: int) -> None:
+        from llama_cpp import Llama
+
+        from transformer_walk.models.smollm2.load import default_model_path
+
+        self.llm = Llama(
+            model_path=str(default_model_path()),
+            n_ctx=N_CTX,
+            n_batch=N_BATCH,
+            n_threads=threads,
+            n_threads_batch=threads,
+            verbose=False,
+        )
+
+    def tokenize(self, text: str) -> list[int]:
+        """llama.cpp's ids, as our tokenizer is tested to give them (no BOS, special tokens)."""
+        return [int(i) for i in self.llm.tokenize(text.encode(), add_bos=False, special=True)]
+
+    def last_logits(self) -> np.ndarray:
+        """The logits [V] of the last position evaluated (a copy). ``Llama.scores`` holds them
+        only with logits_all=True, which would score every position of a prompt."""
+        import llama_cpp
+
+        row = llama_cpp.llama_get_logits_ith(self.llm.ctx, -1)
+        return np.ctypeslib.as_array(row, shape=(self.llm.n_vocab(),)).copy()
+
+    def prefill(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Read ``ids`` into an empty context; the last position's logits [V]."""
+        self.llm.reset()
+        self.llm.eval([int(i) for i in ids])
+        return self.last_logits()
+
+    def step(self, token: int) -> np.ndarray:
+        """One token through the cache: its logits [V]."""
+        self.llm.eval([token])
+        return self.last_logits()
+
+
+@functools.cache
+def model(threads: int) -> LlamaSmolLM2:
+    """The lane's model for ``threads`` threads, loaded once and closed at exit (left to the
+    interpreter's teardown, llama-cpp-python's destructor finds its library gone and raises)."""
+    lane = LlamaSmolLM2(threads)
+    atexit.register(lane.llm.close)
+    return lane
