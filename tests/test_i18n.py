@@ -109,7 +109,9 @@ def test_every_message_formats_in_both_languages() -> None:
 def _dynamic_ids() -> set[str]:
     """Ids the code builds with f-strings, spelled out from the data they come from."""
     ids = {f"backend.{b}" for b in BACKENDS} | {f"backend.{b}.caption" for b in BACKENDS}
-    ids |= {f"lane.{lane}" for lane in bench.LANES}
+    ids |= {f"lane.{lane}" for lane in (*bench.LANES, *bench.EXTERNAL_LANES)}
+    ids |= {f"speed.external.{lane}.{state}" for lane in bench.EXTERNAL_LANES
+            for state in ("raced", "missing")}  # fmt: skip
     ids |= {f"speed.op.{op}" for op in bench.OPS} | {f"speed.op.{op}.shape" for op in bench.OPS}
     ids |= {f"speed.chart.slope.{op}" for op in bench.OPS}
     ids |= {f"speed.axis.{spec.axis}" for spec in bench.OPS.values()}

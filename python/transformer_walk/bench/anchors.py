@@ -14,6 +14,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -107,13 +108,12 @@ def _prefill_pair(threads: int) -> Pair:
 
 
 def prompt_ids(model: Any, n: int) -> list[int]:
-    """The first ``n`` tokens of the project's little English corpus (topics/data), one
-    sentence a line: a real text, so the next token is not a coin toss between near ties."""
-    from transformer_walk.topics import corpus
-
-    ids: list[int] = model.tokenize("\n".join(corpus.raw_sentences()[:200]))
+    """The first ``n`` tokens of a page of plain English (bench/data/prompt_en.txt, written for
+    this): a real text, so the next token is not a coin toss between near ties."""
+    text = (Path(__file__).parent / "data" / "prompt_en.txt").read_text(encoding="utf-8")
+    ids: list[int] = model.tokenize(text)
     if len(ids) < n:
-        raise ValueError(f"the corpus's first 200 sentences have {len(ids)} tokens, not {n}")
+        raise ValueError(f"the prompt text has {len(ids)} tokens, fewer than {n}")
     return ids[:n]
 
 

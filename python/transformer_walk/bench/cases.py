@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -34,6 +34,7 @@ from transformer_walk.models.smollm2.config import SMOLLM2_135M as SMOLLM2
 from transformer_walk.models.smollm2.model import PREFILL_CHUNK, PYTHON_QUANTIZED_SLOWDOWN
 
 Inputs = tuple[Any, ...]  # the positional arguments of one call
+ExternalCall = Callable[[Inputs, int], Any]  # (inputs, threads) → output
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,11 @@ class OpSpec:
     tokens: Callable[[Mapping[str, int]], int] | None = None
     # (rtol, atol) of the check against NumPy's output; None: the race's float default.
     tolerance: tuple[float, float] | None = None
+    # External lanes (results.EXTERNAL_LANES) this op can race: lane → (why it cannot run, or
+    # None; the call on this op's inputs with that many threads).
+    external: Mapping[str, tuple[Callable[[], str | None], ExternalCall]] = field(
+        default_factory=dict
+    )
 
     @property
     def unavailable(self) -> dict[str, str]:
@@ -99,6 +105,20 @@ def _minilm(backend_name: str) -> Any:
 def _minilm_call(backend: ModuleType, args: Inputs) -> np.ndarray:
     """The last hidden state [B, n, 384] of the MiniLM forward on ``backend``."""
     return _minilm(_backend_name(backend)).forward(args[0]).hidden_states[-1]
+
+
+def _minilm_onnxruntime(args: Inputs, threads: int) -> np.ndarray:
+    """The same last hidden state, computed by ONNX Runtime (``onnx_lane``)."""
+    from transformer_walk.bench import onnx_lane
+
+    ids = args[0]
+    return onnx_lane.session(threads).last_hidden_state(ids, np.ones(ids.shape, dtype=bool))
+
+
+def _onnxruntime_missing() -> str | None:
+    from transformer_walk.bench import onnx_lane
+
+    return onnx_lane.available()
 
 
 @functools.cache
@@ -201,6 +221,7 @@ OPS: dict[str, OpSpec] = {
         call=_minilm_call,
         python_token_s=python_seconds(MINILM.multiply_adds(1)),
         tokens=lambda p: p["batch"] * p["n"],
+        external={"onnxruntime": (_onnxruntime_missing, _minilm_onnxruntime)},
     ),
     "smollm2_prefill": OpSpec(
         name="smollm2_prefill",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from transformer_walk.bench import goals
 from transformer_walk.bench.cases import DEFAULT_PRESET, OPS, PRESETS
 from transformer_walk.bench.report import report
-from transformer_walk.bench.results import LANES, Progress
+from transformer_walk.bench.results import EXTERNAL_LANES, LANES, Progress
 from transformer_walk.bench.runner import (
     DEFAULT_PYTHON_BUDGET_S,
     DEFAULT_REPEATS,
@@ -57,7 +57,11 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"pure Python seconds per cell; 0 = no limit (default: {DEFAULT_PYTHON_BUDGET_S:g})",
     )
     parser.add_argument(
-        "--lanes", nargs="+", choices=LANES, default=list(LANES), help="lanes to run (default: all)"
+        "--lanes",
+        nargs="+",
+        choices=(*LANES, *EXTERNAL_LANES),
+        default=list(LANES),
+        help="lanes to run (default: our backends; onnxruntime races MiniLM when installed)",
     )
     parser.add_argument(
         "--dtype",

@@ -1,7 +1,8 @@
 """What a race produces: its lanes, one ``Cell`` per lane and case, the whole ``BenchResult``.
 
 Lanes: ``python`` and ``numpy`` (the backends of the same names), ``rust-1`` (``rust_core`` with
-``set_num_threads(1)``) and ``rust-all`` (one thread per available core).
+``set_num_threads(1)``) and ``rust-all`` (one thread per available core); and, for the ops that
+have one, ``onnxruntime`` (ONNX Runtime on one thread per core, when it is installed).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ LANE_BACKEND: dict[str, str] = {
     "rust-1": "rust",
     "rust-all": "rust",
 }
+#: Lanes that are not one of our backends but another program on the same work, raced only on
+#: the ops that have them (``OpSpec.external``) and only when installed: ONNX Runtime on MiniLM.
+EXTERNAL_LANES: tuple[str, ...] = ("onnxruntime",)
 REFERENCE_LANE = "numpy"  # speed-ups are "x vs NumPy", and outputs are checked against it
 BUDGETED_LANE = "python"
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import platform
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
@@ -39,6 +39,7 @@ from transformer_walk.bench.results import (
     BUDGETED_LANE,
     DEADLINE,
     ERROR,
+    EXTERNAL_LANES,
     LANE_BACKEND,
     LANES,
     OK,
@@ -95,9 +96,8 @@ def _estimate(basis: tuple[Case, float] | None, case: Case) -> float | None:
 
 def _time_cell(
     cell: Cell,
-    module: ModuleType,
-    case: Case,
-    inputs: tuple[Any, ...],
+    call: Callable[[], Any],
+    threaded: ModuleType | None,
     *,
     repeats: int,
     warmup: int,
@@ -105,11 +105,11 @@ def _time_cell(
     deadline: Deadline,
     cores: int,
 ) -> Any:
-    """Measure one lane on one case into ``cell``; return the call's output (None on error)."""
+    """Measure ``call`` (one lane on one case) into ``cell``; return its output (None on error).
+    ``threaded``: the backend whose pool the lane sizes (rust_core's), if any."""
     n_threads = _lane_threads(cell.lane, cores)
-    call = functools.partial(case.spec.call, module, inputs)
     try:
-        with threads(module, n_threads) if n_threads else contextlib.nullcontext():
+        with threads(threaded, n_threads) if threaded and n_threads else contextlib.nullcontext():
             measured = measure(
                 call,
                 repeats=repeats,
@@ -127,6 +127,21 @@ def _time_cell(
     cell.calls_per_sample = measured.calls_per_sample
     cell.median_s = measured.median_s
     return measured.output
+
+
+def _lane_call(
+    lane: str, case: Case, statuses: Mapping[str, Any], cores: int
+) -> tuple[str | None, Callable[[tuple[Any, ...]], Any], ModuleType | None]:
+    """How ``lane`` runs ``case``: (why it cannot — None when it can, the call on the case's
+    inputs, the backend whose pool it sizes)."""
+    if lane in LANE_BACKEND:
+        module = statuses[LANE_BACKEND[lane]].module
+        why = None if module is not None else statuses[LANE_BACKEND[lane]].error or ""
+        return why, functools.partial(case.spec.call, module), module
+    if lane not in case.spec.external:
+        return f"{lane} does not run {case.op}", lambda inputs: None, None
+    missing, run = case.spec.external[lane]
+    return missing(), lambda inputs: run(inputs, cores), None
 
 
 def _skip(cell: Cell, why: str, estimate: float | None, note: str) -> None:
@@ -154,16 +169,18 @@ def run_benchmark(
     """
     if repeats < 1 or warmup < 1:
         raise ValueError(f"repeats and warmup must be at least 1, got {repeats} and {warmup}")
-    unknown = [lane for lane in lanes if lane not in LANE_BACKEND]
+    unknown = [lane for lane in lanes if lane not in LANE_BACKEND and lane not in EXTERNAL_LANES]
     if unknown:
-        raise ValueError(f"unknown lanes {unknown}; expected some of {', '.join(LANES)}")
+        known = ", ".join((*LANES, *EXTERNAL_LANES))
+        raise ValueError(f"unknown lanes {unknown}; expected some of {known}")
     if deadline_s is not None and deadline_s < 0:
         raise ValueError(f"deadline_s must be positive or None, got {deadline_s}")
     deadline = Deadline.after(deadline_s, clock)
     np_dtype = np.dtype(dtype)
     cores = available_cores()
     statuses = {
-        name: backend_status(name) for name in dict.fromkeys(LANE_BACKEND[x] for x in lanes)
+        name: backend_status(name)
+        for name in dict.fromkeys(LANE_BACKEND[x] for x in lanes if x in LANE_BACKEND)
     }
     ordered = sorted(dict.fromkeys(cases), key=lambda c: (list(OPS).index(c.op), c.work))
     # The reference lane runs first so every other lane can be checked against its output.
@@ -180,11 +197,11 @@ def run_benchmark(
                 done = case_index * len(lane_order) + lane_index
                 progress(Progress(done, total, case.op, case.label, lane))
             cell = Cell(case.op, case.label, case.sizes, case.x, case.work, lane, OK)
-            status = statuses[LANE_BACKEND[lane]]
             budget = python_budget_s if lane == BUDGETED_LANE else None
             estimate = _estimate(basis.get((case.op, lane)), case)
-            if status.module is None:
-                cell.status, cell.note = UNAVAILABLE, status.error or ""
+            why_not, call, threaded = _lane_call(lane, case, statuses, cores)
+            if why_not is not None:
+                cell.status, cell.note = UNAVAILABLE, why_not
             elif lane in case.spec.unavailable:
                 cell.status, cell.note = UNAVAILABLE, case.spec.unavailable[lane]
             elif estimate is not None and budget is not None and estimate > budget:
@@ -200,10 +217,10 @@ def run_benchmark(
                     rng = np.random.default_rng([seed, case_index])
                     inputs = case.spec.make_inputs(rng, case.sizes, np_dtype)
                 output = _time_cell(
-                    cell, status.module, case, inputs, repeats=repeats, warmup=warmup,
-                    budget_s=budget, deadline=deadline, cores=cores,
+                    cell, functools.partial(call, inputs), threaded, repeats=repeats,
+                    warmup=warmup, budget_s=budget, deadline=deadline, cores=cores,
                 )  # fmt: skip
-                if LANE_BACKEND[lane] == "numpy":
+                if LANE_BACKEND.get(lane) == "numpy":
                     clock.sleep(BLAS_SETTLE_S)
                 if lane == REFERENCE_LANE:
                     reference = output

@@ -1,4 +1,5 @@
-"""Speed: the same op in pure Python, NumPy and Rust (1 thread and all threads), measured here.
+"""Speed: the same op in pure Python, NumPy and Rust (1 thread and all threads), measured here;
+MiniLM also on ONNX Runtime when it is installed.
 
 Runs ``bench.run_benchmark`` on a click and renders what it measured; holds no timing logic.
 """
@@ -22,6 +23,7 @@ from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.bench import (
     BUDGET,
     DEADLINE,
+    LANES,
     OPS,
     BenchResult,
     Case,
@@ -75,6 +77,13 @@ def _controls(op: str) -> tuple[list[Case], int, float]:
     return choices.cases(op, axis_values, **fixed), repeats, budget
 
 
+def lanes_of(op: str) -> list[str]:
+    """Our backends' lanes, and another program's where it races this op and is installed
+    (ONNX Runtime on MiniLM)."""
+    installed = [lane for lane, (missing, _) in OPS[op].external.items() if missing() is None]
+    return [*LANES, *installed]
+
+
 def _run(op: str, cases: list[Case], repeats: int, budget: float) -> None:
     bar = st.progress(0.0, text=t("speed.progress.start"))
     cores = available_cores()
@@ -94,6 +103,7 @@ def _run(op: str, cases: list[Case], repeats: int, budget: float) -> None:
 
     result = run_benchmark(
         cases,
+        lanes=lanes_of(op),
         repeats=repeats,
         python_budget_s=budget,
         deadline_s=CLICK_DEADLINE_S,
@@ -210,6 +220,10 @@ def render() -> None:
         key=OP_KEY,
     )
     st.caption(t(f"speed.op.{op}.shape"))
+    for lane, (missing, _) in OPS[op].external.items():
+        why = missing()
+        # the install command is notation, the same in both languages
+        st.caption(t(f"speed.external.{lane}.{'missing' if why else 'raced'}"))
     cases, repeats, budget = _controls(op)
     if st.button(t("speed.run"), type="primary", disabled=not cases, icon=":material/play_arrow:"):
         _run(op, cases, repeats, budget)

@@ -310,6 +310,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Rust · all {cores} {cores:thread|threads}",
         "zh": "Rust · 全部 {cores} 个线程",
     },
+    "speed.external.onnxruntime.raced": {
+        "en": "ONNX Runtime races here too: the same weights as an ONNX graph built from the "
+        "model's safetensors, run on every core, its output checked against NumPy's like ours.",
+        "zh": "ONNX Runtime 也参加这场比赛：同一份权重，由模型的 safetensors 搭成 ONNX 计算图，"
+        "在全部核心上运行，输出和我们的一样要与 NumPy 的结果核对。",
+    },
+    "speed.external.onnxruntime.missing": {
+        "en": "ONNX Runtime, which many embedding services run, can race here too once it is "
+        "installed: `pip install onnxruntime==1.32.0`, then restart the app.",
+        "zh": "许多生成句向量的服务用的是 ONNX Runtime；安装后它也能在这里参赛："
+        "`pip install onnxruntime==1.32.0`，然后重启应用。",
+    },
+    "lane.onnxruntime": {
+        "en": "ONNX Runtime · {cores} {cores:thread|threads}",
+        "zh": "ONNX Runtime · {cores} 个线程",
+    },
     "speed.solved": {
         "en": "The same arithmetic, made cheaper: compiled kernels that use every core give the "
         "numbers of the slower backends (each race checks them against NumPy's), so a real "
