@@ -182,15 +182,18 @@ def load_tensors(
                 f"{file} has no tensor {key!r}: it is not the BERT checkpoint its config "
                 f"describes ({cfg.describe()}), or it is damaged; {hint}"
             )
-        if raw[key].shape != shape:
-            raise WeightsError(
-                f"{file}: tensor {key!r} has shape {raw[key].shape}, expected {shape} "
-                f"(the config: {cfg.describe()}); {hint}"
-            )
+        # The dtype first: a bfloat16 file reads as arrays of NumPy's void kind once ml_dtypes
+        # is imported (onnx imports it), and as a TypeError above when it is not; either way
+        # the message says what the tensors are, whatever their shapes.
         if raw[key].dtype.kind != "f":
             raise WeightsError(
                 f"{file}: tensor {key!r} has dtype {raw[key].dtype}, expected floating point "
                 f"(the model's weights are float32); {hint}"
+            )
+        if raw[key].shape != shape:
+            raise WeightsError(
+                f"{file}: tensor {key!r} has shape {raw[key].shape}, expected {shape} "
+                f"(the config: {cfg.describe()}); {hint}"
             )
         tensor = np.ascontiguousarray(raw[key], dtype=np.float32)
         if not np.isfinite(tensor).all():
