@@ -61,12 +61,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.op.minilm": {"en": "MiniLM forward", "zh": "MiniLM 前向计算"},
     "speed.op.minilm.shape": {
         "en": "The whole all-MiniLM-L6-v2 encoder (6 layers, 12 heads, d_model 384) over "
-        "[batch, n] token ids: mostly matrix products, plus attention growing as n². NumPy and "
-        "Rust only: at about ten million multiply-adds a token, pure Python would need seconds "
-        "for every sentence.",
+        "[batch, n] token ids: mostly matrix products, plus attention growing as n². Pure Python "
+        "does not race: at about ten million multiply-adds a token, it would need seconds for "
+        "every sentence.",
         "zh": "完整的 all-MiniLM-L6-v2 编码器（6 层、12 个头、d_model 384）处理 [batch, n] 个 "
-        "token id：主要是矩阵乘法，另有随 n² 增长的注意力。只比较 NumPy 和 Rust："
-        "每个 token 约一千万次乘加，纯 Python 算任何一句话都要好几秒。",
+        "token id：主要是矩阵乘法，另有随 n² 增长的注意力。纯 Python 不参赛："
+        "每个 token 约一千万次乘加，它算任何一句话都要好几秒。",
     },
     "speed.op.smollm2_prefill": {"en": "SmolLM2 reads a prompt", "zh": "SmolLM2 读入提示"},
     "speed.op.smollm2_prefill.shape": {
