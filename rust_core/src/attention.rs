@@ -42,6 +42,10 @@ pub struct Dims {
     pub d_v: usize,
     /// Query heads per key/value head (g of grouped-query attention; 1 when not grouped).
     pub group: usize,
+    /// Elements from one batch of k (and of v) to the next: m·d_k (m·d_v) when contiguous, more
+    /// when they are the first m positions of a longer array (a key/value cache read in place).
+    pub k_stride: usize,
+    pub v_stride: usize,
 }
 
 impl Dims {
@@ -49,6 +53,20 @@ impl Dims {
     #[inline]
     pub fn kv(&self, b: usize) -> usize {
         b / self.group
+    }
+
+    /// The m × d_k keys that q's batch `b` reads, out of `k`.
+    #[inline]
+    pub fn keys<'a, T>(&self, k: &'a [T], b: usize) -> &'a [T] {
+        let start = self.kv(b) * self.k_stride;
+        &k[start..start + self.m * self.d_k]
+    }
+
+    /// The m × d_v values that q's batch `b` reads, out of `v`.
+    #[inline]
+    pub fn values<'a, T>(&self, v: &'a [T], b: usize) -> &'a [T] {
+        let start = self.kv(b) * self.v_stride;
+        &v[start..start + self.m * self.d_v]
     }
 
     /// The shape of the weights, `(*lead, n, m)`.
@@ -155,6 +173,8 @@ pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dim
         d_k,
         d_v,
         group,
+        k_stride: m * d_k,
+        v_stride: m * d_v,
     })
 }
 
@@ -350,9 +370,7 @@ fn attention_block<T: Real>(
     let Dims { n, m, d_k, d_v, .. } = *dims;
     let rows = z.len() / d_v;
     let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
-    let kv = dims.kv(b);
-    let k_b = &k[kv * m * d_k..(kv + 1) * m * d_k];
-    let v_b = &v[kv * m * d_v..(kv + 1) * m * d_v];
+    let (k_b, v_b) = (dims.keys(k, b), dims.values(v, b));
     z.fill(T::zero());
     let state = &mut scratch.rows;
     state.clear();
@@ -448,7 +466,7 @@ fn weights_block<T: Real>(
     let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
     matmul_abt(
         q_blk,
-        Mat::new(&k[dims.kv(b) * m * d_k..], m, d_k, d_k),
+        Mat::new(dims.keys(k, b), m, d_k, d_k),
         opt.scale,
         a,
         m,
@@ -483,7 +501,7 @@ fn weights_and_output_block<T: Real>(
     let attends = weights_block(q, k, dims, opt, b, i0, a);
     matmul_ab(
         Mat::new(a, rows, m, m),
-        Mat::new(&v[dims.kv(b) * m * d_v..], m, d_v, d_v),
+        Mat::new(dims.values(v, b), m, d_v, d_v),
         T::one(),
         z,
         d_v,

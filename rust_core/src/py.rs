@@ -678,6 +678,95 @@ struct AttentionCall<'a, 'py> {
     returns: Results,
 }
 
+/// A key or value array as the kernel reads it: in place when its batches are row-major
+/// matrices a fixed stride apart (`strided_batches`), else a C-ordered array (`readonly`).
+struct KvArray<'py, T: Element> {
+    array: PyReadonlyArrayDyn<'py, T>,
+    /// (elements from one batch to the next, elements from the first to the last one read) when
+    /// read in place.
+    strided: Option<(usize, usize)>,
+}
+
+impl<'py, T: Element> KvArray<'py, T> {
+    fn read(arr: &Bound<'py, PyUntypedArray>, rows: usize, cols: usize) -> PyResult<Self> {
+        if let Some((stride, len)) = strided_batches(arr, rows, cols) {
+            let array = arr
+                .clone()
+                .cast_into::<PyArrayDyn<T>>()?
+                .try_readonly()
+                .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))?;
+            return Ok(KvArray {
+                array,
+                strided: Some((stride, len)),
+            });
+        }
+        Ok(KvArray {
+            array: readonly::<T>(arr)?,
+            strided: None,
+        })
+    }
+
+    /// The elements the kernel reads, and the stride between batches (`None`: contiguous).
+    fn slice(&self) -> PyResult<(&[T], Option<usize>)> {
+        match self.strided {
+            // SAFETY: `strided_batches` checked that `len` elements from the array's first one
+            // lie within it (non-negative strides, every batch's last row inside the array's
+            // extent), and the read-only borrow keeps them alive and unchanged while `self`
+            // lives.
+            Some((stride, len)) => Ok((
+                unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), len) },
+                Some(stride),
+            )),
+            None => Ok((
+                self.array
+                    .as_slice()
+                    .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))?,
+                None,
+            )),
+        }
+    }
+}
+
+/// For an array that is not C-contiguous but whose last two axes are a C-ordered `rows × cols`
+/// matrix and whose leading axes step evenly (the first positions of a key/value cache,
+/// `k[:, :end]` of a [h, capacity, d] array): (the element stride between its batches, the
+/// elements from its first to its last one). None when it must be copied instead.
+fn strided_batches(
+    arr: &Bound<'_, PyUntypedArray>,
+    rows: usize,
+    cols: usize,
+) -> Option<(usize, usize)> {
+    let (shape, strides) = (arr.shape(), arr.strides());
+    let item = arr.dtype().itemsize() as isize;
+    let nd = shape.len();
+    if arr.is_c_contiguous()
+        || nd < 3
+        || item == 0
+        || rows < 2
+        || cols == 0
+        || !viewable(arr)
+        || arr.dtype().is_native_byteorder() == Some(false)
+        || strides[nd - 1] != item
+        || strides[nd - 2] != cols as isize * item
+        || shape[..nd - 2].contains(&0)
+    {
+        return None;
+    }
+    // The leading axes must flatten into one: each steps over the whole of the next.
+    for i in 0..nd - 3 {
+        if strides[i] != strides[i + 1] * shape[i + 1] as isize {
+            return None;
+        }
+    }
+    let stride = strides[nd - 3];
+    if stride < (rows * cols) as isize * item || stride % item != 0 {
+        return None; // overlapping or negative batches
+    }
+    let stride = (stride / item) as usize;
+    let batches: usize = shape[..nd - 2].iter().product();
+    Some((stride, (batches - 1) * stride + rows * cols))
+}
+
 fn attention_typed<'py, T: Real + Element>(
     py: Python<'py>,
     call: AttentionCall<'_, 'py>,
@@ -708,12 +797,23 @@ fn attention_typed<'py, T: Real + Element>(
 
     let q_ro = readonly::<T>(call.q)?;
     let q_c = contiguous(&q_ro)?;
-    let k_ro = readonly::<T>(call.k)?;
-    let k_c = contiguous(&k_ro)?;
-    let (q_s, k_s) = (as_slice(&q_c), as_slice(&k_c));
-    let v_ro = call.v.map(readonly::<T>).transpose()?;
-    let v_c = v_ro.as_ref().map(contiguous).transpose()?;
-    let v_s = v_c.as_ref().map_or(&[][..], as_slice);
+    let q_s = as_slice(&q_c);
+    // Keys and values are read in place when they are a cache's first positions: copying them
+    // cost a generated token more than its attention after 2048 positions.
+    let k_in = KvArray::<T>::read(call.k, dims.m, dims.d_k)?;
+    let (k_s, k_stride) = k_in.slice()?;
+    let v_in = call
+        .v
+        .map(|v| KvArray::<T>::read(v, dims.m, dims.d_v))
+        .transpose()?;
+    let (v_s, v_stride) = match &v_in {
+        Some(v) => v.slice()?,
+        None => (&[][..], None),
+    };
+    let mut dims = dims.clone();
+    dims.k_stride = k_stride.unwrap_or(dims.k_stride);
+    dims.v_stride = v_stride.unwrap_or(dims.v_stride);
+    let dims = &dims;
     let work = attn::attention_work(dims);
     let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
     match call.returns {
