@@ -220,7 +220,8 @@ def run_benchmark(
                     cell, functools.partial(call, inputs), threaded, repeats=repeats,
                     warmup=warmup, budget_s=budget, deadline=deadline, cores=cores,
                 )  # fmt: skip
-                if LANE_BACKEND.get(lane) == "numpy":
+                # OpenBLAS's threads (and ONNX Runtime's) spin after a call: let them settle
+                if LANE_BACKEND.get(lane) == "numpy" or lane in EXTERNAL_LANES:
                     clock.sleep(BLAS_SETTLE_S)
                 if lane == REFERENCE_LANE:
                     reference = output
