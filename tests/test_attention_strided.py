@@ -77,3 +77,18 @@ def test_the_model_cache_hands_its_views_over(rust) -> None:
     rng = np.random.default_rng(3)
     keys, values = cache.append(*(rng.standard_normal((2, 3, 10, 64), dtype=np.float32)))
     assert not keys.flags.c_contiguous and keys.strides[-2:] == (64 * 4, 4)
+
+
+def test_arrays_numpy_calls_contiguous_with_odd_strides(rust) -> None:
+    """Found by the property tests: size-1 and empty axes may carry any stride and still be
+    C-contiguous to NumPy; the keys and values of such arrays are read like any other."""
+    from numpy.lib.stride_tricks import as_strided
+
+    data = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+    odd = as_strided(data, shape=(2, 1, 1), strides=(4, 4, 4))
+    np.testing.assert_array_equal(
+        rust.attention(odd, odd, odd, scale=0.5), np.ones((2, 1, 1)) * [[[1]], [[2]]]
+    )
+    empty_q = as_strided(data, shape=(0, 0), strides=(0, 0))
+    empty_k = as_strided(data, shape=(1, 0), strides=(0, 0))
+    assert rust.attention(empty_q, empty_k, np.array([[-4.0]], np.float32)).shape == (0, 1)

@@ -706,24 +706,28 @@ impl<'py, T: Element> KvArray<'py, T> {
         })
     }
 
-    /// The elements the kernel reads, and the stride between batches (`None`: contiguous).
-    fn slice(&self) -> PyResult<(&[T], Option<usize>)> {
-        match self.strided {
-            // SAFETY: `strided_batches` checked that `len` elements from the array's first one
-            // lie within it (non-negative strides, every batch's last row inside the array's
-            // extent), and the read-only borrow keeps them alive and unchanged while `self`
-            // lives.
-            Some((stride, len)) => Ok((
-                unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), len) },
-                Some(stride),
-            )),
-            None => Ok((
-                self.array
-                    .as_slice()
-                    .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))?,
-                None,
-            )),
-        }
+    /// The elements the kernel reads in place and the stride between batches, or None when the
+    /// array is read through `contiguous` (as every other argument).
+    fn in_place(&self) -> Option<(&[T], usize)> {
+        let (stride, len) = self.strided?;
+        // SAFETY: `strided_batches` checked that `len` elements from the array's first one lie
+        // within it (non-negative strides, every batch's last row inside the array's extent),
+        // and the read-only borrow keeps them alive and unchanged while `self` lives.
+        let data = unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), len) };
+        Some((data, stride))
+    }
+}
+
+/// The elements of a key or value array the kernel reads: its C-ordered copy `copy` when there is
+/// one, else the array in place, with the stride between its batches.
+fn kv_slice<'a, T: Element>(
+    kv: &'a KvArray<'_, T>,
+    copy: Option<&'a CowArray<'a, T, IxDyn>>,
+) -> (&'a [T], Option<usize>) {
+    match (copy, kv.in_place()) {
+        (Some(c), _) => (as_slice(c), None),
+        (None, Some((data, stride))) => (data, Some(stride)),
+        (None, None) => (&[], None), // not reached: `read` copies what it cannot read in place
     }
 }
 
@@ -801,14 +805,22 @@ fn attention_typed<'py, T: Real + Element>(
     // Keys and values are read in place when they are a cache's first positions: copying them
     // cost a generated token more than its attention after 2048 positions.
     let k_in = KvArray::<T>::read(call.k, dims.m, dims.d_k)?;
-    let (k_s, k_stride) = k_in.slice()?;
+    let k_c = match k_in.in_place() {
+        Some(_) => None,
+        None => Some(contiguous(&k_in.array)?),
+    };
+    let (k_s, k_stride) = kv_slice(&k_in, k_c.as_ref());
     let v_in = call
         .v
         .map(|v| KvArray::<T>::read(v, dims.m, dims.d_v))
         .transpose()?;
+    let v_c = match &v_in {
+        Some(v) if v.in_place().is_none() => Some(contiguous(&v.array)?),
+        _ => None,
+    };
     let (v_s, v_stride) = match &v_in {
-        Some(v) => v.slice()?,
-        None => (&[][..], None),
+        Some(v) => kv_slice(v, v_c.as_ref()),
+        None => (&[][..], None), // attention_weights: no v
     };
     let mut dims = dims.clone();
     dims.k_stride = k_stride.unwrap_or(dims.k_stride);
