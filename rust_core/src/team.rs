@@ -7,7 +7,7 @@
 //! a sleeping thread took some 50 µs (one row through a [1536, 576] Q4_1 matrix: 86 µs on one
 //! thread, 134 µs on two). Here the caller never sleeps: it publishes the loop, takes parts of it
 //! itself, and spins until the parts the helpers took are done; helpers that were already
-//! spinning join within a microsecond, and helpers that were parked simply take no part (the
+//! spinning join at once, and helpers that were parked simply take no part (the
 //! caller does them), so a loop is never slower than running it alone by more than its hand-off.
 //!
 //! Parts are claimed one at a time from a shared counter, so a helper that the OS has descheduled

@@ -198,8 +198,8 @@ pub fn num_threads() -> usize {
 }
 
 /// Below this much work (multiply-adds of the whole loop) `for_each_part` keeps a loop on the
-/// calling thread: a hand-off to the team costs about a microsecond when its helpers spin, and
-/// 2^17 multiply-adds take about ten.
+/// calling thread: 2^17 multiply-adds take a few microseconds, not much more than handing parts
+/// to another core and collecting them.
 pub const TEAM_MIN_WORK: usize = 1 << 17;
 
 /// `body(0) … body(parts − 1)`, each once, in any order, spread over the threads: rayon's when

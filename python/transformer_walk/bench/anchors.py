@@ -80,14 +80,15 @@ def _embed_pair(batch: list[str]) -> Callable[[int], Pair]:
     return make
 
 
-def _smollm2(threads: int) -> Any:
+def _smollm2() -> Any:
+    """SmolLM2 on rust_core (its threads are set around the whole row, in ``goals.run``)."""
     from transformer_walk.models.smollm2 import load_smollm2
 
     return load_smollm2(backend="rust")
 
 
 def _prefill_pair(threads: int) -> Pair:
-    ours = _smollm2(threads)
+    ours = _smollm2()
     theirs = llama_lane.model(threads)
     ids = np.array(prompt_ids(ours, PREFILL_TOKENS))
 
@@ -128,7 +129,7 @@ def _per_token(step: Callable[[int], int], first: int, n: int, clock: Clock) -> 
 
 
 def _decode_pair(threads: int, clock: Clock = SYSTEM_CLOCK) -> Pair:
-    ours = _smollm2(threads)
+    ours = _smollm2()
     theirs = llama_lane.model(threads)
     prompt = ours.tokenize(PROMPT)
     if theirs.tokenize(PROMPT) != prompt:

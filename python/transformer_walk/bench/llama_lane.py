@@ -28,6 +28,7 @@ N_CTX = 2048
 N_BATCH = 512
 
 
+@functools.cache  # the Speed page asks on every rerun; a failed import would search again
 def available() -> str | None:
     """None when llama_cpp can be imported, else why not (with how to install it)."""
     try:

@@ -121,6 +121,7 @@ def build_graph(model: MiniLM) -> onnx.ModelProto:
     return onnx_model
 
 
+@functools.cache  # the Speed page asks on every rerun; a failed import would search again
 def available() -> str | None:
     """None when onnxruntime can be imported, else why not (with the command that installs it)."""
     try:
