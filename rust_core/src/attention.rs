@@ -27,6 +27,8 @@ use rayon::prelude::*;
 use crate::error::{checked_len, fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_ab, matmul_abt, Mat};
 use crate::real::Real;
+use crate::rows::unravel;
+use crate::rows::Layout;
 use crate::softmax::softmax_in_place;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 
@@ -42,10 +44,12 @@ pub struct Dims {
     pub d_v: usize,
     /// Query heads per key/value head (g of grouped-query attention; 1 when not grouped).
     pub group: usize,
-    /// Elements from one batch of k (and of v) to the next: m·d_k (m·d_v) when contiguous, more
-    /// when they are the first m positions of a longer array (a key/value cache read in place).
-    pub k_stride: usize,
-    pub v_stride: usize,
+    /// Where q's, k's and v's matrices lie in their slices: C order from `check_shapes`; a view
+    /// read in place (a key/value cache's first positions, the heads of a fused Q·K·V product)
+    /// has its own strides (`Layout::strided`).
+    pub q_layout: Layout,
+    pub k_layout: Layout,
+    pub v_layout: Layout,
 }
 
 impl Dims {
@@ -55,18 +59,22 @@ impl Dims {
         b / self.group
     }
 
-    /// The m × d_k keys that q's batch `b` reads, out of `k`.
+    /// Query rows i0 … i0 + rows − 1 of batch `b`, out of `q`.
     #[inline]
-    pub fn keys<'a, T>(&self, k: &'a [T], b: usize) -> &'a [T] {
-        let start = self.kv(b) * self.k_stride;
-        &k[start..start + self.m * self.d_k]
+    pub fn queries<'a, T>(&self, q: &'a [T], b: usize, i0: usize, rows: usize) -> Mat<'a, T> {
+        self.q_layout.rows(q, b, i0, rows, self.d_k)
     }
 
-    /// The m × d_v values that q's batch `b` reads, out of `v`.
+    /// Keys j0 … j0 + cols − 1 that q's batch `b` reads, out of `k`.
     #[inline]
-    pub fn values<'a, T>(&self, v: &'a [T], b: usize) -> &'a [T] {
-        let start = self.kv(b) * self.v_stride;
-        &v[start..start + self.m * self.d_v]
+    pub fn keys<'a, T>(&self, k: &'a [T], b: usize, j0: usize, cols: usize) -> Mat<'a, T> {
+        self.k_layout.rows(k, self.kv(b), j0, cols, self.d_k)
+    }
+
+    /// Values j0 … j0 + cols − 1 that q's batch `b` reads, out of `v`.
+    #[inline]
+    pub fn values<'a, T>(&self, v: &'a [T], b: usize, j0: usize, cols: usize) -> Mat<'a, T> {
+        self.v_layout.rows(v, self.kv(b), j0, cols, self.d_v)
     }
 
     /// The shape of the weights, `(*lead, n, m)`.
@@ -173,8 +181,9 @@ pub fn check_shapes(q: &[usize], k: &[usize], v: Option<&[usize]>) -> Result<Dim
         d_k,
         d_v,
         group,
-        k_stride: m * d_k,
-        v_stride: m * d_v,
+        q_layout: Layout::contiguous(q_lead, n, d_k),
+        k_layout: Layout::contiguous(k_lead, m, d_k),
+        v_layout: Layout::contiguous(k_lead, m, d_v),
     })
 }
 
@@ -261,13 +270,7 @@ impl MaskLayout {
     /// The position of element (b, 0, 0): the flat batch index unravelled over the leading
     /// dimensions, last fastest.
     fn offset(&self, b: usize) -> usize {
-        let mut rest = b;
-        let mut offset = 0;
-        for (&size, &stride) in self.lead.iter().zip(&self.lead_strides).rev() {
-            offset += (rest % size) * stride;
-            rest /= size;
-        }
-        offset
+        unravel(b, &self.lead, &self.lead_strides)
     }
 }
 
@@ -367,10 +370,9 @@ fn attention_block<T: Real>(
     z: &mut [T],
     scratch: &mut Scratch<T>,
 ) {
-    let Dims { n, m, d_k, d_v, .. } = *dims;
+    let Dims { m, d_v, .. } = *dims;
     let rows = z.len() / d_v;
-    let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
-    let (k_b, v_b) = (dims.keys(k, b), dims.values(v, b));
+    let q_blk = dims.queries(q, b, i0, rows);
     z.fill(T::zero());
     let state = &mut scratch.rows;
     state.clear();
@@ -383,25 +385,22 @@ fn attention_block<T: Real>(
         },
     );
 
-    let last_query = i0 + rows - 1;
-    for j0 in (0..m).step_by(BLOCK_K) {
-        // Every key from here on is in every row's future: its weight is 0. Skip the rest, unless
-        // a value there is NaN or ±inf, which the plain formula Σ_j a_ij v_j turns into NaN
-        // (0 · NaN) as the other backends do.
-        if opt.causal && j0 > last_query && v_b[j0 * d_v..].iter().all(|x| x.is_finite()) {
-            break;
-        }
-        let cols = BLOCK_K.min(m - j0);
+    // With the causal mask no row of this block sees a key after its last query: those keys'
+    // weights are 0, so they are not computed — unless a value there is NaN or ±inf, which the
+    // plain formula Σ_j a_ij v_j turns into NaN (0 · NaN), as the other backends do. (Cutting the
+    // tiles there, not only skipping whole tiles past it, saves a quarter of a 357-token prompt's
+    // causal scores.)
+    let seen = i0 + rows; // keys 0 … i0 + rows − 1
+    let end = if opt.causal && seen < m && dims.values(v, b, seen, m - seen).all_finite() {
+        seen
+    } else {
+        m
+    };
+    for j0 in (0..end).step_by(BLOCK_K) {
+        let cols = BLOCK_K.min(end - j0);
         let s = &mut scratch.scores[..rows * cols];
         // S = Q_blk · K_tileᵀ · scale   (rows × cols)
-        matmul_abt(
-            q_blk,
-            Mat::new(&k_b[j0 * d_k..], cols, d_k, d_k),
-            opt.scale,
-            s,
-            cols,
-            false,
-        );
+        matmul_abt(q_blk, dims.keys(k, b, j0, cols), opt.scale, s, cols, false);
         if opt.mask.is_some() || opt.causal {
             mask_tile(s, b, i0, j0, cols, opt);
         }
@@ -429,14 +428,7 @@ fn attention_block<T: Real>(
         }
         // O += P · V_tile   (rows × d_v)
         let p = Mat::new(&scratch.scores[..rows * cols], rows, cols, cols);
-        matmul_ab(
-            p,
-            Mat::new(&v_b[j0 * d_v..], cols, d_v, d_v),
-            T::one(),
-            z,
-            d_v,
-            true,
-        );
+        matmul_ab(p, dims.values(v, b, j0, cols), T::one(), z, d_v, true);
     }
     for (st, z_i) in state.iter().zip(z.chunks_mut(d_v)) {
         if st.poisoned {
@@ -461,12 +453,11 @@ fn weights_block<T: Real>(
     i0: usize,
     a: &mut [T],
 ) -> [bool; BLOCK_Q] {
-    let Dims { n, m, d_k, .. } = *dims;
+    let m = dims.m;
     let rows = a.len() / m;
-    let q_blk = Mat::new(&q[(b * n + i0) * d_k..], rows, d_k, d_k);
     matmul_abt(
-        q_blk,
-        Mat::new(dims.keys(k, b), m, d_k, d_k),
+        dims.queries(q, b, i0, rows),
+        dims.keys(k, b, 0, m),
         opt.scale,
         a,
         m,
@@ -501,7 +492,7 @@ fn weights_and_output_block<T: Real>(
     let attends = weights_block(q, k, dims, opt, b, i0, a);
     matmul_ab(
         Mat::new(a, rows, m, m),
-        Mat::new(dims.values(v, b), m, d_v, d_v),
+        dims.values(v, b, 0, m),
         T::one(),
         z,
         d_v,

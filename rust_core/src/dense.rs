@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_abt_threaded, Mat};
 use crate::real::Real;
+use crate::rows::Rows;
 use crate::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// Check the shapes of `linear` (E17–E20): x [..., in], weight [out, in], bias [out].
@@ -144,12 +145,14 @@ pub fn linear<T: Real>(
         Mat::new(x, rows, d_in, d_in),
         Mat::new(weight, d_out, d_in, d_in),
     );
-    matmul_abt_threaded(x_mat, w_mat, y, d_out, threads);
+    // The bias is written first and the product added to it by gemm as it stores each tile: a
+    // separate pass adding it afterwards read and wrote the whole output again, on one thread.
     if let Some(b) = bias {
         for row in y.chunks_mut(d_out) {
-            row.iter_mut().zip(b).for_each(|(v, &bj)| *v = *v + bj);
+            row.copy_from_slice(b);
         }
     }
+    matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias.is_some());
 }
 
 /// LayerNorm of each row of x [rows, d] into y.
@@ -198,23 +201,36 @@ pub fn rms_norm<T: Real>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
     }
 }
 
-/// SiLU of every element of x into y, or SwiGLU, silu(x) · up, when `up` is given (same length).
-pub fn silu<T: Real>(x: &[T], up: Option<&[T]>, y: &mut [T]) {
-    if silu_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        T::silu_into(x, up, y);
-    } else {
-        const CHUNK: usize = 1 << 14; // 64 KB of float32 per task
-        match up {
-            None => y
-                .par_chunks_mut(CHUNK)
-                .zip(x.par_chunks(CHUNK))
-                .for_each(|(y, x)| T::silu_into(x, None, y)),
-            Some(up) => y
-                .par_chunks_mut(CHUNK)
-                .zip(x.par_chunks(CHUNK))
-                .zip(up.par_chunks(CHUNK))
-                .for_each(|((y, x), u)| T::silu_into(x, Some(u), y)),
+/// SiLU of every element of x into y, or SwiGLU, silu(x) · up, when `up` is given (same shape).
+/// x and up may be column blocks of a wider array (gate and up out of one product): they are
+/// then read row by row where they lie.
+pub fn silu<T: Real>(x: &Rows<T>, up: Option<&Rows<T>>, y: &mut [T]) {
+    const CHUNK: usize = 1 << 14; // 64 KB of float32 per task
+    let cols = x.cols();
+    if y.is_empty() || cols == 0 {
+        return;
+    }
+    let parallel = silu_work(y.len()) >= PARALLEL_MIN_WORK && in_pool();
+    if let (Some(xf), Some(uf)) = (x.flat(), up.map_or(Some(None), |u| u.flat().map(Some))) {
+        // C order: chunks of any length, whatever the rows' (short rows would be slow one by one).
+        if !parallel {
+            T::silu_into(xf, uf, y);
+        } else {
+            y.par_chunks_mut(CHUNK).enumerate().for_each(|(c, y)| {
+                let at = c * CHUNK..c * CHUNK + y.len();
+                T::silu_into(&xf[at.clone()], uf.map(|u| &u[at]), y)
+            });
         }
+        return;
+    }
+    let row = |(r, y_row): (usize, &mut [T])| T::silu_into(x.row(r), up.map(|u| u.row(r)), y_row);
+    if !parallel {
+        y.chunks_mut(cols).enumerate().for_each(row);
+    } else {
+        y.par_chunks_mut(cols)
+            .enumerate()
+            .with_min_len(CHUNK.div_ceil(cols))
+            .for_each(row);
     }
 }
 

@@ -18,6 +18,7 @@ pub mod qlinear;
 pub mod quant;
 pub mod real;
 pub mod rope;
+pub mod rows;
 pub mod simd;
 pub mod skinny;
 pub mod skipgram;

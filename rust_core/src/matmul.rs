@@ -62,6 +62,18 @@ impl<'a, T> Mat<'a, T> {
     }
 }
 
+impl<T: Real> Mat<'_, T> {
+    /// Whether every element is finite (no NaN, no ±inf).
+    pub fn all_finite(&self) -> bool {
+        (0..self.rows).all(|r| {
+            let start = r * self.stride;
+            self.data[start..start + self.cols]
+                .iter()
+                .all(|x| x.is_finite())
+        })
+    }
+}
+
 /// `c = beta·(a · bᵀ) (+ c when accumulate)`: a [m × k], b [n × k] (so bᵀ is [k × n]),
 /// c [m × n] row-major with row stride `ldc`.
 pub fn matmul_abt<T: Real>(
@@ -86,16 +98,23 @@ pub fn matmul_abt<T: Real>(
     );
 }
 
-/// `matmul_abt` for one big product, split by gemm itself over `threads` threads of the current
-/// rayon pool (for `linear`, where nothing outside the product runs in parallel).
-pub fn matmul_abt_threaded<T: Real>(a: Mat<T>, b: Mat<T>, c: &mut [T], ldc: usize, threads: usize) {
+/// `matmul_abt` with beta 1 for one big product, split by gemm itself over `threads` threads of
+/// the current rayon pool (for `linear`, where nothing outside the product runs in parallel).
+pub fn matmul_abt_threaded<T: Real>(
+    a: Mat<T>,
+    b: Mat<T>,
+    c: &mut [T],
+    ldc: usize,
+    threads: usize,
+    accumulate: bool,
+) {
     let par = if threads > 1 {
         Parallelism::Rayon(threads)
     } else {
         Parallelism::None
     };
     let rhs = (b.data, 1, b.stride as isize);
-    product(a, b.rows, rhs, b.cols, T::one(), c, ldc, false, par);
+    product(a, b.rows, rhs, b.cols, T::one(), c, ldc, accumulate, par);
 }
 
 /// `c = beta·(a · b) (+ c when accumulate)`: a [m × k], b [k × n], c [m × n] with row stride `ldc`.

@@ -19,6 +19,7 @@ use crate::qlinear;
 use crate::quant::{self, Kind};
 use crate::real::Real;
 use crate::rope as rp;
+use crate::rows::{Layout, Rows};
 use crate::skipgram as sg;
 use crate::softmax as sm;
 use crate::threads;
@@ -678,97 +679,138 @@ struct AttentionCall<'a, 'py> {
     returns: Results,
 }
 
-/// A key or value array as the kernel reads it: in place when its batches are row-major
-/// matrices a fixed stride apart (`strided_batches`), else a C-ordered array (`readonly`).
-struct KvArray<'py, T: Element> {
+/// q, k or v as the kernel reads it: in place when every row is contiguous and every other axis
+/// steps a whole, non-negative number of elements (`view_layout`: a key/value cache's first
+/// positions, the heads of a fused Q·K·V product), else a C-ordered array (`readonly`).
+struct Operand<'py, T: Element> {
     array: PyReadonlyArrayDyn<'py, T>,
-    /// (elements from one batch to the next, elements from the first to the last one read) when
-    /// read in place.
-    strided: Option<(usize, usize)>,
+    /// (the layout, the elements from the array's first to the last it reaches) when read in
+    /// place.
+    view: Option<(Layout, usize)>,
 }
 
-impl<'py, T: Element> KvArray<'py, T> {
+impl<'py, T: Element + Clone> Operand<'py, T> {
     fn read(arr: &Bound<'py, PyUntypedArray>, rows: usize, cols: usize) -> PyResult<Self> {
-        if let Some((stride, len)) = strided_batches(arr, rows, cols) {
+        if let Some(view) = view_layout(arr, rows, cols) {
             let array = arr
                 .clone()
                 .cast_into::<PyArrayDyn<T>>()?
                 .try_readonly()
                 .map_err(|e| PyValueError::new_err(format!("cannot read the array: {e}")))?;
-            return Ok(KvArray {
+            return Ok(Operand {
                 array,
-                strided: Some((stride, len)),
+                view: Some(view),
             });
         }
-        Ok(KvArray {
+        Ok(Operand {
             array: readonly::<T>(arr)?,
-            strided: None,
+            view: None,
         })
     }
 
-    /// The elements the kernel reads in place and the stride between batches, or None when the
-    /// array is read through `contiguous` (as every other argument).
-    fn in_place(&self) -> Option<(&[T], usize)> {
-        let (stride, len) = self.strided?;
-        // SAFETY: `strided_batches` checked that `len` elements from the array's first one lie
-        // within it (non-negative strides, every batch's last row inside the array's extent),
-        // and the read-only borrow keeps them alive and unchanged while `self` lives.
-        let data = unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), len) };
-        Some((data, stride))
+    /// The C-ordered array to read when the operand is not read in place.
+    fn copy(&self) -> PyResult<Option<CowArray<'_, T, IxDyn>>> {
+        match self.view {
+            Some(_) => Ok(None),
+            None => contiguous(&self.array).map(Some),
+        }
+    }
+
+    /// The elements the kernel reads and their layout: the array itself when read in place,
+    /// else `copy` (from `copy()`) with `c_order`, the layout of C order.
+    fn elements<'a>(
+        &'a self,
+        copy: Option<&'a CowArray<'a, T, IxDyn>>,
+        c_order: &Layout,
+    ) -> (&'a [T], Layout) {
+        match (copy, &self.view) {
+            (Some(c), _) => (as_slice(c), c_order.clone()),
+            (None, Some((layout, len))) => {
+                // SAFETY: `view_layout` checked that `len` elements from the array's first one
+                // lie within it (non-negative strides, the last element reached inside the
+                // array's extent), and the read-only borrow keeps them alive and unchanged while
+                // `self` lives.
+                let data =
+                    unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), *len) };
+                (data, layout.clone())
+            }
+            (None, None) => (&[], c_order.clone()), // not reached: `copy` made one
+        }
+    }
+
+    /// The array as rows for the row-wise kernels: in place, or `copy` (from `copy()`).
+    fn rows<'a>(&'a self, copy: Option<&'a CowArray<'a, T, IxDyn>>) -> Rows<'a, T> {
+        match (copy, &self.view) {
+            (None, Some((layout, len))) => {
+                let shape = self.array.shape();
+                let (n, cols) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+                let (data, _) = self.elements(None, layout);
+                debug_assert_eq!(data.len(), *len);
+                Rows::strided(data, layout.clone(), n, cols)
+            }
+            _ => {
+                let cols = self.array.shape().last().copied().unwrap_or(1);
+                Rows::contiguous(copy.map_or(&[][..], as_slice), cols)
+            }
+        }
     }
 }
 
-/// The elements of a key or value array the kernel reads: its C-ordered copy `copy` when there is
-/// one, else the array in place, with the stride between its batches.
-fn kv_slice<'a, T: Element>(
-    kv: &'a KvArray<'_, T>,
-    copy: Option<&'a CowArray<'a, T, IxDyn>>,
-) -> (&'a [T], Option<usize>) {
-    match (copy, kv.in_place()) {
-        (Some(c), _) => (as_slice(c), None),
-        (None, Some((data, stride))) => (data, Some(stride)),
-        (None, None) => (&[], None), // not reached: `read` copies what it cannot read in place
+/// (rows, columns) of an array [..., rows, cols]: (1, cols) for one dimension, (1, 1) for none.
+fn rows_and_cols(shape: &[usize]) -> (usize, usize) {
+    match shape {
+        [.., n, cols] => (*n, *cols),
+        [cols] => (1, *cols),
+        [] => (1, 1),
     }
 }
 
-/// For an array that is not C-contiguous but whose last two axes are a C-ordered `rows × cols`
-/// matrix and whose leading axes step evenly (the first positions of a key/value cache,
-/// `k[:, :end]` of a [h, capacity, d] array): (the element stride between its batches, the
-/// elements from its first to its last one). None when it must be copied instead.
-fn strided_batches(
+/// For an array that is not C-contiguous but whose rows (the last axis, `cols` long) are
+/// contiguous and whose other axes step a non-negative whole number of elements: its layout and
+/// the elements from its first to the last one it reaches. None when it must be copied instead.
+/// Axes of length 1 are never stepped along, so their strides (which NumPy leaves arbitrary) are
+/// taken as 0.
+fn view_layout(
     arr: &Bound<'_, PyUntypedArray>,
     rows: usize,
     cols: usize,
-) -> Option<(usize, usize)> {
+) -> Option<(Layout, usize)> {
     let (shape, strides) = (arr.shape(), arr.strides());
     let item = arr.dtype().itemsize() as isize;
     let nd = shape.len();
     if arr.is_c_contiguous()
-        || nd < 3
+        || nd < 2
         || item == 0
-        || rows < 2
         || cols == 0
+        || shape.contains(&0)
         || !viewable(arr)
         || arr.dtype().is_native_byteorder() == Some(false)
-        || strides[nd - 1] != item
-        || strides[nd - 2] != cols as isize * item
-        || shape[..nd - 2].contains(&0)
+        || (cols > 1 && strides[nd - 1] != item)
     {
         return None;
     }
-    // The leading axes must flatten into one: each steps over the whole of the next.
-    for i in 0..nd - 3 {
-        if strides[i] != strides[i + 1] * shape[i + 1] as isize {
+    // Element strides; 0 along axes of length 1.
+    let mut steps = Vec::with_capacity(nd - 1);
+    for (&size, &stride) in shape[..nd - 1].iter().zip(strides) {
+        if size == 1 {
+            steps.push(0);
+        } else if stride < 0 {
             return None;
+        } else {
+            steps.push((stride / item) as usize);
         }
     }
-    let stride = strides[nd - 3];
-    if stride < (rows * cols) as isize * item || stride % item != 0 {
-        return None; // overlapping or negative batches
+    let row_stride = if rows > 1 { steps[nd - 2] } else { cols };
+    if rows > 1 && row_stride < cols {
+        return None; // rows overlap
     }
-    let stride = (stride / item) as usize;
-    let batches: usize = shape[..nd - 2].iter().product();
-    Some((stride, (batches - 1) * stride + rows * cols))
+    let last = shape[..nd - 1]
+        .iter()
+        .zip(&steps)
+        .map(|(&size, &step)| (size - 1) * step)
+        .sum::<usize>();
+    let layout = Layout::strided(&shape[..nd - 2], &steps[..nd - 2], row_stride);
+    Some((layout, last + cols))
 }
 
 fn attention_typed<'py, T: Real + Element>(
@@ -799,32 +841,25 @@ fn attention_typed<'py, T: Real + Element>(
         scale: T::from_f64_lossy(call.scale),
     };
 
-    let q_ro = readonly::<T>(call.q)?;
-    let q_c = contiguous(&q_ro)?;
-    let q_s = as_slice(&q_c);
-    // Keys and values are read in place when they are a cache's first positions: copying them
-    // cost a generated token more than its attention after 2048 positions.
-    let k_in = KvArray::<T>::read(call.k, dims.m, dims.d_k)?;
-    let k_c = match k_in.in_place() {
-        Some(_) => None,
-        None => Some(contiguous(&k_in.array)?),
-    };
-    let (k_s, k_stride) = kv_slice(&k_in, k_c.as_ref());
+    // Operands are read in place when their rows are contiguous: the heads of a fused Q·K·V
+    // product and a key/value cache's first positions would otherwise be copied every layer
+    // (copying a cache cost a generated token more than its attention after 2048 positions).
+    let q_in = Operand::<T>::read(call.q, dims.n, dims.d_k)?;
+    let k_in = Operand::<T>::read(call.k, dims.m, dims.d_k)?;
     let v_in = call
         .v
-        .map(|v| KvArray::<T>::read(v, dims.m, dims.d_v))
+        .map(|v| Operand::<T>::read(v, dims.m, dims.d_v))
         .transpose()?;
-    let v_c = match &v_in {
-        Some(v) if v.in_place().is_none() => Some(contiguous(&v.array)?),
-        _ => None,
-    };
-    let (v_s, v_stride) = match &v_in {
-        Some(v) => kv_slice(v, v_c.as_ref()),
-        None => (&[][..], None), // attention_weights: no v
-    };
+    let (q_c, k_c) = (q_in.copy()?, k_in.copy()?);
+    let v_c = v_in.as_ref().map(Operand::copy).transpose()?.flatten();
     let mut dims = dims.clone();
-    dims.k_stride = k_stride.unwrap_or(dims.k_stride);
-    dims.v_stride = v_stride.unwrap_or(dims.v_stride);
+    let (q_s, q_layout) = q_in.elements(q_c.as_ref(), &dims.q_layout);
+    let (k_s, k_layout) = k_in.elements(k_c.as_ref(), &dims.k_layout);
+    let (v_s, v_layout) = match &v_in {
+        Some(v) => v.elements(v_c.as_ref(), &dims.v_layout),
+        None => (&[][..], dims.v_layout.clone()), // attention_weights: no v
+    };
+    (dims.q_layout, dims.k_layout, dims.v_layout) = (q_layout, k_layout, v_layout);
     let dims = &dims;
     let work = attn::attention_work(dims);
     let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
@@ -1137,18 +1172,21 @@ fn silu_typed<'py, T: Real + Element>(
     x: &Bound<'py, PyUntypedArray>,
     up: Option<&Bound<'py, PyUntypedArray>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ro = readonly::<T>(x)?;
-    let c = contiguous(&ro)?;
-    let s = as_slice(&c);
-    let up_ro = up.map(readonly::<T>).transpose()?;
-    let up_c = up_ro.as_ref().map(contiguous).transpose()?;
-    let up_s = up_c.as_ref().map(as_slice);
+    // Rows read in place: gate and up are column blocks of one product.
+    let (n, cols) = rows_and_cols(x.shape());
+    let x_in = Operand::<T>::read(x, n, cols)?;
+    let x_c = x_in.copy()?;
+    let up_in = up.map(|u| Operand::<T>::read(u, n, cols)).transpose()?;
+    let up_c = up_in.as_ref().map(Operand::copy).transpose()?.flatten();
+    let x_rows = x_in.rows(x_c.as_ref());
+    let up_rows = up_in.as_ref().map(|u| u.rows(up_c.as_ref()));
+    let elements = x.shape().iter().product();
     fill_output(
         py,
         x.shape(),
         Fill::Overwritten,
-        dense::silu_work(s.len()),
-        |y| dense::silu(s, up_s, y),
+        dense::silu_work(elements),
+        |y| dense::silu(&x_rows, up_rows.as_ref(), y),
     )
 }
 
@@ -1194,17 +1232,18 @@ fn rope_typed<'py, T: Real + Element, I: embedding::Id>(
     dims: rp::RopeDims,
     base: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let ro = readonly::<T>(x)?;
-    let c = contiguous(&ro)?;
-    let s = as_slice(&c);
+    // Rows read in place: q and k are heads of column blocks of one Q·K·V product.
+    let x_in = Operand::<T>::read(x, dims.n, dims.d)?;
+    let x_c = x_in.copy()?;
+    let x_rows = x_in.rows(x_c.as_ref());
     fill_output(
         py,
         x.shape(),
         Fill::Overwritten,
-        rp::rope_work(s.len()),
+        rp::rope_work(dims.batch * dims.n * dims.d),
         |y| {
-            let table = rp::angles(positions, dims.d, base);
-            rp::rope(s, &table, dims, y)
+            let table = rp::angles_cached(positions, dims.d, base);
+            rp::rope(&x_rows, &table, dims, y)
         },
     )
 }

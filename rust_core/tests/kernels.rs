@@ -657,6 +657,7 @@ fn e23_counts_each_result_of_attention_in_order() {
 fn rms_norm_rope_and_swiglu_match_plain_loops_on_one_and_many_threads() {
     use rust_core::dense::{check_rms_norm, check_swiglu, rms_norm, silu};
     use rust_core::rope::{angles, check_positions, check_rope, rope};
+    use rust_core::rows::{Layout, Rows};
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     // d = 2 (one pair) and d = 64; odd n; 7 heads; big enough (7·301·64) to split on the pool.
     for &(heads, n, d) in &[(1usize, 1usize, 2usize), (3, 5, 2), (7, 301, 64)] {
@@ -687,12 +688,29 @@ fn rms_norm_rope_and_swiglu_match_plain_loops_on_one_and_many_threads() {
                 vec![f64::NAN; x.len()],
                 vec![f64::NAN; x.len()],
             );
+            let rows = Rows::contiguous(&x, d);
             threads::run(usize::MAX, || {
-                rope(&x, &table, dims, &mut y_rope);
+                rope(&rows, &table, dims, &mut y_rope);
                 rms_norm(&x, &w, 1e-5, d, &mut y_norm);
-                silu(&x, Some(&x), &mut y_glu);
+                silu(&rows, Some(&rows), &mut y_glu);
             })
             .unwrap();
+            // The same rows as the right half of a [heads, n, 2d] array (a column block, read in
+            // place): the same results, bit for bit.
+            let wide: Vec<f64> = x
+                .chunks(d)
+                .flat_map(|row| row.iter().map(|v| -v).chain(row.iter().copied()))
+                .collect();
+            let layout = Layout::strided(&[heads], &[n * 2 * d], 2 * d);
+            let block = Rows::strided(&wide[d..], layout, n, d);
+            let (mut b_rope, mut b_glu) = (vec![f64::NAN; x.len()], vec![f64::NAN; x.len()]);
+            threads::run(usize::MAX, || {
+                rope(&block, &table, dims, &mut b_rope);
+                silu(&block, Some(&rows), &mut b_glu);
+            })
+            .unwrap();
+            assert_eq!(b_rope, y_rope, "rope of a column block {heads}×{n}×{d}");
+            assert_eq!(b_glu, y_glu, "swiglu of a column block {heads}×{n}×{d}");
             assert!(
                 close(&y_rope, &want_rope, 1e-12),
                 "rope {heads}×{n}×{d}, {threads} threads"

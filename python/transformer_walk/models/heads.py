@@ -14,8 +14,9 @@ def split_heads(x: np.ndarray, h: int) -> np.ndarray:
     """x [..., n, d_model] → [..., h, n, d_k]: one [n, d_k] matrix per head."""
     *lead, n, d_model = x.shape
     x = x.reshape(*lead, n, h, d_model // h)  # (..., n, d_model) → (..., n, h, d_k)
-    # Contiguous, so that each head's [n, d_k] block is one slab for the attention kernel.
-    return np.ascontiguousarray(x.swapaxes(-3, -2))  # → (..., h, n, d_k)
+    # A view, not a copy: each head's rows are d_model (or, for a column block of a fused Q·K·V
+    # product, 3·d_model) apart, and rust_core's attention reads them where they are.
+    return x.swapaxes(-3, -2)  # → (..., h, n, d_k)
 
 
 def merge_heads(x: np.ndarray) -> np.ndarray:

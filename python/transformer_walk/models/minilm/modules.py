@@ -73,6 +73,22 @@ class Linear:
     def load(cls, tensors: Tensors, prefix: str) -> Linear:
         return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"])
 
+    @classmethod
+    def stacked(cls, parts: Sequence[Linear]) -> tuple[Linear, tuple[Linear, ...]]:
+        """One linear whose outputs are those of ``parts`` side by side (x · [W_1; W_2; …]ᵀ is
+        [x W_1ᵀ, x W_2ᵀ, …]), and the parts again as views of its rows: one product instead of
+        several, with the same weights shown wherever a part is."""
+        whole = cls(
+            np.concatenate([p.weight for p in parts]),  # (Σ out, in)
+            np.concatenate([p.bias for p in parts]),  # (Σ out,)
+        )
+        views, start = [], 0
+        for p in parts:
+            end = start + len(p.bias)
+            views.append(cls(whole.weight[start:end], whole.bias[start:end]))
+            start = end
+        return whole, tuple(views)
+
     # y = x W + b
     def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
         return be.linear(x, self.weight, self.bias)  # (..., in) → (..., out)
@@ -132,19 +148,17 @@ class BertEmbeddings:
 class BertSelfAttention:
     """``attention.self.{query,key,value}``: W^Q, W^K, W^V (and their biases) for all h heads."""
 
-    query: Linear  # (W^Q)ᵀ [d_model, d_model], b^Q
+    query: Linear  # (W^Q)ᵀ [d_model, d_model], b^Q: rows of ``qkv``
     key: Linear  # (W^K)ᵀ, b^K
     value: Linear  # (W^V)ᵀ, b^V
     h: int  # heads, from the config: the checkpoint's shapes do not say how W^Q is split
+    qkv: Linear  # [W^Q W^K W^V]ᵀ [3·d_model, d_model]: Q, K and V by one product
 
     @classmethod
     def load(cls, tensors: Tensors, prefix: str, cfg: MiniLMConfig) -> BertSelfAttention:
-        return cls(
-            query=Linear.load(tensors, f"{prefix}.query"),
-            key=Linear.load(tensors, f"{prefix}.key"),
-            value=Linear.load(tensors, f"{prefix}.value"),
-            h=cfg.h,
-        )
+        parts = [Linear.load(tensors, f"{prefix}.{name}") for name in ("query", "key", "value")]
+        qkv, (query, key, value) = Linear.stacked(parts)
+        return cls(query=query, key=key, value=value, h=cfg.h, qkv=qkv)
 
     @property
     def d_k(self) -> int:
@@ -174,10 +188,11 @@ class BertSelfAttention:
         Hugging Face reports them, and head_out = weights · v still holds. The attention is the
         backend's kernel; the zeroing is done here, on its output, the same for every backend.
         Without ``heads_off`` nothing is copied or changed."""
-        Q = self.query.forward(be, x)  # (..., n, d_model)
-        K = self.key.forward(be, x)  # (..., n, d_model)
-        V = self.value.forward(be, x)  # (..., n, d_model)
-        q, k, v = (split_heads(m, self.h) for m in (Q, K, V))  # (..., h, n, d_k) each
+        d_model = self.query.weight.shape[0]
+        QKV = self.qkv.forward(be, x)  # (..., n, 3·d_model): [Q, K, V] side by side
+        # Column blocks, views: Q = x W^Q + b^Q and so on.
+        Q, K, V = (QKV[..., i * d_model : (i + 1) * d_model] for i in range(3))
+        q, k, v = (split_heads(m, self.h) for m in (Q, K, V))  # (..., h, n, d_k) each, views
         if record is None or not record.wants("weights"):
             # Nobody reads the weights (``embed``): the kernel keeps them to itself.
             head_out = be.attention(q, k, v, mask=mask, scale=self.scale)  # (..., h, n, d_k)
