@@ -168,7 +168,10 @@ mod tests {
     fn the_cached_table_is_the_table_of_the_positions_asked_for() {
         let (a, b): (Vec<u32>, Vec<u32>) = ((0..5).collect(), (3..8).collect());
         for (positions, d, base) in [(&a, 4, 1e4), (&a, 4, 1e4), (&b, 4, 1e4), (&b, 6, 1e4)] {
-            assert_eq!(*angles_cached(positions, d, base), angles(positions, d, base));
+            assert_eq!(
+                *angles_cached(positions, d, base),
+                angles(positions, d, base)
+            );
         }
         assert_eq!(*angles_cached(&b, 6, 5e5), angles(&b, 6, 5e5));
     }

@@ -108,9 +108,16 @@ mod x86 {
                     k: usize,
                 ) -> [[f32; W_BLOCK]; NX] {
                     let full = k - k % $lanes;
+                    let ahead = W_BLOCK * k;
                     let mut acc: [[$vec; W_BLOCK]; NX] = [[$zero(); W_BLOCK]; NX];
                     let mut p = 0;
                     while p < full {
+                        // The same columns of the next block of W (W_BLOCK rows on), fetched
+                        // while this one is multiplied: 24 MiniLM-sized products of one row
+                        // took 2.1 instead of 2.5 ms here (A/B, alternating runs).
+                        for &r in &wr {
+                            _mm_prefetch::<_MM_HINT_T0>(r.add(p).wrapping_add(ahead) as *const i8);
+                        }
                         let wv: [$vec; W_BLOCK] = std::array::from_fn(|b| $load(wr[b].add(p)));
                         for a in 0..NX {
                             let xv = $load(xr[a].add(p));
@@ -154,9 +161,21 @@ mod x86 {
                             }
                             i += X_BLOCK;
                         }
-                        for i in i..m {
-                            let t = tile::<1>([x_row(i)], wr, k);
-                            cols[i][jj..jj + nb].copy_from_slice(&t[0][..nb]);
+                        // The last 1–3 rows in one tile, not one by one: each tile reads the
+                        // block of W again (from cache), so fewer tiles do less work.
+                        macro_rules! rest {
+                            ($nx:literal) => {{
+                                let t = tile::<$nx>(std::array::from_fn(|a| x_row(i + a)), wr, k);
+                                for a in 0..$nx {
+                                    cols[i + a][jj..jj + nb].copy_from_slice(&t[a][..nb]);
+                                }
+                            }};
+                        }
+                        match m - i {
+                            3 => rest!(3),
+                            2 => rest!(2),
+                            1 => rest!(1),
+                            _ => {}
                         }
                         jj += nb;
                     }
@@ -202,14 +221,22 @@ mod tests {
 
     #[test]
     fn every_simd_variant_matches_a_plain_loop() {
-        // m leaves a remainder after the 4-row tiles; k after the SIMD lanes; n after the 4-row
+        // m leaves each remainder (1, 2, 3) after the 4-row tiles; k after the SIMD lanes; n after the 4-row
         // blocks of W, and n = 130 splits over several tasks in the pool.
         let variants: Vec<(Level, Block)> = Supported::all()
             .into_iter()
             .filter_map(|cpu| variant(cpu).map(|b| (cpu.level(), b)))
             .collect();
         for &(level, block) in &variants {
-            for (m, k, n) in [(1, 1, 1), (3, 7, 5), (4, 16, 4), (5, 17, 130), (32, 40, 3)] {
+            for (m, k, n) in [
+                (1, 1, 1),
+                (3, 7, 5),
+                (4, 16, 4),
+                (5, 17, 130),
+                (6, 33, 9),
+                (7, 48, 66),
+                (32, 40, 3),
+            ] {
                 let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
                 let w: Vec<f32> = lcg(7 + k as u64, n * k).iter().map(|&v| v as f32).collect();
                 let b: Vec<f32> = lcg(99, n).iter().map(|&v| v as f32).collect();

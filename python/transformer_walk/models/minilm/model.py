@@ -232,13 +232,15 @@ class MiniLM:
                 TruncationWarning,
                 stacklevel=2,
             )
-        ids = np.array([encoding.ids[i] for i in keep], dtype=np.int64)  # (n,)
+        # Each of encoding's properties builds a new list at every access: read each once.
+        all_ids, tokens, offsets = encoding.ids, encoding.tokens, encoding.offsets
+        ids = np.array([all_ids[i] for i in keep], dtype=np.int64)  # (n,)
         f = self.forward(ids, attentions=True, trace=trace, ablate=ablate)
         hidden_states = np.stack(f.hidden_states)  # L + 1 × (n, d_model) → (L + 1, n, d_model)
         return EncoderOutput(
             text=text, backend=self.backend_name,
-            tokens=[encoding.tokens[i] for i in keep], ids=ids,
-            offsets=[(encoding.offsets[i][0], encoding.offsets[i][1]) for i in keep],
+            tokens=[tokens[i] for i in keep], ids=ids,
+            offsets=[(offsets[i][0], offsets[i][1]) for i in keep],
             hidden_states=hidden_states,
             attentions=np.stack(f.attentions),  # L × (h, n, n) → (L, h, n, n)
             sentence_embedding=mean_pool(hidden_states[-1]),  # (d_model,)
@@ -272,7 +274,8 @@ class MiniLM:
         rows = []
         for text in texts:
             encoding, keep, _, _ = self.encode(text, max_tokens)
-            rows.append([encoding.ids[i] for i in keep])
+            ids = encoding.ids  # a new list at each access: read it once, not once per token
+            rows.append([ids[i] for i in keep])
         return rows
 
     @staticmethod
