@@ -410,7 +410,8 @@ def test_speed_smallest_case_runs_for_real(op: str, monkeypatch: pytest.MonkeyPa
     assert handed == [CLICK_DEADLINE_S]
     result = at.session_state["speed_results"][op]
     statuses = {cell.lane: cell.status for cell in result.cells}
-    assert set(statuses) == set(bench.LANES)
+    # every built-in lane, plus an external one (ONNX Runtime) only where it is installed
+    assert set(bench.LANES) <= set(statuses) <= set(bench.LANES) | set(bench.EXTERNAL_LANES)
     assert statuses["numpy"] == bench.OK
     assert set(statuses.values()) <= {bench.OK, bench.UNAVAILABLE}, statuses
     label = result.cells[0].label

@@ -84,7 +84,7 @@ def test_timing_table_and_memory_table() -> None:
     assert list(memory["n"]) == [64, 128, 256, 16_384, 65_536]
     full = memory[translate("cost.mem.full", "en")]
     assert full.iloc[-1] == "16.0 GiB"  # 65 536² · 4 bytes
-    assert memory[translate("cost.mem.tile", "en")].iloc[-1] == "64.0 KiB"  # 64 × 256 × 4
+    assert memory[translate("cost.mem.tile", "en")].iloc[-1] == "128.0 KiB"  # 128 × 256 × 4
     first = list(timings.iloc[:, 2])
     at.run()  # a rerun keeps the last result instead of timing again
     assert list(at.dataframe[1].value.iloc[:, 2]) == first

