@@ -435,10 +435,22 @@ fn dense_kernels_match_plain_loops() {
 
 #[test]
 fn linear_with_few_rows_matches_a_plain_loop() {
-    // Up to 33 rows crosses from the few-rows kernel to gemm; k and n leave remainders after the
-    // SIMD lanes and the 4×4 tiles; n = 130 splits over several tasks in the pool.
+    // MAX_ROWS + 1 rows cross from the few-rows kernel to gemm; k and n leave remainders after
+    // the SIMD lanes and the 4×4 tiles; n = 130 splits over several tasks in the pool.
     use rust_core::dense::linear;
-    for m in [1usize, 3, 4, 5, 8, 17, 32, 33] {
+    use rust_core::skinny::MAX_ROWS;
+    for m in [
+        1usize,
+        3,
+        4,
+        5,
+        8,
+        17,
+        33,
+        MAX_ROWS - 1,
+        MAX_ROWS,
+        MAX_ROWS + 1,
+    ] {
         for k in [1usize, 7, 16, 17, 40] {
             for n in [1usize, 3, 4, 5, 130] {
                 let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
