@@ -350,10 +350,13 @@ struct Scratch<T> {
 }
 
 impl<T: Real> Scratch<T> {
-    fn new() -> Self {
+    /// Room for one tile of a call with n query rows and m keys: a generated token's (n = 1) is
+    /// 1 × m, where a full tile's 128 KB was zeroed (and its pages faulted in) on every call.
+    fn new(n: usize, m: usize) -> Self {
+        let rows = n.min(BLOCK_Q);
         Scratch {
-            scores: vec![T::zero(); BLOCK_Q * BLOCK_K],
-            rows: Vec::with_capacity(BLOCK_Q),
+            scores: vec![T::zero(); rows * m.min(BLOCK_K)],
+            rows: Vec::with_capacity(rows),
         }
     }
 }
@@ -400,8 +403,12 @@ fn attention_block<T: Real>(
     for j0 in (0..end).step_by(BLOCK_K) {
         let cols = BLOCK_K.min(end - j0);
         let s = &mut scratch.scores[..rows * cols];
-        // S = Q_blk · K_tileᵀ · scale   (rows × cols)
-        matmul_abt(q_blk, dims.keys(k, b, j0, cols), opt.scale, s, cols, false);
+        // S = Q_blk · K_tileᵀ · scale   (rows × cols); a generated token's few rows by dot
+        // products straight over the keys (`skinny`), not through gemm's packing.
+        let keys = dims.keys(k, b, j0, cols);
+        if !T::few_rows_scores(q_blk, keys, opt.scale, s) {
+            matmul_abt(q_blk, keys, opt.scale, s, cols, false);
+        }
         if opt.mask.is_some() || opt.causal {
             mask_tile(s, b, i0, j0, cols, opt);
         }
@@ -427,9 +434,19 @@ fn attention_block<T: Real>(
                 z_i.iter_mut().for_each(|x| *x = *x * correction);
             }
         }
-        // O += P · V_tile   (rows × d_v)
-        let p = Mat::new(&scratch.scores[..rows * cols], rows, cols, cols);
-        matmul_ab(p, dims.values(v, b, j0, cols), T::one(), z, d_v, true);
+        // O += P · V_tile   (rows × d_v), likewise
+        let p = &scratch.scores[..rows * cols];
+        let values = dims.values(v, b, j0, cols);
+        if !T::few_rows_accumulate(p, values, z) {
+            matmul_ab(
+                Mat::new(p, rows, cols, cols),
+                values,
+                T::one(),
+                z,
+                d_v,
+                true,
+            );
+        }
     }
     for (st, z_i) in state.iter().zip(z.chunks_mut(d_v)) {
         if st.poisoned {
@@ -508,8 +525,9 @@ fn weights_and_output_block<T: Real>(
 }
 
 /// Split `out` ([batch, n, row_len]) into (batch, first query row, block of BLOCK_Q rows) tasks and
-/// run them: across the pool when the call is big and on it, else one after another here.
-fn for_each_block<T, F>(out: &mut [T], n: usize, row_len: usize, work: usize, f: F)
+/// run them: across the pool when the call is big and on it, else one after another here. Each
+/// task gets scratch with room for a tile of `keys` keys (`Scratch::new`).
+fn for_each_block<T, F>(out: &mut [T], n: usize, row_len: usize, keys: usize, work: usize, f: F)
 where
     T: Real,
     F: Fn(usize, usize, &mut [T], &mut Scratch<T>) + Sync,
@@ -519,7 +537,7 @@ where
     }
     let per_batch = n * row_len;
     if work < PARALLEL_MIN_WORK || !in_pool() {
-        let mut scratch = Scratch::new();
+        let mut scratch = Scratch::new(n, keys);
         for (b, out_b) in out.chunks_mut(per_batch).enumerate() {
             for (blk, o) in out_b.chunks_mut(BLOCK_Q * row_len).enumerate() {
                 f(b, blk * BLOCK_Q, o, &mut scratch);
@@ -532,9 +550,10 @@ where
                 out_b
                     .par_chunks_mut(BLOCK_Q * row_len)
                     .enumerate()
-                    .for_each_init(Scratch::new, |scratch, (blk, o)| {
-                        f(b, blk * BLOCK_Q, o, scratch)
-                    });
+                    .for_each_init(
+                        || Scratch::new(n, keys),
+                        |scratch, (blk, o)| f(b, blk * BLOCK_Q, o, scratch),
+                    );
             });
     }
 }
@@ -589,6 +608,7 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
         out,
         dims.n,
         dims.d_v,
+        dims.m,
         attention_work(dims),
         |b, i0, z, scratch| attention_block(q, k, v, dims, opt, b, i0, z, scratch),
     );
@@ -598,9 +618,17 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
 /// matrix product, then a softmax per row.
 pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
     debug_assert_eq!(out.len(), dims.batch * dims.n * dims.m);
-    for_each_block(out, dims.n, dims.m, attention_work(dims), |b, i0, a, _| {
-        weights_block(q, k, dims, opt, b, i0, a);
-    });
+    // No scratch (0 keys' room): each block's scores are its rows of `out`.
+    for_each_block(
+        out,
+        dims.n,
+        dims.m,
+        0,
+        attention_work(dims),
+        |b, i0, a, _| {
+            weights_block(q, k, dims, opt, b, i0, a);
+        },
+    );
 }
 
 /// Both results of one computation: the weights [batch, n, m] as `attention_weights` computes them
@@ -715,6 +743,11 @@ mod tests {
                 (1, 130, 600, 33, 17),
                 (3, 64, 512, 64, 64),
                 (1, 200, 3, 4, 2),
+                // A few query rows (skinny's dots instead of gemm): keys over several tiles,
+                // d_v past one 64-column register block, d_k past the SIMD lanes.
+                (2, 3, 600, 64, 70),
+                (9, 1, 300, 33, 64),
+                (1, 4, 256, 16, 8),
             ] {
                 let dims = check_shapes(&[batch, n, d_k], &[batch, m, d_k], Some(&[batch, m, d_v]))
                     .unwrap();

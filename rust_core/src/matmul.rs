@@ -62,6 +62,14 @@ impl<'a, T> Mat<'a, T> {
     }
 }
 
+impl<'a, T> Mat<'a, T> {
+    /// (elements, rows, columns, row stride): for kernels that walk the rows themselves. Row i
+    /// is `data[i * stride .. i * stride + cols]`, within `data` (checked when built).
+    pub fn parts(&self) -> (&'a [T], usize, usize, usize) {
+        (self.data, self.rows, self.cols, self.stride)
+    }
+}
+
 impl<T: Real> Mat<'_, T> {
     /// Whether every element is finite (no NaN, no ±inf).
     pub fn all_finite(&self) -> bool {

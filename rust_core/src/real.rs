@@ -2,6 +2,8 @@
 
 use num_traits::Float;
 
+use crate::matmul::Mat;
+
 pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
     /// Whether `skinny_linear` may take a few rows (float32, on a CPU with its kernel).
     const SKINNY: bool;
@@ -31,6 +33,17 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
         _d_in: usize,
         _y: &mut [Self],
     ) -> bool {
+        false
+    }
+
+    /// `s = scale · (q · kᵀ)` by `skinny::scores` for at most `skinny::FEW_QUERIES` query rows,
+    /// when this type and CPU have that kernel; false when the caller should use gemm.
+    fn few_rows_scores(_q: Mat<Self>, _k: Mat<Self>, _scale: Self, _s: &mut [Self]) -> bool {
+        false
+    }
+
+    /// `z += p · v` by `skinny::accumulate`, on the same terms as `few_rows_scores`.
+    fn few_rows_accumulate(_p: &[Self], _v: Mat<Self>, _z: &mut [Self]) -> bool {
         false
     }
 }
@@ -67,6 +80,25 @@ impl Real for f32 {
             return false;
         }
         skinny::linear_few_rows(x, w, bias, d_in, y);
+        true
+    }
+
+    fn few_rows_scores(q: Mat<f32>, k: Mat<f32>, scale: f32, s: &mut [f32]) -> bool {
+        use crate::skinny;
+        if q.parts().1 > skinny::FEW_QUERIES || !skinny::available() {
+            return false;
+        }
+        skinny::scores(q, k, scale, s);
+        true
+    }
+
+    fn few_rows_accumulate(p: &[f32], v: Mat<f32>, z: &mut [f32]) -> bool {
+        use crate::skinny;
+        let d = v.parts().2;
+        if d == 0 || z.len() / d > skinny::FEW_QUERIES || !skinny::available() {
+            return false;
+        }
+        skinny::accumulate(p, v, z);
         true
     }
 }

@@ -6,10 +6,12 @@
 //! weight, where NumPy took 130 µs. Here each row of W (contiguous, as [out, in] is stored) is
 //! read once, straight from memory, and dotted with every row of x while it is in cache. The dot
 //! products use AVX-512 or AVX2+FMA explicitly (the compiler did not vectorise the generic loop);
-//! other CPUs, and float64, keep gemm.
+//! other CPUs, and float64, keep gemm. Attention uses the same dots for a generated token's few
+//! query rows against a tile of keys (`scores`), and `accumulate` for their weighted values.
 
 use std::sync::OnceLock;
 
+use crate::matmul::Mat;
 use crate::simd::{self, Level, Supported};
 use crate::threads::{for_each_part, Disjoint};
 
@@ -24,18 +26,31 @@ pub const MAX_ROWS: usize = 128;
 const ROWS_PER_TASK: usize = 64;
 
 /// A kernel computing columns `j0..j0 + cols[i].len()` of y for every row i:
-/// `cols[i][jj] = x[i, :] · w[j0 + jj, :]` (bias added after).
-type Block = fn(x: &[f32], k: usize, w: &[f32], j0: usize, cols: &mut [&mut [f32]]);
+/// `cols[i][jj] = x[i, :k] · w[j0 + jj, :k]` (bias added after), row i of x starting at
+/// `i · x_stride` and row j of w at `j · w_stride`.
+type Block = fn(
+    x: &[f32],
+    x_stride: usize,
+    k: usize,
+    w: &[f32],
+    w_stride: usize,
+    j0: usize,
+    cols: &mut [&mut [f32]],
+);
 
 /// The kernel for a level this CPU supports; none at the baseline level (gemm then).
 fn variant(cpu: Supported) -> Option<Block> {
     match cpu.level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu` proves AVX-512F, the feature this kernel was compiled for.
-        Level::Avx512 => Some(|x, k, w, j0, cols| unsafe { x86::avx512::block(x, k, w, j0, cols) }),
+        Level::Avx512 => Some(|x, xs, k, w, ws, j0, cols| unsafe {
+            x86::avx512::block(x, xs, k, w, ws, j0, cols)
+        }),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu` proves AVX2 and FMA, the features this kernel was compiled for.
-        Level::Avx2Fma => Some(|x, k, w, j0, cols| unsafe { x86::avx2::block(x, k, w, j0, cols) }),
+        Level::Avx2Fma => {
+            Some(|x, xs, k, w, ws, j0, cols| unsafe { x86::avx2::block(x, xs, k, w, ws, j0, cols) })
+        }
         _ => None,
     }
 }
@@ -78,13 +93,132 @@ fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usiz
         let mut cols: Vec<&mut [f32]> = (0..m)
             .map(|r| unsafe { out.part(r * n + j0, width) })
             .collect();
-        block(x, k, w, j0, &mut cols);
+        block(x, k, k, w, k, j0, &mut cols);
         if let Some(b) = bias {
             for col in cols.iter_mut() {
                 col.iter_mut().zip(&b[j0..]).for_each(|(v, &bj)| *v += bj);
             }
         }
     });
+}
+
+/// Query rows up to which attention's tiles use `scores` and `accumulate` instead of gemm (a
+/// generated token has one row per head). gemm packs each tile of K and V before multiplying,
+/// which for a row or two costs more than the products: one query row against 2048 keys ran at
+/// about 20 GFLOP/s through gemm.
+pub const FEW_QUERIES: usize = 4;
+
+/// s [rows, n] = scale · (x · wᵀ) for x [rows, k] and w [n, k], rows at any stride, on this
+/// thread: the scores of a few query rows against a tile of keys. Only call when `available()`.
+pub fn scores(x: Mat<f32>, w: Mat<f32>, scale: f32, s: &mut [f32]) {
+    let block = chosen().expect("scores needs available()");
+    let (x_data, rows, k, x_stride) = x.parts();
+    let (w_data, n, w_k, w_stride) = w.parts();
+    assert!(k == w_k && s.len() == rows * n, "shapes do not match");
+    if rows == 0 || n == 0 {
+        return;
+    }
+    let mut cols: Vec<&mut [f32]> = s.chunks_mut(n).collect();
+    block(x_data, x_stride, k, w_data, w_stride, 0, &mut cols);
+    s.iter_mut().for_each(|v| *v *= scale); // after the sum, as gemm's beta applies it
+}
+
+/// z [rows, d] += p [rows, n] · v [n, d], v's rows at any stride, for rows ≤ `FEW_QUERIES`, on
+/// this thread: a few query rows' weighted values. Only call when `available()`.
+pub fn accumulate(p: &[f32], v: Mat<f32>, z: &mut [f32]) {
+    static CHOSEN: OnceLock<Option<Accumulate>> = OnceLock::new();
+    let kernel = simd::pick(&CHOSEN, accumulate_variant).expect("accumulate needs available()");
+    let (v_data, n, d, v_stride) = v.parts();
+    let rows = z.len().checked_div(d).unwrap_or(0);
+    assert!(
+        rows <= FEW_QUERIES && p.len() == rows * n,
+        "shapes do not match"
+    );
+    if rows == 0 || n == 0 {
+        return;
+    }
+    assert!((n - 1) * v_stride + d <= v_data.len(), "v does not fit");
+    kernel(p, n, v_data, v_stride, d, z);
+}
+
+type Accumulate = fn(p: &[f32], n: usize, v: &[f32], v_stride: usize, d: usize, z: &mut [f32]);
+
+fn accumulate_variant(cpu: Supported) -> Option<Accumulate> {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F (and FMA), the features this body was compiled for.
+        Level::Avx512 => Some(|p, n, v, vs, d, z| unsafe { accumulate_avx512(p, n, v, vs, d, z) }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this body was compiled for.
+        Level::Avx2Fma => Some(|p, n, v, vs, d, z| unsafe { accumulate_avx2(p, n, v, vs, d, z) }),
+        _ => None,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn accumulate_avx512(p: &[f32], n: usize, v: &[f32], vs: usize, d: usize, z: &mut [f32]) {
+    accumulate_rows(p, n, v, vs, d, z)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn accumulate_avx2(p: &[f32], n: usize, v: &[f32], vs: usize, d: usize, z: &mut [f32]) {
+    accumulate_rows(p, n, v, vs, d, z)
+}
+
+#[inline(always)]
+fn accumulate_rows(p: &[f32], n: usize, v: &[f32], vs: usize, d: usize, z: &mut [f32]) {
+    match z.len() / d {
+        1 => accumulate_block::<1>(p, n, v, vs, d, z),
+        2 => accumulate_block::<2>(p, n, v, vs, d, z),
+        3 => accumulate_block::<3>(p, n, v, vs, d, z),
+        _ => accumulate_block::<4>(p, n, v, vs, d, z),
+    }
+}
+
+/// `accumulate` for R rows: 64 columns of every row of z held in registers (R × 64 floats) while
+/// all n rows of v pass, each read once; the columns beyond the last 64 one at a time.
+#[inline(always)]
+fn accumulate_block<const R: usize>(
+    p: &[f32],
+    n: usize,
+    v: &[f32],
+    vs: usize,
+    d: usize,
+    z: &mut [f32],
+) {
+    const W: usize = 64;
+    let mut c0 = 0;
+    while c0 + W <= d {
+        let mut acc = [[0.0f32; W]; R];
+        for (r, a) in acc.iter_mut().enumerate() {
+            a.copy_from_slice(&z[r * d + c0..r * d + c0 + W]);
+        }
+        for j in 0..n {
+            let vr: &[f32; W] = v[j * vs + c0..j * vs + c0 + W]
+                .try_into()
+                .expect("W values");
+            for (r, a) in acc.iter_mut().enumerate() {
+                let pj = p[r * n + j];
+                for t in 0..W {
+                    a[t] = pj.mul_add(vr[t], a[t]);
+                }
+            }
+        }
+        for (r, a) in acc.iter().enumerate() {
+            z[r * d + c0..r * d + c0 + W].copy_from_slice(a);
+        }
+        c0 += W;
+    }
+    for r in 0..R {
+        for j in 0..n {
+            let pj = p[r * n + j];
+            for t in c0..d {
+                z[r * d + t] = pj.mul_add(v[j * vs + t], z[r * d + t]);
+            }
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -109,9 +243,9 @@ mod x86 {
                     xr: [*const f32; NX],
                     wr: [*const f32; W_BLOCK],
                     k: usize,
+                    ahead: usize,
                 ) -> [[f32; W_BLOCK]; NX] {
                     let full = k - k % $lanes;
-                    let ahead = W_BLOCK * k;
                     let mut acc: [[$vec; W_BLOCK]; NX] = [[$zero(); W_BLOCK]; NX];
                     let mut p = 0;
                     while p < full {
@@ -142,23 +276,37 @@ mod x86 {
                 #[target_feature(enable = $features)]
                 pub unsafe fn block(
                     x: &[f32],
+                    x_stride: usize,
                     k: usize,
                     w: &[f32],
+                    w_stride: usize,
                     j0: usize,
                     cols: &mut [&mut [f32]],
                 ) {
                     let (m, width) = (cols.len(), cols.first().map_or(0, |c| c.len()));
-                    assert!((j0 + width) * k <= w.len() && m * k <= x.len());
-                    let x_row = |i: usize| x.as_ptr().add(i * k);
+                    if m == 0 || width == 0 {
+                        return;
+                    }
+                    assert!((j0 + width - 1) * w_stride + k <= w.len());
+                    assert!((m - 1) * x_stride + k <= x.len());
+                    let x_row = |i: usize| x.as_ptr().add(i * x_stride);
+                    // `tile` prefetches the same columns of the next block of W's rows.
+                    let ahead = W_BLOCK * w_stride;
                     let mut jj = 0;
                     while jj < width {
                         let nb = W_BLOCK.min(width - jj);
                         // A short last block repeats its last row of W and drops the extra results.
-                        let wr =
-                            std::array::from_fn(|b| w.as_ptr().add((j0 + jj + b.min(nb - 1)) * k));
+                        let wr = std::array::from_fn(|b| {
+                            w.as_ptr().add((j0 + jj + b.min(nb - 1)) * w_stride)
+                        });
                         let mut i = 0;
                         while i + X_BLOCK <= m {
-                            let t = tile::<X_BLOCK>(std::array::from_fn(|a| x_row(i + a)), wr, k);
+                            let t = tile::<X_BLOCK>(
+                                std::array::from_fn(|a| x_row(i + a)),
+                                wr,
+                                k,
+                                ahead,
+                            );
                             for a in 0..X_BLOCK {
                                 cols[i + a][jj..jj + nb].copy_from_slice(&t[a][..nb]);
                             }
@@ -168,7 +316,12 @@ mod x86 {
                         // block of W again (from cache), so fewer tiles do less work.
                         macro_rules! rest {
                             ($nx:literal) => {{
-                                let t = tile::<$nx>(std::array::from_fn(|a| x_row(i + a)), wr, k);
+                                let t = tile::<$nx>(
+                                    std::array::from_fn(|a| x_row(i + a)),
+                                    wr,
+                                    k,
+                                    ahead,
+                                );
                                 for a in 0..$nx {
                                     cols[i + a][jj..jj + nb].copy_from_slice(&t[a][..nb]);
                                 }
@@ -221,6 +374,55 @@ mod x86 {
 mod tests {
     use super::*;
     use crate::test_support::{close, lcg};
+
+    #[test]
+    fn scores_and_accumulate_read_rows_at_any_stride() {
+        if !available() {
+            return; // gemm's case on this CPU
+        }
+        let f = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+        // (rows, keys, width, padding after each row): remainders after the 4-row tiles, the
+        // SIMD lanes and the 64-column register block.
+        for (rows, n, k, pad) in [(1, 5, 33, 7), (3, 9, 64, 0), (4, 17, 70, 3), (2, 1, 1, 0)] {
+            let stride = k + pad;
+            let x = f(&lcg(1, rows * stride));
+            let w = f(&lcg(2, n * stride));
+            let mut s = vec![f32::NAN; rows * n];
+            scores(
+                Mat::new(&x, rows, k, stride),
+                Mat::new(&w, n, k, stride),
+                0.5,
+                &mut s,
+            );
+            let want: Vec<f64> = (0..rows * n)
+                .map(|e| {
+                    let (i, j) = (e / n, e % n);
+                    0.5 * (0..k)
+                        .map(|p| f64::from(x[i * stride + p]) * f64::from(w[j * stride + p]))
+                        .sum::<f64>()
+                })
+                .collect();
+            let got: Vec<f64> = s.iter().map(|&v| f64::from(v)).collect();
+            assert!(close(&got, &want, 1e-5), "scores: {rows} {n} {k} {pad}");
+
+            // z [rows, k] += p [rows, n] · w [n, k] (w's rows padded as above)
+            let p = f(&lcg(3, rows * n));
+            let z0 = f(&lcg(4, rows * k));
+            let mut z = z0.clone();
+            accumulate(&p, Mat::new(&w, n, k, stride), &mut z);
+            let want: Vec<f64> = (0..rows * k)
+                .map(|e| {
+                    let (i, t) = (e / k, e % k);
+                    f64::from(z0[e])
+                        + (0..n)
+                            .map(|j| f64::from(p[i * n + j]) * f64::from(w[j * stride + t]))
+                            .sum::<f64>()
+                })
+                .collect();
+            let got: Vec<f64> = z.iter().map(|&v| f64::from(v)).collect();
+            assert!(close(&got, &want, 1e-5), "accumulate: {rows} {n} {k} {pad}");
+        }
+    }
 
     #[test]
     fn every_simd_variant_matches_a_plain_loop() {
