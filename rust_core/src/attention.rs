@@ -18,8 +18,10 @@
 //!   z = o / l                                     at the end
 //!
 //! so scores never exist as an n×m matrix (a task holds BLOCK_Q × BLOCK_K of them) and the
-//! products run through a fast GEMM. Tasks are (batch, query block) pairs spread over the pool;
-//! each is computed in a fixed order, so results are identical for any number of threads. The
+//! products run through a fast GEMM, or for a few query rows (a generated token) through the
+//! dots of `skinny`. Tasks are (batch, query block) pairs spread over the pool, or the team for
+//! calls of microseconds; each is computed in a fixed order, so results are identical for any
+//! number of threads. The
 //! tests hold the kernels to a readable row-by-row reference (in `tests`, not shipped).
 
 use rayon::prelude::*;
@@ -345,7 +347,7 @@ struct RowState<T> {
     poisoned: bool,
 }
 
-/// Scratch of one task, reused across the tasks a rayon worker runs.
+/// Scratch of one task, reused across the tasks a rayon worker (or the calling thread) runs.
 struct Scratch<T> {
     scores: Vec<T>,
     rows: Vec<RowState<T>>,
@@ -769,9 +771,15 @@ mod tests {
                 let conv = |v: Vec<f64>| v.into_iter().map(T::from_f64_lossy).collect::<Vec<T>>();
                 let mut q = conv(lcg(20, batch * n * d_k).iter().map(|x| x * 3.0).collect());
                 let k = conv(lcg(21, batch * m * d_k));
-                let v = conv(lcg(22, batch * m * d_v));
+                let mut v = conv(lcg(22, batch * m * d_v));
                 if n > 10 {
                     q[5 * d_k] = T::nan(); // row 5 of batch 0 becomes NaN
+                }
+                if n <= 4 && batch > 1 {
+                    // Through the few-row dots: a NaN query (batch 0, row 0) and a NaN value in
+                    // batch 1's last key (0 · NaN is NaN, as the plain formula gives).
+                    q[0] = T::nan();
+                    v[(2 * m - 1) * d_v] = T::nan();
                 }
                 let allow: Vec<bool> = (0..n * m).map(|x| (x / m) % 7 != 3 && x % 5 != 1).collect();
                 let add = conv(

@@ -60,9 +60,7 @@ impl<'a, T> Mat<'a, T> {
             Err(e) => panic!("{e}"),
         }
     }
-}
 
-impl<'a, T> Mat<'a, T> {
     /// (elements, rows, columns, row stride): for kernels that walk the rows themselves. Row i
     /// is `data[i * stride .. i * stride + cols]`, within `data` (checked when built).
     pub fn parts(&self) -> (&'a [T], usize, usize, usize) {

@@ -60,7 +60,7 @@ fn chosen() -> Option<Block> {
     simd::pick(&CHOSEN, variant)
 }
 
-/// True when this CPU has a kernel for `linear_few_rows`.
+/// True when this CPU has the kernels of `linear_few_rows`, `scores` and `accumulate`.
 pub fn available() -> bool {
     chosen().is_some()
 }
@@ -111,7 +111,10 @@ pub const FEW_QUERIES: usize = 4;
 /// s [rows, n] = scale · (x · wᵀ) for x [rows, k] and w [n, k], rows at any stride, on this
 /// thread: the scores of a few query rows against a tile of keys. Only call when `available()`.
 pub fn scores(x: Mat<f32>, w: Mat<f32>, scale: f32, s: &mut [f32]) {
-    let block = chosen().expect("scores needs available()");
+    scores_with(chosen().expect("scores needs available()"), x, w, scale, s)
+}
+
+fn scores_with(block: Block, x: Mat<f32>, w: Mat<f32>, scale: f32, s: &mut [f32]) {
     let (x_data, rows, k, x_stride) = x.parts();
     let (w_data, n, w_k, w_stride) = w.parts();
     assert!(k == w_k && s.len() == rows * n, "shapes do not match");
@@ -128,16 +131,17 @@ pub fn scores(x: Mat<f32>, w: Mat<f32>, scale: f32, s: &mut [f32]) {
 pub fn accumulate(p: &[f32], v: Mat<f32>, z: &mut [f32]) {
     static CHOSEN: OnceLock<Option<Accumulate>> = OnceLock::new();
     let kernel = simd::pick(&CHOSEN, accumulate_variant).expect("accumulate needs available()");
-    let (v_data, n, d, v_stride) = v.parts();
+    accumulate_with(kernel, p, v, z)
+}
+
+fn accumulate_with(kernel: Accumulate, p: &[f32], v: Mat<f32>, z: &mut [f32]) {
+    let (v_data, n, d, v_stride) = v.parts(); // the Mat fits in v_data (checked when built)
     let rows = z.len().checked_div(d).unwrap_or(0);
-    assert!(
-        rows <= FEW_QUERIES && p.len() == rows * n,
-        "shapes do not match"
-    );
+    let fits = rows <= FEW_QUERIES && z.len() == rows * d && p.len() == rows * n;
+    assert!(fits, "shapes do not match");
     if rows == 0 || n == 0 {
         return;
     }
-    assert!((n - 1) * v_stride + d <= v_data.len(), "v does not fit");
     kernel(p, n, v_data, v_stride, d, z);
 }
 
@@ -167,18 +171,22 @@ unsafe fn accumulate_avx2(p: &[f32], n: usize, v: &[f32], vs: usize, d: usize, z
     accumulate_rows(p, n, v, vs, d, z)
 }
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn accumulate_rows(p: &[f32], n: usize, v: &[f32], vs: usize, d: usize, z: &mut [f32]) {
     match z.len() / d {
         1 => accumulate_block::<1>(p, n, v, vs, d, z),
         2 => accumulate_block::<2>(p, n, v, vs, d, z),
         3 => accumulate_block::<3>(p, n, v, vs, d, z),
-        _ => accumulate_block::<4>(p, n, v, vs, d, z),
+        4 => accumulate_block::<4>(p, n, v, vs, d, z),
+        _ => unreachable!("at most FEW_QUERIES rows (checked by accumulate_with)"),
     }
 }
 
-/// `accumulate` for R rows: 64 columns of every row of z held in registers (R × 64 floats) while
-/// all n rows of v pass, each read once; the columns beyond the last 64 one at a time.
+/// `accumulate` for R rows: 64 columns of every row of z held in registers (R × 64 floats: 16
+/// of AVX-512's 32 at R = 4; AVX2's 16 spill from R = 3) while all n rows of v pass, each read
+/// once; the columns beyond the last 64 one at a time.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn accumulate_block<const R: usize>(
     p: &[f32],
@@ -272,7 +280,7 @@ mod x86 {
                     })
                 }
 
-                /// See `Block`. Rows of x and W are `k` long (checked by the caller).
+                /// See `Block`. Rows of x and W hold `k` values at their strides (checked here).
                 #[target_feature(enable = $features)]
                 pub unsafe fn block(
                     x: &[f32],
@@ -377,9 +385,14 @@ mod tests {
 
     #[test]
     fn scores_and_accumulate_read_rows_at_any_stride() {
-        if !available() {
-            return; // gemm's case on this CPU
+        for cpu in Supported::all() {
+            if let (Some(block), Some(acc)) = (variant(cpu), accumulate_variant(cpu)) {
+                check_strided(block, acc);
+            }
         }
+    }
+
+    fn check_strided(block: Block, acc: Accumulate) {
         let f = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
         // (rows, keys, width, padding after each row): remainders after the 4-row tiles, the
         // SIMD lanes and the 64-column register block.
@@ -388,7 +401,8 @@ mod tests {
             let x = f(&lcg(1, rows * stride));
             let w = f(&lcg(2, n * stride));
             let mut s = vec![f32::NAN; rows * n];
-            scores(
+            scores_with(
+                block,
                 Mat::new(&x, rows, k, stride),
                 Mat::new(&w, n, k, stride),
                 0.5,
@@ -409,7 +423,7 @@ mod tests {
             let p = f(&lcg(3, rows * n));
             let z0 = f(&lcg(4, rows * k));
             let mut z = z0.clone();
-            accumulate(&p, Mat::new(&w, n, k, stride), &mut z);
+            accumulate_with(acc, &p, Mat::new(&w, n, k, stride), &mut z);
             let want: Vec<f64> = (0..rows * k)
                 .map(|e| {
                     let (i, t) = (e / k, e % k);
