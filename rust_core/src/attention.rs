@@ -21,8 +21,8 @@
 //! products run through a fast GEMM, or for a few query rows (a generated token) through the
 //! dots of `skinny`. Tasks are (batch, query block) pairs spread over the pool, or the team for
 //! calls of microseconds; each is computed in a fixed order, so results are identical for any
-//! number of threads. The
-//! tests hold the kernels to a readable row-by-row reference (in `tests`, not shipped).
+//! number of threads. The tests hold the kernels to a readable row-by-row reference (in `tests`,
+//! not shipped).
 
 use rayon::prelude::*;
 
