@@ -59,7 +59,8 @@ def test_a_decode_call_times_the_same_step_every_time() -> None:
     # …and it is the logits of the whole sequence's last position, computed without a cache.
     ids = np.concatenate([inputs_ids(case), inputs[1]])
     full = bench_cases._smollm2("numpy").logits(ids)[-1]
-    np.testing.assert_allclose(first[0], full, atol=5e-4, rtol=0)
+    # (to the 16-bit steps of the activations: test_smollm2_generate's CACHE_ATOL)
+    np.testing.assert_allclose(first[0], full, atol=0.03, rtol=0)
 
 
 def inputs_ids(case: Case) -> np.ndarray:

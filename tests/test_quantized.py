@@ -1,7 +1,8 @@
 """dequantize and quantized_linear over GGML blocks (Q4_1, Q8_0): every backend against the `gguf`
-package's own dequantization (bit for bit), the product against x @ dequantize(...).T within a
-bound any order of summation meets, and rust_core's tiles and pool (1 and 2 threads, the same
-bits). The error messages are in test_errors.py."""
+package's own dequantization (bit for bit), x rounded to 16 bits per block as written out by
+hand, the product against x̂ @ dequantize(...).T within a bound any order of summation meets,
+and rust_core's tiles and pool (1 and 2 threads, the same bits). The error messages are in
+test_errors.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gguf.quants import dequantize as gguf_dequantize
 from transformer_walk.core import get_backend
 
 from conftest import BACKEND_NAMES, HAVE_RUST
+from quant_support import rounded_by_hand
 
 requires_rust = pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 
@@ -92,6 +94,42 @@ def test_blocks_by_hand(backend):
     np.testing.assert_array_equal(be.dequantize(q4, "q4_1", (1, 32)), [want])
 
 
+def identity_q8_0(k: int) -> np.ndarray:
+    """The [k, k] identity as Q8_0 blocks (d = 1, q = 1 on the diagonal): x · Iᵀ = x̂ exactly
+    (for a finite x: a NaN anywhere in a row makes all its outputs NaN)."""
+    blocks = np.zeros((k, k // 32, 34), np.uint8)  # (rows, blocks per row, bytes)
+    blocks[:, :, :2] = np.array([1.0], np.float16).view(np.uint8)
+    for i in range(k):
+        blocks[i, i // 32, 2 + i % 32] = 1
+    return blocks.reshape(k, -1)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_x_is_rounded_to_16_bits_per_block(backend):
+    """Through the identity: ties to even, the largest value exact, a block of zeros, a NaN or an
+    infinity making its block NaN (no other), a subnormal d clamped to ±32767 steps, and random
+    blocks of very different sizes, each within half its step."""
+    be = get_backend(backend)
+    x = np.zeros((6, 32), np.float32)
+    x[0, :5] = [32767.0, 2.5, -3.5, 0.49, -126.5]  # d = 1
+    x[1, 7] = np.nan
+    x[2, 0] = -np.inf
+    x[4, 0] = np.float32(45874 * 2.0**-149)  # d rounds to 2⁻¹⁴⁹: x / d = 45874 > 32767
+    x[5] = np.random.default_rng(1).standard_normal(32) * 1e-3
+    x = np.concatenate([x, np.random.default_rng(2).standard_normal((6, 32)).astype(np.float32)])
+    x = x.reshape(3, 4, 32)  # a block a row: a NaN spreads over every output of its row
+    got = be.quantized_linear(x, identity_q8_0(32), "q8_0", (32, 32))
+    want = rounded_by_hand(x)
+    np.testing.assert_array_equal(got, want)
+    blocks = got.reshape(-1, 32)
+    np.testing.assert_array_equal(blocks[0, :5], [32767.0, 2.0, -4.0, 0.0, -126.0])
+    assert np.isnan(blocks[1:3]).all() and not np.isnan(blocks[3:]).any()
+    assert (blocks[3] == 0).all() and blocks[4, 0] == np.float32(32767 * 2.0**-149)
+    for b in (5, 6, 7, 8, 9, 10, 11):
+        step = np.abs(x.reshape(-1, 32)[b]).max() / 32767
+        assert np.all(np.abs(blocks[b] - x.reshape(-1, 32)[b]) <= 0.5 * step * (1 + 1e-6))
+
+
 def product_bound(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """d_in · ε₃₂ · Σ_i |x_i| |w_i|: the worst case of float32 rounding for any order of the sum."""
     return x.shape[-1] * np.finfo(np.float32).eps * (np.abs(x).astype(np.float64) @ np.abs(w).T)
@@ -113,8 +151,9 @@ def product_bound(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     ],
 )
 def test_quantized_linear_is_x_times_the_dequantized_weight(backend, kind, lead, d_in, d_out):
-    """Rows: one, a tile of 4, 4 + a remainder, more than a 64-row block; columns across tasks of
-    32 rows of W. Tolerance relative to Σ|x||w|: a wrong nibble, scale or row is ~1/d_in of it."""
+    """x̂ · Ŵᵀ. Rows: one, a tile of 4, 4 + a remainder, more than a 64-row block; columns across
+    parts of W's rows. Tolerance relative to Σ|x̂||w|: a wrong nibble, scale or row is ~1/d_in
+    of it."""
     if backend == "python" and np.prod(lead) * d_in * d_out > 20_000:
         pytest.skip("pure Python: small sizes only")
     data = random_blocks(kind, d_out, d_in, seed=d_in + d_out)
@@ -123,10 +162,11 @@ def test_quantized_linear_is_x_times_the_dequantized_weight(backend, kind, lead,
     x = np.random.default_rng(d_out).standard_normal((*lead, d_in)).astype(np.float32)
     got = get_backend(backend).quantized_linear(x, data, kind, (d_out, d_in))
     assert got.dtype == np.float32 and got.shape == (*lead, d_out) and got.flags.c_contiguous
-    exact = x.astype(np.float64) @ w.astype(np.float64).T
-    bound = product_bound(x, w)
+    x_hat = rounded_by_hand(x) if x.size else x
+    exact = x_hat.astype(np.float64) @ w.astype(np.float64).T
+    bound = product_bound(x_hat, w)
     assert np.all(np.abs(got - exact) <= bound), np.max(np.abs(got - exact) - bound)
-    assert np.all(np.abs(got - x @ w.T) <= 2 * bound)  # NumPy's float32 product has its own error
+    assert np.all(np.abs(got - x_hat @ w.T) <= 2 * bound)  # NumPy's float32 product: its own error
 
 
 @requires_rust
@@ -149,13 +189,14 @@ def test_rust_pool_gives_the_same_bits(kind, rows):
         rust.set_num_threads(before)
     np.testing.assert_array_equal(outs[0], outs[1])
     w = gguf_dequantize(data, KINDS[kind][0])
-    exact = x.astype(np.float64) @ w.astype(np.float64).T
-    assert np.all(np.abs(outs[0] - exact) <= product_bound(x, w))
+    x_hat = rounded_by_hand(x)
+    exact = x_hat.astype(np.float64) @ w.astype(np.float64).T
+    assert np.all(np.abs(outs[0] - exact) <= product_bound(x_hat, w))
     alone = rust.quantized_linear(x[-1], data, kind, (1536, 576))
     if rows <= 4:  # the few-rows path: a row's dots do not depend on the others
         np.testing.assert_array_equal(alone, outs[0][-1])
     else:
-        assert np.all(np.abs(alone - exact[-1]) <= product_bound(x[-1:], w)[0])
+        assert np.all(np.abs(alone - exact[-1]) <= product_bound(x_hat[-1:], w)[0])
 
 
 @requires_rust

@@ -15,13 +15,15 @@ import pytest
 
 from transformer_walk.models.smollm2 import SMOLLM2_135M, SmolLM2, load_smollm2
 
+from quant_support import rounded_by_hand
 from smollm2_support import MODEL_SKIP, RUST_SKIP
 
 # llama.cpp's logits for "Tom loves his" (tests/data/README.md says how they were made).
 REFERENCE = Path(__file__).with_name("data") / "smollm2_tom_loves_his.npz"
 
 # Agreement with llama.cpp, which multiplies Q4_1 weights by activations rounded to 8 bits (the
-# reference README). Measured for our float32 forward on "Tom loves his": the top-20 logits of
+# reference README). Measured for our forward (activations rounded to 16 bits, docs/api.md) on
+# "Tom loves his", as for the exact float32 forward before it: the top-20 logits of
 # the three positions within 0.20, 0.27, 0.39 (means 0.09, 0.10, 0.23); all 49,152 logits after
 # " his" within 0.64 (mean 0.17), KL(llama.cpp ‖ ours) = 0.0035 there; over the top 20 alone
 # (renormalised: the file keeps no other logits at positions 0 and 1) KL 0.0012, 0.0064, 0.0025.
@@ -30,12 +32,15 @@ REFERENCE = Path(__file__).with_name("data") / "smollm2_tom_loves_his.npz"
 TOP20_MAX, TOP20_MEAN = 0.5, 0.3
 ALL_MAX, ALL_MEAN = 0.75, 0.22
 KL_MAX, KL_TOP20_MAX = 0.006, 0.01
-# rust against numpy: both exact float32 over the same dequantized weights, summed in other
-# orders. Measured on the 18 tokens below: logits within 9.4e-5; hidden states within 2.2e-6 of
-# each layer's largest entry (SmolLM2's residual stream reaches 24,659 in a few channels, so an
-# absolute bound there means nothing); attention weights within 1.9e-6.
-BACKEND_ATOL = 3e-4
-HIDDEN_RTOL, WEIGHTS_ATOL = 2e-5, 2e-5
+# rust against numpy: the same products (x rounded to 16 bits, the dequantized weights) summed
+# in other orders; where a float32 difference tips an activation onto the next 16-bit step, the
+# step (1/32767 of its block's largest entry) carries on through the later layers. Measured on
+# the 18 tokens below: logits within 0.0088 (9.4e-5 when the products were exact float32);
+# hidden states within 3.9e-5 of each layer's largest entry (SmolLM2's residual stream reaches
+# 24,659 in a few channels, so an absolute bound there means nothing); attention weights within
+# 9.4e-5. A wrong position or mask moves logits by more than 1 (test_smollm2_generate).
+BACKEND_ATOL = 0.03
+HIDDEN_RTOL, WEIGHTS_ATOL = 2e-4, 5e-4
 
 
 pytestmark = pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
@@ -111,7 +116,7 @@ def test_products_over_the_blocks_match_gguf_dequantization(
         )  # (rows, row bytes) → (out, in)
         x = rng.standard_normal((3, t.shape[1])).astype(np.float32)
         got = weight.forward(be, x)  # type: ignore[attr-defined]
-        want = x.astype(np.float64) @ dense.T.astype(np.float64)
+        want = rounded_by_hand(x).astype(np.float64) @ dense.T.astype(np.float64)
         np.testing.assert_allclose(
             got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max(), err_msg=name
         )
@@ -149,7 +154,12 @@ def test_rust_and_numpy_agree(models: dict[str, SmolLM2]) -> None:
     ids = models["numpy"].tokenize(text)
     a, b = models["numpy"].logits(ids), models["rust"].logits(ids)
     np.testing.assert_allclose(b, a, atol=BACKEND_ATOL, rtol=0)
-    assert (a.argmax(-1) == b.argmax(-1)).all()
+    # The same best token wherever the best two are further apart than the backends may differ
+    # (after "river" they are 0.0004 apart, and either backend may pick either).
+    top2 = np.sort(a, axis=-1)[:, -2:]  # (n, 2)
+    clear = top2[:, 1] - top2[:, 0] > 2 * BACKEND_ATOL
+    assert clear.sum() >= len(ids) - 2
+    assert (a.argmax(-1) == b.argmax(-1))[clear].all()
     ra, rb = models["numpy"].run("Tom loves his dog"), models["rust"].run("Tom loves his dog")
     scale = np.abs(ra.hidden_states).max(axis=(1, 2))  # (L + 1,) each layer's largest entry
     worst = (np.abs(rb.hidden_states - ra.hidden_states).max(axis=(1, 2)) / scale).max()
@@ -173,8 +183,8 @@ def test_run_records_the_trace(models: dict[str, SmolLM2], backend: str) -> None
     np.testing.assert_allclose(out.attentions.sum(-1), 1.0, atol=1e-5)
     np.testing.assert_allclose(out.attentions[:, :, 0, 0], 1.0, atol=1e-6)  # the first sees itself
     # run() asks for the weights too (attention_with_weights): another kernel, the same numbers
-    # to rounding (measured 1.3e-5 on rust, equal on numpy).
-    np.testing.assert_allclose(out.logits, model.logits(out.ids), atol=1e-4, rtol=0)
+    # to rounding and its 16-bit steps (measured 0.002 on rust, equal on numpy).
+    np.testing.assert_allclose(out.logits, model.logits(out.ids), atol=0.01, rtol=0)
     np.testing.assert_array_equal(
         out.hidden_states[0], model.embedding.forward(model.backend, out.ids)
     )

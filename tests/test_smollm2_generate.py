@@ -24,11 +24,13 @@ PROMPT = "Tom loves his"
 LONG = (
     "The river ran past the old mill, where Tom and his dog walked every morning before work. " * 30
 )
-# Cached against recomputed: the same float32 math over other shapes (one query row instead of
-# n, keys read from the cache), so only the summation order differs; measured max |Δ logit|
-# 2.7e-5 (rust) and 6.5e-5 (numpy) over the 400 positions below. A key at the wrong position or
-# a mask off by one moves logits by far more than 0.01.
-CACHE_ATOL = 5e-4
+# Cached against recomputed: the same math over other shapes (one query row instead of n, keys
+# read from the cache), so only the summation order differs — and, where that tips an activation
+# onto the next of its 16-bit steps (docs/api.md, quantized_linear), that step, carried through
+# the later layers. Measured max |Δ logit| 0.0088 (rust) over the positions below (2.7e-5 when
+# the products were exact float32). A decoding step at the wrong position moved logits by 10,
+# a causal mask off by one (chunks over the cache) by at least 1.2.
+CACHE_ATOL = 0.03
 
 
 @pytest.fixture(scope="module")

@@ -130,8 +130,8 @@ def dequantize(
 def quantized_linear(
     x: npt.ArrayLike, data: npt.ArrayLike, kind: str, shape: tuple[int, ...] | list[int]
 ) -> npt.NDArray[np.float32]:
-    """x · Wᵀ for W [out, in] given as GGML blocks (never expanded in memory): x [..., in] float32
-    → [..., out] float32."""
+    """x̂ · Wᵀ for W [out, in] given as GGML blocks (never expanded in memory) and x̂ = x rounded to
+    16 bits per block of 32 values: x [..., in] float32 → [..., out] float32."""
 
 def set_num_threads(n: int) -> None:
     """Resize the thread pool the kernels use (n ≥ 1)."""

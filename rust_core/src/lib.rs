@@ -18,6 +18,7 @@ pub mod qlinear;
 pub mod quant;
 pub mod real;
 pub mod rope;
+pub mod round16;
 pub mod rows;
 pub mod simd;
 pub mod skinny;

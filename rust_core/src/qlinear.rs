@@ -1,14 +1,18 @@
-//! y = x · Wᵀ with W [out, in] given as GGML blocks (`quant`), never expanded to float32 whole.
+//! y = x̂ · Wᵀ with W [out, in] given as GGML blocks (`quant`), never expanded to float32 whole,
+//! and x̂ = x rounded to 16 bits per block of 32 values (`round16`).
 //!
-//! Two ways, one result (the exact product of x with the dequantized weights, up to the rounding
-//! of float32 sums):
+//! Two ways, one result (the exact product of x̂ with the dequantized weights, up to the
+//! rounding of float32 sums):
 //!
-//! - **few rows** (a generated token): each row of W is decoded block by block in registers and
-//!   dotted with every row of x right there (AVX2 + FMA, or a portable loop), so a decoding step
-//!   reads each weight once, from memory, with the next rows prefetched while it computes.
-//! - **many rows** (a prompt): tiles of W's rows are dequantized into a small float32 buffer and
-//!   multiplied with all the rows of x by a fast GEMM (`matmul`), so decoding a weight is shared
-//!   by every row and the product runs near the machine's float32 peak.
+//! - **few rows** (a generated token): x is rounded to int16 once, then each row of W is decoded
+//!   block by block in registers and its integer products with x's summed exactly (AVX2, or a
+//!   portable loop), so a decoding step reads each weight once, from memory, with the next
+//!   weights prefetched while it computes. Measured on SmolLM2's token: 6.2–7.0 ms of products,
+//!   where widening each weight to float32 took 8.0–9.2.
+//! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
+//!   into a small float32 buffer and multiplied with all the rows of x̂ by a fast GEMM
+//!   (`matmul`), so decoding a weight is shared by every row and the product runs near the
+//!   machine's float32 peak.
 //!
 //! Parallel over parts of W's rows (`threads::for_each_part`: rayon's pool for a prompt, the
 //! low-latency team for a token); every output element is computed by the same operations
@@ -18,16 +22,25 @@ use std::sync::OnceLock;
 
 use crate::matmul::{matmul_abt, Mat};
 use crate::quant::{dequantize_blocks, Kind, BLOCK};
+use crate::round16::{rounded_values, Rounded, RoundedRow};
 use crate::simd::{self, Level, Supported};
-use crate::threads::{for_each_part, Disjoint};
+use crate::threads::{for_each_part, num_threads, Disjoint};
 
 /// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
 /// is shared by enough rows to pay for its decoding. Measured here (2 threads, SmolLM2's
-/// [576, 1536] Q4_1 matrix): 1, 2, 4 rows by the dots 34, 66, 130 µs; 5 and 8 rows by the tiles
-/// 140 and 173 µs — the dots' time grows with every row, the tiles' hardly.
+/// [576, 1536] Q4_1 matrix): 1, 2, 4 rows by the dots 41, 75, 120 µs; 5 and 8 rows by the tiles
+/// 170 and 257 µs — the dots' time grows with every row, the tiles' more slowly.
 pub const FEW_ROWS: usize = 4;
-/// Rows of W per part of the few-rows path: 32 rows of 576 values are about 2 µs of work.
-const DOT_ROWS_PER_PART: usize = 32;
+/// The few-rows path splits W's rows into this many stretches per thread: long stretches, so that
+/// each thread streams its weights through the prefetchers with few hand-offs, and more than one,
+/// so that a thread held up by the machine leaves its second to the others. Measured here (2
+/// threads, a SmolLM2 token's 121 products): parts of 32 rows 6.7 ms, 128 rows 5.6 ms, two
+/// per thread 5.4 ms, one per thread 5.35 ms.
+const DOT_PARTS_PER_THREAD: usize = 2;
+/// ... but no part shorter than this many rows (16 rows of 576 values: about 0.6 µs of work).
+const DOT_MIN_ROWS_PER_PART: usize = 16;
+/// Rows of x per part of the GEMM path's rounding (16 rows of 576 values: about 5 µs).
+const ROUND_ROWS_PER_PART: usize = 16;
 /// Rows of W per tile of the GEMM path: 32 rows of 1536 values are 192 KB of float32, which stay
 /// in the L2 cache while every row of x passes.
 const GEMM_ROWS_PER_PART: usize = 32;
@@ -44,120 +57,154 @@ pub fn quantized_linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
     }
 }
 
-/// One row of W (its blocks) against one float32 row of x: Σ over blocks of Ŵ_block · x_block,
-/// each weight decoded exactly (d · q + m) in registers.
-type Dot = unsafe fn(w_row: &[u8], x: &[f32]) -> f32;
+/// One row of W (its blocks) against one row of x rounded to 16 bits (`round16`): per block, the
+/// 32 integer products summed exactly, then scaled: Σ_b d_w d_b Σ_j w_j q_j (+ m_w s_b).
+type Dot = unsafe fn(w_row: &[u8], x: RoundedRow<'_>) -> f32;
 
-/// The portable reference: each block dequantized exactly, 8 lane sums, reduced pairwise.
+/// The portable reference: each block's integer sum, scaled and added in order.
 mod portable {
     use super::*;
-    use crate::quant::BlockFormat;
+    use crate::quant::f16_to_f32;
 
-    fn dot<B: BlockFormat>(w_row: &[u8], x: &[f32]) -> f32 {
-        let mut lanes = [0.0f32; 8];
-        let mut wv = [0.0f32; BLOCK];
-        for (block, xb) in w_row.chunks_exact(B::BYTES).zip(x.chunks_exact(BLOCK)) {
-            B::dequantize::<false>(block, &mut wv);
-            for (i, (&w, &v)) in wv.iter().zip(xb).enumerate() {
-                lanes[i % 8] += w * v;
-            }
-        }
-        let mut width = 8;
-        while width > 1 {
-            width /= 2;
-            for l in 0..width {
-                lanes[l] += lanes[l + width];
-            }
-        }
-        lanes[0]
+    fn half(block: &[u8], at: usize) -> f32 {
+        f16_to_f32(u16::from_le_bytes([block[at], block[at + 1]]))
     }
 
-    pub fn q4_1(w_row: &[u8], x: &[f32]) -> f32 {
-        dot::<crate::quant::Q4_1>(w_row, x)
+    pub fn q4_1(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+        let mut sum = 0.0f32;
+        for ((block, q), &[d, s]) in w_row
+            .chunks_exact(20)
+            .zip(x.q.chunks_exact(BLOCK))
+            .zip(x.ds)
+        {
+            let mut isum = 0i32;
+            for j in 0..16 {
+                let byte = block[4 + j];
+                isum += i32::from(byte & 0x0F) * i32::from(q[j]);
+                isum += i32::from(byte >> 4) * i32::from(q[j + 16]);
+            }
+            sum += half(block, 0) * d * isum as f32 + half(block, 2) * s;
+        }
+        sum
     }
 
-    pub fn q8_0(w_row: &[u8], x: &[f32]) -> f32 {
-        dot::<crate::quant::Q8_0>(w_row, x)
+    pub fn q8_0(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+        let mut sum = 0.0f32;
+        for ((block, q), &[d, _]) in w_row
+            .chunks_exact(34)
+            .zip(x.q.chunks_exact(BLOCK))
+            .zip(x.ds)
+        {
+            let isum: i32 = (0..BLOCK)
+                .map(|j| i32::from(block[2 + j] as i8) * i32::from(q[j]))
+                .sum();
+            sum += half(block, 0) * d * isum as f32;
+        }
+        sum
     }
 }
 
-/// The AVX2 dots: each block decoded into registers (bytes widened to int32, converted, d · q + m
-/// by one fused multiply-add — exact, as `quant` explains) and multiplied with x into four
-/// accumulators, one per 8 values of a block. 256-bit registers even where AVX-512 exists: on
-/// this project's machine a 512-bit version of the same loop was slower (82 µs against 68 µs
-/// for one row through [1536, 576] Q4_1 on one thread), its byte widening bound to one port.
+/// The AVX2 dots: per block, the 32 weights widened to int16 (two registers of 16) and
+/// multiplied with x's 32 q by `madd` (pairs of int16 products summed to int32), the two halves
+/// added, converted and scaled into float32 accumulators. Every integer sum is exact (at most
+/// 4 · 128 · 32,767 < 2²⁴ a lane, so its conversion to float32 is exact too): the kernel differs
+/// from the portable one only in the order of the float32 additions.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
     use std::arch::x86_64::*;
 
     /// Bytes ahead of the block being read that the dots prefetch: a decoding step's weights
-    /// come from memory, and 4 KB ahead was the best of 0.5–16 KB on one (measured this session
-    /// with an 8-bit version of these dots: 8.5 against 12.6 ms a token without prefetching).
+    /// come from memory, and 4 KB ahead was the best of 0.5–16 KB on one (measured with an
+    /// 8-bit version of these dots: 8.5 against 12.6 ms a token without prefetching).
     pub const PREFETCH_AHEAD: usize = 4096;
 
-    /// [d, m] of a block header (two f16) as float32, in lanes 0 and 1.
+    /// [d, m] of a Q4_1 block header (two f16) as float32 in lanes 0 and 1 (for Q8_0, lane 0).
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
     unsafe fn header(block: *const u8) -> __m128 {
         _mm_cvtph_ps(_mm_cvtsi32_si128((block as *const i32).read_unaligned()))
     }
 
+    /// [d_b, s_b] of x's block b, in lanes 0 and 1.
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
-    unsafe fn sum8(acc: [__m256; 4]) -> f32 {
-        let v = _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3]));
+    unsafe fn scales(ds: &[[f32; 2]], b: usize) -> __m128 {
+        _mm_castpd_ps(_mm_load_sd(ds.as_ptr().add(b) as *const f64))
+    }
+
+    /// Σ_j w_j q_j of one block as 8 int32 lanes: w as 2 × 16 int16, q x's 32 int16.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn block_dots(w0: __m256i, w1: __m256i, q: *const i16) -> __m256 {
+        let q0 = _mm256_loadu_si256(q as *const __m256i);
+        let q1 = _mm256_loadu_si256(q.add(16) as *const __m256i);
+        let sums = _mm256_add_epi32(_mm256_madd_epi16(w0, q0), _mm256_madd_epi16(w1, q1));
+        _mm256_cvtepi32_ps(sums)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn sum8(v: __m256) -> f32 {
         let s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
         let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
         _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)))
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn q4_1(w_row: &[u8], x: &[f32]) -> f32 {
-        let blocks = x.len() / BLOCK;
-        assert!(w_row.len() >= blocks * 20);
+    pub unsafe fn q4_1(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+        let blocks = x.ds.len();
+        assert!(w_row.len() >= blocks * 20 && x.q.len() >= blocks * BLOCK);
         let mask = _mm_set1_epi8(0x0F);
-        let mut acc = [_mm256_setzero_ps(); 4];
-        for b in 0..blocks {
+        let (mut acc0, mut acc1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+        let mut offsets = _mm_setzero_ps(); // lane 1: Σ_b m_w s_b
+        let step = |b: usize, acc: &mut __m256, offsets: &mut __m128| {
             let block = w_row.as_ptr().add(b * 20);
             _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
-            let dm = header(block);
-            let (d, m) = (
-                _mm256_broadcastss_ps(dm),
-                _mm256_broadcastss_ps(_mm_movehdup_ps(dm)),
-            );
             let raw = _mm_loadu_si128(block.add(4) as *const __m128i);
-            let lo = _mm_and_si128(raw, mask); // values 0..16
-            let hi = _mm_and_si128(_mm_srli_epi16(raw, 4), mask); // values 16..32
-            let xb = x.as_ptr().add(b * BLOCK);
-            for (c, bytes) in [lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)]
-                .into_iter()
-                .enumerate()
-            {
-                let w = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)), d, m);
-                acc[c] = _mm256_fmadd_ps(w, _mm256_loadu_ps(xb.add(8 * c)), acc[c]);
-            }
+            let lo = _mm256_cvtepu8_epi16(_mm_and_si128(raw, mask)); // values 0..16
+            let hi = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), mask)); // 16..32
+            let dots = block_dots(lo, hi, x.q.as_ptr().add(b * BLOCK));
+            let prod = _mm_mul_ps(header(block), scales(x.ds, b)); // [d_w d_b, m_w s_b]
+            *acc = _mm256_fmadd_ps(dots, _mm256_broadcastss_ps(prod), *acc);
+            *offsets = _mm_add_ps(*offsets, prod);
+        };
+        let mut b = 0;
+        while b + 2 <= blocks {
+            step(b, &mut acc0, &mut offsets);
+            step(b + 1, &mut acc1, &mut offsets);
+            b += 2;
         }
-        sum8(acc)
+        if b < blocks {
+            step(b, &mut acc0, &mut offsets);
+        }
+        sum8(_mm256_add_ps(acc0, acc1)) + _mm_cvtss_f32(_mm_movehdup_ps(offsets))
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn q8_0(w_row: &[u8], x: &[f32]) -> f32 {
-        let blocks = x.len() / BLOCK;
-        assert!(w_row.len() >= blocks * 34);
-        let mut acc = [_mm256_setzero_ps(); 4];
-        for b in 0..blocks {
+    pub unsafe fn q8_0(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+        let blocks = x.ds.len();
+        assert!(w_row.len() >= blocks * 34 && x.q.len() >= blocks * BLOCK);
+        let (mut acc0, mut acc1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+        let step = |b: usize, acc: &mut __m256| {
             let block = w_row.as_ptr().add(b * 34);
             _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
-            let d = _mm256_broadcastss_ps(header(block));
-            let xb = x.as_ptr().add(b * BLOCK);
-            for (c, a) in acc.iter_mut().enumerate() {
-                let bytes = _mm_loadl_epi64(block.add(2 + 8 * c) as *const __m128i);
-                let w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(bytes)), d);
-                *a = _mm256_fmadd_ps(w, _mm256_loadu_ps(xb.add(8 * c)), *a);
-            }
+            let w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(2) as *const __m128i));
+            let w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(18) as *const __m128i));
+            let dots = block_dots(w0, w1, x.q.as_ptr().add(b * BLOCK));
+            let scale = _mm_mul_ss(header(block), scales(x.ds, b)); // d_w d_b
+            *acc = _mm256_fmadd_ps(dots, _mm256_broadcastss_ps(scale), *acc);
+        };
+        let mut b = 0;
+        while b + 2 <= blocks {
+            step(b, &mut acc0);
+            step(b + 1, &mut acc1);
+            b += 2;
         }
-        sum8(acc)
+        if b < blocks {
+            step(b, &mut acc0);
+        }
+        sum8(_mm256_add_ps(acc0, acc1))
     }
 }
 
@@ -175,7 +222,7 @@ fn f16c() -> bool {
 }
 
 /// The dot kernels this CPU can run, by name, slowest (the portable reference) first; tests hold
-/// each to the dequantized product.
+/// each to the product of the rounded x with the dequantized weights.
 pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
     let mut out: Vec<(&'static str, Dot)> = vec![match kind {
         Kind::Q4_1 => ("portable", portable::q4_1 as Dot),
@@ -183,8 +230,8 @@ pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
     }];
     #[cfg(target_arch = "x86_64")]
     if cpu.level() >= Level::Avx2Fma && f16c() {
-        // SAFETY: `cpu` and `f16c()` prove the features the kernels were compiled for, which is
-        // all `unsafe` asks of their callers.
+        // SAFETY: `cpu` and `f16c()` prove the features the kernels were compiled for, which
+        // is all `unsafe` asks of their callers.
         out.push(match kind {
             Kind::Q4_1 => ("avx2", x86::q4_1 as Dot),
             Kind::Q8_0 => ("avx2", x86::q8_0 as Dot),
@@ -243,15 +290,19 @@ pub fn few_rows(
     let row_bytes = d_in / BLOCK * kind.block_bytes();
     let rows = x.len() / d_in;
     assert!(y.len() == rows * d_out && w.len() == d_out * row_bytes);
-    let parts = d_out.div_ceil(DOT_ROWS_PER_PART);
+    let rpp = d_out
+        .div_ceil(DOT_PARTS_PER_THREAD * num_threads())
+        .max(DOT_MIN_ROWS_PER_PART);
+    let parts = d_out.div_ceil(rpp);
+    let rounded = Rounded::new(x); // q [rows · in], (d, s) [rows · in / 32]
     let out = Disjoint::new(y);
     for_each_part(parts, rows * d_in * d_out, &|p| {
-        let j0 = p * DOT_ROWS_PER_PART;
-        let width = DOT_ROWS_PER_PART.min(d_out - j0);
+        let j0 = p * rpp;
+        let width = rpp.min(d_out - j0);
         for r in 0..rows {
             // SAFETY: part p alone writes columns j0 .. j0 + width of each row.
             let cols = unsafe { out.part(r * d_out + j0, width) };
-            let xr = &x[r * d_in..(r + 1) * d_in];
+            let xr = rounded.row(r, d_in);
             for (jj, c) in cols.iter_mut().enumerate() {
                 let w_row = &w[(j0 + jj) * row_bytes..(j0 + jj + 1) * row_bytes];
                 // SAFETY: `dot` is one of `variants`, whose features this CPU has; the slices
@@ -267,6 +318,20 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
     let rows = x.len() / d_in;
     let row_bytes = d_in / BLOCK * kind.block_bytes();
     let parts = d_out.div_ceil(GEMM_ROWS_PER_PART);
+    // [rows, in]: x rounded to 16 bits, as the dots have it, rows shared among the threads
+    let mut x_hat = vec![0.0f32; x.len()];
+    let round_parts = rows.div_ceil(ROUND_ROWS_PER_PART);
+    let hat = Disjoint::new(&mut x_hat);
+    for_each_part(round_parts, rows * d_in, &|p| {
+        let (r0, r1) = (
+            p * ROUND_ROWS_PER_PART,
+            ((p + 1) * ROUND_ROWS_PER_PART).min(rows),
+        );
+        // SAFETY: part p alone writes rows r0 .. r1.
+        let out = unsafe { hat.part(r0 * d_in, (r1 - r0) * d_in) };
+        rounded_values(&x[r0 * d_in..r1 * d_in], out);
+    });
+    let x = &x_hat[..];
     let out = Disjoint::new(y);
     let work = rows * d_in * d_out;
     for_each_part(parts, work, &|p| {
@@ -344,6 +409,47 @@ pub(crate) mod tests {
         }
     }
 
+    /// The extremes of the integer products, through every dot: Q8_0's −128 against q = ±32,767
+    /// (the largest lane sums, 4 · 128 · 32,767, just below 2²⁴), Q4_1's nibble 15 against
+    /// −32,767; and a NaN in x, which makes every output of its row NaN (and of no other row).
+    #[test]
+    fn extreme_bytes_and_nan_through_every_dot() {
+        let d_in = 64;
+        for kind in [Kind::Q4_1, Kind::Q8_0] {
+            let mut w = vec![0u8; 2 * kind.block_bytes()];
+            for block in w.chunks_exact_mut(kind.block_bytes()) {
+                block[..2].copy_from_slice(&0x3C00u16.to_le_bytes()); // d = 1
+                match kind {
+                    Kind::Q8_0 => block[2..].fill(0x80), // w = −128
+                    Kind::Q4_1 => block[4..].fill(0xFF), // nibbles 15 (and m = 0)
+                }
+            }
+            let sign = if kind == Kind::Q8_0 { 1.0 } else { -1.0 };
+            let mut x = vec![sign * 3.0f32; 2 * d_in]; // q = ±32,767 everywhere
+            x[d_in + 5] = f32::NAN;
+            let w_value = if kind == Kind::Q8_0 { -128.0 } else { 15.0 };
+            let want = w_value * f64::from(sign) * 3.0 * d_in as f64;
+            for (name, dot) in variants(kind, Supported::best()) {
+                let mut y = vec![0.0f32; 2];
+                few_rows(dot, kind, &x, &w, d_in, 1, &mut y);
+                let rel = (f64::from(y[0]) - want).abs() / want.abs();
+                assert!(rel < 1e-6, "{kind:?} {name}: {} vs {want}", y[0]);
+                assert!(y[1].is_nan(), "{kind:?} {name}: a NaN in x");
+            }
+            let x5: Vec<f32> = x.iter().chain(&x).chain(&x[..d_in]).copied().collect(); // 5 rows
+            let mut y = vec![0.0f32; 5];
+            quantized_linear(kind, &x5, &w, d_in, 1, &mut y); // the GEMM path
+            assert!(
+                (f64::from(y[0]) - want).abs() / want.abs() < 1e-6,
+                "{kind:?} GEMM"
+            );
+            assert!(
+                y[1].is_nan() && y[3].is_nan() && !y[4].is_nan(),
+                "{kind:?} GEMM NaN"
+            );
+        }
+    }
+
     type Run<'a> = Box<dyn Fn(&mut [f32]) + Sync + 'a>;
 
     /// Both paths, every dot variant, 1 and several threads: the dequantized product; and one
@@ -366,7 +472,10 @@ pub(crate) mod tests {
                     .iter()
                     .map(|&v| v as f32)
                     .collect();
-                let (want, reach) = reference(&x, &wf, d_in);
+                // The product is that of x rounded to 16 bits (`round16`, tested on its own).
+                let mut x_hat = vec![0.0f32; x.len()];
+                rounded_values(&x, &mut x_hat);
+                let (want, reach) = reference(&x_hat, &wf, d_in);
                 let mut runs: Vec<(String, Run)> = vec![(
                     "quantized_linear".into(),
                     Box::new(|y: &mut [f32]| quantized_linear(kind, &x, &w, d_in, d_out, y)),

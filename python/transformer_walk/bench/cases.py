@@ -172,9 +172,10 @@ def _decode_call(backend: ModuleType, args: Inputs) -> np.ndarray:
         cache.truncate(n)
 
 
-# Rust and NumPy sum the 4-bit block products in another order: their logits (magnitudes ~10)
-# differ by at most 9.4e-5 on "Tom loves his"; a wrong block or position moves them by whole units.
-SMOLLM2_TOLERANCE = (1e-4, 1e-3)
+# Rust and NumPy sum the 4-bit block products in another order, and where that tips an activation
+# onto its next 16-bit step (quantized_linear) the step carries on: their logits (magnitudes ~10)
+# differ by at most 0.009 on 18 tokens; a wrong block or position moves them by whole units.
+SMOLLM2_TOLERANCE = (0.0, 0.03)
 
 #: Pure Python's ``quantized_linear`` unpacks every 4-bit weight in Python too (model.py).
 SMOLLM2_PYTHON_TOKEN_S = python_seconds(int(SMOLLM2.multiply_adds(1) * PYTHON_QUANTIZED_SLOWDOWN))

@@ -589,6 +589,9 @@ QUANT_BLOCK_BYTES: dict[str, int] = {"q4_1": 20, "q8_0": 34}
 
 #: Values per block, in every format above.
 QUANT_BLOCK = 32
+#: quantized_linear rounds x to 16 bits per block of QUANT_BLOCK values first: d = max|x| / this,
+#: q = round(x / d) in −ACTIVATION_LEVELS … ACTIVATION_LEVELS (docs/api.md).
+ACTIVATION_LEVELS = 32767
 
 
 def as_quant_kind(kind: Any) -> str:

@@ -241,12 +241,27 @@ def dequantize(data: Any, kind: str, shape: Any) -> np.ndarray:
     return np.ascontiguousarray(_dequantize(data, kind, shape))
 
 
+def _rounded_activations(x: np.ndarray) -> np.ndarray:
+    """x̂: each block of 32 values of x rounded to 16 bits — d = max|x| / 32767, x̂ = d · round(x / d)
+    (ties to even); a block holding NaN or ±inf all NaN."""
+    blocks = x.reshape(*x.shape[:-1], -1, contract.QUANT_BLOCK)  # (..., in) → (..., in/32, 32)
+    levels = contract.ACTIVATION_LEVELS
+    with np.errstate(all="ignore"):
+        d = np.max(np.abs(blocks), axis=-1, keepdims=True) / np.float32(levels)  # (..., in/32, 1)
+        steps = np.rint(np.clip(blocks / d, -levels, levels))  # q as float32 (NaN where d = 0)
+        x_hat = np.where(d > 0, d * steps, np.float32(0))
+        x_hat = np.where(np.isfinite(d), x_hat, np.float32(np.nan))
+    return x_hat.reshape(x.shape)  # (..., in/32, 32) → (..., in)
+
+
 def quantized_linear(x: Any, data: Any, kind: str, shape: Any) -> np.ndarray:
-    """``x · Wᵀ`` with W = dequantize(data, kind, shape) [out, in]: NumPy's way is to expand W."""
+    """``x̂ · Wᵀ`` with W = dequantize(data, kind, shape) [out, in] and x̂ = x rounded to 16 bits
+    per block of 32: NumPy's way is to expand W."""
     x, data, kind, shape = contract.validate_quantized_linear(x, data, kind, shape)
     weight = _dequantize(data, kind, shape)  # (out, in) float32
+    x_hat = _rounded_activations(x) if x.size else x
     with np.errstate(all="ignore"):
-        out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
+        out = np.matmul(x_hat, weight.T)  # (..., in) @ (in, out) → (..., out)
     return np.ascontiguousarray(out)
 
 

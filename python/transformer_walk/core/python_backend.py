@@ -10,6 +10,7 @@ doubles, so float32 inputs are computed in double precision and rounded once, at
 from __future__ import annotations
 
 import math
+import struct
 from typing import Any
 
 import numpy as np
@@ -312,16 +313,41 @@ def dequantize(data: Any, kind: str, shape: Any) -> np.ndarray:
     return _to_array(_dequantized_rows(data, kind, shape[-1]), np.dtype(np.float32), shape)
 
 
+def _f32(v: float) -> float:
+    """``v`` rounded to the nearest float32 (ties to even), as a Python float."""
+    return float(struct.unpack("<f", struct.pack("<f", v))[0])
+
+
+def _rounded_activations(row: list[float]) -> list[float]:
+    """x̂: each block of 32 values of ``row`` rounded to 16 bits — d = max|x| / 32767 and
+    x̂ = d · round(x / d) (ties to even), d and x / d rounded to float32 as the other backends
+    compute them; a block holding NaN or ±inf all NaN."""
+    out: list[float] = []
+    for start in range(0, len(row), contract.QUANT_BLOCK):
+        block = row[start : start + contract.QUANT_BLOCK]
+        if not all(math.isfinite(v) for v in block):
+            out += [math.nan] * len(block)
+            continue
+        levels = contract.ACTIVATION_LEVELS
+        d = _f32(max(abs(v) for v in block) / levels)
+        if d > 0:  # d · q is exact in a Python float (24 bits times 16)
+            out += [d * round(min(max(_f32(v / d), -levels), levels)) for v in block]
+        else:
+            out += [0.0] * len(block)
+    return out
+
+
 def quantized_linear(x: Any, data: Any, kind: str, shape: Any) -> np.ndarray:
-    """``x · Wᵀ`` with W = dequantize(data, kind, shape) [out, in], row by row (with the exact
-    block values, where the other backends round each weight to float32 first: a difference of
-    at most ε/2 · Σ|x||w|)."""
+    """``x̂ · Wᵀ`` with W = dequantize(data, kind, shape) [out, in] and x̂ = x rounded to 16 bits per
+    block of 32, row by row (in Python floats, where the other backends round each product's
+    terms to float32: a difference of at most a few ε · Σ|x̂||w|)."""
     x, data, kind, shape = contract.validate_quantized_linear(x, data, kind, shape)
     n_out, d_in = shape
     w_rows = _dequantized_rows(data, kind, d_in) if n_out and d_in else [[]] * n_out
     lead = x.shape[:-1]
     x_rows = x.reshape(math.prod(lead), d_in).tolist()  # (..., in) → (rows, in)
-    out = [[_dot(row, w) for w in w_rows] for row in x_rows]
+    x_hat = [_rounded_activations(row) for row in x_rows]
+    out = [[_dot(row, w) for w in w_rows] for row in x_hat]
     return _to_array(out, np.dtype(np.float32), (*lead, n_out))
 
 
