@@ -106,6 +106,16 @@ def test_speed_reading_and_rates() -> None:
     assert views.speed_reading(40.0, 35.0)[0] == "nt.speed.similar"
 
 
+def test_the_speed_bars_have_a_row_height_of_their_own() -> None:
+    """A fixed chart height drew one or two bars about 1 px thick in the app: each bar gets a
+    step instead, whatever the number of rows."""
+    from transformer_walk.app.charts.next_token import speed_bars
+
+    for rows in (1, 2):
+        spec = speed_bars([f"way {i}" for i in range(rows)], [3.0] * rows, rate_title="r")
+        assert spec.to_dict()["height"] == {"step": 36}
+
+
 def test_the_causal_heat_map_draws_masked_cells_grey_without_numbers() -> None:
     from transformer_walk.app.charts.next_token import MASKED_GREY, causal_heatmap
 

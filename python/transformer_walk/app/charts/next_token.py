@@ -98,7 +98,8 @@ def speed_bars(names: Sequence[str], rates: Vector, *, rate_title: str) -> alt.L
     )  # fmt: skip
     bars = base.mark_bar(color=MUTED)
     text = base.mark_text(align="left", dx=4).encode(text=alt.Text("rate:Q", format=",.1f"))
-    return (bars + text).properties(height=40 * max(1, len(names)) + 30)
+    # A step per bar: a fixed height was not kept (Streamlit drew the bars about 1 px thick).
+    return (bars + text).properties(height=alt.Step(36))
 
 
 def causal_heatmap(
