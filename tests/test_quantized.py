@@ -106,12 +106,13 @@ def identity_q8_0(k: int) -> np.ndarray:
 
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
 def test_x_is_rounded_to_16_bits_per_block(backend):
-    """Through the identity: ties to even, the largest value exact, a block of zeros, a NaN or an
-    infinity making its block NaN (no other), a subnormal d clamped to ±32767 steps, and random
-    blocks of very different sizes, each within half its step."""
+    """Through the identity: ties to even, the largest value exact, a small negative value to +0,
+    a block of zeros, a NaN or an infinity making its block NaN (no other), a subnormal d clamped
+    to ±32767 steps, and random blocks of very different sizes, each within half its step; the
+    same bits for 12 rows at once (rust_core's GEMM path) and row by row (its integer dots)."""
     be = get_backend(backend)
     x = np.zeros((6, 32), np.float32)
-    x[0, :5] = [32767.0, 2.5, -3.5, 0.49, -126.5]  # d = 1
+    x[0, :6] = [32767.0, 2.5, -3.5, 0.49, -126.5, -0.3]  # d = 1
     x[1, 7] = np.nan
     x[2, 0] = -np.inf
     x[4, 0] = np.float32(45874 * 2.0**-149)  # d rounds to 2⁻¹⁴⁹: x / d = 45874 > 32767
@@ -120,9 +121,15 @@ def test_x_is_rounded_to_16_bits_per_block(backend):
     x = x.reshape(3, 4, 32)  # a block a row: a NaN spreads over every output of its row
     got = be.quantized_linear(x, identity_q8_0(32), "q8_0", (32, 32))
     want = rounded_by_hand(x)
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))  # +0, not −0
+    rows = [
+        be.quantized_linear(row, identity_q8_0(32), "q8_0", (32, 32)) for row in x.reshape(-1, 32)
+    ]
+    np.testing.assert_array_equal(
+        np.stack(rows).view(np.uint32), want.reshape(-1, 32).view(np.uint32)
+    )
     blocks = got.reshape(-1, 32)
-    np.testing.assert_array_equal(blocks[0, :5], [32767.0, 2.0, -4.0, 0.0, -126.0])
+    np.testing.assert_array_equal(blocks[0, :6], [32767.0, 2.0, -4.0, 0.0, -126.0, 0.0])
     assert np.isnan(blocks[1:3]).all() and not np.isnan(blocks[3:]).any()
     assert (blocks[3] == 0).all() and blocks[4, 0] == np.float32(32767 * 2.0**-149)
     for b in (5, 6, 7, 8, 9, 10, 11):
@@ -130,9 +137,19 @@ def test_x_is_rounded_to_16_bits_per_block(backend):
         assert np.all(np.abs(blocks[b] - x.reshape(-1, 32)[b]) <= 0.5 * step * (1 + 1e-6))
 
 
-def product_bound(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+def weight_reach(data: np.ndarray, kind: str) -> np.ndarray:
+    """|w| as the contract's bound counts it: |d · q| + |m| for Q4_1 (the integer dots sum a
+    block's d Σ q x and m Σ x apart, and those two parts may cancel), |d · q| for Q8_0."""
+    unsigned = data.copy().reshape(-1, KINDS[kind][1])  # (blocks, bytes per block)
+    unsigned[:, 1] &= 0x7F  # d's sign bit
+    if kind == "q4_1":
+        unsigned[:, 3] &= 0x7F  # m's sign bit
+    return np.abs(gguf_dequantize(unsigned.reshape(data.shape), KINDS[kind][0]))
+
+
+def product_bound(x: np.ndarray, w_reach: np.ndarray) -> np.ndarray:
     """d_in · ε₃₂ · Σ_i |x_i| |w_i|: the worst case of float32 rounding for any order of the sum."""
-    return x.shape[-1] * np.finfo(np.float32).eps * (np.abs(x).astype(np.float64) @ np.abs(w).T)
+    return x.shape[-1] * np.finfo(np.float32).eps * (np.abs(x).astype(np.float64) @ w_reach.T)
 
 
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
@@ -164,7 +181,7 @@ def test_quantized_linear_is_x_times_the_dequantized_weight(backend, kind, lead,
     assert got.dtype == np.float32 and got.shape == (*lead, d_out) and got.flags.c_contiguous
     x_hat = rounded_by_hand(x) if x.size else x
     exact = x_hat.astype(np.float64) @ w.astype(np.float64).T
-    bound = product_bound(x_hat, w)
+    bound = product_bound(x_hat, weight_reach(data, kind) if d_out else w)
     assert np.all(np.abs(got - exact) <= bound), np.max(np.abs(got - exact) - bound)
     assert np.all(np.abs(got - x_hat @ w.T) <= 2 * bound)  # NumPy's float32 product: its own error
 
@@ -191,12 +208,45 @@ def test_rust_pool_gives_the_same_bits(kind, rows):
     w = gguf_dequantize(data, KINDS[kind][0])
     x_hat = rounded_by_hand(x)
     exact = x_hat.astype(np.float64) @ w.astype(np.float64).T
-    assert np.all(np.abs(outs[0] - exact) <= product_bound(x_hat, w))
+    reach = weight_reach(data, kind)
+    assert np.all(np.abs(outs[0] - exact) <= product_bound(x_hat, reach))
     alone = rust.quantized_linear(x[-1], data, kind, (1536, 576))
     if rows <= 4:  # the few-rows path: a row's dots do not depend on the others
         np.testing.assert_array_equal(alone, outs[0][-1])
     else:
-        assert np.all(np.abs(alone - exact[-1]) <= product_bound(x_hat[-1:], w)[0])
+        assert np.all(np.abs(alone - exact[-1]) <= product_bound(x_hat[-1:], reach)[0])
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("rows", [1, 5])
+def test_cancelling_q4_1_parts_stay_within_the_bound(backend, rows):
+    """d = 1, m = −15 + 1/128 and every nibble 15: each weight is 1/128, the difference of two
+    terms near 15 that the integer dots sum apart; within the bound that counts both."""
+    block = np.zeros(20, np.uint8)
+    block[:4] = np.array([1.0, -15 + 1 / 128], np.float16).view(np.uint8)
+    block[4:] = 0xFF
+    data = np.tile(block, (3, 2))  # 3 rows of W, 2 blocks each: [3, 40]
+    x = (1 + np.arange(rows * 64) % 7 / 3).astype(np.float32).reshape(rows, 64)
+    got = get_backend(backend).quantized_linear(x, data, "q4_1", (3, 64))
+    x_hat = rounded_by_hand(x)
+    w = gguf_dequantize(data, GGMLQuantizationType.Q4_1)
+    assert (w == 1 / 128).all()
+    exact = x_hat.astype(np.float64) @ w.astype(np.float64).T
+    assert np.all(np.abs(got - exact) <= product_bound(x_hat, weight_reach(data, "q4_1")))
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("rows", [1, 5])
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_infinite_or_nan_scale_gives_no_finite_result(backend, rows, kind):
+    """The weights such a scale makes are inf or NaN (inf · 0 where a value is 0): every output
+    they reach is not finite, on every path — inf or NaN, which may differ between paths."""
+    for scale in (np.inf, -np.inf, np.nan):
+        data = random_blocks(kind, 2, 64, seed=4)  # 2 rows of W
+        data[0, :2] = np.array([scale], np.float16).view(np.uint8)  # row 0, block 0: d
+        x = np.random.default_rng(5).standard_normal((rows, 64)).astype(np.float32)
+        got = get_backend(backend).quantized_linear(x, data, kind, (2, 64))
+        assert not np.isfinite(got[:, 0]).any() and np.isfinite(got[:, 1]).all(), (scale, got)
 
 
 @requires_rust

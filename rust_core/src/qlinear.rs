@@ -28,8 +28,9 @@ use crate::threads::{for_each_part, num_threads, Disjoint};
 
 /// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
 /// is shared by enough rows to pay for its decoding. Measured here (2 threads, SmolLM2's
-/// [576, 1536] Q4_1 matrix): 1, 2, 4 rows by the dots 41, 75, 120 µs; 5 and 8 rows by the tiles
-/// 170 and 257 µs — the dots' time grows with every row, the tiles' more slowly.
+/// [576, 1536] Q4_1 matrix, in the cache): 1, 2, 3, 4 rows by the dots 41, 75, 103, 120 µs; 5, 6
+/// and 8 rows by the tiles 170, 205 and 257 µs. The dots grow by about 26 µs a row, so they may
+/// still win at 5 or 6 rows; 4 is kept from the float32 dots, and a prompt that short is rare.
 pub const FEW_ROWS: usize = 4;
 /// The few-rows path splits W's rows into this many stretches per thread: long stretches, so that
 /// each thread streams its weights through the prefetchers with few hand-offs, and more than one,
@@ -106,9 +107,9 @@ mod portable {
 
 /// The AVX2 dots: per block, the 32 weights widened to int16 (two registers of 16) and
 /// multiplied with x's 32 q by `madd` (pairs of int16 products summed to int32), the two halves
-/// added, converted and scaled into float32 accumulators. Every integer sum is exact (at most
-/// 4 · 128 · 32,767 < 2²⁴ a lane, so its conversion to float32 is exact too): the kernel differs
-/// from the portable one only in the order of the float32 additions.
+/// added, converted and scaled into float32 accumulators. Every lane's integer sum is exact, and
+/// so is its conversion to float32 (at most 4 · 128 · 32,767 < 2²⁴); the portable loop converts
+/// a block's whole sum (up to 2²⁷) and adds without FMA, so the two differ by float32 roundings.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
@@ -126,11 +127,13 @@ mod x86 {
         _mm_cvtph_ps(_mm_cvtsi32_si128((block as *const i32).read_unaligned()))
     }
 
-    /// [d_b, s_b] of x's block b, in lanes 0 and 1.
+    /// [d_b, s_b] of x's block b, in lanes 0 and 1 (read unaligned: a pair of f32 is aligned to 4
+    /// bytes only).
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
     unsafe fn scales(ds: &[[f32; 2]], b: usize) -> __m128 {
-        _mm_castpd_ps(_mm_load_sd(ds.as_ptr().add(b) as *const f64))
+        let pair = (ds.as_ptr().add(b) as *const i64).read_unaligned();
+        _mm_castsi128_ps(_mm_cvtsi64_si128(pair))
     }
 
     /// Σ_j w_j q_j of one block as 8 int32 lanes: w as 2 × 16 int16, q x's 32 int16.
@@ -379,17 +382,31 @@ pub(crate) mod tests {
         data
     }
 
-    /// Σ x_i w_i and Σ |x_i w_i| in float64, for each (row of x, row of w).
-    fn reference(x: &[f32], w: &[f32], d_in: usize) -> (Vec<f64>, Vec<f64>) {
-        let (rows, cols) = (x.len() / d_in, w.len() / d_in);
+    /// Σ x_i w_i and Σ |x_i| |w|_i in float64, for each (row of x, row of the blocks `w`), where
+    /// |w|_i is |d q_i| + |m| for Q4_1 (the dots sum d Σ q x and m Σ x of a block apart, so their
+    /// rounding scales with both parts, which may cancel) and |d q_i| for Q8_0.
+    fn reference(kind: Kind, x: &[f32], w: &[u8], d_in: usize) -> (Vec<f64>, Vec<f64>) {
+        let cols = w.len() / (d_in / BLOCK * kind.block_bytes());
+        let mut wf = vec![0.0f32; cols * d_in];
+        dequantize(kind, w, &mut wf);
+        let mut unsigned = w.to_vec(); // the scales' sign bits cleared: |d| q + |m|
+        for block in unsigned.chunks_exact_mut(kind.block_bytes()) {
+            block[1] &= 0x7F;
+            if kind == Kind::Q4_1 {
+                block[3] &= 0x7F;
+            }
+        }
+        let mut w_abs = vec![0.0f32; cols * d_in];
+        dequantize(kind, &unsigned, &mut w_abs);
+        let rows = x.len() / d_in;
         let mut want = vec![0.0; rows * cols];
         let mut reach = vec![0.0; rows * cols];
         for r in 0..rows {
             for o in 0..cols {
                 for i in 0..d_in {
-                    let p = f64::from(x[r * d_in + i]) * f64::from(w[o * d_in + i]);
-                    want[r * cols + o] += p;
-                    reach[r * cols + o] += p.abs();
+                    let xi = f64::from(x[r * d_in + i]);
+                    want[r * cols + o] += xi * f64::from(wf[o * d_in + i]);
+                    reach[r * cols + o] += xi.abs() * f64::from(w_abs[o * d_in + i]).abs();
                 }
             }
         }
@@ -407,6 +424,29 @@ pub(crate) mod tests {
                 want[e]
             );
         }
+    }
+
+    /// Q4_1 blocks whose two parts cancel (d = 1, m = −15 + 1/128, every nibble 15: each weight
+    /// 1/128): within the bound that counts |d q| and |m| apart, through every path.
+    #[test]
+    fn cancelling_offsets_stay_within_the_bound() {
+        let d_in = 32;
+        let mut w = vec![0u8; 20];
+        w[..2].copy_from_slice(&0x3C00u16.to_le_bytes()); // d = 1
+        w[2..4].copy_from_slice(&0xCB7Fu16.to_le_bytes()); // m = −14.9921875 = −15 + 1/128
+        w[4..].fill(0xFF);
+        let x: Vec<f32> = (0..5 * d_in).map(|i| 1.0 + (i % 7) as f32 / 3.0).collect();
+        let mut x_hat = vec![0.0f32; x.len()];
+        rounded_values(&x, &mut x_hat);
+        let (want, reach) = reference(Kind::Q4_1, &x_hat, &w, d_in);
+        for (name, dot) in variants(Kind::Q4_1, Supported::best()) {
+            let mut y = vec![0.0f32; 1];
+            few_rows(dot, Kind::Q4_1, &x[..d_in], &w, d_in, 1, &mut y);
+            assert_close(&y, &want[..1], &reach[..1], d_in, name);
+        }
+        let mut y = vec![0.0f32; 5];
+        quantized_linear(Kind::Q4_1, &x, &w, d_in, 1, &mut y);
+        assert_close(&y, &want, &reach, d_in, "GEMM");
     }
 
     /// The extremes of the integer products, through every dot: Q8_0's −128 against q = ±32,767
@@ -466,8 +506,6 @@ pub(crate) mod tests {
                 (130, 64, 45),
             ] {
                 let w = random_blocks(kind, d_out * d_in / BLOCK, 3 + rows as u64);
-                let mut wf = vec![0.0f32; d_out * d_in];
-                dequantize(kind, &w, &mut wf);
                 let x: Vec<f32> = lcg(rows as u64, rows * d_in)
                     .iter()
                     .map(|&v| v as f32)
@@ -475,7 +513,7 @@ pub(crate) mod tests {
                 // The product is that of x rounded to 16 bits (`round16`, tested on its own).
                 let mut x_hat = vec![0.0f32; x.len()];
                 rounded_values(&x, &mut x_hat);
-                let (want, reach) = reference(&x_hat, &wf, d_in);
+                let (want, reach) = reference(kind, &x_hat, &w, d_in);
                 let mut runs: Vec<(String, Run)> = vec![(
                     "quantized_linear".into(),
                     Box::new(|y: &mut [f32]| quantized_linear(kind, &x, &w, d_in, d_out, y)),

@@ -12,8 +12,9 @@
 //! make 8-bit steps coarse for the rest of their block, and a step that rounds one way in one
 //! backend and the other way in another (after float32 sums in different orders) is felt by
 //! every later layer. Measured on "Tom loves his": logits moved by up to 0.60 from the float32
-//! product with 8 bits, 0.005 with 16; greedy text over 40 tokens came out different after 5 tokens
-//! on one prompt with 8 bits, identical on all three with 16.
+//! product with 8 bits (and 0.60 between NumPy and Rust both rounding to 8), 0.005 with 16;
+//! greedy text over 40 tokens parted from the float32 product's after 33 and 5 tokens on two of
+//! three prompts with 8 bits, and was the same on all three with 16.
 //!
 //! A block holding NaN or ±∞ gets d_b = NaN (every product with it is NaN); a block of zeros, or
 //! of values so small that d_b underflows to 0, gets d_b = 0 and q = 0.
@@ -29,16 +30,22 @@ use crate::simd::{self, Level, Supported};
 const ROUNDER: f32 = 12_582_912.0;
 
 /// The largest |q|.
-pub const LEVELS: f32 = 32_767.0;
+const LEVELS: f32 = 32_767.0;
 
 /// d_b of one block of 32 values (NaN when one of them is not finite).
 #[inline]
-pub fn block_scale(xb: &[f32]) -> f32 {
+fn block_scale(xb: &[f32]) -> f32 {
     // The bits of |v| order as the values do, with ∞ above every finite value and NaN above ∞:
     // one integer maximum (which vectorises) gives both max |x| and whether all are finite.
-    let top = xb
-        .iter()
-        .fold(0u32, |m, v| m.max(v.to_bits() & 0x7FFF_FFFF));
+    scale_of_top(
+        xb.iter()
+            .fold(0u32, |m, v| m.max(v.to_bits() & 0x7FFF_FFFF)),
+    )
+}
+
+/// d_b from the largest bits of |x| in the block.
+#[inline(always)]
+fn scale_of_top(top: u32) -> f32 {
     if top < f32::INFINITY.to_bits() {
         f32::from_bits(top) / LEVELS
     } else {
@@ -138,7 +145,7 @@ mod portable {
             } else {
                 qb.fill(0); // d = 0 or NaN
             }
-            *ds = [d, d * sum as f32]; // |Σ q| < 2²⁰: exact in float32
+            *ds = [d, d * sum as f32]; // Σ q (|Σ q| < 2²⁰) is exact in float32
         }
     }
 
@@ -176,12 +183,7 @@ mod avx2 {
         let m = _mm_max_epu32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
         let m = _mm_max_epu32(m, _mm_shuffle_epi32(m, 0b01_00_11_10));
         let m = _mm_max_epu32(m, _mm_shuffle_epi32(m, 0b10_11_00_01));
-        let top = _mm_cvtsi128_si32(m) as u32;
-        let d = if top < f32::INFINITY.to_bits() {
-            f32::from_bits(top) / LEVELS
-        } else {
-            f32::NAN
-        };
+        let d = scale_of_top(_mm_cvtsi128_si32(m) as u32);
         if d.is_nan() || d == 0.0 {
             return (d, [_mm256_setzero_ps(); 4]);
         }
@@ -192,7 +194,10 @@ mod avx2 {
         );
         let levels = v.map(|v| {
             let clamped = _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, dv), lo), hi);
-            _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(clamped)
+            let rounded =
+                _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(clamped);
+            // + 0: a small negative value rounds to −0 here and to +0 in `level`
+            _mm256_add_ps(rounded, _mm256_setzero_ps())
         });
         (d, levels)
     }
@@ -203,9 +208,9 @@ mod avx2 {
         assert!(q.len() >= blocks * BLOCK && ds.len() >= blocks);
         for (b, ds) in ds.iter_mut().enumerate().take(blocks) {
             let (d, levels) = block(x.as_ptr().add(b * BLOCK));
-            let ints = levels.map(|l| _mm256_cvtps_epi32(l)); // exact: whole numbers
-                                                              // packs interleaves the 128-bit halves of its operands; the permute puts them back
-                                                              // in order: [a0..4, b0..4, a4..8, b4..8] → [a0..8, b0..8]
+            // exact: whole numbers. packs interleaves the 128-bit halves of its operands; the
+            // permute puts them back in order: [a0..4, b0..4, a4..8, b4..8] → [a0..8, b0..8]
+            let ints = levels.map(|l| _mm256_cvtps_epi32(l));
             let pack = |a, b| _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0b11_01_10_00);
             let qb = q.as_mut_ptr().add(b * BLOCK) as *mut __m256i;
             _mm256_storeu_si256(qb, pack(ints[0], ints[1]));
@@ -292,6 +297,7 @@ mod tests {
         x[8 * BLOCK] = 32767.0;
         x[8 * BLOCK + 1] = 0.5;
         x[8 * BLOCK + 2] = -2.5;
+        x[8 * BLOCK + 3] = -0.3; // rounds to 0: +0 on every path
         let want = kernels(Supported::all()[0]);
         let (mut q0, mut ds0, mut v0) = (
             vec![0i16; x.len()],

@@ -99,7 +99,7 @@ def _prefill_pair(threads: int) -> Pair:
         diff = f"logits within {float(np.abs(a - b).max()):.2f}"
         if int(np.argmax(a)) == int(np.argmax(b)):
             return f"the same next token; {diff}"
-        # llama.cpp rounds activations to 8 bits before its products and we do not, so a near
+        # llama.cpp rounds activations to 8 bits before its products and we to 16, so a near
         # tie may go either way; a next token outside the other's top 5 would be a bug.
         if int(np.argmax(a)) not in np.argsort(b)[-5:]:
             raise AssertionError("llama.cpp's next token after the prompt is not near ours")
@@ -153,7 +153,7 @@ def _decode_pair(threads: int, clock: Clock = SYSTEM_CLOCK) -> Pair:
         same = next((i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y), len(a))
         if same == 0:
             raise AssertionError("llama.cpp's first generated token differs from ours")
-        # llama.cpp rounds activations to 8 bits before its products and we do not: a near tie
+        # llama.cpp rounds activations to 8 bits before its products and we to 16: a near tie
         # between two candidates can go the other way, and the texts then part.
         return f"the same first {same} of {len(a)} greedy tokens"
 

@@ -248,7 +248,8 @@ def _rounded_activations(x: np.ndarray) -> np.ndarray:
     levels = contract.ACTIVATION_LEVELS
     with np.errstate(all="ignore"):
         d = np.max(np.abs(blocks), axis=-1, keepdims=True) / np.float32(levels)  # (..., in/32, 1)
-        steps = np.rint(np.clip(blocks / d, -levels, levels))  # q as float32 (NaN where d = 0)
+        # q as float32 (NaN where d = 0); + 0 makes a −0 from rint +0, as in rust_core
+        steps = np.rint(np.clip(blocks / d, -levels, levels)) + np.float32(0)
         x_hat = np.where(d > 0, d * steps, np.float32(0))
         x_hat = np.where(np.isfinite(d), x_hat, np.float32(np.nan))
     return x_hat.reshape(x.shape)  # (..., in/32, 32) → (..., in)

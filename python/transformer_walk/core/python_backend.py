@@ -321,14 +321,15 @@ def _f32(v: float) -> float:
 def _rounded_activations(row: list[float]) -> list[float]:
     """x̂: each block of 32 values of ``row`` rounded to 16 bits — d = max|x| / 32767 and
     x̂ = d · round(x / d) (ties to even), d and x / d rounded to float32 as the other backends
-    compute them; a block holding NaN or ±inf all NaN."""
+    compute them; a block holding NaN or ±inf all NaN. d · q is kept exact (the others round it
+    to float32 in their float products: half an ulp, inside the product's bound)."""
     out: list[float] = []
+    levels = contract.ACTIVATION_LEVELS
     for start in range(0, len(row), contract.QUANT_BLOCK):
         block = row[start : start + contract.QUANT_BLOCK]
         if not all(math.isfinite(v) for v in block):
             out += [math.nan] * len(block)
             continue
-        levels = contract.ACTIVATION_LEVELS
         d = _f32(max(abs(v) for v in block) / levels)
         if d > 0:  # d · q is exact in a Python float (24 bits times 16)
             out += [d * round(min(max(_f32(v / d), -levels), levels)) for v in block]
