@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from transformer_walk.core import get_backend
 from transformer_walk.models.smollm2 import SmolLM2, VocabularyError, load_smollm2
 
 from smollm2_support import MODEL_SKIP, RUST_SKIP
@@ -74,6 +75,25 @@ def test_chunks_over_the_cache_equal_one_pass(model: SmolLM2) -> None:
     np.testing.assert_allclose(
         model.logits(ids, chunk=16), model.logits(ids), atol=CACHE_ATOL, rtol=0
     )
+
+
+@pytest.mark.parametrize("backend", ["python", "numpy"] + (["rust"] if RUST_SKIP is None else []))
+def test_a_generated_tokens_query_heads_read_their_shared_head_together(
+    model: SmolLM2, backend: str
+) -> None:
+    """One new position: the 3 query heads that share a key/value head go in as one block of
+    queries against it (read once, not 3 times). The numbers of per-head attention, and query
+    head j reads key/value head j // 3."""
+    be = get_backend(backend)
+    attn = model.layers[0].attn
+    rng = np.random.default_rng(0)
+    q = rng.standard_normal((9, 1, 64)).astype(np.float32)  # (h, 1, d_head)
+    keys, values = rng.standard_normal((2, 3, 40, 64)).astype(np.float32)  # (h_kv, m, d_head)
+    got = attn.attend(be, q, keys, values, None, False)
+    np.testing.assert_allclose(got, be.attention(q, keys, values), rtol=1e-5, atol=1e-6)
+    s = q[4] @ keys[1].T / 8.0  # (1, m): head 4 against key/value head 4 // 3 = 1
+    p = np.exp(s - s.max())
+    np.testing.assert_allclose(got[4], (p / p.sum()) @ values[1], rtol=1e-4, atol=1e-5)
 
 
 def test_steps_keep_their_candidates(model: SmolLM2) -> None:

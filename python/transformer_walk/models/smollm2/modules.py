@@ -178,6 +178,26 @@ class SelfAttention:
         k_end = q_end + self.k.shape[0]
         return QKV[..., :q_end], QKV[..., q_end:k_end], QKV[..., k_end:]  # column blocks (views)
 
+    def attend(
+        self,
+        be: ModuleType,
+        q: np.ndarray,
+        keys: np.ndarray,
+        values: np.ndarray,
+        mask: np.ndarray | None,
+        causal: bool,
+    ) -> np.ndarray:
+        """softmax(q_j k_gᵀ / √d_head + mask) v_g for every query head j, g = j // (h / h_kv). For
+        one new position with nothing masked (a generated token), the h / h_kv query heads that
+        share key/value head g go in as one block of h / h_kv queries against it, so its cached
+        keys and values are read once instead of h / h_kv times: the same numbers, the kernel's
+        few-query path either way."""
+        h, n, d = q.shape
+        if n == 1 and mask is None and not causal:
+            grouped = q.reshape(self.h_kv, h // self.h_kv, d)  # (h, 1, d) → (h_kv, h/h_kv, d)
+            return be.attention(grouped, keys, values).reshape(h, 1, d)  # → (h, 1, d_head)
+        return be.attention(q, keys, values, mask=mask, causal=causal)
+
     # q_j = RoPE(x W^Q)_j, k_g = RoPE(x W^K)_g, v_g = (x W^V)_g      j < h query, g < h_kv kv heads
     # head_j = softmax(q_j k_gᵀ / √d_head + causal mask) v_g,  g = j // (h / h_kv)
     # out = Concat(head_1, …, head_h) W^O
@@ -207,7 +227,7 @@ class SelfAttention:
         causal = past == 0 and x.shape[-2] > 1
         mask = None if past == 0 else _causal_mask(x.shape[-2], past)
         if record is None:
-            head_out = be.attention(q_rot, keys, values, mask=mask, causal=causal)
+            head_out = self.attend(be, q_rot, keys, values, mask, causal)  # (h, n, d_head)
         else:
             head_out, weights = be.attention_with_weights(
                 q_rot, keys, values, mask=mask, causal=causal
