@@ -14,6 +14,7 @@ pub mod fastexp;
 pub mod fastgelu;
 pub mod fastsilu;
 pub mod matmul;
+pub mod pool;
 pub mod qlinear;
 pub mod quant;
 pub mod real;

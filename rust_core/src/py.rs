@@ -15,6 +15,7 @@ use crate::attention::{self as attn, Dims, Mask, MaskLayout, MaskValues, Options
 use crate::dense;
 use crate::embedding;
 use crate::error::{check_fits, checked_len, fmt_shape, int64_overflow, CoreError};
+use crate::pool;
 use crate::qlinear;
 use crate::quant::{self, Kind};
 use crate::real::Real;
@@ -364,25 +365,39 @@ enum Fill {
     Overwritten,
 }
 
-/// A new C-ordered output array allocated by NumPy: it raises MemoryError itself when memory runs
-/// out, and asks the OS for huge pages for big arrays (far fewer page faults than a fresh Vec).
-/// Through NumPy's C API (`PyArray_Zeros` / `PyArray_Empty`, what `numpy.zeros` / `numpy.empty`
-/// call): looking the functions up in Python took microseconds a call.
+/// The memory of an output array taken from `pool`: its base object, which gives the block back
+/// when NumPy lets go of the array (and of every view of it).
+#[pyclass(frozen, module = "rust_core._rust_core")]
+struct PooledMemory {
+    block: Option<pool::Block>,
+}
+
+impl Drop for PooledMemory {
+    fn drop(&mut self) {
+        if let Some(block) = self.block.take() {
+            pool::give(block);
+        }
+    }
+}
+
+/// A new C-ordered output array. One of `pool::MIN_BYTES` or more that the kernel overwrites
+/// whole is made over a block of `pool` (recycled from an earlier output of the same size:
+/// no page faults); any other is allocated by NumPy, which raises MemoryError itself when memory
+/// runs out. Through NumPy's C API (`PyArray_Empty` / `PyArray_Zeros` / `PyArray_NewFromDescr`,
+/// what `numpy.empty` and the like call): looking the functions up in Python took microseconds a
+/// call.
 fn new_output<'py, T: Element>(
     py: Python<'py>,
     shape: &[usize],
     fill: Fill,
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
-    checked_len(shape)?;
-    let mut dims = shape
-        .iter()
-        .map(|&d| npy_intp::try_from(d))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|_| {
-            CoreError::Memory(format!("an array of shape {} is too big", fmt_shape(shape)))
-        })?;
-    let nd = std::ffi::c_int::try_from(dims.len())
-        .map_err(|_| CoreError::Value(format!("too many dimensions: {}", dims.len())))?;
+    let len = checked_len(shape)?;
+    let bytes = len.checked_mul(std::mem::size_of::<T>());
+    if let (Fill::Overwritten, Some(block)) = (fill, bytes.and_then(pool::take)) {
+        return pooled_output(py, shape, block);
+    }
+    let mut dims = dims_of(shape)?;
+    let nd = ndim_of(&dims)?;
     // SAFETY: both functions read `nd` dimensions from `dims` (alive for the call) and steal the
     // reference to the descriptor that `into_dtype_ptr` hands over; they return a new reference
     // or NULL with a Python error set, which `from_owned_ptr_or_err` turns into that error.
@@ -395,6 +410,60 @@ fn new_output<'py, T: Element>(
         Bound::from_owned_ptr_or_err(py, ptr)?
     };
     Ok(arr.cast_into::<PyArrayDyn<T>>()?)
+}
+
+/// A C-ordered array of `shape` over `block` (exactly its size), which its base object owns.
+fn pooled_output<'py, T: Element>(
+    py: Python<'py>,
+    shape: &[usize],
+    block: pool::Block,
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    let data = block.as_ptr();
+    let mut dims = dims_of(shape)?;
+    let nd = ndim_of(&dims)?;
+    // Owner first: from here on an error drops it, and with it gives the block back.
+    let owner = Bound::new(py, PooledMemory { block: Some(block) })?;
+    // SAFETY: `PyArray_NewFromDescr` reads `nd` dimensions from `dims`, steals the descriptor's
+    // reference, computes C-order strides (none given) and wraps `data` without owning it: the
+    // block is 64-byte aligned and holds exactly the shape's elements of T. NULL comes with a
+    // Python error set. `PyArray_SetBaseObject` steals the reference to `owner` (released on
+    // failure too), so the block lives until the array and all its views are gone.
+    unsafe {
+        let descr = T::get_dtype(py).into_dtype_ptr();
+        let subtype = numpy::npyffi::get_type_object(py, numpy::npyffi::NpyTypes::PyArray_Type);
+        let ptr = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            subtype,
+            descr,
+            nd,
+            dims.as_mut_ptr(),
+            std::ptr::null_mut(),
+            data.cast(),
+            numpy::npyffi::NPY_ARRAY_WRITEABLE,
+            std::ptr::null_mut(),
+        );
+        let arr = Bound::from_owned_ptr_or_err(py, ptr)?;
+        let base = PY_ARRAY_API.PyArray_SetBaseObject(py, ptr.cast(), owner.into_ptr());
+        if base != 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr.cast_into::<PyArrayDyn<T>>()?)
+    }
+}
+
+fn dims_of(shape: &[usize]) -> PyResult<Vec<npy_intp>> {
+    shape
+        .iter()
+        .map(|&d| npy_intp::try_from(d))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|_| {
+            CoreError::Memory(format!("an array of shape {} is too big", fmt_shape(shape))).into()
+        })
+}
+
+fn ndim_of(dims: &[npy_intp]) -> PyResult<std::ffi::c_int> {
+    std::ffi::c_int::try_from(dims.len())
+        .map_err(|_| CoreError::Value(format!("too many dimensions: {}", dims.len())).into())
 }
 
 /// What a kernel run by `fill_outputs` returns: nothing, or a `Result` for one that can fail
