@@ -30,6 +30,10 @@ pub mod threads;
 
 mod py;
 
+/// Big blocks recycled instead of returned to the OS (see `pool`).
+#[global_allocator]
+static ALLOCATOR: pool::Recycling = pool::Recycling;
+
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
 mod test_support;

@@ -1,76 +1,185 @@
-//! Recycled memory for big outputs: a block freed by one call is handed to the next call that
-//! asks for the same number of bytes, instead of going back to the OS.
+//! Recycled memory for big blocks: rust_core's global allocator keeps a freed block of
+//! `MIN_BYTES` or more and hands it to the next allocation of the same size, instead of giving it
+//! back to the OS.
 //!
 //! Why: a forward pass makes the same few big arrays layer after layer (MiniLM on 8 × 128 tokens:
-//! ten outputs of 1.5 to 6 MB a layer). Through malloc, freed blocks that size go back to the OS
-//! and the next one is faulted in again, 4 KiB at a time: 3,300 page faults a forward, and on
-//! this project's virtual machine a fault costs about 1.8 µs (GELU of [8, 128, 1536]: 1.6 ms with
-//! its 515 faults, 0.65 ms without). With malloc told to keep freed memory (glibc's trim and
-//! mmap thresholds raised, which is a setting of the whole process, not a library's to make),
-//! the forward took 5 to 16 % less in three alternating runs. This pool does the same for
-//! rust_core's own outputs only.
+//! ten outputs of 1.5 to 6 MB a layer), and every product asks for the same packing scratch
+//! (inside the gemm crate). Through malloc, freed blocks that size go back to the OS and the next
+//! one is faulted in again, 4 KiB at a time: 3,300 page faults a MiniLM forward, and on this
+//! project's virtual machine a fault costs about 1.8 µs (GELU of [8, 128, 1536]: 1.6 ms with its
+//! 515 faults, 0.65 ms without). With malloc told to keep freed memory (glibc's trim and mmap
+//! thresholds raised, which is a setting of the whole process, not a library's to make), the
+//! forward took 5 to 16 % less in three alternating runs. This allocator does the same for
+//! rust_core's own memory only: its results (`Block`, which `py` makes arrays over) and every
+//! allocation its kernels and crates make.
 //!
 //! Blocks below `MIN_BYTES` are left to malloc, which reuses small freed blocks itself. Idle
-//! blocks are kept up to `MAX_IDLE_BYTES` in all; beyond that the longest idle are freed.
+//! blocks are kept up to `MAX_IDLE_BYTES` and `SLOTS` blocks in all; beyond that the longest idle
+//! are freed.
 
-use std::alloc::{alloc, dealloc, Layout};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard};
 
-/// Outputs of at least this many bytes come from the pool (a [1, 128, 512] float32 array).
+/// Allocations of at least this many bytes are recycled (a [1, 128, 512] float32 array).
 pub const MIN_BYTES: usize = 1 << 18;
 
 /// At most this many idle bytes are kept (the freed outputs of about two MiniLM layers on 32 ×
 /// 256 tokens).
 pub const MAX_IDLE_BYTES: usize = 256 << 20;
 
-/// Every block is aligned for any float SIMD load (and to a cache line).
-const ALIGN: usize = 64;
+/// At most this many idle blocks are kept (a fixed table: the allocator cannot allocate its own
+/// bookkeeping).
+const SLOTS: usize = 64;
 
-/// A block of `bytes` bytes, aligned to `ALIGN`, owned by whoever holds this value: freed when it
-/// is dropped, unless it is given back with `give`.
-pub struct Block {
-    ptr: NonNull<u8>,
+/// Results are aligned for any float SIMD load (and to a cache line).
+const RESULT_ALIGN: usize = 64;
+
+/// One idle block: its address, layout, and when it was freed (a counter).
+#[derive(Clone, Copy)]
+struct Slot {
+    ptr: usize,
+    size: usize,
+    align: usize,
+    freed: u64,
+}
+
+/// The idle blocks and their total size.
+struct Idle {
+    slots: [Option<Slot>; SLOTS],
     bytes: usize,
+    clock: u64,
 }
 
-// SAFETY: a Block is the sole owner of its memory (like a Box<[u8]>), so it can move between
-// threads; a shared &Block only reads its address and size.
-unsafe impl Send for Block {}
-unsafe impl Sync for Block {}
-
-impl Block {
-    /// A fresh block, or None when the allocator has no memory (or `bytes` is 0 or too big for a
-    /// layout).
-    fn new(bytes: usize) -> Option<Block> {
-        let layout = Layout::from_size_align(bytes, ALIGN).ok()?;
-        if bytes == 0 {
-            return None;
+impl Idle {
+    const fn new() -> Idle {
+        Idle {
+            slots: [None; SLOTS],
+            bytes: 0,
+            clock: 0,
         }
-        // SAFETY: the layout has a non-zero size (checked above).
-        let ptr = NonNull::new(unsafe { alloc(layout) })?;
-        advise_huge_pages(ptr, bytes);
-        Some(Block { ptr, bytes })
     }
 
-    pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr.as_ptr()
+    /// The most recently freed block of exactly this size and alignment (its memory likely still
+    /// in cache), taken out of the table.
+    fn take(&mut self, size: usize, align: usize) -> Option<usize> {
+        let found = self
+            .slots
+            .iter_mut()
+            .filter(|s| s.is_some_and(|s| s.size == size && s.align == align))
+            .max_by_key(|s| s.map_or(0, |s| s.freed))?;
+        let slot = found.take()?;
+        self.bytes -= slot.size;
+        Some(slot.ptr)
     }
 
-    pub fn bytes(&self) -> usize {
-        self.bytes
+    /// Keep a freed block; returns the blocks to free now (the longest idle ones beyond the
+    /// limits, possibly this one), at most `SLOTS + 1`.
+    fn give(&mut self, ptr: usize, size: usize, align: usize, cap: usize) -> Evicted {
+        let mut evicted = Evicted::new();
+        if size > cap {
+            evicted.push(Slot {
+                ptr,
+                size,
+                align,
+                freed: 0,
+            });
+            return evicted;
+        }
+        while self.bytes + size > cap || self.slots.iter().all(Option::is_some) {
+            let oldest = self
+                .slots
+                .iter_mut()
+                .filter(|s| s.is_some())
+                .min_by_key(|s| s.map_or(u64::MAX, |s| s.freed));
+            let Some(slot) = oldest.and_then(Option::take) else {
+                break;
+            };
+            self.bytes -= slot.size;
+            evicted.push(slot);
+        }
+        self.clock += 1;
+        let free = self.slots.iter_mut().find(|s| s.is_none());
+        if let Some(free) = free {
+            *free = Some(Slot {
+                ptr,
+                size,
+                align,
+                freed: self.clock,
+            });
+            self.bytes += size;
+        }
+        evicted
     }
 }
 
-impl Drop for Block {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `Block::new` with exactly this layout (which was valid then).
-        unsafe {
-            dealloc(
-                self.ptr.as_ptr(),
-                Layout::from_size_align_unchecked(self.bytes, ALIGN),
-            )
+/// Blocks to free after the table's lock is released.
+struct Evicted {
+    slots: [Option<Slot>; SLOTS + 1],
+    len: usize,
+}
+
+impl Evicted {
+    const fn new() -> Evicted {
+        Evicted {
+            slots: [None; SLOTS + 1],
+            len: 0,
         }
+    }
+
+    fn push(&mut self, slot: Slot) {
+        self.slots[self.len] = Some(slot);
+        self.len += 1;
+    }
+}
+
+static IDLE: Mutex<Idle> = Mutex::new(Idle::new());
+
+/// The idle blocks, locked. A poisoned lock only means a panic elsewhere while it was held; the
+/// table is still valid (every change to it completes before the lock is released).
+fn idle() -> MutexGuard<'static, Idle> {
+    IDLE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// rust_core's global allocator: the system's, with big blocks recycled (see the module).
+pub struct Recycling;
+
+// SAFETY: every block comes from `System` with the layout it is freed with (a recycled block is
+// only handed to a request of exactly its size and alignment); the table is behind a mutex, which
+// on the platforms std supports does not allocate.
+unsafe impl GlobalAlloc for Recycling {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.size() >= MIN_BYTES {
+            if let Some(ptr) = idle().take(layout.size(), layout.align()) {
+                return ptr as *mut u8;
+            }
+            // SAFETY: a non-zero size (at least MIN_BYTES).
+            let ptr = unsafe { System.alloc(layout) };
+            if let Some(p) = NonNull::new(ptr) {
+                advise_huge_pages(p, layout.size());
+            }
+            return ptr;
+        }
+        // SAFETY: forwarded as given.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if layout.size() >= MIN_BYTES {
+            let evicted = idle().give(ptr as usize, layout.size(), layout.align(), MAX_IDLE_BYTES);
+            for slot in evicted.slots.iter().flatten() {
+                // SAFETY: each evicted block came from `System` with this size and alignment.
+                unsafe {
+                    System.dealloc(
+                        slot.ptr as *mut u8,
+                        Layout::from_size_align_unchecked(slot.size, slot.align),
+                    )
+                }
+            }
+            return;
+        }
+        // SAFETY: forwarded as given.
+        unsafe { System.dealloc(ptr, layout) }
     }
 }
 
@@ -96,63 +205,50 @@ fn advise_huge_pages(ptr: NonNull<u8>, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: NonNull<u8>, _bytes: usize) {}
 
-/// The idle blocks, oldest first, and their total size.
-struct Idle {
-    blocks: Vec<Block>,
+/// The memory of one big result: `bytes` bytes aligned to 64, freed (that is, recycled) when
+/// dropped.
+pub struct Block {
+    ptr: NonNull<u8>,
     bytes: usize,
 }
 
-impl Idle {
-    const fn new() -> Idle {
-        Idle {
-            blocks: Vec::new(),
-            bytes: 0,
+// SAFETY: a Block is the sole owner of its memory (like a Box<[u8]>), so it can move between
+// threads; a shared &Block only reads its address and size.
+unsafe impl Send for Block {}
+unsafe impl Sync for Block {}
+
+impl Block {
+    /// A block for a result of `bytes` bytes, or None when that is below `MIN_BYTES` (NumPy's
+    /// own allocation does as well there) or memory ran out.
+    pub fn new(bytes: usize) -> Option<Block> {
+        if bytes < MIN_BYTES {
+            return None;
+        }
+        let layout = Layout::from_size_align(bytes, RESULT_ALIGN).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })?;
+        Some(Block { ptr, bytes })
+    }
+
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Block::new` with exactly this layout (which was valid then).
+        unsafe {
+            std::alloc::dealloc(
+                self.ptr.as_ptr(),
+                Layout::from_size_align_unchecked(self.bytes, RESULT_ALIGN),
+            )
         }
     }
-
-    /// The most recently given block of exactly `bytes` (its memory likely still in cache).
-    fn take(&mut self, bytes: usize) -> Option<Block> {
-        let i = self.blocks.iter().rposition(|b| b.bytes == bytes)?;
-        self.bytes -= bytes;
-        Some(self.blocks.remove(i))
-    }
-
-    /// Keep `block`, then free the oldest blocks until at most `cap` bytes are idle.
-    fn give(&mut self, block: Block, cap: usize) {
-        self.bytes += block.bytes;
-        self.blocks.push(block);
-        let excess = self.blocks.iter().scan(self.bytes, |left, b| {
-            let over = *left > cap;
-            *left -= b.bytes;
-            Some(over)
-        });
-        let drop_n = excess.take_while(|&over| over).count();
-        let freed: usize = self.blocks.drain(..drop_n).map(|b| b.bytes).sum();
-        self.bytes -= freed;
-    }
-}
-
-static IDLE: Mutex<Idle> = Mutex::new(Idle::new());
-
-/// The idle blocks, locked. A poisoned lock only means a panic elsewhere while it was held; the
-/// list is still valid (every change to it completes before the lock is released).
-fn idle() -> MutexGuard<'static, Idle> {
-    IDLE.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A block of `bytes` bytes (contents unspecified): an idle one of that size, else a new one;
-/// None when `bytes` is below `MIN_BYTES` (malloc does better there) or memory ran out.
-pub fn take(bytes: usize) -> Option<Block> {
-    if bytes < MIN_BYTES {
-        return None;
-    }
-    let reused = idle().take(bytes);
-    reused.or_else(|| Block::new(bytes))
-}
-
-/// Hand a block back for the next `take` of its size.
-pub fn give(block: Block) {
-    idle().give(block, MAX_IDLE_BYTES);
 }
 
 #[cfg(test)]
@@ -160,53 +256,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_given_block_is_taken_again_by_its_size_only() {
+    fn a_freed_block_is_taken_again_by_its_size_and_alignment_only() {
         let mut idle = Idle::new();
-        let a = Block::new(MIN_BYTES).unwrap();
-        let a_ptr = a.as_ptr();
-        idle.give(a, usize::MAX);
-        assert!(
-            idle.take(MIN_BYTES + 64).is_none(),
-            "another size is not served"
-        );
-        let again = idle.take(MIN_BYTES).unwrap();
-        assert_eq!(again.as_ptr(), a_ptr);
+        assert_eq!(idle.give(0x1000, 4096, 64, usize::MAX).len, 0);
+        assert_eq!(idle.take(4096, 8), None, "another alignment is not served");
+        assert_eq!(idle.take(4160, 64), None, "another size is not served");
+        assert_eq!(idle.take(4096, 64), Some(0x1000));
         assert_eq!(idle.bytes, 0);
-        assert_eq!(again.as_ptr() as usize % ALIGN, 0);
+        assert_eq!(idle.take(4096, 64), None, "taken once");
     }
 
     #[test]
     fn the_newest_block_of_a_size_is_taken_first() {
         let mut idle = Idle::new();
-        let (old, new) = (Block::new(1024).unwrap(), Block::new(1024).unwrap());
-        let new_ptr = new.as_ptr();
-        idle.give(old, usize::MAX);
-        idle.give(new, usize::MAX);
-        assert_eq!(idle.take(1024).unwrap().as_ptr(), new_ptr);
+        idle.give(0x1000, 1024, 8, usize::MAX);
+        idle.give(0x2000, 1024, 8, usize::MAX);
+        assert_eq!(idle.take(1024, 8), Some(0x2000));
         assert_eq!(idle.bytes, 1024);
     }
 
     #[test]
-    fn the_oldest_blocks_are_freed_beyond_the_cap() {
+    fn the_oldest_blocks_are_freed_beyond_the_limits() {
         let mut idle = Idle::new();
-        for size in [1000, 2000, 3000, 4000] {
-            idle.give(Block::new(size).unwrap(), 7500);
+        let freed =
+            |e: Evicted| -> Vec<usize> { e.slots.iter().flatten().map(|s| s.ptr).collect() };
+        for (i, size) in [1000, 2000, 3000].into_iter().enumerate() {
+            assert!(freed(idle.give(i, size, 8, 7500)).is_empty());
         }
-        // 10,000 bytes given, at most 7,500 kept: 1000 and 2000 (the oldest) are freed.
-        let sizes: Vec<usize> = idle.blocks.iter().map(|b| b.bytes).collect();
-        assert_eq!(sizes, [3000, 4000]);
+        // 10,000 bytes given, at most 7,500 kept: 1000 and 2000 (the oldest) go.
+        assert_eq!(freed(idle.give(3, 4000, 8, 7500)), [0, 1]);
         assert_eq!(idle.bytes, 7000);
-        idle.give(Block::new(9000).unwrap(), 7500); // alone bigger than the cap: not kept
-        assert!(idle.blocks.is_empty() && idle.bytes == 0);
+        // Alone bigger than the cap: freed at once, the others kept.
+        assert_eq!(freed(idle.give(4, 9000, 8, 7500)), [4]);
+        assert_eq!(idle.bytes, 7000);
+        // A full table frees its oldest block to make room.
+        let mut full = Idle::new();
+        for i in 0..SLOTS {
+            full.give(i, 10, 8, usize::MAX);
+        }
+        assert_eq!(freed(full.give(SLOTS, 10, 8, usize::MAX)), [0]);
+        assert_eq!(full.bytes, 10 * SLOTS);
     }
 
     #[test]
-    fn small_requests_are_left_to_malloc() {
-        assert!(take(MIN_BYTES - 1).is_none());
-        let block = take(MIN_BYTES).unwrap();
+    fn small_results_are_left_to_numpy() {
+        assert!(Block::new(MIN_BYTES - 1).is_none());
+        let block = Block::new(MIN_BYTES).unwrap();
         assert_eq!(block.bytes(), MIN_BYTES);
+        assert_eq!(block.as_ptr() as usize % RESULT_ALIGN, 0);
         // Written end to end: the memory is really there.
         unsafe { std::ptr::write_bytes(block.as_ptr(), 0xAB, block.bytes()) };
-        give(block);
     }
 }

@@ -365,24 +365,16 @@ enum Fill {
     Overwritten,
 }
 
-/// The memory of an output array taken from `pool`: its base object, which gives the block back
+/// The memory of an output array from `pool`: its base object, whose block goes back to the pool
 /// when NumPy lets go of the array (and of every view of it).
 #[pyclass(frozen, module = "rust_core._rust_core")]
 struct PooledMemory {
-    block: Option<pool::Block>,
-}
-
-impl Drop for PooledMemory {
-    fn drop(&mut self) {
-        if let Some(block) = self.block.take() {
-            pool::give(block);
-        }
-    }
+    _block: pool::Block,
 }
 
 /// A new C-ordered output array. One of `pool::MIN_BYTES` or more that the kernel overwrites
-/// whole is made over a block of `pool` (recycled from an earlier output of the same size:
-/// no page faults); any other is allocated by NumPy, which raises MemoryError itself when memory
+/// whole is made over a `pool::Block` (recycled from an earlier block of the same size: no page
+/// faults); any other is allocated by NumPy, which raises MemoryError itself when memory
 /// runs out. Through NumPy's C API (`PyArray_Empty` / `PyArray_Zeros` / `PyArray_NewFromDescr`,
 /// what `numpy.empty` and the like call): looking the functions up in Python took microseconds a
 /// call.
@@ -393,7 +385,7 @@ fn new_output<'py, T: Element>(
 ) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
     let len = checked_len(shape)?;
     let bytes = len.checked_mul(std::mem::size_of::<T>());
-    if let (Fill::Overwritten, Some(block)) = (fill, bytes.and_then(pool::take)) {
+    if let (Fill::Overwritten, Some(block)) = (fill, bytes.and_then(pool::Block::new)) {
         return pooled_output(py, shape, block);
     }
     let mut dims = dims_of(shape)?;
@@ -422,7 +414,7 @@ fn pooled_output<'py, T: Element>(
     let mut dims = dims_of(shape)?;
     let nd = ndim_of(&dims)?;
     // Owner first: from here on an error drops it, and with it gives the block back.
-    let owner = Bound::new(py, PooledMemory { block: Some(block) })?;
+    let owner = Bound::new(py, PooledMemory { _block: block })?;
     // SAFETY: `PyArray_NewFromDescr` reads `nd` dimensions from `dims`, steals the descriptor's
     // reference, computes C-order strides (none given) and wraps `data` without owning it: the
     // block is 64-byte aligned and holds exactly the shape's elements of T. NULL comes with a

@@ -479,6 +479,54 @@ fn linear_with_few_rows_matches_a_plain_loop() {
 }
 
 #[test]
+fn a_product_split_by_columns_over_threads_equals_one_call() {
+    // `linear`'s big products: blocks of c's columns (rows of b) on the pool's threads, into an
+    // output with a wider row stride; fewer columns than threads, uneven blocks, with and
+    // without the sum into what c holds (the bias).
+    use rust_core::matmul::{matmul_abt, matmul_abt_threaded, Mat};
+    let (m, k, ldc) = (37, 19, 140);
+    let a = lcg(50, m * k);
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    for n in [1usize, 2, 3, 7, 130] {
+        let b = lcg(51 + n as u64, n * k);
+        let start = lcg(60, m * ldc);
+        let mut want = start.clone();
+        matmul_abt(
+            Mat::new(&a, m, k, k),
+            Mat::new(&b, n, k, k),
+            1.0,
+            &mut want,
+            ldc,
+            true,
+        );
+        for threads in [2usize, 3, 5] {
+            for accumulate in [false, true] {
+                let mut got = start.clone();
+                threads::run(usize::MAX, || {
+                    let (a, b) = (Mat::new(&a, m, k, k), Mat::new(&b, n, k, k));
+                    matmul_abt_threaded(a, b, &mut got, ldc, threads, accumulate)
+                })
+                .unwrap();
+                for i in 0..m {
+                    for j in 0..ldc {
+                        let (g, s) = (got[i * ldc + j], start[i * ldc + j]);
+                        if j >= n {
+                            assert_eq!(g, s, "n={n} threads={threads}: column {j} is not c's");
+                            continue;
+                        }
+                        let w = want[i * ldc + j] - if accumulate { 0.0 } else { s };
+                        assert!(
+                            (g - w).abs() < 1e-12,
+                            "n={n} threads={threads} at ({i}, {j})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_matrix_view_must_fit_in_its_slice() {
     use rust_core::matmul::Mat;
     let data = [0.0f32; 10];
