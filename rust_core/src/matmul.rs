@@ -103,14 +103,15 @@ pub fn matmul_abt<T: Real>(
     );
 }
 
-/// `matmul_abt` with beta 1 for one big product, split over `threads` tasks of the current rayon
-/// pool (for `linear`, where nothing outside the product runs in parallel): task t computes a
-/// block of c's columns, from its own rows of b, by one gemm call on its thread, so each task
-/// packs only its share of b (a weight matrix: the big operand). Measured on the 2-core Zen 4 of
-/// 2026-12-03 against gemm splitting the product itself, alternating within one process: MiniLM's
-/// forward on 8 × 128 tokens median 167 vs 173 ms over 12 rounds (faster in 8); its products of
-/// 1024 rows 151 vs 144 GFLOP/s through [384, 384], 172 vs 156 through [384, 1536] (faster in 13
-/// of 15 rounds), within the noise through the others.
+/// `matmul_abt` with beta 1 for one big product, split over the `threads` threads of the current
+/// rayon pool (for `linear`, where nothing outside the product runs in parallel): each task
+/// computes a block of c's columns (`MIN_PART_COLUMNS` says how many blocks), from its own rows of
+/// b, by one gemm call on its thread, so each task packs only its share of b (a weight matrix: the
+/// big operand). Measured on the 2-core Zen 4 of 2026-12-03 against gemm splitting the product
+/// itself, alternating within one process (one block a thread): MiniLM's forward on 8 × 128
+/// tokens median 167 vs 173 ms over 12 rounds (faster in 8); its products of 1024 rows 151 vs 144
+/// GFLOP/s through [384, 384], 172 vs 156 through [384, 1536] (faster in 13 of 15 rounds), within
+/// the noise through the others.
 pub fn matmul_abt_threaded<T: Real>(
     a: Mat<T>,
     b: Mat<T>,
@@ -124,7 +125,7 @@ pub fn matmul_abt_threaded<T: Real>(
         return matmul_abt(a, b, T::one(), c, ldc, accumulate);
     }
     let ldc = checked_output(&*c, a.rows, n, ldc);
-    let parts = threads.min(n);
+    let parts = (n / MIN_PART_COLUMNS).clamp(threads, 4 * threads).min(n);
     let out = SharedOut(c.as_mut_ptr());
     let task = |t: usize| {
         let (j0, j1) = (n * t / parts, n * (t + 1) / parts);
@@ -148,6 +149,14 @@ pub fn matmul_abt_threaded<T: Real>(
     use rayon::prelude::*;
     (0..parts).into_par_iter().for_each(task);
 }
+
+/// A lone big product's blocks of columns have at least this many (each block packs all of a, the
+/// activations, again), and there are up to 4 blocks a thread, handed out one at a time, so that a
+/// thread slowed by another process leaves its remaining blocks to the others. Measured against
+/// one block a thread, alternating within one process (2-core Zen 4, 2026-12-03): MiniLM's forward
+/// on 8 × 128 tokens median 161 vs 167 ms over 16 rounds (faster in 11, and the slowest round 172
+/// vs 198 ms); 8 blocks of [384, 384]'s 384 columns were slower than 2.
+const MIN_PART_COLUMNS: usize = 192;
 
 /// The output pointer shared by the tasks of `matmul_abt_threaded`, each of which writes its own
 /// columns.

@@ -481,13 +481,13 @@ fn linear_with_few_rows_matches_a_plain_loop() {
 #[test]
 fn a_product_split_by_columns_over_threads_equals_one_call() {
     // `linear`'s big products: blocks of c's columns (rows of b) on the pool's threads, into an
-    // output with a wider row stride; fewer columns than threads, uneven blocks, with and
-    // without the sum into what c holds (the bias).
+    // output with a wider row stride; fewer columns than threads, uneven blocks, more blocks
+    // than threads (800 columns), with and without the sum into what c holds (the bias).
     use rust_core::matmul::{matmul_abt, matmul_abt_threaded, Mat};
-    let (m, k, ldc) = (37, 19, 140);
+    let (m, k, ldc) = (37, 19, 810);
     let a = lcg(50, m * k);
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    for n in [1usize, 2, 3, 7, 130] {
+    for n in [1usize, 2, 3, 7, 130, 800] {
         let b = lcg(51 + n as u64, n * k);
         let start = lcg(60, m * ldc);
         let mut want = start.clone();
