@@ -7,7 +7,7 @@
 //! (inside the gemm crate). Through malloc, freed blocks that size go back to the OS and the next
 //! one is faulted in again, 4 KiB at a time: 3,300 page faults a MiniLM forward, and on this
 //! project's virtual machine a fault costs about 1.8 µs (GELU of [8, 128, 1536]: 1.6 ms with its
-//! 515 faults, 0.65 ms without). With malloc told to keep freed memory (glibc's trim and mmap
+//! 515 faults, 0.66 ms without). With malloc told to keep freed memory (glibc's trim and mmap
 //! thresholds raised, which is a setting of the whole process, not a library's to make), the
 //! forward took 5 to 16 % less in three alternating runs. This allocator does the same for
 //! rust_core's own memory only: its results (`Block`, which `py` makes arrays over) and every
