@@ -121,9 +121,10 @@ pub fn linear_work<T: Real>(rows: usize, d_in: usize, d_out: usize) -> usize {
     rows.saturating_mul(d_in).saturating_mul(d_out)
 }
 
-/// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in]. One product for all rows:
-/// gemm packs weightᵀ once and, on the pool, splits the work itself (row blocks each repacking the
-/// weights measured slower than NumPy here).
+/// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in]. A few rows go to
+/// `skinny`; more make one product, which on the pool is split by blocks of output columns
+/// (`matmul_abt_threaded`: each block packs only its rows of the weights; row blocks, each
+/// repacking all of them, measured slower than NumPy here).
 pub fn linear<T: Real>(
     x: &[T],
     weight: &[T],

@@ -103,15 +103,15 @@ pub fn matmul_abt<T: Real>(
     );
 }
 
-/// `matmul_abt` with beta 1 for one big product, split over the `threads` threads of the current
-/// rayon pool (for `linear`, where nothing outside the product runs in parallel): each task
-/// computes a block of c's columns (`MIN_PART_COLUMNS` says how many blocks), from its own rows of
-/// b, by one gemm call on its thread, so each task packs only its share of b (a weight matrix: the
-/// big operand). Measured on the 2-core Zen 4 of 2026-12-03 against gemm splitting the product
-/// itself, alternating within one process (one block a thread): MiniLM's forward on 8 × 128
-/// tokens median 167 vs 173 ms over 12 rounds (faster in 8); its products of 1024 rows 151 vs 144
-/// GFLOP/s through [384, 384], 172 vs 156 through [384, 1536] (faster in 13 of 15 rounds), within
-/// the noise through the others.
+/// `matmul_abt` with beta 1 for one big product, split into blocks for the threads of the current
+/// rayon pool, `threads` of them (for `linear`, where nothing outside the product runs in
+/// parallel): each task computes a block of c's columns (`MIN_PART_COLUMNS` says how many
+/// blocks), from its own rows of b, by one gemm call on its thread, so each task packs only its
+/// share of b (a weight matrix: the big operand). Measured on the 2-core Zen 4 of 2026-12-03
+/// against gemm splitting the product itself, alternating within one process (one block a
+/// thread): MiniLM's forward on 8 × 128 tokens median 167 vs 173 ms over 12 rounds (faster in 8);
+/// its products of 1024 rows 151 vs 144 GFLOP/s through [384, 384], 172 vs 156 through [384, 1536]
+/// (faster in 13 of 15 rounds), within the noise through the others.
 pub fn matmul_abt_threaded<T: Real>(
     a: Mat<T>,
     b: Mat<T>,
@@ -150,9 +150,10 @@ pub fn matmul_abt_threaded<T: Real>(
     (0..parts).into_par_iter().for_each(task);
 }
 
-/// A lone big product's blocks of columns have at least this many (each block packs all of a, the
-/// activations, again), and there are up to 4 blocks a thread, handed out one at a time, so that a
-/// thread slowed by another process leaves its remaining blocks to the others. Measured against
+/// A lone big product's blocks of columns have at least this many when there are enough columns
+/// for one block a thread (each block packs all of a, the activations, again), and there are up to
+/// 4 blocks a thread, handed out one at a time, so that a thread slowed by another process leaves
+/// its remaining blocks to the others. Measured against
 /// one block a thread, alternating within one process (2-core Zen 4, 2026-12-03): MiniLM's forward
 /// on 8 × 128 tokens median 161 vs 167 ms over 16 rounds (faster in 11, and the slowest round 172
 /// vs 198 ms); 8 blocks of [384, 384]'s 384 columns were slower than 2.

@@ -135,38 +135,85 @@ impl Evicted {
 
 static IDLE: Mutex<Idle> = Mutex::new(Idle::new());
 
-/// The idle blocks, locked. A poisoned lock only means a panic elsewhere while it was held; the
-/// table is still valid (every change to it completes before the lock is released).
-fn idle() -> MutexGuard<'static, Idle> {
-    IDLE.lock().unwrap_or_else(|e| e.into_inner())
+/// The idle blocks, locked, or None when another thread keeps holding them: the caller then goes
+/// to the system directly (always valid: every block in the table came from `System` with the
+/// layout it is asked or freed with). The lock is held for a few instructions, so a few tries
+/// find it free; never waiting means a child forked while another thread held the lock, which
+/// would never see it released, still allocates. A poisoned lock only means a panic elsewhere
+/// while it was held; the table is still valid (every change to it completes first).
+fn idle() -> Option<MutexGuard<'static, Idle>> {
+    for _ in 0..TRIES {
+        match IDLE.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(std::sync::TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+        }
+    }
+    None
 }
+
+/// How many times `idle` tries the lock.
+const TRIES: usize = 64;
 
 /// rust_core's global allocator: the system's, with big blocks recycled (see the module).
 pub struct Recycling;
 
+/// An idle block of exactly this layout, if the table has one (and is free to look at).
+fn reuse(layout: Layout) -> Option<*mut u8> {
+    let ptr = idle()?.take(layout.size(), layout.align())?;
+    Some(ptr as *mut u8)
+}
+
 // SAFETY: every block comes from `System` with the layout it is freed with (a recycled block is
-// only handed to a request of exactly its size and alignment); the table is behind a mutex, which
-// on the platforms std supports does not allocate.
+// only handed to a request of exactly its size and alignment), so any block may also go back to
+// `System` directly; the table is behind a mutex, which on the platforms std supports does not
+// allocate, and is only ever tried, never waited for.
 unsafe impl GlobalAlloc for Recycling {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.size() >= MIN_BYTES {
-            if let Some(ptr) = idle().take(layout.size(), layout.align()) {
-                return ptr as *mut u8;
-            }
-            // SAFETY: a non-zero size (at least MIN_BYTES).
-            let ptr = unsafe { System.alloc(layout) };
-            if let Some(p) = NonNull::new(ptr) {
-                advise_huge_pages(p, layout.size());
-            }
+        if layout.size() < MIN_BYTES {
+            // SAFETY: forwarded as given.
+            return unsafe { System.alloc(layout) };
+        }
+        if let Some(ptr) = reuse(layout) {
             return ptr;
         }
-        // SAFETY: forwarded as given.
-        unsafe { System.alloc(layout) }
+        // SAFETY: a non-zero size (at least MIN_BYTES).
+        let ptr = unsafe { System.alloc(layout) };
+        if let Some(p) = NonNull::new(ptr) {
+            advise_huge_pages(p, layout.size());
+        }
+        ptr
+    }
+
+    /// A recycled block zeroed here; a new one from the system's calloc, whose fresh pages are
+    /// zero without being written.
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.size() >= MIN_BYTES {
+            if let Some(ptr) = reuse(layout) {
+                // SAFETY: the block holds layout.size() bytes and is ours alone.
+                unsafe { std::ptr::write_bytes(ptr, 0, layout.size()) };
+                return ptr;
+            }
+        }
+        // SAFETY: forwarded as given (a non-zero size, by GlobalAlloc's contract).
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    /// The system's own realloc (which can grow in place, or remap a big block): valid for any
+    /// block, since every one came from `System` with the layout given here.
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded as given; `ptr` was allocated by `System` with `layout`.
+        unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if layout.size() >= MIN_BYTES {
-            let evicted = idle().give(ptr as usize, layout.size(), layout.align(), MAX_IDLE_BYTES);
+            let Some(mut idle) = idle() else {
+                // SAFETY: `ptr` came from `System` with this layout.
+                return unsafe { System.dealloc(ptr, layout) };
+            };
+            let evicted = idle.give(ptr as usize, layout.size(), layout.align(), MAX_IDLE_BYTES);
+            drop(idle); // the system's free does not need the table
             for slot in evicted.slots.iter().flatten() {
                 // SAFETY: each evicted block came from `System` with this size and alignment.
                 unsafe {
@@ -296,6 +343,30 @@ mod tests {
         }
         assert_eq!(freed(full.give(SLOTS, 10, 8, usize::MAX)), [0]);
         assert_eq!(full.bytes, 10 * SLOTS);
+    }
+
+    #[test]
+    fn a_busy_table_is_passed_by_not_waited_for() {
+        // As in a child forked while another thread held the lock: allocating and freeing big
+        // blocks still works (through the system), rather than waiting forever.
+        let held = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let ones = vec![1u8; 2 * MIN_BYTES];
+        assert_eq!(ones[MIN_BYTES], 1);
+        drop(ones);
+        let zeros = vec![0u8; 2 * MIN_BYTES];
+        assert!(zeros.iter().all(|&b| b == 0));
+        drop(zeros);
+        drop(held);
+    }
+
+    #[test]
+    fn a_recycled_block_asked_for_zeroed_is_zeroed() {
+        for _ in 0..3 {
+            let dirty = vec![0xFFu8; 3 * MIN_BYTES];
+            drop(dirty); // into the table
+            let clean = vec![0u8; 3 * MIN_BYTES]; // alloc_zeroed: that block, zeroed
+            assert!(clean.iter().all(|&b| b == 0));
+        }
     }
 
     #[test]
