@@ -5,7 +5,6 @@ allocation of its size without a single new page."""
 from __future__ import annotations
 
 import gc
-import resource
 import subprocess
 import sys
 import threading
@@ -17,10 +16,6 @@ import rust_core
 
 #: rust_core's pool takes outputs of at least this many bytes (pool::MIN_BYTES).
 MIN_POOLED = 1 << 18
-
-
-def _minor_faults() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
 def _big(shape: tuple[int, ...], seed: int, dtype: type = np.float32) -> np.ndarray:

@@ -280,10 +280,6 @@ impl Block {
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
     }
-
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
 }
 
 impl Drop for Block {
@@ -373,9 +369,9 @@ mod tests {
     fn small_results_are_left_to_numpy() {
         assert!(Block::new(MIN_BYTES - 1).is_none());
         let block = Block::new(MIN_BYTES).unwrap();
-        assert_eq!(block.bytes(), MIN_BYTES);
+        assert_eq!(block.bytes, MIN_BYTES);
         assert_eq!(block.as_ptr() as usize % RESULT_ALIGN, 0);
         // Written end to end: the memory is really there.
-        unsafe { std::ptr::write_bytes(block.as_ptr(), 0xAB, block.bytes()) };
+        unsafe { std::ptr::write_bytes(block.as_ptr(), 0xAB, block.bytes) };
     }
 }
