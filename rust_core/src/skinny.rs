@@ -257,11 +257,14 @@ mod x86 {
                     let mut acc: [[$vec; W_BLOCK]; NX] = [[$zero(); W_BLOCK]; NX];
                     let mut p = 0;
                     while p < full {
-                        // The same columns of the next block of W (W_BLOCK rows on), fetched
-                        // while this one is multiplied: 24 MiniLM-sized products of one row
-                        // took 2.1 instead of 2.5 ms here (A/B, alternating runs).
+                        // The same columns of W two blocks on, fetched while this block is
+                        // multiplied, into L2 (T1), not L1 (T0): a core has only a few L1 miss
+                        // buffers, and prefetches held there capped its reads from memory. Six
+                        // rows through MiniLM's 24 weights (42.5 MB) on one thread: 8.7 GB/s
+                        // with T0 one block ahead, 16–19 with T1 one to four blocks ahead;
+                        // MiniLM's forward on one short sentence, two threads: 2.4 → 1.7 ms.
                         for &r in &wr {
-                            _mm_prefetch::<_MM_HINT_T0>(r.add(p).wrapping_add(ahead) as *const i8);
+                            _mm_prefetch::<_MM_HINT_T1>(r.add(p).wrapping_add(ahead) as *const i8);
                         }
                         let wv: [$vec; W_BLOCK] = std::array::from_fn(|b| $load(wr[b].add(p)));
                         for a in 0..NX {
@@ -298,8 +301,8 @@ mod x86 {
                     assert!((j0 + width - 1) * w_stride + k <= w.len());
                     assert!((m - 1) * x_stride + k <= x.len());
                     let x_row = |i: usize| x.as_ptr().add(i * x_stride);
-                    // `tile` prefetches the same columns of the next block of W's rows.
-                    let ahead = W_BLOCK * w_stride;
+                    // `tile` prefetches the same columns two blocks of W's rows on.
+                    let ahead = 2 * W_BLOCK * w_stride;
                     let mut jj = 0;
                     while jj < width {
                         let nb = W_BLOCK.min(width - jj);
