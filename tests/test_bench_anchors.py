@@ -122,7 +122,12 @@ def test_the_goals_report_leads_with_the_anchor_rows(monkeypatch) -> None:
     from transformer_walk.bench import goals
 
     row = anchors.AnchorRow("embed", "ONNX Runtime", 1.0, False, 0.1, None, None, None, "absent")
-    monkeypatch.setattr(anchors, "run_row", lambda goal, threads, rounds: row)
-    report = goals.run(anchors_only=True)
+    asked: list[int] = []
+    monkeypatch.setattr(
+        anchors, "run_row", lambda goal, threads, rounds: asked.append(rounds) or row
+    )
+    report = goals.run(anchors_only=True, anchor_rounds=11)
     assert len(report["anchors"]) == len(anchors.goals()) and "rows" not in report
-    assert "absent" in goals.format_report(report)
+    assert set(asked) == {11}  # the anchor rows' own count, not the kernels' ROUNDS
+    text = goals.format_report(report)
+    assert "absent" in text and "medians of 11 rounds" in text
