@@ -15,7 +15,7 @@ use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::matmul::{matmul_abt_threaded, Mat};
 use crate::real::Real;
 use crate::rows::Rows;
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
 
 /// Check the shapes of `linear` (E17–E20): x [..., in], weight [out, in], bias [out].
 /// Returns (rows, in, out) with rows the product of x's leading dimensions.
@@ -156,49 +156,74 @@ pub fn linear<T: Real>(
     matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias.is_some());
 }
 
-/// LayerNorm of each row of x [rows, d] into y.
+/// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads
+/// (`for_each_part`).
 pub fn layer_norm<T: Real>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y: &mut [T]) {
-    if d == 0 || y.is_empty() {
-        return;
-    }
-    let inv_d = T::one() / T::from_f64_lossy(d as f64);
-    let row = |(y_row, x_row): (&mut [T], &[T])| {
-        let mean = sum_map(x_row, |v| v) * inv_d;
-        let var = sum_map(x_row, |v| (v - mean) * (v - mean)) * inv_d;
-        let inv_std = T::one() / (var + eps).sqrt();
-        for (((o, &v), &g), &b) in y_row.iter_mut().zip(x_row).zip(gamma).zip(beta) {
-            *o = (v - mean) * inv_std * g + b;
-        }
-    };
-    if layer_norm_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        y.chunks_mut(d).zip(x.chunks(d)).for_each(row);
-    } else {
-        y.par_chunks_mut(d)
-            .zip(x.par_chunks(d))
-            .with_min_len(16)
-            .for_each(row);
-    }
+    by_rows(x, d, y, &|x, y| {
+        T::norm_rows(Norm::Layer { gamma, beta }, eps, d, x, y)
+    })
 }
 
 /// RMSNorm of each row of x [rows, d] into y: y = x / √(mean(x²) + eps) · w.
 pub fn rms_norm<T: Real>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
+    by_rows(x, d, y, &|x, y| {
+        T::norm_rows(Norm::Rms { weight }, eps, d, x, y)
+    })
+}
+
+/// Rows per part of the norms: 32 rows of 384 values are 48 KB in and 48 KB out.
+const NORM_ROWS_PER_PART: usize = 32;
+
+/// `rows(x_part, y_part)` over parts of `NORM_ROWS_PER_PART` whole rows (`d` values each),
+/// spread over the threads by `for_each_part`: on the low-latency team when called outside the
+/// pool, as the binding calls the norms (on this machine rayon's hand-off, waking a pool thread
+/// and then the caller, cost about as much as the LayerNorm of [1024, 384] on one thread).
+fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &(dyn Fn(&[T], &mut [T]) + Sync)) {
     if d == 0 || y.is_empty() {
         return;
     }
+    let part = NORM_ROWS_PER_PART * d;
+    let parts = y.len().div_ceil(part);
+    let out = Disjoint::new(y);
+    for_each_part(parts, layer_norm_work(x.len()), &|t| {
+        let start = t * part;
+        let len = part.min(x.len() - start);
+        // SAFETY: part t alone writes these rows of y.
+        rows(&x[start..start + len], unsafe { out.part(start, len) })
+    });
+}
+
+/// Which norm `norm_rows` computes, with its parameters ([d] each).
+#[derive(Clone, Copy)]
+pub enum Norm<'a, T> {
+    /// (x − mean) / √(var + eps) · gamma + beta
+    Layer { gamma: &'a [T], beta: &'a [T] },
+    /// x / √(mean(x²) + eps) · weight
+    Rms { weight: &'a [T] },
+}
+
+/// The norm of each row of x (`d` values) into y, for any `Real`: LayerNorm in two passes (the
+/// mean, then the centred sum of squares) and then the output; `fastnorm` does the same in the
+/// same order with AVX2 for float32.
+pub fn norm_rows<T: Real>(norm: Norm<T>, eps: T, d: usize, x: &[T], y: &mut [T]) {
     let inv_d = T::one() / T::from_f64_lossy(d as f64);
-    let row = |(y_row, x_row): (&mut [T], &[T])| {
-        let inv_rms = T::one() / (sum_map(x_row, |v| v * v) * inv_d + eps).sqrt();
-        for ((o, &v), &w) in y_row.iter_mut().zip(x_row).zip(weight) {
-            *o = v * inv_rms * w;
+    for (y_row, x_row) in y.chunks_mut(d).zip(x.chunks(d)) {
+        match norm {
+            Norm::Layer { gamma, beta } => {
+                let mean = sum_map(x_row, |v| v) * inv_d;
+                let var = sum_map(x_row, |v| (v - mean) * (v - mean)) * inv_d;
+                let inv_std = T::one() / (var + eps).sqrt();
+                for (((o, &v), &g), &b) in y_row.iter_mut().zip(x_row).zip(gamma).zip(beta) {
+                    *o = (v - mean) * inv_std * g + b;
+                }
+            }
+            Norm::Rms { weight } => {
+                let inv_rms = T::one() / (sum_map(x_row, |v| v * v) * inv_d + eps).sqrt();
+                for ((o, &v), &w) in y_row.iter_mut().zip(x_row).zip(weight) {
+                    *o = v * inv_rms * w;
+                }
+            }
         }
-    };
-    if layer_norm_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        y.chunks_mut(d).zip(x.chunks(d)).for_each(row);
-    } else {
-        y.par_chunks_mut(d)
-            .zip(x.par_chunks(d))
-            .with_min_len(16)
-            .for_each(row);
     }
 }
 
@@ -257,7 +282,7 @@ pub fn gelu_work(elements: usize) -> usize {
     elements.saturating_mul(16)
 }
 
-/// Work of `layer_norm` over `elements` numbers.
+/// Work of `layer_norm` or `rms_norm` over `elements` numbers.
 pub fn layer_norm_work(elements: usize) -> usize {
     elements.saturating_mul(16)
 }

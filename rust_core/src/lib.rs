@@ -12,6 +12,7 @@ pub mod embedding;
 pub mod error;
 pub mod fastexp;
 pub mod fastgelu;
+pub mod fastnorm;
 pub mod fastsilu;
 pub mod matmul;
 pub mod pool;

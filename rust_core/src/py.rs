@@ -1116,7 +1116,7 @@ fn layer_norm_typed<'py, T: Real + Element>(
         py,
         x.shape(),
         Fill::Overwritten,
-        dense::layer_norm_work(x_s.len()),
+        0, // here: the norm hands its rows to the team itself (`dense::by_rows`)
         |y| dense::layer_norm(x_s, g_s, b_s, eps, d, y),
     )
 }
@@ -1198,7 +1198,7 @@ fn rms_norm_typed<'py, T: Real + Element>(
         py,
         x.shape(),
         Fill::Overwritten,
-        dense::layer_norm_work(x_s.len()),
+        0, // here: the norm hands its rows to the team itself (`dense::by_rows`)
         |y| dense::rms_norm(x_s, w_s, eps, d, y),
     )
 }

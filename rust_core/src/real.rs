@@ -2,6 +2,7 @@
 
 use num_traits::Float;
 
+use crate::dense::Norm;
 use crate::matmul::Mat;
 
 pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
@@ -23,6 +24,11 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
     /// `y[i] = silu(x[i])`, or `silu(x[i]) · up[i]` (SwiGLU) when `up` is given. f32 uses the
     /// vectorised exp of `fastsilu`; f64 keeps libm's exp.
     fn silu_into(x: &[Self], up: Option<&[Self]>, y: &mut [Self]);
+    /// LayerNorm or RMSNorm of each row of x (`d` values) into y: `dense::norm_rows`, which
+    /// float32 runs through `fastnorm` (the same bits, in AVX2 registers).
+    fn norm_rows(norm: Norm<Self>, eps: Self, d: usize, x: &[Self], y: &mut [Self]) {
+        crate::dense::norm_rows(norm, eps, d, x, y)
+    }
 
     /// `y = x · wᵀ (+ bias)` by `skinny` when x has few rows and this type and CPU have that
     /// kernel (float32 with AVX2 or AVX-512); false when the caller should use gemm.
@@ -65,6 +71,9 @@ impl Real for f32 {
 
     fn silu_into(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
         crate::fastsilu::silu_f32_slice(x, up, y)
+    }
+    fn norm_rows(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
+        crate::fastnorm::norm_rows_f32(norm, eps, d, x, y)
     }
 
     fn skinny_linear(

@@ -1,4 +1,5 @@
-//! Run-time SIMD dispatch: one idiom for every vectorised kernel (`fastexp`, `fastgelu`, `skinny`).
+//! Run-time SIMD dispatch: one idiom for every vectorised kernel (`fastexp`, `fastgelu`,
+//! `fastnorm`, `skinny`).
 //!
 //! The wheel is built for baseline x86-64 (no `target-cpu=native`), so that it runs on any x86-64
 //! CPU. A kernel compiles its loop once per `Level` with `#[target_feature]`, maps each level to
