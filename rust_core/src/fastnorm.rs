@@ -50,28 +50,22 @@ mod x86 {
         _mm_cvtss_f32(t) + _mm_cvtss_f32(_mm_movehl_ps(t, t))
     }
 
-    /// Σ (v − c)² over x when `centre` is Some(c), else Σ v when `square` is false, else Σ v².
+    /// Σ (v − centre)², or Σ (v − centre) when `square` is false. A centre of 0 gives the
+    /// plain sums bit for bit (v − 0 is v for every float, −0 and NaN included).
     #[target_feature(enable = "avx2")]
-    unsafe fn sum(x: &[f32], centre: Option<f32>, square: bool) -> f32 {
+    unsafe fn sum(x: &[f32], centre: f32, square: bool) -> f32 {
         let main = x.len() - x.len() % LANES;
-        let c = centre.unwrap_or(0.0);
-        let cv = _mm256_set1_ps(c);
+        let cv = _mm256_set1_ps(centre);
         let mut acc = _mm256_setzero_ps();
         for i in (0..main).step_by(LANES) {
             // SAFETY: i + 8 ≤ main ≤ x.len().
-            let mut v = unsafe { _mm256_loadu_ps(x.as_ptr().add(i)) };
-            if centre.is_some() {
-                v = _mm256_sub_ps(v, cv);
-            }
-            if square || centre.is_some() {
-                v = _mm256_mul_ps(v, v);
-            }
-            acc = _mm256_add_ps(acc, v);
+            let v = _mm256_sub_ps(unsafe { _mm256_loadu_ps(x.as_ptr().add(i)) }, cv);
+            acc = _mm256_add_ps(acc, if square { _mm256_mul_ps(v, v) } else { v });
         }
         let mut total = combine(acc);
         for &v in &x[main..] {
-            let v = if centre.is_some() { v - c } else { v };
-            total += if square || centre.is_some() { v * v } else { v };
+            let v = v - centre;
+            total += if square { v * v } else { v };
         }
         total
     }
@@ -96,8 +90,8 @@ mod x86 {
             let (xp, yp) = (x_row.as_ptr(), y_row.as_mut_ptr());
             match norm {
                 Norm::Layer { gamma, beta } => {
-                    let mean = sum(x_row, None, false) * inv_d;
-                    let var = sum(x_row, Some(mean), true) * inv_d;
+                    let mean = sum(x_row, 0.0, false) * inv_d;
+                    let var = sum(x_row, mean, true) * inv_d;
                     let inv_std = 1.0 / (var + eps).sqrt();
                     let (mv, sv) = (_mm256_set1_ps(mean), _mm256_set1_ps(inv_std));
                     for i in (0..main).step_by(LANES) {
@@ -118,7 +112,7 @@ mod x86 {
                     }
                 }
                 Norm::Rms { weight } => {
-                    let inv_rms = 1.0 / (sum(x_row, None, true) * inv_d + eps).sqrt();
+                    let inv_rms = 1.0 / (sum(x_row, 0.0, true) * inv_d + eps).sqrt();
                     let rv = _mm256_set1_ps(inv_rms);
                     for i in (0..main).step_by(LANES) {
                         // SAFETY: as above, with weight for gamma.
@@ -152,7 +146,9 @@ mod tests {
             let f32s = |seed: u64, len: usize| -> Vec<f32> {
                 lcg(seed, len).into_iter().map(|v| v as f32).collect()
             };
-            let x: Vec<f32> = f32s(7, rows * d).iter().map(|v| 1000.0 + 3.0 * v).collect();
+            let mut x: Vec<f32> = f32s(7, rows * d).iter().map(|v| 1000.0 + 3.0 * v).collect();
+            // A row of −0: the plain sums subtract a centre of 0, which must leave −0 as it is.
+            x[(rows - 1) * d..].fill(-0.0);
             let (gamma, beta) = (f32s(8, d), f32s(9, d));
             let norms = [
                 Norm::Layer {

@@ -295,7 +295,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         *format_anchors(report),
         *([""] if report.get("anchors") else []),
-        f"rust_core vs the goals' NumPy code, float32, medians of "
+        "rust_core vs the goals' NumPy code, float32, medians of "
         f"{report.get('rounds', ROUNDS)} rounds, {cores} cores",
         "",
         f"{'work':56} {'NumPy':>11} {'Rust':>11} {'ratio':>7} {'goal':>6}  met  "
