@@ -103,6 +103,19 @@ pub fn matmul_abt<T: Real>(
     );
 }
 
+/// `matmul_abt` (beta 1, no accumulation) into a block whose rows interleave with other threads'
+/// blocks (`threads::Disjoint::block`), which no `&mut` slice can hold.
+///
+/// # Safety
+///
+/// As `product_raw`: c's a.rows × b.rows block at row stride `ldc` lies within one allocation
+/// that nothing else reads or writes during the call, and `ldc` ≥ b.rows.
+pub unsafe fn matmul_abt_raw<T: Real>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usize) {
+    let rhs = (b.data, 1, b.stride as isize);
+    // SAFETY: the caller's contract is product_raw's.
+    unsafe { product_raw(a, b.rows, rhs, b.cols, T::one(), c, ldc, false) }
+}
+
 /// `matmul_abt` with beta 1 for one big product, split into blocks for the threads of the current
 /// rayon pool, `threads` of them (for `linear`, where nothing outside the product runs in
 /// parallel): each task computes a block of c's columns (`MIN_PART_COLUMNS` says how many

@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use crate::matmul::{matmul_abt, Mat};
+use crate::matmul::{matmul_abt_raw, Mat};
 use crate::quant::{dequantize_blocks, Kind, BLOCK};
 use crate::round16::{rounded_values, Rounded, RoundedRow};
 use crate::simd::{self, Level, Supported};
@@ -42,9 +42,18 @@ const DOT_PARTS_PER_THREAD: usize = 2;
 const DOT_MIN_ROWS_PER_PART: usize = 16;
 /// Rows of x per part of the GEMM path's rounding (16 rows of 576 values: about 5 µs).
 const ROUND_ROWS_PER_PART: usize = 16;
-/// Rows of W per tile of the GEMM path: 32 rows of 1536 values are 192 KB of float32, which stay
-/// in the L2 cache while every row of x passes.
-const GEMM_ROWS_PER_PART: usize = 32;
+/// Float32 values in a tile of the GEMM path's dequantized weights: 56 Ki values (224 KB) stay in
+/// a core's 1 MB L2 cache while every row of x passes.
+const TILE_VALUES: usize = 56 * 1024;
+
+/// Rows of W per tile of the GEMM path: as many as `TILE_VALUES` holds, in steps of 32 (gemm's
+/// micro-tiles are 16, 32, 48 or 64 of them wide). Wider tiles let gemm use its widest
+/// micro-kernel: SmolLM2's products from 576 inputs ran 96-row tiles at 97–103 GFLOP/s where
+/// 32-row tiles ran 92–96 (one thread, 357 rows); 96 also splits its 576 and 192 outputs evenly
+/// between two threads. From 1536 inputs the tile stays 32 rows (its 64-row tiles were slower).
+fn tile_rows(d_in: usize) -> usize {
+    (TILE_VALUES / d_in.max(1) / 32 * 32).max(32)
+}
 
 /// Multiply-adds of one call, for `threads::run`'s choice of rayon's pool: 0 for the few-rows
 /// path, which splits over the low-latency team itself (`threads::for_each_part`) instead.
@@ -320,7 +329,6 @@ pub fn few_rows(
 fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut [f32]) {
     let rows = x.len() / d_in;
     let row_bytes = d_in / BLOCK * kind.block_bytes();
-    let parts = d_out.div_ceil(GEMM_ROWS_PER_PART);
     // [rows, in]: x rounded to 16 bits, as the dots have it, rows shared among the threads
     let mut x_hat = vec![0.0f32; x.len()];
     let round_parts = rows.div_ceil(ROUND_ROWS_PER_PART);
@@ -335,31 +343,39 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
         rounded_values(&x[r0 * d_in..r1 * d_in], out);
     });
     let x = &x_hat[..];
+    let tile_rows = tile_rows(d_in);
+    let parts = d_out.div_ceil(tile_rows);
     let out = Disjoint::new(y);
     let work = rows * d_in * d_out;
     for_each_part(parts, work, &|p| {
-        let j0 = p * GEMM_ROWS_PER_PART;
-        let width = GEMM_ROWS_PER_PART.min(d_out - j0);
-        let mut tile = vec![0.0f32; width * d_in]; // [width, d_in]: rows j0.. of Ŵ
-        dequantize_blocks(
-            kind,
-            &w[j0 * row_bytes..(j0 + width) * row_bytes],
-            &mut tile,
-        );
-        let mut c = vec![0.0f32; rows * width]; // [rows, width]
-        matmul_abt(
-            Mat::new(x, rows, d_in, d_in),
-            Mat::new(&tile, width, d_in, d_in),
-            1.0,
-            &mut c,
-            width,
-            false,
-        );
-        for (r, c_row) in c.chunks_exact(width).enumerate() {
-            // SAFETY: part p alone writes columns j0 .. j0 + width of each row.
-            unsafe { out.part(r * d_out + j0, width) }.copy_from_slice(c_row);
-        }
+        let j0 = p * tile_rows;
+        let width = tile_rows.min(d_out - j0);
+        TILE.with_borrow_mut(|tile| {
+            if tile.len() < width * d_in {
+                tile.resize(width * d_in, 0.0);
+            }
+            let tile = &mut tile[..width * d_in]; // [width, d_in]: rows j0.. of Ŵ
+            dequantize_blocks(kind, &w[j0 * row_bytes..(j0 + width) * row_bytes], tile);
+            // y[:, j0 .. j0 + width] = x̂ · tileᵀ, written in place: columns of y, one band a part.
+            let band = out.block(j0, rows, width, d_out);
+            // SAFETY: part p alone writes columns j0 .. j0 + width of y's rows (in range: checked
+            // by `block`); y does not alias x̂ or the tile.
+            unsafe {
+                matmul_abt_raw(
+                    Mat::new(x, rows, d_in, d_in),
+                    Mat::new(tile, width, d_in, d_in),
+                    band,
+                    d_out,
+                )
+            };
+        });
     });
+}
+
+thread_local! {
+    /// The GEMM path's tile of dequantized weights, kept by each thread from call to call: a new
+    /// one per tile meant zeroing (and often mapping) as many bytes as the float32 weights.
+    static TILE: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]
@@ -492,9 +508,20 @@ pub(crate) mod tests {
 
     type Run<'a> = Box<dyn Fn(&mut [f32]) + Sync + 'a>;
 
+    #[test]
+    fn tiles_have_the_measured_widths() {
+        assert_eq!(
+            (tile_rows(576), tile_rows(1536), tile_rows(64)),
+            (96, 32, 896)
+        );
+        assert_eq!(tile_rows(1 << 20), 32); // never fewer than 32 rows
+    }
+
     /// Both paths, every dot variant, 1 and several threads: the dequantized product; and one
     /// variant gives the same bits for any number of threads. Sizes: one row, the few-rows limit
-    /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part.
+    /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part; GEMM
+    /// tiles of 96 rows from 576 inputs (200 = 96 + 96 + 8) and of 32 from 1536 (70 = 32 + 32 +
+    /// 6), after which a thread's kept tile is larger than the next call needs.
     #[test]
     fn every_path_equals_the_dequantized_product() {
         for kind in [Kind::Q4_1, Kind::Q8_0] {
@@ -504,6 +531,9 @@ pub(crate) mod tests {
                 (4, 96, 70),
                 (5, 64, 45),
                 (130, 64, 45),
+                (9, 576, 200),
+                (6, 1536, 70),
+                (7, 64, 45),
             ] {
                 let w = random_blocks(kind, d_out * d_in / BLOCK, 3 + rows as u64);
                 let x: Vec<f32> = lcg(rows as u64, rows * d_in)

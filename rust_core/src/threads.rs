@@ -230,8 +230,8 @@ pub struct Disjoint<'a, T> {
     _slice: std::marker::PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: parts only reach the slice through `part`, whose contract is that no two parts touch
-// the same element; T moves between threads as &mut T would.
+// SAFETY: parts only reach the slice through `part` and `block`, whose contract is that no two
+// parts touch the same element; T moves between threads as &mut T would.
 unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
 unsafe impl<T: Send> Send for Disjoint<'_, T> {}
 
@@ -258,9 +258,50 @@ impl<'a, T> Disjoint<'a, T> {
         // SAFETY: in bounds (checked above); exclusive by the caller's contract.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), len) }
     }
+
+    /// The first element of the block of `rows` rows of `cols` elements at row stride `stride`
+    /// that starts at element `start`: for parts that interleave (a band of columns of a
+    /// row-major matrix each), which no slice can hold without overlapping the others'. Writing
+    /// through the pointer is `unsafe`: no other part may touch the block's elements meanwhile.
+    pub fn block(&self, start: usize, rows: usize, cols: usize, stride: usize) -> *mut T {
+        if rows > 0 && cols > 0 {
+            let last = (rows - 1)
+                .checked_mul(stride)
+                .and_then(|o| o.checked_add(start))
+                .and_then(|o| o.checked_add(cols));
+            assert!(
+                cols <= stride && last.is_some_and(|end| end <= self.len),
+                "block out of range"
+            );
+        }
+        self.ptr.wrapping_add(start)
+    }
 }
 
 /// True on a thread of the pool, where a kernel may split its work with rayon.
 pub fn in_pool() -> bool {
     rayon::current_thread_index().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Disjoint;
+
+    #[test]
+    fn a_block_must_lie_within_the_slice() {
+        let mut v = vec![0.0f32; 3 * 10];
+        let d = Disjoint::new(&mut v);
+        // Columns 7 .. 10 of 3 rows of 10: the last element is the slice's last.
+        assert_eq!(d.block(7, 3, 3, 10), d.block(7, 1, 1, 10));
+        let _ = d.block(30, 0, 5, 10); // empty: nothing to check
+        for (start, rows, cols, stride) in [(8, 3, 3, 10), (0, 4, 1, 10), (0, 2, 11, 10)] {
+            let r = std::panic::catch_unwind(|| d.block(start, rows, cols, stride));
+            assert!(
+                r.is_err(),
+                "block({start}, {rows}, {cols}, {stride}) was accepted"
+            );
+        }
+        let r = std::panic::catch_unwind(|| d.block(0, 2, 1, usize::MAX));
+        assert!(r.is_err(), "an overflowing stride was accepted");
+    }
 }
