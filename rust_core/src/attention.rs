@@ -317,17 +317,31 @@ fn mask_tile<T: Real>(s: &mut [T], b: usize, i0: usize, j0: usize, cols: usize, 
         if let Some(mask) = &opt.mask {
             let layout = &mask.layout;
             let base = batch_offset + i * layout.row_stride;
-            let at = |c: usize| base + (j0 + c) * layout.col_stride;
+            // A C-contiguous mask's last axis has stride 1, or 0 where it is broadcast (one value
+            // for the whole row): plain loops over slices, which vectorise.
+            let broadcast = layout.col_stride == 0;
+            let at = if broadcast { base } else { base + j0 };
             match mask.values {
-                MaskValues::Add(add) => row
-                    .iter_mut()
-                    .enumerate()
-                    .for_each(|(c, x)| *x = *x + add[at(c)]),
-                MaskValues::Allow(allow) => row.iter_mut().enumerate().for_each(|(c, x)| {
-                    if !allow[at(c)] {
-                        *x = *x + T::neg_infinity();
+                MaskValues::Add(add) if broadcast => {
+                    let a = add[at];
+                    row.iter_mut().for_each(|x| *x = *x + a);
+                }
+                MaskValues::Add(add) => {
+                    for (x, &a) in row.iter_mut().zip(&add[at..at + cols]) {
+                        *x = *x + a;
                     }
-                }),
+                }
+                MaskValues::Allow(allow) if broadcast => {
+                    if !allow[at] {
+                        row.iter_mut().for_each(|x| *x = *x + T::neg_infinity());
+                    }
+                }
+                MaskValues::Allow(allow) => {
+                    // Branch-free (x + 0 where allowed), so the loop vectorises.
+                    for (x, &a) in row.iter_mut().zip(&allow[at..at + cols]) {
+                        *x = *x + if a { T::zero() } else { T::neg_infinity() };
+                    }
+                }
             }
         }
         if opt.causal && j0 + cols > i + 1 {
@@ -788,6 +802,12 @@ mod tests {
                         .map(|x| if *x > 0.9 { f64::NEG_INFINITY } else { *x })
                         .collect(),
                 );
+                let add_rows = conv(
+                    lcg(24, n)
+                        .iter()
+                        .map(|x| if *x > 0.8 { f64::NEG_INFINITY } else { 2.0 * x })
+                        .collect(),
+                );
                 let mask = |values, shape: &[usize]| Mask {
                     values,
                     layout: MaskLayout::new(shape, &dims).unwrap(),
@@ -797,6 +817,9 @@ mod tests {
                     (None, true),
                     (Some(mask(MaskValues::Allow(&allow), &[n, m])), false),
                     (Some(mask(MaskValues::Add(&add), &[m])), true),
+                    // One value per query row, broadcast along the keys (column stride 0).
+                    (Some(mask(MaskValues::Allow(&allow[..n]), &[n, 1])), false),
+                    (Some(mask(MaskValues::Add(&add_rows), &[n, 1])), false),
                 ];
                 for (mask, causal) in variants {
                     let opt = Options {
