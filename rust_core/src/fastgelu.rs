@@ -8,27 +8,27 @@
 
 use std::sync::OnceLock;
 
-use crate::simd::{self, Level, Supported};
+use crate::simd::{self, mul_add, Level, Supported};
 
 /// erf(z) for float32. GELU built on it is within 2·ε·|x| of the float64 value everywhere (tested).
 #[inline(always)]
-pub fn erf_f32(z: f32) -> f32 {
+pub fn erf_f32<const FMA: bool>(z: f32) -> f32 {
     let zc = z.clamp(-4.0, 4.0); // NaN stays NaN
     let z2 = zc * zc;
     // Numerator: odd polynomial z · P(z²).
     let mut p = -2.726_142_3e-10_f32;
-    p = p * z2 + 2.770_681_4e-8;
-    p = p * z2 + -2.101_024e-6;
-    p = p * z2 + -5.692_506_4e-5;
-    p = p * z2 + -7.349_906_3e-4;
-    p = p * z2 + -2.954_600_2e-3;
-    p = p * z2 + -1.609_603_3e-2;
+    p = mul_add::<FMA>(p, z2, 2.770_681_4e-8);
+    p = mul_add::<FMA>(p, z2, -2.101_024e-6);
+    p = mul_add::<FMA>(p, z2, -5.692_506_4e-5);
+    p = mul_add::<FMA>(p, z2, -7.349_906_3e-4);
+    p = mul_add::<FMA>(p, z2, -2.954_600_2e-3);
+    p = mul_add::<FMA>(p, z2, -1.609_603_3e-2);
     // Denominator: even polynomial Q(z²).
     let mut q = -1.456_607_2e-5_f32;
-    q = q * z2 + -2.133_740_6e-4;
-    q = q * z2 + -1.682_827e-3;
-    q = q * z2 + -7.373_329e-3;
-    q = q * z2 + -1.426_473_9e-2;
+    q = mul_add::<FMA>(q, z2, -2.133_740_6e-4);
+    q = mul_add::<FMA>(q, z2, -1.682_827e-3);
+    q = mul_add::<FMA>(q, z2, -7.373_329e-3);
+    q = mul_add::<FMA>(q, z2, -1.426_473_9e-2);
     let e = zc * p / q;
     // At |z| ≥ 4 erf rounds to ±1 in float32; returning exactly ±1 there (the rational form is a
     // hair short) makes GELU exactly 0 far left and NaN at −inf, as the plain formula gives.
@@ -40,14 +40,14 @@ pub fn erf_f32(z: f32) -> f32 {
 }
 
 #[inline(always)]
-fn gelu_f32(x: f32) -> f32 {
-    0.5 * x * (1.0 + erf_f32(x * std::f32::consts::FRAC_1_SQRT_2))
+fn gelu_f32<const FMA: bool>(x: f32) -> f32 {
+    0.5 * x * (1.0 + erf_f32::<FMA>(x * std::f32::consts::FRAC_1_SQRT_2))
 }
 
 const LANES: usize = 16;
 
 #[inline(always)]
-fn gelu_body(x: &[f32], y: &mut [f32]) {
+fn gelu_body<const FMA: bool>(x: &[f32], y: &mut [f32]) {
     let mut xs = x.chunks_exact(LANES);
     let mut ys = y.chunks_exact_mut(LANES);
     for (xc, yc) in (&mut xs).zip(&mut ys) {
@@ -55,28 +55,28 @@ fn gelu_body(x: &[f32], y: &mut [f32]) {
         let xc: &[f32; LANES] = xc.try_into().expect("chunks_exact yields LANES elements");
         let yc: &mut [f32; LANES] = yc.try_into().expect("chunks_exact yields LANES elements");
         for l in 0..LANES {
-            yc[l] = gelu_f32(xc[l]);
+            yc[l] = gelu_f32::<FMA>(xc[l]);
         }
     }
     for (o, &v) in ys.into_remainder().iter_mut().zip(xs.remainder()) {
-        *o = gelu_f32(v);
+        *o = gelu_f32::<FMA>(v);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn gelu_avx512(x: &[f32], y: &mut [f32]) {
-    gelu_body(x, y)
+    gelu_body::<true>(x, y)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn gelu_avx2(x: &[f32], y: &mut [f32]) {
-    gelu_body(x, y)
+    gelu_body::<true>(x, y)
 }
 
 fn gelu_baseline(x: &[f32], y: &mut [f32]) {
-    gelu_body(x, y)
+    gelu_body::<false>(x, y)
 }
 
 type Gelu = fn(&[f32], &mut [f32]);

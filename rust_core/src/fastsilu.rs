@@ -14,8 +14,8 @@ use crate::simd::{self, Level, Supported};
 
 /// silu(x) in float32, branch-free (the selects compile to blends).
 #[inline(always)]
-pub fn silu_f32(x: f32) -> f32 {
-    let e = exp_f32(-x.abs()); // NaN gives a finite e; x / (1 + e) is then NaN
+pub fn silu_f32<const FMA: bool>(x: f32) -> f32 {
+    let e = exp_f32::<FMA>(-x.abs()); // NaN gives a finite e; x / (1 + e) is then NaN
     let num = if x >= 0.0 { x } else { x * e };
     let y = num / (1.0 + e);
     if x == f32::NEG_INFINITY {
@@ -41,7 +41,7 @@ const LANES: usize = 16;
 
 /// `y[i] = silu(x[i]) · up[i]`, or `silu(x[i])` when `up` is None.
 #[inline(always)]
-fn body(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
+fn body<const FMA: bool>(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
     let mut xs = x.chunks_exact(LANES);
     let mut ys = y.chunks_exact_mut(LANES);
     match up {
@@ -51,11 +51,11 @@ fn body(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
                 let xc: &[f32; LANES] = xc.try_into().expect("chunks_exact yields LANES elements");
                 let yc: &mut [f32; LANES] = yc.try_into().expect("chunks_exact yields LANES");
                 for l in 0..LANES {
-                    yc[l] = silu_f32(xc[l]);
+                    yc[l] = silu_f32::<FMA>(xc[l]);
                 }
             }
             for (o, &v) in ys.into_remainder().iter_mut().zip(xs.remainder()) {
-                *o = silu_f32(v);
+                *o = silu_f32::<FMA>(v);
             }
         }
         Some(up) => {
@@ -65,12 +65,12 @@ fn body(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
                 let uc: &[f32; LANES] = uc.try_into().expect("chunks_exact yields LANES elements");
                 let yc: &mut [f32; LANES] = yc.try_into().expect("chunks_exact yields LANES");
                 for l in 0..LANES {
-                    yc[l] = silu_f32(xc[l]) * uc[l];
+                    yc[l] = silu_f32::<FMA>(xc[l]) * uc[l];
                 }
             }
             let rest = xs.remainder().iter().zip(us.remainder());
             for (o, (&v, &u)) in ys.into_remainder().iter_mut().zip(rest) {
-                *o = silu_f32(v) * u;
+                *o = silu_f32::<FMA>(v) * u;
             }
         }
     }
@@ -79,17 +79,17 @@ fn body(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn body_avx512(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
-    body(x, up, y)
+    body::<true>(x, up, y)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn body_avx2(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
-    body(x, up, y)
+    body::<true>(x, up, y)
 }
 
 fn body_baseline(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
-    body(x, up, y)
+    body::<false>(x, up, y)
 }
 
 type Body = fn(&[f32], Option<&[f32]>, &mut [f32]);

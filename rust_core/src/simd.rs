@@ -71,6 +71,18 @@ pub fn pick<F: Copy + Send + Sync>(chosen: &'static OnceLock<F>, variant: fn(Sup
     *chosen.get_or_init(|| variant(Supported::best()))
 }
 
+/// a · b + c, fused into one instruction (one rounding) when `FMA` is true, as in the bodies
+/// compiled for `Level::Avx2Fma` and `Level::Avx512`; a multiply then an add otherwise (without
+/// the instruction a fused one is a slow libm call). Polynomial kernels use it at each Horner step.
+#[inline(always)]
+pub fn mul_add<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+    if FMA {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
