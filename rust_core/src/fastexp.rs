@@ -28,8 +28,9 @@ pub fn exp_f32<const FMA: bool>(x: f32) -> f32 {
     // only: a float→int conversion would not vectorise.
     let t = mul_add::<FMA>(xc, LOG2E, ROUND);
     let n = t - ROUND;
-    let r = mul_add::<FMA>(-n, LN2_LO, mul_add::<FMA>(-n, LN2_HI, xc)); // x − n·ln2
-                                                                        // Cephes expf polynomial for exp(r) − 1 − r on [−ln2/2, ln2/2]
+    // r = x − n·ln2, in two steps (Cody–Waite)
+    let r = mul_add::<FMA>(-n, LN2_LO, mul_add::<FMA>(-n, LN2_HI, xc));
+    // Cephes expf polynomial for exp(r) − 1 − r on [−ln2/2, ln2/2]
     let mut p = 1.987_569_1e-4_f32;
     p = mul_add::<FMA>(p, r, 1.398_199_9e-3);
     p = mul_add::<FMA>(p, r, 8.333_452e-3);

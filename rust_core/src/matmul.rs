@@ -6,6 +6,7 @@ use gemm::Parallelism;
 
 use crate::error::{CoreError, Result};
 use crate::real::Real;
+use crate::threads::Disjoint;
 
 /// A row-major matrix view: `rows × cols` elements, row `i` starting at `i * stride`.
 ///
@@ -139,25 +140,15 @@ pub fn matmul_abt_threaded<T: Real>(
     }
     let ldc = checked_output(&*c, a.rows, n, ldc);
     let parts = (n / MIN_PART_COLUMNS).clamp(threads, 4 * threads).min(n);
-    let out = SharedOut(c.as_mut_ptr());
+    let out = Disjoint::new(c);
     let task = |t: usize| {
         let (j0, j1) = (n * t / parts, n * (t + 1) / parts);
         let rows = Mat::new(&b.data[j0 * b.stride..], j1 - j0, b.cols, b.stride);
         let rhs = (rows.data, 1, rows.stride as isize);
-        // SAFETY: c holds a.rows rows of n columns at stride ldc (checked above); this task alone
-        // writes columns j0 .. j1 of them, which start j0 elements in.
-        unsafe {
-            product_raw(
-                a,
-                j1 - j0,
-                rhs,
-                b.cols,
-                T::one(),
-                out.at(j0),
-                ldc,
-                accumulate,
-            )
-        };
+        let band = out.block(j0, a.rows, j1 - j0, ldc); // columns j0 .. j1 of every row
+                                                        // SAFETY: this task alone writes columns j0 .. j1 of c's rows (in range: checked by
+                                                        // `block`); c does not alias a or b.
+        unsafe { product_raw(a, j1 - j0, rhs, b.cols, T::one(), band, ldc, accumulate) };
     };
     use rayon::prelude::*;
     (0..parts).into_par_iter().for_each(task);
@@ -171,19 +162,6 @@ pub fn matmul_abt_threaded<T: Real>(
 /// on 8 × 128 tokens median 161 vs 167 ms over 16 rounds (faster in 11, and the slowest round 172
 /// vs 198 ms); 8 blocks of [384, 384]'s 384 columns were slower than 2.
 const MIN_PART_COLUMNS: usize = 192;
-
-/// The output pointer shared by the tasks of `matmul_abt_threaded`, each of which writes its own
-/// columns.
-struct SharedOut<T>(*mut T);
-
-// SAFETY: the tasks write disjoint elements through it (see `matmul_abt_threaded`).
-unsafe impl<T: Send> Sync for SharedOut<T> {}
-
-impl<T> SharedOut<T> {
-    fn at(&self, offset: usize) -> *mut T {
-        self.0.wrapping_add(offset)
-    }
-}
 
 /// `c = beta·(a · b) (+ c when accumulate)`: a [m × k], b [k × n], c [m × n] with row stride `ldc`.
 pub fn matmul_ab<T: Real>(

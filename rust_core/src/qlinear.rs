@@ -10,7 +10,7 @@
 //!   weights prefetched while it computes. Measured on SmolLM2's token: 6.2–7.0 ms of products,
 //!   where widening each weight to float32 took 8.0–9.2.
 //! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
-//!   into a small float32 buffer and multiplied with all the rows of x̂ by a fast GEMM
+//!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a fast GEMM
 //!   (`matmul`), so decoding a weight is shared by every row and the product runs near the
 //!   machine's float32 peak.
 //!
@@ -47,12 +47,14 @@ const ROUND_ROWS_PER_PART: usize = 16;
 const TILE_VALUES: usize = 56 * 1024;
 
 /// Rows of W per tile of the GEMM path: as many as `TILE_VALUES` holds, in steps of 32 (gemm's
-/// micro-tiles are 16, 32, 48 or 64 of them wide). Wider tiles let gemm use its widest
-/// micro-kernel: SmolLM2's products from 576 inputs ran 96-row tiles at 97–103 GFLOP/s where
-/// 32-row tiles ran 92–96 (one thread, 357 rows); 96 also splits its 576 and 192 outputs evenly
-/// between two threads. From 1536 inputs the tile stays 32 rows (its 64-row tiles were slower).
+/// micro-tiles are 16, 32, 48 or 64 of them wide), from 32 to 96. Wider tiles let gemm use its
+/// widest micro-kernel: SmolLM2's products from 576 inputs ran 96-row tiles at 97–103 GFLOP/s
+/// where 32-row tiles ran 92–96 (one thread, 357 rows); 96 also splits its 576 and 192 outputs
+/// evenly between two threads. From 1536 inputs the tile stays 32 rows (its 64-row tiles were
+/// slower). No wider than 96 (the widest measured), so that a few hundred outputs from few inputs
+/// still make a part for each thread.
 fn tile_rows(d_in: usize) -> usize {
-    (TILE_VALUES / d_in.max(1) / 32 * 32).max(32)
+    (TILE_VALUES / d_in.max(1) / 32 * 32).clamp(32, 96)
 }
 
 /// Multiply-adds of one call, for `threads::run`'s choice of rayon's pool: 0 for the few-rows
@@ -355,6 +357,8 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
                 tile.resize(width * d_in, 0.0);
             }
             let tile = &mut tile[..width * d_in]; // [width, d_in]: rows j0.. of Ŵ
+                                                  // (Nothing below runs another part on this thread, so TILE is not borrowed twice:
+                                                  // dequantize_blocks and gemm without parallelism stay on it.)
             dequantize_blocks(kind, &w[j0 * row_bytes..(j0 + width) * row_bytes], tile);
             // y[:, j0 .. j0 + width] = x̂ · tileᵀ, written in place: columns of y, one band a part.
             let band = out.block(j0, rows, width, d_out);
@@ -369,12 +373,19 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
                 )
             };
         });
+        TILE.with_borrow_mut(|tile| {
+            if tile.len() > TILE_VALUES {
+                *tile = Vec::new();
+            }
+        });
     });
 }
 
 thread_local! {
     /// The GEMM path's tile of dequantized weights, kept by each thread from call to call: a new
     /// one per tile meant zeroing (and often mapping) as many bytes as the float32 weights.
+    /// Only tiles of up to `TILE_VALUES` are kept (every tile from up to 1792 inputs); a wider
+    /// one (32 rows of more inputs) is freed after its part, so no thread holds more than 224 KB.
     static TILE: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -512,7 +523,7 @@ pub(crate) mod tests {
     fn tiles_have_the_measured_widths() {
         assert_eq!(
             (tile_rows(576), tile_rows(1536), tile_rows(64)),
-            (96, 32, 896)
+            (96, 32, 96)
         );
         assert_eq!(tile_rows(1 << 20), 32); // never fewer than 32 rows
     }
@@ -521,7 +532,7 @@ pub(crate) mod tests {
     /// variant gives the same bits for any number of threads. Sizes: one row, the few-rows limit
     /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part; GEMM
     /// tiles of 96 rows from 576 inputs (200 = 96 + 96 + 8) and of 32 from 1536 (70 = 32 + 32 +
-    /// 6), after which a thread's kept tile is larger than the next call needs.
+    /// 6), after which a thread's kept tile is larger than the next call needs (64 inputs).
     #[test]
     fn every_path_equals_the_dequantized_product() {
         for kind in [Kind::Q4_1, Kind::Q8_0] {
@@ -533,7 +544,7 @@ pub(crate) mod tests {
                 (130, 64, 45),
                 (9, 576, 200),
                 (6, 1536, 70),
-                (7, 64, 45),
+                (7, 64, 200),
             ] {
                 let w = random_blocks(kind, d_out * d_in / BLOCK, 3 + rows as u64);
                 let x: Vec<f32> = lcg(rows as u64, rows * d_in)
