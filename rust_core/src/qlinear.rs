@@ -352,13 +352,13 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
     for_each_part(parts, work, &|p| {
         let j0 = p * tile_rows;
         let width = tile_rows.min(d_out - j0);
-        TILE.with_borrow_mut(|tile| {
-            if tile.len() < width * d_in {
-                tile.resize(width * d_in, 0.0);
+        // Nothing below runs another part on this thread (dequantize_blocks and gemm without
+        // parallelism stay on it), so TILE is never borrowed twice.
+        TILE.with_borrow_mut(|kept| {
+            if kept.len() < width * d_in {
+                kept.resize(width * d_in, 0.0);
             }
-            let tile = &mut tile[..width * d_in]; // [width, d_in]: rows j0.. of Ŵ
-                                                  // (Nothing below runs another part on this thread, so TILE is not borrowed twice:
-                                                  // dequantize_blocks and gemm without parallelism stay on it.)
+            let tile = &mut kept[..width * d_in]; // [width, d_in]: rows j0.. of Ŵ
             dequantize_blocks(kind, &w[j0 * row_bytes..(j0 + width) * row_bytes], tile);
             // y[:, j0 .. j0 + width] = x̂ · tileᵀ, written in place: columns of y, one band a part.
             let band = out.block(j0, rows, width, d_out);
@@ -372,10 +372,8 @@ fn gemm_path(kind: Kind, x: &[f32], w: &[u8], d_in: usize, d_out: usize, y: &mut
                     d_out,
                 )
             };
-        });
-        TILE.with_borrow_mut(|tile| {
-            if tile.len() > TILE_VALUES {
-                *tile = Vec::new();
+            if kept.len() > TILE_VALUES {
+                *kept = Vec::new();
             }
         });
     });
