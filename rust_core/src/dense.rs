@@ -146,14 +146,9 @@ pub fn linear<T: Real>(
         Mat::new(x, rows, d_in, d_in),
         Mat::new(weight, d_out, d_in, d_in),
     );
-    // The bias is written first and the product added to it by gemm as it stores each tile: a
-    // separate pass adding it afterwards read and wrote the whole output again, on one thread.
-    if let Some(b) = bias {
-        for row in y.chunks_mut(d_out) {
-            row.copy_from_slice(b);
-        }
-    }
-    matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias.is_some());
+    // The product is added to the bias as gemm stores each tile (`start`): a separate pass
+    // adding it afterwards read and wrote the whole output again.
+    matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias);
 }
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads

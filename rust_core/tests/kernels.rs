@@ -482,43 +482,52 @@ fn linear_with_few_rows_matches_a_plain_loop() {
 fn a_product_split_by_columns_over_threads_equals_one_call() {
     // `linear`'s big products: blocks of c's columns (rows of b) on the pool's threads, into an
     // output with a wider row stride; fewer columns than threads, uneven blocks, more blocks
-    // than threads (800 columns), with and without the sum into what c holds (the bias).
+    // than threads (800 columns), one thread, with and without a start (the bias) that each
+    // block writes into its own columns before its product adds to them.
     use rust_core::matmul::{matmul_abt, matmul_abt_threaded, Mat};
     let (m, k, ldc) = (37, 19, 810);
     let a = lcg(50, m * k);
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     for n in [1usize, 2, 3, 7, 130, 800] {
         let b = lcg(51 + n as u64, n * k);
-        let start = lcg(60, m * ldc);
-        let mut want = start.clone();
-        matmul_abt(
-            Mat::new(&a, m, k, k),
-            Mat::new(&b, n, k, k),
-            1.0,
-            &mut want,
-            ldc,
-            true,
-        );
-        for threads in [2usize, 3, 5] {
-            for accumulate in [false, true] {
-                let mut got = start.clone();
+        let bias = lcg(70 + n as u64, n);
+        let before = lcg(60, m * ldc); // what c holds: overwritten in columns 0 .. n only
+        for with_bias in [false, true] {
+            // One gemm call over all of c, from the bias in every row (or from 0).
+            let first = if with_bias {
+                bias.clone()
+            } else {
+                vec![0.0; n]
+            };
+            let mut want = before.clone();
+            for row in want.chunks_mut(ldc) {
+                row[..n].copy_from_slice(&first);
+            }
+            matmul_abt(
+                Mat::new(&a, m, k, k),
+                Mat::new(&b, n, k, k),
+                1.0,
+                &mut want,
+                ldc,
+                true,
+            );
+            for threads in [1usize, 2, 3, 5] {
+                let mut got = before.clone();
                 threads::run(usize::MAX, || {
                     let (a, b) = (Mat::new(&a, m, k, k), Mat::new(&b, n, k, k));
-                    matmul_abt_threaded(a, b, &mut got, ldc, threads, accumulate)
+                    let start = with_bias.then_some(&bias[..]);
+                    matmul_abt_threaded(a, b, &mut got, ldc, threads, start)
                 })
                 .unwrap();
                 for i in 0..m {
                     for j in 0..ldc {
-                        let (g, s) = (got[i * ldc + j], start[i * ldc + j]);
+                        let (g, w) = (got[i * ldc + j], want[i * ldc + j]);
+                        let at = format!("n={n} threads={threads} bias={with_bias} at ({i}, {j})");
                         if j >= n {
-                            assert_eq!(g, s, "n={n} threads={threads}: column {j} is not c's");
-                            continue;
+                            assert_eq!(g, before[i * ldc + j], "{at}: not c's column");
+                        } else {
+                            assert!((g - w).abs() < 1e-12, "{at}: {g} vs {w}");
                         }
-                        let w = want[i * ldc + j] - if accumulate { 0.0 } else { s };
-                        assert!(
-                            (g - w).abs() < 1e-12,
-                            "n={n} threads={threads} at ({i}, {j})"
-                        );
                     }
                 }
             }
