@@ -118,18 +118,23 @@ def test_non_contiguous_inputs(backend):
 @pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_rust_threaded_sizes_equal_numpy_and_one_thread(dtype):
-    """BERT-sized calls (above the pool threshold): 1 thread and 2 threads agree bitwise."""
+    """BERT-sized calls (above the pool threshold): 1 thread and 2 threads agree bitwise. The
+    second product's weight rows are over 4 KB long, so each block of them is transposed before
+    the product (its 383 × 1030 leaves edges of the 8 × 8 tiles and uneven blocks)."""
     rust, numpy = get_backend("rust"), get_backend("numpy")
     rng = np.random.default_rng(2)
     x = rng.standard_normal((3, 130, 384)).astype(dtype)
     w = rng.standard_normal((1536, 384)).astype(dtype)
     b, g, beta = (rng.standard_normal(n).astype(dtype) for n in (1536, 384, 384))
+    x_long = rng.standard_normal((3, 130, 1030)).astype(dtype)
+    w_long, b_long = rng.standard_normal((383, 1030)).astype(dtype), None
     before = rust.get_num_threads()
     try:
         results = []
         for threads in (1, 2):
             rust.set_num_threads(threads)
-            results.append((rust.linear(x, w, b), rust.layer_norm(x, g, beta, 1e-12), rust.gelu(x)))
+            results.append((rust.linear(x, w, b), rust.layer_norm(x, g, beta, 1e-12), rust.gelu(x),
+                            rust.linear(x_long, w_long, b_long)))  # fmt: skip
     finally:
         rust.set_num_threads(before)
     for a, c in zip(*results, strict=True):
@@ -138,6 +143,7 @@ def test_rust_threaded_sizes_equal_numpy_and_one_thread(dtype):
     np.testing.assert_allclose(results[0][0], numpy.linear(x, w, b), **tol)
     np.testing.assert_allclose(results[0][1], numpy.layer_norm(x, g, beta, 1e-12), **tol)
     np.testing.assert_allclose(results[0][2], numpy.gelu(x), **tol)
+    np.testing.assert_allclose(results[0][3], numpy.linear(x_long, w_long, b_long), **tol)
 
 
 ERRORS = [

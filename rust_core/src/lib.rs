@@ -28,6 +28,7 @@ pub mod skipgram;
 pub mod softmax;
 pub mod team;
 pub mod threads;
+pub mod transpose;
 
 mod py;
 

@@ -30,6 +30,11 @@ pub trait Real: Float + Send + Sync + std::fmt::Debug + 'static {
         crate::dense::norm_rows(norm, eps, d, x, y)
     }
 
+    /// out [cols, rows] = bᵀ in C order (`transpose`): plainly, or by AVX registers for float32.
+    fn transpose_into(b: Mat<Self>, out: &mut [Self]) {
+        crate::transpose::transpose_plain(b, out)
+    }
+
     /// `y = x · wᵀ (+ bias)` by `skinny` when x has few rows and this type and CPU have that
     /// kernel (float32 with AVX2 or AVX-512); false when the caller should use gemm.
     fn skinny_linear(
@@ -74,6 +79,10 @@ impl Real for f32 {
     }
     fn norm_rows(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
         crate::fastnorm::norm_rows_f32(norm, eps, d, x, y)
+    }
+
+    fn transpose_into(b: Mat<f32>, out: &mut [f32]) {
+        crate::transpose::transpose_f32(b, out)
     }
 
     fn skinny_linear(

@@ -483,12 +483,17 @@ fn a_product_split_by_columns_over_threads_equals_one_call() {
     // `linear`'s big products: blocks of c's columns (rows of b) on the pool's threads, into an
     // output with a wider row stride; fewer columns than threads, uneven blocks, more blocks
     // than threads (800 columns), one thread, with and without a start (the bias) that each
-    // block writes into its own columns before its product adds to them.
+    // block writes into its own columns before its product adds to them; short rows of b and
+    // long ones (transposed first).
     use rust_core::matmul::{matmul_abt, matmul_abt_threaded, Mat};
-    let (m, k, ldc) = (37, 19, 810);
-    let a = lcg(50, m * k);
+    // k = 515: rows of b 4120 bytes long, which are transposed before the product.
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    for n in [1usize, 2, 3, 7, 130, 800] {
+    for (n, k) in [1usize, 2, 3, 7, 130, 800]
+        .into_iter()
+        .flat_map(|n| [(n, 19), (n, 515)])
+    {
+        let (m, ldc) = (37, 810);
+        let a = lcg(50, m * k);
         let b = lcg(51 + n as u64, n * k);
         let bias = lcg(70 + n as u64, n);
         let before = lcg(60, m * ldc); // what c holds: overwritten in columns 0 .. n only
