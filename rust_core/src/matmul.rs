@@ -112,9 +112,23 @@ pub fn matmul_abt<T: Real>(
 /// As `product_raw`: c's a.rows × b.rows block at row stride `ldc` lies within one allocation
 /// that nothing else reads or writes during the call, and `ldc` ≥ b.rows.
 pub unsafe fn matmul_abt_raw<T: Real>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usize) {
-    let rhs = (b.data, 1, b.stride as isize);
+    let mut scratch = Vec::new();
+    let rhs = rhs_of(b, &mut scratch);
     // SAFETY: the caller's contract is product_raw's.
     unsafe { product_raw(a, b.rows, rhs, b.cols, T::one(), c, ldc, false) }
+}
+
+/// bᵀ as gemm's right-hand side (its elements, row and column strides): b's rows where they lie,
+/// or, when they are `TRANSPOSE_MIN_ROW_BYTES` or more apart, b transposed into `scratch`
+/// ([k, n] in C order), which gemm packs faster (`transpose`).
+fn rhs_of<'a, T: Real>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T], isize, isize) {
+    if b.stride * std::mem::size_of::<T>() < TRANSPOSE_MIN_ROW_BYTES || b.rows < 2 {
+        return (b.data, 1, b.stride as isize);
+    }
+    scratch.clear();
+    scratch.resize(b.rows * b.cols, T::zero());
+    T::transpose_into(b, scratch);
+    (&scratch[..], b.rows as isize, 1)
 }
 
 /// `c = a · bᵀ (+ start)` for one big product, split into blocks for the threads of the current
@@ -127,7 +141,7 @@ pub unsafe fn matmul_abt_raw<T: Real>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usiz
 /// its products of 1024 rows 151 vs 144 GFLOP/s through [384, 384], 172 vs 156 through [384, 1536]
 /// (faster in 13 of 15 rounds), within the noise through the others.
 ///
-/// A block whose rows of b are long is transposed first (`TRANSPOSE_MIN_ROW_BYTES`).
+/// A block whose rows of b are long is transposed first (`rhs_of`).
 ///
 /// `start` [n] (a bias), when given, is what every row of c starts from: each task writes its
 /// columns of it into its own block just before its product adds to them, so that pass is split
@@ -157,18 +171,11 @@ pub fn matmul_abt_threaded<T: Real>(
     let task = |t: usize| {
         let (j0, j1) = (n * t / parts, n * (t + 1) / parts);
         let width = j1 - j0;
-        let rows = Mat::new(&b.data[j0 * b.stride..], width, b.cols, b.stride);
-        // Long rows of b transposed first, [k, width] in C order: gemm packs them faster so
-        // (`transpose` says why).
-        let b_t = (b.stride * std::mem::size_of::<T>() >= TRANSPOSE_MIN_ROW_BYTES).then(|| {
-            let mut b_t = vec![T::zero(); b.cols * width];
-            T::transpose_into(rows, &mut b_t);
-            b_t
-        });
-        let rhs = match &b_t {
-            Some(b_t) => (&b_t[..], width as isize, 1),
-            None => (rows.data, 1, rows.stride as isize),
-        };
+        let mut scratch = Vec::new();
+        let rhs = rhs_of(
+            Mat::new(&b.data[j0 * b.stride..], width, b.cols, b.stride),
+            &mut scratch,
+        );
         // Columns j0 .. j1 of every row: in range (checked by `block`).
         let band = out.block(j0, a.rows, width, ldc);
         if let Some(s) = start {
@@ -205,7 +212,10 @@ pub fn matmul_abt_threaded<T: Real>(
 /// one process: through [384, 1536] (6 KB rows) 1–5 % faster on two threads (three runs) and 4 %
 /// on one; through MiniLM's other weights (1.5 KB rows) between 3 % faster and 6 % slower, so
 /// those are not transposed. MiniLM's forward on 8 × 128 tokens: 139.2 → 135.7, 142.1 → 137.0
-/// and 142.2 → 139.6 ms (medians of 24–30 rounds).
+/// and 142.2 → 139.6 ms (medians of 24–30 rounds). `quantized_linear`'s tiles (32 rows of 1536
+/// dequantized inputs in SmolLM2's down projection), three of SmolLM2's shapes at 357 rows:
+/// 153.3 → 158.7 GFLOP/s on two threads, 91.6 → 95.3 on one; its prefill 652.8 → 638.2 and
+/// 687.6 → 692.0 ms (within the noise).
 const TRANSPOSE_MIN_ROW_BYTES: usize = 4096;
 
 /// A lone big product's blocks of columns have at least this many when there are enough columns
