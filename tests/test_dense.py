@@ -127,7 +127,7 @@ def test_rust_threaded_sizes_equal_numpy_and_one_thread(dtype):
     w = rng.standard_normal((1536, 384)).astype(dtype)
     b, g, beta = (rng.standard_normal(n).astype(dtype) for n in (1536, 384, 384))
     x_long = rng.standard_normal((3, 130, 1030)).astype(dtype)
-    w_long, b_long = rng.standard_normal((383, 1030)).astype(dtype), None
+    w_long, b_long = (rng.standard_normal(shape).astype(dtype) for shape in ((383, 1030), 383))
     before = rust.get_num_threads()
     try:
         results = []

@@ -105,7 +105,8 @@ pub fn matmul_abt<T: Real>(
 }
 
 /// `matmul_abt` (beta 1, no accumulation) into a block whose rows interleave with other threads'
-/// blocks (`threads::Disjoint::block`), which no `&mut` slice can hold.
+/// blocks (`threads::Disjoint::block`), which no `&mut` slice can hold. Long rows of b are first
+/// transposed into a buffer of the call's own (`rhs_of`).
 ///
 /// # Safety
 ///
@@ -119,8 +120,8 @@ pub unsafe fn matmul_abt_raw<T: Real>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usiz
 }
 
 /// bᵀ as gemm's right-hand side (its elements, row and column strides): b's rows where they lie,
-/// or, when they are `TRANSPOSE_MIN_ROW_BYTES` or more apart, b transposed into `scratch`
-/// ([k, n] in C order), which gemm packs faster (`transpose`).
+/// or, when there are two or more and they are `TRANSPOSE_MIN_ROW_BYTES` or more apart, b
+/// transposed into `scratch` ([k, n] in C order), which gemm packs faster (`transpose`).
 fn rhs_of<'a, T: Real>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T], isize, isize) {
     if b.stride * std::mem::size_of::<T>() < TRANSPOSE_MIN_ROW_BYTES || b.rows < 2 {
         return (b.data, 1, b.stride as isize);
@@ -188,16 +189,7 @@ pub fn matmul_abt_threaded<T: Real>(
         }
         // SAFETY: this task alone writes its block; c does not alias a or b.
         unsafe {
-            product_raw(
-                a,
-                j1 - j0,
-                rhs,
-                b.cols,
-                T::one(),
-                band,
-                ldc,
-                start.is_some(),
-            );
+            product_raw(a, width, rhs, b.cols, T::one(), band, ldc, start.is_some());
         }
     };
     if parts == 1 {

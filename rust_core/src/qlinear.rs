@@ -51,8 +51,9 @@ const TILE_VALUES: usize = 56 * 1024;
 /// widest micro-kernel: SmolLM2's products from 576 inputs ran 96-row tiles at 97–103 GFLOP/s
 /// where 32-row tiles ran 92–96 (one thread, 357 rows); 96 also splits its 576 and 192 outputs
 /// evenly between two threads. From 1536 inputs the tile stays 32 rows (its 64-row tiles were
-/// slower). No wider than 96 (the widest measured), so that a few hundred outputs from few inputs
-/// still make a part for each thread.
+/// slower; with the tile transposed for gemm, `matmul::rhs_of`, 3 % slower on two threads and
+/// 1.5 % faster on one). No wider than 96 (the widest measured), so that a few hundred outputs
+/// from few inputs still make a part for each thread.
 fn tile_rows(d_in: usize) -> usize {
     (TILE_VALUES / d_in.max(1) / 32 * 32).clamp(32, 96)
 }
@@ -383,7 +384,9 @@ thread_local! {
     /// The GEMM path's tile of dequantized weights, kept by each thread from call to call: a new
     /// one per tile meant zeroing (and often mapping) as many bytes as the float32 weights.
     /// Only tiles of up to `TILE_VALUES` are kept (every tile from up to 1792 inputs); a wider
-    /// one (32 rows of more inputs) is freed after its part, so no thread holds more than 224 KB.
+    /// one (32 rows of more inputs) is freed after its part, so no thread holds more than 224 KB
+    /// between calls (the transposed copy the product makes from 1024 inputs, `matmul::rhs_of`,
+    /// is freed after each tile).
     static TILE: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 

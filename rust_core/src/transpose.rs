@@ -1,11 +1,13 @@
 //! A matrix transposed into a new C-order buffer: a block of W's rows, for gemm.
 //!
 //! gemm packs the weights of `linear` into panels along the output columns, which in W stored
-//! [out, in] means one value from each of 64 rows at a time (AVX-512's float32 panels), a gather.
-//! With 1536 inputs a row is 6 KB long, so those 64 rows fall in 2 of the L1 cache's 64 sets,
-//! which hold 16 of their lines. Handed the block transposed ([in, out]: rows of consecutive output
-//! columns), gemm packs by copying rows; transposing first, in tiles of 8 × 8 read and written a
-//! cache line at a time, made such products faster (`matmul`'s `TRANSPOSE_MIN_ROW_BYTES`).
+//! [out, in] means one value from each of many rows at a time (64 rows for float32 with AVX-512),
+//! a gather. With 1536 inputs a row is 6 KB long, so 64 such rows fall in 2 of the 64 sets of
+//! this project's Zen 4 L1 data cache (32 KB, 8 ways), which hold 16 of their lines. Handed the
+//! block transposed ([in, out]: rows of consecutive output columns), gemm packs by copying rows.
+//! Transposing first, in tiles of 8 × 8 (eight values, 32 bytes, of a row read and written at a
+//! time), made such products faster; when to do it is a measured rule of thumb on the rows' length
+//! (`matmul`'s `TRANSPOSE_MIN_ROW_BYTES`), not a model of the cache.
 
 use std::sync::OnceLock;
 
