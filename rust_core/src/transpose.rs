@@ -18,14 +18,25 @@ use crate::simd::{self, Level, Supported};
 /// out [cols, rows] (C order) = bᵀ, for b [rows, cols] at any row stride, in any `Real`: tiles of
 /// 8 × 8 values, plainly.
 pub fn transpose_plain<T: Real>(b: Mat<T>, out: &mut [T]) {
-    let (data, rows, cols, stride) = b.parts();
+    let (_, rows, cols, _) = b.parts();
     assert_eq!(out.len(), rows * cols, "the output holds bᵀ");
-    for i0 in (0..rows).step_by(8) {
-        for j0 in (0..cols).step_by(8) {
-            for i in i0..(i0 + 8).min(rows) {
-                let row = &data[i * stride..i * stride + cols];
-                for j in j0..(j0 + 8).min(cols) {
-                    out[j * rows + i] = row[j];
+    transpose_part(b, 0..rows, 0..cols, out);
+}
+
+/// The values of b in `rows` × `cols` written to their places in out = bᵀ (out holds all of bᵀ),
+/// a tile of 8 × 8 at a time.
+fn transpose_part<T: Real>(
+    b: Mat<T>,
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+    out: &mut [T],
+) {
+    let (data, n_rows, _, stride) = b.parts();
+    for i0 in rows.clone().step_by(8) {
+        for j0 in cols.clone().step_by(8) {
+            for i in i0..(i0 + 8).min(rows.end) {
+                for j in j0..(j0 + 8).min(cols.end) {
+                    out[j * n_rows + i] = data[i * stride + j];
                 }
             }
         }
@@ -78,16 +89,8 @@ mod x86 {
             }
         }
         // The last rows % 8 rows, then the last cols % 8 columns of the full rows.
-        for i in full_rows..rows {
-            for j in 0..cols {
-                out[j * rows + i] = data[i * stride + j];
-            }
-        }
-        for i in 0..full_rows {
-            for j in full_cols..cols {
-                out[j * rows + i] = data[i * stride + j];
-            }
-        }
+        super::transpose_part(b, full_rows..rows, 0..cols, out);
+        super::transpose_part(b, 0..full_rows, full_cols..cols, out);
     }
 
     /// The 8 × 8 tile at `src` (rows `ss` apart) transposed to `dst` (rows `ds` apart).
