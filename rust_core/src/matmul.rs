@@ -25,14 +25,7 @@ impl<'a, T> Mat<'a, T> {
     /// `usize`), or when rows overlap (`stride < cols` with more than one row). An empty matrix
     /// (`rows` or `cols` 0) fits any slice.
     pub fn try_new(data: &'a [T], rows: usize, cols: usize, stride: usize) -> Result<Self> {
-        let fits = rows == 0
-            || cols == 0
-            || ((rows == 1 || cols <= stride)
-                && (rows - 1)
-                    .checked_mul(stride)
-                    .and_then(|start| start.checked_add(cols))
-                    .is_some_and(|end| end <= data.len()));
-        if fits {
+        if crate::threads::rows_fit(data.len(), rows, cols, stride) {
             Ok(Mat {
                 data,
                 rows,

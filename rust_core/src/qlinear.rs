@@ -10,9 +10,9 @@
 //!   weights prefetched while it computes. Measured on SmolLM2's token: 6.2–7.0 ms of products,
 //!   where widening each weight to float32 took 8.0–9.2.
 //! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
-//!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a fast GEMM
-//!   (`matmul`), so decoding a weight is shared by every row and the product runs near the
-//!   machine's float32 peak.
+//!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a
+//!   fast GEMM (`matmul`), so decoding a weight is shared by every row and the product runs near
+//!   the machine's float32 peak.
 //!
 //! Parallel over parts of W's rows (`threads::for_each_part`: rayon's pool for a prompt, the
 //! low-latency team for a token); every output element is computed by the same operations

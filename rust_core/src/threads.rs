@@ -264,18 +264,26 @@ impl<'a, T> Disjoint<'a, T> {
     /// row-major matrix each), which no slice can hold without overlapping the others'. Writing
     /// through the pointer is `unsafe`: no other part may touch the block's elements meanwhile.
     pub fn block(&self, start: usize, rows: usize, cols: usize, stride: usize) -> *mut T {
-        if rows > 0 && cols > 0 {
-            let last = (rows - 1)
-                .checked_mul(stride)
-                .and_then(|o| o.checked_add(start))
-                .and_then(|o| o.checked_add(cols));
-            assert!(
-                (rows == 1 || cols <= stride) && last.is_some_and(|end| end <= self.len),
-                "block out of range"
-            );
-        }
+        let room = self.len.checked_sub(start);
+        assert!(
+            room.is_some_and(|room| rows_fit(room, rows, cols, stride)) || rows == 0 || cols == 0,
+            "block out of range"
+        );
         self.ptr.wrapping_add(start)
     }
+}
+
+/// Whether `rows` rows of `cols` elements, `stride` apart, fit in `len` elements without
+/// overlapping (a single row may have any stride); no extent overflows `usize`. Nothing (`rows`
+/// or `cols` 0) fits anywhere. `matmul::Mat` and `Disjoint::block` check their extents by it.
+pub fn rows_fit(len: usize, rows: usize, cols: usize, stride: usize) -> bool {
+    rows == 0
+        || cols == 0
+        || ((rows == 1 || cols <= stride)
+            && (rows - 1)
+                .checked_mul(stride)
+                .and_then(|start| start.checked_add(cols))
+                .is_some_and(|end| end <= len))
 }
 
 /// True on a thread of the pool, where a kernel may split its work with rayon.
