@@ -317,3 +317,38 @@ unsafe fn product_raw<T: Real>(
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gemm's right-hand side for b [rows, cols] at row stride `stride`: elements, row and
+    /// column strides of bᵀ, and whether it is a transposed copy.
+    fn rhs(b: &[f32], rows: usize, cols: usize, stride: usize) -> (Vec<f32>, isize, isize, bool) {
+        let mut scratch = Vec::new();
+        let (data, rs, cs) = rhs_of(Mat::new(b, rows, cols, stride), &mut scratch);
+        let copied = data.as_ptr() != b.as_ptr();
+        (data.to_vec(), rs, cs, copied)
+    }
+
+    #[test]
+    fn rows_4_kb_apart_are_transposed_and_shorter_ones_read_in_place() {
+        let b: Vec<f32> = (0..3 * 1030).map(|i| i as f32).collect();
+        // 3 rows of 1000 values, 1024 apart (4096 bytes): bᵀ [1000, 3] in C order, a copy.
+        let (data, rs, cs, copied) = rhs(&b, 3, 1000, 1024);
+        assert!(copied);
+        assert_eq!((rs, cs), (3, 1));
+        for j in 0..3 {
+            for p in 0..1000 {
+                assert_eq!(data[p * 3 + j], b[j * 1024 + p], "bᵀ[{p}, {j}]");
+            }
+        }
+        // 1023 apart (4092 bytes): b's own rows, read where they lie.
+        let (_, rs, cs, copied) = rhs(&b, 3, 1000, 1023);
+        assert!(!copied);
+        assert_eq!((rs, cs), (1, 1023));
+        // One row, however long: nothing to gain from a copy.
+        let (_, _, _, copied) = rhs(&b, 1, 3000, 3000);
+        assert!(!copied);
+    }
+}
