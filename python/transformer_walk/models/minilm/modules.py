@@ -73,22 +73,6 @@ class Linear:
     def load(cls, tensors: Tensors, prefix: str) -> Linear:
         return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"])
 
-    @classmethod
-    def stacked(cls, parts: Sequence[Linear]) -> tuple[Linear, tuple[Linear, ...]]:
-        """One linear whose outputs are those of ``parts`` side by side (x · [W_1; W_2; …]ᵀ is
-        [x W_1ᵀ, x W_2ᵀ, …]), and the parts again as views of its rows: one product instead of
-        several, with the same weights shown wherever a part is."""
-        whole = cls(
-            np.concatenate([p.weight for p in parts]),  # (Σ out, in)
-            np.concatenate([p.bias for p in parts]),  # (Σ out,)
-        )
-        views, start = [], 0
-        for p in parts:
-            end = start + len(p.bias)
-            views.append(cls(whole.weight[start:end], whole.bias[start:end]))
-            start = end
-        return whole, tuple(views)
-
     # y = x W + b
     def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
         return be.linear(x, self.weight, self.bias)  # (..., in) → (..., out)
@@ -156,8 +140,10 @@ class BertSelfAttention:
 
     @classmethod
     def load(cls, tensors: Tensors, prefix: str, cfg: MiniLMConfig) -> BertSelfAttention:
-        parts = [Linear.load(tensors, f"{prefix}.{name}") for name in ("query", "key", "value")]
-        qkv, (query, key, value) = Linear.stacked(parts)
+        # The loader stacked W^Q, W^K, W^V into qkv; query, key and value are views of its rows.
+        query, key, value, qkv = (
+            Linear.load(tensors, f"{prefix}.{name}") for name in ("query", "key", "value", "qkv")
+        )
         return cls(query=query, key=key, value=value, h=cfg.h, qkv=qkv)
 
     @property
