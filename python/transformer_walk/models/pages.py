@@ -44,6 +44,7 @@ def in_large_pages(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     out = {}
     for key, array in arrays.items():
         start = offsets[key]
+        # (nbytes,) uint8 → (size,) of the array's dtype → the array's shape
         view = block[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
         view[...] = array
         view.flags.writeable = False  # a model's weights: whoever edits one edits the model
@@ -53,16 +54,24 @@ def in_large_pages(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _advised_block(nbytes: int) -> np.ndarray:
     """``nbytes`` of zeroed memory (uint8) from a ``LARGE_PAGE`` boundary on, advised for large
-    pages before any of it is touched: a page first touched small stays small."""
+    pages before any of it is touched: a page first touched small stays small. MemoryError when
+    the system cannot map that much."""
     size = nbytes + LARGE_PAGE  # room to start on a boundary
-    if hasattr(mmap, "MAP_PRIVATE"):  # POSIX
-        # Private: for fd −1 Python maps shared memory by default, which Linux backs with shmem
-        # pages, never transparent huge pages. The arrays' base keeps the mapping alive.
-        mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    else:
-        mapping = mmap.mmap(-1, size)
+    try:
+        if hasattr(mmap, "MAP_PRIVATE"):  # POSIX
+            # Private: for fd −1 Python maps shared memory by default, which Linux backs with
+            # shmem pages, not (by default) transparent huge pages. The arrays' base keeps the
+            # mapping alive.
+            mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        else:
+            mapping = mmap.mmap(-1, size)
+    except OSError as error:  # ENOMEM; callers expect what NumPy raises for too big an array
+        raise MemoryError(f"cannot map {size:,} bytes for the weights: {error}") from error
     if hasattr(mmap, "MADV_HUGEPAGE"):  # Linux
-        mapping.madvise(mmap.MADV_HUGEPAGE)
+        try:
+            mapping.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:  # EINVAL: a kernel without transparent huge pages; the advice is optional
+            pass
     whole = np.frombuffer(mapping, dtype=np.uint8)
     start = -whole.ctypes.data % LARGE_PAGE  # the first 2 MB boundary in the mapping
     return whole[start : start + nbytes]

@@ -208,33 +208,34 @@ def load_tensors(
                 f"would be NaN: the file is damaged; {hint}"
             )
         tensors[key] = tensor
-    return _with_qkv_rows(in_large_pages(_stack_qkv(tensors, cfg)), cfg)
+    return _with_qkv_rows(in_large_pages(_stack_qkv(tensors, cfg.d_model)), cfg.d_model)
 
 
 _QKV = ("query", "key", "value")
 
 
-def _stack_qkv(tensors: dict[str, np.ndarray], cfg: MiniLMConfig) -> dict[str, np.ndarray]:
-    """``tensors`` with each layer's query, key and value weights and biases replaced by their
-    stacks ``attention.self.qkv.*``: [W^Q W^K W^V]ᵀ and [b^Q b^K b^V]."""
-    out = dict(tensors)
-    for i in range(cfg.n_layers):
-        prefix = f"encoder.layer.{i}.attention.self"
-        for kind in ("weight", "bias"):
-            parts = [out.pop(f"{prefix}.{name}.{kind}") for name in _QKV]
+def _stack_qkv(tensors: dict[str, np.ndarray], d_model: int) -> dict[str, np.ndarray]:
+    """``tensors`` in the same order with each layer's query, key and value weights and biases
+    replaced, where the query's stood, by their stacks ``attention.self.qkv.*``: [W^Q W^K W^V]ᵀ
+    and [b^Q b^K b^V] (so the block holds each layer's weights in the order the forward reads)."""
+    out = {}
+    for key, tensor in tensors.items():
+        prefix, name, kind = key.rsplit(".", 2)
+        if not prefix.endswith("attention.self") or name not in _QKV:
+            out[key] = tensor
+        elif name == "query":
+            parts = [tensors[f"{prefix}.{n}.{kind}"] for n in _QKV]
             out[f"{prefix}.qkv.{kind}"] = np.concatenate(parts)  # 3 × (d_model, …) → (3·d_model, …)
     return out
 
 
-def _with_qkv_rows(tensors: dict[str, np.ndarray], cfg: MiniLMConfig) -> dict[str, np.ndarray]:
-    """The query, key and value tensors back, as rows of the stacks they went into."""
-    d = cfg.d_model
-    for i in range(cfg.n_layers):
-        prefix = f"encoder.layer.{i}.attention.self"
-        for kind in ("weight", "bias"):
-            stack = tensors[f"{prefix}.qkv.{kind}"]
-            for j, name in enumerate(_QKV):
-                tensors[f"{prefix}.{name}.{kind}"] = stack[j * d : (j + 1) * d]  # its rows, a view
+def _with_qkv_rows(tensors: dict[str, np.ndarray], d_model: int) -> dict[str, np.ndarray]:
+    """``tensors`` (changed in place, and returned) with the query, key and value tensors added
+    back as rows of the stacks they went into: views, not copies."""
+    for key in [k for k in tensors if k.rsplit(".", 2)[1] == "qkv"]:
+        prefix, _, kind = key.rsplit(".", 2)
+        for j, name in enumerate(_QKV):
+            tensors[f"{prefix}.{name}.{kind}"] = tensors[key][j * d_model : (j + 1) * d_model]
     return tensors
 
 
@@ -291,7 +292,9 @@ class Checkpoint:
 
     directory: Path
     config: MiniLMConfig
-    tensors: dict[str, np.ndarray]  # checkpoint key (no "bert." prefix) → float32 array
+    # checkpoint key (no "bert." prefix) → read-only float32 array, and each layer's stacked
+    # attention.self.qkv.{weight,bias} (``load_tensors``)
+    tensors: dict[str, np.ndarray]
     tokenizer: Tokenizer
 
 

@@ -2,12 +2,13 @@
 
     embeddings.{word,position,token_type}_embeddings.weight, embeddings.LayerNorm  BertEmbeddings
     encoder.layer.{i}                                                              BertLayer
-        .attention.self.{query,key,value}                                          BertSelfAttention
+        .attention.self.{query,key,value,qkv}                                      BertSelfAttention
         .attention.output.{dense,LayerNorm}                                        BertSelfOutput
         .intermediate.dense                                                        BertIntermediate
         .output.{dense,LayerNorm}                                                  BertOutput
 
-Each class has ``load(tensors, prefix, cfg)``, which picks its tensors out of the checkpoint, and
+Each class has ``load(tensors, prefix, cfg)``, which picks its tensors out of the checkpoint's
+(``load_tensors``: the file's, and each layer's qkv, W^Q, W^K and W^V stacked by the loader), and
 ``forward(be, …)``, which computes on the backend ``be`` ("python", "numpy" or "rust"); the
 formula of each forward stands above it. Linear weights keep PyTorch's [out, in] layout, so the
 articles' x W^Q + b^Q is ``be.linear(x, query.weight, query.bias)`` with query.weight = (W^Q)ᵀ.
@@ -130,7 +131,8 @@ class BertEmbeddings:
 
 @dataclass(frozen=True)
 class BertSelfAttention:
-    """``attention.self.{query,key,value}``: W^Q, W^K, W^V (and their biases) for all h heads."""
+    """``attention.self.{query,key,value}``: W^Q, W^K, W^V (and their biases) for all h heads,
+    read from the loader's stack ``attention.self.qkv`` and its rows."""
 
     query: Linear  # (W^Q)ᵀ [d_model, d_model], b^Q: rows of ``qkv``
     key: Linear  # (W^K)ᵀ, b^K
