@@ -307,6 +307,20 @@ def test_float16_tensor_is_converted(tmp_path, tensors, model):
     assert cos > 0.9999
 
 
+def test_float64_beyond_float32_range_is_refused(tmp_path, tensors):
+    # A float64 value that float32 cannot hold becomes inf when narrowed: the finiteness check
+    # must look at what the model will compute with, not at the file's float64.
+    key = "encoder.layer.4.output.dense.weight"
+    wide = tensors[key].astype(np.float64)
+    wide[7, 11] = 1e300
+    directory = model_dir(tmp_path, dict(tensors, **{key: wide}))
+    with pytest.raises(WeightsError) as error:
+        load_minilm(directory, backend="numpy")
+    assert_explained(
+        error.value, directory / WEIGHTS_FILE, USER_DIR_HINT, rf"'{key}' holds 1 NaN or infinite"
+    )
+
+
 def test_weights_are_read_only_through_safetensors(tmp_path, monkeypatch, probe):
     # Next to an intact model.safetensors lies a booby-trapped pickle checkpoint; with every
     # unpickling entry point (and np.load) disabled the model must still load from safetensors,

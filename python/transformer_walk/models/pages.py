@@ -1,4 +1,4 @@
-"""Weights copied into one block of memory that Linux may back with 2 MB pages.
+"""Arrays for a model's weights in one block of memory that Linux may back with 2 MB pages.
 
 A forward on a few tokens is mostly reading weights: MiniLM on one short sentence streams its
 42.5 MB of Linear weights from memory once and does little arithmetic with them. In ordinary
@@ -18,14 +18,20 @@ The block is a private anonymous mapping advised with MADV_HUGEPAGE, which Linux
 transparent huge pages are "always" or "madvise" (the default of most distributions) and ignores
 when they are "never"; elsewhere it is ordinary memory. Either way the arrays hold the same
 values.
+
+A loader reads its file straight into them, a few MB at a time. MiniLM's, when it read the
+whole file into arrays and then copied them in, peaked at 190 MB of anonymous memory (the
+process's RssAnon, sampled every 0.5 ms while loading); reading into the block, at 95 MB.
 """
 
 from __future__ import annotations
 
+import math
 import mmap
 from collections.abc import Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 #: The size of the pages asked for (x86-64 Linux, and arm64 with 4 KB base pages).
 LARGE_PAGE = 2 << 20
@@ -33,22 +39,27 @@ LARGE_PAGE = 2 << 20
 ALIGN = 64
 
 
-def in_large_pages(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Copies of ``arrays``, same keys and order, one after the other (each ``ALIGN``-byte
-    aligned, C-contiguous and read-only) in one block advised for 2 MB pages."""
+def large_page_arrays(
+    shapes: Mapping[str, tuple[int, ...]], dtype: npt.DTypeLike = np.float32
+) -> dict[str, np.ndarray]:
+    """Zeroed, writable, C-contiguous arrays of ``shapes`` (same keys, same order), one after
+    the other in one block advised for 2 MB pages, each starting ``ALIGN``-byte aligned. The
+    caller fills them and, for a model's weights, makes them read-only: writing the values
+    straight in, rather than copying finished arrays, means a loader never holds a second copy
+    of the weights."""
+    dtype = np.dtype(dtype)
     offsets, end = {}, 0
-    for key, array in arrays.items():
+    for key, shape in shapes.items():
         offsets[key] = end
-        end += -(-array.nbytes // ALIGN) * ALIGN  # rounded up to ALIGN
+        nbytes = math.prod(shape) * dtype.itemsize
+        end += -(-nbytes // ALIGN) * ALIGN  # rounded up to ALIGN
     block = _advised_block(end)
     out = {}
-    for key, array in arrays.items():
+    for key, shape in shapes.items():
         start = offsets[key]
-        # (nbytes,) uint8 → (size,) of the array's dtype → the array's shape
-        view = block[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
-        view[...] = array
-        view.flags.writeable = False  # a model's weights: whoever edits one edits the model
-        out[key] = view
+        nbytes = math.prod(shape) * dtype.itemsize
+        # (nbytes,) uint8 → (size,) of dtype → shape
+        out[key] = block[start : start + nbytes].view(dtype).reshape(shape)
     return out
 
 

