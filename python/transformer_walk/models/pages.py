@@ -48,19 +48,17 @@ def large_page_arrays(
     straight in, rather than copying finished arrays, means a loader never holds a second copy
     of the weights."""
     dtype = np.dtype(dtype)
-    offsets, end = {}, 0
+    spans, end = {}, 0  # key → (first byte, bytes)
     for key, shape in shapes.items():
-        offsets[key] = end
         nbytes = math.prod(shape) * dtype.itemsize
+        spans[key] = (end, nbytes)
         end += -(-nbytes // ALIGN) * ALIGN  # rounded up to ALIGN
     block = _advised_block(end)
-    out = {}
-    for key, shape in shapes.items():
-        start = offsets[key]
-        nbytes = math.prod(shape) * dtype.itemsize
-        # (nbytes,) uint8 → (size,) of dtype → shape
-        out[key] = block[start : start + nbytes].view(dtype).reshape(shape)
-    return out
+    # (nbytes,) uint8 → (size,) of dtype → shape
+    return {
+        key: block[start : start + nbytes].view(dtype).reshape(shapes[key])
+        for key, (start, nbytes) in spans.items()
+    }
 
 
 def _advised_block(nbytes: int) -> np.ndarray:
