@@ -197,6 +197,31 @@ def test_attention_by_hand_in_chinese_and_back(server: str, page) -> None:  # no
     settle(page, "Predict, then reveal")
 
 
+def _checked_radio_labels(page) -> list[str]:  # noqa: ANN001
+    """The label shown as picked in each radio group on the page, "" where none is."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stRadio"]')].map(group => {
+            const input = group.querySelector('input[type="radio"]:checked');
+            return input ? input.closest('label').innerText.trim() : '';
+        })"""
+    )
+
+
+def test_radios_keep_their_choice_shown_across_a_language_switch(server: str, page) -> None:  # noqa: ANN001
+    """Guards against a radio showing nothing picked after the language changes: Streamlit's radio
+    remembers its choice in the browser by label text, and every label here is translated."""
+    page.goto(server + "/block")
+    settle(page, translate("blk.title", "en"))
+    page.get_by_role("radiogroup").get_by_text(translate("blk.norm.pre", "en")).click()
+    settle(page, translate("blk.title", "en"))
+    page.locator('[data-testid="stSidebar"]').get_by_text("简体中文", exact=True).click()
+    settle(page, translate("blk.title", "zh"))
+    labels = _checked_radio_labels(page)
+    assert labels[0] == "简体中文", labels
+    assert all(labels), labels
+    assert any(translate("blk.norm.pre", "zh") in label for label in labels), labels
+
+
 def test_speed_page_runs(server: str, page) -> None:  # noqa: ANN001
     page.goto(server + "/speed")
     settle(page, "Speed: pure Python vs NumPy vs Rust")

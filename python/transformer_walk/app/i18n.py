@@ -151,6 +151,31 @@ def t(key: str, /, **fields: object) -> str:
     return translate(key, current_language(), **fields)
 
 
+#: Keys of the radios whose option labels are translated (see ``translated_radio``).
+_TRANSLATED_RADIOS: set[str] = set()
+
+
+def translated_radio(key: str) -> str:
+    """``key``, remembered as a radio whose option labels change with the language.
+
+    Streamlit's radio keeps the learner's choice in the browser by its label text, so after a
+    language switch none of the new labels matches and the radio shows nothing picked (selectboxes
+    do not have this problem). ``resend_translated_radios`` fixes that for every key passed here.
+    """
+    _TRANSLATED_RADIOS.add(key)
+    return key
+
+
+def resend_translated_radios() -> None:
+    """The language picker's ``on_change``: set every translated radio's value to itself, which
+    makes Streamlit send it to the browser again, under its label in the new language."""
+    import streamlit as st
+
+    for key in sorted(_TRANSLATED_RADIOS):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def join_sentences(sentences: list[str], language: str | None = None) -> str:
     """Sentences run together as the language writes them: a space between English ones, none
     after a Chinese full stop."""

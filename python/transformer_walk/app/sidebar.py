@@ -6,7 +6,14 @@ from types import ModuleType
 
 import streamlit as st
 
-from transformer_walk.app.i18n import DEFAULT_LANGUAGE, LANGUAGE_KEY, LANGUAGES, t
+from transformer_walk.app.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_KEY,
+    LANGUAGES,
+    resend_translated_radios,
+    t,
+    translated_radio,
+)
 from transformer_walk.core.status import backend_status, backend_statuses, default_backend
 from transformer_walk.models.toy import DEFAULT_SENTENCE
 
@@ -46,6 +53,7 @@ def render_sidebar() -> None:
             format_func=LANGUAGES.__getitem__,
             key=LANGUAGE_KEY,
             horizontal=True,
+            on_change=resend_translated_radios,
         )
         if not available:
             st.error(t("sidebar.no_backend"))
@@ -57,7 +65,7 @@ def render_sidebar() -> None:
             options=available,
             format_func=labels.__getitem__,
             captions=[t(f"backend.{name}.caption") for name in available],
-            key=BACKEND_KEY,
+            key=translated_radio(BACKEND_KEY),
             help=t("sidebar.backend_help"),
         )
         if not statuses["rust"].available:

@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
@@ -52,7 +52,7 @@ def _image() -> np.ndarray:
         options=list(labels),
         format_func=labels.__getitem__,
         horizontal=True,
-        key=SOURCE_KEY,
+        key=translated_radio(SOURCE_KEY),
     )
     scene = _scene()
     if source == "upload":

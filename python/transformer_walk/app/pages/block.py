@@ -11,7 +11,7 @@ import streamlit as st
 from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import positions as charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
@@ -49,7 +49,7 @@ def _controls() -> tuple[Norm, int]:
             t("blk.norm.label"),
             options=list(norm_labels),
             format_func=norm_labels.__getitem__,
-            key=NORM_KEY,
+            key=translated_radio(NORM_KEY),
             horizontal=True,
             help=t("blk.norm.help"),
         )

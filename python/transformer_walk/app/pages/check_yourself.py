@@ -15,7 +15,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import smollm2_on
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import shape_label, token_axis
@@ -377,7 +377,7 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
             format_func=labels.__getitem__,
             index=None,
             horizontal=True,
-            key=ANSWER_PREFIX + q.qid,
+            key=translated_radio(ANSWER_PREFIX + q.qid),
             disabled=revealed,  # the guess is locked once the answer is out
         )
         if not revealed:

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.charts import ngrams as charts_ngrams
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
@@ -77,8 +77,8 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
     left, right = st.columns(2)
     labels = {2: t("ngram.order.2"), 3: t("ngram.order.3")}
     n = left.radio(
-        t("ngram.order"), options=[2, 3], format_func=labels.__getitem__, key=ORDER_KEY,
-        horizontal=True,
+        t("ngram.order"), options=[2, 3], format_func=labels.__getitem__,
+        key=translated_radio(ORDER_KEY), horizontal=True,
     )  # fmt: skip
     smooth = right.toggle(t("ngram.smooth"), key=SMOOTH_KEY, help=t("ngram.smooth_help"))
     add_k = 1.0 if smooth else 0.0

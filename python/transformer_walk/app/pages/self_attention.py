@@ -12,7 +12,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import attention as charts_attention
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
@@ -61,7 +61,7 @@ def _controls(h: int) -> None:
             t("sam.head"),
             options=list(range(h)),
             format_func=labels.__getitem__,
-            key=HEAD_KEY,
+            key=translated_radio(HEAD_KEY),
             horizontal=True,
             help=t("sam.head_help"),
         )

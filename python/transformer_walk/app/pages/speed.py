@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.views import speed_tables
 from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
@@ -217,7 +217,7 @@ def render() -> None:
         options=list(OPS),
         format_func=op_labels.__getitem__,
         horizontal=True,
-        key=OP_KEY,
+        key=translated_radio(OP_KEY),
     )
     st.caption(t(f"speed.op.{op}.shape"))
     for lane, (missing, _) in OPS[op].external.items():
