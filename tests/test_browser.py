@@ -207,19 +207,26 @@ def _checked_radio_labels(page) -> list[str]:  # noqa: ANN001
     )
 
 
-def test_radios_keep_their_choice_shown_across_a_language_switch(server: str, page) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    ("url", "title", "choice"),
+    [("block", "blk.title", "blk.norm.pre"), ("speed", "speed.title", "speed.op.attention")],
+)
+def test_radios_keep_their_choice_shown_across_a_language_switch(  # noqa: ANN001
+    server: str, page, url: str, title: str, choice: str
+) -> None:
     """Guards against a radio showing nothing picked after the language changes: Streamlit's radio
-    remembers its choice in the browser by label text, and every label here is translated."""
-    page.goto(server + "/block")
-    settle(page, translate("blk.title", "en"))
-    page.get_by_role("radiogroup").get_by_text(translate("blk.norm.pre", "en")).click()
-    settle(page, translate("blk.title", "en"))
+    remembers its choice in the browser by label text, and these labels are translated (the
+    page's own radio, the sidebar's backend)."""
+    page.goto(f"{server}/{url}")
+    settle(page, translate(title, "en"))
+    page.get_by_role("radiogroup").get_by_text(translate(choice, "en"), exact=True).click()
+    settle(page, translate(title, "en"))
     page.locator('[data-testid="stSidebar"]').get_by_text("简体中文", exact=True).click()
-    settle(page, translate("blk.title", "zh"))
+    settle(page, translate(title, "zh"))
     labels = _checked_radio_labels(page)
     assert labels[0] == "简体中文", labels
     assert all(labels), labels
-    assert any(translate("blk.norm.pre", "zh") in label for label in labels), labels
+    assert any(translate(choice, "zh") in label for label in labels), labels
 
 
 def test_speed_page_runs(server: str, page) -> None:  # noqa: ANN001
