@@ -149,7 +149,8 @@ def test_the_page_reshaping_is_what_generate_samples_from(model: SmolLM2) -> Non
     for temp, k, p in ((0.7, None, None), (1.3, 5, None), (1.0, None, 0.5), (0.0, None, None)):
         step = model.generate(ids, 1, temperature=temp, top_k=k, top_p=p, seed=1).steps[0]
         probs = views.distribution(last, temp, k, p)
-        np.testing.assert_allclose(probs[step.top_ids], step.top_sample_probs, atol=1e-6)
+        # The same bits: logits(ids)[-1] is the one-row head generate scores (SmolLM2.forward).
+        np.testing.assert_array_equal(probs[step.top_ids], step.top_sample_probs)
         top = views.top_candidates(last, probs, len(step.top_ids))
         assert [c.id for c in top] == step.top_ids.tolist()
         assert probs[step.id] > 0  # the sampled token is one the page gives a chance

@@ -68,6 +68,22 @@ def test_a_long_prompt_cached_equals_recomputed(model: SmolLM2) -> None:
     assert cache.length == 400
 
 
+@pytest.mark.parametrize("backend", ["numpy"] + (["rust"] if RUST_SKIP is None else []))
+@pytest.mark.parametrize("count", [1, 3, 12])
+def test_the_prompts_last_logits_are_the_first_steps_bit_for_bit(
+    model: SmolLM2, backend: str, count: int
+) -> None:
+    """logits(ids)[-1] scores the last position with the one-row head, as generate does, so the
+    page's distribution is generate's on every CPU: also past rust_core's few-rows path (4 rows),
+    where the other rows go through the float32 tiles, and for a lone token."""
+    on = model.with_backend(backend)
+    ids = on.tokenize(LONG)[:count]
+    logits = on.logits(ids)
+    step = on.generate(ids, 1, candidates=20).steps[0]
+    np.testing.assert_array_equal(step.top_logits, logits[-1][step.top_ids])
+    assert logits.shape == (count, on.config.vocab_size)
+
+
 def test_chunks_over_the_cache_equal_one_pass(model: SmolLM2) -> None:
     """Several new positions after cached ones (the shifted causal mask): 50 tokens in chunks
     of 16 give the logits of one pass."""

@@ -22,6 +22,7 @@ __all__ = [
     "rope",
     "set_num_threads",
     "silu",
+    "simd_level",
     "skipgram_sgd",
     "softmax",
     "swiglu",
@@ -138,3 +139,7 @@ def set_num_threads(n: int) -> None:
 
 def get_num_threads() -> int:
     """The size of the thread pool the kernels use."""
+
+def simd_level() -> str:
+    """The instruction set this library's own kernels run: "baseline", "avx2" or "avx512" (the
+    CPU's best, capped by the RUST_CORE_SIMD environment variable)."""

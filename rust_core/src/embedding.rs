@@ -136,13 +136,10 @@ fn prefetch<T>(row: &[T]) {
     }
 }
 
-/// AVX-512 streaming stores (non-temporal, 64 bytes = one cache line each) are used when the
-/// CPU has them; std caches the answer of the CPUID check.
+/// AVX-512 streaming stores (non-temporal, 64 bytes = one cache line each) are used at the
+/// library's AVX-512 level (`simd`).
 fn can_stream() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx512f");
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
+    crate::simd::Supported::best().level() >= crate::simd::Level::Avx512
 }
 
 /// `copy_rows` with streaming stores: the output goes to memory without each of its cache

@@ -64,5 +64,6 @@ fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py::skipgram_sgd, m)?)?;
     m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(py::simd_level, m)?)?;
     Ok(())
 }

@@ -1559,3 +1559,10 @@ pub fn set_num_threads(n: Int64Arg) -> PyResult<()> {
 pub fn get_num_threads() -> PyResult<usize> {
     Ok(threads::get_num_threads()?)
 }
+
+/// The instruction set this library's own kernels run: "baseline", "avx2" or "avx512" (the
+/// CPU's best, capped by `RUST_CORE_SIMD`).
+#[pyfunction]
+pub fn simd_level() -> &'static str {
+    crate::simd::Supported::best().name()
+}

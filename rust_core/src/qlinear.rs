@@ -223,19 +223,6 @@ mod x86 {
     }
 }
 
-/// Whether this CPU converts f16 in hardware (F16C): every CPU with AVX2 made so far does, but it
-/// is a separate feature, so the vector kernels are chosen only with it.
-fn f16c() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("f16c")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The dot kernels this CPU can run, by name, slowest (the portable reference) first; tests hold
 /// each to the product of the rounded x with the dequantized weights.
 pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
@@ -244,9 +231,9 @@ pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
         Kind::Q8_0 => ("portable", portable::q8_0 as Dot),
     }];
     #[cfg(target_arch = "x86_64")]
-    if cpu.level() >= Level::Avx2Fma && f16c() {
-        // SAFETY: `cpu` and `f16c()` prove the features the kernels were compiled for, which
-        // is all `unsafe` asks of their callers.
+    if cpu.level() >= Level::Avx2Fma {
+        // SAFETY: `cpu` proves the features the kernels were compiled for (AVX2, FMA, F16C),
+        // which is all `unsafe` asks of their callers.
         out.push(match kind {
             Kind::Q4_1 => ("avx2", x86::q4_1 as Dot),
             Kind::Q8_0 => ("avx2", x86::q8_0 as Dot),

@@ -304,9 +304,8 @@ pub fn block_variants(kind: Kind, cpu: crate::simd::Supported) -> Vec<Blocks> {
         Kind::Q8_0 => blocks_portable::<Q8_0>,
     }];
     #[cfg(target_arch = "x86_64")]
-    if cpu.level() >= Level::Avx2Fma && is_x86_feature_detected!("f16c") {
-        // SAFETY (every closure): `cpu` and the F16C check prove the features the kernels were
-        // compiled for.
+    if cpu.level() >= Level::Avx2Fma {
+        // SAFETY (every closure): `cpu` proves the features the kernels were compiled for.
         out.push(match kind {
             Kind::Q4_1 => |d, o| unsafe { x86::q4_1_avx2(d, o) },
             Kind::Q8_0 => |d, o| unsafe { x86::q8_0_avx2(d, o) },

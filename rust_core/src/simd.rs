@@ -7,6 +7,10 @@
 //! `simd::pick(&CHOSEN, variant)`: the CPU's level is detected once for the whole library, and each
 //! kernel's choice is made once, on its first call. Tests run `variant` for every level in
 //! `Supported::all()` against the kernel's scalar reference.
+//!
+//! `RUST_CORE_SIMD` (`baseline`, `avx2` or `avx512`), read once, caps the level, so that a test
+//! process can run every kernel of this library as it runs on a CPU without the faster sets (the
+//! `gemm` crate's products keep their own choice). An unknown value is ignored.
 
 use std::sync::OnceLock;
 
@@ -15,7 +19,7 @@ use std::sync::OnceLock;
 pub enum Level {
     /// Baseline x86-64 (SSE2), or any other architecture.
     Baseline,
-    /// AVX2 with FMA.
+    /// AVX2 with FMA (and F16C, which every CPU with both has).
     Avx2Fma,
     /// AVX-512F, on a CPU that also has AVX2 and FMA (every one that has AVX-512 does).
     Avx512,
@@ -38,6 +42,15 @@ impl Supported {
         self.0
     }
 
+    /// The level's name, as `RUST_CORE_SIMD` spells it.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Level::Baseline => "baseline",
+            Level::Avx2Fma => "avx2",
+            Level::Avx512 => "avx512",
+        }
+    }
+
     /// Every level this CPU supports, slowest first: each level implies the ones below it.
     #[cfg(test)]
     pub(crate) fn all() -> Vec<Supported> {
@@ -50,10 +63,31 @@ impl Supported {
     }
 }
 
+/// The variable that caps the level (see the module's note).
+pub const ENV_VAR: &str = "RUST_CORE_SIMD";
+
 fn detect() -> Level {
+    let cap = std::env::var(ENV_VAR).ok().and_then(|v| parse(&v));
+    cpu_level().min(cap.unwrap_or(Level::Avx512))
+}
+
+/// The level a `RUST_CORE_SIMD` value names, or None for an unknown one.
+fn parse(value: &str) -> Option<Level> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "baseline" => Some(Level::Baseline),
+        "avx2" => Some(Level::Avx2Fma),
+        "avx512" => Some(Level::Avx512),
+        _ => None,
+    }
+}
+
+/// The fastest level this CPU runs.
+fn cpu_level() -> Level {
     #[cfg(target_arch = "x86_64")]
     {
-        let avx2_fma = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+        let avx2_fma = is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("fma")
+            && is_x86_feature_detected!("f16c");
         if avx2_fma && is_x86_feature_detected!("avx512f") {
             return Level::Avx512;
         }
@@ -95,5 +129,15 @@ mod tests {
         assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
         static CHOSEN: OnceLock<Level> = OnceLock::new();
         assert_eq!(pick(&CHOSEN, Supported::level), Supported::best().level());
+    }
+
+    #[test]
+    fn the_variable_names_each_level_and_caps_the_cpus() {
+        for level in [Level::Baseline, Level::Avx2Fma, Level::Avx512] {
+            assert_eq!(parse(Supported(level).name()), Some(level));
+        }
+        assert_eq!(parse(" AVX2 "), Some(Level::Avx2Fma));
+        assert_eq!(parse("sse4"), None);
+        assert!(Supported::best().level() <= cpu_level());
     }
 }

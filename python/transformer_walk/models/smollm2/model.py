@@ -192,8 +192,8 @@ class SmolLM2:
 
     # -- the forward, once -----------------------------------------------------------------------
 
-    def _check_work(self, n: int, past: int) -> None:
-        work = self.config.multiply_adds(n, past)
+    def _check_work(self, n: int, past: int, scored: int) -> None:
+        work = self.config.multiply_adds(n, past, scored)
         python_work = int(work * PYTHON_QUANTIZED_SLOWDOWN)  # in budget's float-linear units
         if backend_for(self.backend_name, python_work, PYTHON_LIMIT_S) != self.backend_name:
             raise ValueError(
@@ -213,10 +213,18 @@ class SmolLM2:
         """ids [n] (checked by the caller) after ``cache.length`` cached positions → every
         hidden state and the logits (of the last position only with ``last_only``). The new keys
         and values go into ``cache``. ``keep``: what each layer records (``trace.LayerTrace``'s
-        names; None = everything; () = nothing)."""
+        names; None = everything; () = nothing).
+
+        The last position's logits are always those of the head applied to that row alone, as
+        a generation scores it: a product over many rows sums in another order (a BLAS gemm
+        against its gemv, rust_core's float32 tiles against its few-rows dots), and the two
+        orders round apart by about 1e-5 depending on the CPU's instruction set. So
+        ``logits(ids)[-1]`` is, bit for bit, the distribution ``generate`` draws its first token
+        from, on every backend and machine (at the cost of one more row through the head)."""
         past = 0 if cache is None else cache.length
         n = len(ids)
-        self._check_work(n, past)
+        last_only = last_only or n == 1
+        self._check_work(n, past, scored=1 if last_only else n + 1)
         be = self.backend
         positions = np.arange(past, past + n, dtype=np.int64)  # (n,)
         x = self.embedding.forward(be, ids)  # (n, d_model)
@@ -229,8 +237,13 @@ class SmolLM2:
             hidden.append(x)
             if record is not None:
                 records.append(record.values)
-        normed = self.norm.forward(be, x[-1:] if last_only else x)  # (n or 1, d_model)
-        logits = self.head.forward(be, normed)  # (n or 1, V)
+        last_normed = self.norm.forward(be, x[-1:])  # (1, d_model)
+        last = self.head.forward(be, last_normed)  # (1, V)
+        if last_only:
+            return ForwardResult(hidden, last_normed, last, records)
+        normed = self.norm.forward(be, x)  # (n, d_model)
+        logits = self.head.forward(be, normed)  # (n, V)
+        normed[-1], logits[-1] = last_normed[0], last[0]
         return ForwardResult(hidden, normed, logits, records)
 
     def new_cache(self) -> KVCache:
