@@ -32,6 +32,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import importlib.util
 import os
 import random
 import signal
@@ -45,7 +46,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT / "python") not in sys.path:  # run from a checkout without installing the package
+# From a checkout without the package installed, the source; otherwise the installed package (the
+# tests load this file, and must test the wheel, not the tree beside it).
+if importlib.util.find_spec("transformer_walk") is None:
     sys.path.insert(0, str(ROOT / "python"))
 
 from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate  # noqa: E402

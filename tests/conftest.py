@@ -248,8 +248,33 @@ def app_server(request: pytest.FixtureRequest) -> Iterator[Any]:
         pytest.fail(str(exc))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--rust-lanes-only",
+        action="store_true",
+        help="leave out the cases parametrized with the python or numpy backend alone (the runs "
+        "of tests/test_simd_levels.py, where only rust_core's instruction set changes)",
+    )
+
+
+def _only_other_backends(item: pytest.Item) -> bool:
+    """Whether ``item`` is parametrized with backend names, none of them "rust"."""
+    callspec = getattr(item, "callspec", None)
+    values = callspec.params.values() if callspec else ()
+    names = {v for v in values if isinstance(v, str) and v in _BACKEND_SET}
+    return bool(names) and "rust" not in names
+
+
+_BACKEND_SET = frozenset(("python", "numpy", "rust"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests (the walk, the soak) first: they are the longest, and under ``make test``'s
     two workers they start at once on one worker while the other takes the short tests, instead
-    of one of them starting last on its own (stable sort: otherwise the order is unchanged)."""
+    of one of them starting last on its own (stable sort: otherwise the order is unchanged).
+    With ``--rust-lanes-only``, the cases of the other backends alone are deselected."""
+    if config.getoption("--rust-lanes-only"):
+        dropped = [item for item in items if _only_other_backends(item)]
+        items[:] = [item for item in items if not _only_other_backends(item)]
+        config.hook.pytest_deselected(items=dropped)
     items.sort(key=lambda item: item.get_closest_marker("browser") is None)

@@ -237,11 +237,12 @@ def test_run_bounds(numpy_model: SmolLM2) -> None:
 
 def test_the_python_backend_is_refused_past_its_budget(numpy_model: SmolLM2) -> None:
     """One token of SmolLM2 is ~1.3·10⁸ multiply-adds, 29 s of pure Python (measured): the
-    three of the prompt would take 1.5 minutes, so the python backend says so instead of
-    hanging the page. One token is allowed (not run here: it takes half a minute)."""
+    three of the prompt (the head over four rows: the last is scored alone as well) would take
+    1.5 minutes, so the python backend says so instead of hanging the page. One token is allowed
+    (not run here: it takes half a minute)."""
     model = numpy_model.with_backend("python")
-    with pytest.raises(ValueError, match="about 81 s of pure Python .* at most 40 s"):
+    with pytest.raises(ValueError, match="about 86 s of pure Python .* at most 40 s"):
         model.logits([24960, 14640, 650])
-    model._check_work(1, 0)  # one token: within the limit
+    model._check_work(1, 0, scored=1)  # one token: within the limit
     with pytest.raises(ValueError, match="after 5 cached"):
-        model._check_work(2, 5)
+        model._check_work(2, 5, scored=1)
