@@ -250,31 +250,38 @@ def app_server(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--rust-lanes-only",
+        "--without-python-lanes",
         action="store_true",
-        help="leave out the cases parametrized with the python or numpy backend alone (the runs "
-        "of tests/test_simd_levels.py, where only rust_core's instruction set changes)",
+        help="leave out the cases parametrized with the pure-Python backend alone (the runs of "
+        "tests/test_simd_levels.py: instruction sets change NumPy's and rust_core's results, "
+        "not those of Python's floats)",
     )
 
 
-def _only_other_backends(item: pytest.Item) -> bool:
-    """Whether ``item`` is parametrized with backend names, none of them "rust"."""
+def _python_lane_only(item: pytest.Item) -> bool:
+    """Whether ``item`` is parametrized with backend names, all of them "python"."""
     callspec = getattr(item, "callspec", None)
     values = callspec.params.values() if callspec else ()
-    names = {v for v in values if isinstance(v, str) and v in _BACKEND_SET}
-    return bool(names) and "rust" not in names
-
-
-_BACKEND_SET = frozenset(("python", "numpy", "rust"))
+    names = {v for v in values if isinstance(v, str) and v in ("python", "numpy", "rust")}
+    return names == {"python"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests (the walk, the soak) first: they are the longest, and under ``make test``'s
     two workers they start at once on one worker while the other takes the short tests, instead
-    of one of them starting last on its own (stable sort: otherwise the order is unchanged).
-    With ``--rust-lanes-only``, the cases of the other backends alone are deselected."""
-    if config.getoption("--rust-lanes-only"):
-        dropped = [item for item in items if _only_other_backends(item)]
-        items[:] = [item for item in items if not _only_other_backends(item)]
+    of one of them starting last on its own (stable sort: otherwise the order is unchanged); then
+    the runs at each SIMD level, the longest of the rest.
+    With ``--without-python-lanes``, the pure-Python backend's own cases are deselected."""
+    if config.getoption("--without-python-lanes"):
+        dropped = [item for item in items if _python_lane_only(item)]
+        items[:] = [item for item in items if not _python_lane_only(item)]
         config.hook.pytest_deselected(items=dropped)
-    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+    items.sort(key=_start_order)
+
+
+def _start_order(item: pytest.Item) -> int:
+    """0 for the browser tests, 1 for the runs at each SIMD level (tens of seconds each, so the
+    other worker starts with them), 2 for the rest."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.nodeid.startswith("tests/test_simd_levels.py::test_kernel") else 2

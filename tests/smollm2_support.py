@@ -6,10 +6,17 @@ read with ``gguf``, and the forward calls the decoder ops of the backends (``DEC
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 from transformer_walk.core import get_backend
-from transformer_walk.models.smollm2 import REINSTALL_HINT, SmolLM2Unavailable, default_model_path
+from transformer_walk.models.smollm2 import (
+    REINSTALL_HINT,
+    SmolLM2,
+    SmolLM2Unavailable,
+    default_model_path,
+    load_smollm2,
+)
 
 from conftest import HAVE_RUST
 
@@ -50,3 +57,14 @@ def rust_skip_reason() -> str | None:
 FILE_SKIP = file_skip_reason()
 MODEL_SKIP = model_skip_reason()
 RUST_SKIP = rust_skip_reason()
+
+
+@functools.cache
+def _loaded() -> SmolLM2:
+    return load_smollm2(backend="numpy")
+
+
+def shared_model(backend: str = "numpy") -> SmolLM2:
+    """The installed SmolLM2 on ``backend``, its file read once per test process (2.4 s a read)
+    and its weights shared by every module that asks (a model holds no state between calls)."""
+    return _loaded().with_backend(backend)

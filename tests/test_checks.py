@@ -9,7 +9,8 @@ from transformer_walk.models.minilm.wordpiece import WordPieceUnavailable, load_
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import checks
 
-from smollm2_support import model_skip_reason
+from conftest import HAVE_RUST
+from smollm2_support import model_skip_reason, shared_model
 
 SMOL_REASON = model_skip_reason()
 
@@ -120,15 +121,14 @@ def test_prefill_decode_verdict_and_ratio() -> None:
 
 @pytest.mark.skipif(SMOL_REASON is not None, reason=SMOL_REASON or "")
 def test_prefill_vs_decode_on_smollm2() -> None:
-    from transformer_walk.models.smollm2 import load_smollm2
-
-    model = load_smollm2(backend="numpy")
+    model = shared_model("rust" if HAVE_RUST else "numpy")
     r = checks.prefill_vs_decode(model, "Tom loves his dog")
     assert r.n == 4 and r.prefill_seconds > 0 and r.decode_seconds > 0
     long = checks.prefill_vs_decode(model, " ".join(["word"] * 40))
     assert long.n == checks.REAL_TOKENS  # cut to 16
-    # Sixteen one-position passes, each reading every weight, cost more than one pass over 16.
-    assert long.decode_seconds > long.prefill_seconds
+    # Which of the two is slower is measured, not asserted (no test holds wall-clock time): the
+    # verdict follows its own numbers.
+    assert long.verdict == ("slower" if long.ratio > 1 else "not_slower")
     assert checks.prefill_vs_decode(model, "").n == len(model.tokenize(checks.check_text("")[0]))
     with pytest.raises(ValueError, match="most"):
         checks.prefill_vs_decode(model, "dog", most=0)

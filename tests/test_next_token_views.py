@@ -11,9 +11,9 @@ import pytest
 
 from transformer_walk.app.views import next_token as views
 from transformer_walk.app.views.labels import readable_piece
-from transformer_walk.models.smollm2 import SMOLLM2_135M, KVCache, SmolLM2, load_smollm2
+from transformer_walk.models.smollm2 import SMOLLM2_135M, KVCache, SmolLM2
 
-from smollm2_support import MODEL_SKIP
+from smollm2_support import MODEL_SKIP, shared_model
 
 needs_model = pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
 
@@ -139,7 +139,7 @@ def test_masked_attention_hides_the_upper_triangle() -> None:
 
 @pytest.fixture(scope="module")
 def model() -> SmolLM2:
-    return load_smollm2(backend="numpy")
+    return shared_model("numpy")
 
 
 @needs_model

@@ -19,12 +19,12 @@ from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.views import next_token as views
 from transformer_walk.app.views.labels import human_bytes, readable_piece
 from transformer_walk.app.widgets import python_fallback_text
-from transformer_walk.models.smollm2 import SmolLM2, load_smollm2
+from transformer_walk.models.smollm2 import SmolLM2
 
 import apptest_support
 from apptest_support import no_exception
 from conftest import HAVE_RUST
-from smollm2_support import MODEL_SKIP
+from smollm2_support import MODEL_SKIP, shared_model
 
 pytestmark = pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
 BACKEND = "rust" if HAVE_RUST else "numpy"
@@ -34,7 +34,7 @@ REFERENCE = Path(__file__).with_name("data") / "smollm2_tom_loves_his.npz"
 
 @pytest.fixture(scope="module")
 def model() -> SmolLM2:
-    return load_smollm2(backend="numpy")
+    return shared_model("numpy")
 
 
 def metric(at: AppTest, label: str) -> str:

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transformer_walk.models.smollm2 import SMOLLM2_135M, SmolLM2, load_smollm2
+from transformer_walk.models.smollm2 import SMOLLM2_135M, SmolLM2
 
 from quant_support import rounded_by_hand
-from smollm2_support import MODEL_SKIP, RUST_SKIP
+from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
 
 # llama.cpp's logits for "Tom loves his" (tests/data/README.md says how they were made).
 REFERENCE = Path(__file__).with_name("data") / "smollm2_tom_loves_his.npz"
@@ -50,7 +50,7 @@ BACKENDS = [pytest.param("numpy"), pytest.param("rust", marks=needs_rust)]
 
 @pytest.fixture(scope="module")
 def numpy_model() -> SmolLM2:
-    return load_smollm2(backend="numpy")
+    return shared_model("numpy")
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from transformer_walk.core import get_backend
-from transformer_walk.models.smollm2 import SmolLM2, VocabularyError, load_smollm2
+from transformer_walk.models.smollm2 import SmolLM2, VocabularyError
 
-from smollm2_support import MODEL_SKIP, RUST_SKIP
+from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
 
 pytestmark = pytest.mark.skipif(MODEL_SKIP is not None, reason=str(MODEL_SKIP))
 
@@ -36,7 +36,7 @@ CACHE_ATOL = 0.03
 
 @pytest.fixture(scope="module")
 def model() -> SmolLM2:
-    return load_smollm2(backend="rust" if RUST_SKIP is None else "numpy")
+    return shared_model("rust" if RUST_SKIP is None else "numpy")
 
 
 def test_greedy_with_the_cache_is_the_arg_max_of_a_full_recomputation(model: SmolLM2) -> None:
