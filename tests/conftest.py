@@ -284,4 +284,5 @@ def _start_order(item: pytest.Item) -> int:
     other worker starts with them), 2 for the rest."""
     if item.get_closest_marker("browser") is not None:
         return 0
-    return 1 if item.nodeid.startswith("tests/test_simd_levels.py::test_kernel") else 2
+    level_run = item.path.name == "test_simd_levels.py" and "lower_level" in item.name
+    return 1 if level_run else 2

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 TESTS = Path(__file__).parent
 LEVELS = ("baseline", "avx2", "avx512")  # slowest first, as rust_core names them
 #: What else a level sets: OpenBLAS's kernels for a CPU of that level (its DYNAMIC_ARCH names)
-#: and NumPy's dispatched loops above it switched off (NumPy 2's feature groups).
+#: and NumPy's dispatched loops above it switched off (the feature groups of NumPy 2.4, which
+#: requirements/dev.txt pins; older NumPys name them otherwise).
 COMPANIONS = {
     "baseline": {
         "OPENBLAS_CORETYPE": "Nehalem",
@@ -98,7 +99,9 @@ def test_kernel_and_model_tests_pass_at_a_lower_level(level: str) -> None:
     best = _best()
     if LEVELS.index(level) >= LEVELS.index(best):
         pytest.skip(f"this CPU's best level is {best}: the main run is the {level} run")
-    env = {**os.environ, "RUST_CORE_SIMD": level, **COMPANIONS[level]}
+    # Without PYTEST_ADDOPTS: a "-n" there would undo the child's "-p no:xdist".
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    env.update(RUST_CORE_SIMD=level, **COMPANIONS[level])
     assert _level_of(env) == level
     # Not the pure-Python backend's own cases: Python's floats do not depend on the level.
     result = subprocess.run(

@@ -104,8 +104,9 @@ def test_work_estimate_counts_the_cache() -> None:
 
 def test_work_estimate_scores_only_what_is_asked() -> None:
     """Generation scores the last position only: the head (576 · 49152 multiply-adds a position)
-    is counted once, not n times."""
+    is counted once, not n times; a whole prompt counts its last position twice (alone as well,
+    as SmolLM2.forward scores it), a lone token once."""
     cfg = config()
     head = cfg.d_model * cfg.vocab_size
-    assert cfg.multiply_adds(10) - cfg.multiply_adds(10, scored=1) == 9 * head
+    assert cfg.multiply_adds(10) - cfg.multiply_adds(10, scored=1) == 10 * head
     assert cfg.multiply_adds(1, past=5, scored=1) == cfg.multiply_adds(1, past=5)

@@ -14,6 +14,7 @@ import pytest
 
 from transformer_walk.core import get_backend
 from transformer_walk.models.smollm2 import SmolLM2, VocabularyError
+from transformer_walk.models.smollm2 import model as model_module
 
 from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
 
@@ -69,19 +70,22 @@ def test_a_long_prompt_cached_equals_recomputed(model: SmolLM2) -> None:
 
 
 @pytest.mark.parametrize("backend", ["numpy"] + (["rust"] if RUST_SKIP is None else []))
-@pytest.mark.parametrize("count", [1, 3, 12])
+@pytest.mark.parametrize(("count", "chunk"), [(1, 512), (3, 512), (12, 512), (12, 5), (10, 5)])
 def test_the_prompts_last_logits_are_the_first_steps_bit_for_bit(
-    model: SmolLM2, backend: str, count: int
+    model: SmolLM2, backend: str, count: int, chunk: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """logits(ids)[-1] scores the last position with the one-row head, as generate does, so the
-    page's distribution is generate's on every CPU: also past rust_core's few-rows path (4 rows),
-    where the other rows go through the float32 tiles, and for a lone token."""
+    """logits(ids)[-1] scores the last position with the one-row head, as generate does, and a
+    prompt longer than a chunk is read in the same chunks both ways, so the page's distribution
+    is generate's on every CPU: also past rust_core's few-rows path (4 rows), where the other
+    rows go through the float32 tiles, for a lone token, and over chunks (a short chunk stands
+    in for 512: the rule is the same)."""
+    monkeypatch.setattr(model_module, "PREFILL_CHUNK", chunk)
     on = model.with_backend(backend)
     ids = on.tokenize(LONG)[:count]
-    logits = on.logits(ids)
-    step = on.generate(ids, 1, candidates=20).steps[0]
-    np.testing.assert_array_equal(step.top_logits, logits[-1][step.top_ids])
-    assert logits.shape == (count, on.config.vocab_size)
+    last = on.logits(ids, chunk=chunk)[-1]
+    vocab = on.config.vocab_size
+    step = on.generate(ids, 1, candidates=vocab).steps[0]  # every token, best first
+    np.testing.assert_array_equal(step.top_logits, last[step.top_ids])
 
 
 def test_chunks_over_the_cache_equal_one_pass(model: SmolLM2) -> None:

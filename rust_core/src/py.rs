@@ -1564,5 +1564,5 @@ pub fn get_num_threads() -> PyResult<usize> {
 /// CPU's best, capped by `RUST_CORE_SIMD`).
 #[pyfunction]
 pub fn simd_level() -> &'static str {
-    crate::simd::Supported::best().name()
+    crate::simd::Supported::best().level().name()
 }

@@ -84,9 +84,12 @@ class SmolLM2Config:
     def multiply_adds(self, n: int, past: int = 0, scored: int | None = None) -> int:
         """One forward of n new tokens after ``past`` cached ones (``core.budget``): per layer
         the Q, K, V and output projections, attention of h heads over past + n keys and the
-        three SwiGLU matrices; then the head over ``scored`` positions (default: all n; 1 when
-        only the last is scored, as generation does). RMSNorm, RoPE and SiLU add a few per
-        cent, left out."""
+        three SwiGLU matrices; then the head over ``scored`` positions (default: all n, and the
+        last once more on its own when n > 1, as ``SmolLM2.forward`` scores it; 1 when only the
+        last is scored, as generation does). RMSNorm, RoPE and SiLU add a few per cent, left
+        out."""
+        if scored is None:
+            scored = n + 1 if n > 1 else n
         d, f, kv = self.d_model, self.d_ff, self.d_kv
         dense = (
             2 * linear_multiply_adds(n, d, d)
@@ -94,7 +97,7 @@ class SmolLM2Config:
             + 3 * linear_multiply_adds(n, d, f)
         )
         attention = attention_multiply_adds(self.h, n, past + n, self.d_head, self.d_head)
-        head = linear_multiply_adds(n if scored is None else scored, d, self.vocab_size)
+        head = linear_multiply_adds(scored, d, self.vocab_size)
         return self.n_layers * (dense + attention) + head
 
     @classmethod

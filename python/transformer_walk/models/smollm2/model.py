@@ -192,7 +192,7 @@ class SmolLM2:
 
     # -- the forward, once -----------------------------------------------------------------------
 
-    def _check_work(self, n: int, past: int, scored: int) -> None:
+    def _check_work(self, n: int, past: int, scored: int | None) -> None:
         work = self.config.multiply_adds(n, past, scored)
         python_work = int(work * PYTHON_QUANTIZED_SLOWDOWN)  # in budget's float-linear units
         if backend_for(self.backend_name, python_work, PYTHON_LIMIT_S) != self.backend_name:
@@ -218,13 +218,15 @@ class SmolLM2:
         The last position's logits are always those of the head applied to that row alone, as
         a generation scores it: a product over many rows sums in another order (a BLAS gemm
         against its gemv, rust_core's float32 tiles against its few-rows dots), and the two
-        orders round apart by about 1e-5 depending on the CPU's instruction set. So
-        ``logits(ids)[-1]`` is, bit for bit, the distribution ``generate`` draws its first token
-        from, on every backend and machine (at the cost of one more row through the head)."""
+        orders put logits up to 3e-5 apart, by how much depending on the CPU's instruction set.
+        So ``logits(ids)[-1]`` is, bit for bit, the distribution ``generate`` draws its first
+        token from, on every backend and machine. The price: a second pass through the head for
+        that row (on rust_core, reading its 28 MB of weights once more; on NumPy, expanding them
+        to float32 once more)."""
         past = 0 if cache is None else cache.length
         n = len(ids)
         last_only = last_only or n == 1
-        self._check_work(n, past, scored=1 if last_only else n + 1)
+        self._check_work(n, past, scored=1 if last_only else None)
         be = self.backend
         positions = np.arange(past, past + n, dtype=np.int64)  # (n,)
         x = self.embedding.forward(be, ids)  # (n, d_model)
@@ -252,7 +254,8 @@ class SmolLM2:
     def logits(self, ids: Sequence[int] | np.ndarray, *, chunk: int = PREFILL_CHUNK) -> np.ndarray:
         """Every position scored, [n, V] float32: row i is the logits of the token after
         position i (teacher forcing). Up to ``chunk`` positions in one parallel pass; longer
-        inputs go on chunk by chunk over the key/value cache (the same numbers)."""
+        inputs go on chunk by chunk over the key/value cache (the same numbers, within float32
+        rounding; with the default chunk, the last row is bit for bit generate's first)."""
         arr = self.check_ids(ids)
         if not _is_int(chunk) or chunk < 1:
             raise ValueError(f"chunk must be a whole number ≥ 1, got {chunk!r}")
@@ -261,6 +264,14 @@ class SmolLM2:
         cache = self.new_cache()
         parts = [self.forward(arr[s : s + chunk], cache).logits for s in range(0, len(arr), chunk)]
         return np.concatenate(parts)  # chunks × (≤ chunk, V) → (n, V)
+
+    def _prefill(self, ids: np.ndarray, cache: KVCache) -> np.ndarray:
+        """The prompt into ``cache`` in ``logits``' chunks (so its last row is the one ``logits``
+        gives, and one pass's attention scores stay bounded) → the last position's logits [V]."""
+        last = (len(ids) - 1) // PREFILL_CHUNK * PREFILL_CHUNK  # where the last chunk starts
+        for s in range(0, last, PREFILL_CHUNK):
+            self.forward(ids[s : s + PREFILL_CHUNK], cache, last_only=True)
+        return self.forward(ids[last:], cache, last_only=True).logits[-1]
 
     def run(self, text: str, trace: bool = False) -> DecoderOutput:
         """One text, every position at once: tokens, ids, every hidden state and (causal)
@@ -400,7 +411,7 @@ class SmolLM2:
         cache = self.new_cache()
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         start = time.perf_counter()
-        logits = self.forward(state.prompt, cache, last_only=True).logits[-1]  # (V,)
+        logits = self._prefill(state.prompt, cache)  # (V,)
         state.prefill_seconds = forward_seconds = time.perf_counter() - start
         for index in range(max_new_tokens):
             begin = time.perf_counter()
