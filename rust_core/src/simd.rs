@@ -25,6 +25,9 @@ pub enum Level {
     Avx512,
 }
 
+/// Every level, slowest first.
+const LEVELS: [Level; 3] = [Level::Baseline, Level::Avx2Fma, Level::Avx512];
+
 impl Level {
     /// The level's name, as `RUST_CORE_SIMD` spells it.
     pub fn name(self) -> &'static str {
@@ -58,7 +61,7 @@ impl Supported {
     #[cfg(test)]
     pub(crate) fn all() -> Vec<Supported> {
         let best = cpu_level();
-        [Level::Baseline, Level::Avx2Fma, Level::Avx512]
+        LEVELS
             .into_iter()
             .filter(|&level| level <= best)
             .map(Supported)
@@ -76,12 +79,8 @@ fn detect() -> Level {
 
 /// The level a `RUST_CORE_SIMD` value names, or None for an unknown one.
 fn parse(value: &str) -> Option<Level> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "baseline" => Some(Level::Baseline),
-        "avx2" => Some(Level::Avx2Fma),
-        "avx512" => Some(Level::Avx512),
-        _ => None,
-    }
+    let value = value.trim().to_ascii_lowercase();
+    LEVELS.into_iter().find(|level| level.name() == value)
 }
 
 /// The fastest level this CPU runs.
@@ -137,7 +136,7 @@ mod tests {
 
     #[test]
     fn the_variable_names_each_level_and_caps_the_cpus() {
-        for level in [Level::Baseline, Level::Avx2Fma, Level::Avx512] {
+        for level in LEVELS {
             assert_eq!(parse(level.name()), Some(level));
         }
         assert_eq!(parse(" AVX2 "), Some(Level::Avx2Fma));
