@@ -164,8 +164,11 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def serve_app(app: Path = ROOT / "app.py", startup_timeout: float = 60.0) -> Iterator[Server]:
-    """Run ``streamlit run <app>`` headless on a free port until the block ends."""
+def serve_app(
+    app: Path = ROOT / "app.py", startup_timeout: float = 60.0, *, agent_api: bool = False
+) -> Iterator[Server]:
+    """Run ``streamlit run <app>`` headless on a free port until the block ends; with
+    ``agent_api``, also Streamlit's browserless client API (``POST /_stcore/agent/interact``)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
@@ -183,6 +186,7 @@ def serve_app(app: Path = ROOT / "app.py", startup_timeout: float = 60.0) -> Ite
                     "--server.address=127.0.0.1",
                     "--browser.gatherUsageStats=false",
                     "--server.fileWatcherType=none",
+                    f"--server.enableAgentApi={str(agent_api).lower()}",
                 ],
                 cwd=ROOT,
                 stdout=sink,

@@ -224,7 +224,8 @@ soak = _load_soak_script()
 
 @pytest.fixture(scope="session")
 def app_server(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """One real ``streamlit run app.py`` for every browser test of this process: the walk, then
+    """One real ``streamlit run app.py`` for every browser test of this process (with Streamlit's
+    browserless client API on, for tests/test_kept_choices.py): the walk, then
     the soak on the server the walk has warmed (every page, both languages, a long sentence), as
     a server is after a first visitor. Its process group is stopped however the tests end. The
     browser tests share one xdist group, so under ``make test`` one worker starts one server: if
@@ -242,7 +243,7 @@ def app_server(request: pytest.FixtureRequest) -> Iterator[Any]:
                 "pytest and pytest-xdist are not the pair pinned in requirements/dev.txt"
             )
     try:
-        with soak.serve_app() as running:
+        with soak.serve_app(agent_api=True) as running:
             yield running
     except RuntimeError as exc:  # did not start; raised before the yield
         pytest.fail(str(exc))

@@ -242,3 +242,47 @@ def test_speed_page_in_chinese(server: str, page) -> None:  # noqa: ANN001
     settle(page, "速度：纯 Python、NumPy 与 Rust 同台比拼")
     page.get_by_role("button").filter(has_text="开始比赛").wait_for(timeout=RENDER_TIMEOUT_MS)
     settle(page, "这个运算还没有测量结果")
+
+
+def test_the_sidebar_holds_through_interrupted_reruns(server: str, page) -> None:  # noqa: ANN001
+    """Guards against the sidebar's radios going back to English and pure Python when reruns
+    interrupt each other: Multi-head in Chinese on NumPy, its h slider moved twice in a row, then
+    two sentences typed while the page may still be running. (tests/test_kept_choices.py drives
+    the same loss without timing, through the agent API.)"""
+    page.goto(f"{server}/multi-head?lang=zh")
+    settle(page, translate("mh.title", "zh"))
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    numpy = translate("backend.numpy", "zh")
+    sidebar.get_by_role("radiogroup").get_by_text(numpy, exact=True).click()
+    settle(page, translate("mh.title", "zh"))
+    thumb = page.locator('[data-testid="stSlider"]').filter(has_text="h").last.get_by_role("slider")
+    thumb.press("ArrowRight")
+    thumb.press("ArrowRight")  # the second move interrupts the first's rerun
+    box = sidebar.locator("textarea").first
+    for sentence in ("the cat saw the cat", "我爱我的狗，它也爱我"):
+        box.fill(sentence)
+        box.press("Control+Enter")
+    settle(page, translate("mh.title", "zh"))
+    labels = _checked_radio_labels(page)
+    assert labels[:2] == ["简体中文", numpy], labels
+    assert box.input_value() == "我爱我的狗，它也爱我"
+
+
+def test_pipelines_stop_box_names_the_open_stop_after_the_sentence_changes(  # noqa: ANN001
+    server: str, page
+) -> None:
+    """Guards against the Stop box keeping the label it had for the last sentence (``[n] = [4]``)
+    while the stop below is opened for the new one (``[n] = [8]``)."""
+    page.goto(f"{server}/pipeline")
+    settle(page, translate("pipe.title", "en"))
+    stop = page.locator(f'input[aria-label="{translate("pipe.open", "en")}"]')
+    stop.click()
+    page.get_by_role("option").filter(has_text=translate("pipe.node.ids", "en")).click()
+    settle(page, translate("pipe.title", "en"))
+    assert stop.input_value().endswith("[n] = [4]"), stop.input_value()
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.fill("the cat saw the cat on the mat")
+    box.press("Control+Enter")
+    settle(page, translate("pipe.title", "en"))
+    assert stop.input_value().endswith("[n] = [8]"), stop.input_value()
+    assert page.get_by_text("[n] = [8]").count() >= 1

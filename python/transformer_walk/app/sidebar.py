@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 
 import streamlit as st
@@ -22,22 +23,38 @@ SENTENCE_KEY = "sentence"
 MAX_SENTENCE_CHARS = 2000  # the toy pages draw n×n matrices; more text only makes them unreadable
 
 
-def _init_language() -> None:
-    """First run of a session: take ``?lang=zh`` from the URL if given, so links can pick it."""
-    if LANGUAGE_KEY not in st.session_state:
-        wanted = st.query_params.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
-        st.session_state[LANGUAGE_KEY] = wanted if wanted in LANGUAGES else DEFAULT_LANGUAGE
+#: Prefix of the plain session keys that hold the sidebar's choices (``kept.lang``, …).
+KEPT = "kept."
+
+
+def _kept(key: str, first: Callable[[], object]) -> None:
+    """Before the sidebar widget ``key`` is drawn: remember its value under a plain key, or put
+    the remembered one back when the run arrived without it. Streamlit drops a widget's own key
+    when a run comes without its value (a rerun interrupted by the next, a client that sends only
+    what changed), and the widget would start over at its first option: the page would turn
+    English and pure Python. ``first`` gives the value of a session's very first run."""
+    state = st.session_state
+    if key in state:
+        state[KEPT + key] = state[key]
+    else:
+        state[key] = state[KEPT + key] if KEPT + key in state else first()
+
+
+def _language_from_url() -> str:
+    """``?lang=zh`` from the URL if given, so links can pick the language."""
+    wanted = st.query_params.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+    return wanted if wanted in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def render_sidebar() -> None:
     """Language and backend pickers. Call before building the navigation (titles are translated)."""
-    _init_language()
+    _kept(LANGUAGE_KEY, _language_from_url)
     statuses = backend_statuses()
     available = [name for name, status in statuses.items() if status.available]
+    _kept(BACKEND_KEY, lambda: default_backend(available))
     if st.session_state.get(BACKEND_KEY) not in available:
         st.session_state[BACKEND_KEY] = default_backend(available)
-
-    st.session_state.setdefault(SENTENCE_KEY, DEFAULT_SENTENCE)
+    _kept(SENTENCE_KEY, lambda: DEFAULT_SENTENCE)
     with st.sidebar:
         st.text_area(
             t("sidebar.sentence"),

@@ -102,8 +102,16 @@ def token_window(n: int, shown: int, key: str, *, help_id: str, note: str) -> tu
 
 def pick(label: str, key: str, options: dict[Any, str], default: Any, **kwargs: Any) -> Any:
     """A selectbox over ``options`` ({value: shown label}) whose stored choice stays valid as the
-    options change (``keep_valid_choice``); ``kwargs`` go to ``st.selectbox``."""
+    options change (``keep_valid_choice``) and whose box shows the choice's current label when
+    the labels change (a shape that follows the sentence); ``kwargs`` go to ``st.selectbox``."""
     keep_valid_choice(key, list(options), default)
+    labels_key = f"{key}__labels"  # the labels drawn last time, a plain state key
+    labels = list(options.values())
+    if st.session_state.get(labels_key) != labels:
+        # Set to itself: Streamlit sends the value to the browser again, which otherwise keeps
+        # showing the old label of the same choice.
+        st.session_state[key] = st.session_state[key]
+        st.session_state[labels_key] = labels
     return st.selectbox(
         label, options=list(options), format_func=options.__getitem__, key=key, **kwargs
     )

@@ -18,7 +18,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import pipeline as views
 from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 
 LAYERS_KEY = "pipe_layers"
@@ -186,16 +186,12 @@ def render() -> None:
     stops = views.pipeline_stops(trace, block, t("pipe.text_size", n=len(trace.text)))
     by_key = {s.key: s for s in stops}
     labels = _labels()
-    options = [s.key for s in stops]
     option_labels = {s.key: f"{labels[s.key]} {s.shape_text}" for s in stops}
-    st.session_state.setdefault(STOP_KEY, "weights")
 
     diagram, detail = st.columns([2, 3])
     with detail:
         st.subheader(t("pipe.open.title"))
-        key = st.selectbox(
-            t("pipe.open"), options, key=STOP_KEY, format_func=option_labels.__getitem__
-        )
+        key = pick(t("pipe.open"), STOP_KEY, option_labels, "weights")
         stop = by_key[key]
         st.caption(t("pipe.stage_of", stage=_stage_names()[stop.stage]))
         _numbers(stop, trace)
