@@ -7,11 +7,13 @@ missing extension shows up in the test report instead of silently shrinking the 
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.util
 import itertools
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,7 +30,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # Trained models go to a disk cache of this test process (and of the servers it starts), not
 # the user's ~/.cache: every run trains what it checks, and a run never reads another's files.
+# Removed when the process ends (the servers it starts are stopped before).
 os.environ["TRANSFORMER_WALK_CACHE"] = tempfile.mkdtemp(prefix="tw-cache-")
+atexit.register(shutil.rmtree, os.environ["TRANSFORMER_WALK_CACHE"], ignore_errors=True)
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402

@@ -94,6 +94,7 @@ def test_the_variable_caps_the_level_and_ignores_what_it_does_not_know() -> None
     assert _level_of({**os.environ, "RUST_CORE_SIMD": "sse9"}) == best
 
 
+@pytest.mark.levels
 @pytest.mark.parametrize("level", LEVELS[:-1])
 def test_kernel_and_model_tests_pass_at_a_lower_level(level: str) -> None:
     best = _best()
