@@ -104,6 +104,12 @@ def test_speed_reading_and_rates() -> None:
     key, fields = views.speed_reading(300.0, 30.0)
     assert key == "nt.speed.faster" and fields["ratio"] == "10.0"
     assert views.speed_reading(40.0, 35.0)[0] == "nt.speed.similar"
+    assert views.speed_reading(20.0, 35.0)[0] == "nt.speed.slower"
+
+
+def test_a_certain_token_has_zero_bits_never_minus_zero() -> None:
+    assert f"{views.entropy_bits(np.array([1.0, 0.0, 0.0])):.2f}" == "0.00"
+    assert f"{views.entropy_bits(np.array([1.0 + 1e-12, 1e-13])):.2f}" == "0.00"
 
 
 def test_the_speed_bars_have_a_row_height_of_their_own() -> None:

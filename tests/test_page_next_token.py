@@ -6,6 +6,7 @@ the pure-Python fallback and the missing model."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from functools import partial
@@ -94,8 +95,11 @@ def test_generate_streams_bounded_steps_with_timings_and_the_cache_grows(model: 
     n = 3 + len(steps)
     cache = metric(at, translate("nt.metric.cache_total", "en", n=n))
     assert cache == human_bytes(2 * 30 * 3 * 64 * 4 * n)
-    assert any(m.startswith("Measured here:") for m in markdowns(at))
-    assert f"**{greedy.text.strip()[:10]}" in " ".join(markdowns(at)).replace("\\", "")
+    assert any(m.startswith("Measured here, in one call to generate:") for m in markdowns(at))
+    # The text literally (not as Markdown), what was generated marked.
+    text = next(h.proto.body for h in at.get("html") if "tw-literal" in h.proto.body)
+    assert text.startswith('<div class="tw-literal">Tom loves his<mark>')
+    assert html.escape(greedy.text.replace("\n", "⏎<br>"))[:20] in text
     # The causal map grew to the whole text, its upper triangle drawn as masked.
     specs = [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
     spec = next(s for s in specs if "width" in s)  # the heat map (its cells are sent apart)
@@ -113,7 +117,7 @@ def test_generate_streams_bounded_steps_with_timings_and_the_cache_grows(model: 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_loss_and_perplexity_follow_the_logits(language: str, model: SmolLM2) -> None:
     at = open_page(language)
-    at.text_input(key="nt_prompt").set_value("The cat sat on the mat because it was").run()
+    at.text_area(key="nt_prompt").set_value("The cat sat on the mat because it was").run()
     no_exception(at)
     ids = model.tokenize("The cat sat on the mat because it was")
     z = model.logits(ids).astype(np.float64)
@@ -129,22 +133,47 @@ def test_the_loss_and_perplexity_follow_the_logits(language: str, model: SmolLM2
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_chinese_an_empty_and_a_long_prompt(language: str) -> None:
     at = open_page(language)
-    at.text_input(key="nt_prompt").set_value("汤姆爱他的").run()
+    at.text_area(key="nt_prompt").set_value("汤姆爱他的").run()
     no_exception(at)
     assert int(metric(at, translate("nt.metric.n", language))) >= 3
     at.button(key="nt_next").click().run()
     no_exception(at)
-    at.text_input(key="nt_prompt").set_value("").run()
+    at.text_area(key="nt_prompt").set_value("").run()
     no_exception(at)
     assert any(i.value == translate("nt.empty", language) for i in at.info)
     long = ("Tom loves his dog and walks it every morning. " * 44)[:2000]
-    at.text_input(key="nt_prompt").set_value(long).run()
+    at.text_area(key="nt_prompt").set_value(long).run()
     no_exception(at)
     n = int(metric(at, translate("nt.metric.n", language)))
     assert n > views.ATTENTION_TOKENS
     shown = views.ATTENTION_TOKENS
     assert translate("nt.attn.capped", language, n=n, shown=shown) in [c.value for c in at.caption]
     assert at.session_state["nt_generated"]["steps"] == []  # a new prompt starts afresh
+
+
+def test_a_chinese_prompt_shows_its_byte_pieces_never_a_replacement_character() -> None:
+    at = open_page("zh")
+    at.text_area(key="nt_prompt").set_value("你好").run()
+    no_exception(at)
+    caption = next(c.value for c in at.caption if c.value.startswith("token"))
+    assert "\ufffd" not in caption
+    assert "⟨E4 BD→你⟩" in caption  # 你 = E4 BD A0, cut across two tokens
+
+
+def test_a_multi_line_chat_prompt_is_wrapped_in_the_models_template(model: SmolLM2) -> None:
+    at = open_page("en")
+    at.text_area(key="nt_prompt").set_value("Name a fruit.\nOne word.").run()
+    at.toggle(key="nt_chat").set_value(True).run()
+    no_exception(at)
+    wrapped = model.tokenizer.chat("Name a fruit.\nOne word.")
+    assert wrapped.endswith("<|im_start|>assistant\n")
+    assert int(metric(at, translate("nt.metric.n", "en"))) == len(model.tokenize(wrapped))
+    text = next(h.proto.body for h in at.get("html") if "tw-literal" in h.proto.body)
+    assert "Name a fruit.⏎<br>One word.&lt;|im_end|&gt;" in text
+    at.button(key="nt_next").click().run()
+    no_exception(at)
+    step = at.session_state["nt_generated"]["steps"][0]
+    assert step["id"] == int(np.argmax(model.logits(model.tokenize(wrapped))[-1]))
 
 
 def test_pure_python_falls_back_with_the_note() -> None:

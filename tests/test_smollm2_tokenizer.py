@@ -144,3 +144,24 @@ def test_bad_input(tok: SmolTokenizer) -> None:
         tok.decode([-1])
     with pytest.raises(TypeError, match="token ids must be integers"):
         tok.decode([1.0])  # type: ignore[list-item]
+
+
+def test_the_chat_template_of_the_file_wraps_a_user_message(tok: SmolTokenizer) -> None:
+    # The Jinja template SmolLM2-135M-Instruct's GGUF carries (the one Hugging Face's tokenizer
+    # applies): a default system turn, the user's turn, the assistant's turn opened.
+    assert tok.chat("Hi\nthere") == (
+        "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging "
+        "Face<|im_end|>\n<|im_start|>user\nHi\nthere<|im_end|>\n<|im_start|>assistant\n"
+    )
+    assert tok.chat("{{ 7 * 7 }}").count("{{ 7 * 7 }}") == 1  # the message is not a template
+
+
+def test_a_file_without_a_chat_template_says_so(tok: SmolTokenizer) -> None:
+    from transformer_walk.models.smollm2.tokenizer import TokenizerError
+
+    bare = SmolTokenizer(tok.tokens[:300], [], tok.types[:300])
+    with pytest.raises(TokenizerError, match="no tokenizer.chat_template"):
+        bare.chat("Hi")
+    broken = SmolTokenizer(tok.tokens[:300], [], tok.types[:300], "{% for %}")
+    with pytest.raises(TokenizerError, match="chat template fails"):
+        broken.chat("Hi")

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 # KaTeX lets a display formula scroll sideways (overflow-x: auto), which clips it vertically too:
 # the numerator of "30 / 264" lost its top 6 px. Padding inside the scroll box gives it room.
+# The model's text on Next token is shown literally (byte_text.text_html): its spaces and line
+# breaks kept, what was generated highlighted so that an added space or newline is seen.
 CSS = """<style>
 .katex-display { padding: 0.45em 0; }
+.tw-literal { white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.6; }
+.tw-literal mark { background: #fde68a; color: inherit; padding: 0 1px; border-radius: 2px; }
+.tw-note { font-style: italic; opacity: 0.7; margin: 0.2em 0 0; }
 </style>"""

@@ -8,6 +8,7 @@ from them from ``views.next_token``.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -20,12 +21,8 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
 from transformer_walk.app.views import next_token as views
-from transformer_walk.app.views.labels import (
-    human_bytes,
-    markdown_text,
-    readable_piece,
-    token_axis,
-)
+from transformer_walk.app.views.byte_text import piece_labels, text_html
+from transformer_walk.app.views.labels import human_bytes, token_axis
 from transformer_walk.app.widgets import (
     backend_within_budget,
     page_start,
@@ -34,11 +31,11 @@ from transformer_walk.app.widgets import (
 )
 from transformer_walk.models.smollm2 import PYTHON_QUANTIZED_SLOWDOWN, SmolLM2
 
-PROMPT_KEY = "nt_prompt"
+PROMPT_KEY, CHAT_KEY = "nt_prompt", "nt_chat"
 DEFAULT_PROMPT = "Tom loves his"
 TEMPERATURE_KEY, TOP_K_KEY, TOP_P_KEY = "nt_temperature", "nt_top_k", "nt_top_p"
 LAYER_KEY, HEAD_KEY, STEP_KEY = "nt_layer", "nt_head", "nt_step"
-STATE_KEY = "nt_generated"  # {"for": (prompt ids, backend), "steps": [...], "decode": ...}
+STATE_KEY = "nt_generated"  # {"for": (prompt ids, backend), "steps": [...], "prefill", "decode"}
 SHOWN_CANDIDATES = 10
 GENERATE_COUNT = 20
 MAX_NEW_TOKENS = 100  # the page's bound on a continuation (the context is the model's)
@@ -48,7 +45,13 @@ def _state(prompt_ids: tuple[int, ...], backend: str) -> dict[str, Any]:
     """The continuation kept for this prompt (a new prompt or backend starts empty)."""
     state = st.session_state.get(STATE_KEY)
     if state is None or state["for"] != (prompt_ids, backend):
-        state = {"for": (prompt_ids, backend), "steps": [], "decode": None, "stopped": False}
+        state = {
+            "for": (prompt_ids, backend),
+            "steps": [],
+            "prefill": None,
+            "decode": None,
+            "stopped": False,
+        }
         st.session_state[STATE_KEY] = state
     return state
 
@@ -56,8 +59,7 @@ def _state(prompt_ids: tuple[int, ...], backend: str) -> dict[str, Any]:
 def _step_record(step: Any) -> dict[str, Any]:
     """What the page keeps of a ``Step`` (plain values; session state outlives the model)."""
     return {
-        "id": step.id, "piece": step.piece, "text": step.text, "p": step.probability,
-        "sample_p": step.sample_probability, "top_pieces": list(step.top_pieces),
+        "id": step.id, "p": step.probability, "sample_p": step.sample_probability,
         "top_ids": [int(i) for i in step.top_ids], "top_probs": [float(p) for p in step.top_probs],
         "top_sample": [float(p) for p in step.top_sample_probs], "seconds": step.seconds,
     }  # fmt: skip
@@ -85,22 +87,32 @@ def _generate(
         if step.id in model.tokenizer.end_ids:
             state["stopped"] = True
     progress.empty()
-    if len(seconds) > 1:  # step 0 carries the prefill: the one-token forwards are the rest
+    if len(seconds) > 1:
+        # One call times both, the same way: step 0 reads the whole text in one pass (and picks
+        # the first new token), every later step is one token's forward over the cache.
+        state["prefill"] = (len(ids), seconds[0])
         state["decode"] = (len(seconds) - 1, sum(seconds[1:]))
 
 
 def _draw_text(model: SmolLM2, state: dict[str, Any], shown: Any) -> None:
-    """The prompt and, in bold, what was generated, as one element of the st.empty ``shown``
-    (a container there left the previous draw's text behind it)."""
-    prompt = model.decode(list(state["for"][0]))
-    new = "".join(s["text"] for s in state["steps"])
-    if not state["steps"]:
-        shown.markdown(f"{markdown_text(prompt)}  \n*{t('nt.text.none')}*")
-        return
-    # Bold needs its markers against the text: a leading space stays outside them.
-    lead = new[: len(new) - len(new.lstrip())]
-    bold = f"{lead}**{markdown_text(new.strip())}**" if new.strip() else markdown_text(new)
-    shown.markdown(markdown_text(prompt) + bold)
+    """The prompt and, highlighted, what was generated, literally (the model's text is not
+    Markdown), as one element of the st.empty ``shown`` (a container there left the previous
+    draw's text behind it)."""
+    prompt = _bytes(model, state["for"][0])
+    new = _bytes(model, [s["id"] for s in state["steps"]])
+    none = "" if state["steps"] else f'<p class="tw-note">{html.escape(t("nt.text.none"))}</p>'
+    shown.html(text_html(prompt, new) + none)
+
+
+def _bytes(model: SmolLM2, ids: Any) -> bytes:
+    return b"".join(model.tokenizer.token_bytes(int(i)) for i in ids)
+
+
+def _labels(model: SmolLM2, ids: Any, before: Any = ()) -> list[str]:
+    """Each token of ``ids`` as it reads after the tokens ``before`` (a part of a character as
+    its bytes and the character, ``byte_text.piece_labels``)."""
+    tail = _bytes(model, list(before)[-4:])  # a character has at most four bytes
+    return piece_labels([model.tokenizer.token_bytes(int(i)) for i in ids], before=tail)
 
 
 def _sampler_controls() -> dict[str, Any]:
@@ -117,11 +129,13 @@ def _sampler_controls() -> dict[str, Any]:
             "top_p": None if top_p >= 1.0 else float(top_p)}  # fmt: skip
 
 
-def _candidates(model: SmolLM2, last_logits: np.ndarray, sampler: dict[str, Any]) -> None:
+def _candidates(
+    model: SmolLM2, ids: list[int], last_logits: np.ndarray, sampler: dict[str, Any]
+) -> None:
     st.subheader(t("nt.candidates.title"))
     probs = views.distribution(last_logits, **sampler)
     top = views.top_candidates(last_logits, probs, SHOWN_CANDIDATES)
-    labels = [readable_piece(model.tokenizer.piece(c.id)) for c in top]
+    labels = [_labels(model, [c.id], before=ids)[0] for c in top]
     chart = charts.candidate_bars(
         labels, [c.probability for c in top], 0,
         token_title=t("nt.axis.token"), prob_title=t("nt.axis.prob"),
@@ -137,13 +151,16 @@ def _candidates(model: SmolLM2, last_logits: np.ndarray, sampler: dict[str, Any]
     st.metric(t("nt.metric.entropy"), f"{views.entropy_bits(probs):.2f}")
 
 
-def _steps_viewer(state: dict[str, Any]) -> None:
+def _steps_viewer(model: SmolLM2, state: dict[str, Any]) -> None:
     steps = state["steps"]
     if not steps:
         return
     st.subheader(t("nt.steps.title"))
+    ids = [*state["for"][0], *(s["id"] for s in steps)]
+    start = len(state["for"][0])
+    picked = _labels(model, ids[start:], before=ids[:start])
     options = {
-        i: t("nt.steps.label", i=i + 1, piece=readable_piece(s["piece"]), p=f"{s['p']:.3f}")
+        i: t("nt.steps.label", i=i + 1, piece=picked[i], p=f"{s['p']:.3f}")
         for i, s in enumerate(steps)
     }
     if st.session_state.get(STEP_KEY) not in options:
@@ -152,7 +169,9 @@ def _steps_viewer(state: dict[str, Any]) -> None:
                           key=STEP_KEY)  # fmt: skip
     step = steps[chosen]
     frame = pd.DataFrame({
-        t("nt.col.token"): [readable_piece(p) for p in step["top_pieces"]],
+        t("nt.col.token"): [
+            _labels(model, [i], before=ids[: start + chosen])[0] for i in step["top_ids"]
+        ],
         t("nt.col.model_p"): step["top_probs"],
         t("nt.col.sample_p"): step["top_sample"],
         t("nt.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
@@ -172,7 +191,7 @@ def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:
     if len(ids) > len(shown):
         st.caption(t("nt.attn.capped", n=len(ids), shown=len(shown)))
     weights = smollm2_attention(tuple(shown), backend)[layer - 1, head - 1]  # (m, m)
-    labels = token_axis([readable_piece(model.tokenizer.piece(i)) for i in shown])
+    labels = token_axis(_labels(model, shown))
     spec = charts.causal_heatmap(
         views.masked_attention(weights), labels, query_title=t("nt.axis.query"),
         key_title=t("nt.axis.key"), value_title=t("nt.axis.weight"),
@@ -186,8 +205,7 @@ def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> No
     ppl = views.perplexity(losses)
     key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
     if ppl is not None:
-        pieces = [readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
-        labels = token_axis(pieces)[1:]  # the first token is not predicted
+        labels = token_axis(_labels(model, prompt_ids))[1:]  # the first token is not predicted
         st.altair_chart(
             charts.loss_bars(labels, losses, token_title=t("nt.axis.predicted"),
                              loss_title=t("nt.axis.loss")),
@@ -199,17 +217,15 @@ def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> No
     st.markdown(t(key, **fields))
 
 
-def _speed_and_cache(
-    model: SmolLM2, state: dict[str, Any], n_prompt: int, prompt_seconds: float, n_total: int
-) -> None:
+def _speed_and_cache(model: SmolLM2, state: dict[str, Any], n_total: int) -> None:
     st.subheader(t("nt.speed.title"))
     st.markdown(t("nt.speed.body"))
-    prefill = views.tokens_per_second(n_prompt, prompt_seconds)
-    decoded = state["decode"]
+    read, decoded = state.get("prefill"), state["decode"]
+    prefill = None if read is None else views.tokens_per_second(*read)
     decode = None if decoded is None else views.tokens_per_second(*decoded)
     names, rates = [], []
-    if prefill is not None:
-        names.append(t("nt.speed.prefill", n=n_prompt))
+    if prefill is not None and read is not None:
+        names.append(t("nt.speed.prefill", n=read[0]))
         rates.append(prefill)
     if decode is not None and decoded is not None:
         names.append(t("nt.speed.decode", n=decoded[0]))
@@ -239,11 +255,15 @@ def main() -> None:
     st.markdown(t("nt.intro"))
     if selected is None:
         return
-    prompt = st.text_input(t("nt.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
-                           key=PROMPT_KEY, help=t("nt.prompt_help"))  # fmt: skip
+    prompt = st.text_area(t("nt.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
+                          key=PROMPT_KEY, help=t("nt.prompt_help"), height=90)  # fmt: skip
     loaded = smollm2_model()
     if loaded is None:
         return
+    chat = st.toggle(t("nt.chat"), key=CHAT_KEY, help=t("nt.chat_help"),
+                     disabled=loaded.tokenizer.chat_template is None)  # fmt: skip
+    if chat and prompt.strip() and loaded.tokenizer.chat_template is not None:
+        prompt = loaded.tokenizer.chat(prompt)
     prompt_ids = tuple(loaded.tokenize(prompt))
     if not prompt_ids:
         st.info(t("nt.empty"), icon=":material/edit_note:")
@@ -257,7 +277,7 @@ def main() -> None:
     if len(ids) > cfg.context_length:
         st.warning(t("nt.too_long", n=len(ids), context=cfg.context_length))
         return
-    pieces = [readable_piece(model.tokenizer.piece(i)) for i in prompt_ids]
+    pieces = _labels(model, prompt_ids)
     st.caption(t("nt.tokens", n=len(pieces), tokens=" · ".join(pieces)))
     left, right = st.columns(2)
     left.metric(t("nt.metric.n"), len(prompt_ids))
@@ -271,7 +291,7 @@ def main() -> None:
         "generate": buttons[2].button(t("nt.generate", count=GENERATE_COUNT), key="nt_generate"),
     }
     if buttons[3].button(t("nt.reset"), key="nt_reset"):
-        state.update(steps=[], decode=None, stopped=False)
+        state.update(steps=[], prefill=None, decode=None, stopped=False)
     st.caption(t("nt.buttons_help", count=GENERATE_COUNT, most=MAX_NEW_TOKENS))
     st.subheader(t("nt.text.title"))
     shown = st.empty()
@@ -290,12 +310,12 @@ def main() -> None:
 
     with st.spinner(t("nt.scoring")):
         last_logits, _, _ = smollm2_scoring(tuple(ids), backend)
-        _, prompt_losses, prompt_seconds = smollm2_scoring(prompt_ids, backend)
-    _candidates(model, last_logits, sampler)
-    _steps_viewer(state)
+        _, prompt_losses, _ = smollm2_scoring(prompt_ids, backend)
+    _candidates(model, ids, last_logits, sampler)
+    _steps_viewer(model, state)
     _attention(model, ids, backend)
     _loss(model, prompt_ids, prompt_losses)
-    _speed_and_cache(model, state, len(prompt_ids), prompt_seconds, len(ids))
+    _speed_and_cache(model, state, len(ids))
     solved_and_hurts(t("nt.solved"), t("nt.hurts"))
 
 

@@ -17,7 +17,8 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import smollm2_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import then_and_now as views
-from transformer_walk.app.views.labels import human_bytes, readable_piece, token_labels
+from transformer_walk.app.views.byte_text import piece_labels
+from transformer_walk.app.views.labels import human_bytes, token_labels
 from transformer_walk.app.widgets import (
     backend_within_budget,
     keep_valid_choice,
@@ -239,7 +240,8 @@ if selected is not None and model is not None:
     text = current_sentence()
     out = _trace(model, text, selected)
     if out is not None:
-        labels = token_labels([readable_piece(p) for p in out.tokens])
+        pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in out.ids])
+        labels = token_labels(pieces)
         left, right = st.columns(2)
         layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
         keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)

@@ -15,8 +15,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "nt.prompt": {"en": "Prompt", "zh": "提示"},
     "nt.prompt_help": {
-        "en": "Up to 2,000 characters. Tokens are byte-level BPE pieces; ␣ marks a leading space.",
-        "zh": "最多 2,000 个字符。token 是字节级 BPE 的片段；␣ 表示开头的空格。",
+        "en": "Up to 2,000 characters, on several lines if you like (Ctrl+Enter to apply). "
+        "Tokens are byte-level BPE pieces: ␣ marks a space, ⏎ a line break, and ⟨E4 BD→你⟩ a "
+        "token holding only some of a character's bytes.",
+        "zh": "最多 2,000 个字符，可以分多行（按 Ctrl+Enter 应用）。token 是字节级 BPE 的片段："
+        "␣ 表示空格，⏎ 表示换行，⟨E4 BD→你⟩ 表示只含某个字符一部分字节的 token。",
+    },
+    "nt.chat": {
+        "en": "Chat: wrap it in the model's chat template",
+        "zh": "对话：套上模型自带的对话模板",
+    },
+    "nt.chat_help": {
+        "en": "SmolLM2-135M-Instruct was tuned on conversations written with special tokens "
+        "(<|im_start|>user … <|im_end|>). On: your prompt becomes the user's message, in the "
+        "template the model file carries, and the model writes the assistant's answer. Off: it "
+        "simply continues your text.",
+        "zh": "SmolLM2-135M-Instruct 是用带特殊 token 的对话（<|im_start|>user … <|im_end|>）"
+        "微调的。打开：你的提示成为用户的话，套上模型文件自带的模板，模型写的是助手的回答。"
+        "关闭：模型只是接着你的文字往下写。",
     },
     "nt.empty": {
         "en": "The prompt is empty: type a few words to see what the model would write next.",
@@ -175,8 +191,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "无论硬件如何，这一步都是顺序的。",
     },
     "nt.speed.prefill": {
-        "en": "prompt, one pass ({n} tokens)",
-        "zh": "提示，一次处理（{n} 个 token）",
+        "en": "the text, one pass ({n} tokens)",
+        "zh": "整段文字，一次处理（{n} 个 token）",
     },
     "nt.speed.decode": {
         "en": "new tokens, one at a time ({n} tokens)",
@@ -184,23 +200,34 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "nt.axis.rate": {"en": "tokens per second", "zh": "每秒 token 数"},
     "nt.speed.pending": {
-        "en": "Press “generate” to time tokens made one at a time beside the prompt's pass.",
-        "zh": "按“生成”按钮，即可把逐个生成 token 的速度与一次读完提示的速度放在一起比较。",
+        "en": "Press “generate”: that call times its first step, which reads the whole text in "
+        "one pass, and each new token after it, the same way.",
+        "zh": "按“生成”按钮：这次调用会用同样的方式计时，先是一次读完整段文字的第一步，"
+        "再是之后逐个生成的每个新 token。",
     },
     "nt.speed.faster": {
-        "en": "Measured here: the prompt was read at {prefill} tokens/s, new tokens came at "
-        "{decode} tokens/s — reading was {ratio}× faster per token, because its tokens were "
-        "computed together.",
-        "zh": "本机实测：读提示每秒 {prefill} 个 token，生成新 token 每秒 {decode} 个——"
-        "按每个 token 算，读取快了 {ratio} 倍，因为它的 token 是一起计算的。",
+        "en": "Measured here, in one call to generate: the text was read at {prefill} tokens/s, "
+        "new tokens came at {decode} tokens/s — reading was {ratio}× faster per token, because "
+        "its tokens were computed together.",
+        "zh": "本机在同一次生成调用中实测：读文字每秒 {prefill} 个 token，生成新 token 每秒 "
+        "{decode} 个——按每个 token 算，读取快了 {ratio} 倍，因为它的 token 是一起计算的。",
+    },
+    "nt.speed.slower": {
+        "en": "Measured here, in one call to generate: the text was read at {prefill} tokens/s "
+        "and new tokens came at {decode} tokens/s ({ratio}×), slower per token this time. One "
+        "call's timings move with whatever else the machine is doing: generate again to see "
+        "whether it holds.",
+        "zh": "本机在同一次生成调用中实测：读文字每秒 {prefill} 个 token，"
+        "生成新 token 每秒 {decode} 个（{ratio} 倍），这一次按每个 token 算反而更慢。"
+        "单次调用的计时会随机器上其他负载而变化：再生成一次，看看是否依旧如此。",
     },
     "nt.speed.similar": {
-        "en": "Measured here: the prompt was read at {prefill} tokens/s and new tokens came at "
-        "{decode} tokens/s ({ratio}×): a prompt this short gives the one pass little to share; "
-        "try a longer one.",
-        "zh": "本机实测：读提示每秒 {prefill} 个 token，"
-        "生成新 token 每秒 {decode} 个（{ratio} 倍）："
-        "提示太短，一次处理的优势不明显；试试更长的提示。",
+        "en": "Measured here, in one call to generate: the text was read at {prefill} tokens/s "
+        "and new tokens came at {decode} tokens/s ({ratio}×), not clearly faster per token: a "
+        "text this short gives the one pass little to share; try a longer one.",
+        "zh": "本机在同一次生成调用中实测：读文字每秒 {prefill} 个 token，"
+        "生成新 token 每秒 {decode} 个（{ratio} 倍），按每个 token 算没有明显更快："
+        "文字太短，一次处理的优势不明显；试试更长的提示。",
     },
     "nt.cache.title": {"en": "The key/value cache", "zh": "键/值缓存"},
     "nt.cache.body": {

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from transformer_walk.app.views.labels import readable_piece
+from transformer_walk.app.views.byte_text import piece_labels
 from transformer_walk.models.smollm2.tokenizer import SmolTokenizer
 
 
 @dataclass(frozen=True)
 class BpeSplit:
     ids: list[int]
-    pieces: list[str]  # each token's text, a leading space shown as "␣"
+    pieces: list[str]  # each token's text: a space as "␣", part of a character as "⟨E4 BD→你⟩"
 
     @property
     def n(self) -> int:
@@ -26,7 +26,7 @@ class BpeSplit:
 def bpe_split(tokenizer: SmolTokenizer, text: str) -> BpeSplit:
     """The text as SmolLM2 reads it (no BOS): ids and readable pieces."""
     ids = [int(i) for i in tokenizer.encode_full(text).ids]
-    return BpeSplit(ids, [readable_piece(tokenizer.piece(i)) for i in ids])
+    return BpeSplit(ids, piece_labels([tokenizer.token_bytes(i) for i in ids]))
 
 
 #: The summary by how the BPE count compares with WordPiece's (without [CLS] and [SEP]).

@@ -54,10 +54,11 @@ def top_candidates(logits: np.ndarray, probs: np.ndarray, k: int) -> list[Candid
 
 
 def entropy_bits(probs: np.ndarray) -> float:
-    """−Σ p log₂ p of a distribution (0 log 0 = 0): 0 when one token is certain."""
+    """−Σ p log₂ p of a distribution (0 log 0 = 0): 0 when one token is certain (never −0.0, nor
+    the −1e-9 a probability rounded just above 1 gives)."""
     p = np.asarray(probs, dtype=np.float64)
     p = p[p > 0]
-    return float(-(p * np.log2(p)).sum())
+    return max(0.0, float(-(p * np.log2(p)).sum()))
 
 
 def token_losses(logits: np.ndarray, ids: Sequence[int]) -> np.ndarray:
@@ -133,7 +134,9 @@ def speed_reading(prefill: float | None, decode: float | None) -> tuple[str, dic
         return "nt.speed.pending", {}
     ratio = prefill / decode
     fields = {"ratio": f"{ratio:,.1f}", "prefill": f"{prefill:,.0f}", "decode": f"{decode:,.1f}"}
-    return ("nt.speed.faster" if ratio >= 1.5 else "nt.speed.similar"), fields
+    if ratio >= 1.5:
+        return "nt.speed.faster", fields
+    return ("nt.speed.similar" if ratio >= 1 else "nt.speed.slower"), fields
 
 
 def masked_attention(weights: np.ndarray) -> np.ndarray:

@@ -98,7 +98,13 @@ def build_tokenizer(
 class SmolTokenizer:
     """encode / decode for SmolLM2, from the lists of a GGUF file (``from_metadata``)."""
 
-    def __init__(self, tokens: Sequence[str], merges: Sequence[str], types: Sequence[int]) -> None:
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        merges: Sequence[str],
+        types: Sequence[int],
+        chat_template: str | None = None,
+    ) -> None:
         if len(types) != len(tokens):
             raise TokenizerError(
                 f"tokenizer.ggml.token_type has {len(types)} entries for {len(tokens)} tokens"
@@ -111,6 +117,7 @@ class SmolTokenizer:
             )
         self.tokens = list(tokens)
         self.types = list(types)
+        self.chat_template = chat_template  # Jinja, as the file's tokenizer.chat_template
         self.special_ids = [i for i, t in enumerate(types) if t != NORMAL]
         self.tokenizer = build_tokenizer(self.tokens, merges, self.special_ids)
         self._byte_of = {c: b for b, c in bytes_to_unicode().items()}
@@ -143,7 +150,27 @@ class SmolTokenizer:
                     f"tokenizer.ggml.{key} is missing or not a list of {kind.__name__}"
                 )
             lists[key] = value
-        return cls(lists["tokens"], lists["merges"], lists["token_type"])
+        template = metadata.get("tokenizer.chat_template")
+        if template is not None and not isinstance(template, str):
+            raise TokenizerError("tokenizer.chat_template is not text")
+        return cls(lists["tokens"], lists["merges"], lists["token_type"], template)
+
+    def chat(self, user: str) -> str:
+        """``user``'s message as the model was tuned to read it: the file's own chat template
+        (rendered sandboxed, as Hugging Face does), ending where the assistant's answer begins.
+        TokenizerError when the file has no template."""
+        if self.chat_template is None:
+            raise TokenizerError("this GGUF file has no tokenizer.chat_template")
+        from jinja2.exceptions import TemplateError
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+        try:
+            return environment.from_string(self.chat_template).render(
+                messages=[{"role": "user", "content": user}], add_generation_prompt=True
+            )
+        except TemplateError as error:
+            raise TokenizerError(f"the file's chat template fails: {error}") from error
 
     @property
     def vocab_size(self) -> int:
