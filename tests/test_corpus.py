@@ -1,0 +1,91 @@
+"""Every page with sentences chosen to break it (tests/data/sentences.json), in both languages: no
+exception, and nothing a learner should never read — U+FFFD, a literal "None" or "nan", "-0.00".
+
+Each (page, language) is one session given a few of the corpus's sentences in a row, as a learner
+would type them: one with a repeated word, one in Chinese or mixed scripts, one from the other
+kinds, chosen by rotation so that the pages together meet every sentence. The rotation is fixed:
+a failure reproduces by its node id.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.app import navigation
+from transformer_walk.app.i18n import LANGUAGES
+from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
+
+from apptest_support import open_page
+
+CORPUS: dict[str, list[str]] = json.loads(
+    (Path(__file__).parent / "data" / "sentences.json").read_text(encoding="utf-8")
+)["sentences"]
+PAGES = [file for _group, pages in navigation.ROAD for file, *_ in pages]
+REPEATED = CORPUS["repeated"]
+CHINESE = CORPUS["chinese"] + CORPUS["mixed"]
+OTHERS = [s for kind, group in CORPUS.items() if kind not in ("repeated", "chinese", "mixed")
+          for s in group]  # fmt: skip
+
+#: What no page may show, unless the learner's own sentence holds it.
+NEVER = {
+    "U+FFFD": re.compile("\ufffd"),
+    "None": re.compile(r"\bNone\b(?! of\b)"),  # Python's None, not the English "None of …"
+    "nan": re.compile(r"\b(?:nan|NaN)\b"),
+    "-0.00": re.compile(r"(?<![\w.])-0\.0+(?![\d])"),
+}
+
+
+def sentences_for(page_index: int, language: str) -> list[str]:
+    """Three sentences for this page and language, by rotation over each kind."""
+    k = 2 * page_index + (1 if language == "zh" else 0)
+    return [REPEATED[k % len(REPEATED)], CHINESE[k % len(CHINESE)], OTHERS[k % len(OTHERS)]]
+
+
+def test_the_rotation_meets_every_sentence() -> None:
+    met = {s for i in range(len(PAGES)) for lang in LANGUAGES for s in sentences_for(i, lang)}
+    missed = [s for group in CORPUS.values() for s in group if s not in met]
+    assert len([s for group in CORPUS.values() for s in group]) >= 60
+    assert not missed or len(PAGES) * 2 < len(OTHERS), missed  # every one, given enough pages
+
+
+def _shown(at: AppTest) -> list[str]:
+    """Every text of the main area a learner reads, table cells included."""
+    out: list[str] = []
+    for kind in ("markdown", "caption", "latex", "info", "warning", "success", "error", "text",
+                 "title", "header", "subheader"):  # fmt: skip
+        out += [str(e.value) for e in at.main.get(kind)]
+    for metric in at.main.get("metric"):
+        out += [str(metric.label), str(metric.value)]
+    for frame in at.main.get("dataframe"):
+        table = frame.value
+        out += [str(c) for c in table.columns]
+        for column in table.columns:
+            if table[column].dtype == object:
+                out += [str(v) for v in table[column] if isinstance(v, str)]
+    return out
+
+
+def _faults(at: AppTest, sentence: str) -> list[str]:
+    faults = [f"exception: {e.value}" for e in at.exception]
+    for text in _shown(at):
+        for name, pattern in NEVER.items():
+            if pattern.search(text) and not pattern.search(sentence):
+                faults.append(f"{name} in {text[:160]!r}")
+    return faults
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("page", PAGES)
+def test_the_corpus_on_every_page(page: str, language: str) -> None:
+    at = open_page(page, language)
+    found: list[str] = []
+    for sentence in sentences_for(PAGES.index(page), language):
+        at.sidebar.text_area(key=SENTENCE_KEY).set_value(sentence[:MAX_SENTENCE_CHARS])
+        at.run()
+        found += [f"{sentence[:40]!r}: {fault}" for fault in _faults(at, sentence)]
+    assert not found, "\n".join(found)
