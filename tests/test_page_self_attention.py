@@ -61,7 +61,10 @@ def test_page_renders_the_toy_matrix_for_tom_loves_his_dog(language: str) -> Non
     assert metric(at, "sam.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"
     # The query row defaults to "his": its top key and the check of z against the trace.
     his = a[0, 2]
-    assert metric(at, "sam.row.top", language) == tokens[int(his.argmax())]
+    top = int(his.argmax())
+    said = translate("sam.row.top_one", language, tokens=f"{top + 1} · {tokens[top]}",
+                     weight=f"{his.max():.3f}")  # fmt: skip
+    assert said in [m.value for m in at.markdown]
     assert metric(at, "sam.row.top_weight", language) == f"{his.max():.3f}"
     assert metric(at, "sam.row.sum", language) == "1.000"
     z = his @ v[0, :, :]
@@ -84,7 +87,7 @@ def test_picking_head_2_and_another_query_row() -> None:
     no_exception(at)
     tokens, a, v = expected_weights("Tom loves his dog")
     row = a[1, 3]
-    assert metric(at, "sam.row.top") == tokens[int(row.argmax())]
+    assert any(f"“{row.argmax() + 1} · {tokens[row.argmax()]}”" in m.value for m in at.markdown)
     assert metric(at, "sam.row.top_weight") == f"{row.max():.3f}"
     assert metric(at, "α_3,1") == f"{a[1, 2, 0]:.3f}"  # the pair follows the head too
     assert any(vec(row @ v[1]) in s.value for s in at.success)
@@ -99,7 +102,7 @@ def test_picking_a_pair_shows_both_directions() -> None:
     assert metric(at, "α_2,4") == f"{a[0, 1, 3]:.3f}"
     assert metric(at, "α_4,2") == f"{a[0, 3, 1]:.3f}"
     meaning = translate(
-        "sam.dir.meaning", "en", ti="loves", tj="dog", a_ij=f"{a[0, 1, 3]:.3f}",
+        "sam.dir.meaning", "en", ti="2 · loves", tj="4 · dog", a_ij=f"{a[0, 1, 3]:.3f}",
         a_ji=f"{a[0, 3, 1]:.3f}",
     )  # fmt: skip
     assert any(m.value == meaning for m in at.markdown)
@@ -130,7 +133,7 @@ def test_a_new_sentence_changes_every_number() -> None:
     tokens, a, v = expected_weights("The cat sat on the mat")
     # No his/Tom here: the query is the last token, the pair the most lopsided one.
     last = a[0, 5]
-    assert metric(at, "sam.row.top") == tokens[int(last.argmax())]
+    assert any(f"“{last.argmax() + 1} · {tokens[last.argmax()]}”" in m.value for m in at.markdown)
     assert metric(at, "sam.row.top_weight") == f"{last.max():.3f}"
     assert metric(at, "sam.cost.n") == "6"
     assert metric(at, "sam.cost.per_head") == "36"
@@ -221,7 +224,7 @@ def test_a_long_sentences_asymmetry_map_holds_the_chosen_pair() -> None:
     assert rows[0] <= i < rows[1] and cols[0] <= j < cols[1]
     caption = translate(
         "sam.dir.window", "en", q0=rows[0] + 1, q1=rows[1], k0=cols[0] + 1, k1=cols[1], n=40,
-        ti=f"w{i}", tj=f"w{j}",
+        ti=f"{i + 1} · w{i}", tj=f"{j + 1} · w{j}",
     )  # fmt: skip
     assert any(c.value == caption for c in at.caption)
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from transformer_walk.topics.claims import Claim
+
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_KEY = "lang"  # session-state key of the sidebar's language picker (and ?lang= in the URL)
@@ -180,6 +182,24 @@ def join_sentences(sentences: list[str], language: str | None = None) -> str:
     """Sentences run together as the language writes them: a space between English ones, none
     after a Chinese full stop."""
     return ("" if (language or current_language()) == "zh" else " ").join(sentences)
+
+
+def say(said: Claim | None, *, markdown: bool = True) -> str | None:
+    """A claim function's ``Claim`` in the page's language, or None when it made none. A list
+    field is joined as the language writes lists; with ``markdown`` (the default: markdown,
+    captions and boxes render it) text fields are escaped, so a token such as "*" or "$" is
+    shown, not read as formatting."""
+    if said is None:
+        return None
+
+    def text(value: object) -> object:
+        if isinstance(value, (list, tuple)):
+            return join_names([str(text(v)) for v in value])
+        if markdown and isinstance(value, str):  # inside a line: only these can format
+            return "".join("\\" + ch if ch in "\\`*_[]$<>~|" else ch for ch in value)
+        return value
+
+    return t(said.message, **{key: text(value) for key, value in said.fields.items()})
 
 
 def join_names(names: list[str], language: str | None = None) -> str:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import attention as charts_attention
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app.i18n import say, t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
@@ -118,14 +118,15 @@ def _query_row(trace: Trace, head: int) -> None:
                 row.weights,
                 row.top,
                 token_title=t("sam.axis.key"),
-                weight_title=t("sam.row.weight", token=trace.tokens[i]),
+                weight_title=t("sam.row.weight", token=labels[i]),
             ),
             width="stretch",
         )
     with right:
-        st.metric(t("sam.row.top"), trace.tokens[row.top])
         st.metric(t("sam.row.top_weight"), f"{row.weights[row.top]:.3f}")
         st.metric(t("sam.row.sum"), f"{row.weights.sum():.3f}")
+        if (top := say(views.top_weight(row.weights, trace.tokens))) is not None:
+            st.markdown(top)
 
     st.latex(
         rf"\boldsymbol{{z}}_{{{i + 1}}} = \sum_{{j=1}}^{{n}} "
@@ -179,7 +180,7 @@ def _direction(trace: Trace, head: int) -> None:
     with right:
         j = pick(t("sam.dir.j"), PAIR_J_KEY, labels, j_default)
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
-    ti, tj = trace.tokens[i], trace.tokens[j]
+    ti, tj = labels[i], labels[j]  # by position too: a word can occur twice
     m1, m2, m3 = st.columns(3)
     m1.metric(f"α_{i + 1},{j + 1}", f"{a_ij:.3f}")
     m2.metric(f"α_{j + 1},{i + 1}", f"{a_ji:.3f}")
@@ -217,15 +218,8 @@ def _direction(trace: Trace, head: int) -> None:
         ),
         width="content",
     )
-    bi, bj = picks.most_asymmetric_pair(weights)
-    st.caption(
-        t(
-            "sam.dir.largest",
-            ti=trace.tokens[bi],
-            tj=trace.tokens[bj],
-            gap=f"{gap[bi, bj]:.3f}",
-        )
-    )
+    if (lopsided := say(views.lopsided_pair(weights, trace.tokens))) is not None:
+        st.caption(lopsided)
 
 
 def _causal(trace: Trace, head: int) -> None:

@@ -76,8 +76,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "sam.row.pick": {"en": "Query token i", "zh": "查询 token i"},
     "sam.row.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
-    "sam.row.top": {"en": "Largest weight goes to", "zh": "权重最大的键"},
-    "sam.row.top_weight": {"en": "Its weight", "zh": "它的权重"},
+    "sam.row.top_weight": {"en": "Largest weight", "zh": "最大权重"},
+    "sam.row.top_one": {
+        "en": "The largest weight, {weight}, goes to “{tokens}”.",
+        "zh": "最大的权重 {weight} 给了 “{tokens}”。",
+    },
+    "sam.row.top_tie": {
+        "en": "{count} keys tie for the largest weight, {weight}: {tokens}.",
+        "zh": "{count} 个键并列最大权重 {weight}：{tokens}。",
+    },
     "sam.row.sum": {"en": "Σⱼ αᵢⱼ (row sum)", "zh": "Σⱼ αᵢⱼ（行和）"},
     "sam.row.check": {
         "en": "Σⱼ αᵢⱼ vⱼ = {z} equals row {row} of the head's output in the trace, {out} "

@@ -9,11 +9,15 @@ parameters of the attention projections.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from transformer_walk.app.views.labels import token_labels
 from transformer_walk.models.toy import Trace
+from transformer_walk.topics.attention_picks import asymmetry, most_asymmetric_pair
+from transformer_walk.topics.claims import Claim, claim, position_of
 
 # The Multi-head page's controls: small enough that every matrix still fits on the screen.
 D_MODEL_MIN, D_MODEL_MAX = 2, 64
@@ -188,3 +192,67 @@ def output_difference(trace: Trace, w_o: np.ndarray, layer: int = 0) -> float:
     """Largest gap between concat · W^O and the attention output the trace recorded."""
     block = trace.blocks[layer]
     return float(np.max(np.abs(block.concat @ w_o - block.attn_out), initial=0.0))
+
+
+# --- claims -------------------------------------------------------------------------------------
+
+
+def _names_positions(label: object, tokens: Sequence[str], at: int) -> bool:
+    return label == token_labels(tokens, [at])[at]
+
+
+def _top_weight_holds(said: Claim, weights: np.ndarray, tokens: Sequence[str]) -> bool:
+    row = np.round(np.asarray(weights, dtype=np.float64), 3)
+    tied = np.flatnonzero(row == row.max()).tolist()
+    named = said.fields["tokens"]
+    labels = [named] if isinstance(named, str) else list(named)  # type: ignore[call-overload]
+    return (
+        said.fields["weight"] == f"{row.max():.3f}"
+        and [position_of(label) for label in labels] == tied
+        and all(_names_positions(label, tokens, p) for label, p in zip(labels, tied, strict=True))
+        and said.message == ("sam.row.top_one" if len(tied) == 1 else "sam.row.top_tie")
+        and said.fields.get("count", 1) == len(tied)
+    )
+
+
+@claim(_top_weight_holds)
+def top_weight(weights: np.ndarray, tokens: Sequence[str]) -> Claim | None:
+    """Which key a query row [n] weighs most, named by position and text: the one key, or every
+    key tied with it at the three decimals shown."""
+    row = np.asarray(weights, dtype=np.float64)
+    if row.size == 0:
+        return None
+    shown = np.round(row, 3)
+    tied = np.flatnonzero(shown == shown.max()).tolist()
+    labels = token_labels(tokens, tied)
+    fields = {"tokens": [labels[p] for p in tied], "weight": f"{shown.max():.3f}"}
+    if len(tied) == 1:
+        return Claim("sam.row.top_one", {**fields, "tokens": fields["tokens"][0]})
+    return Claim("sam.row.top_tie", {**fields, "count": len(tied)})
+
+
+def _lopsided_holds(said: Claim, weights: np.ndarray, tokens: Sequence[str]) -> bool:
+    gap = asymmetry(np.asarray(weights, dtype=np.float64))
+    i, j = position_of(said.fields["ti"]), position_of(said.fields["tj"])
+    return (
+        i != j
+        and _names_positions(said.fields["ti"], tokens, i)
+        and _names_positions(said.fields["tj"], tokens, j)
+        and bool(np.isclose(gap[i, j], gap.max(), rtol=0, atol=1e-12))
+        and said.fields["gap"] == f"{gap[i, j]:.3f}"
+        and gap[i, j] >= 0.0005  # shows as more than 0.000
+    )
+
+
+@claim(_lopsided_holds)
+def lopsided_pair(weights: np.ndarray, tokens: Sequence[str]) -> Claim | None:
+    """The pair (i, j) where i draws on j more than j draws on i, by the most, named by position
+    and text; nothing for one token, or when no gap shows at three decimals (a symmetric head)."""
+    if len(tokens) < 2:
+        return None
+    i, j = most_asymmetric_pair(weights)
+    gap = float(weights[i, j] - weights[j, i])
+    if f"{gap:.3f}" in ("0.000", "-0.000"):
+        return None
+    labels = token_labels(tokens, [i, j])
+    return Claim("sam.dir.largest", {"ti": labels[i], "tj": labels[j], "gap": f"{gap:.3f}"})
