@@ -43,6 +43,12 @@ MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small t
 EXPAND_UP_TO = 6  # write z_i = Σⱼ αᵢⱼ vⱼ term by term for at most this many tokens
 
 
+def alpha(i: int, j: int) -> str:
+    """The metric label of α_ij for 0-based i, j, as a formula: $\alpha_{3,1}$ (a metric label
+    renders Markdown, and a literal "α_3,1" showed its underscore)."""
+    return rf"$\alpha_{{{i + 1},{j + 1}}}$"
+
+
 def _intro() -> None:
     st.markdown(t("sam.intro"))
     st.latex(
@@ -182,8 +188,8 @@ def _direction(trace: Trace, head: int) -> None:
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = labels[i], labels[j]  # by position too: a word can occur twice
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"α_{i + 1},{j + 1}", f"{a_ij:.3f}")
-    m2.metric(f"α_{j + 1},{i + 1}", f"{a_ji:.3f}")
+    m1.metric(alpha(i, j), f"{a_ij:.3f}")
+    m2.metric(alpha(j, i), f"{a_ji:.3f}")
     m3.metric(t("sam.dir.gap"), f"{a_ij - a_ji:+.3f}")
     st.markdown(t("sam.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}"))
     if i == j:
