@@ -116,7 +116,7 @@ def test_causal_switch_empties_the_upper_triangle(language: str) -> None:
     tokens, a, v = expected_weights("Tom loves his dog", causal=True)
     assert metric(at, "sam.causal.mass", language, n=4) == "0.000"
     assert metric(at, "sam.causal.first", language) == "1"
-    seen = f"{tokens[0]} (1.000)"
+    seen = f"1 · {tokens[0]} (1.000)"
     on = translate("sam.causal.on", language, first=tokens[0], seen=seen)
     assert any(s.value == on for s in at.success)
     his = a[0, 2]  # his sees Tom, loves, itself — not dog

@@ -15,7 +15,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import smollm2_on
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app.i18n import join_names, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import shape_label, token_axis
@@ -201,7 +201,9 @@ def _show_heads(text: str, backend: str) -> None:
 def _show_truth(text: str, backend: str) -> None:
     r = _seeds(text, backend)
     query = r.tokens[r.query]
-    tops = ", ".join(f"{top} (seed {s})" for top, s in zip(r.top_keys, r.seeds, strict=True))
+    tops = join_names(
+        [t("chk.truth.seed", top=top, seed=s) for top, s in zip(r.top_keys, r.seeds, strict=True)]
+    )
     st.markdown(t("chk.truth.result", models=len(r.seeds), query=query, tops=tops))
     seeds = [str(s) for s in r.seeds]
     _query_rows(r.weights_by_seed, seeds, r.tokens, query, row_title=t("chk.axis.seed"))

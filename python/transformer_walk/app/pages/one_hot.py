@@ -11,7 +11,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import one_hot as charts_one_hot
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import (
     tokenizer_or_reason,
     toy_backend,
@@ -203,7 +203,7 @@ def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None
             st.caption(
                 t(
                     "onehot.orth.repeated",
-                    tokens=", ".join(f"“{w}”" for w in repeated),
+                    tokens=join_names([f"“{w}”" for w in repeated]),
                     count=len(repeated),
                 )
             )

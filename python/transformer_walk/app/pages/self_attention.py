@@ -12,7 +12,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import attention as charts_attention
-from transformer_walk.app.i18n import say, t, translated_radio
+from transformer_walk.app.i18n import join_names, say, t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
@@ -239,7 +239,8 @@ def _causal(trace: Trace, head: int) -> None:
     weights = views.layer_weights(trace)
     mass = views.upper_triangle_mass(weights[head])  # the head whose matrix is shown above
     seen = views.visible_keys(weights[head], 0)
-    seen_text = ", ".join(f"{trace.tokens[j]} ({weights[head, 0, j]:.3f})" for j in seen)
+    labels = token_labels(trace.tokens, seen)
+    seen_text = join_names([f"{labels[j]} ({weights[head, 0, j]:.3f})" for j in seen])
     m1, m2 = st.columns(2)
     m1.metric(t("sam.causal.mass", n=trace.n), f"{mass:.3f}")
     m2.metric(t("sam.causal.first"), str(len(seen)))
