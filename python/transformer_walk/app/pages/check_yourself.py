@@ -18,7 +18,7 @@ from transformer_walk.app.caches import smollm2_on
 from transformer_walk.app.i18n import join_names, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import shape_label, token_axis
+from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
@@ -160,7 +160,7 @@ def _show_fixed(text: str, backend: str) -> None:
 
 def _show_dot(text: str, backend: str) -> None:
     r = _raw_vs_projected(text, backend)
-    query = r.tokens[r.query]
+    query = token_labels(r.tokens, [r.query])[r.query]
     st.markdown(t("chk.dot.result", query=query, raw_top=r.raw_top, projected_top=r.projected_top))
     st.latex(
         r"\operatorname{softmax}_j\!\Big(\frac{x_i \cdot x_j}{\sqrt{d_{\text{model}}}}\Big)"
@@ -255,8 +255,8 @@ def _show_symmetry(text: str, backend: str) -> None:
         st.markdown(
             t(
                 "chk.sym.result",
-                i=r.tokens[i],
-                j=r.tokens[j],
+                i=token_labels(r.tokens, [i])[i],
+                j=token_labels(r.tokens, [j])[j],
                 a_ij=f"{r.a_ij:.3f}",
                 a_ji=f"{r.a_ji:.3f}",
                 max=_num(r.max_asymmetry),

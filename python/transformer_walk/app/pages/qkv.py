@@ -172,8 +172,8 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     st.success(
         t(
             check.message_id,
-            i=trace.tokens[i],
-            j=trace.tokens[j],
+            i=token_labels(trace.tokens, [i])[i],
+            j=token_labels(trace.tokens, [j])[j],
             dot=f"{check.dot:.6f}",
             bilinear=f"{check.bilinear:.6f}",
             diff=f"{check.difference:.1e}",
@@ -224,7 +224,7 @@ def _values(trace: Trace, i: int, head: int) -> None:
         },
         index=pd.Index(list(token_labels(trace.tokens).values()), name="j"),
     )
-    st.markdown(t("qkv.v.row", token=trace.tokens[i], head=head + 1))
+    st.markdown(t("qkv.v.row", token=token_labels(trace.tokens, [i])[i], head=head + 1))
     st.dataframe(
         frame,
         width="stretch",
