@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app import navigation
@@ -70,9 +73,34 @@ def _shown(at: AppTest) -> list[str]:
     return out
 
 
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _chart_texts(at: AppTest) -> list[str]:
+    """The strings of every chart: titles, axis labels, cell texts (inline data and the data
+    sets Streamlit sends apart, as Arrow)."""
+    out: list[str] = []
+    for chart in at.main.get("vega_lite_chart"):
+        out += list(_strings(json.loads(chart.proto.spec)))
+        for dataset in chart.proto.datasets:
+            frame = convert_arrow_bytes_to_pandas_df(dataset.data.data)
+            for column in frame.columns:
+                if frame[column].dtype == object:
+                    out += [v for v in frame[column] if isinstance(v, str)]
+    return out
+
+
 def _faults(at: AppTest, sentence: str) -> list[str]:
     faults = [f"exception: {e.value}" for e in at.exception]
-    for text in _shown(at):
+    for text in _shown(at) + _chart_texts(at):
         for name, pattern in NEVER.items():
             if pattern.search(text) and not pattern.search(sentence):
                 faults.append(f"{name} in {text[:160]!r}")
