@@ -28,6 +28,9 @@ from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
 
 from apptest_support import open_page
 
+#: A sweep over many inputs: `make test` and CI run it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.sweep
+
 CORPUS: dict[str, list[str]] = json.loads(
     (Path(__file__).parent / "data" / "sentences.json").read_text(encoding="utf-8")
 )["sentences"]
