@@ -236,3 +236,94 @@ def test_a_long_sentences_query_row_is_drawn_whole() -> None:
     strips = [e for e in encodings if "sort" in e.get("x", {}) and len(e["x"]["sort"]) == 40]
     assert len(strips) == 1  # the one-query strip: every key, not the first 12
     assert strips[0]["y"]["sort"] == ["0:head 1", "1:head 2"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_repeated_word_is_named_by_position_and_a_tie_is_said(language: str) -> None:
+    """ "a cat a": the second head's row of the last "a" gives both "a"s the same weight at three
+    decimals; the cell names both copies by position, never just "a"."""
+    at = open_page(language, sentence="a cat a")
+    no_exception(at)
+    e = expected("a cat a")
+    tokens, a = e["tokens"], e["a"]
+    query = at.selectbox(key="mh_query").value
+    shown = top_keys(at, language)
+    assert shown == cells(tokens, a[:, query], language)
+    tie = translate(
+        "mh.his.top_tie", language, count=2, tokens=join_names(["1 · a", "3 · a"], language)
+    )
+    assert tie in shown, shown  # the tie found in the corpus search: head 2 of the last "a"
+    assert all("·" in cell for cell in shown)
+
+
+def test_the_cells_of_the_cat_saw_the_cat_tell_the_copies_apart() -> None:
+    at = open_page(sentence="the cat saw the cat")
+    no_exception(at)
+    e = expected("the cat saw the cat")
+    for query in range(5):
+        at.selectbox(key="mh_query").set_value(query).run()
+        no_exception(at)
+        assert top_keys(at) == cells(e["tokens"], e["a"][:, query])
+
+
+def split_sentence(tokens: list[str], rows: np.ndarray, query: int, language: str = "en") -> str:
+    """The sentence under the table, worked out here: one key for every head, or several."""
+    tops = [set(np.flatnonzero(r == r.max()).tolist()) for r in np.round(rows, 3)]
+    union = sorted(set().union(*tops))
+    label = {p: f"{p + 1} · {tokens[p]}" for p in range(len(tokens))}
+    if len(union) == 1:
+        return translate("mh.his.agree", language, query=label[query], h=len(rows),
+                         key=label[union[0]])  # fmt: skip
+    keys = join_names([label[p] for p in union], language)
+    return translate("mh.his.split", language, query=label[query], h=len(rows),
+                     count=len(union), keys=keys)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_his_paragraph_only_on_the_running_examples_his(language: str) -> None:
+    """The paragraph about "his" in "Tom loves his dog" describes that sentence only: it goes
+    away for another query or sentence, while the computed sentence on the heads follows them."""
+    example = translate("mh.his.example", language)
+    at = open_page(language)
+    no_exception(at)
+    markdown = [m.value for m in at.markdown]
+    assert example in markdown
+    e = expected("Tom loves his dog")
+    assert split_sentence(e["tokens"], e["a"][:, 2], 2, language) in markdown
+    at.selectbox(key="mh_query").set_value(3).run()  # dog
+    markdown = [m.value for m in at.markdown]
+    assert example not in markdown
+    assert split_sentence(e["tokens"], e["a"][:, 3], 3, language) in markdown
+    for sentence in ("the cat saw the cat", "Tom loves his cat", "我爱我的狗，我的狗也爱我"):
+        at.session_state["sentence"] = sentence
+        at.run()
+        no_exception(at)
+        markdown = [m.value for m in at.markdown]
+        assert example not in markdown, sentence
+        e = expected(sentence)
+        query = at.selectbox(key="mh_query").value
+        assert split_sentence(e["tokens"], e["a"][:, query], query, language) in markdown
+
+
+def test_one_head_has_no_heads_to_compare() -> None:
+    at = set_sizes(open_page(), 8, 1)
+    no_exception(at)
+    said = [m.value for m in at.markdown]
+    assert not any(s.startswith("For ") and "heads put" in s for s in said)
+
+
+def test_at_d_model_64_the_output_is_drawn_full_width_not_a_strip() -> None:
+    """At d_model 64 a half-page [n, 64] output had 4-px cells and labels nobody could read; it
+    is drawn at the page's width under the concat, W^O too, both with legible cells."""
+    import json
+
+    def steps(at: AppTest) -> list[int]:
+        specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+        return [s["width"]["step"] for s in specs[-3:]]  # concat, output, W^O (or W^O, output)
+
+    at = set_sizes(open_page(), 64, 16)
+    no_exception(at)
+    assert min(steps(at)) >= 11
+    at = set_sizes(at, 8, 2)
+    no_exception(at)
+    assert min(steps(at)) >= 30  # small: side by side, large cells with their numbers

@@ -195,7 +195,7 @@ def note_for(text: str, seed: int, language: str = "en") -> tuple[str, str | Non
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_three_shuffles_of_a_repeated_word_track_tokens_by_their_old_place(language: str) -> None:
-    """"the cat saw the cat", shuffled three times in a row: the fourth order puts the "cat" of
+    """ "the cat saw the cat", shuffled three times in a row: the fourth order puts the "cat" of
     place 4 at place 1, where the other "cat" stood. It moved: the page must not say it stayed
     (it used to, comparing it with the other copy), and every note is the one worked out here."""
     text = "the cat saw the cat"
