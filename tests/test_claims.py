@@ -87,6 +87,20 @@ def multi_head_rows(text: str) -> Iterator[tuple[Any, ...]]:
             yield (trace.blocks[0].weights[:, i, :], trace.tokens, i)
 
 
+def concat_gaps(text: str) -> Iterator[tuple[Any, ...]]:
+    """(concat gap, output gap) of the toy trace at two head counts, and the same made wrong."""
+    from transformer_walk.app.views import attention
+
+    for config in (ToyConfig(), MULTI_HEAD):
+        trace = toy_with(text, config)
+        if trace is None:
+            return
+        concat = attention.concat_difference(trace)
+        out = attention.output_difference(trace, trace.blocks[0].params.W_O)
+        yield (concat, out)
+        yield (concat, out + 0.5)  # a W^O that is not the model's
+
+
 def shuffles(text: str) -> Iterator[tuple[Any, ...]]:
     """(without positions, with positions) ShuffleResults of ``text`` under three shuffles."""
     from transformer_walk.models.toy import tokenize
@@ -154,6 +168,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.attention.lopsided_pair": attention_matrices,
     "transformer_walk.app.views.multi_head.head_top": attention_rows,
     "transformer_walk.app.views.multi_head.heads_split": multi_head_rows,
+    "transformer_walk.app.views.multi_head.concat_check": concat_gaps,
     "transformer_walk.app.views.positions.shuffle_verdict": shuffles,
     "transformer_walk.app.views.positions.kept_place_note": shuffle_notes,
     "transformer_walk.app.views.then_and_now.rope_sentence": rope_charts,

@@ -193,8 +193,8 @@ def test_two_hundred_words_at_the_largest_sizes() -> None:
     assert metric(at, "n (tokens)") == "200"
     assert metric(at, "d_k = d_model / h") == "4"
     assert at.slider(key="mh_window").max == 200 - 12 + 1
-    # 16 side by side, his × heads, 4 head outputs drawn, concat, W^O, output.
-    assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 3
+    # 16 side by side, his × heads, 4 head outputs drawn, concat and output in two pieces, W^O.
+    assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 5
     assert any(c.value == translate("mh.concat.more", "en", more=12) for c in at.caption)
 
 
@@ -319,11 +319,14 @@ def test_at_d_model_64_the_output_is_drawn_full_width_not_a_strip() -> None:
 
     def steps(at: AppTest) -> list[int]:
         specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-        return [s["width"]["step"] for s in specs[-3:]]  # concat, output, W^O (or W^O, output)
+        return [s["width"]["step"] for s in specs[-5:]]  # concat ×2, output ×2, W^O
 
     at = set_sizes(open_page(), 64, 16)
     no_exception(at)
-    assert min(steps(at)) >= 11
+    assert min(steps(at)[:4]) >= 20  # 64 columns in two pieces of 32
+    assert steps(at)[4] >= 11  # W^O, 64 × 64 at the page's width
+    pieces = [translate("mh.concat.columns", "en", first=f, last=f + 31) for f in (1, 33)]
+    assert [c.value for c in at.caption if c.value in pieces] == pieces * 2
     at = set_sizes(at, 8, 2)
     no_exception(at)
-    assert min(steps(at)) >= 30  # small: side by side, large cells with their numbers
+    assert min(steps(at)[-3:]) >= 30  # small: side by side, large cells with their numbers

@@ -38,6 +38,7 @@ PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
 MAX_SHOWN = 12  # tokens per side of each small heatmap
 MAX_ROW_KEYS = 48  # keys of the one-query strip drawn whole (at full width, ~14-px cells)
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
+WRAP_COLUMNS = 32  # columns per piece of a wide [n, d_model] matrix (23-px cells at full width)
 LEGIBLE_CELL = 12  # px: the smallest cell whose row and column labels still read (9-px font)
 DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
 
@@ -186,6 +187,37 @@ def _legible_at_half(d_model: int) -> bool:
     return layout.cell >= LEGIBLE_CELL
 
 
+def _wide_rows(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    title: str,
+    col_title: str,
+) -> None:
+    """A few token rows over many columns ([n, d_model]) at the page's width, wrapped every
+    ``WRAP_COLUMNS`` columns: in one piece a [4, 64] matrix was a strip 44 px tall with 7-px
+    labels. The pieces share one colour scale, so a colour means one value in all of them."""
+    st.markdown(title)
+    colours = grid.colours_for(values)
+    width = values.shape[1]
+    for first in range(0, width, WRAP_COLUMNS):
+        last = min(first + WRAP_COLUMNS, width)
+        if width > WRAP_COLUMNS:
+            st.caption(t("mh.concat.columns", first=first + 1, last=last))
+        st.vega_lite_chart(
+            charts.heatmap(
+                values[:, first:last],
+                row_labels,
+                col_labels[first:last],
+                row_title="",
+                col_title=col_title,
+                value_title=t("mh.value"),
+                domain=colours.domain,
+            ),
+            width="content",
+        )
+
+
 def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_o: [d, d]
     st.header(t("mh.concat.title"), divider="gray")
     st.markdown(t("mh.concat.body"))
@@ -238,7 +270,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         cols[-1].caption(t("mh.concat.more", more=cfg.h - len(shown)))
 
     concat_cols = [f"h{c // cfg.d_k + 1}·{c % cfg.d_k + 1}" for c in range(cfg.d_model)]
-    matrix(
+    _wide_rows(
         block.concat[start:stop],
         tokens,
         concat_cols,
@@ -256,16 +288,14 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
             out = block.attn_out[start:stop]
             matrix(out, tokens, model_cols, out_title, "d_model", charts.HALF)
     else:  # a wide model: each at full width, the output under the concat it came from
-        matrix(block.attn_out[start:stop], tokens, model_cols, out_title, "d_model")
+        _wide_rows(block.attn_out[start:stop], tokens, model_cols, out_title, "d_model")
         matrix(w_o, model_cols, model_cols, w_o_title, "d_model")
-    st.success(
-        t(
-            "mh.concat.check",
-            concat=f"{views.concat_difference(trace):.1e}",
-            out=f"{views.output_difference(trace, w_o):.1e}",
-        ),
-        icon=":material/check_circle:",
+    check = mh_views.concat_check(
+        views.concat_difference(trace), views.output_difference(trace, w_o)
     )
+    if check is not None and (said := say(check)) is not None:
+        box = st.success if check.message == "mh.concat.check" else st.warning
+        box(said, icon=":material/rule:")
     st.caption(t("mh.concat.not_sentences"))
 
 

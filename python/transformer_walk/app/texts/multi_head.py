@@ -136,13 +136,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "… and {more} more {more:head|heads}, each the same shape.",
         "zh": "……还有 {more} 个头，形状都一样。",
     },
+    "mh.concat.columns": {"en": "columns {first}–{last}", "zh": "第 {first}–{last} 列"},
     "mh.concat.cols": {"en": "head · column", "zh": "头 · 列"},
     "mh.concat.check": {
-        "en": "Checked on the trace: the concat's column blocks are the heads' outputs "
-        "(largest difference {concat}), and Concat · W^O is the attention output the model "
-        "recorded (largest difference {out}).",
+        "en": "Checked on the trace: the concat's column blocks are the heads' outputs (largest "
+        "difference {concat}), and $\\operatorname{{Concat}} \\cdot W^O$ is the attention "
+        "output the model recorded (largest difference {out}): both within rounding error.",
         "zh": "已在轨迹上核对：拼接结果的各个列块就是各个头的输出（最大差值 {concat}），"
-        "Concat · W^O 就是模型记录的注意力输出（最大差值 {out}）。",
+        "$\\operatorname{{Concat}} \\cdot W^O$ 就是模型记录的注意力输出（最大差值 {out}）："
+        "两者都在舍入误差之内。",
+    },
+    "mh.concat.check_apart": {
+        "en": "Checked on the trace: the concat's column blocks differ from the heads' outputs by "
+        "up to {concat}, and $\\operatorname{{Concat}} \\cdot W^O$ from the attention output "
+        "the model recorded by up to {out}: more than rounding error.",
+        "zh": "已在轨迹上核对：拼接结果的各个列块与各个头的输出最多相差 {concat}，"
+        "$\\operatorname{{Concat}} \\cdot W^O$ 与模型记录的注意力输出最多相差 {out}："
+        "超出了舍入误差。",
     },
     "mh.concat.not_sentences": {
         "en": "Concat joins features, not sentences: the number of rows stays n, and each row "

@@ -126,7 +126,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pos.shuffle.row": {"en": "token at its new place", "zh": "新位置上的 token"},
     "pos.shuffle.row_label": {
         "en": "{place} · {token} (was {source})",
-        "zh": "{place} · {token}（原位置 {source}）",
+        "zh": "{place} · {token}（原 {source}）",
     },
     "pos.shuffle.stayed": {
         "en": "“{token}” kept its place in this shuffle, and its output still moved by {diff}: "

@@ -120,3 +120,33 @@ def heads_split(rows: np.ndarray, tokens: Sequence[str], query: int) -> Claim | 
         return Claim("mh.his.agree", {**fields, "key": _label(tokens, union[0])})
     keys = [_label(tokens, p) for p in union]
     return Claim("mh.his.split", {**fields, "count": len(union), "keys": keys})
+
+
+# --- the concat and W^O, checked on the trace --------------------------------------------------
+
+#: Largest gap still read as rounding: the concat is a copy (gap 0) and Concat · W^O is the
+#: same float64 product the model took, so anything above this is a real difference.
+ROUNDING = 1e-9
+
+
+def _concat_fields(concat: float, out: float) -> dict[str, object]:
+    return {"concat": f"{concat:.1e}", "out": f"{out:.1e}"}
+
+
+def _concat_message(concat: float, out: float) -> str:
+    within = concat <= ROUNDING and out <= ROUNDING
+    return "mh.concat.check" if within else "mh.concat.check_apart"
+
+
+def _concat_holds(said: Claim, concat: float, out: float) -> bool:
+    return said.message == _concat_message(concat, out) and dict(said.fields) == _concat_fields(
+        concat, out
+    )
+
+
+@claim(_concat_holds)
+def concat_check(concat: float, out: float) -> Claim:
+    """The check of the concat section: ``concat`` the largest gap between the concat's column
+    blocks and the heads' outputs, ``out`` between Concat · W^O and the recorded attention
+    output. "Checked" only when both are rounding error; otherwise the gaps, said as such."""
+    return Claim(_concat_message(concat, out), _concat_fields(concat, out))
