@@ -162,6 +162,26 @@ def rope_charts(text: str) -> Iterator[tuple[Any, ...]]:
         yield (dots,)
 
 
+def norm_vectors(text: str) -> Iterator[tuple[Any, ...]]:
+    """A residual-stream-like vector drawn from the sentence, as it is and centred."""
+    from transformer_walk.topics import then_and_now as tan
+
+    rng = np.random.default_rng(len(text))
+    x = 0.1 * rng.standard_normal(576) + 0.01 * rng.standard_normal()
+    yield (tan.compare_norms(x, 1e-5),)
+    yield (tan.compare_norms(x - x.mean(), 1e-5),)
+
+
+def norm_gaps(text: str) -> Iterator[tuple[Any, ...]]:
+    """(largest gap, largest |value|) of RMSNorm in float64 against float32, and a wrong one."""
+    rng = np.random.default_rng(len(text))
+    x = rng.standard_normal(576)
+    y = x / np.sqrt((x**2).mean() + 1e-5)
+    size = float(np.abs(y).max())
+    yield (float(np.abs(y - y.astype(np.float32)).max()), size)
+    yield (0.01 * size, size)
+
+
 #: For each registered claim function: its argument tuples for one sentence.
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.attention.top_weight": attention_rows,
@@ -173,6 +193,8 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.positions.kept_place_note": shuffle_notes,
     "transformer_walk.app.views.then_and_now.rope_sentence": rope_charts,
     "transformer_walk.app.views.then_and_now.rope_trace_check": rope_checks,
+    "transformer_walk.app.views.then_and_now.norm_sentence": norm_vectors,
+    "transformer_walk.app.views.then_and_now.norm_check": norm_gaps,
 }
 
 

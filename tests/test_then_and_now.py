@@ -106,8 +106,12 @@ def test_norms_on_one_vector() -> None:
     assert cmp.layer_out_mean == pytest.approx(0.0, abs=1e-12)
     assert cmp.rms_out_mean == pytest.approx(3.0 / np.sqrt(12.5))
     assert cmp.mean_share == pytest.approx(3.0 / np.sqrt(12.5))
-    key, fields = views.norm_sentence(cmp)
-    assert fields["share"] == "84.9%" and fields["mean"] == "3.0000"
+    said = views.norm_sentence(cmp)
+    assert said is not None and said.message == "tan.norm.says"
+    assert said.fields["share"] == "84.9%" and said.fields["mean"] == "3.0000"
+    centred = views.norm_sentence(tan.compare_norms(x - x.mean(), 0.0))
+    assert centred is not None and centred.message == "tan.norm.says_centred"
+    assert centred.fields["rms_mean"] == "0.0e+00"  # never "-0.0000" or "keeps it" for nothing
     with pytest.raises(ValueError, match="non-empty"):
         tan.compare_norms(np.array([]), 1e-5)
 

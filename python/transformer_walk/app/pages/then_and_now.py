@@ -208,11 +208,13 @@ def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: st
         ).style.format("{:.3f}"),
         width="stretch",
     )
-    key, fields = views.norm_sentence(cmp)
-    st.markdown(t(key, **fields))
+    if (said := say(views.norm_sentence(cmp))) is not None:
+        st.markdown(said)
     gamma = trace.params.attn_norm.weight
     error = float(np.abs(cmp.rms_out * gamma - trace.norm1[token]).max())
-    st.caption(t("tan.norm.check", error=f"{error:.1e}"))
+    size = float(np.abs(trace.norm1[token]).max())
+    if (check := say(views.norm_check(error, size))) is not None:
+        st.caption(check)
 
 
 def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, selected: str) -> None:

@@ -212,6 +212,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "均值 {mean} 占向量大小的 {share}：LayerNorm 把它去掉（之后均值为 {ln_mean}），"
         "RMSNorm 则保留它（之后均值为 {rms_mean}）。",
     },
+    "tan.norm.says_centred": {
+        "en": "The mean, {mean}, is {share} of the vector's size: too small to show at four "
+        "decimals, so here both norms leave a mean near 0 (LayerNorm {ln_mean}, RMSNorm "
+        "{rms_mean}); the difference between them shows on vectors with a larger mean.",
+        "zh": "均值 {mean} 只占向量大小的 {share}：在四位小数下看不出来，所以这里两种归一化"
+        "之后的均值都接近 0（LayerNorm 为 {ln_mean}，RMSNorm 为 {rms_mean}）；"
+        "两者的差别要在均值更大的向量上才看得出来。",
+    },
+    "tan.norm.check_apart": {
+        "en": "Times the layer's learned scale γ, the RMSNorm here differs from the model's "
+        "recorded attention input by up to {error}: more than float32 rounding.",
+        "zh": "乘以该层学到的缩放 γ 后，这里的 RMSNorm 与模型记录的注意力输入最多相差 {error}："
+        "超出了 float32 的舍入误差。",
+    },
     "tan.norm.check": {
         "en": "Times the layer's learned scale γ, the RMSNorm here matches the model's recorded "
         "attention input to {error}.",

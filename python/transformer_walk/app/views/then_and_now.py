@@ -112,13 +112,62 @@ def gqa_sentence(cfg: SmolLM2Config) -> Sentence:
     }
 
 
-def norm_sentence(cmp: tan.NormComparison) -> Sentence:
-    return "tan.norm.says", {
-        "mean": f"{cmp.mean:.4f}",
-        "share": percent(cmp.mean_share),
-        "ln_mean": f"{cmp.layer_out_mean:.1e}",
-        "rms_mean": f"{cmp.rms_out_mean:.4f}",
+def _shows_zero(value: float, digits: int = 4) -> bool:
+    return f"{abs(value):.{digits}f}" == f"{0:.{digits}f}"
+
+
+def _norm_claim(cmp: tan.NormComparison) -> Claim:
+    centred = _shows_zero(cmp.rms_out_mean) or not _close(cmp.layer_out_mean, 0.0)
+    if centred:  # nothing for RMSNorm to keep that shows (or LayerNorm did not centre)
+        return Claim(
+            "tan.norm.says_centred",
+            {
+                "mean": f"{cmp.mean:.1e}",
+                "share": percent(cmp.mean_share),
+                "ln_mean": f"{cmp.layer_out_mean:.1e}",
+                "rms_mean": f"{cmp.rms_out_mean:.1e}",
+            },
+        )
+    return Claim(
+        "tan.norm.says",
+        {
+            "mean": f"{cmp.mean:.4f}",
+            "share": percent(cmp.mean_share),
+            "ln_mean": f"{cmp.layer_out_mean:.1e}",
+            "rms_mean": f"{cmp.rms_out_mean:.4f}",
+        },
+    )
+
+
+def _norm_holds(said: Claim, cmp: tan.NormComparison) -> bool:
+    expected = _norm_claim(cmp)  # "keeps it" needs a mean that shows, "removes it" a 0
+    return said.message == expected.message and dict(said.fields) == dict(expected.fields)
+
+
+@claim(_norm_holds)
+def norm_sentence(cmp: tan.NormComparison) -> Claim:
+    """What the two norms did to the vector's mean: LayerNorm removed it and RMSNorm kept it,
+    said only when RMSNorm's mean shows at the four decimals printed and LayerNorm's is rounding;
+    otherwise that the vector's mean was too small to tell them apart, with the numbers."""
+    return _norm_claim(cmp)
+
+
+def _norm_check_message(error: float, size: float) -> str:
+    within = error <= TRACE_TOLERANCE * max(1.0, size)
+    return "tan.norm.check" if within else "tan.norm.check_apart"
+
+
+def _norm_check_holds(said: Claim, error: float, size: float) -> bool:
+    return said.message == _norm_check_message(error, size) and dict(said.fields) == {
+        "error": f"{error:.1e}"
     }
+
+
+@claim(_norm_check_holds)
+def norm_check(error: float, size: float) -> Claim:
+    """The RMSNorm worked out here (times γ) against the model's recorded one: ``error`` the
+    largest gap, ``size`` the largest |value|. "Matches" only within float32 rounding."""
+    return Claim(_norm_check_message(error, size), {"error": f"{error:.1e}"})
 
 
 def ffn_sentence(
