@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from transformer_walk.app.views.byte_text import piece_labels, text_html, utf8_spans
 
+CODE_POINT = re.compile(r"⟨U\+([0-9A-F]{4,6})⟩")
 PART = re.compile(r"⟨([0-9A-F]{2}(?: [0-9A-F]{2})*)(?:→([^⟩]+))?⟩")
 
 
@@ -56,7 +57,8 @@ def test_any_text_cut_anywhere_never_shows_a_replacement_and_keeps_every_byte(
         assert all(name is not None for name in named)  # a whole text: every part has its char
         assert len(shown) <= len(piece)
         if not PART.search(label):
-            assert label.replace("␣", " ").replace("⏎", "\n").replace("⇥", "\t") in (
+            named_back = CODE_POINT.sub(lambda m: chr(int(m.group(1), 16)), label)
+            assert named_back.replace("␣", " ").replace("⏎", "\n").replace("⇥", "\t") in (
                 piece.decode(),
                 "∅",
             )
@@ -78,3 +80,8 @@ def test_the_text_is_literal_html_with_the_new_part_marked() -> None:
     assert "**x**" in shown and "&lt;b&gt;" in shown
     assert shown.endswith("<mark> y⏎<br></mark></div>")
     assert "\ufffd" not in text_html(b"", "你".encode()[:2])
+
+
+def test_a_piece_that_draws_nothing_is_named_by_code_point() -> None:
+    heart = "❤️".encode()  # E2 9D A4, then the variation selector EF B8 8F
+    assert piece_labels([heart[:3], heart[3:]]) == ["❤", "⟨U+FE0F⟩"]

@@ -59,3 +59,19 @@ def test_a_difference_of_zero_reads_zero() -> None:
 
     assert difference_label(0.0) == "0"
     assert difference_label(1.4e-17) == "1.4e-17"
+
+
+def test_tokens_that_draw_nothing_are_named_by_code_point() -> None:
+    from transformer_walk.app.views.labels import token_labels, visible
+
+    assert visible("\ufe0f") == "⟨U+FE0F⟩"  # the variation selector of "❤️", a token of its own
+    assert visible("tom\x07") == "tom⟨U+0007⟩"
+    assert visible("👨\u200d👩") == "👨\u200d👩"  # a joiner inside a sequence draws with it
+    assert visible("é") == "é"
+    assert token_labels(["❤", "\ufe0f"]) == {0: "1 · ❤", 1: "2 · ⟨U+FE0F⟩"}
+
+
+def test_a_vector_never_shows_minus_zero() -> None:
+    from transformer_walk.app.views.labels import vector_label
+
+    assert vector_label([-0.0001, 0.25, -0.5]) == "[0.000, 0.250, -0.500]"

@@ -17,6 +17,7 @@ from transformer_walk.app.model_widgets import (
 )
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import bpe as bpe_views
+from transformer_walk.app.views.labels import visible
 from transformer_walk.app.views.minilm import unknown_spans
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
@@ -67,7 +68,10 @@ def _pipeline(trace: Trace) -> None:
         st.caption(t("tok.step.ids_body", vocab=len(trace.vocab), base=base, added=added))
         st.dataframe(
             pd.DataFrame(
-                {t("tok.col.token"): trace.tokens, t("tok.col.id"): trace.ids.tolist()},
+                {
+                    t("tok.col.token"): [visible(x) for x in trace.tokens],
+                    t("tok.col.id"): trace.ids.tolist(),
+                },
                 index=pd.Index(range(1, n + 1), name=t("tok.col.position")),
             ),
             width="stretch",
@@ -86,7 +90,7 @@ def _pipeline(trace: Trace) -> None:
             charts.heatmap(
                 rows,
                 [
-                    f"{p + 1} · {tok} ({i})"
+                    f"{p + 1} · {visible(tok)} ({i})"
                     for p, (tok, i) in enumerate(
                         zip(trace.tokens[:shown], trace.ids[:shown], strict=True)
                     )

@@ -12,7 +12,12 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from transformer_walk.app.views.labels import readable_piece
+from transformer_walk.app.views.labels import (
+    DRAWN_ON_OTHERS,
+    NEVER_DRAWN,
+    readable_piece,
+    visible,
+)
 
 
 class Span(NamedTuple):
@@ -52,13 +57,6 @@ def hex_bytes(data: bytes) -> str:
     return " ".join(f"{b:02X}" for b in data)
 
 
-def _visible(char: str) -> str:
-    """A character as a label can show it: an invisible one (a zero-width joiner, a control
-    character, a combining mark, a space) by its code point."""
-    invisible = unicodedata.category(char) in ("Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp")
-    return f"U+{ord(char):04X}" if invisible else char
-
-
 def piece_labels(pieces: Sequence[bytes], before: bytes = b"") -> list[str]:
     """How each of ``pieces`` (consecutive tokens' bytes) reads: its whole characters as text
     (spaces and newlines marked, ``readable_piece``), each part of a character as
@@ -83,19 +81,32 @@ def piece_labels(pieces: Sequence[bytes], before: bytes = b"") -> list[str]:
                 text += span.char
                 continue
             if text:
-                out.append(readable_piece(text))
+                out.append(_whole(text))
                 text = ""
             part = data[max(start, span.start) : min(end, span.end)]
             if span.char is not None:
-                out.append(f"⟨{hex_bytes(part)}→{_visible(span.char)}⟩")
+                out.append(f"⟨{hex_bytes(part)}→{_char_name(span.char)}⟩")
             elif out and out[-1].startswith("⟨") and "→" not in out[-1]:  # stray bytes together
                 out[-1] = f"{out[-1][:-1]} {hex_bytes(part)}⟩"
             else:
                 out.append(f"⟨{hex_bytes(part)}⟩")
         if text or not out:
-            out.append(readable_piece(text))
+            out.append(_whole(text))
         labels.append("".join(out))
     return labels
+
+
+def _whole(text: str) -> str:
+    """Whole characters of a piece: spaces and breaks marked (``readable_piece``), characters
+    that draw nothing by code point (``labels.visible``)."""
+    return visible(readable_piece(text))
+
+
+def _char_name(char: str) -> str:
+    """The character a part of a token belongs to, as the arrow names it: "你", or "U+FE0F" for
+    one that draws nothing alone."""
+    categories = NEVER_DRAWN + DRAWN_ON_OTHERS
+    return f"U+{ord(char):04X}" if unicodedata.category(char) in categories else char
 
 
 def text_html(before: bytes, new: bytes) -> str:

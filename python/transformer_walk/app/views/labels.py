@@ -3,6 +3,7 @@ and formulas."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -23,6 +24,27 @@ def tex_shape(shape: Sequence[int]) -> str:
     return shape_label(shape, latex=True)
 
 
+#: Characters that draw nothing wherever they stand: controls, format characters (a variation
+#: selector U+FE0F, a zero-width joiner), line and paragraph separators.
+NEVER_DRAWN = ("Cc", "Cf", "Zl", "Zp")
+#: Characters that draw nothing on their own: combining marks and spaces.
+DRAWN_ON_OTHERS = ("Mn", "Me", "Zs")
+
+
+def code_point(char: str) -> str:
+    """ "⟨U+FE0F⟩": a character named by its code point."""
+    return f"⟨U+{ord(char):04X}⟩"
+
+
+def visible(token: str) -> str:
+    """A token as a label can show it: a token of characters that draw nothing (the emoji
+    variation selector U+FE0F after "❤", a zero-width space) by their code points, and a control
+    character anywhere; the rest as it is (a joiner inside an emoji sequence draws with it)."""
+    if token and all(unicodedata.category(c) in NEVER_DRAWN + DRAWN_ON_OTHERS for c in token):
+        return "".join(code_point(c) for c in token)
+    return "".join(code_point(c) if unicodedata.category(c) == "Cc" else c for c in token)
+
+
 def token_labels(
     tokens: Sequence[str], positions: Iterable[int] | None = None, *, first: int = 1
 ) -> dict[int, str]:
@@ -30,7 +52,7 @@ def token_labels(
     counted from ``first`` — 1 for "the third token", 0 where the number is the position itself.
     Built once per run, for pickers' ``format_func`` (which may be called outside the run)."""
     chosen = range(len(tokens)) if positions is None else positions
-    return {p: f"{p + first} · {tokens[p]}" for p in chosen}
+    return {p: f"{p + first} · {visible(tokens[p])}" for p in chosen}
 
 
 def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -> list[str]:
@@ -54,8 +76,9 @@ def shown_as(values: Any, digits: int) -> Any:
 
 
 def vector_label(values: Iterable[float], digits: int = 3) -> str:
-    """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``)."""
-    return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
+    """[0.853, 0.292]: a short vector in a table cell or a sentence (LaTeX: ``latex.vector``); a
+    value that rounds to zero is 0.000, never -0.000."""
+    return "[" + ", ".join(f"{v:.{digits}f}" for v in shown_as(list(values), digits)) + "]"
 
 
 def readable_piece(piece: str) -> str:
