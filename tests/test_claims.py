@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import claim_inputs_by_hand
+import claim_inputs_timings
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,6 +72,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.attention.top_weight": attention_rows,
     "transformer_walk.app.views.attention.lopsided_pair": attention_matrices,
 }
+INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:
