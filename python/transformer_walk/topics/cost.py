@@ -185,16 +185,16 @@ def slope_fit(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> 
 
 
 def growth_kind(fit: SlopeFit) -> str:
-    """What the fit can say: ``two_points`` (no spread to judge), ``noisy`` (an interval wider
-    than ±READABLE_HALF_WIDTH), else where the interval lies against 2: ``quadratic`` (it holds
-    2), ``below`` or ``above``."""
+    """What the fit can say, as the message that says it: two points (no spread to judge), too
+    noisy (an interval wider than ±READABLE_HALF_WIDTH), else where the interval lies against 2:
+    quadratic (it holds 2), below or above."""
     if fit.low is None or fit.high is None:
-        return "two_points"
+        return "cost.fit.two_points"
     if (fit.high - fit.low) / 2 > READABLE_HALF_WIDTH:
-        return "noisy"
+        return "cost.fit.noisy"
     if fit.low <= QUADRATIC <= fit.high:
-        return "quadratic"
-    return "below" if fit.high < QUADRATIC else "above"
+        return "cost.fit.quadratic"
+    return "cost.fit.below" if fit.high < QUADRATIC else "cost.fit.above"
 
 
 def two_places(value: float) -> str:
@@ -207,7 +207,7 @@ def _growth_fields(fit: SlopeFit) -> dict[str, object]:
     fields: dict[str, object] = {"slope": two_places(fit.slope), "points": fit.points}
     if fit.low is not None and fit.high is not None:
         fields |= {"low": two_places(fit.low), "high": two_places(fit.high)}
-    if growth_kind(fit) == "noisy":
+    if growth_kind(fit) == "cost.fit.noisy":
         fields["reach"] = f"{READABLE_HALF_WIDTH:g}"
     return fields
 
@@ -218,7 +218,7 @@ def _growth_holds(
     fit = slope_fit(ns, seconds, min_n)
     return (
         fit is not None
-        and said.message == f"cost.fit.{growth_kind(fit)}"
+        and said.message == growth_kind(fit)
         and dict(said.fields) == _growth_fields(fit)
     )
 
@@ -231,4 +231,4 @@ def growth(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> Cla
     fit = slope_fit(ns, seconds, min_n)
     if fit is None:
         return None
-    return Claim(f"cost.fit.{growth_kind(fit)}", _growth_fields(fit))
+    return Claim(growth_kind(fit), _growth_fields(fit))

@@ -232,13 +232,13 @@ def _weight_holds(
     said: Claim, guess: float, token: int, guessed_on: Scores, names: Sequence[str]
 ) -> bool:
     weight = float(weights_of(guessed_on)[token])
-    kind = said.message.removeprefix("abh.reveal.weight_")
     agrees = {
-        "close": abs(guess - weight) <= WEIGHT_TOLERANCE,
-        "high": guess - weight > WEIGHT_TOLERANCE,
-        "low": weight - guess > WEIGHT_TOLERANCE and token in winners(guessed_on),
-        "low_other": weight - guess > WEIGHT_TOLERANCE and token not in winners(guessed_on),
-    }.get(kind, False)
+        "abh.reveal.weight_close": abs(guess - weight) <= WEIGHT_TOLERANCE,
+        "abh.reveal.weight_high": guess - weight > WEIGHT_TOLERANCE,
+        "abh.reveal.weight_low": weight - guess > WEIGHT_TOLERANCE and token in winners(guessed_on),
+        "abh.reveal.weight_low_other": weight - guess > WEIGHT_TOLERANCE
+        and token not in winners(guessed_on),
+    }.get(said.message, False)
     return agrees and said == _weight_verdict(guess, token, guessed_on, names)
 
 
