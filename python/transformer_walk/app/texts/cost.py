@@ -167,11 +167,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.fit.noisy": {
         "en": "**Too noisy to read.** The fitted slope is {slope}, but its 95% interval over the "
         "{points} sizes fitted runs from {low} to {high}, more than ±{reach}: the points stray "
-        "too far from one line to say how the time grows. Measure again, with one thread each, "
-        "or with a larger largest n.",
+        "too far from one line to say how the time grows. Measure again, when the machine is "
+        "quieter, or time more sizes with a larger largest n.",
         "zh": "**噪声太大，无法解读。** 拟合斜率为 {slope}，但由参与拟合的 {points} 个规模得到的 "
         "95% 区间从 {low} 到 {high}，超出 ±{reach}：这些点离一条直线太远，说不出耗时如何增长。"
-        "请重新测量，打开“各用一个线程”，或调大最大 n。",
+        "请在机器较空闲时重新测量，或调大最大 n，多测几个规模。",
     },
     "cost.fit.two_points": {
         "en": "**Only {points} sizes.** The slope through them is {slope}, but two points always "
