@@ -38,11 +38,12 @@ def _keys(scores: list[float]) -> list[int]:
 
 
 def _edits(scores: list[float]) -> list[list[float]]:
-    """The scores, and copies with the runner-up tying the winner, 0.4 behind it, 3 behind it."""
+    """The scores, and copies with the runner-up tying the winner, tying it as shown (0.00001
+    behind), 0.4 behind it and 3 behind it."""
     out = [scores]
     if len(scores) > 1:
         top, second = np.argsort(scores)[::-1][:2].tolist()
-        for gap in (0.0, 0.4, 3.0):
+        for gap in (0.0, 1e-5, 0.4, 3.0):
             edited = list(scores)
             edited[second] = scores[top] - gap
             out.append(edited)

@@ -113,6 +113,15 @@ def test_a_low_guess_for_a_key_that_lost_is_not_explained_as_a_winners_share() -
     assert low in shown(at)
 
 
+def test_scores_too_close_to_show_are_a_tie_as_shown_not_an_exact_one() -> None:
+    at = reveal(edit(open_abh(), {1: {"s": 2.5001}}), guess=0)  # loves a hair above Tom
+    weight = f"{_softmax([2.5, 2.5001, 1.0, 0.8])[0]:.3f}"
+    said = translate("abh.reveal.tie_shown", "en", top="Tom and loves", weight=weight,
+                     scores="2.5 and 2.5001")  # fmt: skip
+    assert said in shown(at)
+    assert not any(t.startswith("A tie:") for t in shown(at))  # "exactly the same weight"
+
+
 def _softmax(scores: list[float]) -> list[float]:
     e = [math.exp(s - max(scores)) for s in scores]
     return [x / sum(e) for x in e]

@@ -227,6 +227,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "平局：{top} 的分数都是 {s_top}，所以 softmax 给它们的权重完全相同——"
         "在相等的分数之间它没有偏爱。",
     },
+    "abh.reveal.tie_shown": {
+        "en": "A tie as shown: {top} each get {weight} to three decimals — their scores, "
+        "{scores}, differ too little for the difference in weight to show.",
+        "zh": "按显示的精度是平局：{top} 的权重保留三位小数都是 {weight}——它们的分数 {scores} "
+        "相差太小，权重上的差别显示不出来。",
+    },
     "abh.reveal.close": {
         "en": "Not a clear win: {top} scores {s_top} and the runner-up {second} scores "
         "{s_second}, a gap of {gap}, so {top} gets only exp({gap}) ≈ **{ratio}×** the weight of "
@@ -351,8 +357,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "abh.heads.h1": {
         "en": "**Head 1 · his → Tom**\n\nCould be read as coreference: *whose* dog? The head "
-        "computed above.",
-        "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？也就是上面算的这个头。",
+        "computed above, with the article's scores.",
+        "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？"
+        "也就是上面用文章里的分数算的这个头。",
     },
     "abh.heads.h2": {
         "en": "**Head 2 · his → dog**\n\nCould be read as syntax: *his* is the determiner of "

@@ -86,9 +86,18 @@ def winner(scores: Scores, names: Sequence[str], query: str) -> Claim | None:
 def _lead_fields(scores: Scores, names: Sequence[str]) -> Claim | None:
     top, second = winners(scores), runner_up(scores)
     s = [float(x) for x in scores]
-    if len(top) > 1:
+    if len(top) > 1 and len({s[i] for i in top}) == 1:
         return Claim(
             "abh.reveal.tie", {"top": [names[i] for i in top], "s_top": _number(s[top[0]])}
+        )
+    if len(top) > 1:  # tied as shown, not in score
+        return Claim(
+            "abh.reveal.tie_shown",
+            {
+                "top": [names[i] for i in top],
+                "weight": f"{weights_of(scores)[top[0]]:.3f}",
+                "scores": [_number(s[i]) for i in top],
+            },
         )
     if second is None:
         return None  # a single key: nothing to win against
@@ -114,12 +123,18 @@ def _lead_holds(said: Claim, scores: Scores, names: Sequence[str]) -> bool:
     equal)."""
     w = weights_of(scores)
     shown = np.round(w, 3)
-    if said.message == "abh.reveal.tie":
+    if said.message in ("abh.reveal.tie", "abh.reveal.tie_shown"):
         named = said.fields["top"]
         if not isinstance(named, list):
             return False
         tied = [i for i, name in enumerate(names) if name in named]
-        return len(tied) > 1 and len(set(shown[tied])) == 1 and said == _lead_fields(scores, names)
+        same_score = len({float(scores[i]) for i in tied}) == 1
+        return (
+            len(tied) > 1
+            and len(set(shown[tied])) == 1
+            and same_score == (said.message == "abh.reveal.tie")
+            and said == _lead_fields(scores, names)
+        )
     ratio = float(str(said.fields["ratio"]))
     clear = said.message == "abh.reveal.clear"
     return said == _lead_fields(scores, names) and (
