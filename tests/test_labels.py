@@ -44,3 +44,18 @@ def test_markdown_table_keeps_formulas_and_escapes_bars() -> None:
 def test_markdown_text_shows_markup_as_itself() -> None:
     assert markdown_text("*his* $x$ #1") == r"\*his\* \$x\$ \#1"
     assert markdown_text("a\nb") == "a  \nb"  # a line break Markdown keeps
+
+
+def test_a_value_rounded_to_zero_loses_its_sign() -> None:
+    from transformer_walk.app.views.labels import shown_as
+
+    shown = shown_as([-3e-9, -0.0, 0.12344, -0.00005], 4)
+    assert [f"{v:.4f}" for v in shown] == ["0.0000", "0.0000", "0.1234", "-0.0001"]
+    assert shown[2] == 0.12344  # only what shows as zero is changed
+
+
+def test_a_difference_of_zero_reads_zero() -> None:
+    from transformer_walk.app.views.labels import difference_label
+
+    assert difference_label(0.0) == "0"
+    assert difference_label(1.4e-17) == "1.4e-17"

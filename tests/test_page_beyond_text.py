@@ -68,6 +68,9 @@ def test_upload_choice_and_any_sentence(sentence: str) -> None:
     if not vit.pillow_available():
         assert any(i.value == translate("vit.upload.no_pil", "zh") for i in at.info)
     assert metric(at, translate("vit.metric.n", "zh")) == "36"  # the scene stands in
+    if vit.pillow_available():  # the uploader's built-in English replaced by the page's words
+        styles = [h.proto.body for h in at.get("html") if "stFileUploaderDropzone" in h.proto.body]
+        assert styles and f'content: "{translate("vit.upload.button", "zh")}"' in styles[0]
 
 
 def test_coming_back_to_the_page_starts_again_at_the_middle_patch() -> None:

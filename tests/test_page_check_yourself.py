@@ -65,7 +65,7 @@ def test_reveal_scores_and_shows_the_live_numbers(language: str) -> None:
     assert any(e.value == wrong for e in at.error)
     s = checks.symmetry("Tom loves his dog", "numpy")
     assert translate(
-        "chk.sym.result", language, i="his", j="tom", a_ij=f"{s.a_ij:.3f}",
+        "chk.sym.result", language, i="3 · his", j="1 · tom", a_ij=f"{s.a_ij:.3f}",
         a_ji=f"{s.a_ji:.3f}", max=f"{s.max_asymmetry:.3f}",
     ) in markdown(at)  # fmt: skip
     # Start over.

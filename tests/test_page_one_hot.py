@@ -93,7 +93,7 @@ def test_orthogonality_and_the_lookup_check(language: str) -> None:
 def test_choosing_words_and_a_repeated_token() -> None:
     at = open_page(sentence="the dog saw the dog")
     no_exception(at)
-    repeated = translate("onehot.orth.repeated", "en", tokens="“the”, “dog”", count=2)
+    repeated = translate("onehot.orth.repeated", "en", tokens="“the” and “dog”", count=2)
     assert any(c.value == repeated for c in at.caption)
     # Three distinct tokens → a 3 × 3 identity.
     assert any("the 3 × 3 matrix equals the identity" in s.value for s in at.success)

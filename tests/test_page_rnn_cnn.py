@@ -112,7 +112,7 @@ def test_window_and_token_choices_change_the_layers() -> None:
     assert metric(at, "distance |i − j|") == "7"
     assert metric(at, "CNN layers to link them") == "3"  # ⌈7/3⌉
     assert metric(at, "RNN steps between them") == "7"
-    assert at.table[0].value.loc["path from “b” to “i”", "CNN"] == "3"
+    assert at.table[0].value.loc["path from “2 · b” to “9 · i”", "CNN"] == "3"
     at.number_input(key="rnn_d").set_value(4).run()
     assert any("at least d = 4" in m.value for m in at.markdown)
 

@@ -56,8 +56,8 @@ def test_page_renders_the_toy_matrix_for_tom_loves_his_dog(language: str) -> Non
     assert at.title[0].value == translate("sam.title", language)
     tokens, a, v = expected_weights("Tom loves his dog")
     # The default pair is the article's (his, Tom): a_{3,1} and a_{1,3} of head 1.
-    assert metric(at, "α_3,1") == f"{a[0, 2, 0]:.3f}"
-    assert metric(at, "α_1,3") == f"{a[0, 0, 2]:.3f}"
+    assert metric(at, r"$\alpha_{3,1}$") == f"{a[0, 2, 0]:.3f}"
+    assert metric(at, r"$\alpha_{1,3}$") == f"{a[0, 0, 2]:.3f}"
     assert metric(at, "sam.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"
     # The query row defaults to "his": its top key and the check of z against the trace.
     his = a[0, 2]
@@ -89,7 +89,7 @@ def test_picking_head_2_and_another_query_row() -> None:
     row = a[1, 3]
     assert any(f"“{row.argmax() + 1} · {tokens[row.argmax()]}”" in m.value for m in at.markdown)
     assert metric(at, "sam.row.top_weight") == f"{row.max():.3f}"
-    assert metric(at, "α_3,1") == f"{a[1, 2, 0]:.3f}"  # the pair follows the head too
+    assert metric(at, r"$\alpha_{3,1}$") == f"{a[1, 2, 0]:.3f}"  # the pair follows the head too
     assert any(vec(row @ v[1]) in s.value for s in at.success)
 
 
@@ -99,8 +99,8 @@ def test_picking_a_pair_shows_both_directions() -> None:
     at.selectbox(key="sam_j").set_value(3).run()  # loves, dog
     no_exception(at)
     _tokens, a, _v = expected_weights("Tom loves his dog")
-    assert metric(at, "α_2,4") == f"{a[0, 1, 3]:.3f}"
-    assert metric(at, "α_4,2") == f"{a[0, 3, 1]:.3f}"
+    assert metric(at, r"$\alpha_{2,4}$") == f"{a[0, 1, 3]:.3f}"
+    assert metric(at, r"$\alpha_{4,2}$") == f"{a[0, 3, 1]:.3f}"
     meaning = translate(
         "sam.dir.meaning", "en", ti="2 · loves", tj="4 · dog", a_ij=f"{a[0, 1, 3]:.3f}",
         a_ji=f"{a[0, 3, 1]:.3f}",
@@ -116,7 +116,7 @@ def test_causal_switch_empties_the_upper_triangle(language: str) -> None:
     tokens, a, v = expected_weights("Tom loves his dog", causal=True)
     assert metric(at, "sam.causal.mass", language, n=4) == "0.000"
     assert metric(at, "sam.causal.first", language) == "1"
-    seen = f"{tokens[0]} (1.000)"
+    seen = f"1 · {tokens[0]} (1.000)"
     on = translate("sam.causal.on", language, first=tokens[0], seen=seen)
     assert any(s.value == on for s in at.success)
     his = a[0, 2]  # his sees Tom, loves, itself — not dog
@@ -140,7 +140,7 @@ def test_a_new_sentence_changes_every_number() -> None:
     assert metric(at, "sam.cost.double") == "144"
     gap = a[0] - a[0].T
     i, j = np.unravel_index(int(gap.argmax()), gap.shape)
-    assert metric(at, f"α_{i + 1},{j + 1}") == f"{a[0, i, j]:.3f}"
+    assert metric(at, rf"$\alpha_{{{i + 1},{j + 1}}}$") == f"{a[0, i, j]:.3f}"
 
 
 def test_a_shorter_sentence_after_a_longer_one_resets_the_picks() -> None:
@@ -197,7 +197,7 @@ def test_each_backend_computes_the_same_numbers(name: str) -> None:
     label = translate(f"backend.{name}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
     _tokens, a, _v = expected_weights("Tom loves his dog")
-    assert metric(at, "α_3,1") == f"{a[0, 2, 0]:.3f}"
+    assert metric(at, r"$\alpha_{3,1}$") == f"{a[0, 2, 0]:.3f}"
 
 
 def test_pure_python_hands_a_long_text_to_numpy_and_says_so() -> None:

@@ -12,3 +12,17 @@ CSS = """<style>
 .tw-literal mark { background: #fde68a; color: inherit; padding: 0 1px; border-radius: 2px; }
 .tw-note { font-style: italic; opacity: 0.7; margin: 0.2em 0 0; }
 </style>"""
+
+
+def uploader_words(button: str) -> str:
+    """CSS that shows ``button`` on Streamlit's file uploader instead of its built-in English
+    "Upload", and hides its English "2MB per file • PNG, JPG" (the widget's own label, in the
+    page's language, says the same). Streamlit does not translate these; a Chinese page showed
+    them in English."""
+    word = button.replace("\\", "").replace('"', "")
+    text = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+    return f"""<style>
+{text} {{ font-size: 0; }}
+{text}::after {{ content: "{word}"; font-size: 0.875rem; }}
+[data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
+</style>"""

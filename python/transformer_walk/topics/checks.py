@@ -55,6 +55,11 @@ def max_abs_diff(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
 # --- 1. n counts tokens, not words -------------------------------------------------------------
 
 
+def _named(tokens: list[str], position: int) -> str:
+    """A token by position and text, "3 · cat", as the pages name tokens."""
+    return f"{position + 1} · {tokens[position]}"
+
+
 @dataclass(frozen=True)
 class TokenCount:
     text: str
@@ -187,7 +192,8 @@ class ProjectionCheck:
 
     @property
     def top_keys(self) -> list[str]:
-        return [self.tokens[int(row.argmax())] for row in self.weights_by_seed]
+        """Each seed's most-weighted key, "3 · cat" (by position: a word can occur twice)."""
+        return [_named(self.tokens, int(row.argmax())) for row in self.weights_by_seed]
 
 
 def weights_by_seed(text: str, backend: str, seeds: tuple[int, ...] = SEEDS) -> ProjectionCheck:
@@ -211,11 +217,11 @@ class MatchCheck:
 
     @property
     def raw_top(self) -> str:
-        return self.tokens[int(self.raw.argmax())]
+        return _named(self.tokens, int(self.raw.argmax()))
 
     @property
     def projected_top(self) -> str:
-        return self.tokens[int(self.projected.argmax())]
+        return _named(self.tokens, int(self.projected.argmax()))
 
 
 def raw_vs_projected(text: str, backend: str) -> MatchCheck:
@@ -282,7 +288,7 @@ class HeadCheck:
 
     @property
     def top_keys(self) -> list[str]:
-        return [self.tokens[int(r.argmax())] for r in self.rows]
+        return [_named(self.tokens, int(r.argmax())) for r in self.rows]
 
 
 def heads_differ(text: str, backend: str, h: int = 4) -> HeadCheck:

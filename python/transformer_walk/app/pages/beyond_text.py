@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from transformer_walk.app import charts
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app import charts, style
+from transformer_walk.app.i18n import current_language, t, translated_radio
 from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
@@ -59,6 +59,8 @@ def _image() -> np.ndarray:
         if not vit.pillow_available():
             st.info(t("vit.upload.no_pil"), icon=":material/image_not_supported:")
         else:
+            if current_language() != "en":
+                st.html(style.uploader_words(t("vit.upload.button")))
             upload = st.file_uploader(
                 t("vit.upload.label"), type=["png", "jpg", "jpeg"], key=UPLOAD_KEY
             )

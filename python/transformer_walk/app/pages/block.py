@@ -15,7 +15,7 @@ from transformer_walk.app.i18n import t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
-from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
+from transformer_walk.app.views.labels import shape_label, shown_as, token_axis, token_labels
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import Norm, ToyConfig, Trace
 
@@ -102,8 +102,8 @@ def _stage_table(trace: Trace, block_index: int) -> None:
                 step: [t(STAGE_NAMES[s.stage]) for s in summaries],
                 t("blk.col.formula"): [views.PLAIN_FORMULAS[norm][s.stage] for s in summaries],
                 shape_col: [shape_label(s.shape) for s in summaries],
-                mean_col: [float(np.mean(s.stats.mean)) for s in summaries],
-                var_col: [float(np.mean(s.stats.var)) for s in summaries],
+                mean_col: shown_as([np.mean(s.stats.mean) for s in summaries], 4),
+                var_col: shown_as([np.mean(s.stats.var) for s in summaries], 4),
                 "LN": ["✓" if s.normalised else "" for s in summaries],
             }
         ).set_index(step),
@@ -171,8 +171,8 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
         name_b, name_a = t(STAGE_NAMES[before]), t(STAGE_NAMES[after])
         st.markdown(t("blk.ln.pair", before=name_b, after=name_a))
         columns = {
-            f"μ {name_b}": b.mean[:shown], f"σ² {name_b}": b.var[:shown],
-            f"μ {name_a}": a.mean[:shown], f"σ² {name_a}": a.var[:shown],
+            f"μ {name_b}": shown_as(b.mean[:shown], 4), f"σ² {name_b}": shown_as(b.var[:shown], 4),
+            f"μ {name_a}": shown_as(a.mean[:shown], 4), f"σ² {name_a}": shown_as(a.var[:shown], 4),
         }  # fmt: skip
         st.dataframe(
             pd.DataFrame(columns, index=index),

@@ -15,10 +15,15 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import smollm2_on
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app.i18n import join_names, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import shape_label, token_axis
+from transformer_walk.app.views.labels import (
+    difference_label,
+    shape_label,
+    token_axis,
+    token_labels,
+)
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
@@ -128,7 +133,7 @@ def _show_d_model(text: str, backend: str) -> None:
                 t("chk.col.x"): [shape_label(r.x_shape) for r in result.runs],
                 t("chk.col.weights"): [shape_label(r.weights_shape) for r in result.runs],
                 t("chk.col.out"): [shape_label(r.out_shape) for r in result.runs],
-                t("chk.col.row_sum"): [f"{r.max_row_sum_error:.1e}" for r in result.runs],
+                t("chk.col.row_sum"): [difference_label(r.max_row_sum_error) for r in result.runs],
             }
         ),
         hide_index=True,
@@ -160,7 +165,7 @@ def _show_fixed(text: str, backend: str) -> None:
 
 def _show_dot(text: str, backend: str) -> None:
     r = _raw_vs_projected(text, backend)
-    query = r.tokens[r.query]
+    query = token_labels(r.tokens, [r.query])[r.query]
     st.markdown(t("chk.dot.result", query=query, raw_top=r.raw_top, projected_top=r.projected_top))
     st.latex(
         r"\operatorname{softmax}_j\!\Big(\frac{x_i \cdot x_j}{\sqrt{d_{\text{model}}}}\Big)"
@@ -201,7 +206,9 @@ def _show_heads(text: str, backend: str) -> None:
 def _show_truth(text: str, backend: str) -> None:
     r = _seeds(text, backend)
     query = r.tokens[r.query]
-    tops = ", ".join(f"{top} (seed {s})" for top, s in zip(r.top_keys, r.seeds, strict=True))
+    tops = join_names(
+        [t("chk.truth.seed", top=top, seed=s) for top, s in zip(r.top_keys, r.seeds, strict=True)]
+    )
     st.markdown(t("chk.truth.result", models=len(r.seeds), query=query, tops=tops))
     seeds = [str(s) for s in r.seeds]
     _query_rows(r.weights_by_seed, seeds, r.tokens, query, row_title=t("chk.axis.seed"))
@@ -253,8 +260,8 @@ def _show_symmetry(text: str, backend: str) -> None:
         st.markdown(
             t(
                 "chk.sym.result",
-                i=r.tokens[i],
-                j=r.tokens[j],
+                i=token_labels(r.tokens, [i])[i],
+                j=token_labels(r.tokens, [j])[j],
                 a_ij=f"{r.a_ij:.3f}",
                 a_ji=f"{r.a_ji:.3f}",
                 max=_num(r.max_asymmetry),

@@ -341,7 +341,7 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
                 t("rnn.cmp.mechanism"),
                 t("rnn.cmp.sequential"),
                 t("rnn.cmp.max_path"),
-                t("rnn.cmp.path_ij", i=tokens[i], j=tokens[j]),
+                t("rnn.cmp.path_ij", i=f"{i + 1} · {tokens[i]}", j=f"{j + 1} · {tokens[j]}"),
                 t("rnn.cmp.cost"),
                 t("rnn.cmp.parallel"),
                 t("rnn.cmp.position"),

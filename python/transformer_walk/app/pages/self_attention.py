@@ -12,12 +12,17 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import attention as charts_attention
-from transformer_walk.app.i18n import say, t, translated_radio
+from transformer_walk.app.i18n import join_names, say, t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.views.labels import token_axis, token_labels, vector_label
+from transformer_walk.app.views.labels import (
+    difference_label,
+    token_axis,
+    token_labels,
+    vector_label,
+)
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.views.window import window_around
 from transformer_walk.app.widgets import (
@@ -41,6 +46,12 @@ PAIR_J_KEY = "sam_j"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
 EXPAND_UP_TO = 6  # write z_i = Σⱼ αᵢⱼ vⱼ term by term for at most this many tokens
+
+
+def alpha(i: int, j: int) -> str:
+    """The metric label of α_ij for 0-based i, j, as a formula: $\alpha_{3,1}$ (a metric label
+    renders Markdown, and a literal "α_3,1" showed its underscore)."""
+    return rf"$\alpha_{{{i + 1},{j + 1}}}$"
 
 
 def _intro() -> None:
@@ -162,7 +173,7 @@ def _query_row(trace: Trace, head: int) -> None:
             row=i + 1,
             z=vector_label(row.weighted_sum),
             out=vector_label(row.trace_output),
-            diff=f"{row.difference:.1e}",
+            diff=difference_label(row.difference),
         ),
         icon=":material/check_circle:",
     )
@@ -182,8 +193,8 @@ def _direction(trace: Trace, head: int) -> None:
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = labels[i], labels[j]  # by position too: a word can occur twice
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"α_{i + 1},{j + 1}", f"{a_ij:.3f}")
-    m2.metric(f"α_{j + 1},{i + 1}", f"{a_ji:.3f}")
+    m1.metric(alpha(i, j), f"{a_ij:.3f}")
+    m2.metric(alpha(j, i), f"{a_ji:.3f}")
     m3.metric(t("sam.dir.gap"), f"{a_ij - a_ji:+.3f}")
     st.markdown(t("sam.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}"))
     if i == j:
@@ -233,7 +244,8 @@ def _causal(trace: Trace, head: int) -> None:
     weights = views.layer_weights(trace)
     mass = views.upper_triangle_mass(weights[head])  # the head whose matrix is shown above
     seen = views.visible_keys(weights[head], 0)
-    seen_text = ", ".join(f"{trace.tokens[j]} ({weights[head, 0, j]:.3f})" for j in seen)
+    labels = token_labels(trace.tokens, seen)
+    seen_text = join_names([f"{labels[j]} ({weights[head, 0, j]:.3f})" for j in seen])
     m1, m2 = st.columns(2)
     m1.metric(t("sam.causal.mass", n=trace.n), f"{mass:.3f}")
     m2.metric(t("sam.causal.first"), str(len(seen)))

@@ -22,6 +22,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A {size} × {size} scene drawn with NumPy (the same pixels every time).",
         "zh": "一幅用 NumPy 画出的 {size} × {size} 场景（每次像素都完全相同）。",
     },
+    "vit.upload.button": {"en": "Upload", "zh": "上传图片"},
     "vit.upload.label": {
         "en": "PNG or JPEG, at most 2 MB and 1024 × 1024 pixels",
         "zh": "PNG 或 JPEG，不超过 2 MB、1024 × 1024 像素",

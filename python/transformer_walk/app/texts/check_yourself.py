@@ -166,7 +166,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "对查询“{query}”做两次同样的点积：直接用块的输入时，它最偏向 **{raw_top}**；"
         "经过玩具模型（随机的）$W^Q$ 和 $W^K$ 投影后，它最偏向 **{projected_top}**。",
     },
-    "chk.dot.raw": {"en": "x_i · x_j (no projection)", "zh": "x_i · x_j（不投影）"},
+    "chk.truth.seed": {"en": "{top} (seed {seed})", "zh": "{top}（种子 {seed}）"},
+    "chk.dot.raw": {"en": "xᵢ · xⱼ (no projection)", "zh": "xᵢ · xⱼ（不投影）"},
     "chk.dot.projected": {"en": "q_i · k_j (after W^Q, W^K)", "zh": "q_i · k_j（经 W^Q、W^K）"},
     # --- 5. values -----------------------------------------------------------------------------
     "chk.values.q": {

@@ -100,12 +100,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "scale.sat.body": {
         "en": "Give one random query {n} random keys (as many as your sentence has tokens) and "
         "softmax the scores, with and without ÷√d_k, many times for each d_k. Without scaling, "
-        "the gaps between scores grow like √d_k, and e^x turns a gap of a few units into a "
+        "the gaps between scores grow like √d_k, and eˣ turns a gap of a few units into a "
         "factor of hundreds: the largest weight heads for 1 and the entropy for 0. With "
         "scaling the distribution keeps the same shape at every d_k.",
         "zh": "给一个随机查询配上 {n} 个随机键（与你的句子 token 数相同），对分数做 softmax，"
         "分别在除以 √d_k 和不除的情况下、对每个 d_k 重复多次。不缩放时，分数之间的差距随 √d_k "
-        "增长，而 e^x 会把几个单位的差距放大成几百倍：最大权重趋向 1，熵趋向 0。"
+        "增长，而 eˣ 会把几个单位的差距放大成几百倍：最大权重趋向 1，熵趋向 0。"
         "缩放之后，无论 d_k 多大，分布的形状都保持不变。",
     },
     "scale.sat.capped": {

@@ -4,6 +4,9 @@ and formulas."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
 
 
 def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
@@ -34,6 +37,20 @@ def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -
     """A chart axis of the tokens at positions ``start`` to ``stop``, numbered as the pickers
     number them ("3 · his"), so a repeated word stays two labels and any token can be found."""
     return list(token_labels(tokens, range(start, len(tokens) if stop is None else stop)).values())
+
+
+def difference_label(value: float) -> str:
+    """The largest difference between two computations of one number: "0" when they agree bit
+    for bit (not "0.0e+00"), else two significant digits, 1.4e-17."""
+    return "0" if value == 0 else f"{value:.1e}"
+
+
+def shown_as(values: Any, digits: int) -> Any:
+    """``values`` for a table that shows ``digits`` decimals: those that round to zero made 0, the
+    rest unchanged. A LayerNorm's mean of −3e-9 printed as "-0.0000", a sign the number does not
+    have at that precision."""
+    array = np.asarray(values, dtype=np.float64)
+    return np.where(np.abs(array) < 0.5 * 10.0**-digits, 0.0, array)
 
 
 def vector_label(values: Iterable[float], digits: int = 3) -> str:
