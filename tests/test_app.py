@@ -106,6 +106,11 @@ def test_editing_a_score_changes_the_weights_shown() -> None:
         "abh.reveal.answer", "en", token="loves", weight=f"{expected[1]:.3f}", query="his"
     )
     assert any(m.value == answer for m in at.markdown)
+    # the guess (Tom) was made on the article's scores: it is judged on them, and still right
+    assert any(s.value == translate("abh.reveal.right", "en", token="Tom") for s in at.success)
+    again = translate("abh.reveal.again", "en")
+    next(b for b in at.button if b.label == again).click().run()
+    at = reveal(at, guess=0)  # asked again, on the edited scores: now wrong
     assert any(
         w.value == translate("abh.reveal.wrong", "en", guess="Tom", token="loves")
         for w in at.warning

@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import claim_inputs_by_hand
+import claim_inputs_timings
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -196,6 +198,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.then_and_now.norm_sentence": norm_vectors,
     "transformer_walk.app.views.then_and_now.norm_check": norm_gaps,
 }
+INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:

@@ -3,13 +3,16 @@ Cost page times and the slope fit (the timing itself is bench's: tests/test_benc
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.topics import cost
+from transformer_walk.topics.claims import Claim
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,3 +73,69 @@ def test_fitted_slope_recovers_a_power_law() -> None:
     assert cost.fitted_slope(ns, [3e-9 * n**2 for n in ns]) == pytest.approx(2.0)
     assert cost.fitted_slope(ns, [n**1.5 for n in ns], min_n=256) == pytest.approx(1.5)
     assert cost.fitted_slope(ns, [1.0] * 5, min_n=1024) is None  # one point: no line
+
+
+# --- What the fitted slope may say (fixed synthetic timings, no clock) ---------------------------
+
+SIZES = [64, 128, 256, 512, 1024, 2048]
+
+
+def _timings(p: float, wobble: list[float] | None = None) -> list[float]:
+    """t = 1 ns · n^p, each point times exp(wobble) (log-normal noise, fixed here)."""
+    wobble = wobble or [0.0] * len(SIZES)
+    return [1e-9 * n**p * math.exp(w) for n, w in zip(SIZES, wobble, strict=True)]
+
+
+def test_the_slope_interval_comes_from_the_spread_of_the_points() -> None:
+    clean = cost.slope_fit(SIZES, _timings(2.0), min_n=256)
+    assert clean is not None and clean.points == 4
+    assert clean.slope == pytest.approx(2.0) and clean.half_width == pytest.approx(0, abs=1e-9)
+    wobble = [0.0, 0.0, 0.05, -0.05, 0.05, -0.05]
+    noisy = cost.slope_fit(SIZES, _timings(2.0, wobble), min_n=256)
+    assert noisy is not None and noisy.low is not None and noisy.high is not None
+    # by hand: x = ln n, residual spread s = √(SSE / 2), se = s / √Σ(x − x̄)², t(0.975, 2) = 4.303
+    x = np.log(SIZES[2:])
+    y = np.log(_timings(2.0, wobble)[2:])
+    slope, intercept = np.polyfit(x, y, 1)
+    s = math.sqrt(((y - slope * x - intercept) ** 2).sum() / 2)
+    reach = 4.302652729911275 * s / math.sqrt(((x - x.mean()) ** 2).sum())
+    assert (noisy.low, noisy.high) == pytest.approx((slope - reach, slope + reach))
+    two = cost.slope_fit(SIZES[:4], _timings(2.0)[:4], min_n=256)
+    assert two is not None and two.points == 2 and two.low is None and two.half_width is None
+
+
+@pytest.mark.parametrize(
+    ("p", "wobble", "kind"),
+    [
+        (2.0, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01], "quadratic"),
+        (0.59, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01], "below"),  # the slopes the review saw
+        (1.39, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01], "below"),
+        (3.00, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01], "above"),
+        (3.36, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01], "above"),
+        (2.0, [0.0, 0.0, 0.6, -0.6, 0.6, -0.6], "noisy"),  # scattered: nothing to read
+        (1.39, [0.0, 0.0, 0.5, -0.7, 0.1, 0.4], "noisy"),
+    ],
+)
+def test_p_near_2_only_when_the_interval_holds_2(p: float, wobble: list[float], kind: str) -> None:
+    said = cost.growth(SIZES, _timings(p, wobble), 256)
+    assert said is not None and said.message == f"cost.fit.{kind}"
+    fit = cost.slope_fit(SIZES, _timings(p, wobble), 256)
+    assert fit is not None and said.fields["slope"] == f"{fit.slope:.2f}"
+    assert said.fields["low"] == f"{fit.low:.2f}" and said.fields["high"] == f"{fit.high:.2f}"
+    assert ("reach" in said.fields) == (kind == "noisy")
+
+
+def test_two_sizes_say_there_is_no_spread_and_one_says_nothing() -> None:
+    said = cost.growth([128, 256, 512], [1e-6, 4e-6, 1.6e-5], 256)
+    assert said == Claim("cost.fit.two_points", {"slope": "2.00", "points": 2})
+    assert cost.growth([128, 256], [1e-6, 4e-6], 256) is None
+    assert cost.two_places(-0.001) == "0.00"  # never "-0.00"
+
+
+def test_the_sentences_read_the_fields_in_both_languages() -> None:
+    said = cost.growth(SIZES, _timings(1.39, [0.0, 0.0, 0.02, -0.02, 0.02, -0.01]), 256)
+    assert said is not None
+    for language in LANGUAGES:
+        text = translate(said.message, language, **said.fields)
+        assert said.fields["slope"] in text and said.fields["low"] in text
+        assert "2" in text and "≈ 2" not in text

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.bench import Timing
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost
 
@@ -119,3 +120,24 @@ def test_coming_back_to_the_page_starts_again_from_the_sentences_n() -> None:
     at = open_page("cost.py", state={"cost_n_for": 4})
     no_exception(at)
     assert at.number_input(key="cost_n").value == 4
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_slope_sentence_follows_fixed_timings(language: str) -> None:
+    # max_n 1024, one thread: the page's cache key; n ≥ 256 gives 3 points per lane
+    sizes = (64, 128, 256, 512, 1024)
+    wobble = [0.0, 0.0, 0.01, -0.02, 0.01]
+    run = [Timing(lane, n, 1e-9 * n**p * math.exp(w), 5)
+           for lane, p in (("numpy", 1.39), ("rust", 2.0))
+           for n, w in zip(sizes, wobble, strict=True)]  # fmt: skip
+    state = {"cost_max_n": 1024, "cost_results": {(sizes, True): run}}
+    at = open_page("cost.py", language, state=state, assert_no_exception=True)
+    markdown = [m.value for m in at.markdown]
+    said = [cost.growth([r.n for r in run if r.lane == lane],
+                        [r.seconds for r in run if r.lane == lane], 256)
+            for lane in ("numpy", "rust")]  # fmt: skip
+    assert [c.message for c in said if c] == ["cost.fit.below", "cost.fit.quadratic"]
+    for claim in said:
+        assert claim is not None and translate(claim.message, language, **claim.fields) in markdown
+    p_near_2 = translate("cost.fit.quadratic", language, slope="", points="", low="", high="")
+    assert sum(m.startswith(p_near_2[:8]) for m in markdown) == 1  # the Rust lane's only

@@ -3,8 +3,12 @@ comparing reading a prompt with generating — computed from the medians beside 
 
 from __future__ import annotations
 
+import pytest
+
+from transformer_walk.app.i18n import LANGUAGES, say, translate
 from transformer_walk.app.views import speed_tables
 from transformer_walk.bench import OK, UNAVAILABLE, BenchResult, Case, Cell
+from transformer_walk.topics.claims import Claim
 
 
 def _result(op: str, medians: dict[tuple[int, str], float | None]) -> BenchResult:
@@ -49,7 +53,7 @@ def test_speedups_leave_out_the_lanes_that_measured_nothing() -> None:
 
 
 def test_prefill_vs_decode_compares_the_longest_prompt_with_the_nearest_cache() -> None:
-    sentences = speed_tables.prefill_vs_decode(PREFILL, DECODE)
+    sentences = [say(c) for c in speed_tables.prefill_vs_decode(PREFILL, DECODE)]
     assert len(sentences) == 2  # NumPy and Rust ran both; pure Python neither
     numpy, rust = sentences
     # NumPy: 64 tokens in 0.8 s = 80 tokens/s; after 64 cached, 1 token in 0.7 s = 1.43/s
@@ -62,6 +66,64 @@ def test_prefill_vs_decode_compares_the_longest_prompt_with_the_nearest_cache() 
 def test_prefill_vs_decode_says_so_when_the_prompt_was_not_faster() -> None:
     slow = _result(speed_tables.PREFILL, {(4, "numpy"): 4.0})  # 1 token a second
     fast = _result(speed_tables.DECODE, {(1, "numpy"): 0.5})  # 2 tokens a second
-    (sentence,) = speed_tables.prefill_vs_decode(slow, fast)
-    assert "here the prompt was no faster a token (0.500×)" in sentence
+    (said,) = speed_tables.prefill_vs_decode(slow, fast)
+    assert "here the prompt was not clearly faster a token (0.500×, under the 1.10×" in str(
+        say(said)
+    )
     assert speed_tables.prefill_vs_decode(slow, _result(speed_tables.DECODE, {})) == []
+
+
+def test_a_prompt_barely_faster_is_not_called_faster() -> None:
+    prompt = _result(speed_tables.PREFILL, {(4, "numpy"): 4.0 / 1.05})  # 1.05 tokens a second
+    step = _result(speed_tables.DECODE, {(1, "numpy"): 1.0})  # 1 token a second
+    (said,) = speed_tables.prefill_vs_decode(prompt, step)
+    assert said.message == "speed.tokens.versus_slower" and said.fields["ratio"] == "1.05×"
+
+
+# --- threads: every sentence follows the table's medians ---------------------------------------
+
+
+def _race(one: dict[int, float], many: dict[int, float], cores: int = 2) -> BenchResult:
+    """A softmax race of Rust on one thread and on all, medians by rows."""
+    cells = []
+    for lane, medians in (("rust-1", one), ("rust-all", many)):
+        for rows, median in medians.items():
+            case = Case.of("softmax", rows=rows, cols=64)
+            cells.append(
+                Cell("softmax", case.label, case.sizes, case.x, case.work, lane, OK, median)
+            )
+    return BenchResult(cells, {"cores": cores, "lanes": ["rust-1", "rust-all"]})
+
+
+def test_two_threads_slower_than_one_say_more_threads_did_not_help() -> None:
+    race = _race({16: 1e-5, 256: 2e-4}, {16: 1.25e-5, 256: 2.1e-4})
+    said = speed_tables.threads(race, "softmax")
+    assert said == Claim(
+        "speed.threads.no_help", {"cores": 2, "threshold": "1.10×", "span": "0.800×–0.952×"}
+    )
+    for language in LANGUAGES:
+        text = translate(said.message, language, **said.fields)
+        assert "0.800×–0.952×" in text and "1.10×" in text
+
+
+def test_threads_that_helped_everywhere_or_somewhere_are_named_by_size() -> None:
+    helped = speed_tables.threads(_race({16: 1e-4, 256: 2e-3}, {16: 5e-5, 256: 1e-3}), "softmax")
+    assert helped is not None and helped.message == "speed.threads.helped"
+    assert helped.fields["span"] == "2.00×"
+    mixed = speed_tables.threads(_race({16: 1e-5, 256: 2e-3}, {16: 2e-5, 256: 1e-3}), "softmax")
+    assert mixed is not None and mixed.message == "speed.threads.mixed"
+    assert mixed.fields["helped"] == ["rows=256 cols=64"]
+    assert mixed.fields["other"] == ["rows=16 cols=64"] and mixed.fields["other_span"] == "0.500×"
+
+
+def test_one_core_or_no_pair_of_rust_lanes_claims_no_speed_up() -> None:
+    one_core = speed_tables.threads(_race({16: 1e-5}, {16: 5e-6}, cores=1), "softmax")
+    assert one_core == Claim("speed.threads.one_core", {"cores": 1})
+    assert speed_tables.threads(_race({16: 1e-5}, {}), "softmax") is None
+    assert speed_tables.threads(PREFILL, speed_tables.PREFILL) is None  # no rust-all
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_summary_no_longer_says_every_core(language: str) -> None:
+    summary = translate("speed.solved", language)
+    assert "every core" not in summary and "所有核心" not in summary

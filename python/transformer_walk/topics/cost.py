@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
+
+from transformer_walk.topics.claims import Claim, claim
 
 # rust_core's tiled attention (rust_core/src/attention.rs, BLOCK_Q and BLOCK_K): a task takes 128
 # query rows and walks the keys 256 at a time, so it holds at most a 128 × 256 tile of scores,
@@ -131,10 +134,101 @@ def numpy_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
 def fitted_slope(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> float | None:
     """The slope of log t against log n (np.polyfit, degree 1) over the points with n ≥ min_n:
     t ∝ n^slope. None with fewer than two such points."""
+    fit = slope_fit(ns, seconds, min_n)
+    return None if fit is None else fit.slope
+
+
+# --- What a fitted slope can say -------------------------------------------------------------
+
+#: The slope the n² term alone gives: doubling n doubles the queries and the keys.
+QUADRATIC = 2.0
+#: The confidence of the slope's interval.
+LEVEL = 0.95
+#: A fit whose interval reaches further than this either side of its slope is too noisy to read:
+#: it could not tell n^1.5 from n^2, or n^2 from n^2.5.
+READABLE_HALF_WIDTH = 0.5
+
+
+@dataclass(frozen=True)
+class SlopeFit:
+    """log t = p log n + c fitted by least squares, with p's ``LEVEL`` confidence interval from
+    the spread of the points about the line (Student's t with points − 2 degrees of freedom;
+    ``low`` and ``high`` are None with two points, which always lie on a line)."""
+
+    slope: float
+    low: float | None
+    high: float | None
+    points: int
+
+    @property
+    def half_width(self) -> float | None:
+        return None if self.low is None or self.high is None else (self.high - self.low) / 2
+
+
+def slope_fit(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> SlopeFit | None:
+    """The fitted slope of log t against log n over the points with n ≥ min_n and t > 0, with its
+    confidence interval; None with fewer than two distinct n."""
     pairs = [(n, t) for n, t in zip(ns, seconds, strict=True) if n >= min_n and t > 0]
     if len({n for n, _ in pairs}) < 2:
         return None
-    log_n = np.log([n for n, _ in pairs])
-    log_t = np.log([t for _, t in pairs])
-    slope, _intercept = np.polyfit(log_n, log_t, 1)
-    return float(slope)
+    x = np.log([n for n, _ in pairs])
+    y = np.log([t for _, t in pairs])
+    slope, intercept = np.polyfit(x, y, 1)
+    freedom = len(pairs) - 2
+    if freedom < 1:
+        return SlopeFit(float(slope), None, None, len(pairs))
+    residuals = y - (slope * x + intercept)
+    spread = math.sqrt(float(residuals @ residuals) / freedom)  # of log t about the line
+    error = spread / math.sqrt(float(((x - x.mean()) ** 2).sum()))  # standard error of the slope
+    reach = float(stats.t.ppf(0.5 + LEVEL / 2, freedom)) * error
+    return SlopeFit(float(slope), float(slope) - reach, float(slope) + reach, len(pairs))
+
+
+def growth_kind(fit: SlopeFit) -> str:
+    """What the fit can say, as the message that says it: two points (no spread to judge), too
+    noisy (an interval wider than ±READABLE_HALF_WIDTH), else where the interval lies against 2:
+    quadratic (it holds 2), below or above."""
+    if fit.low is None or fit.high is None:
+        return "cost.fit.two_points"
+    if (fit.high - fit.low) / 2 > READABLE_HALF_WIDTH:
+        return "cost.fit.noisy"
+    if fit.low <= QUADRATIC <= fit.high:
+        return "cost.fit.quadratic"
+    return "cost.fit.below" if fit.high < QUADRATIC else "cost.fit.above"
+
+
+def two_places(value: float) -> str:
+    """A slope or bound to two decimals, never "-0.00"."""
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
+def _growth_fields(fit: SlopeFit) -> dict[str, object]:
+    fields: dict[str, object] = {"slope": two_places(fit.slope), "points": fit.points}
+    if fit.low is not None and fit.high is not None:
+        fields |= {"low": two_places(fit.low), "high": two_places(fit.high)}
+    if growth_kind(fit) == "cost.fit.noisy":
+        fields["reach"] = f"{READABLE_HALF_WIDTH:g}"
+    return fields
+
+
+def _growth_holds(
+    said: Claim, ns: Sequence[float], seconds: Sequence[float], min_n: int = 0
+) -> bool:
+    fit = slope_fit(ns, seconds, min_n)
+    return (
+        fit is not None
+        and said.message == growth_kind(fit)
+        and dict(said.fields) == _growth_fields(fit)
+    )
+
+
+@claim(_growth_holds)
+def growth(ns: Sequence[float], seconds: Sequence[float], min_n: int = 0) -> Claim | None:
+    """How one lane's time grew with n, read from its fitted slope and that slope's interval:
+    "p ≈ 2" only when the interval holds 2 and is narrow enough to read; otherwise what the slope
+    is, or that the points are too few or too scattered to tell. None with no fit."""
+    fit = slope_fit(ns, seconds, min_n)
+    if fit is None:
+        return None
+    return Claim(growth_kind(fit), _growth_fields(fit))

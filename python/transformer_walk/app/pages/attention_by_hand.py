@@ -11,9 +11,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import join_names, t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import by_hand
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_labels, vector_label
 from transformer_walk.app.widgets import page_start, pick, table_height
@@ -31,7 +32,8 @@ from transformer_walk.topics.worked_example import (
 
 EDITOR_KEY = "abh_editor"  # the data editor's edit state (edited_rows, …)
 REVEALED_KEY = "abh_revealed"
-GUESS_KEY = "abh_guess"  # (token index or None, weight): copied out of the form on submit
+GUESS_KEY = "abh_guess"  # (token index or None, weight, scores): copied out of the form on submit
+SCORES_KEY = "abh_scores_shown"  # the scores of the last run: those a guess is made on
 GUESS_TOKEN_KEY = "abh_guess_token"  # the form's widgets
 GUESS_WEIGHT_KEY = "abh_guess_weight"
 MINE_QUERY_KEY = "abh_mine_query"  # the query of "your sentence"
@@ -42,9 +44,12 @@ def _reset_inputs() -> None:
 
 
 def _reveal() -> None:
+    """The guess, with the scores it was made on (those shown when the learner pressed Reveal):
+    it is judged on them, whatever the scores are edited to afterwards."""
     st.session_state[GUESS_KEY] = (
         st.session_state.get(GUESS_TOKEN_KEY),
         st.session_state.get(GUESS_WEIGHT_KEY),
+        st.session_state.get(SCORES_KEY, DEFAULT_SCORES),
     )
     st.session_state[REVEALED_KEY] = True
 
@@ -141,7 +146,8 @@ def _step_scores(backend: str) -> AttentionTrace:
         trace = worked_example(backend, query_index=QUERY_INDEX)
 
     st.latex(latex_steps.scores(trace))
-    st.info(t("abh.illustrative"), icon=":material/info:")
+    st.session_state[SCORES_KEY] = tuple(float(x) for x in trace.scores)
+    st.info(say(by_hand.origin(trace.scores, DEFAULT_SCORES, trace.tokens)), icon=":material/info:")
     return trace
 
 
@@ -172,46 +178,24 @@ def _predict(trace: AttentionTrace) -> bool:
             st.caption(t("abh.predict.hint"))
             return False
 
-        guess_index, guess_weight = st.session_state.get(GUESS_KEY, (None, None))
-        top, second = trace.top_index, trace.runner_up_index
-        top_token = trace.tokens[top]
-        weight = f"{trace.weights[top]:.3f}"
-        # a tie has no single winner: the answer names every tied token, in every sentence
-        tie = "_tie" if trace.lead_kind == "tie" else ""
-        if tie:
-            top_token = join_names([trace.tokens[i] for i in trace.top_indices])
-        st.markdown(
-            t(f"abh.reveal.answer{tie}", token=top_token, weight=weight, query=trace.query_token)
+        guess_index, guess_weight, guessed_on = st.session_state.get(
+            GUESS_KEY, (None, None, DEFAULT_SCORES)
         )
-        if guess_index is None:
-            st.info(t("abh.reveal.no_guess"))
-        elif guess_index in trace.top_indices:
-            st.success(t(f"abh.reveal.right{tie}", token=trace.tokens[guess_index]))
-        else:
-            st.warning(
-                t(f"abh.reveal.wrong{tie}", guess=trace.tokens[guess_index], token=top_token)
-            )
-        if second is not None and trace.lead_ratio is not None:
-            st.markdown(
-                t(
-                    f"abh.reveal.{trace.lead_kind}",
-                    top=top_token,
-                    second=trace.tokens[second],
-                    s_top=f"{trace.scores[top]:g}",
-                    s_second=f"{trace.scores[second]:g}",
-                    ratio=f"{trace.lead_ratio:.2f}",
-                )
-            )
-        if guess_weight is not None:
-            verdict = trace.weight_guess_verdict(0, guess_weight)
-            st.markdown(
-                t(
-                    f"abh.reveal.weight_{verdict}",
-                    token=trace.tokens[0],
-                    guess=f"{guess_weight:.2f}",
-                    weight=f"{trace.weights[0]:.3f}",
-                )
-            )
+        names, scores = trace.tokens, trace.scores
+        if (answer := say(by_hand.winner(scores, names, trace.query_token))) is not None:
+            st.markdown(answer)
+        if (then := say(by_hand.guessed_on_other_scores(guessed_on, scores))) is not None:
+            st.info(then, icon=":material/history:")
+        if (verdict := by_hand.guess_verdict(guess_index, guessed_on, names)) is not None:
+            box = {"abh.reveal.no_guess": st.info, "abh.reveal.right": st.success,
+                   "abh.reveal.right_tie": st.success}.get(verdict.message, st.warning)  # fmt: skip
+            box(say(verdict))
+        if (lead := say(by_hand.lead(scores, names))) is not None:
+            st.markdown(lead)
+        if guess_weight is not None and (
+            weight := say(by_hand.weight_verdict(guess_weight, 0, guessed_on, names))
+        ):
+            st.markdown(weight)
         st.button(t("abh.reveal.again"), on_click=_hide, icon=":material/replay:")
         return True
 

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.charts import cost as charts_cost
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.latex import tex_words
@@ -174,12 +174,13 @@ def _timings() -> None:
         st.info(t("cost.time.none"))
         return
     lanes = {"numpy": t("cost.lane.numpy"), "rust": t("cost.lane.rust")}
-    slopes = {}
-    for lane in lanes:
-        mine = [r for r in results if r.lane == lane]
-        slopes[lane] = costs.fitted_slope(
-            [r.n for r in mine], [r.seconds for r in mine], FIT_FROM_N
+    points = {
+        lane: (
+            [r.n for r in results if r.lane == lane],
+            [r.seconds for r in results if r.lane == lane],
         )
+        for lane in lanes
+    }
     frame = pd.DataFrame(
         {"x": [r.n for r in results], "y": [r.seconds for r in results],
          "series": [lanes[r.lane] for r in results]}
@@ -192,12 +193,15 @@ def _timings() -> None:
         width="stretch",
     )  # fmt: skip
     st.latex(r"\log t \approx p \,\log n + c \quad(\texttt{np.polyfit},\ n \ge " + f"{FIT_FROM_N})")
+    st.caption(t("cost.time.slope_note"))
     columns = st.columns(len(lanes))
     for column, (lane, label) in zip(columns, lanes.items(), strict=True):
         with column:
-            slope = slopes[lane]
-            st.metric(t("cost.time.slope", lane=label), "—" if slope is None else f"{slope:.2f}")
-    st.caption(t("cost.time.slope_note"))
+            slope = costs.fitted_slope(*points[lane], FIT_FROM_N)
+            shown = "—" if slope is None else costs.two_places(slope)
+            st.metric(t("cost.time.slope", lane=label), shown)
+            if (reading := say(costs.growth(*points[lane], FIT_FROM_N))) is not None:
+                st.markdown(reading)
     if "rust" not in {r.lane for r in results}:
         st.info(t("cost.time.no_rust"))
     table = pd.DataFrame(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app.i18n import say, t, translated_radio
 from transformer_walk.app.views import speed_tables
 from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
@@ -167,6 +167,8 @@ def _show(result: BenchResult, op: str) -> None:
                 )
                 st.dataframe(table, width="stretch")
     st.caption(t("speed.speedups.note"))
+    if (threads := say(speed_tables.threads(result, op))) is not None:
+        st.markdown(threads)
 
     frame = speed_tables.chart_frame(result, op)
     if not frame.empty:
@@ -197,10 +199,11 @@ def _prefill_vs_decode() -> None:
     """Reading a prompt against generating, once both SmolLM2 races have run."""
     results = st.session_state.get(RESULTS_KEY, {})
     prefill, decode = results.get(speed_tables.PREFILL), results.get(speed_tables.DECODE)
-    sentences = speed_tables.prefill_vs_decode(prefill, decode) if prefill and decode else []
-    if sentences:
-        st.markdown("\n".join(f"- {line}" for line in sentences))
-        st.caption(t("speed.tokens.why"))
+    said = speed_tables.prefill_vs_decode(prefill, decode) if prefill and decode else []
+    if said:
+        st.markdown("\n".join(f"- {say(claim)}" for claim in said))
+        if any(claim.message == "speed.tokens.versus" for claim in said):  # a speed-up to explain
+            st.caption(t("speed.tokens.why"))
     else:
         st.info(t("speed.tokens.race_both"), icon=":material/compare_arrows:")
 

@@ -136,6 +136,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这些分数只是**示意**：为了让计算过程一目了然而挑选，并不是从训练好的 Transformer "
         "中读出来的。真实的注意力头会用学到的 $W^Q$ 和 $W^K$ 把它们算出来。",
     },
+    "abh.edited": {
+        "en": "You have edited the scores of {tokens}: the steps below use your numbers, not the "
+        "article's. **Back to the article's numbers** brings its illustrative scores back.",
+        "zh": "你修改了 {tokens} 的分数：下面的步骤用的是你的数字，而不是文章里的。点击"
+        "**恢复文章里的数值**即可换回文章的示意分数。",
+    },
+    "abh.reveal.then": {
+        "en": "You made your guess on the scores s = {scores}, and they have changed since: the "
+        "verdict below judges it on those scores. To predict for the scores shown now, press "
+        "**Hide and guess again**.",
+        "zh": "你是在分数 s = {scores} 下做出猜测的，之后分数改了：下面的判定仍按那组分数来评。"
+        "想对现在的分数重新预测，请点击**隐藏答案，重新猜**。",
+    },
     "abh.err.not_a_number": {
         "en": "Please check {cells}: empty or not a number.",
         "zh": "请检查{cells}：为空或不是数字。",
@@ -214,25 +227,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "平局：{top} 的分数都是 {s_top}，所以 softmax 给它们的权重完全相同——"
         "在相等的分数之间它没有偏爱。",
     },
+    "abh.reveal.tie_shown": {
+        "en": "A tie as shown: {top} each get {weight} to three decimals — their scores, "
+        "{scores}, differ too little for the difference in weight to show.",
+        "zh": "按显示的精度是平局：{top} 的权重保留三位小数都是 {weight}——它们的分数 {scores} "
+        "相差太小，权重上的差别显示不出来。",
+    },
     "abh.reveal.close": {
-        "en": "A close call: {top} scores {s_top} and the runner-up {second} scores {s_second}, "
-        "so {top} gets only exp({s_top} − {s_second}) ≈ **{ratio}×** the weight of {second}. "
-        "Small gaps in score stay small gaps in weight.",
-        "zh": "险胜：{top} 的分数是 {s_top}，第二名 {second} 是 {s_second}，所以 {top} 的权重只有 "
-        "{second} 的 exp({s_top} − {s_second}) ≈ **{ratio} 倍**。分数差得少，权重也差得少。",
+        "en": "Not a clear win: {top} scores {s_top} and the runner-up {second} scores "
+        "{s_second}, a gap of {gap}, so {top} gets only exp({gap}) ≈ **{ratio}×** the weight of "
+        "{second} — under the {clear}× this page calls a clear win. Small gaps in score stay "
+        "small gaps in weight.",
+        "zh": "算不上明显胜出：{top} 的分数是 {s_top}，第二名 {second} 是 {s_second}，相差 {gap}，"
+        "所以 {top} 的权重只有 {second} 的 exp({gap}) ≈ **{ratio} 倍**——不到本页所说明显胜出的 "
+        "{clear} 倍。分数差得少，权重也差得少。",
     },
     "abh.reveal.clear": {
-        "en": "Why such a clear win? Softmax turns **differences** of scores into **ratios** of "
-        "weights: {top} scores {s_top} and the runner-up {second} scores {s_second}, so {top} "
-        "gets exp({s_top} − {s_second}) ≈ **{ratio}×** as much weight as {second}.",
-        "zh": "为什么赢得这么明显？softmax 把分数之间的**差**变成权重之间的**比**：{top} 的分数是 "
-        "{s_top}，第二名 {second} 的分数是 {s_second}，所以 {top} 得到的权重约是 {second} 的 "
-        "exp({s_top} − {s_second}) ≈ **{ratio} 倍**。",
+        "en": "A clear win — at least the {clear}× this page asks for. Why so clear? Softmax "
+        "turns **differences** of scores into **ratios** of weights: {top} scores {s_top} and "
+        "the runner-up {second} scores {s_second}, a gap of {gap}, so {top} gets "
+        "exp({gap}) ≈ **{ratio}×** as much weight as {second}.",
+        "zh": "明显胜出——达到了本页要求的 {clear} 倍以上。为什么差这么多？softmax 把分数之间的"
+        "**差**变成权重之间的**比**：{top} 的分数是 {s_top}，第二名 {second} 是 {s_second}，"
+        "相差 {gap}，所以 {top} 得到的权重约是 {second} 的 exp({gap}) ≈ **{ratio} 倍**。",
     },
     "abh.reveal.weight_close": {
-        "en": "Your guess for {token}, {guess}, is within 0.05 of the true {weight}. "
+        "en": "Your guess for {token}, {guess}, is within {tolerance} of the true {weight}. "
         "Well calibrated!",
-        "zh": "你对 {token} 的猜测 {guess} 与真实值 {weight} 相差不到 0.05，估得很准！",
+        "zh": "你对 {token} 的猜测 {guess} 与真实值 {weight} 相差不到 {tolerance}，估得很准！",
+    },
+    "abh.reveal.weight_low_other": {
+        "en": "You guessed {guess} for {token}; it gets {weight}, more than you guessed: softmax "
+        "leaves a key with a lower score more than it may seem.",
+        "zh": "你猜 {token} 得到 {guess}，实际是 {weight}，比你猜的多：对分数较低的键，softmax "
+        "留给它的份额也可能比看上去多。",
     },
     "abh.reveal.weight_low": {
         "en": "You guessed {guess} for {token}; it gets {weight}. Guesses often come out low: a "
@@ -329,8 +357,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "abh.heads.h1": {
         "en": "**Head 1 · his → Tom**\n\nCould be read as coreference: *whose* dog? The head "
-        "computed above.",
-        "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？也就是上面算的这个头。",
+        "computed above, with the article's scores.",
+        "zh": "**头 1 · his → Tom**\n\n可以读作指代关系：这是*谁的*狗？"
+        "也就是上面用文章里的分数算的这个头。",
     },
     "abh.heads.h2": {
         "en": "**Head 2 · his → dog**\n\nCould be read as syntax: *his* is the determiner of "

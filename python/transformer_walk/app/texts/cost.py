@@ -133,10 +133,52 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.time.slope": {"en": "fitted slope, {lane}", "zh": "拟合斜率：{lane}"},
     "cost.time.slope_note": {
         "en": "On log–log axes t ∝ n^p is a straight line of slope p. Doubling n doubles both the "
-        "queries and the keys, so the work grows fourfold: p near 2 once n is large enough for "
-        "the n² term to swamp the fixed costs of a call. Small n sit on the flat part.",
+        "queries and the keys, so the arithmetic grows fourfold: the n² term alone gives p = 2, "
+        "and a call's fixed costs flatten the line at small n. Each lane's sentence reads its "
+        "fitted slope with the 95% interval that the spread of its points about the line allows.",
         "zh": "在双对数坐标中，t ∝ n^p 是一条斜率为 p 的直线。n 翻倍时查询和键都翻倍，计算量变成四"
-        "倍：当 n 足够大、n² 项盖过每次调用的固定开销时，p 接近 2。较小的 n 落在曲线平坦的部分。",
+        "倍：单看 n² 项，p = 2；在 n 较小时，每次调用的固定开销会让曲线变平。每种实现下面的那句话，"
+        "都按拟合斜率以及各点偏离直线的程度所允许的 95% 区间来解读。",
+    },
+    "cost.fit.quadratic": {
+        "en": "**p ≈ 2.** The fitted slope is {slope}, and its 95% interval over the {points} "
+        "sizes fitted, {low} to {high}, holds 2: over these sizes the time grew as n².",
+        "zh": "**p ≈ 2。** 拟合斜率为 {slope}，由参与拟合的 {points} 个规模得到的 95% 区间为 "
+        "{low} 到 {high}，包含 2：在这些规模上，耗时按 n² 增长。",
+    },
+    "cost.fit.below": {
+        "en": "**p < 2.** The fitted slope is {slope}, and its 95% interval over the {points} "
+        "sizes fitted, {low} to {high}, lies below 2: over these sizes the time grew more slowly "
+        "than n². A call's fixed costs, or work spread over more threads as n grows, can hide "
+        "part of the n² term at these lengths.",
+        "zh": "**p < 2。** 拟合斜率为 {slope}，由参与拟合的 {points} 个规模得到的 95% 区间为 "
+        "{low} 到 {high}，整个落在 2 以下：在这些规模上，耗时比 n² 增长得慢。在这样的长度下，"
+        "每次调用的固定开销，或随 n 增大而分摊到更多线程上的计算，都可能掩盖一部分 n² 项。",
+    },
+    "cost.fit.above": {
+        "en": "**p > 2.** The fitted slope is {slope}, and its 95% interval over the {points} "
+        "sizes fitted, {low} to {high}, lies above 2: over these sizes the time grew faster "
+        "than n². One possible cause: the larger n × n matrices no longer fit in the processor's "
+        "caches, so each number costs more to reach.",
+        "zh": "**p > 2。** 拟合斜率为 {slope}，由参与拟合的 {points} 个规模得到的 95% 区间为 "
+        "{low} 到 {high}，整个落在 2 以上：在这些规模上，耗时比 n² 增长得快。一种可能的原因是："
+        "较大的 n × n 矩阵放不进处理器的缓存，每个数读起来都更费时。",
+    },
+    "cost.fit.noisy": {
+        "en": "**Too noisy to read.** The fitted slope is {slope}, but its 95% interval over the "
+        "{points} sizes fitted runs from {low} to {high}, more than ±{reach}: the points stray "
+        "too far from one line to say how the time grows. Measure again, when the machine is "
+        "quieter, or time more sizes with a larger largest n.",
+        "zh": "**噪声太大，无法解读。** 拟合斜率为 {slope}，但由参与拟合的 {points} 个规模得到的 "
+        "95% 区间从 {low} 到 {high}，超出 ±{reach}：这些点离一条直线太远，说不出耗时如何增长。"
+        "请在机器较空闲时重新测量，或调大最大 n，多测几个规模。",
+    },
+    "cost.fit.two_points": {
+        "en": "**Only {points} sizes.** The slope through them is {slope}, but two points always "
+        "lie on a line, so nothing says how far to trust it. Raise the largest n to fit more "
+        "sizes.",
+        "zh": "**只有 {points} 个规模。** 过这两点的斜率是 {slope}，但两点总在一条直线上，"
+        "看不出这个斜率有多可信。调大最大 n，就能拟合更多规模。",
     },
     "cost.time.no_rust": {
         "en": "rust_core is not installed here, so only the NumPy formula was timed.",

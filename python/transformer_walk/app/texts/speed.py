@@ -275,10 +275,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "speed.tokens.versus_slower": {
         "en": "{lane}: reading a prompt of {n} tokens ran at {prefill} tokens/s, generating "
-        "after {past} cached tokens at {decode} tokens/s — here the prompt was no faster a "
-        "token ({ratio}).",
+        "after {past} cached tokens at {decode} tokens/s — here the prompt was not clearly "
+        "faster a token ({ratio}, under the {threshold} this page counts as faster).",
         "zh": "{lane}：读入 {n} 个 token 的提示时每秒 {prefill} 个 token，在缓存已有 {past} 个 "
-        "token 时生成，每秒 {decode} 个——这里读提示时每个 token 并没有更快（{ratio}）。",
+        "token 时生成，每秒 {decode} 个——这里读提示时每个 token 并没有更快（{ratio}，低于本页"
+        "算作更快的 {threshold}）。",
     },
     "speed.tokens.why": {
         "en": "A prompt's tokens are all known, so they go through each matrix together; "
@@ -327,12 +328,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "ONNX Runtime · {cores} 个线程",
     },
     "speed.solved": {
-        "en": "The same arithmetic, made cheaper: compiled kernels that use every core give the "
-        "numbers of the slower backends (each race checks them against NumPy's), so a real "
-        "encoder, and a real decoder generating, run at interactive speed on an ordinary CPU.",
-        "zh": "同样的算术，更低的代价：用上所有核心的编译内核给出与较慢后端相同的数字"
-        "（每场比拼都与 NumPy 的结果核对），真实的编码器和生成文本的真实解码器"
-        "因此都能在普通 CPU 上即时响应。",
+        "en": "The same arithmetic in compiled kernels, which can also share the work among "
+        "several threads; each race checks their numbers against NumPy's. How much faster they "
+        "are on this machine, and whether more threads help, is what the race measures.",
+        "zh": "同样的算术交给编译好的内核来做，它们还可以把工作分给多个线程；每场比拼都把它们的"
+        "结果与 NumPy 的核对。在这台机器上快多少、多线程有没有帮助，正是这场比赛要测的。",
+    },
+    "speed.threads.one_core": {
+        "en": "This machine offers {cores} core, so “all threads” is one thread too: a difference "
+        "between the two Rust lanes is noise, not parallelism.",
+        "zh": "这台机器只提供 {cores} 个核心，所以“全部线程”也就是一个线程：两条 Rust 路线之间的"
+        "差别只是噪声，而不是并行带来的。",
+    },
+    "speed.threads.helped": {
+        "en": "**More threads helped here.** At every size both Rust lanes ran, all {cores} "
+        "threads ran {span} as fast as one thread (this page counts {threshold} or more as "
+        "faster).",
+        "zh": "**这里多线程有帮助。** 在两条 Rust 路线都跑过的每个规模上，全部 {cores} 个线程的"
+        "速度是单线程的 {span}（本页把 {threshold} 及以上算作更快）。",
+    },
+    "speed.threads.no_help": {
+        "en": "**More threads did not help here.** At every size both Rust lanes ran, all "
+        "{cores} threads ran at {span} the speed of one thread — never the {threshold} this "
+        "page counts as faster. When a call has little work, starting and joining the threads "
+        "can cost more than sharing the work saves, and other programs may be using the cores.",
+        "zh": "**这里多线程没有帮上忙。** 在两条 Rust 路线都跑过的每个规模上，全部 {cores} 个"
+        "线程的速度是单线程的 {span}——都没有达到本页算作更快的 {threshold}。一次调用的工作量"
+        "不大时，启动和汇合线程的开销可能超过分摊工作省下的时间；其他程序也可能正占用这些核心。",
+    },
+    "speed.threads.mixed": {
+        "en": "**More threads helped at some sizes only.** All {cores} threads ran {span} as fast "
+        "as one thread at {helped}; at {other} they ran at {other_span} its speed, under the "
+        "{threshold} this page counts as faster.",
+        "zh": "**多线程只在部分规模上有帮助。** 在 {helped} 上，全部 {cores} 个线程的速度是单线程"
+        "的 {span}；在 {other} 上只有 {other_span}，低于本页算作更快的 {threshold}。",
     },
     "speed.hurts": {
         "en": "A faster kernel does not change how the work grows: attention still compares "

@@ -24,8 +24,13 @@ from transformer_walk.bench import (
     format_speedup,
     tokens_per_second,
 )
+from transformer_walk.topics.claims import Claim, claim
 
 PREFILL, DECODE = "smollm2_prefill", "smollm2_decode"
+
+#: The least ratio of times the page calls "faster": a smaller gain is within what a rerun on a
+#: shared machine moves (see "Why numbers vary" on the page).
+FASTER = 1.1
 
 
 def lane_name(lane: str, cores: int) -> str:
@@ -121,33 +126,67 @@ def _measured(result: BenchResult, op: str, lane: str) -> list[Cell]:
     ]
 
 
-def prefill_vs_decode(prefill: BenchResult, decode: BenchResult) -> list[str]:
-    """One sentence per lane that ran both SmolLM2 ops: tokens a second reading the longest
-    prompt it measured against generating after the cached length nearest that prompt."""
-    cores = prefill.meta["cores"]
-    sentences = []
-    for lane in prefill.meta["lanes"]:
-        prompts, steps = _measured(prefill, PREFILL, lane), _measured(decode, DECODE, lane)
-        if not prompts or not steps:
-            continue
-        prompt = max(prompts, key=lambda c: c.x)
-        step = min(steps, key=lambda c: (abs(c.x - prompt.x), c.x))
-        read, made = tokens_per_second(prompt), tokens_per_second(step)
-        assert read is not None and made is not None  # measured cells of model ops
-        ratio = read / made
-        key = "speed.tokens.versus" if ratio > 1 else "speed.tokens.versus_slower"
-        sentences.append(
-            t(
-                key,
-                lane=lane_name(lane, cores),
-                n=prompt.x,
-                past=step.x,
-                prefill=format_rate(read),
-                decode=format_rate(made),
-                ratio=format_speedup(ratio),
-            )
-        )
-    return sentences
+def _prompt_and_step(
+    prefill: BenchResult, decode: BenchResult, lane: str
+) -> tuple[Cell, Cell] | None:
+    """The longest prompt ``lane`` read, and the generated step whose cached length is nearest
+    it; None unless the lane measured both ops."""
+    prompts, steps = _measured(prefill, PREFILL, lane), _measured(decode, DECODE, lane)
+    if not prompts or not steps:
+        return None
+    prompt = max(prompts, key=lambda c: c.x)
+    return prompt, min(steps, key=lambda c: (abs(c.x - prompt.x), c.x))
+
+
+def _prompt_fields(
+    prefill: BenchResult, decode: BenchResult, lane: str
+) -> dict[str, object] | None:
+    pair = _prompt_and_step(prefill, decode, lane)
+    if pair is None:
+        return None
+    prompt, step = pair
+    read, made = tokens_per_second(prompt), tokens_per_second(step)
+    if read is None or made is None:
+        return None
+    return {
+        "lane": lane_name(lane, prefill.meta["cores"]),
+        "n": prompt.x,
+        "past": step.x,
+        "prefill": format_rate(read),
+        "decode": format_rate(made),
+        "ratio": format_speedup(read / made),
+        "faster": read / made >= FASTER,
+    }
+
+
+def _prompt_holds(said: Claim, prefill: BenchResult, decode: BenchResult, lane: str) -> bool:
+    fields = _prompt_fields(prefill, decode, lane)
+    if fields is None:
+        return False
+    faster = fields.pop("faster")
+    message = "speed.tokens.versus" if faster else "speed.tokens.versus_slower"
+    if not faster:
+        fields["threshold"] = format_speedup(FASTER)
+    return said.message == message and dict(said.fields) == fields
+
+
+@claim(_prompt_holds)
+def prompt_versus_generation(prefill: BenchResult, decode: BenchResult, lane: str) -> Claim | None:
+    """Tokens a second reading ``lane``'s longest prompt against generating after the cached
+    length nearest that prompt: "as many tokens a second together" only from ``FASTER`` on,
+    else that the prompt was not clearly faster. None unless the lane ran both ops."""
+    fields = _prompt_fields(prefill, decode, lane)
+    if fields is None:
+        return None
+    if fields.pop("faster"):
+        return Claim("speed.tokens.versus", fields)
+    return Claim("speed.tokens.versus_slower", {**fields, "threshold": format_speedup(FASTER)})
+
+
+def prefill_vs_decode(prefill: BenchResult, decode: BenchResult) -> list[Claim]:
+    """One claim per lane that ran both SmolLM2 ops (``prompt_versus_generation``)."""
+    said = [prompt_versus_generation(prefill, decode, lane) for lane in prefill.meta["lanes"]]
+    return [claim for claim in said if claim is not None]
 
 
 def chart_frame(result: BenchResult, op: str) -> pd.DataFrame:
@@ -237,3 +276,84 @@ def csv_frame(result: BenchResult) -> pd.DataFrame:
 
 def csv_bytes(result: BenchResult) -> bytes:
     return csv_frame(result).to_csv(index=False).encode("utf-8")
+
+
+# --- What the race says about threads ----------------------------------------------------------
+
+
+def thread_speedups(result: BenchResult, op: str) -> list[tuple[str, float]]:
+    """(size, one thread's time ÷ all threads' time) at every size where both Rust lanes
+    measured ``op``, in run order: above 1 the threads helped."""
+    ups = [
+        (label, result.speedup(op, label, "rust-all", "rust-1")) for label, _ in result.cases(op)
+    ]
+    return [(label, up) for label, up in ups if up is not None]
+
+
+def _span(ups: list[float]) -> str:
+    """The ratios as the page shows them: one ("1.84×"), or the least and the most
+    ("0.71×–0.95×")."""
+    low, high = format_speedup(min(ups)), format_speedup(max(ups))
+    return low if low == high else f"{low}–{high}"
+
+
+def _threads_said(result: BenchResult, op: str) -> Claim | None:
+    pairs = thread_speedups(result, op)
+    if not pairs:
+        return None
+    cores = int(result.meta["cores"])
+    if cores < 2:
+        return Claim("speed.threads.one_core", {"cores": cores})
+    helped = [(label, up) for label, up in pairs if up >= FASTER]
+    other = [(label, up) for label, up in pairs if up < FASTER]
+    fields: dict[str, object] = {"cores": cores, "threshold": format_speedup(FASTER)}
+    if not helped:
+        return Claim("speed.threads.no_help", {**fields, "span": _span([u for _, u in other])})
+    if not other:
+        return Claim("speed.threads.helped", {**fields, "span": _span([u for _, u in helped])})
+    return Claim(
+        "speed.threads.mixed",
+        {
+            **fields,
+            "helped": [label for label, _ in helped],
+            "span": _span([u for _, u in helped]),
+            "other": [label for label, _ in other],
+            "other_span": _span([u for _, u in other]),
+        },
+    )
+
+
+def _threads_hold(said: Claim, result: BenchResult, op: str) -> bool:
+    """Each field against the measured medians: the cores the run had, the sizes on each side of
+    ``FASTER``, and the span of one thread's time ÷ all threads' time on that side."""
+    ups = dict(thread_speedups(result, op))
+    cores = int(result.meta["cores"])
+    if not ups or said.fields.get("cores") != cores:
+        return False
+    if said.message == "speed.threads.one_core":
+        return cores < 2 and set(said.fields) == {"cores"}
+    if cores < 2 or said.fields.get("threshold") != format_speedup(FASTER):
+        return False
+    helped = [label for label, up in ups.items() if up >= FASTER]
+    other = [label for label in ups if label not in helped]
+    shown = {
+        "speed.threads.helped": (helped, []),
+        "speed.threads.no_help": ([], other),
+        "speed.threads.mixed": (said.fields.get("helped"), said.fields.get("other")),
+    }.get(said.message)
+    if shown is None or shown != (helped, other):
+        return False
+    mixed = said.message == "speed.threads.mixed"
+    spans = {"span": helped or other} | ({"other_span": other} if mixed else {})
+    keys = {"cores", "threshold"} | set(spans) | ({"helped", "other"} if mixed else set())
+    return set(said.fields) == keys and all(
+        said.fields[key] == _span([ups[label] for label in labels]) for key, labels in spans.items()
+    )
+
+
+@claim(_threads_hold)
+def threads(result: BenchResult, op: str) -> Claim | None:
+    """What the run shows of Rust on all threads against Rust on one, size by size: faster (by
+    at least ``FASTER``) at every size, at some, or at none; that one core leaves nothing to
+    compare; None when the two lanes never both measured ``op``."""
+    return _threads_said(result, op)
