@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from transformer_walk.core import get_backend
+from transformer_walk.topics.claims import Claim, claim
 
 Sentences = Sequence[Sequence[str]]
 
@@ -216,3 +217,125 @@ def lean(first: float, second: float, margin: float = LEAN_MARGIN) -> str:
     if abs(first - second) < margin:
         return "between"
     return "first" if first > second else "second"
+
+
+# --- what the numbers say about senses and training: claims (topics.claims) ---------------------
+
+#: The words that stand for each sense of "bank", per corpus: (water words, money words). In the
+#: Chinese corpus the senses are different words (河岸 / 银行), counted by characters.
+SENSE_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("river", "lake"), ("cash", "money")),
+    "zh": (("河", "湖"), ("钱", "金")),
+}
+
+
+def sense_cosines(
+    result: Word2VecResult, word: str, language: str
+) -> tuple[list[float], list[float]] | None:
+    """cos(word, each water word) and cos(word, each money word) in the trained table, or None
+    when one of the words has no row."""
+    water, money = SENSE_WORDS[language]
+    found = [result.index(w) for w in (word, *water, *money)]
+    ids = [i for i in found if i is not None]
+    if len(ids) < len(found):
+        return None
+    e = result.embeddings
+    sims = cosine_matrix(e[ids[:1]], e[ids[1:]])[0]  # (len(water) + len(money),)
+    return [float(x) for x in sims[: len(water)]], [float(x) for x in sims[len(water) :]]
+
+
+def _means(water: Sequence[float], money: Sequence[float]) -> tuple[str, str, str]:
+    """The two mean cosines as shown (three decimals) and the side they lean to."""
+    w, m = float(np.mean(water)), float(np.mean(money))
+    return f"{w:.3f}", f"{m:.3f}", lean(w, m)
+
+
+def _lean_holds(messages: dict[str, str]) -> Callable[..., bool]:
+    """A predicate for a lean claim whose message for each side (and "untrained") is given."""
+
+    def holds(said: Claim, water: Sequence[float], money: Sequence[float], epochs: int) -> bool:
+        if not water or not money:
+            return False
+        w, m, side = _means(water, money)
+        expected = messages["untrained" if epochs == 0 else side]
+        return said.message == expected and dict(said.fields) == {"water": w, "money": m}
+
+    return holds
+
+
+BANK_LEANS = {
+    "first": "emb.static.lean.first",
+    "second": "emb.static.lean.second",
+    "between": "emb.static.lean.between",
+    "untrained": "emb.static.lean.untrained",
+}
+CHAR_LEANS = {
+    "first": "emb.zh.lean.water",
+    "second": "emb.zh.lean.money",
+    "between": "emb.zh.lean.between",
+    "untrained": "emb.zh.lean.untrained",
+}
+
+
+@claim(_lean_holds(BANK_LEANS))
+def bank_lean(water: Sequence[float], money: Sequence[float], epochs: int) -> Claim | None:
+    """Which sense the one vector of "bank" sits closer to, from its cosines with the water words
+    and with the money words: a lean only after training (at 0 epochs the vectors are the random
+    start, and the sentence says so) and only when the means differ by LEAN_MARGIN or more."""
+    if not water or not money:
+        return None
+    w, m, side = _means(water, money)
+    return Claim(BANK_LEANS["untrained" if epochs == 0 else side], {"water": w, "money": m})
+
+
+@claim(_lean_holds(CHAR_LEANS))
+def char_lean(water: Sequence[float], money: Sequence[float], epochs: int) -> Claim | None:
+    """The same reading for one character of the Chinese twin (银, 行, 岸): nearer the water
+    characters, the money ones, between, or — at 0 epochs — nothing learned yet."""
+    if not water or not money:
+        return None
+    w, m, side = _means(water, money)
+    return Claim(CHAR_LEANS["untrained" if epochs == 0 else side], {"water": w, "money": m})
+
+
+def _after_holds(said: Claim, epochs: int) -> bool:
+    expected = "emb.after.trained" if epochs > 0 else "emb.after.untrained"
+    return said.message == expected and dict(said.fields) == {"epochs": epochs}
+
+
+@claim(_after_holds)
+def after_training(epochs: int) -> Claim | None:
+    """The title over the trained table: "after N epochs", or at 0 epochs that it is still the
+    random start (there is no "after training" without training)."""
+    return Claim("emb.after.trained" if epochs > 0 else "emb.after.untrained", {"epochs": epochs})
+
+
+def _kinds_holds(
+    said: Claim, word: str, kind: str, before: Sequence[str], after: Sequence[str], epochs: int
+) -> bool:
+    expected = "emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained"
+    fields = {
+        "word": word,
+        "before": sum(k == kind for k in before),
+        "after": sum(k == kind for k in after),
+        "k": len(after),
+    }
+    return said.message == expected and dict(said.fields) == fields and len(before) == len(after)
+
+
+@claim(_kinds_holds)
+def neighbour_kinds(
+    word: str, kind: str, before: Sequence[str], after: Sequence[str], epochs: int
+) -> Claim | None:
+    """How many of the word's nearest neighbours share its kind, at the random start and in the
+    trained table (``before``/``after``: the neighbours' kinds); at 0 epochs the two tables are
+    one, and the sentence says so instead of "after training"."""
+    if not after or len(before) != len(after):
+        return None
+    fields = {
+        "word": word,
+        "before": sum(k == kind for k in before),
+        "after": sum(k == kind for k in after),
+        "k": len(after),
+    }
+    return Claim("emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained", fields)
