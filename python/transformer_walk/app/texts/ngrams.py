@@ -58,8 +58,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- which corpus: a claim of topics.corpus.corpus_choice (shared with the Embeddings page) ---
     "corpus.pick.en": {
-        "en": "This page uses the English corpus: none of your sentence's {n} "
-        "{n:word is|words are} a Chinese character.",
+        "en": "This page uses the English corpus: your sentence has no Chinese character among "
+        "its {n} {n:word|words}.",
         "zh": "本页使用英文语料：你的句子的 {n} 个词里没有汉字。",
     },
     "corpus.pick.zh": {
