@@ -28,6 +28,7 @@ from transformer_walk.topics.claims import CLAIMS, Claim
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
     Word2VecResult,
+    cosine_matrix,
     nearest,
     sense_cosines,
     train,
@@ -121,6 +122,20 @@ def neighbour_kinds_of(text: str) -> Iterator[tuple[Any, ...]]:
         yield (word, corpus.category(word, language), before, after, epochs)
 
 
+def word_cosines(text: str) -> Iterator[tuple[Any, ...]]:
+    """(cosines [m, m], the words) of the sentence's distinct known words (at most 16, as the
+    page shows), untrained and trained."""
+    words = corpus.words(text)
+    language = corpus.language_of(words)
+    for epochs in (0, 2):
+        result = word2vec(language, epochs)
+        known = [w for w in dict.fromkeys(words) if result.index(w) is not None][:16]
+        if len(known) < 2:
+            known = list(result.vocab[:3])
+        table = result.embeddings[[result.vocab.index(w) for w in known]]
+        yield (cosine_matrix(table), known)
+
+
 #: For each registered claim function: its argument tuples for one sentence.
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.attention.top_weight": attention_rows,
@@ -130,6 +145,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.word2vec.char_lean": sense_leans,
     "transformer_walk.topics.word2vec.after_training": epochs_of,
     "transformer_walk.topics.word2vec.neighbour_kinds": neighbour_kinds_of,
+    "transformer_walk.topics.word2vec.closest_pair": word_cosines,
 }
 
 

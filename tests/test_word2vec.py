@@ -235,3 +235,17 @@ def test_no_lean_and_no_after_training_at_zero_epochs() -> None:
     kinds = neighbour_kinds("dog", "animal", ["animal", "food"], ["animal", "animal"], 0)
     assert kinds is not None and kinds.message == "emb.nn.summary_untrained"
     assert kinds.fields == {"word": "dog", "before": 1, "after": 2, "k": 2}
+
+
+def test_the_closest_pair_names_every_pair_tied_at_three_decimals() -> None:
+    from transformer_walk.topics.word2vec import closest_pair
+
+    sims = np.array([[1.0, 0.5, 0.9], [0.5, 1.0, 0.2], [0.9, 0.2, 1.0]])
+    said = closest_pair(sims, ["a", "b", "c"])
+    assert said is not None and said.message == "emb.cos.closest"
+    assert said.fields == {"a": "a", "b": "c", "cos": "0.900"}
+    sims[1, 2] = sims[2, 1] = 0.90004  # shows as 0.900 too
+    tie = closest_pair(sims, ["a", "b", "c"])
+    assert tie is not None and tie.message == "emb.cos.closest_tie"
+    assert tie.fields == {"pairs": ["a–c", "b–c"], "cos": "0.900", "count": 2}
+    assert closest_pair(sims[:1, :1], ["a"]) is None

@@ -339,3 +339,40 @@ def neighbour_kinds(
         "k": len(after),
     }
     return Claim("emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained", fields)
+
+
+def _closest(sims: np.ndarray) -> tuple[list[tuple[int, int]], str]:
+    """Every pair i < j whose cosine, shown to three decimals, is the largest off the diagonal,
+    and that value as shown."""
+    m = np.asarray(sims, dtype=np.float64)
+    upper = [(i, j) for i in range(len(m)) for j in range(i + 1, len(m))]
+    shown = {pair: f"{m[pair]:.3f}" for pair in upper}
+    best = max(upper, key=lambda pair: m[pair])
+    return [pair for pair in upper if shown[pair] == shown[best]], shown[best]
+
+
+def _closest_holds(said: Claim, sims: np.ndarray, words: Sequence[str]) -> bool:
+    if len(words) < 2 or len(set(words)) != len(words):
+        return False
+    pairs, cos = _closest(sims)
+    if len(pairs) == 1:
+        i, j = pairs[0]
+        expected = {"a": words[i], "b": words[j], "cos": cos}
+        return said.message == "emb.cos.closest" and dict(said.fields) == expected
+    named = [f"{words[i]}–{words[j]}" for i, j in pairs]
+    expected_tie = {"pairs": named, "cos": cos, "count": len(pairs)}
+    return said.message == "emb.cos.closest_tie" and dict(said.fields) == expected_tie
+
+
+@claim(_closest_holds)
+def closest_pair(sims: np.ndarray, words: Sequence[str]) -> Claim | None:
+    """The closest pair of the sentence's distinct words by cosine (``sims`` [m, m]), or every pair
+    tied with it at the three decimals shown; nothing for fewer than two words."""
+    if len(words) < 2 or len(set(words)) != len(words):
+        return None
+    pairs, cos = _closest(sims)
+    if len(pairs) == 1:
+        i, j = pairs[0]
+        return Claim("emb.cos.closest", {"a": words[i], "b": words[j], "cos": cos})
+    named = [f"{words[i]}–{words[j]}" for i, j in pairs]
+    return Claim("emb.cos.closest_tie", {"pairs": named, "cos": cos, "count": len(pairs)})

@@ -30,6 +30,7 @@ from transformer_walk.topics.word2vec import (
     after_training,
     bank_lean,
     char_lean,
+    closest_pair,
     cosine_matrix,
     nearest,
     neighbour_kinds,
@@ -235,9 +236,9 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
         ),
         width="content",
     )
-    off = sims + np.diag(np.full(len(distinct), -np.inf))  # ignore each word with itself
-    i, j = np.unravel_index(np.argmax(off), off.shape)
-    st.markdown(t("emb.cos.closest", a=distinct[i], b=distinct[j], cos=f"{sims[i, j]:.3f}"))
+    closest = say(closest_pair(sims, distinct))
+    if closest:
+        st.markdown(closest)
 
 
 def _neighbours(result: Word2VecResult, sentence: list[str], language: Language) -> None:

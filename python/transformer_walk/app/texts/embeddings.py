@@ -141,6 +141,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你的句子里最接近的一对：**{a}** 和 **{b}**，cos = {cos}。"
         "若用 one-hot 向量，任意两个不同的词的余弦都是 0。",
     },
+    "emb.cos.closest_tie": {
+        "en": "The closest pairs in your sentence, tied at cos = {cos}: {pairs} ({count} "
+        "pairs). One-hot vectors would give 0 for every pair.",
+        "zh": "你的句子里最接近的几对并列，cos = {cos}：{pairs}（共 {count} 对）。"
+        "若用 one-hot 向量，任意两个不同的词的余弦都是 0。",
+    },
     # --- neighbours -------------------------------------------------------------------------------
     "emb.nn.title": {
         "en": "Nearest neighbours, before and after training",
