@@ -247,3 +247,14 @@ def test_a_mixed_sentence_says_which_corpus_and_why() -> None:
     at = open_page(sentence="我用 Python 和 Rust 写代码")  # 6 of 8 CJK: the Chinese corpus
     assert translate("corpus.pick.mixed_zh", "en", cjk=6, n=8) in [i.value for i in at.info]
     assert any("python" in i.value and "rust" in i.value for i in at.info)
+
+
+def test_lists_are_joined_as_the_page_language_writes_them() -> None:
+    at = open_page("zh", sentence="机器三四")  # none in the Chinese corpus
+    unknown = translate("ngram.chain.unknown", "zh", words="三、器、四 和 机")
+    assert unknown in [i.value for i in at.info]
+    at = open_page("zh", sentence="汤姆爱电脑和机器")  # 8 zero factors: five listed, cut short
+    warning = next(w.value for w in at.warning)
+    assert (
+        "”、“" in warning and warning.count("”、“") == 4 and "…" in warning and ", " not in warning
+    )

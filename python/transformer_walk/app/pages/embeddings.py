@@ -177,7 +177,7 @@ def _lookup(
     known = [w for w in words if result.index(w) is not None]
     unknown = sorted({w for w in words if result.index(w) is None})
     if unknown:
-        st.info(t("emb.lookup.unknown", words=", ".join(unknown)), icon=":material/help:")
+        st.info(t("emb.lookup.unknown", words=join_names(unknown)), icon=":material/help:")
     if not known:
         return
     ids = np.array([result.index(w) for w in known], dtype=np.int64)

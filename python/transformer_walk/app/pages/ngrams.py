@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.charts import ngrams as charts_ngrams
-from transformer_walk.app.i18n import say, t, translated_radio
+from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
@@ -95,7 +95,7 @@ def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> Non
 
     unknown = sorted({w for w in words if (w,) not in model.plain[1]})
     if unknown:
-        st.info(t("ngram.chain.unknown", words=", ".join(unknown)), icon=":material/help:")
+        st.info(t("ngram.chain.unknown", words=join_names(unknown)), icon=":material/help:")
     st.latex(_chain_latex(score, n))
     st.dataframe(_steps_frame(score), width="stretch", hide_index=True)
 
@@ -104,12 +104,14 @@ def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> Non
     logp = score.log_probability
     m2.metric(t("ngram.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
     if score.zero_steps:
-        missing = ", ".join(
+        quoted = [
             "“" + " ".join(_shown(w) for w in (*score.steps[i].context, score.steps[i].word)) + "”"
             for i in score.zero_steps[:MAX_LISTED]
-        )
-        if len(score.zero_steps) > MAX_LISTED:
-            missing += " …"
+        ]
+        # all of them: "a, b and c" (“a”、“b” 和 “c”); cut short: "a, b, c …" with the list comma
+        comma = "、" if current_language() == "zh" else ", "
+        more = len(score.zero_steps) > MAX_LISTED
+        missing = comma.join(quoted) + " …" if more else join_names(quoted)
         # every word unknown: there is no "stretch" the corpus missed, only words it lacks
         none_known = bool(words) and all((w,) not in model.plain[1] for w in words)
         st.warning(

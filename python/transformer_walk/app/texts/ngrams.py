@@ -223,10 +223,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.sparse.unpadded": {
         "en": "These columns count the n-grams a text really contains, without the ⟨s⟩ and ⟨/s⟩ "
         "markers the probability chain above adds at its ends: your {words} "
-        "{words:word holds|words hold} {bigrams} {bigrams:bigram|bigrams} here, and make "
+        "{words:token holds|tokens hold} {bigrams} {bigrams:bigram|bigrams} here, and make "
         "{factors} bigram {factors:factor|factors} there.",
         "zh": "这几列统计的是文本里实际包含的 n-gram，不含上面概率链在两端补上的 ⟨s⟩ 和 ⟨/s⟩："
-        "你的 {words} 个词在这里是 {bigrams} 个 bigram，在上面的二元模型里则是 {factors} 个因子。",
+        "你的 {words} 个 token 在这里是 {bigrams} 个 bigram，"
+        "在上面的二元模型里则是 {factors} 个因子。",
     },
     "ngram.sparse.summary": {
         "en": "At n = {n} the training text contains {seen} different n-grams out of {possible} "
