@@ -258,3 +258,17 @@ def test_lists_are_joined_as_the_page_language_writes_them() -> None:
     assert (
         "”、“" in warning and warning.count("”、“") == 4 and "…" in warning and ", " not in warning
     )
+
+
+def test_the_chain_formula_puts_its_result_on_a_line_of_its_own() -> None:
+    """With many factors the one-line product ran past its column and lost its result."""
+    from transformer_walk.app.views.latex import scientific
+
+    sentence = "Tom loves his dog and Anna loves her cat by the river"
+    at = open_page(sentence=sentence)
+    expected = sentence_probability(re.findall(r"[a-z]+", sentence.lower()), 2)
+    chain = next(x.value for x in at.latex if r"\prod" in x.value)
+    lines = chain.split(r"\\")
+    assert len(lines) == 4 and r"\cdots" in lines[2]  # ∏, factors 1-5, 6-10 and ⋯, the result
+    assert all(line.count(r"\cdot ") <= 5 for line in lines)
+    assert lines[-1].replace("$$", "").strip() == rf"&= {scientific(expected, 3)}\end{{aligned}}"

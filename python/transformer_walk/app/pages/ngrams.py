@@ -36,6 +36,7 @@ SMOOTH_KEY = "ngram_smooth"
 WORD_KEY = "ngram_word"
 FAR_KEY = "ngram_far"
 MAX_LATEX_FACTORS = 10  # the product is written out up to here, then "⋯"
+FACTORS_PER_LINE = 5
 MAX_LISTED = 5  # unseen n-grams named in the warning
 
 
@@ -131,13 +132,19 @@ def _chain_latex(score: SentenceScore, n: int) -> str:
     """The chain rule with this sentence's numbers (the factors themselves are in the table)."""
     history = r"w_{t-1}" if n == 2 else r"w_{t-2}, w_{t-1}"
     values = [f"{s.probability:.3f}" for s in score.steps[:MAX_LATEX_FACTORS]]
+    # the factors five to a line and the result on its own, so that a narrow column cuts
+    # neither (one long line ran past the column and lost its result)
+    rows = [
+        r" \cdot ".join(values[i : i + FACTORS_PER_LINE])
+        for i in range(0, len(values), FACTORS_PER_LINE)
+    ]
     if len(score.steps) > MAX_LATEX_FACTORS:
-        values.append(r"\cdots")
-    product = r" \cdot ".join(values)
+        rows[-1] += r" \cdots"
+    product = r" \\ &\quad\cdot ".join(rows)
     return (
-        rf"P({tex_words(t('ngram.tex.sentence'))}) = \prod_{{t=1}}^{{{len(score.steps)}}} "
-        rf"P(w_t \mid {history})"
-        rf" = {product} = {scientific(score.probability, 3)}"
+        rf"\begin{{aligned}}P({tex_words(t('ngram.tex.sentence'))}) &= "
+        rf"\prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history}) \\"
+        rf" &= {product} \\ &= {scientific(score.probability, 3)}\end{{aligned}}"
     )
 
 
