@@ -154,10 +154,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "emb.nn.body": {
         "en": "The words whose vectors point most nearly the same way as the chosen word's "
-        "(highest cosine). Before training the list is noise; after it, words of one kind "
-        "gather.",
-        "zh": "与所选词的向量方向最接近（余弦最大）的几个词。训练前这份名单纯属噪声；"
-        "训练后，同类的词聚到了一起。",
+        "(highest cosine), at the random start and in the table the epochs above trained. "
+        "The line below counts how many of them are of the chosen word's kind: that is how "
+        "to see whether training gathered words of one kind.",
+        "zh": "与所选词的向量方向最接近（余弦最大）的几个词：左边是随机初始值，右边是上面设定的"
+        "轮数训练出的表。下面一行数出其中有几个和所选词同类——训练有没有把同类的词聚到一起，"
+        "就看这个数。",
     },
     "emb.nn.word": {"en": "Word", "zh": "词"},
     "emb.nn.before": {"en": "Random start", "zh": "随机初始"},
