@@ -96,27 +96,41 @@ def corpus_choice(sentence_words: Sequence[str]) -> Claim | None:
     return Claim(message, {"cjk": cjk, "n": n})
 
 
+# Read once per corpus. The caches are keyed by the language alone (the public functions pass it
+# positionally), so "sentences()" and "sentences('en')" share one entry.
 @lru_cache(maxsize=len(CORPORA))
-def raw_sentences(language: Language = "en") -> tuple[str, ...]:
-    """The corpus, one sentence per line, as written."""
+def _raw_sentences(language: Language) -> tuple[str, ...]:
     text = _read(FILES[language][0])
     return tuple(line for line in text.splitlines() if line.strip())
 
 
 @lru_cache(maxsize=len(CORPORA))
-def sentences(language: Language = "en") -> tuple[tuple[str, ...], ...]:
-    """Every corpus sentence as a tuple of lower-cased words (Chinese: of characters)."""
-    return tuple(tuple(words(line)) for line in raw_sentences(language))
+def _sentences(language: Language) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(words(line)) for line in _raw_sentences(language))
 
 
 @lru_cache(maxsize=len(CORPORA))
+def _lexicon(language: Language) -> dict[str, str]:
+    text = _read(FILES[language][1])
+    pairs = (line.split("\t") for line in text.splitlines() if line.strip())
+    return {word: category for word, category in pairs}
+
+
+def raw_sentences(language: Language = "en") -> tuple[str, ...]:
+    """The corpus, one sentence per line, as written."""
+    return _raw_sentences(language)
+
+
+def sentences(language: Language = "en") -> tuple[tuple[str, ...], ...]:
+    """Every corpus sentence as a tuple of lower-cased words (Chinese: of characters)."""
+    return _sentences(language)
+
+
 def lexicon(language: Language = "en") -> dict[str, str]:
     """Content word (Chinese: character) → category (person, animal, food, water, place, money,
     time, adjective, verb, bank; two_senses for 行). Words not listed are function words ("the",
     "his", "at", 的, 在 …)."""
-    text = _read(FILES[language][1])
-    pairs = (line.split("\t") for line in text.splitlines() if line.strip())
-    return {word: category for word, category in pairs}
+    return _lexicon(language)
 
 
 FUNCTION_CATEGORY = "function"
