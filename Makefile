@@ -40,10 +40,10 @@ PYTEST := $(PY) -m pytest -n auto --maxprocesses 4 --dist loadgroup
 test-python:
 	$(PYTEST)
 
-# The edit-test loop: every test but those that drive a browser (the soak among them) and the
-# runs at each lower SIMD level (a minute or more each; `make test` and CI run them).
+# The edit-test loop: every test but those that drive a browser (the soak among them), the runs
+# at each lower SIMD level and the sweeps over many inputs (`make test` and CI run them all).
 test-fast: setup
-	$(PYTEST) -m "not browser and not soak and not levels"
+	$(PYTEST) -m "not browser and not soak and not levels and not sweep"
 
 lint: $(VENV)/.requirements
 	cargo fmt --all -- --check

@@ -49,6 +49,9 @@ from apptest_support import APP, TIMEOUT, VALUE_WIDGETS, no_exception, open_page
 from conftest import FakeClock, install_fake_race
 from smollm2_support import MODEL_SKIP
 
+#: A sweep over many inputs: `make test` and CI run it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.sweep
+
 PAGES = [file for _group, pages in navigation.ROAD for file, *_ in pages]
 
 #: What the page is brought back to after hostile input (not the default, so it is a real change).

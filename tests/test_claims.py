@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -136,6 +137,122 @@ def word_cosines(text: str) -> Iterator[tuple[Any, ...]]:
         yield (cosine_matrix(table), known)
 
 
+@cache
+def toy_with(text: str, config: ToyConfig) -> Trace | None:
+    try:
+        return ToyTransformer(config, "numpy").run(text)
+    except EmptyInputError:
+        return None
+
+
+MULTI_HEAD = ToyConfig(d_model=12, h=6)  # more heads than the default two: ties and splits
+
+
+def multi_head_rows(text: str) -> Iterator[tuple[Any, ...]]:
+    """(one query's row in each head [h, n], tokens, query) for every query, two head counts."""
+    for config in (ToyConfig(), MULTI_HEAD):
+        trace = toy_with(text, config)
+        if trace is None:
+            return
+        for i in range(trace.n):
+            yield (trace.blocks[0].weights[:, i, :], trace.tokens, i)
+
+
+def concat_gaps(text: str) -> Iterator[tuple[Any, ...]]:
+    """(concat gap, output gap) of the toy trace at two head counts, and the same made wrong."""
+    from transformer_walk.app.views import attention
+
+    for config in (ToyConfig(), MULTI_HEAD):
+        trace = toy_with(text, config)
+        if trace is None:
+            return
+        concat = attention.concat_difference(trace)
+        out = attention.output_difference(trace, trace.blocks[0].params.W_O)
+        yield (concat, out)
+        yield (concat, out + 0.5)  # a W^O that is not the model's
+
+
+def shuffles(text: str) -> Iterator[tuple[Any, ...]]:
+    """(without positions, with positions) ShuffleResults of ``text`` under three shuffles."""
+    from transformer_walk.models.toy import tokenize
+    from transformer_walk.topics import positions as pos
+
+    tokens = tokenize(text)
+    if len(tokens) < 2:
+        return
+    for seed in (1, 2, 3, 4):
+        perm = pos.seeded_permutation(len(tokens), seed)
+        try:
+            shuffled = pos.shuffled_text(tokens, perm)
+        except ValueError:  # the page says it cannot shuffle this sentence
+            return
+        results = []
+        for positions in (False, True):
+            config = ToyConfig(positions=positions)
+            original, moved = toy_with(text, config), toy_with(shuffled, config)
+            assert original is not None and moved is not None
+            results.append(pos.compare_shuffle(original, moved, perm))
+        yield tuple(results)
+
+
+def shuffle_notes(text: str) -> Iterator[tuple[Any, ...]]:
+    """(perm, tokens, row differences with positions) for each shuffle of ``shuffles``."""
+    from transformer_walk.models.toy import tokenize
+
+    for _off, on in shuffles(text):
+        yield (on.perm, tokenize(text), on.row_differences())
+
+
+def rope_checks(text: str) -> Iterator[tuple[Any, ...]]:
+    """The RoPE chart and its check for a query at the sentence's last token and each valid
+    offset, on vectors drawn from the sentence (the model's own q and k need SmolLM2): the
+    "trace" is the numpy backend's RoPE at the real positions in float32, as the model's is."""
+    from transformer_walk.core import get_backend
+    from transformer_walk.models.toy import tokenize
+    from transformer_walk.topics import then_and_now as tan
+
+    be = get_backend("numpy")
+    n = len(tokenize(text))
+    if n == 0:
+        return
+    rng = np.random.default_rng(len(text))
+    q, k = rng.standard_normal(64), rng.standard_normal(64)
+    i = n - 1
+    for delta in sorted({0, min(i, 3), min(i, 32)}):
+        j = i - delta
+        dots = tan.offset_dots(be, q, k, np.arange(0, 400, 25), delta, 10000.0)
+        here = tan.offset_dots(be, q, k, np.array([j]), delta, 10000.0)
+        q_rot = be.rope(q[None, :].astype(np.float32), np.array([i]), 10000.0)[0]
+        k_rot = be.rope(k[None, :].astype(np.float32), np.array([j]), 10000.0)[0]
+        yield (dots, here, float(np.dot(q_rot, k_rot)), i, j)
+        yield (dots, here, float(np.dot(q_rot, k_rot)) + 1.0, i, j)  # a trace that disagrees
+
+
+def rope_charts(text: str) -> Iterator[tuple[Any, ...]]:
+    for dots, *_ in rope_checks(text):
+        yield (dots,)
+
+
+def norm_vectors(text: str) -> Iterator[tuple[Any, ...]]:
+    """A residual-stream-like vector drawn from the sentence, as it is and centred."""
+    from transformer_walk.topics import then_and_now as tan
+
+    rng = np.random.default_rng(len(text))
+    x = 0.1 * rng.standard_normal(576) + 0.01 * rng.standard_normal()
+    yield (tan.compare_norms(x, 1e-5),)
+    yield (tan.compare_norms(x - x.mean(), 1e-5),)
+
+
+def norm_gaps(text: str) -> Iterator[tuple[Any, ...]]:
+    """(largest gap, largest |value|) of RMSNorm in float64 against float32, and a wrong one."""
+    rng = np.random.default_rng(len(text))
+    x = rng.standard_normal(576)
+    y = x / np.sqrt((x**2).mean() + 1e-5)
+    size = float(np.abs(y).max())
+    yield (float(np.abs(y - y.astype(np.float32)).max()), size)
+    yield (0.01 * size, size)
+
+
 #: For each registered claim function: its argument tuples for one sentence.
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.attention.top_weight": attention_rows,
@@ -146,6 +263,15 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.word2vec.after_training": epochs_of,
     "transformer_walk.topics.word2vec.neighbour_kinds": neighbour_kinds_of,
     "transformer_walk.topics.word2vec.closest_pair": word_cosines,
+    "transformer_walk.app.views.multi_head.head_top": attention_rows,
+    "transformer_walk.app.views.multi_head.heads_split": multi_head_rows,
+    "transformer_walk.app.views.multi_head.concat_check": concat_gaps,
+    "transformer_walk.app.views.positions.shuffle_verdict": shuffles,
+    "transformer_walk.app.views.positions.kept_place_note": shuffle_notes,
+    "transformer_walk.app.views.then_and_now.rope_sentence": rope_charts,
+    "transformer_walk.app.views.then_and_now.rope_trace_check": rope_checks,
+    "transformer_walk.app.views.then_and_now.norm_sentence": norm_vectors,
+    "transformer_walk.app.views.then_and_now.norm_check": norm_gaps,
 }
 
 

@@ -426,6 +426,7 @@ def test_big_cases_run_on_the_pool_and_small_ones_on_the_calling_thread():
         assert pooled == ("big" in name and not name.startswith("one_hot")), name
 
 
+@pytest.mark.sweep
 def test_storm_every_kernel_from_many_threads_while_the_pool_is_resized():
     """Guards against races in the pool (a call finishing on a pool another thread just replaced,
     a pool built twice, a lost wake-up), wrong results under contention, error paths that break
@@ -434,6 +435,7 @@ def test_storm_every_kernel_from_many_threads_while_the_pool_is_resized():
     assert "resizes" in out
 
 
+@pytest.mark.sweep
 def test_storm_with_two_workers_and_more_rounds():
     """The same with few callers, so that each big call usually finds the pool idle and splits
     its work over all its threads, where the 12-thread storm mostly queues."""

@@ -9,6 +9,7 @@ a failure reproduces by its node id.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -24,6 +27,9 @@ from transformer_walk.app.i18n import LANGUAGES
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, SENTENCE_KEY
 
 from apptest_support import open_page
+
+#: A sweep over many inputs: `make test` and CI run it, `make test-fast` leaves it out.
+pytestmark = pytest.mark.sweep
 
 CORPUS: dict[str, list[str]] = json.loads(
     (Path(__file__).parent / "data" / "sentences.json").read_text(encoding="utf-8")
@@ -56,6 +62,13 @@ def test_the_rotation_meets_every_sentence() -> None:
     assert not missed or len(PAGES) * 2 < len(OTHERS), missed  # every one, given enough pages
 
 
+def _rendered(at: AppTest) -> list[str]:
+    """The texts the page writes as Markdown."""
+    kinds = ("markdown", "caption", "info", "warning", "success", "error", "title", "header",
+             "subheader")  # fmt: skip
+    return [str(e.value) for kind in kinds for e in at.main.get(kind)]
+
+
 def _shown(at: AppTest) -> list[str]:
     """Every text of the main area a learner reads, table cells included."""
     out: list[str] = []
@@ -71,6 +84,27 @@ def _shown(at: AppTest) -> list[str]:
             if table[column].dtype == object:
                 out += [str(v) for v in table[column] if isinstance(v, str)]
     return out
+
+
+MARKDOWN = (
+    MarkdownIt("commonmark")
+    .enable(["table", "strikethrough"])
+    .use(dollarmath_plugin, double_inline=True)
+)
+#: Pieces of markup that survive rendering only when they failed to render: bold or italic
+#: markers that CommonMark's flanking rules left alone (next to CJK punctuation, say), a "$"
+#: that opened no formula, a LaTeX command outside a formula.
+LITERAL = re.compile(r"\*\*|__|\$|\\(?:frac|alpha|sqrt|mathbb|operatorname|text|cdot|times)\b")
+REMOVED = re.compile(r'<(span|div) class="math[^"]*">.*?</\1>|<code>.*?</code>', re.DOTALL)
+
+
+def _literal_markup(text: str) -> str | None:
+    """What of ``text``'s Markdown shows literally once rendered as Streamlit renders it (GFM with
+    formulas), or None."""
+    rendered = REMOVED.sub(" ", MARKDOWN.render(text))
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", rendered))
+    found = LITERAL.search(plain)
+    return None if found is None else found.group()
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -100,6 +134,10 @@ def _chart_texts(at: AppTest) -> list[str]:
 
 def _faults(at: AppTest, sentence: str) -> list[str]:
     faults = [f"exception: {e.value}" for e in at.exception]
+    for text in _rendered(at):
+        literal = _literal_markup(text)
+        if literal is not None and literal not in sentence:
+            faults.append(f"literal {literal!r} in {text[:160]!r}")
     for text in _shown(at) + _chart_texts(at):
         for name, pattern in NEVER.items():
             if pattern.search(text) and not pattern.search(sentence):
@@ -117,3 +155,16 @@ def test_the_corpus_on_every_page(page: str, language: str) -> None:
         at.run()
         found += [f"{sentence[:40]!r}: {fault}" for fault in _faults(at, sentence)]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        ("这是**“粗体”**文字", "**"),  # CommonMark leaves ** next to CJK punctuation alone
+        ("costs $5", "$"),
+        (r"\frac{1}{2} of it", r"\frac"),
+        ("a **b** and $x^2$ and `**code**`", None),
+    ],
+)
+def test_literal_markup_is_found_as_streamlit_would_show_it(text: str, literal: str | None) -> None:
+    assert _literal_markup(text) == literal

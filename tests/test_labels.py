@@ -52,3 +52,10 @@ def test_a_value_rounded_to_zero_loses_its_sign() -> None:
     shown = shown_as([-3e-9, -0.0, 0.12344, -0.00005], 4)
     assert [f"{v:.4f}" for v in shown] == ["0.0000", "0.0000", "0.1234", "-0.0001"]
     assert shown[2] == 0.12344  # only what shows as zero is changed
+
+
+def test_a_difference_of_zero_reads_zero() -> None:
+    from transformer_walk.app.views.labels import difference_label
+
+    assert difference_label(0.0) == "0"
+    assert difference_label(1.4e-17) == "1.4e-17"

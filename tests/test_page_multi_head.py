@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, join_names, translate
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
@@ -55,6 +55,20 @@ def expected(text: str, d_model: int = 8, h: int = 2) -> dict[str, object]:
     return {"tokens": trace.tokens, "a": a, "concat": concat, "out": concat @ w.W_O}
 
 
+def cells(tokens: list[str], rows: np.ndarray, language: str = "en") -> list[str]:
+    """The "largest weight on" cells worked out here: each head's key by position and text, or
+    every key tied with it at the three decimals the table shows."""
+    out = []
+    for row in np.round(rows, 3):
+        tied = [f"{p + 1} · {tokens[p]}" for p in np.flatnonzero(row == row.max())]
+        if len(tied) == 1:
+            out.append(tied[0])
+        else:
+            names = join_names(tied, language)
+            out.append(translate("mh.his.top_tie", language, count=len(tied), tokens=names))
+    return out
+
+
 def top_keys(at: AppTest, language: str = "en") -> list[str]:
     column = translate("mh.his.col.top", language)
     return list(table_with(at, column)[column])
@@ -78,7 +92,7 @@ def test_page_renders_two_heads_of_width_four(language: str) -> None:
     # "his" (the default query) in each head, against attention recomputed here.
     e = expected("Tom loves his dog")
     tokens, a = e["tokens"], e["a"]
-    assert top_keys(at, language) == [tokens[int(a[k, 2].argmax())] for k in range(2)]
+    assert top_keys(at, language) == cells(tokens, a[:, 2], language)
     weights = table_with(at, translate("mh.his.col.weight", language))
     np.testing.assert_allclose(
         weights[translate("mh.his.col.weight", language)], a[:, 2].max(axis=1), atol=1e-12
@@ -101,7 +115,7 @@ def test_sliders_change_the_heads_and_their_width() -> None:
     assert not at.warning or all("does not divide" not in w.value for w in at.warning)
     e = expected("Tom loves his dog", 12, 3)
     tokens, a = e["tokens"], e["a"]
-    assert top_keys(at) == [tokens[int(a[k, 2].argmax())] for k in range(3)]
+    assert top_keys(at) == cells(tokens, a[:, 2])
     assert any(r"3 \times [4,\ 4]" in x.value and r"[4,\ 12]" in x.value for x in at.latex)
     (params,) = [m.value for m in at.markdown if m.value.startswith("| $h$ | $d_k$ |")]
     lines = params.splitlines()
@@ -145,10 +159,10 @@ def test_a_new_sentence_and_another_query_token() -> None:
     e = expected("the dog sees the cat")
     tokens, a = e["tokens"], e["a"]
     assert metric(at, "n (tokens)") == "5"
-    assert top_keys(at) == [tokens[int(a[k, 4].argmax())] for k in range(2)]  # the last token
+    assert top_keys(at) == cells(tokens, a[:, 4])  # the last token
     at.selectbox(key="mh_query").set_value(1).run()  # dog
     no_exception(at)
-    assert top_keys(at) == [tokens[int(a[k, 1].argmax())] for k in range(2)]
+    assert top_keys(at) == cells(tokens, a[:, 1])
     assert any(r"2 \times [5,\ 4]" in x.value and r"[5,\ 8]" in x.value for x in at.latex)
 
 
@@ -168,7 +182,7 @@ def test_cjk_emoji_and_latex_characters(sentence: str) -> None:
     assert metric(at, "n (tokens)") == str(len(tokens))
     words = [i for i, tok in enumerate(tokens) if any(c.isalnum() for c in tok)]
     q = tokens.index("his") if "his" in tokens else (words or [len(tokens) - 1])[-1]
-    assert top_keys(at) == [tokens[int(a[k, q].argmax())] for k in range(2)]
+    assert top_keys(at) == cells(tokens, a[:, q])
 
 
 def test_two_hundred_words_at_the_largest_sizes() -> None:
@@ -179,8 +193,8 @@ def test_two_hundred_words_at_the_largest_sizes() -> None:
     assert metric(at, "n (tokens)") == "200"
     assert metric(at, "d_k = d_model / h") == "4"
     assert at.slider(key="mh_window").max == 200 - 12 + 1
-    # 16 side by side, his × heads, 4 head outputs drawn, concat, W^O, output.
-    assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 3
+    # 16 side by side, his × heads, 4 head outputs drawn, concat and output in two pieces, W^O.
+    assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 5
     assert any(c.value == translate("mh.concat.more", "en", more=12) for c in at.caption)
 
 
@@ -222,3 +236,97 @@ def test_a_long_sentences_query_row_is_drawn_whole() -> None:
     strips = [e for e in encodings if "sort" in e.get("x", {}) and len(e["x"]["sort"]) == 40]
     assert len(strips) == 1  # the one-query strip: every key, not the first 12
     assert strips[0]["y"]["sort"] == ["0:head 1", "1:head 2"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_repeated_word_is_named_by_position_and_a_tie_is_said(language: str) -> None:
+    """ "a cat a": the second head's row of the last "a" gives both "a"s the same weight at three
+    decimals; the cell names both copies by position, never just "a"."""
+    at = open_page(language, sentence="a cat a")
+    no_exception(at)
+    e = expected("a cat a")
+    tokens, a = e["tokens"], e["a"]
+    query = at.selectbox(key="mh_query").value
+    shown = top_keys(at, language)
+    assert shown == cells(tokens, a[:, query], language)
+    tie = translate(
+        "mh.his.top_tie", language, count=2, tokens=join_names(["1 · a", "3 · a"], language)
+    )
+    assert tie in shown, shown  # the tie found in the corpus search: head 2 of the last "a"
+    assert all("·" in cell for cell in shown)
+
+
+def test_the_cells_of_the_cat_saw_the_cat_tell_the_copies_apart() -> None:
+    at = open_page(sentence="the cat saw the cat")
+    no_exception(at)
+    e = expected("the cat saw the cat")
+    for query in range(5):
+        at.selectbox(key="mh_query").set_value(query).run()
+        no_exception(at)
+        assert top_keys(at) == cells(e["tokens"], e["a"][:, query])
+
+
+def split_sentence(tokens: list[str], rows: np.ndarray, query: int, language: str = "en") -> str:
+    """The sentence under the table, worked out here: one key for every head, or several."""
+    tops = [set(np.flatnonzero(r == r.max()).tolist()) for r in np.round(rows, 3)]
+    union = sorted(set().union(*tops))
+    label = {p: f"{p + 1} · {tokens[p]}" for p in range(len(tokens))}
+    if len(union) == 1:
+        return translate("mh.his.agree", language, query=label[query], h=len(rows),
+                         key=label[union[0]])  # fmt: skip
+    keys = join_names([label[p] for p in union], language)
+    return translate("mh.his.split", language, query=label[query], h=len(rows),
+                     count=len(union), keys=keys)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_his_paragraph_only_on_the_running_examples_his(language: str) -> None:
+    """The paragraph about "his" in "Tom loves his dog" describes that sentence only: it goes
+    away for another query or sentence, while the computed sentence on the heads follows them."""
+    example = translate("mh.his.example", language)
+    at = open_page(language)
+    no_exception(at)
+    markdown = [m.value for m in at.markdown]
+    assert example in markdown
+    e = expected("Tom loves his dog")
+    assert split_sentence(e["tokens"], e["a"][:, 2], 2, language) in markdown
+    at.selectbox(key="mh_query").set_value(3).run()  # dog
+    markdown = [m.value for m in at.markdown]
+    assert example not in markdown
+    assert split_sentence(e["tokens"], e["a"][:, 3], 3, language) in markdown
+    for sentence in ("the cat saw the cat", "Tom loves his cat", "我爱我的狗，我的狗也爱我"):
+        at.session_state["sentence"] = sentence
+        at.run()
+        no_exception(at)
+        markdown = [m.value for m in at.markdown]
+        assert example not in markdown, sentence
+        e = expected(sentence)
+        query = at.selectbox(key="mh_query").value
+        assert split_sentence(e["tokens"], e["a"][:, query], query, language) in markdown
+
+
+def test_one_head_has_no_heads_to_compare() -> None:
+    at = set_sizes(open_page(), 8, 1)
+    no_exception(at)
+    said = [m.value for m in at.markdown]
+    assert not any(s.startswith("For ") and "heads put" in s for s in said)
+
+
+def test_at_d_model_64_the_output_is_drawn_full_width_not_a_strip() -> None:
+    """At d_model 64 a half-page [n, 64] output had 4-px cells and labels nobody could read; it
+    is drawn at the page's width under the concat, W^O too, both with legible cells."""
+    import json
+
+    def steps(at: AppTest) -> list[int]:
+        specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+        return [s["width"]["step"] for s in specs[-5:]]  # concat ×2, output ×2, W^O
+
+    at = set_sizes(open_page(), 64, 16)
+    no_exception(at)
+    assert min(steps(at)[:4]) >= 20  # 64 columns in two pieces of 32
+    assert steps(at)[4] >= 11  # W^O, 64 × 64 at the page's width
+    pieces = [translate("mh.concat.columns", "en", first=f, last=f + 31) for f in (1, 33)]
+    assert [c.value for c in at.caption if c.value in pieces] == pieces * 2
+    at = set_sizes(at, 8, 2)
+    no_exception(at)
+    assert min(steps(at)[-3:]) >= 30  # small: side by side, large cells with their numbers

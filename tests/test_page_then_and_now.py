@@ -102,3 +102,46 @@ def test_a_missing_model_is_explained(language: str, smollm2_missing: str) -> No
         i.value == translate("smol.missing", language, reason=smollm2_missing) for i in at.info
     )
     assert any(m.value == translate("tan.intro", language) for m in at.markdown)
+
+
+@needs_model
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rope_offset_never_reaches_before_the_first_token(language: str, model) -> None:  # noqa: ANN001
+    """Δ runs from 0 to the query's position, so the key is a real token Δ before it; the check
+    against the trace prints that pair, and its score is the chart's (no key clamped to the first
+    token under a Δ of 32)."""
+    text = "the cat saw the cat"
+    at = open_page(language, sentence=text)
+    no_exception(at)
+    out = model.run(text, trace=True)
+    last = out.n - 1
+    slider = at.slider(key="tan_delta")
+    assert slider.max == min(32, last) and slider.value == min(3, last)
+    assert translate("tan.rope.delta_range", language, top=min(32, last), i=last) in [
+        c.value for c in at.caption
+    ]
+    slider.set_value(slider.max).run()
+    no_exception(at)
+    layer, delta = out.layers[0], min(32, last)
+    j = last - delta
+    dots = tan.offset_dots(model.backend, layer.q[0, last], layer.k[0, j], np.arange(0, 400, 25),
+                           delta, SMOLLM2_135M.rope_base)  # fmt: skip
+    here = tan.offset_dots(model.backend, layer.q[0, last], layer.k[0, j], np.array([j]), delta,
+                           SMOLLM2_135M.rope_base)  # fmt: skip
+    traced = float(np.dot(layer.q_rot[0, last], layer.k_rot[0, j]))
+    check = translate(
+        "tan.rope.trace", language, i=last, j=j, delta=delta, traced=f"{traced:.4f}",
+        here=f"{float(here.rope[0]):.4f}", low=f"{float(dots.rope.min()):.4f}",
+        high=f"{float(dots.rope.max()):.4f}",
+    )  # fmt: skip
+    assert check in [c.value for c in at.caption]
+    assert f"{float(here.rope[0]):.4f}" == f"{float(dots.rope.mean()):.4f}"  # the chart's score
+    at.selectbox(key="tan_token").set_value(1).run()  # Δ = 4 is past token 1: back in range
+    no_exception(at)
+    assert at.slider(key="tan_delta").max == 1 and at.slider(key="tan_delta").value <= 1
+    at.selectbox(key="tan_token").set_value(0).run()  # the first token: no earlier key
+    no_exception(at)
+    assert translate("tan.rope.first_token", language) in [c.value for c in at.caption]
+    assert not any(s.key == "tan_delta" for s in at.slider)
+    assert any(c.value.startswith(translate("tan.rope.trace", language, i=0, j=0, delta=0,
+               traced="", here="", low="", high="")[:30]) for c in at.caption)  # fmt: skip

@@ -57,8 +57,29 @@ def test_verdict_sees_a_varying_rope() -> None:
     assert tan.spread_verdict(dots) == "rope_varies"
     flat = tan.OffsetDots(np.arange(3), 1, np.ones(3), np.ones(3))
     assert tan.spread_verdict(flat) == "added_same"
-    key, fields = views.rope_sentence(dots)
-    assert key == "tan.rope.rope_varies" and fields["spread"] == "1.0e+00"
+    said = views.rope_sentence(dots)
+    assert said is not None and said.message == "tan.rope.rope_varies"
+    assert said.fields["spread"] == "1.0e+00"
+
+
+def test_the_rope_check_needs_a_real_key_and_says_when_it_disagrees() -> None:
+    """The check against the trace is made only for a key Δ places before the query (Δ = i − j,
+    never an offset clamped to the first token), and agrees only when the numbers do."""
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(64), rng.standard_normal(64)
+    dots = tan.offset_dots(BE, q, k, np.arange(0, 400, 25), 3, 10000.0)
+    here = tan.offset_dots(BE, q, k, np.array([1]), 3, 10000.0)
+    score = float(here.rope[0])
+    said = views.rope_trace_check(dots, here, score, 4, 1)
+    assert said is not None and said.message == "tan.rope.trace"
+    assert said.fields["delta"] == 3 and said.fields["here"] == f"{score:.4f}"
+    assert said.fields["low"] == said.fields["high"] == f"{score:.4f}"
+    apart = views.rope_trace_check(dots, here, score + 0.5, 4, 1)
+    assert apart is not None and apart.message == "tan.rope.trace_apart"
+    # the old page's pair: Δ = 32 with the query at 4 clamped the key to 0, i − j = 4 ≠ 32
+    wide = tan.offset_dots(BE, q, k, np.arange(0, 400, 25), 32, 10000.0)
+    clamped = tan.offset_dots(BE, q, k, np.array([0]), 4, 10000.0)
+    assert views.rope_trace_check(wide, clamped, float(clamped.rope[0]), 4, 0) is None
 
 
 def test_gqa_map_and_cache() -> None:
@@ -85,8 +106,12 @@ def test_norms_on_one_vector() -> None:
     assert cmp.layer_out_mean == pytest.approx(0.0, abs=1e-12)
     assert cmp.rms_out_mean == pytest.approx(3.0 / np.sqrt(12.5))
     assert cmp.mean_share == pytest.approx(3.0 / np.sqrt(12.5))
-    key, fields = views.norm_sentence(cmp)
-    assert fields["share"] == "84.9%" and fields["mean"] == "3.0000"
+    said = views.norm_sentence(cmp)
+    assert said is not None and said.message == "tan.norm.says"
+    assert said.fields["share"] == "84.9%" and said.fields["mean"] == "3.0000"
+    centred = views.norm_sentence(tan.compare_norms(x - x.mean(), 0.0))
+    assert centred is not None and centred.message == "tan.norm.says_centred"
+    assert centred.fields["rms_mean"] == "0.0e+00"  # never "-0.0000" or "keeps it" for nothing
     with pytest.raises(ValueError, match="non-empty"):
         tan.compare_norms(np.array([]), 1e-5)
 

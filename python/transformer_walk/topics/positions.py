@@ -17,6 +17,11 @@ from transformer_walk.models.toy import Trace, positional_encoding, tokenize
 #: The sinusoid's base, 10000 in PE(pos, 2i) = sin(pos / 10000^(2i / d_model)).
 BASE = 10000.0
 
+#: Rounding error of the toy block in float64, relative to the size of its outputs: sums of a few
+#: hundred terms in another order differ by ~1e-15, a real change by 1e-3 or more, so 1e-9 keeps
+#: the two far apart whatever the sentence's length.
+ROUNDING = 1e-9
+
 
 def pe_angle(pos: int, column: int, d_model: int) -> float:
     """The angle pos / 10000^(2i/d_model) of PE column ``column`` (2i or 2i+1 share it)."""
@@ -84,6 +89,13 @@ class ShuffleResult:
     def row_differences(self) -> np.ndarray:
         """[n] the largest |difference| of each shuffled row."""
         return np.max(np.abs(self.difference), axis=1)
+
+    @property
+    def within_rounding(self) -> bool:
+        """Whether the outputs are the same rows reordered, up to float64 rounding
+        (``ROUNDING`` of the outputs' size): the layer was permutation-equivariant here."""
+        scale = max(1.0, float(np.max(np.abs(self.out), initial=0.0)))
+        return self.max_difference <= ROUNDING * scale
 
 
 def compare_shuffle(original: Trace, shuffled: Trace, perm: np.ndarray) -> ShuffleResult:

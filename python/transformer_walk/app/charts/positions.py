@@ -127,7 +127,8 @@ def row_bars(
                 "row:N",
                 sort=keys,
                 title=y_title,
-                axis=y_axis(y_title, labelExpr=strip, labelOverlap=False),
+                # labelLimit: "10 · 我（原 6）" whole, the place it came from included
+                axis=y_axis(y_title, labelExpr=strip, labelOverlap=False, labelLimit=220),
             ),
             tooltip=[alt.Tooltip("value:Q", title=x_title, format=fmt)],
         )

@@ -18,7 +18,12 @@ from transformer_walk.app.caches import smollm2_on
 from transformer_walk.app.i18n import join_names, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
+from transformer_walk.app.views.labels import (
+    difference_label,
+    shape_label,
+    token_axis,
+    token_labels,
+)
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, python_fallback_note, solved_and_hurts
 from transformer_walk.topics import checks
@@ -128,7 +133,7 @@ def _show_d_model(text: str, backend: str) -> None:
                 t("chk.col.x"): [shape_label(r.x_shape) for r in result.runs],
                 t("chk.col.weights"): [shape_label(r.weights_shape) for r in result.runs],
                 t("chk.col.out"): [shape_label(r.out_shape) for r in result.runs],
-                t("chk.col.row_sum"): [f"{r.max_row_sum_error:.1e}" for r in result.runs],
+                t("chk.col.row_sum"): [difference_label(r.max_row_sum_error) for r in result.runs],
             }
         ),
         hide_index=True,

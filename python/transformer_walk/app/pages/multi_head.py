@@ -13,10 +13,12 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.charts import grid
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
+from transformer_walk.app.views import multi_head as mh_views
 from transformer_walk.app.views.labels import markdown_table, tex_shape, token_axis, token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
@@ -36,6 +38,8 @@ PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
 MAX_SHOWN = 12  # tokens per side of each small heatmap
 MAX_ROW_KEYS = 48  # keys of the one-query strip drawn whole (at full width, ~14-px cells)
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
+WRAP_COLUMNS = 32  # columns per piece of a wide [n, d_model] matrix (23-px cells at full width)
+LEGIBLE_CELL = 12  # px: the smallest cell whose row and column labels still read (9-px font)
 DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summarised)
 
 
@@ -139,6 +143,8 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.header(t("mh.his.title"), divider="gray")
     st.markdown(t("mh.his.body"))
     i = pick(t("mh.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens))
+    if mh_views.shows_running_example(trace.tokens, i):
+        st.markdown(t("mh.his.example"))
     rows = views.query_rows_by_head(trace, i)  # (h, n)
     head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
     # the whole row while it fits the page, so each head's largest weight is in the picture
@@ -150,7 +156,7 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
             token_axis(trace.tokens, start, stop),
             row_title=t("mh.axis.head"),
             col_title=t("mh.axis.key"),
-            value_title=t("mh.his.weight", token=trace.tokens[i]),
+            value_title=t("mh.his.weight", token=token_labels(trace.tokens, [i])[i]),
             # 0 to the largest weight shown, not to 1: over 40 keys the weights stay under 0.25
             # and a 0–1 scale left the row nearly white
         ),
@@ -159,14 +165,57 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                t("mh.his.col.top"): [trace.tokens[int(r.argmax())] for r in rows],
+                t("mh.his.col.top"): [
+                    say(mh_views.head_top(r, trace.tokens), markdown=False) for r in rows
+                ],
                 t("mh.his.col.weight"): [float(r.max()) for r in rows],
             },
             index=pd.Index(head_names, name=t("mh.axis.head")),
         ),
         column_config={t("mh.his.col.weight"): st.column_config.NumberColumn(format="%.3f")},
     )
+    if (split := say(mh_views.heads_split(rows, trace.tokens, i))) is not None:
+        st.markdown(split)
     st.info(t("mh.his.random"), icon=":material/casino:")
+
+
+def _legible_at_half(d_model: int) -> bool:
+    """Whether a d_model-wide matrix drawn in half the page keeps cells of ``LEGIBLE_CELL`` px:
+    at d_model 64 a half-width [n, 64] output was a strip of 4-px cells with unreadable labels."""
+    labels = [str(c + 1) for c in range(d_model)]
+    layout = grid.grid_for(d_model, d_model, width=charts.HALF, row_labels=labels)
+    return layout.cell >= LEGIBLE_CELL
+
+
+def _wide_rows(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    title: str,
+    col_title: str,
+) -> None:
+    """A few token rows over many columns ([n, d_model]) at the page's width, wrapped every
+    ``WRAP_COLUMNS`` columns: in one piece a [4, 64] matrix was a strip 44 px tall with 7-px
+    labels. The pieces share one colour scale, so a colour means one value in all of them."""
+    st.markdown(title)
+    colours = grid.colours_for(values)
+    width = values.shape[1]
+    for first in range(0, width, WRAP_COLUMNS):
+        last = min(first + WRAP_COLUMNS, width)
+        if width > WRAP_COLUMNS:
+            st.caption(t("mh.concat.columns", first=first + 1, last=last))
+        st.vega_lite_chart(
+            charts.heatmap(
+                values[:, first:last],
+                row_labels,
+                col_labels[first:last],
+                row_title="",
+                col_title=col_title,
+                value_title=t("mh.value"),
+                domain=colours.domain,
+            ),
+            width="content",
+        )
 
 
 def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_o: [d, d]
@@ -221,36 +270,32 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         cols[-1].caption(t("mh.concat.more", more=cfg.h - len(shown)))
 
     concat_cols = [f"h{c // cfg.d_k + 1}·{c % cfg.d_k + 1}" for c in range(cfg.d_model)]
-    matrix(
+    _wide_rows(
         block.concat[start:stop],
         tokens,
         concat_cols,
         rf"$\operatorname{{Concat}}\ {tex_shape(shapes.concat)}$",
         t("mh.concat.cols"),
     )
-    left, right = st.columns(2)
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
-    with left:
-        matrix(
-            w_o, model_cols, model_cols, rf"$W^O\ {tex_shape(shapes.w_o)}$", "d_model", charts.HALF
-        )
-    with right:
-        matrix(
-            block.attn_out[start:stop],
-            tokens,
-            model_cols,
-            rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {tex_shape(shapes.out)}$",
-            "d_model",
-            charts.HALF,
-        )
-    st.success(
-        t(
-            "mh.concat.check",
-            concat=f"{views.concat_difference(trace):.1e}",
-            out=f"{views.output_difference(trace, w_o):.1e}",
-        ),
-        icon=":material/check_circle:",
+    w_o_title = rf"$W^O\ {tex_shape(shapes.w_o)}$"
+    out_title = rf"$\operatorname{{Concat}}(\ldots)\,W^O\ {tex_shape(shapes.out)}$"
+    if _legible_at_half(cfg.d_model):
+        left, right = st.columns(2)
+        with left:
+            matrix(w_o, model_cols, model_cols, w_o_title, "d_model", charts.HALF)
+        with right:
+            out = block.attn_out[start:stop]
+            matrix(out, tokens, model_cols, out_title, "d_model", charts.HALF)
+    else:  # a wide model: each at full width, the output under the concat it came from
+        _wide_rows(block.attn_out[start:stop], tokens, model_cols, out_title, "d_model")
+        matrix(w_o, model_cols, model_cols, w_o_title, "d_model")
+    check = mh_views.concat_check(
+        views.concat_difference(trace), views.output_difference(trace, w_o)
     )
+    if check is not None and (said := say(check)) is not None:
+        box = st.success if check.message == "mh.concat.check" else st.warning
+        box(said, icon=":material/rule:")
     st.caption(t("mh.concat.not_sentences"))
 
 

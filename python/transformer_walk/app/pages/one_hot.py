@@ -18,7 +18,7 @@ from transformer_walk.app.model_widgets import (
     toy_trace_or_none,
 )
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import human_bytes
+from transformer_walk.app.views.labels import difference_label, human_bytes
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
 from transformer_walk.bench.lookup_race import (
@@ -259,7 +259,7 @@ def _lookup(trace: Trace, name: str, module: ModuleType) -> None:
             icon=":material/check_circle:",
         )
     else:
-        st.error(t("onehot.lookup.mismatch", diff=f"{diff:.2e}", backend=label))
+        st.error(t("onehot.lookup.mismatch", diff=difference_label(diff), backend=label))
     _race(trace, name)
 
 
@@ -339,8 +339,10 @@ def _times(ratio: float) -> str:
 
 
 def _ms(seconds: float) -> str:
-    """A duration in milliseconds with three significant digits: 0.00412 ms, 16.0 ms."""
-    return f"{seconds * 1e3:.3g} ms"
+    """A duration in milliseconds with three significant digits at least: 0.00412 ms, 16.0 ms,
+    1,350 ms (not the "1.35e+03 ms" of a plain three-digit format)."""
+    ms = seconds * 1e3
+    return f"{ms:,.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
 
 
 def render() -> None:

@@ -11,9 +11,10 @@ import streamlit as st
 from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.charts import grid
 from transformer_walk.app.charts import positions as charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import positions as views
 from transformer_walk.app.views.labels import markdown_text, token_labels
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
@@ -34,6 +35,12 @@ LEARNED_KEY = "pos_learned_positions"
 MAX_TABLE_ROWS = 12  # PE rows of the sentence printed as numbers
 MAX_LISTED = 20  # tokens listed in the shuffled order
 MINILM_D_MODEL = 384
+#: The box each verdict on the shuffle is shown in: a check that held, a plain note, a warning.
+BOXES = {
+    "pos.shuffle.equivariant": st.success,
+    "pos.shuffle.both_rounding": st.info,
+    "pos.shuffle.not_equivariant": st.warning,
+}
 
 
 def _intro() -> None:
@@ -154,10 +161,16 @@ def _shuffle(text: str, backend: str) -> None:
         rf"\right|:\quad PE = 0 \Rightarrow {scientific(off.max_difference, 1)},\qquad "
         rf"PE \neq 0 \Rightarrow {on.max_difference:.3f}"
     )
-    st.success(t("pos.shuffle.equivariant"), icon=":material/check_circle:")
+    verdict = views.shuffle_verdict(off, on)
+    if verdict is not None and (said := say(verdict)) is not None:
+        BOXES[verdict.message](said, icon=":material/rule:")
     st.markdown(t("pos.shuffle.diff_title"))
-    # numbered by position from 0, as pos in the formula and the tables above
-    shuffled_labels = [f"{k} · {tokens[int(p)]}" for k, p in enumerate(perm)]
+    # numbered by place from 0, as pos in the formula and the tables above; each token carries
+    # the place it came from, so a repeated word's copies are told apart
+    shuffled_labels = [
+        t("pos.shuffle.row_label", place=k, token=tokens[int(p)], source=int(p))
+        for k, p in enumerate(perm)
+    ]
     differences = on.row_differences()
     st.altair_chart(
         charts.row_bars(
@@ -169,14 +182,8 @@ def _shuffle(text: str, backend: str) -> None:
         ),
         width="stretch",
     )
-    # the places where the same token stands before and after (a repeated word counts: "the"
-    # at place 4 in both orders has kept its place, whichever "the" it is)
-    stayed = [k for k, p in enumerate(perm) if tokens[int(p)] == tokens[k]]
-    if stayed:
-        k = stayed[0]
-        st.caption(t("pos.shuffle.note", token=tokens[k], diff=f"{differences[k]:.3f}", place=k))
-    else:
-        st.caption(t("pos.shuffle.note_none"))
+    if (note := say(views.kept_place_note(perm, tokens, differences))) is not None:
+        st.caption(note)
 
 
 def _position_cosines(cos: np.ndarray) -> None:

@@ -18,7 +18,12 @@ from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
 from transformer_walk.app.views import qkv
-from transformer_walk.app.views.labels import shape_label, token_axis, token_labels
+from transformer_walk.app.views.labels import (
+    difference_label,
+    shape_label,
+    token_axis,
+    token_labels,
+)
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import (
     keep_valid_choice,
@@ -168,7 +173,7 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
     m1, m2, m3 = st.columns(3)
     m1.metric(t("qkv.pair.dot"), f"{check.dot:.6f}")
     m2.metric(t("qkv.pair.bilinear"), f"{check.bilinear:.6f}")
-    m3.metric(t("qkv.pair.diff"), f"{check.difference:.1e}")
+    m3.metric(t("qkv.pair.diff"), difference_label(check.difference))
     st.success(
         t(
             check.message_id,
@@ -176,7 +181,7 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
             j=token_labels(trace.tokens, [j])[j],
             dot=f"{check.dot:.6f}",
             bilinear=f"{check.bilinear:.6f}",
-            diff=f"{check.difference:.1e}",
+            diff=difference_label(check.difference),
         ),
         icon=":material/check_circle:",
     )
@@ -238,7 +243,7 @@ def _values(trace: Trace, i: int, head: int) -> None:
     if mix.difference == 0:  # "up to 0.0e+00" said less than it knew
         st.caption(t("qkv.v.check_exact"))
     else:
-        st.caption(t("qkv.v.check", diff=f"{mix.difference:.1e}"))
+        st.caption(t("qkv.v.check", diff=difference_label(mix.difference)))
     st.markdown(t("qkv.v.roles"))
 
 

@@ -17,7 +17,12 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
-from transformer_walk.app.views.labels import token_axis, token_labels, vector_label
+from transformer_walk.app.views.labels import (
+    difference_label,
+    token_axis,
+    token_labels,
+    vector_label,
+)
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.views.window import window_around
 from transformer_walk.app.widgets import (
@@ -168,7 +173,7 @@ def _query_row(trace: Trace, head: int) -> None:
             row=i + 1,
             z=vector_label(row.weighted_sum),
             out=vector_label(row.trace_output),
-            diff=f"{row.difference:.1e}",
+            diff=difference_label(row.difference),
         ),
         icon=":material/check_circle:",
     )

@@ -13,7 +13,7 @@ import streamlit as st
 from transformer_walk.app.caches import smollm2_traced
 from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import then_and_now as charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import smollm2_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import then_and_now as views
@@ -35,6 +35,7 @@ TOKEN_KEY = "tan_token"
 HEAD_KEY = "tan_head"
 DELTA_KEY = "tan_delta"
 MAX_TOKENS = 64  # traced: 30 layers of every intermediate (about 1 MB a token)
+MAX_DELTA, DEFAULT_DELTA = 32, 3  # the RoPE check's offsets: up to the query's position
 STARTS = np.arange(0, 400, 25)  # the key positions p of the RoPE check
 SHOWN_COLUMNS = 16  # of the hidden vector, in the norms' table
 TOY = ToyConfig()  # the 2017 block as the road built it
@@ -102,8 +103,9 @@ def _rope(
     st.subheader(t("tan.rope.title"))
     left, right = st.columns(2)
     head = left.selectbox(t("tan.rope.head"), range(cfg.h), key=HEAD_KEY, format_func=str)
-    delta = right.slider(t("tan.rope.delta"), 0, 32, 3, key=DELTA_KEY)
-    key_token = max(0, token - delta)
+    with right:
+        delta = _offset(token)
+    key_token = token - delta  # a real key of the sentence, Δ tokens before the query
     q = trace.q[head, token]  # before RoPE
     k = trace.k[head // cfg.group, key_token]
     st.markdown(
@@ -125,17 +127,27 @@ def _rope(
     a, b = st.columns(2)
     a.metric(t("tan.rope.spread_rope"), f"{dots.rope_spread:.1e}")
     b.metric(t("tan.rope.spread_added"), f"{dots.added_spread:.3f}")
-    key, fields = views.rope_sentence(dots)
-    st.markdown(t(key, **fields))
-    if token == key_token and delta:
-        st.caption(t("tan.rope.one_token"))
-    else:  # the model's own turned vectors at their real positions
-        traced = float(np.dot(trace.q_rot[head, token], trace.k_rot[head // cfg.group, key_token]))
-        here = tan.offset_dots(be, q, k, np.array([key_token]), token - key_token, cfg.rope_base)
-        st.caption(
-            t("tan.rope.trace", i=token, j=key_token, traced=f"{traced:.4f}",
-              here=f"{float(here.rope[0]):.4f}")
-        )  # fmt: skip
+    if (verdict := say(views.rope_sentence(dots))) is not None:
+        st.markdown(verdict)
+    # the model's own turned vectors at their real positions, against the chart
+    traced = float(np.dot(trace.q_rot[head, token], trace.k_rot[head // cfg.group, key_token]))
+    here = tan.offset_dots(be, q, k, np.array([key_token]), delta, cfg.rope_base)
+    if (check := say(views.rope_trace_check(dots, here, traced, token, key_token))) is not None:
+        st.caption(check)
+
+
+def _offset(token: int) -> int:
+    """The offset Δ: the key is the token Δ places before the query, so Δ runs from 0 to the
+    query's position (at most ``MAX_DELTA``); the control says so, and the first token, with no
+    earlier key, has only Δ = 0."""
+    top = min(MAX_DELTA, token)
+    if top == 0:
+        st.caption(t("tan.rope.first_token"))
+        return 0
+    keep_valid_choice(DELTA_KEY, range(top + 1), min(DEFAULT_DELTA, top))
+    delta = int(st.slider(t("tan.rope.delta"), 0, top, key=DELTA_KEY))
+    st.caption(t("tan.rope.delta_range", top=top, i=token))
+    return delta
 
 
 def _gqa(model: SmolLM2) -> None:
@@ -196,11 +208,13 @@ def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: st
         ).style.format("{:.3f}"),
         width="stretch",
     )
-    key, fields = views.norm_sentence(cmp)
-    st.markdown(t(key, **fields))
+    if (said := say(views.norm_sentence(cmp))) is not None:
+        st.markdown(said)
     gamma = trace.params.attn_norm.weight
     error = float(np.abs(cmp.rms_out * gamma - trace.norm1[token]).max())
-    st.caption(t("tan.norm.check", error=f"{error:.1e}"))
+    size = float(np.abs(trace.norm1[token]).max())
+    if (check := say(views.norm_check(error, size))) is not None:
+        st.caption(check)
 
 
 def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, selected: str) -> None:

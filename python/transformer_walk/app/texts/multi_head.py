@@ -64,22 +64,47 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "一个 token，多种关系：每个头一行",
     },
     "mh.his.body": {
-        "en": "In *Tom loves his dog*, the word *his* stands in more than one relation: it "
-        "refers back to *Tom* (whose dog?), it is the determiner of *dog* (which dog?), and it "
-        "is tied to both through *loves*. One softmax row can hold only one distribution, so a "
-        "single head must squeeze all of that into one set of weights. Several heads can "
-        "spread it out — one might lean towards *Tom*, another towards *dog*. Below is each "
-        "head's row for the token you pick, as the toy model computed it.",
-        "zh": "在 *Tom loves his dog* 里，*his* 同时处在不止一种关系中：它回指 *Tom*（谁的狗？），"
-        "它是 *dog* 的限定词（哪条狗？），它还通过 *loves* 与两者相连。一行 softmax 只能表达"
-        "一种分布，单个头就得把这些都挤进同一组权重里。多个头则可以分担——"
-        "一个头也许偏向 *Tom*，另一个偏向 *dog*。下面是你所选 token 在每个头里的那一行，"
-        "由玩具模型实际算出。",
+        "en": "A word often stands in more than one relation at once: a pronoun points back to "
+        "the noun it stands for and also marks the noun that follows it. One softmax row can "
+        "hold only one distribution, so a single head must squeeze every such relation into one "
+        "set of weights. With several heads, each query has one row per head, and each row can "
+        "lean somewhere else. Below is each head's row for the token you pick, as the toy model "
+        "computed it.",
+        "zh": "一个词常常同时处在几种关系中：代词既回指它所代替的名词，又限定紧跟其后的名词。"
+        "一行 softmax 只能表达一种分布，单个头就得把所有这些关系挤进同一组权重里。"
+        "有了多个头，每个查询在每个头里各有一行，每一行都可以偏向不同的地方。"
+        "下面是你所选 token 在每个头里的那一行，由玩具模型实际算出。",
+    },
+    "mh.his.example": {
+        "en": "In the running example *Tom loves his dog*, *his* refers back to *Tom* (whose "
+        "dog?) and is the determiner of *dog* (which dog?). A trained model could give these "
+        "two relations to two different heads; the sentence below the table says what this "
+        "untrained toy's heads actually do.",
+        "zh": "在贯穿全程的例句 *Tom loves his dog* 中，*his* 回指 *Tom*（谁的狗？），"
+        "同时又是 *dog* 的限定词（哪条狗？）。训练好的模型可能把这两种关系交给两个不同的头；"
+        "表格下方的句子说明这个未经训练的玩具模型的各个头实际上是怎样分配权重的。",
     },
     "mh.his.pick": {"en": "Query token", "zh": "查询 token"},
     "mh.his.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
     "mh.his.col.top": {"en": "largest weight on", "zh": "权重最大的键"},
     "mh.his.col.weight": {"en": "weight", "zh": "权重"},
+    "mh.his.top_one": {"en": "{tokens}", "zh": "{tokens}"},
+    "mh.his.top_tie": {
+        "en": "tie of {count}: {tokens}",
+        "zh": "{count} 个并列：{tokens}",
+    },
+    "mh.his.split": {
+        "en": "For {query}, the {h} heads put their largest weights on {count} different keys: "
+        "{keys}. Each head's row is its own distribution.",
+        "zh": "对 {query} 来说，{h} 个头的最大权重落在 {count} 个不同的键上：{keys}。"
+        "每个头的那一行都是它自己的分布。",
+    },
+    "mh.his.agree": {
+        "en": "For {query}, all {h} heads put their largest weight on the same key, {key}: here "
+        "the heads did not spread this row over different tokens.",
+        "zh": "对 {query} 来说，全部 {h} 个头都把最大权重放在同一个键 {key} 上："
+        "这里各个头没有把这一行分散到不同的 token 上。",
+    },
     "mh.his.random": {
         "en": "Read these rows as mechanics, not meaning. The toy model's weights are **random "
         "and untrained**, so which head leans towards which token here is arbitrary — change "
@@ -111,13 +136,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "… and {more} more {more:head|heads}, each the same shape.",
         "zh": "……还有 {more} 个头，形状都一样。",
     },
+    "mh.concat.columns": {"en": "columns {first}–{last}", "zh": "第 {first}–{last} 列"},
     "mh.concat.cols": {"en": "head · column", "zh": "头 · 列"},
     "mh.concat.check": {
-        "en": "Checked on the trace: the concat's column blocks are the heads' outputs "
-        "(largest difference {concat}), and Concat · W^O is the attention output the model "
-        "recorded (largest difference {out}).",
+        "en": "Checked on the trace: the concat's column blocks are the heads' outputs (largest "
+        "difference {concat}), and $\\operatorname{{Concat}} \\cdot W^O$ is the attention "
+        "output the model recorded (largest difference {out}): both within rounding error.",
         "zh": "已在轨迹上核对：拼接结果的各个列块就是各个头的输出（最大差值 {concat}），"
-        "Concat · W^O 就是模型记录的注意力输出（最大差值 {out}）。",
+        "$\\operatorname{{Concat}} \\cdot W^O$ 就是模型记录的注意力输出（最大差值 {out}）："
+        "两者都在舍入误差之内。",
+    },
+    "mh.concat.check_apart": {
+        "en": "Checked on the trace: the concat's column blocks differ from the heads' outputs by "
+        "up to {concat}, and $\\operatorname{{Concat}} \\cdot W^O$ from the attention output "
+        "the model recorded by up to {out}: more than rounding error.",
+        "zh": "已在轨迹上核对：拼接结果的各个列块与各个头的输出最多相差 {concat}，"
+        "$\\operatorname{{Concat}} \\cdot W^O$ 与模型记录的注意力输出最多相差 {out}："
+        "超出了舍入误差。",
     },
     "mh.concat.not_sentences": {
         "en": "Concat joins features, not sentences: the number of rows stays n, and each row "

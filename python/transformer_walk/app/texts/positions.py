@@ -97,11 +97,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "max |out_打乱后 − P·out|，有位置编码",
     },
     "pos.shuffle.equivariant": {
-        "en": "Without positions the difference is rounding error (about 1e-16): the model "
-        "cannot tell the shuffled sentence from the original, it only sees the same bag of "
-        "tokens. With positions it can.",
-        "zh": "没有位置编码时，差异只是浮点舍入误差（约 1e-16）：模型分不清打乱的句子和原句，"
-        "它看到的只是同一袋 token。有了位置编码，它就能分清。",
+        "en": "Without positions the largest difference is {off}: rounding error, nothing more. "
+        "The model cannot tell the shuffled sentence from the original; it sees the same bag of "
+        "tokens and gives each the same output, only listed in another order. With positions the "
+        "largest difference is {on}: now the order changes the outputs.",
+        "zh": "没有位置编码时，最大差值是 {off}：只是浮点舍入误差。模型分不清打乱的句子和原句，"
+        "它看到的是同一袋 token，给每个 token 的输出都不变，只是排列顺序不同。"
+        "有了位置编码，最大差值是 {on}：顺序改变了输出。",
+    },
+    "pos.shuffle.both_rounding": {
+        "en": "Both largest differences are within rounding error ({off} without positions, "
+        "{on} with them): this shuffle changed no output, with or without positions.",
+        "zh": "两个最大差值都在舍入误差之内（无位置编码 {off}，有位置编码 {on}）："
+        "这次打乱没有改变任何输出，无论有没有位置编码。",
+    },
+    "pos.shuffle.not_equivariant": {
+        "en": "Without positions the largest difference is {off}, more than rounding error: here "
+        "the outputs are not just the original rows in a new order. With positions it is {on}.",
+        "zh": "没有位置编码时，最大差值是 {off}，超出了舍入误差：这里的输出并不只是原来的行换了"
+        "顺序。有位置编码时，最大差值是 {on}。",
     },
     "pos.shuffle.diff_title": {
         "en": "**With positions:** how far each shuffled token's output moved from the output it "
@@ -109,12 +123,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**有位置编码时**：每个打乱后的 token 的输出，与它在原顺序中的输出相差多少。",
     },
     "pos.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
-    "pos.shuffle.row": {"en": "shuffled token", "zh": "打乱后的 token"},
-    "pos.shuffle.note": {
-        "en": "“{token}” stayed at position {place}, and its output still moved by {diff}: its "
-        "neighbours moved, so what it attends to did too.",
-        "zh": "“{token}” 留在了位置 {place}，它的输出仍然变了 {diff}：它的邻居换了位置，"
-        "它所关注的内容也随之改变。",
+    "pos.shuffle.row": {"en": "token at its new place", "zh": "新位置上的 token"},
+    "pos.shuffle.row_label": {
+        "en": "{place} · {token} (was {source})",
+        "zh": "{place} · {token}（原 {source}）",
+    },
+    "pos.shuffle.stayed": {
+        "en": "“{token}” kept its place in this shuffle, and its output still moved by {diff}: "
+        "the tokens around it moved, so what it attends to changed too.",
+        "zh": "“{token}” 在这次打乱中留在了原位，它的输出仍然变了 {diff}：它周围的 token "
+        "换了位置，它所关注的内容也随之改变。",
+    },
+    "pos.shuffle.stayed_same": {
+        "en": "“{token}” kept its place in this shuffle, and its output did not change to three "
+        "decimals (largest difference {diff}).",
+        "zh": "“{token}” 在这次打乱中留在了原位，它的输出在三位小数内没有变化（最大差值 {diff}）。",
+    },
+    "pos.shuffle.copy_moved": {
+        "en": "No token kept its place in this shuffle. “{token}” holds the same word as before, "
+        "but it is the copy that stood at “{source}”: it moved, and its output is {diff} away "
+        "from the output it had there.",
+        "zh": "这次打乱没有让任何 token 留在原位。“{token}” 上的词和原来一样，但它是原来位于"
+        "“{source}” 的那一个：它换了位置，它的输出与它在原位置时的输出相差 {diff}。",
     },
     "pos.shuffle.note_none": {
         "en": "No token kept its place in this shuffle; shuffle again for one that leaves a token "

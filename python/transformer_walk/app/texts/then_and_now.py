@@ -128,17 +128,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Both ways give the same score at every p here (spread {spread} and {added_spread}).",
         "zh": "这里两种方式在每个 p 上都给出相同的得分（波动 {spread} 和 {added_spread}）。",
     },
-    "tan.rope.trace": {
-        "en": "Checked against the trace: the model's own turned q and k at positions {i} and "
-        "{j} give {traced}; turning them here at (p + Δ, p) = ({i}, {j}) gives {here}.",
-        "zh": "与模型的记录核对：模型自己在位置 {i} 和 {j} 旋转后的 q、k 点积为 {traced}；"
-        "这里在 (p + Δ, p) = ({i}, {j}) 旋转得到 {here}。",
+    "tan.rope.delta_range": {
+        "en": "Δ runs from 0 to {top}: the key is a real token of your sentence, Δ places before "
+        "the query at position {i} (counted from 0).",
+        "zh": "Δ 可取 0 到 {top}：键是你句子里真实存在的 token，位于查询（位置 {i}，从 0 数起）"
+        "之前 Δ 个位置。",
     },
-    "tan.rope.one_token": {
-        "en": "With one token there is no pair at an offset; the query and key of that token "
-        "are placed at (p + Δ, p) all the same.",
-        "zh": "只有一个 token 时没有相隔一段距离的两个 token；这里仍把该 token 的查询和键放在 "
-        "(p + Δ, p) 上。",
+    "tan.rope.first_token": {
+        "en": "The first token has no key before it, so Δ is 0: its own query against its own "
+        "key. Pick a later token for a larger offset.",
+        "zh": "第一个 token 之前没有别的键，所以 Δ 只能是 0：它自己的查询对它自己的键。"
+        "选一个靠后的 token，才能取更大的偏移。",
+    },
+    "tan.rope.trace": {
+        "en": "Checked against the trace: the model's own turned q and k, the query at position "
+        "{i} and the key at position {j} (counted from 0, so Δ = {delta}), give {traced}; turned "
+        "here at (p + Δ, p) = ({i}, {j}) they give {here}, and the chart's scores at every p run "
+        "from {low} to {high}: one score, to rounding.",
+        "zh": "与模型的记录核对：模型自己旋转后的 q 和 k（查询在位置 {i}、键在位置 {j}，从 0 数起，"
+        "所以 Δ = {delta}）的点积为 {traced}；这里在 (p + Δ, p) = ({i}, {j}) 旋转得到 {here}；"
+        "图中各个 p 的得分在 {low} 到 {high} 之间：在舍入误差内是同一个得分。",
+    },
+    "tan.rope.trace_apart": {
+        "en": "Checked against the trace: the model's own turned q and k, the query at position "
+        "{i} and the key at position {j} (counted from 0, so Δ = {delta}), give {traced}; turned "
+        "here at (p + Δ, p) = ({i}, {j}) they give {here}, and the chart's scores run from {low} "
+        "to {high}: these differ by more than rounding.",
+        "zh": "与模型的记录核对：模型自己旋转后的 q 和 k（查询在位置 {i}、键在位置 {j}，从 0 数起，"
+        "所以 Δ = {delta}）的点积为 {traced}；这里在 (p + Δ, p) = ({i}, {j}) 旋转得到 {here}；"
+        "图中的得分在 {low} 到 {high} 之间：它们的差别超出了舍入误差。",
     },
     # --- GQA ---
     "tan.gqa.title": {"en": "Grouped-query attention", "zh": "分组查询注意力"},
@@ -193,6 +211,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "after: {ln_mean}), RMSNorm keeps it (mean after: {rms_mean}).",
         "zh": "均值 {mean} 占向量大小的 {share}：LayerNorm 把它去掉（之后均值为 {ln_mean}），"
         "RMSNorm 则保留它（之后均值为 {rms_mean}）。",
+    },
+    "tan.norm.says_centred": {
+        "en": "The mean, {mean}, is {share} of the vector's size: too small to show at four "
+        "decimals, so here both norms leave a mean near 0 (LayerNorm {ln_mean}, RMSNorm "
+        "{rms_mean}); the difference between them shows on vectors with a larger mean.",
+        "zh": "均值 {mean} 只占向量大小的 {share}：在四位小数下看不出来，所以这里两种归一化"
+        "之后的均值都接近 0（LayerNorm 为 {ln_mean}，RMSNorm 为 {rms_mean}）；"
+        "两者的差别要在均值更大的向量上才看得出来。",
+    },
+    "tan.norm.check_apart": {
+        "en": "Times the layer's learned scale γ, the RMSNorm here differs from the model's "
+        "recorded attention input by up to {error}: more than float32 rounding.",
+        "zh": "乘以该层学到的缩放 γ 后，这里的 RMSNorm 与模型记录的注意力输入最多相差 {error}："
+        "超出了 float32 的舍入误差。",
     },
     "tan.norm.check": {
         "en": "Times the layer's learned scale γ, the RMSNorm here matches the model's recorded "

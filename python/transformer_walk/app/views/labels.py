@@ -39,6 +39,12 @@ def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -
     return list(token_labels(tokens, range(start, len(tokens) if stop is None else stop)).values())
 
 
+def difference_label(value: float) -> str:
+    """The largest difference between two computations of one number: "0" when they agree bit
+    for bit (not "0.0e+00"), else two significant digits, 1.4e-17."""
+    return "0" if value == 0 else f"{value:.1e}"
+
+
 def shown_as(values: Any, digits: int) -> Any:
     """``values`` for a table that shows ``digits`` decimals: those that round to zero made 0, the
     rest unchanged. A LayerNorm's mean of −3e-9 printed as "-0.0000", a sign the number does not
