@@ -46,10 +46,64 @@ def _load_script():
 
 def test_the_committed_corpus_is_what_the_script_writes() -> None:
     script = _load_script()
-    text, lexicon = script.render()
-    assert corpus._read(corpus.CORPUS_FILE) == text
-    assert corpus._read(corpus.LEXICON_FILE) == lexicon
+    files = script.render()
+    for language in corpus.CORPORA:
+        text, lexicon = corpus.FILES[language]
+        assert corpus._read(text) == files[script.DATA / text]
+        assert corpus._read(lexicon) == files[script.DATA / lexicon]
+    assert len(files) == 2 * len(corpus.CORPORA)
     assert script.main(["--check"]) == 0
+
+
+def test_the_chinese_corpus_is_about_the_english_ones_size_and_holds_the_demo_words() -> None:
+    sizes = {lang: len(corpus._read(corpus.FILES[lang][0]).encode()) for lang in corpus.CORPORA}
+    assert 0.8 < sizes["zh"] / sizes["en"] < 1.25, sizes
+    sentences = corpus.sentences("zh")
+    assert all(all(corpus.is_cjk(w) for w in s) for s in sentences)  # segmented by characters
+    text = "\n".join(corpus.raw_sentences("zh"))
+    for phrase in (
+        "我爱我的狗",
+        "汤姆爱他的狗",
+        "他去银行存钱",
+        "我们在河岸边散步",
+        "河边",
+        "步行",
+    ):
+        assert phrase in text, phrase
+    assert {"我", "爱", "银", "行", "岸"} <= {w for s in sentences for w in s}
+
+
+def test_the_chinese_lexicon_gives_each_character_one_kind() -> None:
+    lex = corpus.lexicon("zh")
+    assert lex["狗"] == "animal" and lex["河"] == lex["岸"] == "water" and lex["银"] == "money"
+    assert lex["行"] == "two_senses" and corpus.category("的", "zh") == corpus.FUNCTION_CATEGORY
+    assert set(lex) <= {w for s in corpus.sentences("zh") for w in s}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Tom loves his dog", "en"),
+        ("我爱我的狗", "zh"),
+        ("Tom 爱 his 狗", "en"),  # half CJK: not more than half
+        ("我用 Python 和 Rust 写代码", "zh"),  # 6 of 8
+        ("The 银行 is closed today", "en"),
+        ("", "en"),
+        ("🐶", "en"),
+    ],
+)
+def test_the_corpus_is_chinese_when_more_than_half_the_words_are(text: str, language: str) -> None:
+    words = corpus.words(text)
+    assert corpus.language_of(words) == language
+    said = corpus.corpus_choice(words)
+    if not words:
+        assert said is None
+    else:
+        assert said is not None and said.fields["n"] == len(words)
+        mixed = 0 < sum(corpus.is_cjk(w) for w in words) < len(words)
+        assert said.message == (
+            f"corpus.pick.mixed_{language}" if mixed else f"corpus.pick.{language}"
+        )
 
 
 def test_corpus_loads_as_package_data_with_the_promised_shape() -> None:
@@ -204,3 +258,21 @@ def test_the_window_sees_the_name_only_when_it_is_close() -> None:
     # without the name the model can only guess: both pronouns keep real probability
     assert 0.2 < far_rows[1].p_his < 0.8 and 0.2 < far_rows[1].p_her < 0.8
     assert order_needed(far.index("his")) == 8
+
+
+def test_the_chinese_window_sees_the_name_only_when_it_is_close() -> None:
+    from transformer_walk.topics.ngrams import WINDOW_DEMOS, name_end
+
+    demo = WINDOW_DEMOS["zh"]
+    model = NgramCounts(corpus.sentences("zh"))
+    near = corpus.words(demo.sentences[0])  # 汤 姆 爱 他 的 狗
+    assert name_end(near, demo.name) == 1
+    rows = window_rows(model, near, near.index("他"), 1, (demo.pronoun, demo.other))
+    assert [r.sees_name for r in rows] == [False, True, True, True]
+    assert rows[1].p_his == 1.0 and rows[1].p_her == 0.0  # "姆 爱" is always a man's
+    far = corpus.words(demo.sentences[2])
+    target = far.index("他")
+    assert order_needed(target, name_end(far, demo.name)) > model.max_n
+    far_rows = window_rows(model, far, target, 1, (demo.pronoun, demo.other))
+    assert not any(r.sees_name for r in far_rows)
+    assert 0 < far_rows[0].p_his < 1 and 0 < far_rows[0].p_her < 1  # "作 →": either pronoun

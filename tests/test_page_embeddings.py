@@ -163,8 +163,70 @@ def test_the_neighbour_picker_starts_on_a_content_word_of_the_sentence() -> None
 
 
 def test_the_map_says_which_of_your_words_are_in_bold() -> None:
-    at = open_page(sentence="我爱我的狗")
+    at = open_page(sentence="zebra")
     assert translate("emb.map.mine_none", "en") in [c.value for c in at.caption]
     at = open_page()
     mine = translate("emb.map.mine", "en", words="tom, loves and dog")  # his: a function word
     assert mine in [c.value for c in at.caption]
+
+
+@cache
+def result_zh(dim: int = 16, epochs: int = 8, window: int = 2) -> Word2VecResult:
+    return train(corpus.sentences("zh"), Word2VecParams(dim=dim, epochs=epochs, window=window))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_chinese_sentence_trains_on_the_chinese_corpus(language: str) -> None:
+    at = open_page(language, sentence="我爱我的狗")
+    r = result_zh()
+    assert translate("corpus.pick.zh", language, n=5) in [i.value for i in at.info]
+    assert metric(at, translate("emb.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
+    assert any(f"{len(r.vocab)} × 16" in m.value for m in at.markdown)
+    unknown = translate("emb.lookup.unknown", language, words="X").split("X")[0]
+    assert not any(i.value.startswith(unknown) for i in at.info)  # every character has a row
+    assert at.selectbox(key="emb_word").value == "狗"
+    before, after = frames_with(at, translate("emb.nn.col.word", language))
+    assert (
+        after[translate("emb.nn.col.word", language)].tolist() == ranking(r, "狗", r.embeddings)[:6]
+    )
+
+
+def test_the_chinese_bank_twin_reads_its_table_from_the_cosines() -> None:
+    at = open_page(sentence="他去银行存钱")
+    r = result_zh()
+    same = translate("emb.static.zh.same", "en", a="他去银行存钱", b="他沿着河边步行", diff="0")
+    assert same in [m.value for m in at.markdown]
+    table = frames_with(at, "what the cosines show")[0]
+    assert len(table) == 3
+    for row, char in zip(table.to_dict("records"), "银行岸", strict=True):
+        water = [cos(r, char, w) for w in "河湖"]
+        money = [cos(r, char, w) for w in "钱金"]
+        assert row["cos(·, 河)"] == round(water[0], 3) and row["cos(·, 金)"] == round(money[1], 3)
+        w, m = np.mean(water), np.mean(money)
+        side = "money" if m >= w + 0.1 else "water" if w >= m + 0.1 else "between"
+        expected = translate(f"emb.zh.lean.{side}", "en", water=f"{w:.3f}", money=f"{m:.3f}")
+        assert row["what the cosines show"] == expected
+    assert table["what the cosines show"].tolist()[0].startswith("nearer the money")
+    assert table["what the cosines show"].tolist()[2].startswith("nearer the water")
+
+
+@pytest.mark.parametrize("sentence", ["Tom loves his dog", "我们在河岸边散步"])
+def test_zero_epochs_claims_no_training_and_no_lean(sentence: str) -> None:
+    at = open_page(sentence=sentence)
+    at.slider(key="emb_epochs").set_value(0).run()
+    assert not at.exception
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    assert not any("After training" in x or "leans to" in x for x in texts)
+    assert "**" + translate("emb.after.untrained", "en", epochs=0) + "**" in texts
+    if sentence.startswith("Tom"):
+        r = result(epochs=0)
+        water = np.mean([cos(r, "bank", w) for w in ("river", "lake")])
+        money = np.mean([cos(r, "bank", w) for w in ("cash", "money")])
+        untrained = translate(
+            "emb.static.lean.untrained", "en", water=f"{water:.3f}", money=f"{money:.3f}"
+        )
+        assert untrained in texts
+    else:
+        readings = frames_with(at, "what the cosines show")[0]["what the cosines show"]
+        assert all(x.startswith("random start (0 epochs)") for x in readings)
+    assert any(m.value.endswith("so nothing here was learned.") for m in at.markdown)

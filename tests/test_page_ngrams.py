@@ -31,17 +31,19 @@ def frame_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 @cache
-def raw_sentences() -> list[list[str]]:
-    text = (resources.files("transformer_walk.topics") / "data" / "corpus_en.txt").read_text(
-        "utf-8"
-    )
-    return [re.findall(r"[a-z']+", line.lower()) for line in text.splitlines() if line.strip()]
+def raw_sentences(language: str = "en") -> list[list[str]]:
+    """The corpus file read here: English words, or Chinese characters one by one."""
+    text = (
+        resources.files("transformer_walk.topics") / "data" / f"corpus_{language}.txt"
+    ).read_text("utf-8")
+    pattern = r"[a-z']+" if language == "en" else r"[\u4e00-\u9fff]"
+    return [re.findall(pattern, line.lower()) for line in text.splitlines() if line.strip()]
 
 
 @cache
-def counts(n: int) -> tuple[Counter, Counter]:
+def counts(n: int, language: str = "en") -> tuple[Counter, Counter]:
     grams, contexts = Counter(), Counter()
-    for s in raw_sentences():
+    for s in raw_sentences(language):
         seq = ["<s>"] * (n - 1) + s + ["</s>"]
         for i in range(n - 1, len(seq)):
             grams[tuple(seq[i - n + 1 : i + 1])] += 1
@@ -49,9 +51,11 @@ def counts(n: int) -> tuple[Counter, Counter]:
     return grams, contexts
 
 
-def sentence_probability(words: list[str], n: int, add_k: float = 0.0) -> float:
-    grams, contexts = counts(n)
-    vocab = {w for s in raw_sentences() for w in s}
+def sentence_probability(
+    words: list[str], n: int, add_k: float = 0.0, language: str = "en"
+) -> float:
+    grams, contexts = counts(n, language)
+    vocab = {w for s in raw_sentences(language) for w in s}
     seq = ["<s>"] * (n - 1) + words + ["</s>"]
     p = 1.0
     for i in range(n - 1, len(seq)):
@@ -163,8 +167,9 @@ def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
     assert at.title[0].value == translate("ngram.title", "en")
     if not re.search(r"\w", sentence):
         assert any(i.value == translate("ngram.empty", "en") for i in at.info)
-    if sentence.startswith("我"):
-        assert metric(at, "P(sentence)") == f"{0.0:.3e}"
+    if sentence.startswith("我"):  # counted on the Chinese corpus, character by character
+        expected = sentence_probability(list(sentence), 2, language="zh")
+        assert expected > 0 and metric(at, "P(sentence)") == f"{expected:.3e}"
     if sentence.startswith("Tom"):  # 203 words: the sentence repeats, "river tom" never occurs
         assert len(frame_with(at, "c(context w)")) == 204
 
@@ -189,7 +194,81 @@ def test_an_unseen_context_is_shown_as_0_over_0() -> None:
 
 
 def test_a_sentence_of_unknown_words_is_not_called_a_missed_stretch() -> None:
-    at = open_page(sentence="我爱我的狗")  # no word of it in the (English) corpus
+    at = open_page(sentence="机器三四")  # no character of it in the Chinese corpus
     assert translate("ngram.chain.zero_unknown", "en") in [w.value for w in at.warning]
     at = open_page(sentence="zebra tom loves his dog")  # one unknown word among known ones
     assert translate("ngram.chain.zero_unknown", "en") not in [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [("en", "我爱我的狗"), ("zh", "他去银行存钱"), ("zh", "我们在河岸边散步")],
+)
+def test_a_chinese_sentence_is_counted_on_the_chinese_corpus(language: str, sentence: str) -> None:
+    at = open_page(language, sentence=sentence)
+    chars = list(sentence)
+    chosen = translate("corpus.pick.zh", language, n=len(chars))
+    assert chosen in [i.value for i in at.info]
+    assert (
+        metric(at, translate("ngram.metric.sentences", language)) == f"{len(raw_sentences('zh')):,}"
+    )
+    vocab = {w for s in raw_sentences("zh") for w in s}
+    assert metric(at, translate("ngram.metric.vocab", language)) == f"{len(vocab):,}"
+    assert (
+        metric(at, translate("ngram.metric.chars", language))
+        == f"{sum(map(len, raw_sentences('zh'))):,}"
+    )
+    expected = sentence_probability(chars, 2, language="zh")
+    assert expected > 0  # every character and bigram of these occurs in the corpus
+    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+    assert translate("ngram.chain.all_seen_zh", language) in [s.value for s in at.success]
+    body = translate("ngram.corpus.body_zh", language)
+    assert body in [m.value for m in at.markdown]  # says how it is segmented, and why
+
+
+def test_the_chinese_window_counts_he_and_she() -> None:
+    at = open_page(sentence="汤姆爱他的狗")
+    near = frame_with(at, "P(他 | context)")
+    assert near["sees the name?"].tolist() == ["no", "yes", "yes", "yes"]
+    grams, contexts = counts(2, "zh")
+    assert near["P(他 | context)"].tolist()[0] == round(grams[("爱", "他")] / contexts[("爱",)], 3)
+    assert near["P(她 | context)"].tolist()[1] == 0.0
+    at.radio(key="ngram_far").set_value("汤姆每个星期五都在学校工作，他爱他的狗").run()
+    far = frame_with(at, "P(他 | context)")
+    assert far["sees the name?"].tolist() == ["no"] * 4
+    assert any("n ≥ 13" in m.value for m in at.markdown)
+
+
+def test_a_mixed_sentence_says_which_corpus_and_why() -> None:
+    at = open_page(sentence="Tom 爱 his 狗")  # half CJK: the English corpus
+    chosen = translate("corpus.pick.mixed_en", "en", cjk=2, n=4)
+    assert chosen in [i.value for i in at.info]
+    assert any("爱" in i.value and "狗" in i.value for i in at.info)  # named as not in it
+    at = open_page(sentence="我用 Python 和 Rust 写代码")  # 6 of 8 CJK: the Chinese corpus
+    assert translate("corpus.pick.mixed_zh", "en", cjk=6, n=8) in [i.value for i in at.info]
+    assert any("python" in i.value and "rust" in i.value for i in at.info)
+
+
+def test_lists_are_joined_as_the_page_language_writes_them() -> None:
+    at = open_page("zh", sentence="机器三四")  # none in the Chinese corpus
+    unknown = translate("ngram.chain.unknown", "zh", words="三、器、四 和 机")
+    assert unknown in [i.value for i in at.info]
+    at = open_page("zh", sentence="汤姆爱电脑和机器")  # 8 zero factors: five listed, cut short
+    warning = next(w.value for w in at.warning)
+    assert (
+        "”、“" in warning and warning.count("”、“") == 4 and "…" in warning and ", " not in warning
+    )
+
+
+def test_the_chain_formula_puts_its_result_on_a_line_of_its_own() -> None:
+    """With many factors the one-line product ran past its column and lost its result."""
+    from transformer_walk.app.views.latex import scientific
+
+    sentence = "Tom loves his dog and Anna loves her cat by the river"
+    at = open_page(sentence=sentence)
+    expected = sentence_probability(re.findall(r"[a-z]+", sentence.lower()), 2)
+    chain = next(x.value for x in at.latex if r"\prod" in x.value)
+    lines = chain.split(r"\\")
+    assert len(lines) == 4 and r"\cdots" in lines[2]  # ∏, factors 1-5, 6-10 and ⋯, the result
+    assert all(line.count(r"\cdot ") <= 5 for line in lines)
+    assert lines[-1].replace("$$", "").strip() == rf"&= {scientific(expected, 3)}\end{{aligned}}"

@@ -183,3 +183,69 @@ def test_float32_steps_stay_close_to_float64() -> None:
         for got, want in zip(f32, exact, strict=True):
             assert got.dtype == np.float32
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+# --- the Chinese corpus and the claims about senses -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trained_zh():
+    return train(corpus.sentences("zh"), Word2VecParams(dim=16, epochs=8))
+
+
+def test_the_chinese_corpus_gives_clusters_of_characters(trained_zh) -> None:
+    animals = [w for w, _ in nearest(trained_zh.embeddings, trained_zh.vocab, "狗", 4)]
+    assert all(corpus.category(w, "zh") == "animal" for w in animals), animals
+    waters = [w for w, _ in nearest(trained_zh.embeddings, trained_zh.vocab, "河", 3)]
+    assert all(corpus.category(w, "zh") == "water" for w in waters), waters
+
+
+def test_the_chinese_twin_reads_each_character_from_its_cosines(trained_zh) -> None:
+    from transformer_walk.topics.word2vec import char_lean, sense_cosines
+
+    readings = {}
+    for char in ("银", "行", "岸"):
+        found = sense_cosines(trained_zh, char, "zh")
+        assert found is not None
+        water, money = found
+        said = char_lean(water, money, 8)
+        assert said is not None and said.fields == {
+            "water": f"{np.mean(water):.3f}",
+            "money": f"{np.mean(money):.3f}",
+        }
+        readings[char] = said.message
+    # 银 only in 银行, 岸 only by the water; 行 mostly in 银行 (步行 is rarer in the corpus)
+    assert readings["银"] == "emb.zh.lean.money" and readings["岸"] == "emb.zh.lean.water"
+    untrained = sense_cosines(
+        train(corpus.sentences("zh"), Word2VecParams(dim=16, epochs=0)), "岸", "zh"
+    )
+    assert untrained is not None
+    assert char_lean(*untrained, 0).message == "emb.zh.lean.untrained"  # type: ignore[union-attr]
+
+
+def test_no_lean_and_no_after_training_at_zero_epochs() -> None:
+    from transformer_walk.topics.word2vec import after_training, bank_lean, neighbour_kinds
+
+    said = bank_lean([0.9, 0.8], [0.1, 0.2], 0)  # a clear gap, but nothing was trained
+    assert said is not None and said.message == "emb.static.lean.untrained"
+    assert bank_lean([0.9, 0.8], [0.1, 0.2], 3).message == "emb.static.lean.first"  # type: ignore[union-attr]
+    assert bank_lean([0.5, 0.5], [0.45, 0.45], 3).message == "emb.static.lean.between"  # type: ignore[union-attr]
+    assert after_training(0).message == "emb.after.untrained"  # type: ignore[union-attr]
+    assert after_training(4).fields == {"epochs": 4}  # type: ignore[union-attr]
+    kinds = neighbour_kinds("dog", "animal", ["animal", "food"], ["animal", "animal"], 0)
+    assert kinds is not None and kinds.message == "emb.nn.summary_untrained"
+    assert kinds.fields == {"word": "dog", "before": 1, "after": 2, "k": 2}
+
+
+def test_the_closest_pair_names_every_pair_tied_at_three_decimals() -> None:
+    from transformer_walk.topics.word2vec import closest_pair
+
+    sims = np.array([[1.0, 0.5, 0.9], [0.5, 1.0, 0.2], [0.9, 0.2, 1.0]])
+    said = closest_pair(sims, ["a", "b", "c"])
+    assert said is not None and said.message == "emb.cos.closest"
+    assert said.fields == {"a": "a", "b": "c", "cos": "0.900"}
+    sims[1, 2] = sims[2, 1] = 0.90004  # shows as 0.900 too
+    tie = closest_pair(sims, ["a", "b", "c"])
+    assert tie is not None and tie.message == "emb.cos.closest_tie"
+    assert tie.fields == {"pairs": ["a–c", "b–c"], "cos": "0.900", "count": 2}
+    assert closest_pair(sims[:1, :1], ["a"]) is None

@@ -222,6 +222,39 @@ LONG_DISTANCE = (
     "Tom who lives near the lake loves his dog",
     "Tom who works at the school every friday loves his dog",
 )
+#: The same in Chinese: a relative clause stands before the name, so only a second clause
+#: (whose commas the counting drops) puts the name far from 他.
+LONG_DISTANCE_ZH = (
+    "汤姆爱他的狗",
+    "住在湖边的汤姆爱他的狗",
+    "汤姆每个星期五都在学校工作，他爱他的狗",
+)
+
+
+@dataclass(frozen=True)
+class WindowDemo:
+    """The sentences of the fixed-window demo, the name that decides, and the two pronouns."""
+
+    sentences: tuple[str, ...]
+    name: tuple[str, ...]  # the name's words ("tom"; 汤, 姆)
+    pronoun: str  # the one the name calls for
+    other: str  # the one it rules out
+
+
+WINDOW_DEMOS: dict[str, WindowDemo] = {
+    "en": WindowDemo(LONG_DISTANCE, ("tom",), "his", "her"),
+    "zh": WindowDemo(LONG_DISTANCE_ZH, ("汤", "姆"), "他", "她"),
+}
+
+
+def name_end(words: Words, name: Sequence[str]) -> int:
+    """The index of the last word of the first occurrence of ``name`` in ``words``: the last
+    word a model must see to know who it is (ValueError if absent)."""
+    k = len(name)
+    for i in range(len(words) - k + 1):
+        if tuple(words[i : i + k]) == tuple(name):
+            return i + k - 1
+    raise ValueError(f"{name} not in {words}")
 
 
 @dataclass(frozen=True)
@@ -229,25 +262,29 @@ class WindowRow:
     n: int
     context: tuple[str, ...]
     sees_name: bool
-    p_his: float
-    p_her: float
+    p_his: float  # P(pronoun | context): "his", or 他
+    p_her: float  # P(other | context): "her", or 她
     context_count: int
 
 
 def window_rows(
-    model: NgramCounts, words: Words, target: int, name_index: int = 0
+    model: NgramCounts,
+    words: Words,
+    target: int,
+    name_index: int = 0,
+    pronouns: tuple[str, str] = ("his", "her"),
 ) -> list[WindowRow]:
     """For each order n = 2 … max_n: the context an n-gram model reads before ``words[target]``,
-    whether the deciding word ``words[name_index]`` is inside it, and P(his | context),
-    P(her | context) counted on the corpus."""
+    whether the deciding word ``words[name_index]`` is inside it, and P(pronoun | context) for
+    each of the two ``pronouns``, counted on the corpus."""
     seq = padded(words, model.max_n)
     offset = model.max_n - 1  # position of words[0] in seq
     rows = []
     for n in range(2, model.max_n + 1):
         start = offset + target - (n - 1)
         context = tuple(seq[start : offset + target])
-        _, total, p_his = model.probability(context, "his")
-        _, _, p_her = model.probability(context, "her")
+        _, total, p_his = model.probability(context, pronouns[0])
+        _, _, p_her = model.probability(context, pronouns[1])
         sees = start <= offset + name_index
         rows.append(WindowRow(n, context, sees, p_his, p_her, total))
     return rows

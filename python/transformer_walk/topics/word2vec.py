@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from transformer_walk.core import get_backend
+from transformer_walk.topics.claims import Claim, claim
 
 Sentences = Sequence[Sequence[str]]
 
@@ -216,3 +217,162 @@ def lean(first: float, second: float, margin: float = LEAN_MARGIN) -> str:
     if abs(first - second) < margin:
         return "between"
     return "first" if first > second else "second"
+
+
+# --- what the numbers say about senses and training: claims (topics.claims) ---------------------
+
+#: The words that stand for each sense of "bank", per corpus: (water words, money words). In the
+#: Chinese corpus the senses are different words (河岸 / 银行), counted by characters.
+SENSE_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("river", "lake"), ("cash", "money")),
+    "zh": (("河", "湖"), ("钱", "金")),
+}
+
+
+def sense_cosines(
+    result: Word2VecResult, word: str, language: str
+) -> tuple[list[float], list[float]] | None:
+    """cos(word, each water word) and cos(word, each money word) in the trained table, or None
+    when one of the words has no row."""
+    water, money = SENSE_WORDS[language]
+    found = [result.index(w) for w in (word, *water, *money)]
+    ids = [i for i in found if i is not None]
+    if len(ids) < len(found):
+        return None
+    e = result.embeddings
+    sims = cosine_matrix(e[ids[:1]], e[ids[1:]])[0]  # (len(water) + len(money),)
+    return [float(x) for x in sims[: len(water)]], [float(x) for x in sims[len(water) :]]
+
+
+def _means(water: Sequence[float], money: Sequence[float]) -> tuple[str, str, str]:
+    """The two mean cosines as shown (three decimals) and the side they lean to."""
+    w, m = float(np.mean(water)), float(np.mean(money))
+    return f"{w:.3f}", f"{m:.3f}", lean(w, m)
+
+
+def _lean_holds(messages: dict[str, str]) -> Callable[..., bool]:
+    """A predicate for a lean claim whose message for each side (and "untrained") is given."""
+
+    def holds(said: Claim, water: Sequence[float], money: Sequence[float], epochs: int) -> bool:
+        if not water or not money:
+            return False
+        w, m, side = _means(water, money)
+        expected = messages["untrained" if epochs == 0 else side]
+        return said.message == expected and dict(said.fields) == {"water": w, "money": m}
+
+    return holds
+
+
+BANK_LEANS = {
+    "first": "emb.static.lean.first",
+    "second": "emb.static.lean.second",
+    "between": "emb.static.lean.between",
+    "untrained": "emb.static.lean.untrained",
+}
+CHAR_LEANS = {
+    "first": "emb.zh.lean.water",
+    "second": "emb.zh.lean.money",
+    "between": "emb.zh.lean.between",
+    "untrained": "emb.zh.lean.untrained",
+}
+
+
+@claim(_lean_holds(BANK_LEANS))
+def bank_lean(water: Sequence[float], money: Sequence[float], epochs: int) -> Claim | None:
+    """Which sense the one vector of "bank" sits closer to, from its cosines with the water words
+    and with the money words: a lean only after training (at 0 epochs the vectors are the random
+    start, and the sentence says so) and only when the means differ by LEAN_MARGIN or more."""
+    if not water or not money:
+        return None
+    w, m, side = _means(water, money)
+    return Claim(BANK_LEANS["untrained" if epochs == 0 else side], {"water": w, "money": m})
+
+
+@claim(_lean_holds(CHAR_LEANS))
+def char_lean(water: Sequence[float], money: Sequence[float], epochs: int) -> Claim | None:
+    """The same reading for one character of the Chinese twin (银, 行, 岸): nearer the water
+    characters, the money ones, between, or — at 0 epochs — nothing learned yet."""
+    if not water or not money:
+        return None
+    w, m, side = _means(water, money)
+    return Claim(CHAR_LEANS["untrained" if epochs == 0 else side], {"water": w, "money": m})
+
+
+def _after_holds(said: Claim, epochs: int) -> bool:
+    expected = "emb.after.trained" if epochs > 0 else "emb.after.untrained"
+    return said.message == expected and dict(said.fields) == {"epochs": epochs}
+
+
+@claim(_after_holds)
+def after_training(epochs: int) -> Claim | None:
+    """The title over the trained table: "after N epochs", or at 0 epochs that it is still the
+    random start (there is no "after training" without training)."""
+    return Claim("emb.after.trained" if epochs > 0 else "emb.after.untrained", {"epochs": epochs})
+
+
+def _kinds_holds(
+    said: Claim, word: str, kind: str, before: Sequence[str], after: Sequence[str], epochs: int
+) -> bool:
+    expected = "emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained"
+    fields = {
+        "word": word,
+        "before": sum(k == kind for k in before),
+        "after": sum(k == kind for k in after),
+        "k": len(after),
+    }
+    return said.message == expected and dict(said.fields) == fields and len(before) == len(after)
+
+
+@claim(_kinds_holds)
+def neighbour_kinds(
+    word: str, kind: str, before: Sequence[str], after: Sequence[str], epochs: int
+) -> Claim | None:
+    """How many of the word's nearest neighbours share its kind, at the random start and in the
+    trained table (``before``/``after``: the neighbours' kinds); at 0 epochs the two tables are
+    one, and the sentence says so instead of "after training"."""
+    if not after or len(before) != len(after):
+        return None
+    fields = {
+        "word": word,
+        "before": sum(k == kind for k in before),
+        "after": sum(k == kind for k in after),
+        "k": len(after),
+    }
+    return Claim("emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained", fields)
+
+
+def _closest(sims: np.ndarray) -> tuple[list[tuple[int, int]], str]:
+    """Every pair i < j whose cosine, shown to three decimals, is the largest off the diagonal,
+    and that value as shown."""
+    m = np.asarray(sims, dtype=np.float64)
+    upper = [(i, j) for i in range(len(m)) for j in range(i + 1, len(m))]
+    shown = {pair: f"{m[pair]:.3f}" for pair in upper}
+    best = max(upper, key=lambda pair: m[pair])
+    return [pair for pair in upper if shown[pair] == shown[best]], shown[best]
+
+
+def _closest_holds(said: Claim, sims: np.ndarray, words: Sequence[str]) -> bool:
+    if len(words) < 2 or len(set(words)) != len(words):
+        return False
+    pairs, cos = _closest(sims)
+    if len(pairs) == 1:
+        i, j = pairs[0]
+        expected = {"a": words[i], "b": words[j], "cos": cos}
+        return said.message == "emb.cos.closest" and dict(said.fields) == expected
+    named = [f"{words[i]}–{words[j]}" for i, j in pairs]
+    expected_tie = {"pairs": named, "cos": cos, "count": len(pairs)}
+    return said.message == "emb.cos.closest_tie" and dict(said.fields) == expected_tie
+
+
+@claim(_closest_holds)
+def closest_pair(sims: np.ndarray, words: Sequence[str]) -> Claim | None:
+    """The closest pair of the sentence's distinct words by cosine (``sims`` [m, m]), or every pair
+    tied with it at the three decimals shown; nothing for fewer than two words."""
+    if len(words) < 2 or len(set(words)) != len(words):
+        return None
+    pairs, cos = _closest(sims)
+    if len(pairs) == 1:
+        i, j = pairs[0]
+        return Claim("emb.cos.closest", {"a": words[i], "b": words[j], "cos": cos})
+    named = [f"{words[i]}–{words[j]}" for i, j in pairs]
+    return Claim("emb.cos.closest_tie", {"pairs": named, "cos": cos, "count": len(pairs)})

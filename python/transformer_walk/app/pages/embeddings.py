@@ -15,20 +15,27 @@ import streamlit as st
 from transformer_walk.app import charts, navigation
 from transformer_walk.app.caches import minilm_neighbours
 from transformer_walk.app.charts import embeddings as charts_embeddings
-from transformer_walk.app.i18n import join_names, t
+from transformer_walk.app.i18n import join_names, join_sentences, say, t
 from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import get_backend
 from transformer_walk.topics import corpus
+from transformer_walk.topics.corpus import Language
 from transformer_walk.topics.word2vec import (
+    SENSE_WORDS,
     Word2VecParams,
     Word2VecResult,
+    after_training,
+    bank_lean,
+    char_lean,
+    closest_pair,
     cosine_matrix,
-    lean,
     nearest,
+    neighbour_kinds,
     pca_2d,
+    sense_cosines,
     train,
 )
 
@@ -47,12 +54,25 @@ MAX_ROWS = 30  # rows of the lookup heatmap
 MAX_COSINE = 16  # distinct words in the cosine matrix
 NEIGHBOURS = 6
 BANK_SENTENCES = ("Tom sat on the river bank", "Anna took cash from the bank")
-WATER_WORDS, MONEY_WORDS = ("river", "lake"), ("cash", "money")  # bank's two senses
+WATER_WORDS, MONEY_WORDS = SENSE_WORDS["en"]  # bank's two senses
+# The Chinese twin: 行 is written in 银行 (bank) and in 步行 (on foot), looked up in both; 银 of
+# 银行 and 岸 of 河岸 are the two senses of English "bank" as two different Chinese words.
+ZH_SENTENCES = ("他去银行存钱", "他沿着河边步行")
+ZH_SHARED = "行"
+ZH_CHARS = {
+    "银": "emb.static.zh.char.yin",
+    "行": "emb.static.zh.char.hang",
+    "岸": "emb.static.zh.char.an",
+}
+DEFAULT_WORD: dict[Language, str] = {"en": "dog", "zh": "狗"}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def trained(params: Word2VecParams, _progress_label: str = "") -> Word2VecResult:
-    """word2vec on the corpus, cached by its hyper-parameters (the label is not part of the key).
+def trained(
+    params: Word2VecParams, language: Language = "en", _progress_label: str = ""
+) -> Word2VecResult:
+    """word2vec on the English or the Chinese corpus, cached by corpus and hyper-parameters (the
+    label is not part of the key); 16 entries at most, each a few tenths of a second to train.
 
     The progress bar is created *inside* the cached function on purpose: Streamlit records the
     elements a cached function makes and replays them on a cache hit, and an element made here
@@ -64,7 +84,7 @@ def trained(params: Word2VecParams, _progress_label: str = "") -> Word2VecResult
         text = _progress_label.format(epoch=epoch, epochs=params.epochs, loss=f"{loss:.3f}")
         bar.progress(epoch / max(1, params.epochs), text=text)
 
-    result = train(corpus.sentences(), params, on_epoch=report)
+    result = train(corpus.sentences(language), params, on_epoch=report)
     bar.empty()
     return result
 
@@ -78,6 +98,7 @@ def _category_names() -> dict[str, str]:
         "place": t("emb.cat.place"),
         "money": t("emb.cat.money"),
         "bank": t("emb.cat.bank"),
+        "two_senses": t("emb.cat.two_senses"),
         "time": t("emb.cat.time"),
         "adjective": t("emb.cat.adjective"),
         "verb": t("emb.cat.verb"),
@@ -146,16 +167,17 @@ def _training_results(result: Word2VecResult) -> None:
         st.info(t("emb.train.untrained"), icon=":material/hourglass_empty:")
 
 
-def _lookup(result: Word2VecResult, backend_name: str, backend: ModuleType) -> None:
+def _lookup(
+    result: Word2VecResult, backend_name: str, backend: ModuleType, words: list[str]
+) -> None:
     st.header(t("emb.lookup.title"), divider="gray")
-    words = corpus.words(current_sentence())
     if not words:
         st.info(t("emb.empty"), icon=":material/edit_note:")
         return
     known = [w for w in words if result.index(w) is not None]
     unknown = sorted({w for w in words if result.index(w) is None})
     if unknown:
-        st.info(t("emb.lookup.unknown", words=", ".join(unknown)), icon=":material/help:")
+        st.info(t("emb.lookup.unknown", words=join_names(unknown)), icon=":material/help:")
     if not known:
         return
     ids = np.array([result.index(w) for w in known], dtype=np.int64)
@@ -214,29 +236,31 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
         ),
         width="content",
     )
-    off = sims + np.diag(np.full(len(distinct), -np.inf))  # ignore each word with itself
-    i, j = np.unravel_index(np.argmax(off), off.shape)
-    st.markdown(t("emb.cos.closest", a=distinct[i], b=distinct[j], cos=f"{sims[i, j]:.3f}"))
+    closest = say(closest_pair(sims, distinct))
+    if closest:
+        st.markdown(closest)
 
 
-def _neighbours(result: Word2VecResult) -> None:
+def _neighbours(result: Word2VecResult, sentence: list[str], language: Language) -> None:
     st.header(t("emb.nn.title"), divider="gray")
     st.markdown(t("emb.nn.body"))
     options = list(result.vocab)
-    words = [w for w in corpus.words(current_sentence()) if w in options]
-    # "dog" for the running example; else the sentence's first content word ("the" has no kind
-    # to cluster with), its first word, or "dog" when none is in the corpus.
-    content = [w for w in words if corpus.category(w) != corpus.FUNCTION_CATEGORY]
-    default = "dog" if "dog" in words or not words else (content or words)[0]
+    words = [w for w in sentence if w in options]
+    # "dog" (狗) for the running example; else the sentence's first content word ("the" has no
+    # kind to cluster with), its first word, or "dog" when none is in the corpus.
+    content = [w for w in words if corpus.category(w, language) != corpus.FUNCTION_CATEGORY]
+    dog = DEFAULT_WORD[language]
+    default = dog if dog in words or not words else (content or words)[0]
     keep_valid_choice(WORD_KEY, options, default)
     word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
     before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
     after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)
     names = _category_names()
     left, right = st.columns(2)
+    epochs = result.params.epochs
     for col, title, found in (
         (left, t("emb.nn.before"), before),
-        (right, t("emb.nn.after"), after),
+        (right, say(after_training(epochs)), after),
     ):
         with col:
             st.markdown(f"**{title}**")
@@ -245,38 +269,43 @@ def _neighbours(result: Word2VecResult) -> None:
                     {
                         t("emb.nn.col.word"): [w for w, _ in found],
                         "cos": [round(c, 3) for _, c in found],
-                        t("emb.nn.col.kind"): [names[corpus.category(w)] for w, _ in found],
+                        t("emb.nn.col.kind"): [
+                            names[corpus.category(w, language)] for w, _ in found
+                        ],
                     }
                 ),
                 hide_index=True,
                 width="stretch",
                 column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
             )
-    kind = corpus.category(word)
-    same_before = sum(corpus.category(w) == kind for w, _ in before)
-    same_after = sum(corpus.category(w) == kind for w, _ in after)
-    st.markdown(
-        t(
-            "emb.nn.summary",
-            word=word,
-            kind=names[kind],
-            before=same_before,
-            after=same_after,
-            k=NEIGHBOURS,
+    kind = corpus.category(word, language)
+    counted = say(
+        neighbour_kinds(
+            word,
+            kind,
+            [corpus.category(w, language) for w, _ in before],
+            [corpus.category(w, language) for w, _ in after],
+            epochs,
         )
     )
+    st.markdown(join_sentences([t("emb.nn.kind", word=word, kind=names[kind]), counted or ""]))
 
 
-def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
+def _maps(
+    result: Word2VecResult, names: dict[str, str], sentence: list[str], language: Language
+) -> None:
     st.header(t("emb.map.title"), divider="gray")
     st.markdown(t("emb.map.body"))
-    with_function = st.toggle(t("emb.map.function_words"), key=FUNCTION_WORDS_KEY)
+    with_function = st.toggle(
+        t("emb.map.function_words" if language == "en" else "emb.map.function_words_zh"),
+        key=FUNCTION_WORDS_KEY,
+    )
     keep = [
         i for i, w in enumerate(result.vocab)
-        if with_function or corpus.category(w) != corpus.FUNCTION_CATEGORY
+        if with_function or corpus.category(w, language) != corpus.FUNCTION_CATEGORY
     ]  # fmt: skip
     words = [result.vocab[i] for i in keep]
-    mine = [w for w in corpus.words(current_sentence()) if w in words]
+    mine = [w for w in sentence if w in words]
     shown = list(dict.fromkeys(mine))
     st.caption(
         t("emb.map.mine", words=join_names(shown)) if shown else t("emb.map.mine_none")
@@ -285,7 +314,11 @@ def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
     cols = st.columns(2)
     for col, table, title in (
         (cols[0], result.initial, t("emb.map.before")),
-        (cols[1], result.embeddings, t("emb.map.after")),
+        (
+            cols[1],
+            result.embeddings,
+            say(after_training(result.params.epochs), markdown=False) or "",
+        ),
     ):
         coords, share = pca_2d(table[keep])  # (m, 2)
         frame = pd.DataFrame(
@@ -293,7 +326,7 @@ def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
                 "x": coords[:, 0],
                 "y": coords[:, 1],
                 "word": words,
-                "category": [names[corpus.category(w)] for w in words],
+                "category": [names[corpus.category(w, language)] for w in words],
             }
         )
         with col:
@@ -310,34 +343,71 @@ def _maps(result: Word2VecResult, names: dict[str, str]) -> None:
             st.caption(t("emb.map.variance", share=f"{share.sum():.0%}"))
 
 
-def _static(result: Word2VecResult, backend: ModuleType) -> None:
+def _static(result: Word2VecResult, backend: ModuleType, language: Language) -> None:
     st.header(t("emb.static.title"), divider="gray")
+    if language == "zh":
+        _static_zh(result, backend)
+        return
     st.markdown(t("emb.static.body"))
     bank = result.index("bank")
     if bank is None:  # cannot happen with the shipped corpus; keeps the page safe if it changes
         return
+    diff = _same_row(result, backend, BANK_SENTENCES, "bank")
+    st.markdown(t("emb.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}"))
+    found = sense_cosines(result, "bank", "en")
+    if found is not None:
+        water, money = found
+        for col, word, value in zip(
+            st.columns(4), WATER_WORDS + MONEY_WORDS, water + money, strict=True
+        ):
+            col.metric(f"cos(bank, {word})", f"{value:.3f}")
+        reading = say(bank_lean(water, money, result.params.epochs))
+        if reading:
+            st.markdown(reading)
+    st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
+
+
+def _same_row(
+    result: Word2VecResult, backend: ModuleType, sentences: tuple[str, ...], word: str
+) -> float:
+    """The largest difference between ``word``'s rows looked up in each of ``sentences`` (all
+    their words are in the corpus)."""
     rows = []
-    for sentence in BANK_SENTENCES:
+    for sentence in sentences:
         words = corpus.words(sentence)
         ids = np.array([result.index(w) for w in words], dtype=np.int64)
         vectors = np.asarray(backend.embedding_lookup(result.embeddings, ids))  # (n, d)
-        rows.append(vectors[words.index("bank")])
-    diff = float(np.abs(rows[0] - rows[1]).max())
-    st.markdown(t("emb.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}"))
-    e = result.embeddings
-    cosines: dict[str, float] = {}
-    for col, word in zip(st.columns(4), WATER_WORDS + MONEY_WORDS, strict=True):
-        other = result.index(word)
-        if other is None:  # as for "bank": cannot happen with the shipped corpus
+        rows.append(vectors[words.index(word)])
+    return float(max(np.abs(rows[0] - row).max() for row in rows[1:]))
+
+
+def _static_zh(result: Word2VecResult, backend: ModuleType) -> None:
+    """The Chinese twin: the two senses are two words (银行 / 河岸), so they have separate rows;
+    the one-row-for-two-senses problem comes back with 行 (银行 / 步行)."""
+    st.markdown(t("emb.static.zh.body"))
+    if any(result.index(w) is None for w in corpus.words("".join(ZH_SENTENCES))):
+        return  # cannot happen with the shipped corpus; keeps the page safe if it changes
+    diff = _same_row(result, backend, ZH_SENTENCES, ZH_SHARED)
+    st.markdown(t("emb.static.zh.same", a=ZH_SENTENCES[0], b=ZH_SENTENCES[1], diff=f"{diff:g}"))
+    water_words, money_words = SENSE_WORDS["zh"]
+    rows = []
+    for char, label in ZH_CHARS.items():
+        found = sense_cosines(result, char, "zh")
+        if found is None:
             continue
-        cosines[word] = float(cosine_matrix(e[[bank]], e[[other]])[0, 0])
-        col.metric(f"cos(bank, {word})", f"{cosines[word]:.3f}")
-    if len(cosines) == len(WATER_WORDS + MONEY_WORDS):
-        water = float(np.mean([cosines[w] for w in WATER_WORDS]))
-        money = float(np.mean([cosines[w] for w in MONEY_WORDS]))
-        side = lean(water, money)
-        st.markdown(t(f"emb.static.lean.{side}", water=f"{water:.3f}", money=f"{money:.3f}"))
-    st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
+        water, money = found
+        rows.append(
+            {
+                t("emb.static.zh.col.char"): t(label),
+                **{f"cos(·, {w})": round(c, 3) for w, c in zip(water_words, water, strict=True)},
+                **{f"cos(·, {w})": round(c, 3) for w, c in zip(money_words, money, strict=True)},
+                t("emb.static.zh.col.reading"): say(
+                    char_lean(water, money, result.params.epochs), markdown=False
+                ),
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.info(t("emb.static.zh.pointer"), icon=":material/arrow_forward:")
 
 
 def _real_table(backend: str) -> None:
@@ -398,12 +468,17 @@ def render() -> None:
     module = get_backend(name)
     _matrix_intro()
     params = _training_controls()
-    result = trained(params, _progress_label=t("emb.train.progress"))
+    words = corpus.words(current_sentence())
+    language = corpus.language_of(words)
+    chosen = say(corpus.corpus_choice(words))
+    if chosen:
+        st.info(chosen, icon=":material/translate:")
+    result = trained(params, language, _progress_label=t("emb.train.progress"))
     _training_results(result)
-    _lookup(result, name, module)
-    _neighbours(result)
-    _maps(result, _category_names())
-    _static(result, module)
+    _lookup(result, name, module, words)
+    _neighbours(result, words, language)
+    _maps(result, _category_names(), words, language)
+    _static(result, module, language)
     _real_table(name)
     solved_and_hurts(t("emb.solved"), t("emb.hurts"))
 

@@ -11,18 +11,20 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.charts import ngrams as charts_ngrams
-from transformer_walk.app.i18n import t, translated_radio
+from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
+from transformer_walk.topics.corpus import Language
 from transformer_walk.topics.ngrams import (
     BOS,
     EOS,
-    LONG_DISTANCE,
+    WINDOW_DEMOS,
     NgramCounts,
     SentenceScore,
     Words,
+    name_end,
     order_needed,
     sparsity,
     split_heldout,
@@ -34,13 +36,15 @@ SMOOTH_KEY = "ngram_smooth"
 WORD_KEY = "ngram_word"
 FAR_KEY = "ngram_far"
 MAX_LATEX_FACTORS = 10  # the product is written out up to here, then "⋯"
+FACTORS_PER_LINE = 5
 MAX_LISTED = 5  # unseen n-grams named in the warning
 
 
-@st.cache_resource(show_spinner=False)
-def corpus_models() -> tuple[NgramCounts, NgramCounts, list[Words]]:
-    """(counts on the whole corpus, counts on the training part, the held-out sentences)."""
-    sentences = corpus.sentences()
+@st.cache_resource(show_spinner=False, max_entries=len(corpus.CORPORA))
+def corpus_models(language: Language = "en") -> tuple[NgramCounts, NgramCounts, list[Words]]:
+    """(counts on the whole corpus, counts on the training part, the held-out sentences) for the
+    English or the Chinese corpus: two entries at most, each counted once per server."""
+    sentences = corpus.sentences(language)
     train, heldout = split_heldout(sentences)
     return NgramCounts(sentences), NgramCounts(train), heldout
 
@@ -58,20 +62,26 @@ def _latex_word(word: str) -> str:
     return rf"\text{{{escaped}}}"
 
 
-def _intro(model: NgramCounts) -> None:
+def _intro(model: NgramCounts, language: Language, words: list[str]) -> None:
     st.markdown(t("ngram.intro"))
     st.latex(r"P(w_t \mid w_{t-n+1},\dots,w_{t-1}) = \frac{c(w_{t-n+1}\dots w_{t-1}\,w_t)}"
              r"{c(w_{t-n+1}\dots w_{t-1}\,\cdot)}")  # fmt: skip
     c1, c2, c3 = st.columns(3)
     c1.metric(t("ngram.metric.sentences"), f"{len(model.sentences):,}")
-    c2.metric(t("ngram.metric.tokens"), f"{model.n_tokens:,}")
+    c2.metric(
+        t("ngram.metric.tokens" if language == "en" else "ngram.metric.chars"),
+        f"{model.n_tokens:,}",
+    )
     c3.metric(t("ngram.metric.vocab"), f"{len(model.vocabulary):,}")
+    chosen = say(corpus.corpus_choice(words))
+    if chosen:
+        st.info(chosen, icon=":material/translate:")
     with st.expander(t("ngram.corpus.title")):
-        st.markdown(t("ngram.corpus.body"))
-        st.code("\n".join(corpus.raw_sentences()[:12]), language=None)
+        st.markdown(t("ngram.corpus.body" if language == "en" else "ngram.corpus.body_zh"))
+        st.code("\n".join(corpus.raw_sentences(language)[:12]), language=None)
 
 
-def _chain_rule(model: NgramCounts, words: list[str]) -> None:
+def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> None:
     st.header(t("ngram.chain.title"), divider="gray")
     st.markdown(t("ngram.chain.body"))
     left, right = st.columns(2)
@@ -86,7 +96,7 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
 
     unknown = sorted({w for w in words if (w,) not in model.plain[1]})
     if unknown:
-        st.info(t("ngram.chain.unknown", words=", ".join(unknown)), icon=":material/help:")
+        st.info(t("ngram.chain.unknown", words=join_names(unknown)), icon=":material/help:")
     st.latex(_chain_latex(score, n))
     st.dataframe(_steps_frame(score), width="stretch", hide_index=True)
 
@@ -95,12 +105,14 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
     logp = score.log_probability
     m2.metric(t("ngram.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
     if score.zero_steps:
-        missing = ", ".join(
+        quoted = [
             "“" + " ".join(_shown(w) for w in (*score.steps[i].context, score.steps[i].word)) + "”"
             for i in score.zero_steps[:MAX_LISTED]
-        )
-        if len(score.zero_steps) > MAX_LISTED:
-            missing += " …"
+        ]
+        # all of them: "a, b and c" (“a”、“b” 和 “c”); cut short: "a, b, c …" with the list comma
+        comma = "、" if current_language() == "zh" else ", "
+        more = len(score.zero_steps) > MAX_LISTED
+        missing = comma.join(quoted) + " …" if more else join_names(quoted)
         # every word unknown: there is no "stretch" the corpus missed, only words it lacks
         none_known = bool(words) and all((w,) not in model.plain[1] for w in words)
         st.warning(
@@ -112,20 +124,27 @@ def _chain_rule(model: NgramCounts, words: list[str]) -> None:
     elif smooth:
         st.info(t("ngram.chain.smoothed"), icon=":material/water_drop:")
     else:
-        st.success(t("ngram.chain.all_seen"), icon=":material/check_circle:")
+        seen = "ngram.chain.all_seen" if language == "en" else "ngram.chain.all_seen_zh"
+        st.success(t(seen), icon=":material/check_circle:")
 
 
 def _chain_latex(score: SentenceScore, n: int) -> str:
     """The chain rule with this sentence's numbers (the factors themselves are in the table)."""
     history = r"w_{t-1}" if n == 2 else r"w_{t-2}, w_{t-1}"
     values = [f"{s.probability:.3f}" for s in score.steps[:MAX_LATEX_FACTORS]]
+    # the factors five to a line and the result on its own, so that a narrow column cuts
+    # neither (one long line ran past the column and lost its result)
+    rows = [
+        r" \cdot ".join(values[i : i + FACTORS_PER_LINE])
+        for i in range(0, len(values), FACTORS_PER_LINE)
+    ]
     if len(score.steps) > MAX_LATEX_FACTORS:
-        values.append(r"\cdots")
-    product = r" \cdot ".join(values)
+        rows[-1] += r" \cdots"
+    product = r" \\ &\quad\cdot ".join(rows)
     return (
-        rf"P({tex_words(t('ngram.tex.sentence'))}) = \prod_{{t=1}}^{{{len(score.steps)}}} "
-        rf"P(w_t \mid {history})"
-        rf" = {product} = {scientific(score.probability, 3)}"
+        rf"\begin{{aligned}}P({tex_words(t('ngram.tex.sentence'))}) &= "
+        rf"\prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history}) \\"
+        rf" &= {product} \\ &= {scientific(score.probability, 3)}\end{{aligned}}"
     )
 
 
@@ -146,12 +165,12 @@ def _steps_frame(score: SentenceScore) -> pd.DataFrame:
     )
 
 
-def _next_words(model: NgramCounts, words: list[str]) -> None:
+def _next_words(model: NgramCounts, words: list[str], language: Language) -> None:
     st.header(t("ngram.next.title"), divider="gray")
     st.markdown(t("ngram.next.body"))
     options = list(model.vocabulary)
     in_vocab = [w for w in words if w in options]
-    default = in_vocab[0] if in_vocab else "his"
+    default = in_vocab[0] if in_vocab else WINDOW_DEMOS[language].pronoun
     keep_valid_choice(WORD_KEY, options, default)
     word = st.selectbox(t("ngram.next.word"), options=options, key=WORD_KEY)
     found = model.continuations((word,), top=10)
@@ -245,13 +264,18 @@ def _sparsity(
     )
 
 
-def _window(model: NgramCounts) -> None:
-    st.header(t("ngram.window.title"), divider="gray")
-    st.markdown(t("ngram.window.body"))
-    sentence = st.radio(t("ngram.window.pick"), options=list(LONG_DISTANCE), key=FAR_KEY)
+def _window(model: NgramCounts, language: Language) -> None:
+    demo = WINDOW_DEMOS[language]
+    zh = language == "zh"
+    st.header(t("ngram.window.title_zh" if zh else "ngram.window.title"), divider="gray")
+    st.markdown(t("ngram.window.body_zh" if zh else "ngram.window.body"))
+    options = list(demo.sentences)
+    keep_valid_choice(FAR_KEY, options, options[0])
+    sentence = st.radio(t("ngram.window.pick"), options=options, key=FAR_KEY)
     words = corpus.words(sentence)
-    target = words.index("his")
-    rows = window_rows(model, words, target)
+    target = words.index(demo.pronoun)
+    name_index = name_end(words, demo.name)
+    rows = window_rows(model, words, target, name_index, (demo.pronoun, demo.other))
     yes, no = t("ngram.window.yes"), t("ngram.window.no")
     st.dataframe(
         pd.DataFrame(
@@ -262,20 +286,21 @@ def _window(model: NgramCounts) -> None:
                 ],
                 t("ngram.window.col.sees"): [yes if r.sees_name else no for r in rows],
                 t("ngram.col.context_count"): [r.context_count for r in rows],
-                t("ngram.window.col.p_his"): [round(r.p_his, 3) for r in rows],
-                t("ngram.window.col.p_her"): [round(r.p_her, 3) for r in rows],
+                t("ngram.window.col.p", word=demo.pronoun): [round(r.p_his, 3) for r in rows],
+                t("ngram.window.col.p", word=demo.other): [round(r.p_her, 3) for r in rows],
             }
         ),
         hide_index=True,
         width="stretch",
     )
-    needed = order_needed(target)
+    needed = order_needed(target, name_index)
     vocab = len(model.vocabulary)
     st.markdown(
         t(
-            "ngram.window.needed",
-            name=words[0],
-            distance=target,
+            "ngram.window.needed_zh" if zh else "ngram.window.needed",
+            **({"last": demo.name[-1]} if zh else {}),
+            name="".join(demo.name),
+            distance=target - name_index,
             n=needed,
             contexts=f"{vocab ** (needed - 1):.2e}",
             vocab=vocab,
@@ -285,16 +310,17 @@ def _window(model: NgramCounts) -> None:
 
 def render() -> None:
     page_start("ngram.title", caption="ngram.no_backend", uses_backend=False)
-    full, train, heldout = corpus_models()
-    _intro(full)
     words = corpus.words(current_sentence())
+    language = corpus.language_of(words)
+    full, train, heldout = corpus_models(language)
+    _intro(full, language, words)
     if not words:
         st.info(t("ngram.empty"), icon=":material/edit_note:")
     else:
-        _chain_rule(full, words)
-        _next_words(full, words)
+        _chain_rule(full, words, language)
+        _next_words(full, words, language)
     _sparsity(full, train, heldout, words)
-    _window(full)
+    _window(full, language)
     solved_and_hurts(t("ngram.solved"), t("ngram.hurts"))
 
 

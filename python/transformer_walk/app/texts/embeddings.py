@@ -141,6 +141,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你的句子里最接近的一对：**{a}** 和 **{b}**，cos = {cos}。"
         "若用 one-hot 向量，任意两个不同的词的余弦都是 0。",
     },
+    "emb.cos.closest_tie": {
+        "en": "The closest pairs in your sentence, tied at cos = {cos}: {pairs} ({count} "
+        "pairs). One-hot vectors would give 0 for every pair.",
+        "zh": "你的句子里最接近的几对并列，cos = {cos}：{pairs}（共 {count} 对）。"
+        "若用 one-hot 向量，任意两个不同的词的余弦都是 0。",
+    },
     # --- neighbours -------------------------------------------------------------------------------
     "emb.nn.title": {
         "en": "Nearest neighbours, before and after training",
@@ -148,21 +154,40 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "emb.nn.body": {
         "en": "The words whose vectors point most nearly the same way as the chosen word's "
-        "(highest cosine). Before training the list is noise; after it, words of one kind "
-        "gather.",
-        "zh": "与所选词的向量方向最接近（余弦最大）的几个词。训练前这份名单纯属噪声；"
-        "训练后，同类的词聚到了一起。",
+        "(highest cosine), at the random start and in the table the epochs above trained. "
+        "The line below counts how many of them are of the chosen word's kind: that is how "
+        "to see whether training gathered words of one kind.",
+        "zh": "与所选词的向量方向最接近（余弦最大）的几个词：左边是随机初始值，右边是上面设定的"
+        "轮数训练出的表。下面一行数出其中有几个和所选词同类——训练有没有把同类的词聚到一起，"
+        "就看这个数。",
     },
     "emb.nn.word": {"en": "Word", "zh": "词"},
     "emb.nn.before": {"en": "Random start", "zh": "随机初始"},
-    "emb.nn.after": {"en": "After training", "zh": "训练之后"},
+    "emb.after.trained": {
+        "en": "After {epochs} {epochs:epoch|epochs} of training",
+        "zh": "训练 {epochs} 轮之后",
+    },
+    "emb.after.untrained": {
+        "en": "After {epochs} epochs: still the random start",
+        "zh": "训练 {epochs} 轮：仍是随机初始值",
+    },
     "emb.nn.col.word": {"en": "neighbour", "zh": "近邻"},
     "emb.nn.col.kind": {"en": "kind", "zh": "类别"},
+    "emb.nn.kind": {
+        "en": "“{word}” is a word of kind *{kind}*.",
+        "zh": "“{word}” 属于“{kind}”类。",
+    },
     "emb.nn.summary": {
-        "en": "“{word}” is a word of kind *{kind}*. Neighbours of the same kind: {before} of "
-        "{k} at the random start, {after} of {k} after training.",
-        "zh": "“{word}” 属于“{kind}”类。同类的近邻：随机初始时 {k} 个中有 {before} 个，"
-        "训练后 {k} 个中有 {after} 个。",
+        "en": "Neighbours of the same kind: {before} of {k} at the random start, {after} of {k} "
+        "after training.",
+        "zh": "同类的近邻：随机初始时 {k} 个中有 {before} 个，训练后 {k} 个中有 {after} 个。",
+    },
+    "emb.nn.summary_untrained": {
+        "en": "Neighbours of the same kind: {before} of {k} at the random start; with 0 epochs "
+        "the right-hand table is that same random start ({after} of {k}), so nothing here "
+        "was learned.",
+        "zh": "同类的近邻：随机初始时 {k} 个中有 {before} 个；训练 0 轮时右边那张表就是同一个"
+        "随机初始值（{k} 个中有 {after} 个），所以这里什么也没学到。",
     },
     # --- maps -------------------------------------------------------------------------------------
     "emb.map.title": {"en": "A map of the vectors (PCA)", "zh": "词向量地图（PCA）"},
@@ -187,8 +212,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Include function words (the, his, at …)",
         "zh": "包括虚词（the、his、at ……）",
     },
+    "emb.map.function_words_zh": {
+        "en": "Include function characters (的, 在, 他 …)",
+        "zh": "包括虚字（的、在、他……）",
+    },
     "emb.map.before": {"en": "Random start", "zh": "随机初始"},
-    "emb.map.after": {"en": "After training", "zh": "训练之后"},
     "emb.map.category": {"en": "kind", "zh": "类别"},
     "emb.map.variance": {
         "en": "These two axes keep {share} of the variance; the rest is in the other dimensions.",
@@ -205,6 +233,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "emb.cat.adjective": {"en": "adjective", "zh": "形容词"},
     "emb.cat.verb": {"en": "verb", "zh": "动词"},
     "emb.cat.function": {"en": "function word", "zh": "虚词"},
+    "emb.cat.two_senses": {"en": "one character, two words", "zh": "一字两词"},
     # --- static vs contextual ---------------------------------------------------------------------
     "emb.static.title": {
         "en": "Static: one vector per word, whatever the sentence",
@@ -244,6 +273,65 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "训练只能让两种意思共用这一个向量，这里它偏向“钱”的意思：与“钱”类词的平均余弦为 "
         "{money}，与“水域”类词只有 {water}。在河边的句子里，*bank* 的起点是一个主要为另一种"
         "意思而学的向量。",
+    },
+    "emb.static.lean.untrained": {
+        "en": "Nothing is trained yet (0 epochs): these cosines come from the random start — "
+        "mean {water} with the water words, {money} with the money words — and say nothing "
+        "about either sense. Move the epochs slider up to see where training puts *bank*.",
+        "zh": "还没有训练（0 轮）：这些余弦来自随机初始值——与“水域”类词的平均余弦为 {water}，"
+        "与“钱”类词为 {money}——对哪种意思都说明不了什么。把训练轮数调高，"
+        "看看训练把 *bank* 放到哪里。",
+    },
+    # --- the Chinese twin (the page's sentence is Chinese) --------------------------------------
+    "emb.static.zh.body": {
+        "en": "English *bank* means two things; Chinese writes them as two different words: "
+        "**银行** keeps money, **河岸** (or 河边, 岸边) is the side of a river. That is worth "
+        "noticing: what is one ambiguous word in one language can be two plain words in another, "
+        "and a table of word vectors then needs no shared row for them. Segmented by "
+        "characters, 银行 is 银 + 行 and 河岸 is 河 + 岸: no character in common. The "
+        "ambiguity comes back one level down, though: **行** is háng in 银行 and xíng in "
+        "步行 (to go on foot). One character, two words, one row.",
+        "zh": "英文的 *bank* 有两个意思，中文却把它们写成两个不同的词：存钱的是**银行**，"
+        "河的边上是**河岸**（或河边、岸边）。这一点值得留意：一种语言里的一个多义词，"
+        "在另一种语言里可能是两个意思明确的词，词向量表也就不必让它们共用一行。按字切分时，"
+        "银行 = 银 + 行，河岸 = 河 + 岸，没有共同的字。不过多义问题换了个层次又回来了："
+        "**行**在“银行”里读 háng，在“步行”里读 xíng。一个字，两个词，只有一行。",
+    },
+    "emb.static.zh.same": {
+        "en": "Looked up in “{a}” and in “{b}”, the two vectors for 行 are identical (largest "
+        "difference: {diff}). The lookup never reads the neighbours.",
+        "zh": "在“{a}”和“{b}”里分别查出的“行”向量完全相同（最大差值：{diff}）。"
+        "查表时根本不看周围的字。",
+    },
+    "emb.static.zh.col.char": {"en": "character", "zh": "字"},
+    "emb.static.zh.col.reading": {"en": "what the cosines show", "zh": "余弦说明了什么"},
+    "emb.static.zh.char.yin": {"en": "银 (of 银行, bank)", "zh": "银（银行）"},
+    "emb.static.zh.char.hang": {"en": "行 (银行 and 步行)", "zh": "行（银行、步行）"},
+    "emb.static.zh.char.an": {"en": "岸 (of 河岸, river bank)", "zh": "岸（河岸）"},
+    "emb.zh.lean.water": {
+        "en": "nearer the water characters: mean {water} against {money}",
+        "zh": "更接近“水域”类的字：平均 {water}，对比 {money}",
+    },
+    "emb.zh.lean.money": {
+        "en": "nearer the money characters: mean {money} against {water}",
+        "zh": "更接近“钱”类的字：平均 {money}，对比 {water}",
+    },
+    "emb.zh.lean.between": {
+        "en": "between the two: mean {water} (water) and {money} (money) differ by less than 0.1",
+        "zh": "介于两者之间：平均 {water}（水域）与 {money}（钱）相差不到 0.1",
+    },
+    "emb.zh.lean.untrained": {
+        "en": "random start (0 epochs): {water} (water) and {money} (money) mean nothing yet",
+        "zh": "随机初始值（0 轮）：{water}（水域）和 {money}（钱）还说明不了什么",
+    },
+    "emb.static.zh.pointer": {
+        "en": "A Transformer starts from exactly such a table, then lets every token rewrite its "
+        "vector from its context with self-attention, so that 行 after 银 and 行 after 步 end "
+        "up different: a token embedding is not a contextual representation. The Real model "
+        "pages show this with a trained model.",
+        "zh": "Transformer 正是从这样一张表出发，再用自注意力让每个 token 根据上下文改写自己的"
+        "向量，于是“银”后面的“行”和“步”后面的“行”最终变得不同：词向量（token embedding）"
+        "不等于上下文表示。“真实模型”各页会用一个训练好的模型展示这一点。",
     },
     "emb.static.pointer": {
         "en": "A Transformer starts from exactly such a table, then lets every token rewrite its "

@@ -19,6 +19,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ngram.metric.sentences": {"en": "Corpus sentences", "zh": "语料句子数"},
     "ngram.metric.tokens": {"en": "Words (tokens)", "zh": "词数（token）"},
+    "ngram.metric.chars": {"en": "Characters (tokens)", "zh": "字数（token）"},
     "ngram.metric.vocab": {"en": "Vocabulary |V|", "zh": "词表大小 |V|"},
     "ngram.corpus.title": {
         "en": "Where the counts come from: the project's little corpus",
@@ -35,6 +36,52 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（Tom、Anna 和朋友们，他们的狗、猫和马，食物，一条有河岸的河，还有一家存钱的银行），"
         "由 `scripts/make_corpus.py` 按一套手写的小语法生成，并以 CC0 方式捐献给公有领域。"
         "真实语料有数十亿词，下面看到的现象在那里只会更明显。开头几句是：",
+    },
+    "ngram.corpus.body_zh": {
+        "en": "Your sentence is Chinese, so the counts come from the project's Chinese corpus: "
+        "3,300 short sentences about the same little world (汤姆, 安娜 and friends, their dogs, "
+        "cats and horses, food, a river with its banks 河岸/河边 and a bank 银行 that keeps "
+        "money), written in Chinese by its own grammar in `scripts/make_corpus.py` and "
+        "dedicated to the public domain (CC0). It is **segmented by characters**: every "
+        "character is one token, as the toy tokenizer of the other pages cuts it and as "
+        "BERT-style models (MiniLM among them) cut Chinese. No segmenter has to be shipped or "
+        "can split your sentence differently from the Tokens page; the price is that a word "
+        "such as 银行 is two tokens, and the model has to learn that 银 is followed by 行. "
+        "The first sentences:",
+        "zh": "你的句子是中文，所以这里的计数来自项目自带的中文语料：3,300 个描写同一个小世界的"
+        "短句（汤姆、安娜和朋友们，他们的狗、猫和马，食物，一条有河岸、河边的河，还有一家存钱的"
+        "银行），由 `scripts/make_corpus.py` 里一套专门为中文写的语法生成，并以 CC0 方式捐献给"
+        "公有领域。语料**按字切分**：每个汉字是一个 token，和其他页面的玩具分词器一样，也和 "
+        "BERT 一类模型（包括 MiniLM）切分中文的方式一样。这样不需要附带分词器，"
+        "你的句子在这里的切法也不会和 Token 页不同；代价是“银行”这样的词要占两个 token，"
+        "模型得自己学到“银”后面跟着“行”。开头几句是：",
+    },
+    # --- which corpus: a claim of topics.corpus.corpus_choice (shared with the Embeddings page) ---
+    "corpus.pick.en": {
+        "en": "This page uses the English corpus: your sentence has no Chinese character among "
+        "its {n} {n:word|words}.",
+        "zh": "本页使用英文语料：你的句子的 {n} 个词里没有汉字。",
+    },
+    "corpus.pick.zh": {
+        "en": "This page uses the Chinese corpus: all {n} tokens of your sentence are Chinese "
+        "characters, and Chinese is segmented by characters here.",
+        "zh": "本页使用中文语料：你的句子的 {n} 个 token 全是汉字（这里中文按字切分）。",
+    },
+    "corpus.pick.mixed_zh": {
+        "en": "Your sentence mixes scripts: {cjk} of its {n} words are Chinese characters, "
+        "more than half, so this page uses the Chinese corpus. Its other words are looked up "
+        "there too; below you see which ones the Chinese corpus lacks.",
+        "zh": "你的句子混用了两种文字：{n} 个词里有 {cjk} 个是汉字，超过一半，"
+        "所以本页使用中文语料。其他的词也在中文语料里查找；中文语料里没有哪些词，下面会列出。",
+    },
+    "corpus.pick.mixed_en": {
+        "en": "Your sentence mixes scripts: {cjk} of its {n} words {cjk:is a Chinese character|are "
+        "Chinese characters}, not more than half, so this page uses the English corpus (the "
+        "Chinese corpus is used when more than half are). The Chinese characters are looked up "
+        "there too; below you see which ones the English corpus lacks.",
+        "zh": "你的句子混用了两种文字：{n} 个词里有 {cjk} 个是汉字，没有超过一半，"
+        "所以本页使用英文语料（汉字超过一半时才用中文语料）。这些汉字也在英文语料里查找；英文语料里没有哪些词，"
+        "下面会列出。",
     },
     # --- the chain rule ---------------------------------------------------------------------------
     "ngram.chain.title": {
@@ -110,6 +157,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "试试这个小世界里没有的词（例如 “Tom loves his computer”），"
         "或者换成 trigram 模型、输入更长的句子。",
     },
+    "ngram.chain.all_seen_zh": {
+        "en": "Every n-gram of your sentence occurs in the corpus, so every factor is above 0. "
+        "Try a character the little world never writes (“我爱我的电脑”) or switch to the trigram "
+        "model with a longer sentence.",
+        "zh": "你句子里的每个 n-gram 都在语料中出现过，所以每个因子都大于 0。"
+        "试试这个小世界里没有的字（例如“我爱我的电脑”），或者换成 trigram 模型、输入更长的句子。",
+    },
     # --- next words -------------------------------------------------------------------------------
     "ngram.next.title": {"en": "What follows a word", "zh": "一个词后面跟着什么"},
     "ngram.next.body": {
@@ -169,10 +223,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ngram.sparse.unpadded": {
         "en": "These columns count the n-grams a text really contains, without the ⟨s⟩ and ⟨/s⟩ "
         "markers the probability chain above adds at its ends: your {words} "
-        "{words:word holds|words hold} {bigrams} {bigrams:bigram|bigrams} here, and make "
+        "{words:token holds|tokens hold} {bigrams} {bigrams:bigram|bigrams} here, and make "
         "{factors} bigram {factors:factor|factors} there.",
         "zh": "这几列统计的是文本里实际包含的 n-gram，不含上面概率链在两端补上的 ⟨s⟩ 和 ⟨/s⟩："
-        "你的 {words} 个词在这里是 {bigrams} 个 bigram，在上面的二元模型里则是 {factors} 个因子。",
+        "你的 {words} 个 token 在这里是 {bigrams} 个 bigram，"
+        "在上面的二元模型里则是 {factors} 个因子。",
     },
     "ngram.sparse.summary": {
         "en": "At n = {n} the training text contains {seen} different n-grams out of {possible} "
@@ -198,11 +253,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "选一个句子，看看每个模型在 *his* 之前能看到什么，"
         "以及语料计数由此对 *his* 和 *her* 给出的判断。",
     },
+    "ngram.window.title_zh": {
+        "en": "The fixed window: “汤姆 … 他”",
+        "zh": "固定窗口：“汤姆……他”",
+    },
+    "ngram.window.body_zh": {
+        "en": "In the Chinese corpus a man's name is followed later by 他 and a woman's by 她. "
+        "Counted by characters, the model knows who it is once it has seen the name's last "
+        "character (姆 of 汤姆). Chinese puts a relative clause before the name "
+        "(住在湖边的汤姆), so the name stays close to 他; only a second clause moves it away. "
+        "Pick a sentence and read what each model sees just before 他, and what the corpus "
+        "counts then say about 他 versus 她.",
+        "zh": "在中文语料里，男性名字后面迟早跟着“他”，女性名字后面跟着“她”。按字计数时，"
+        "模型要看到名字的最后一个字（汤姆的“姆”）才知道是谁。中文把定语从句放在名字前面"
+        "（住在湖边的汤姆），所以名字离“他”仍然很近；只有再加一个分句才会把它推远。"
+        "选一个句子，看看每个模型在“他”之前能看到什么，以及语料计数由此对“他”和“她”给出的判断。",
+    },
+    "ngram.window.needed_zh": {
+        "en": "“{last}” of “{name}” is {distance} characters before 他, so only an n-gram "
+        "model with n ≥ {n} would see it. Such a model needs counts for contexts of "
+        "{distance} characters: with |V| = {vocab} there are {contexts} of them, and almost all "
+        "would have count 0 (where a context was never seen, the table above shows c = 0 and "
+        "P = 0). Widening the window does not scale; the next stops learn representations "
+        "instead.",
+        "zh": "“{name}”的“{last}”在“他”之前 {distance} 个字处，所以只有 n ≥ {n} 的 n-gram "
+        "模型才看得到它。这样的模型需要 {distance} 个字长的上下文的计数：|V| = {vocab} 时共有 "
+        "{contexts} 种，几乎全部计数为 0（上表中没见过的上下文显示为 c = 0、P = 0）。"
+        "把窗口越开越大是行不通的；接下来的几站改为学习表示。",
+    },
     "ngram.window.pick": {"en": "Sentence", "zh": "句子"},
     "ngram.window.col.context": {"en": "context the model reads", "zh": "模型读到的上下文"},
     "ngram.window.col.sees": {"en": "sees the name?", "zh": "看得到名字吗？"},
-    "ngram.window.col.p_his": {"en": "P(his | context)", "zh": "P(his | 上下文)"},
-    "ngram.window.col.p_her": {"en": "P(her | context)", "zh": "P(her | 上下文)"},
+    "ngram.window.col.p": {"en": "P({word} | context)", "zh": "P({word} | 上下文)"},
     "ngram.window.yes": {"en": "yes", "zh": "是"},
     "ngram.window.no": {"en": "no", "zh": "否"},
     "ngram.window.needed": {
