@@ -117,7 +117,7 @@ def test_causal_switch_empties_the_upper_triangle(language: str) -> None:
     assert metric(at, "sam.causal.mass", language, n=4) == "0.000"
     assert metric(at, "sam.causal.first", language) == "1"
     seen = f"1 · {tokens[0]} (1.000)"
-    on = translate("sam.causal.on", language, first=tokens[0], seen=seen)
+    on = translate("sam.causal.on", language, first=f"1 · {tokens[0]}", seen=seen)
     assert any(s.value == on for s in at.success)
     his = a[0, 2]  # his sees Tom, loves, itself — not dog
     assert his[3] == 0.0
@@ -236,3 +236,12 @@ def test_a_long_sentences_asymmetry_map_holds_the_chosen_pair() -> None:
     )
     assert window_around(40, 2, 24) == (0, 24) and window_around(40, 39, 24) == (16, 40)
     assert window_around(5, 3, 24) == (0, 5)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_token_has_no_pair_and_nothing_to_mask(language: str) -> None:
+    at = open_page(language, sentence="dog")
+    no_exception(at)
+    assert any(i.value == translate("sam.dir.one", language) for i in at.info)
+    assert any(i.value == translate("sam.causal.one", language) for i in at.info)
+    assert not [s for s in at.selectbox if s.key == "sam_i"]  # no pair to pick

@@ -197,15 +197,16 @@ def _show_values(text: str, backend: str) -> None:
 def _show_heads(text: str, backend: str) -> None:
     r = _heads(text, backend)
     differ = t("chk.heads.differ") if r.column_blocks_differ else t("chk.heads.same")
-    st.markdown(t("chk.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=r.tokens[r.query]))
+    query = token_labels(r.tokens, [r.query])[r.query]
+    st.markdown(t("chk.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=query))
     st.latex(rf"W_i^Q = W^Q[:,\,(i-1)d_k : i\,d_k],\quad d_k = {r.d_k},\ i = 1,\ldots,{r.h}")
     heads = [str(i + 1) for i in range(r.h)]
-    _query_rows(r.rows, heads, r.tokens, r.tokens[r.query], row_title=t("chk.axis.head"))
+    _query_rows(r.rows, heads, r.tokens, query, row_title=t("chk.axis.head"))
 
 
 def _show_truth(text: str, backend: str) -> None:
     r = _seeds(text, backend)
-    query = r.tokens[r.query]
+    query = token_labels(r.tokens, [r.query])[r.query]
     tops = join_names(
         [t("chk.truth.seed", top=top, seed=s) for top, s in zip(r.top_keys, r.seeds, strict=True)]
     )

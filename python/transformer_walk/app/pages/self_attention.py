@@ -183,6 +183,9 @@ def _direction(trace: Trace, head: int) -> None:
     st.header(t("sam.dir.title"), divider="gray")
     st.markdown(t("sam.dir.body"))
     weights = views.layer_weights(trace)[head]
+    if trace.n < 2:
+        st.info(t("sam.dir.one"), icon=":material/info:")
+        return
     labels = token_labels(trace.tokens)
     i_default, j_default = picks.default_pair(trace.tokens, weights)
     left, right = st.columns(2)
@@ -249,12 +252,15 @@ def _causal(trace: Trace, head: int) -> None:
     m1, m2 = st.columns(2)
     m1.metric(t("sam.causal.mass", n=trace.n), f"{mass:.3f}")
     m2.metric(t("sam.causal.first"), str(len(seen)))
-    if trace.config.causal:
-        st.success(t("sam.causal.on", first=trace.tokens[0], seen=seen_text))
+    if trace.n < 2:
+        st.info(t("sam.causal.one"))
+    elif trace.config.causal:
+        st.success(t("sam.causal.on", first=token_labels(trace.tokens, [0])[0], seen=seen_text))
     else:
         st.info(
             t(
-                "sam.causal.off", first=trace.tokens[0], count=len(seen), mass=f"{mass:.3f}",
+                "sam.causal.off", first=token_labels(trace.tokens, [0])[0], count=len(seen),
+                mass=f"{mass:.3f}",
                 n=trace.n,
             )
         )  # fmt: skip

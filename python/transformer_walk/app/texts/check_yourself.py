@@ -45,16 +45,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chk.right_also": {
         "en": "Right — you said **{guess}**; the article says **{answer}**, and its reasons, "
         "below, leave room for your answer too.",
-        "zh": "答对了——你选的是**{guess}**；文章的回答是**{answer}**，而它给出的理由（见下）"
+        "zh": "答对了——你选的是“**{guess}**”；文章的回答是“**{answer}**”，而它给出的理由（见下）"
         "也容得下你的答案。",
     },
     "chk.right": {
         "en": "Right — the answer is **{answer}**.",
-        "zh": "答对了——答案是**{answer}**。",
+        "zh": "答对了——答案是“**{answer}**”。",
     },
     "chk.wrong": {
         "en": "Not quite — you said **{guess}**, the answer is **{answer}**.",
-        "zh": "不太对——你选的是**{guess}**，答案是**{answer}**。",
+        "zh": "不太对——你选的是“**{guess}**”，答案是“**{answer}**”。",
     },
     "chk.computing": {"en": "Running the experiment…", "zh": "正在运行实验…"},
     "chk.misconception": {

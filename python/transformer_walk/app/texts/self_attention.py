@@ -114,6 +114,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“{ti}” 更新自身时，有 **{a_ij}** 的份额来自 “{tj}”；而 “{tj}” 更新自身时，"
         "来自 “{ti}” 的份额是 **{a_ji}**。",
     },
+    "sam.dir.one": {
+        "en": "With one token there is no pair: αᵢⱼ and αⱼᵢ need two different tokens. Type a "
+        "longer sentence to compare the two directions.",
+        "zh": "只有一个 token 时没有“一对”：比较 αᵢⱼ 和 αⱼᵢ 需要两个不同的 token。"
+        "输入更长的句子，才能比较两个方向。",
+    },
     "sam.dir.same": {
         "en": "i = j: a token's weight on itself is its own mirror image. Pick two different "
         "tokens.",
@@ -161,6 +167,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Masked: nothing above the diagonal. The first token, “{first}”, can see only "
         "itself: {seen}.",
         "zh": "已遮罩：对角线以上全部为零。第一个 token “{first}” 只能看到它自己：{seen}。",
+    },
+    "sam.causal.one": {
+        "en": "With one token there is nothing after it to hide: its one weight is 1 on itself, "
+        "mask or no mask. Type a longer sentence to see the mask at work.",
+        "zh": "只有一个 token 时，它后面没有可以遮住的东西：有没有遮罩，"
+        "它唯一的权重都是对自己的 1。输入更长的句子，才能看到遮罩的作用。",
     },
     "sam.causal.off": {
         "en": "Unmasked: the first token, “{first}”, draws on {count} {count:token|tokens}, later "
