@@ -18,6 +18,7 @@ from transformer_walk.app.model_widgets import (
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import bpe as bpe_views
 from transformer_walk.app.views.labels import visible
+from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.views.minilm import unknown_spans
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
@@ -54,7 +55,10 @@ def _welcome() -> None:
 def _pipeline(trace: Trace) -> None:
     st.header(t("tok.pipeline.title"), divider="gray")
     st.markdown(t("tok.pipeline.body"))
-    st.latex(r"\text{Text}\;\rightarrow\;\text{Token}\;\rightarrow\;\text{Token ID}\;\rightarrow\;"
+    text, token, token_id = (
+        tex_words(t(k)) for k in ("tok.tex.text", "tok.tex.token", "tok.tex.id")
+    )
+    st.latex(rf"{text}\;\rightarrow\;{token}\;\rightarrow\;{token_id}\;\rightarrow\;"
              r"\boldsymbol{e}_i \in \mathbb{R}^{d_{\text{model}}}")  # fmt: skip
     n, d_model = trace.embeddings.shape
     base = len(dict.fromkeys(BASE_WORDS))  # the list repeats a word or two; the vocabulary doesn't

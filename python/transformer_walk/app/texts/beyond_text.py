@@ -96,8 +96,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "vit.value": {"en": "value", "zh": "数值"},
     "vit.attention.title": {"en": "Self-attention over the patches", "zh": "图块之间的自注意力"},
     "vit.attention.body": {
-        "en": "One head, exactly the formula used for words, on the {n} patch tokens: an "
-        "{n} × {n} matrix whose row $i$ says how patch $i$ spreads its attention over all "
+        "en": "One head, exactly the formula used for words, on the {n} patch tokens: a "
+        "matrix of {n} × {n} whose row $i$ says how patch $i$ spreads its attention over all "
         "patches, every row summing to 1.",
         "zh": "一个注意力头，公式与处理词时完全相同，作用在 {n} 个图块 token 上：得到一个 "
         "{n} × {n} 的矩阵，第 $i$ 行表示图块 $i$ 如何把注意力分配给所有图块，每一行的和都是 1。",

@@ -168,7 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "chk.truth.seed": {"en": "{top} (seed {seed})", "zh": "{top}（种子 {seed}）"},
     "chk.dot.raw": {"en": "xᵢ · xⱼ (no projection)", "zh": "xᵢ · xⱼ（不投影）"},
-    "chk.dot.projected": {"en": "q_i · k_j (after W^Q, W^K)", "zh": "q_i · k_j（经 W^Q、W^K）"},
+    "chk.dot.projected": {"en": "qᵢ · kⱼ (after W^Q, W^K)", "zh": "qᵢ · kⱼ（经 W^Q、W^K）"},
     # --- 5. values -----------------------------------------------------------------------------
     "chk.values.q": {
         "en": "“The values V decide the attention weights.”",
@@ -310,9 +310,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "chk.sym.result": {
         "en": "In head 1 of the toy block: a(“{i}” → “{j}”) = **{a_ij}**, but a(“{j}” → “{i}”) "
-        "= **{a_ji}**. The largest |a_ij − a_ji| in the matrix is {max}.",
+        "= **{a_ji}**. The largest |aᵢⱼ − aⱼᵢ| in the matrix is {max}.",
         "zh": "在玩具 Transformer 块的头 1 中：a(“{i}” → “{j}”) = **{a_ij}**，"
-        "而 a(“{j}” → “{i}”) = **{a_ji}**。矩阵中最大的 |a_ij − a_ji| 是 {max}。",
+        "而 a(“{j}” → “{i}”) = **{a_ji}**。矩阵中最大的 |aᵢⱼ − aⱼᵢ| 是 {max}。",
     },
     "chk.sym.single": {
         "en": "All tokens are the same word, so this sentence cannot show an asymmetry — try one "

@@ -65,7 +65,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qkv.legend.weight": {"en": "weight", "zh": "权重"},
     "qkv.row.input_dim": {"en": "input dimension", "zh": "输入维度"},
     "qkv.axis.dim_i": {"en": "dimension of xᵢ", "zh": "xᵢ 的维度"},
-    "qkv.axis.dim_j": {"en": "dimension of x_j", "zh": "x_j 的维度"},
+    "qkv.axis.dim_j": {"en": "dimension of xⱼ", "zh": "xⱼ 的维度"},
     # --- projections ----------------------------------------------------------------------------
     "qkv.proj.title": {"en": "Where Q, K and V come from", "zh": "Q、K、V 从何而来"},
     "qkv.proj.body": {

@@ -32,25 +32,25 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- RNN ------------------------------------------------------------------------------------
     "rnn.rnn.title": {"en": "An RNN reads one token per step", "zh": "RNN 每一步读一个 token"},
     "rnn.rnn.body": {
-        "en": "A recurrent network keeps a hidden state h. At step t it reads the token x_t and "
+        "en": "A recurrent network keeps a hidden state h. At step t it reads the token xₜ and "
         "its own previous state, and squeezes both through tanh into the new state. Everything "
         "the network remembers about the tokens before t has to fit into that one vector.",
-        "zh": "循环网络维护一个隐藏状态 h。在第 t 步，它读入 token x_t 和自己上一步的状态，"
+        "zh": "循环网络维护一个隐藏状态 h。在第 t 步，它读入 token xₜ 和自己上一步的状态，"
         "把二者一起经过 tanh 压成新的状态。关于第 t 个 token 之前的一切，网络记住的东西"
         "都必须挤进这一个向量里。",
     },
-    "rnn.rho": {"en": "Scale of W_h (spectral radius ρ)", "zh": "W_h 的尺度（谱半径 ρ）"},
+    "rnn.rho": {"en": "Scale of Wₕ (spectral radius ρ)", "zh": "Wₕ 的尺度（谱半径 ρ）"},
     "rnn.rho_help": {
-        "en": "W_h is rescaled so that its largest eigenvalue in absolute value is ρ. Below about "
+        "en": "Wₕ is rescaled so that its largest eigenvalue in absolute value is ρ. Below about "
         "1 the state forgets quickly; well above 1 small changes can be amplified.",
-        "zh": "W_h 会被缩放，使其绝对值最大的特征值等于 ρ。ρ 小于 1 左右时状态遗忘得很快；"
+        "zh": "Wₕ 会被缩放，使其绝对值最大的特征值等于 ρ。ρ 小于 1 左右时状态遗忘得很快；"
         "远大于 1 时，微小的变化可能被放大。",
     },
     "rnn.rnn.shapes": {
-        "en": "Shapes: x_t is a row of {d} numbers, W_x is {d} × {d}, W_h is {d} × {d}, b = 0, "
-        "n = {n} steps. Measured spectral radius of W_h: {rho}.",
-        "zh": "形状：x_t 是 {d} 个数的行向量，W_x 为 {d} × {d}，W_h 为 {d} × {d}，b = 0，"
-        "共 n = {n} 步。实测 W_h 的谱半径：{rho}。",
+        "en": "Shapes: xₜ is a row of {d} numbers, Wₓ is {d} × {d}, Wₕ is {d} × {d}, b = 0, "
+        "n = {n} steps. Measured spectral radius of Wₕ: {rho}.",
+        "zh": "形状：xₜ 是 {d} 个数的行向量，Wₓ 为 {d} × {d}，Wₕ 为 {d} × {d}，b = 0，"
+        "共 n = {n} 步。实测 Wₕ 的谱半径：{rho}。",
     },
     "rnn.rnn.step": {
         "en": "Step {t} reads “{token}”:",
@@ -61,14 +61,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**这条链。** 每个状态都要等前一个状态算完：",
     },
     "rnn.chain.caption": {
-        "en": "The circles' colour: log₁₀ ‖∂h_t/∂x₁‖, how strongly the first token still moves "
+        "en": "The circles' colour: log₁₀ ‖∂hₜ/∂x₁‖, how strongly the first token still moves "
         "each state (computed in the next section; lighter = stronger). Below them, the states "
         "themselves: one row per step, one column per unit of h.",
-        "zh": "上面圆圈的颜色：log₁₀ ‖∂h_t/∂x₁‖，即第一个 token 对各个状态还有多大影响"
+        "zh": "上面圆圈的颜色：log₁₀ ‖∂hₜ/∂x₁‖，即第一个 token 对各个状态还有多大影响"
         "（在下一节计算；越亮越强）。下面是这些状态本身：每步一行，h 的每个单元一列。",
     },
     "rnn.chart.log_sens": {"en": "log₁₀ ‖∂hₜ/∂x₁‖", "zh": "log₁₀ ‖∂hₜ/∂x₁‖（对数）"},
-    "rnn.heat.rows": {"en": "state h_t · token read", "zh": "状态 h_t · 读入的 token"},
+    "rnn.heat.rows": {"en": "state hₜ · token read", "zh": "状态 hₜ · 读入的 token"},
     "rnn.heat.cols": {"en": "unit", "zh": "单元"},
     "rnn.seq.title": {
         "en": "No parallelism across time",
@@ -101,22 +101,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "rnn.grad.body": {
         "en": "If token 1 matters for the state at step t, a small change of x₁ must still "
-        "change h_t. The chain rule gives that sensitivity exactly: one Jacobian per step, "
-        "multiplied together. Each factor contains W_h and the tanh slope 1 − h², which is "
+        "change hₜ. The chain rule gives that sensitivity exactly: one Jacobian per step, "
+        "multiplied together. Each factor contains Wₕ and the tanh slope 1 − h², which is "
         "never above 1. A long product of such factors tends to shrink towards 0 "
         "(**vanishing gradients**) or blow up (**exploding gradients**) — the same product "
         "carries the training signal back from step t to token 1.",
-        "zh": "如果第 1 个 token 对第 t 步的状态有用，那么 x₁ 的微小变化就必须仍能改变 h_t。"
+        "zh": "如果第 1 个 token 对第 t 步的状态有用，那么 x₁ 的微小变化就必须仍能改变 hₜ。"
         "链式法则可以精确算出这种敏感度：每一步一个雅可比矩阵，全部连乘起来。"
-        "每个因子里都有 W_h 和 tanh 的斜率 1 − h²，而后者永远不超过 1。这样一长串因子的乘积，"
+        "每个因子里都有 Wₕ 和 tanh 的斜率 1 − h²，而后者永远不超过 1。这样一长串因子的乘积，"
         "往往会缩向 0（**梯度消失**）或者急剧变大（**梯度爆炸**）——训练信号从第 t 步传回第 1 个 "
         "token 时，走的正是这同一个乘积。",
     },
     "rnn.grad.norm_note": {
         "en": "‖·‖ is the spectral norm (largest singular value): the most that any small change "
-        "of x₁ can be stretched on its way to h_t. Computed exactly, step by step; the running "
+        "of x₁ can be stretched on its way to hₜ. Computed exactly, step by step; the running "
         "product is renormalised and its scale kept as a logarithm, so even 10⁻⁴⁰⁰ is not lost.",
-        "zh": "‖·‖ 是谱范数（最大奇异值）：x₁ 的任意微小变化在传到 h_t 的过程中最多会被拉伸多少倍。"
+        "zh": "‖·‖ 是谱范数（最大奇异值）：x₁ 的任意微小变化在传到 hₜ 的过程中最多会被拉伸多少倍。"
         "逐步精确计算；连乘的结果每一步都重新归一化，并以对数记录其量级，所以即使是 10⁻⁴⁰⁰ "
         "也不会丢失。",
     },
@@ -133,29 +133,29 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rnn.part.sentence": {"en": "your sentence", "zh": "你的句子"},
     "rnn.part.repeat": {"en": "sentence repeated", "zh": "重复接上的句子"},
     "rnn.part.reference": {
-        "en": "W_h alone, no tanh slope (reference)",
-        "zh": "只看 W_h、不计 tanh 斜率（参照）",
+        "en": "Wₕ alone, no tanh slope (reference)",
+        "zh": "只看 Wₕ、不计 tanh 斜率（参照）",
     },
     "rnn.metric.ref_factor": {
         "en": "per step without the tanh slope",
         "zh": "不计 tanh 斜率时每步的倍数",
     },
     "rnn.metric.ref_factor_help": {
-        "en": "‖(W_hᵀ)^(t−1) W_xᵀ‖ grows or shrinks like ρ^(t−1) on long chains; here ρ = {rho}.",
-        "zh": "在长链上，‖(W_hᵀ)^(t−1) W_xᵀ‖ 大致按 ρ^(t−1) 增长或缩小；这里 ρ = {rho}。",
+        "en": "‖(Wₕᵀ)^(t−1) Wₓᵀ‖ grows or shrinks like ρ^(t−1) on long chains; here ρ = {rho}.",
+        "zh": "在长链上，‖(Wₕᵀ)^(t−1) Wₓᵀ‖ 大致按 ρ^(t−1) 增长或缩小；这里 ρ = {rho}。",
     },
     "rnn.grad.squash": {
-        "en": "The dashed line is the same chain with the tanh slopes left out: only W_h, "
+        "en": "The dashed line is the same chain with the tanh slopes left out: only Wₕ, "
         "multiplied again and again, so on long chains it shrinks or grows about like ρᵗ (the "
-        "measured factor per step, beside ρ above, is close to ρ but not equal: W_h is not "
+        "measured factor per step, beside ρ above, is close to ρ but not equal: Wₕ is not "
         "symmetric) — it vanishes for ρ < 1 and explodes for ρ > 1. The real tanh chain lies at "
         "or below that trend, because each slope "
         "1 − h² is at most 1 and is small wherever a unit is saturated near ±1. So with tanh, "
         "vanishing is the common failure; exploding needs a large ρ *and* units that stay "
         "away from saturation — try ρ around 3 to 6.",
-        "zh": "虚线是去掉 tanh 斜率后的同一条链：只有 W_h 被一次又一次地相乘，"
+        "zh": "虚线是去掉 tanh 斜率后的同一条链：只有 Wₕ 被一次又一次地相乘，"
         "所以在长链上它大致按 ρᵗ 缩小或增长（上面实测的每步倍数接近 ρ 但不相等："
-        "W_h 不是对称矩阵）——ρ < 1 时消失，ρ > 1 时爆炸。真实的 tanh 链位于这条趋势线上或其下方，"
+        "Wₕ 不是对称矩阵）——ρ < 1 时消失，ρ > 1 时爆炸。真实的 tanh 链位于这条趋势线上或其下方，"
         "因为每个斜率 1 − h² 都不超过 1，而在单元接近 ±1 饱和时会很小。所以对 tanh 来说，"
         "梯度消失是常见的毛病；梯度爆炸则需要较大的 ρ，*并且*单元没有陷入饱和——"
         "可以试试 ρ 在 3 到 6 之间。",
@@ -240,7 +240,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "共 {count} 个窗口，每个包含 k = {k} 个 token；"
         "拼接后每个有 {d_in} 个数，W 把它映射到 {d} 维。下面每一行都出自同一次矩阵乘法：",
     },
-    "rnn.cnn.rows": {"en": "window c_i", "zh": "窗口 c_i"},
+    "rnn.cnn.rows": {"en": "window cᵢ", "zh": "窗口 cᵢ"},
     "rnn.field.title": {
         "en": "Stacking layers to reach further",
         "zh": "叠加层数才能看得更远",

@@ -45,6 +45,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你正站在第一站。我们开始吧。",
     },
     # --- text → tokens → ids → vectors ------------------------------------------------------------
+    "tok.tex.text": {"en": "Text", "zh": "文字"},
+    "tok.tex.token": {"en": "Token", "zh": "token"},
+    "tok.tex.id": {"en": "Token ID", "zh": "token 编号"},
     "tok.pipeline.title": {
         "en": "Text → tokens → ids → vectors",
         "zh": "文字 → token → 编号 → 向量",
@@ -123,7 +126,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "easily become 12 tokens — and then $n = 12$. Here is your sentence counted three "
         "ways.",
         "zh": "后面所有公式里的序列长度都是 $n$：$n$ 个查询向量，一个 $n \\times n$ 的注意力矩阵。"
-        "这个 $n$ 是分词器产出的**token**个数，而不同的分词器会给出不同的个数。"
+        "这个 $n$ 是分词器产出的 **token** 个数，而不同的分词器会给出不同的个数。"
         "真实模型很少按空格切分：它们使用子词分词（BPE、WordPiece、SentencePiece），"
         "常见词保持完整，罕见词切成几块。于是一个 10 个单词的句子很可能变成 12 个 token——"
         "此时 $n = 12$。下面用三种方式数一数你的句子。",
