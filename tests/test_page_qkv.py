@@ -150,7 +150,8 @@ def test_the_second_sentence_follows_the_sidebar_with_one_word_changed() -> None
     assert one_word_changed("I have a cat.") == "I have a dog."
     assert one_word_changed("我爱我的狗") == "我爱我的猫"
     assert one_word_changed("我爱我的猫。") == "我爱我的狗。"
-    assert one_word_changed("🐟") == "🐟 cat"
+    assert one_word_changed("🐟") == "cat"  # the last symbol swapped: positions kept
+    assert one_word_changed("1, 2, 3, 4,") == "1, 2, 3, 5,"
     assert one_word_changed("") == "cat"
     long = "The animal didn't cross the street because it was too tired"
     at = open_page(sentence=long)

@@ -150,17 +150,27 @@ SWAP_CJK = ("猫", "狗")
 _LAST_CJK = re.compile(r"[\u3400-\u9fff](?=[^\u3400-\u9fff]*$)")
 
 
+_LAST_NUMBER = re.compile(r"\d+(?=\D*$)")  # the last run of digits
+_LAST_SYMBOL = re.compile(r"\S(?=\s*$)")  # the last character that is not a space
+
+
 def one_word_changed(text: str) -> str:
     """``text`` with its last (Latin-letter) word replaced by "cat" ("dog" if it already is
     "cat"), so every other token keeps its place: "Tom loves his dog" → "Tom loves his cat".
     A text without one has its last Chinese character swapped instead (我爱我的狗 → 我爱我的猫:
-    the toy reads a character a token), or, with neither, " cat" appended."""
+    the toy reads a character a token), else its last number made one more ("1, 2, 3, 4," →
+    "1, 2, 3, 5,"), else its last symbol replaced by "cat"; only an empty text gets "cat"."""
     match = _LAST_WORD.search(text)
     if match is None:
         cjk = _LAST_CJK.search(text)
         if cjk is not None:
             char = SWAP_CJK[1] if cjk.group() == SWAP_CJK[0] else SWAP_CJK[0]
             return text[: cjk.start()] + char + text[cjk.end() :]
-        return f"{text} {SWAP[0]}".strip()
+        if (number := _LAST_NUMBER.search(text)) is not None:
+            bigger = str(int(number.group()) + 1)
+            return text[: number.start()] + bigger + text[number.end() :]
+        if (symbol := _LAST_SYMBOL.search(text)) is not None:
+            return text[: symbol.start()] + SWAP[0] + text[symbol.end() :]
+        return SWAP[0]
     word = SWAP[1] if match.group().lower() == SWAP[0] else SWAP[0]
     return text[: match.start()] + word + text[match.end() :]
