@@ -9,6 +9,7 @@ take too long — and tells the caller through ``backend`` in the result.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -151,15 +152,22 @@ class ActivationCheck:
     q_second: np.ndarray  # [d_model] … in the second
 
 
-OTHER_CONTINUATION = ("saw", "a", "big", "red", "car", "in", "the", "park")
+#: What follows the sentence's first token in the other context: a whole clause, in the script
+#: of that token (the toy reads a Chinese character a token).
+OTHER_CONTINUATION = "saw a big red car in the park"
+OTHER_CONTINUATION_ZH = "看见公园里停着一辆红色的大汽车"
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def other_context(tokens: list[str]) -> str:
-    """The same first token followed by other words (the same length, at least two tokens)."""
-    rest = list(OTHER_CONTINUATION[: max(1, len(tokens) - 1)])
-    if rest == tokens[1:]:  # the sentence already is this continuation
-        rest = rest[::-1]
-    return " ".join([tokens[0], *rest])
+    """The same first token followed by another clause: "tom saw a big red car in the park",
+    "我看见公园里停着一辆红色的大汽车" (reversed if the sentence already is that clause)."""
+    chinese = bool(_CJK.match(tokens[0]))
+    rest = OTHER_CONTINUATION_ZH if chinese else OTHER_CONTINUATION
+    words = list(rest) if chinese else rest.split()
+    if words == tokens[1:]:  # the sentence already is this continuation
+        words = words[::-1]
+    return ("" if chinese else " ").join([tokens[0], *words])
 
 
 def activations_change(text: str, backend: str) -> ActivationCheck:
