@@ -25,8 +25,12 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def sci(value: float) -> str:
+    """Three significant digits: a plain number from 0.001 to 9,999, else "2.14 × 10⁻³²"."""
     exponent = math.floor(math.log10(value))
-    return f"{value / 10**exponent:.2f}e{exponent:+d}"
+    if -3 <= exponent <= 3:
+        return f"{value:,.{max(0, 2 - exponent)}f}"
+    power = str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{value / 10**exponent:.2f} × 10{power}"
 
 
 def chain_norms(sentence: str, rho: float, steps: int) -> list[float]:

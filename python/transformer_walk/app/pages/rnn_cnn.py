@@ -205,13 +205,18 @@ def _gradient_section(trace: Trace, weights: rnn.RNNWeights) -> None:
     st.markdown(t("rnn.grad.after"))
 
 
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _sci(log10_value: float) -> str:
     """10^x as text, also outside float64's range (the chain keeps logarithms)."""
     if not np.isfinite(log10_value):
         return "0"
     exponent = int(np.floor(log10_value))
     mantissa = 10 ** (log10_value - exponent)
-    return f"{mantissa:.2f}e{exponent:+d}"
+    if -3 <= exponent <= 3:  # 1.52, 0.0123, 4,560: plain numbers read better
+        return f"{10**log10_value:,.{max(0, 2 - exponent)}f}"
+    return f"{mantissa:.2f} × 10{str(exponent).translate(SUPERSCRIPTS)}"
 
 
 # --- CNN ------------------------------------------------------------------------------------------

@@ -18,9 +18,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "也都会暴露出注意力后来要消除的那个弱点。",
     },
     "rnn.source": {
-        "en": "Inputs: the toy model's {n} embedding rows of your sentence (d_model = {d}), looked "
-        "up by the **{backend}** backend. The RNN and CNN weights are seeded, not trained, and "
-        "are computed here with NumPy: neither is one of the backend's functions.",
+        "en": "Inputs: the toy model's {n} embedding {n:row|rows} of your sentence "
+        "(d_model = {d}), looked up by the **{backend}** backend. The RNN and CNN weights are "
+        "seeded, not trained, and are computed here with NumPy: neither is one of the backend's "
+        "functions.",
         "zh": "输入：玩具模型为你的句子查出的 {n} 行词向量（d_model = {d}），由 **{backend}** "
         "后端查表得到。RNN 和 CNN 的权重用固定种子随机生成、没有经过训练，并在这里用 NumPy "
         "计算——它们都不属于后端提供的函数。",
