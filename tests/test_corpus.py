@@ -1,5 +1,6 @@
 """Every page with sentences chosen to break it (tests/data/sentences.json), in both languages: no
-exception, and nothing a learner should never read — U+FFFD, a literal "None" or "nan", "-0.00".
+exception, and nothing a learner should never read — U+FFFD, a literal "None" or "nan", "-0.00",
+"1.35e+03", Markdown or LaTeX that failed to render.
 
 Each (page, language) is one session given a few of the corpus's sentences in a row, as a learner
 would type them: one with a repeated word, one in Chinese or mixed scripts, one from the other
@@ -46,6 +47,7 @@ NEVER = {
     "None": re.compile(r"\bNone\b(?! of\b)"),  # Python's None, not the English "None of …"
     "nan": re.compile(r"\b(?:nan|NaN)\b"),
     "-0.00": re.compile(r"(?<![\w.])-0\.0+(?![\d])"),
+    "1.35e+03": re.compile(r"\d[eE]\+\d"),  # a large number in scientific notation
 }
 
 

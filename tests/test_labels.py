@@ -75,3 +75,13 @@ def test_a_vector_never_shows_minus_zero() -> None:
     from transformer_walk.app.views.labels import vector_label
 
     assert vector_label([-0.0001, 0.25, -0.5]) == "[0.000, 0.250, -0.500]"
+
+
+def test_numbers_of_any_size_without_python_exponents() -> None:
+    from transformer_walk.app.views.labels import power_label
+
+    assert power_label(0.0) == "0"
+    assert power_label(0.0412) == "0.0412"
+    assert power_label(14161.0) == "14,161"
+    assert power_label(2.39e10) == "2.39 × 10¹⁰"
+    assert power_label(8.1e-7, 2) == "8.1 × 10⁻⁷"

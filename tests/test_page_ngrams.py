@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.views.labels import power_label
 
 import apptest_support
 
@@ -79,7 +80,7 @@ def test_page_renders_the_corpus_and_the_default_sentence(language: str) -> None
     assert metric(at, translate("ngram.metric.sentences", language)) == f"{len(raw_sentences()):,}"
     assert metric(at, translate("ngram.metric.vocab", language)) == f"{len(vocab):,}"
     expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
-    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
     assert metric(at, translate("ngram.metric.logp", language)) == f"{math.log(expected):.2f}"
     assert any(s.value == translate("ngram.chain.all_seen", language) for s in at.success)
     assert len(at.get("vega_lite_chart")) == 2  # next words, sparsity
@@ -90,7 +91,7 @@ def test_the_trigram_switch_changes_every_factor() -> None:
     at.radio(key="ngram_order").set_value(3).run()
     assert not at.exception
     expected = sentence_probability(["tom", "loves", "his", "dog"], 3)
-    assert metric(at, "P(sentence)") == f"{expected:.3e}"
+    assert metric(at, "P(sentence)") == power_label(expected)
     steps = frame_with(at, "c(context w)")
     assert steps["context"].tolist()[:3] == ["⟨s⟩ ⟨s⟩", "⟨s⟩ tom", "tom loves"]
     grams, contexts = counts(3)
@@ -101,7 +102,7 @@ def test_the_trigram_switch_changes_every_factor() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_unseen_bigram_gives_zero_and_smoothing_repairs_it(language: str) -> None:
     at = open_page(language, sentence="Tom loves his computer")
-    assert metric(at, translate("ngram.metric.p", language)) == f"{0.0:.3e}"
+    assert metric(at, translate("ngram.metric.p", language)) == "0"
     assert metric(at, translate("ngram.metric.logp", language)) == "−∞"
     zero = translate("ngram.chain.zero", language, ngrams="X", count=1).split("X")[0]
     assert any(w.value.startswith(zero) for w in at.warning)
@@ -110,7 +111,7 @@ def test_an_unseen_bigram_gives_zero_and_smoothing_repairs_it(language: str) -> 
     assert not at.exception
     expected = sentence_probability(["tom", "loves", "his", "computer"], 2, add_k=1.0)
     assert expected > 0
-    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
 
 
 def test_next_words_of_a_chosen_word() -> None:
@@ -169,7 +170,7 @@ def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
         assert any(i.value == translate("ngram.empty", "en") for i in at.info)
     if sentence.startswith("我"):  # counted on the Chinese corpus, character by character
         expected = sentence_probability(list(sentence), 2, language="zh")
-        assert expected > 0 and metric(at, "P(sentence)") == f"{expected:.3e}"
+        assert expected > 0 and metric(at, "P(sentence)") == power_label(expected)
     if sentence.startswith("Tom"):  # 203 words: the sentence repeats, "river tom" never occurs
         assert len(frame_with(at, "c(context w)")) == 204
 
@@ -182,7 +183,7 @@ def test_every_backend_gives_the_same_counts(backend: str) -> None:
         pytest.skip(f"{backend} not available")
     at = open_page(backend=backend)
     expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
-    assert metric(at, "P(sentence)") == f"{expected:.3e}"
+    assert metric(at, "P(sentence)") == power_label(expected)
 
 
 def test_an_unseen_context_is_shown_as_0_over_0() -> None:
@@ -220,7 +221,7 @@ def test_a_chinese_sentence_is_counted_on_the_chinese_corpus(language: str, sent
     )
     expected = sentence_probability(chars, 2, language="zh")
     assert expected > 0  # every character and bigram of these occurs in the corpus
-    assert metric(at, translate("ngram.metric.p", language)) == f"{expected:.3e}"
+    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
     assert translate("ngram.chain.all_seen_zh", language) in [s.value for s in at.success]
     body = translate("ngram.corpus.body_zh", language)
     assert body in [m.value for m in at.markdown]  # says how it is segmented, and why

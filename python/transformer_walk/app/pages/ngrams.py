@@ -13,6 +13,7 @@ import streamlit as st
 from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views.labels import power_label
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
@@ -101,7 +102,7 @@ def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> Non
     st.dataframe(_steps_frame(score), width="stretch", hide_index=True)
 
     m1, m2 = st.columns(2)
-    m1.metric(t("ngram.metric.p"), f"{score.probability:.3e}")
+    m1.metric(t("ngram.metric.p"), power_label(score.probability))
     logp = score.log_probability
     m2.metric(t("ngram.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
     if score.zero_steps:
@@ -233,7 +234,7 @@ def _sparsity(
             {
                 "n": [r.n for r in rows],
                 t("ngram.sparse.col.distinct"): [r.distinct for r in rows],
-                "|V|ⁿ": [f"{r.possible:.3g}" for r in rows],
+                "|V|ⁿ": [power_label(r.possible) for r in rows],
                 t("ngram.sparse.col.heldout"): [
                     f"{r.heldout_unseen}/{r.heldout_total}" for r in rows
                 ],
@@ -257,8 +258,8 @@ def _sparsity(
             "ngram.sparse.summary",
             n=last.n,
             seen=f"{last.distinct:,}",
-            possible=f"{last.possible:.2e}",
-            share=f"{last.share_of_possible_seen:.1e}",
+            possible=power_label(last.possible),
+            share=power_label(last.share_of_possible_seen, 2),
             heldout=f"{last.heldout_unseen_share:.0%}",
         )
     )
@@ -302,7 +303,7 @@ def _window(model: NgramCounts, language: Language) -> None:
             name="".join(demo.name),
             distance=target - name_index,
             n=needed,
-            contexts=f"{vocab ** (needed - 1):.2e}",
+            contexts=power_label(vocab ** (needed - 1)),
             vocab=vocab,
         )
     )

@@ -15,7 +15,7 @@ from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import positions as views
-from transformer_walk.app.views.labels import markdown_text, token_labels
+from transformer_walk.app.views.labels import difference_label, markdown_text, token_labels
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
 from transformer_walk.models.toy import (
@@ -152,7 +152,7 @@ def _shuffle(text: str, backend: str) -> None:
             )
     off, on = results[False], results[True]
     left, right = st.columns(2)
-    left.metric(t("pos.shuffle.without"), f"{off.max_difference:.1e}")
+    left.metric(t("pos.shuffle.without"), difference_label(off.max_difference))
     # e-notation for the rounding-error side, plain for the real difference (as in the formula)
     right.metric(t("pos.shuffle.with"), f"{on.max_difference:.3f}")
     st.latex(

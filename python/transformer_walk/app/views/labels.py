@@ -3,6 +3,7 @@ and formulas."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -65,6 +66,22 @@ def difference_label(value: float) -> str:
     """The largest difference between two computations of one number: "0" when they agree bit
     for bit (not "0.0e+00"), else two significant digits, 1.4e-17."""
     return "0" if value == 0 else f"{value:.1e}"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_label(value: float, digits: int = 3) -> str:
+    """A number of any size as a learner reads it, with ``digits`` significant digits: 0, 0.0412,
+    14,161 as they are, and beyond that a power of ten, 2.39 × 10¹⁰ or 1.1 × 10⁻⁷ — never the
+    "2.39e+10" of Python's formats."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    exponent = math.floor(math.log10(abs(value)))
+    if -3 <= exponent < 6:
+        return f"{value:,.{max(0, digits - 1 - exponent)}f}"
+    mantissa = value / 10.0**exponent
+    return f"{mantissa:.{digits - 1}f} × 10{str(exponent).translate(SUPERSCRIPT)}"
 
 
 def shown_as(values: Any, digits: int) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transformer_walk.app.views.labels import token_labels
+from transformer_walk.app.views.labels import difference_label, token_labels
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics.claims import Claim, claim, position_of
 
@@ -130,7 +130,7 @@ ROUNDING = 1e-9
 
 
 def _concat_fields(concat: float, out: float) -> dict[str, object]:
-    return {"concat": f"{concat:.1e}", "out": f"{out:.1e}"}
+    return {"concat": difference_label(concat), "out": difference_label(out)}
 
 
 def _concat_message(concat: float, out: float) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from transformer_walk.app.views.labels import difference_label
 from transformer_walk.topics.claims import Claim, claim, position_of
 from transformer_walk.topics.positions import ShuffleResult
 
@@ -47,9 +48,11 @@ def _verdict_message(off: ShuffleResult, on: ShuffleResult) -> str:
 def _verdict_holds(said: Claim, off: ShuffleResult, on: ShuffleResult) -> bool:
     return (
         said.message == _verdict_message(off, on)
-        and said.fields["off"] == f"{off.max_difference:.1e}"
+        and said.fields["off"] == difference_label(off.max_difference)
         and said.fields["on"]
-        == (f"{on.max_difference:.1e}" if on.within_rounding else _shows(on.max_difference))
+        == (
+            difference_label(on.max_difference) if on.within_rounding else _shows(on.max_difference)
+        )
     )
 
 
@@ -58,8 +61,12 @@ def shuffle_verdict(off: ShuffleResult, on: ShuffleResult) -> Claim:
     """What the two largest differences say: without positions (``off``) within rounding error
     and with them (``on``) beyond it — the layer is equivariant and positions break it; both
     within rounding (this shuffle changed nothing); or ``off`` beyond rounding, said as it is."""
-    on_text = f"{on.max_difference:.1e}" if on.within_rounding else _shows(on.max_difference)
-    return Claim(_verdict_message(off, on), {"off": f"{off.max_difference:.1e}", "on": on_text})
+    on_text = (
+        difference_label(on.max_difference) if on.within_rounding else _shows(on.max_difference)
+    )
+    return Claim(
+        _verdict_message(off, on), {"off": difference_label(off.max_difference), "on": on_text}
+    )
 
 
 # --- with positions: a token that kept its place ----------------------------------------------
