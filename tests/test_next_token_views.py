@@ -81,7 +81,10 @@ def test_perplexity_and_its_reading() -> None:
     assert views.perplexity_reading(1.5, 100)[0] == "nt.ppl.sure"
     key, fields = views.perplexity_reading(8.0, 100)
     assert key == "nt.ppl.between" and fields["ppl"] == "8.0"
-    assert views.perplexity_reading(11.0, 100)[0] == "nt.ppl.lost"
+    assert views.perplexity_reading(11.0, 100) == (
+        "nt.ppl.lost",
+        {"ppl": "11.0", "vocab": "100", "share": "11%"},
+    )
 
 
 def test_kv_cache_bytes_follow_the_config_and_the_models_cache() -> None:

@@ -146,13 +146,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Training shows the model a text and asks, at every position at once, for the "
         "next token: the loss is $-\\log P(x_t \\mid x_{<t})$ of the token that actually "
         "comes (eq. 7 summed over t). A bar near 0 is a token the model expected; a tall bar "
-        "surprised it. The first token has no bar: nothing came before it. With only a token "
-        "or two of context every guess is hard, so a short prompt has a high perplexity.",
+        "surprised it. The first token has no bar: nothing came before it. A token guessed from "
+        "only one or two before it has little to go on, which is one reason a very short prompt "
+        "can score a high perplexity.",
         "zh": "训练时，模型看到一段文字，在每个位置上同时被要求预测下一个 token："
         "损失是真正出现的那个 token 的 $-\\log P(x_t \\mid x_{<t})$（对 t 求和即式 7）。"
         "接近 0 的条形表示模型早有预料，高的条形表示它很意外。第一个 token 没有条形："
         "它前面什么也没有。"
-        "前文只有一两个 token 时，每次猜测都很难，所以短提示的困惑度很高。",
+        "只凭前面一两个 token 去猜，依据很少——这是很短的提示困惑度可能很高的原因之一。",
     },
     "nt.axis.predicted": {"en": "predicted token", "zh": "被预测的 token"},
     "nt.axis.loss": {"en": "loss −log P (nats)", "zh": "损失 −log P（奈特）"},
@@ -173,9 +174,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（词表共 {vocab} 个）。",
     },
     "nt.ppl.lost": {
-        "en": "A perplexity of {ppl}: as unsure as a uniform choice among more than a tenth of "
-        "its {vocab} tokens — this text is far from what the model expects.",
-        "zh": "困惑度为 {ppl}：相当于在其 {vocab} 个 token 的十分之一以上中平均地选——"
+        "en": "A perplexity of {ppl}: as unsure as a uniform choice among {share} of its {vocab} "
+        "tokens — this text is far from what the model expects.",
+        "zh": "困惑度为 {ppl}：相当于在全部 {vocab} 个 token 的 {share} 里平均地选一个——"
         "这段文字与模型的预期相差很远。",
     },
     "nt.speed.title": {

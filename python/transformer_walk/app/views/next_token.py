@@ -92,7 +92,7 @@ def perplexity_reading(value: float | None, vocab: int) -> tuple[str, dict[str, 
     tenth of the vocabulary."""
     if value is None:
         return "nt.ppl.none", {}
-    fields = {"ppl": f"{value:,.1f}", "vocab": f"{vocab:,}"}
+    fields = {"ppl": f"{value:,.1f}", "vocab": f"{vocab:,}", "share": f"{value / vocab:.0%}"}
     if value < 2:
         return "nt.ppl.sure", fields
     if value > vocab / 10:
