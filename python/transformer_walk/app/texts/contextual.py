@@ -435,11 +435,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "我们凭什么这么说：本页用到的对照",
     },
     "ctx.know.body": {
-        "en": "- **Labelled pairs, not one control.** Two sentences drift apart anyway, sense or "
-        "no sense: different neighbours change every hidden state, by an amount that depends on the "
-        "word. So your pair is read against many pairs written and labelled for this page; a "
-        "verdict is given only where your cosine lies outside what every pair of the other kind "
-        "produced, and otherwise the page says the numbers cannot tell.\n"
+        "en": "- **Labelled pairs, not one control.** Two sentences drift apart anyway, sense "
+        "or no sense: different neighbours change every hidden state, by an amount that depends "
+        "on the word. So your pair is read against many pairs written and labelled for this "
+        "page; a verdict is given only where your cosine lies outside what every pair of the "
+        "other kind produced, and otherwise the page says the numbers cannot tell.\n"
         "- **Shared words.** Sentence embeddings are pulled together by the words two sentences "
         "share, not only by what they mean; the page names the shared words when they could "
         "explain which sentences come out closest.\n"
