@@ -204,7 +204,12 @@ def calibrate(
 
 # --- the learner's pair, read against it -------------------------------------------------------
 
-SENSE_VERDICTS = ("different", "same", "cannot")
+#: The message of each verdict (``app/texts/contextual.py``), written out so the id check finds it.
+SENSE_MESSAGES = {
+    "different": "ctx.cal.verdict.different",
+    "same": "ctx.cal.verdict.same",
+    "cannot": "ctx.cal.verdict.cannot",
+}
 
 
 def _shown(value: float) -> float:
@@ -249,7 +254,7 @@ def _sense_holds(said: Claim, word: str, cosines: np.ndarray, calibration: Calib
         float(str(fields["same_min"])),
         float(str(fields["different_max"])),
     )
-    return fields == expected and said.message == f"ctx.cal.verdict.{verdict}"
+    return fields == expected and said.message == SENSE_MESSAGES[verdict]
 
 
 @claim(_sense_holds)
@@ -267,7 +272,7 @@ def sense_claim(word: str, cosines: np.ndarray, calibration: Calibration) -> Cla
         float(str(fields["same_min"])),
         float(str(fields["different_max"])),
     )
-    return Claim(f"ctx.cal.verdict.{verdict}", fields)
+    return Claim(SENSE_MESSAGES[verdict], fields)
 
 
 #: Per language, what the best layer's AUC must reach for the page to say the layers "separate"
@@ -275,7 +280,15 @@ def sense_claim(word: str, cosines: np.ndarray, calibration: Calibration) -> Cla
 #: do little better than chance (0.5) below it.
 CLEAR_AUC = 0.75
 SOME_AUC = 0.6
-SEPARATION = ("clear", "some", "chance")
+#: The message of each (separation, language), written out so the id check finds it.
+SEPARATION_MESSAGES = {
+    ("clear", "en"): "ctx.cal.sep.clear.en",
+    ("some", "en"): "ctx.cal.sep.some.en",
+    ("chance", "en"): "ctx.cal.sep.chance.en",
+    ("clear", "zh"): "ctx.cal.sep.clear.zh",
+    ("some", "zh"): "ctx.cal.sep.some.zh",
+    ("chance", "zh"): "ctx.cal.sep.chance.zh",
+}
 
 
 def _separation_fields(calibration: Calibration) -> dict[str, object]:
@@ -302,7 +315,7 @@ def _separation_holds(said: Claim, calibration: Calibration) -> bool:
     kind = _separation_kind(float(str(fields["auc"])))
     return (
         fields == _separation_fields(calibration)
-        and said.message == f"ctx.cal.sep.{kind}.{calibration.lang}"
+        and said.message == SEPARATION_MESSAGES[kind, calibration.lang]
     )
 
 
@@ -315,4 +328,4 @@ def separation_claim(calibration: Calibration) -> Claim | None:
         return None
     fields = _separation_fields(calibration)
     kind = _separation_kind(float(str(fields["auc"])))
-    return Claim(f"ctx.cal.sep.{kind}.{calibration.lang}", fields)
+    return Claim(SEPARATION_MESSAGES[kind, calibration.lang], fields)

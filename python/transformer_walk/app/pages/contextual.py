@@ -47,6 +47,7 @@ DEFAULT_SENTENCES = (
     "Tom loves his dog.",
 )
 MAX_SENTENCES = 12
+LANGUAGE_NAMES = {"en": "ctx.cal.lang.en", "zh": "ctx.cal.lang.zh"}  # calibrations by language
 
 
 def _intro() -> None:
@@ -126,7 +127,7 @@ def _against_calibration(word: str, cosines: np.ndarray) -> None:
     cal = calibrations[lang]
     st.markdown(
         t(
-            f"ctx.cal.pair_body.{lang}",
+            {"en": "ctx.cal.pair_body.en", "zh": "ctx.cal.pair_body.zh"}[lang],
             n_same=len(cal.same),
             n_different=len(cal.different),
             words=cal.words,
@@ -178,7 +179,7 @@ def _separation(calibrations: dict[str, senses.Calibration]) -> None:
     the best layer allows (``senses.separation_claim``)."""
     st.subheader(t("ctx.cal.sep_title"))
     st.markdown(t("ctx.cal.sep_body"))
-    names = {lang: t(f"ctx.cal.lang.{lang}") for lang in calibrations}
+    names = {lang: t(LANGUAGE_NAMES[lang]) for lang in calibrations}
     frame = pd.concat(
         [
             pd.DataFrame({"layer": range(cal.layers), "value": cal.auc(), "series": names[lang]})

@@ -189,8 +189,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.cal.lang.zh": {"en": "Chinese pairs", "zh": "中文句子对"},
     "ctx.cal.axis.auc": {"en": "AUC, same vs two senses", "zh": "AUC（同义与异义）"},
     "ctx.cal.axis.language": {"en": "calibration", "zh": "校准数据"},
-    "ctx.cal.col.auc": {"en": "AUC, {language}", "zh": "AUC（{language}）"},
-    "ctx.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "准确率（{language}）"},
+    "ctx.cal.col.auc": {"en": "AUC, {language}", "zh": "{language}的 AUC"},
+    "ctx.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "{language}的准确率"},
     "ctx.cal.sep.clear.en": {
         "en": "English: the layers separate senses, best at layer {layer} (AUC {auc}; after "
         "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
