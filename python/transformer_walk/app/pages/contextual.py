@@ -13,6 +13,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import minilm_embed, sense_calibration
+from transformer_walk.app.charts import HIGHLIGHT
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
@@ -47,6 +48,8 @@ DEFAULT_SENTENCES = (
     "Tom loves his dog.",
 )
 MAX_SENTENCES = 12
+#: The learner's pair in the highlight colour; same-sense pairs in blues, different-sense in greys.
+CALIBRATION_COLOURS = (HIGHLIGHT, "#9ecae1", "#1f77b4", "#555555", "#b0b0b0")
 LANGUAGE_NAMES = {"en": "ctx.cal.lang.en", "zh": "ctx.cal.lang.zh"}  # calibrations by language
 
 
@@ -146,28 +149,23 @@ def _against_calibration(word: str, cosines: np.ndarray) -> None:
             for name, v in lines.items()
         ]
     )
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.altair_chart(
-            charts_minilm.per_layer_lines(
-                frame,
-                layer_title=t("ctx.axis.layer"),
-                value_title=t("ctx.axis.cosine", word=word.strip()),
-                series_title=t("ctx.axis.series"),
-                series_order=list(lines),
-            ),
-            width="stretch",
-        )
-    with right:
-        table = pd.DataFrame(
-            {t("ctx.axis.layer"): range(len(cosines)), **{name: v for name, v in lines.items()}}
-        ).set_index(t("ctx.axis.layer"))
-        st.dataframe(
-            table,
-            column_config={
-                column: st.column_config.NumberColumn(format="%.3f") for column in lines
-            },
-        )
+    st.altair_chart(
+        charts_minilm.per_layer_lines(
+            frame,
+            layer_title=t("ctx.axis.layer"),
+            value_title=t("ctx.axis.cosine", word=word.strip()),
+            series_title=t("ctx.axis.series"),
+            series_order=list(lines),
+            colours=CALIBRATION_COLOURS,
+        ),
+        width="stretch",
+    )
+    # Below the chart, at full width: beside it, the five columns were cut.
+    table = pd.DataFrame({t("ctx.axis.layer"): range(len(cosines)), **lines})
+    st.dataframe(
+        table.set_index(t("ctx.axis.layer")),
+        column_config={column: st.column_config.NumberColumn(format="%.3f") for column in lines},
+    )
     said = say(senses.sense_claim(word, cosines, cal))
     if said is not None:
         st.markdown(said)
@@ -186,32 +184,29 @@ def _separation(calibrations: dict[str, senses.Calibration]) -> None:
             for lang, cal in calibrations.items()
         ]
     )
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.altair_chart(
-            charts_minilm.per_layer_lines(
-                frame,
-                layer_title=t("ctx.axis.layer"),
-                value_title=t("ctx.cal.axis.auc"),
-                series_title=t("ctx.cal.axis.language"),
-                series_order=list(names.values()),
-                domain=(0.0, 1.0),
-            ),
-            width="stretch",
-        )
-    with right:
-        table = pd.DataFrame({t("ctx.axis.layer"): range(next(iter(calibrations.values())).layers)})
-        for lang, cal in calibrations.items():
-            table[t("ctx.cal.col.auc", language=names[lang])] = cal.auc()
-            table[t("ctx.cal.col.accuracy", language=names[lang])] = cal.accuracy()
-        st.dataframe(
-            table.set_index(t("ctx.axis.layer")),
-            column_config={
-                column: st.column_config.NumberColumn(format="%.2f")
-                for column in table.columns
-                if column != t("ctx.axis.layer")
-            },
-        )
+    st.altair_chart(
+        charts_minilm.per_layer_lines(
+            frame,
+            layer_title=t("ctx.axis.layer"),
+            value_title=t("ctx.cal.axis.auc"),
+            series_title=t("ctx.cal.axis.language"),
+            series_order=list(names.values()),
+            domain=(0.0, 1.0),
+        ),
+        width="stretch",
+    )
+    table = pd.DataFrame({t("ctx.axis.layer"): range(next(iter(calibrations.values())).layers)})
+    for lang, cal in calibrations.items():
+        table[t("ctx.cal.col.auc", language=names[lang])] = cal.auc()
+        table[t("ctx.cal.col.accuracy", language=names[lang])] = cal.accuracy()
+    st.dataframe(
+        table.set_index(t("ctx.axis.layer")),
+        column_config={
+            column: st.column_config.NumberColumn(format="%.2f")
+            for column in table.columns
+            if column != t("ctx.axis.layer")
+        },
+    )
     said = [say(senses.separation_claim(cal)) for cal in calibrations.values()]
     for sentence in said:
         if sentence is not None:
