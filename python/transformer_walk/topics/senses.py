@@ -191,10 +191,11 @@ def calibrate(
         if not mine:
             continue
         cos = {(i, j): cosine(vectors[i], vectors[j]) for i, j, _ in mine}
+        depth = vectors[0].shape[0]  # L + 1: an empty kind keeps its shape [0, L + 1]
         out[lang] = Calibration(
             lang,
-            np.array([cos[i, j] for i, j, same in mine if same]),
-            np.array([cos[i, j] for i, j, same in mine if not same]),
+            np.array([cos[i, j] for i, j, same in mine if same]).reshape(-1, depth),
+            np.array([cos[i, j] for i, j, same in mine if not same]).reshape(-1, depth),
             len({s.word for s in rows if s.lang == lang}),
             sum(s.lang == lang for s in rows),
             sum(1 for lang_, _ in unknown if lang_ == lang),
