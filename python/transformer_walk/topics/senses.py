@@ -141,6 +141,13 @@ class Calibration:
     words: int  # ambiguous words
     sentences: int
     unknown_words: int  # words MiniLM reads as [UNK] in at least one of their sentences
+    tokens: int = 0  # tokens of all its sentences, [CLS] and [SEP] left out
+    unknown_tokens: int = 0  # of those, [UNK]
+
+    @property
+    def unknown_share(self) -> float:
+        """The share of the sentences' tokens that MiniLM reads as [UNK] (0 without tokens)."""
+        return self.unknown_tokens / self.tokens if self.tokens else 0.0
 
     @property
     def layers(self) -> int:
@@ -176,8 +183,13 @@ def calibrate(
     set (tests hold every sentence to its word)."""
     rows = list(sense_sentences() if sentences is None else sentences)
     vectors, unknown = [], set()
+    counts = {lang: [0, 0] for lang in LANGUAGES}  # tokens, [UNK] tokens
     for s in rows:
         run = model.run(s.text)
+        content = [tok for tok in run.tokens if tok not in ("[CLS]", "[SEP]")]
+        counts.setdefault(s.lang, [0, 0])
+        counts[s.lang][0] += len(content)
+        counts[s.lang][1] += content.count("[UNK]")
         span = find_word(s.text, s.word)
         pieces = word_pieces(run.offsets, span) if span else []
         if not pieces:
@@ -199,6 +211,7 @@ def calibrate(
             len({s.word for s in rows if s.lang == lang}),
             sum(s.lang == lang for s in rows),
             sum(1 for lang_, _ in unknown if lang_ == lang),
+            *counts[lang],
         )
     return out
 
@@ -304,6 +317,7 @@ def _separation_fields(calibration: Calibration) -> dict[str, object]:
         "n_different": len(calibration.different),
         "words": calibration.words,
         "unknown": calibration.unknown_words,
+        "unknown_share": f"{calibration.unknown_share:.0%}",
     }
 
 

@@ -191,13 +191,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.cal.axis.language": {"en": "calibration", "zh": "校准数据"},
     "ctx.cal.col.auc": {"en": "AUC, {language}", "zh": "{language}的 AUC"},
     "ctx.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "{language}的准确率"},
-    "ctx.cal.sep.clear.en": {
-        "en": "English: the layers separate senses, best at layer {layer} (AUC {auc}; after "
-        "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
-        "pairs of {words} words.",
-        "zh": "英文：各层能把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
-        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子。",
-    },
     "ctx.cal.sep.some.en": {
         "en": "English: the layers separate senses only in part, best at layer {layer} (AUC "
         "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
@@ -218,31 +211,43 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ctx.cal.sep.clear.zh": {
         "en": "Chinese: the layers separate senses, best at layer {layer} (AUC {auc}; after "
         "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
-        "pairs of {words} words ({unknown} of them [UNK] to MiniLM).",
+        "pairs of {words} words — though {unknown} of the words, and {unknown_share} of all the "
+        "tokens of their sentences, are [UNK] to MiniLM.",
         "zh": "中文：各层能把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
-        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子"
-        "（其中 {unknown} 个词在 MiniLM 看来是 [UNK]）。",
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子——"
+        "尽管其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
+        "在 MiniLM 看来都是 [UNK]。",
     },
     "ctx.cal.sep.some.zh": {
         "en": "Chinese: the layers separate senses only in part, best at layer {layer} (AUC "
         "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
-        "different-sense pairs of {words} words, {unknown} of which MiniLM reads as [UNK].",
+        "different-sense pairs of {words} words; {unknown} of the words, and {unknown_share} of "
+        "all the tokens of their sentences, are [UNK] to MiniLM.",
         "zh": "中文：各层只能部分地把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
-        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子，"
-        "其中 {unknown} 个词在 MiniLM 看来是 [UNK]。",
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子；"
+        "其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
+        "在 MiniLM 看来都是 [UNK]。",
     },
     "ctx.cal.sep.chance.zh": {
         "en": "Chinese: the layers do little better than chance, at best AUC {auc} (layer "
         "{layer}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
         "different-sense pairs of {words} words. MiniLM's vocabulary was built for English: "
-        "{unknown} of these {words} words, and most characters around them, are [UNK] to it, "
-        "one and the same input row whatever the character. So a verdict on a Chinese pair is "
-        "rare here.",
+        "{unknown} of these {words} words, and {unknown_share} of all the tokens of their "
+        "sentences, are [UNK] to it — one and the same input row whatever the character. So a "
+        "verdict on a Chinese pair is rare here.",
         "zh": "中文：各层并不比随机猜测好多少，最好也只有 AUC {auc}（第 {layer} 层；"
         "第 {last} 层之后为 {last_auc}），依据是 {words} 个词的 {n_same} 对同义和 "
         "{n_different} 对异义句子。MiniLM 的词表是为英文建的：这 {words} 个词中有 {unknown} 个，"
-        "连同它们周围的大多数汉字，在它看来都是 [UNK]——不管是哪个字，都是输入表中同一行。"
-        "所以在这里，中文句子对很少能得到结论。",
+        "以及这些句子全部 token 中的 {unknown_share}，在它看来都是 [UNK]——不管是哪个字，"
+        "都是输入表中同一行。所以在这里，中文句子对很少能得到结论。",
+    },
+    "ctx.cal.sep.clear.en": {
+        "en": "English: the layers separate senses, best at layer {layer} (AUC {auc}; after "
+        "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
+        "pairs of {words} words ({unknown_share} of their sentences' tokens are [UNK]).",
+        "zh": "英文：各层能把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子"
+        "（这些句子的 token 中有 {unknown_share} 是 [UNK]）。",
     },
     "ctx.cal.source": {
         "en": "The calibration: {sentences} sentences (English and Chinese), written and labelled "
