@@ -164,13 +164,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "“{word}” in A and B has a cosine of {cos}. Same-sense pairs went as low as {same_min} "
         "and different-sense pairs as high as {different_max}; {beyond} of the {n_different} "
         "different-sense pairs were lower than yours and {beyond_same} of the {n_same} "
-        "same-sense pairs higher. Pairs of both kinds produce this cosine: **these numbers "
-        "cannot tell** whether A and B use “{word}” in one sense or in two.",
+        "same-sense pairs higher. Your cosine is neither below every same-sense pair nor above "
+        "every different-sense pair: **these numbers cannot tell** whether A and B use "
+        "“{word}” in one sense or in two.",
         "zh": "在第 {layer} 层（校准数据在这一层最能区分词义，AUC 为 {auc}），“{word}” 在 A 和 B "
         "中的余弦是 {cos}。同义句子对最低到过 {same_min}，异义句子对最高到过 {different_max}；"
         "{n_different} 对异义句子中有 {beyond} 对比你的低，{n_same} 对同义句子中有 "
-        "{beyond_same} 对比你的高。两类句子对都会得到这样的余弦：**这些数字无法判断** "
-        "A 和 B 中的 “{word}” 是同一个意思还是两个意思。",
+        "{beyond_same} 对比你的高。你的余弦既没有低于所有同义句子对，也没有高于所有异义句子对："
+        "**这些数字无法判断** A 和 B 中的 “{word}” 是同一个意思还是两个意思。",
     },
     "ctx.cal.sep_title": {
         "en": "How well do MiniLM's layers separate senses?",
