@@ -9,6 +9,8 @@ control head, two more runs ``caches.minilm_heads_off``). Holds no math.
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -487,31 +489,39 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
         tops.append(token_labels(run.tokens, [top])[top])  # "2 · the": a word can occur twice
     if not checks:
         return
-    weight_col, predicted_col = t("mla.ctrl.col.weight"), t("mla.rank.col.predicted")
+    sentence_col, pair_col = t("mla.ctrl.col.sentence"), t("mla.ctrl.col.pair")
+    weight_col, predicted_col = t("mla.ctrl.col.weight"), t("mla.ctrl.col.predicted")
+    verdict_col, top_col = t("mla.rank.col.verdict"), t("mla.ctrl.col.top")
     rows = pd.DataFrame(
         {
-            t("mla.ctrl.col.sentence"): [text for text, _ in texts],
-            t("mla.ctrl.col.pair"): [pair for _, pair in texts],
-            weight_col: [c.check.weight for c in checks],
-            predicted_col: [c.check.predicted.value for c in checks],
-            t("mla.rank.col.verdict"): [
+            sentence_col: [text for text, _ in texts],
+            pair_col: [pair for _, pair in texts],
+            weight_col: [f"{c.check.weight:.3f}" for c in checks],
+            predicted_col: [f"{c.check.predicted.value:.3f}" for c in checks],
+            verdict_col: [
                 t(VERDICT_LABELS[c.check.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
                 for c in checks
             ],
-            t("mla.ctrl.col.top"): tops,
+            top_col: tops,
         }
     )
+    helps = {
+        weight_col: t("mla.ctrl.help.weight"),
+        predicted_col: t("mla.ctrl.help.predicted"),
+        top_col: t("mla.ctrl.help.top"),
+    }
     # Every row and every column in view: 23 sentences scrolled inside a 10-row box, and the
-    # last column ran past the page's edge.
+    # last column ran past the page's edge. Short headers (the long meaning in each help), each
+    # column as wide as its longest cell.
     st.dataframe(
         rows,
         column_config={
-            t("mla.ctrl.col.sentence"): st.column_config.TextColumn(width="large"),
-            t("mla.ctrl.col.pair"): st.column_config.TextColumn(width="small"),
-            weight_col: st.column_config.NumberColumn(format="%.3f", width="small"),
-            predicted_col: st.column_config.NumberColumn(format="%.3f", width="small"),
-            t("mla.rank.col.verdict"): st.column_config.TextColumn(width="small"),
-            t("mla.ctrl.col.top"): st.column_config.TextColumn(width="small"),
+            name: st.column_config.TextColumn(
+                width=_fit([name, *rows[name]]),
+                help=helps.get(name),
+                alignment="right" if name in (weight_col, predicted_col) else None,
+            )
+            for name in rows.columns
         },
         hide_index=True,
         height=38 + 35 * len(rows),
@@ -525,6 +535,17 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
     st.markdown(join_sentences([s for s in said if s]))
     if own:
         st.caption(t("mla.ctrl.own_left_out", sentence=own[0]))
+
+
+def _fit(cells: list[str]) -> int:
+    """Pixels a table column needs to show its longest cell (or header) whole: about 6.5 px a
+    Latin character and 13 px a wide one (measured on the page: 54 letters take about 320 px),
+    with room for the cell's padding and sort icon."""
+
+    def width(text: str) -> float:
+        return sum(13.0 if unicodedata.east_asian_width(ch) in "WF" else 6.5 for ch in text)
+
+    return int(max(width(str(cell)) for cell in cells)) + 30
 
 
 def _head_off(

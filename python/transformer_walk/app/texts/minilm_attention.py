@@ -316,8 +316,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.ctrl.head": {"en": "Head to test", "zh": "要检验的头"},
     "mla.ctrl.col.sentence": {"en": "sentence", "zh": "句子"},
     "mla.ctrl.col.pair": {"en": "pronoun → owner", "zh": "代词 → 主人"},
-    "mla.ctrl.col.top": {"en": "pronoun's top word", "zh": "代词权重最大的词"},
-    "mla.ctrl.col.weight": {"en": "weight to the owner", "zh": "给主人的权重"},
+    "mla.ctrl.col.top": {"en": "top word", "zh": "最看重的词"},
+    "mla.ctrl.col.weight": {"en": "weight", "zh": "权重"},
+    "mla.ctrl.col.predicted": {"en": "by position", "zh": "按位置预测"},
+    "mla.ctrl.help.weight": {
+        "en": "The weight the head gives from the pronoun to its owner.",
+        "zh": "这个头从代词给主人的权重。",
+    },
+    "mla.ctrl.help.predicted": {
+        "en": "What position alone predicts for that weight (the rule of the ranking's tables).",
+        "zh": "仅凭位置对这个权重的预测（规则同上面排名表格）。",
+    },
+    "mla.ctrl.help.top": {
+        "en": "The word the pronoun gives the most weight in this head, by position and text.",
+        "zh": "在这个头里，代词分到权重最多的词（位置 · 文字）。",
+    },
     "mla.ctrl.summary": {
         "en": "In {above} of {total} sentences {head}'s weight from the pronoun to its owner is "
         "above what position alone predicts; in {links} of them the owner is also the word the "
