@@ -1,8 +1,10 @@
 """Contextual meaning: one word, two sentences — identical input vectors, hidden states that drift
-apart layer by layer; sentence embeddings compared; one token's path through the layers.
+apart layer by layer, read against a calibration of labelled same-sense / different-sense pairs
+(``topics.senses``); sentence embeddings compared; one token's path through the layers.
 
-Renders MiniLM's outputs (``caches``) and what ``views.minilm_vectors`` derives from them (cosines,
-distances, one PCA over every layer). Holds no math.
+Renders MiniLM's outputs (``caches``) and what ``views.minilm_vectors`` and ``topics.senses``
+derive from them (cosines, distances, one PCA over every layer, AUC per layer, the verdicts the
+calibration allows). Holds no math.
 """
 
 from __future__ import annotations

@@ -615,6 +615,7 @@ def _head_off(
             }
         ),
         column_config={
+            weight_col: st.column_config.TextColumn(alignment="right"),
             query_col: st.column_config.NumberColumn(format=cosine_format),
             change_col: st.column_config.NumberColumn(format=cosine_format),
             sentence_col: st.column_config.NumberColumn(format=cosine_format),
