@@ -29,6 +29,7 @@ from transformer_walk.app.widgets import (
     page_start,
     pick,
     solved_and_hurts,
+    table_height,
     token_window,
 )
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
@@ -524,7 +525,7 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
             for name in rows.columns
         },
         hide_index=True,
-        height=38 + 35 * len(rows),
+        height=table_height(len(rows)),
     )
     label = options[chosen]
     said = [
