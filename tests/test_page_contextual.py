@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 import pytest
@@ -18,6 +18,7 @@ from transformer_walk.app.i18n import LANGUAGES, MESSAGES, translate
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
+from transformer_walk.topics import senses
 
 import apptest_support
 from apptest_support import no_exception
@@ -29,8 +30,8 @@ needs_model = pytest.mark.skipif(
 )
 open_page = partial(apptest_support.open_page, "contextual.py", backend="numpy")
 RIVER, CASH = "I sat on the river bank.", "I deposited cash at the bank."
-CONTROL = "We rested on the grassy bank."  # the page's default control: "bank" in RIVER's sense
-SAME_SENSE = "The fisherman sat on the bank."
+SAME_SENSE = "I sat by the river bank."  # cos 0.991 at layer 4: above every two-sense pair
+SAVINGS, POND = "He keeps his savings in a bank.", "Frogs sat on the muddy bank of the pond."
 LONG = (
     "When the old fisherman came back to the harbour after three long days at sea, his daughter "
     "女儿 ran down the wooden pier 🐟 and told him that the bank had called about the loan once "
@@ -60,27 +61,37 @@ def frame_with(at: AppTest, column: str):  # noqa: ANN201 - DataFrame
     return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
+def yours(at: AppTest, language: str = "en") -> np.ndarray:
+    """The pair's cosines by layer, from the table under the calibration chart."""
+    column = translate("ctx.cal.series.yours", language)
+    return frame_with(at, column)[column].to_numpy()
+
+
+@cache
+def calibration() -> dict[str, senses.Calibration]:
+    """The calibration computed here, from a fresh NumPy MiniLM."""
+    from transformer_walk.models.minilm import load_minilm
+
+    return senses.calibrate(load_minilm(backend="numpy"))
+
+
+def verdict_text(language: str, word: str, cosines: np.ndarray) -> str:
+    """The verdict sentence, from the claim function with this test's own calibration."""
+    said = senses.sense_claim(word, cosines, calibration()[senses.language_of(word)])
+    assert said is not None
+    return translate(said.message, language, **said.fields)
+
+
 def verdicts_shown(at: AppTest, language: str) -> list[str]:
-    """The sense verdicts the page printed, by key ("apart", "no_gap", "reversed"): a markdown
-    that is the verdict's message with any text in its fields."""
+    """The sense verdicts the page printed, by key: a markdown that is the verdict's message
+    with any text in its fields."""
 
     def pattern(verdict: str) -> re.Pattern[str]:
-        template = MESSAGES[f"ctx.pair.verdict.{verdict}"][language]
+        template = MESSAGES[senses.SENSE_MESSAGES[verdict]][language]
         return re.compile(re.sub(r"\\\{\w+\\\}", ".*?", re.escape(template)))
 
     shown = [m.value for m in at.markdown]
-    verdicts = ("apart", "no_gap", "reversed")
-    return [v for v in verdicts if any(pattern(v).fullmatch(text) for text in shown)]
-
-
-def sense_message(language: str, test: float, control: float) -> str:
-    """The verdict, chosen here from the two last-layer cosines as shown (margin 0.05)."""
-    gap = round(round(control, 3) - round(test, 3), 3)
-    verdict = "apart" if gap > 0.05 else "reversed" if gap < -0.05 else "no_gap"
-    return translate(
-        f"ctx.pair.verdict.{verdict}", language, word="bank", test=f"{test:.3f}",
-        control=f"{control:.3f}", gap=f"{abs(gap):.3f}", margin="0.05",
-    )  # fmt: skip
+    return [v for v in senses.SENSE_MESSAGES if any(pattern(v).fullmatch(text) for text in shown)]
 
 
 def word_cosines(model, a: str, b: str, word: str) -> tuple[float, np.ndarray]:  # noqa: ANN001
@@ -104,8 +115,7 @@ def test_bank_starts_identical_and_drifts_apart(language: str, model) -> None:  
     assert metric(at, translate("ctx.metric.embedded", language)) == f"{layers[0]:.3f}"
     assert metric(at, translate("ctx.metric.last", language)) == f"{layers[-1]:.3f}"
     assert layers[-1] < 0.9  # they really drift apart
-    per_layer = frame_with(at, "cos")
-    np.testing.assert_allclose(per_layer["cos"], layers, atol=1e-5)
+    np.testing.assert_allclose(yours(at, language), layers, atol=1e-5)
     assert any(m.value == translate("ctx.pair.same_rows", language) for m in at.markdown)
     # "[CLS] i sat on the river bank" and "[CLS] i deposited cash at the bank": bank is token #7
     # of both, counted from 1 as the line naming the pieces counts ("bank (#7)").
@@ -122,7 +132,7 @@ def test_the_pair_and_the_word_are_editable(model) -> None:  # noqa: ANN001
     no_exception(at)
     _, layers = word_cosines(model, a, b, "bank")
     assert metric(at, "cos after layer 6") == f"{layers[-1]:.3f}"
-    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+    np.testing.assert_allclose(yours(at), layers, atol=1e-5)
     at.text_input(key="ctx_word").set_value("picnic").run()
     no_exception(at)
     message = translate("ctx.pair.not_found", "en", word="picnic", text=a)
@@ -146,7 +156,7 @@ def test_a_word_split_into_pieces_is_the_mean_of_its_pieces(model) -> None:  # n
     pb = [i for i, (s, e) in enumerate(y.offsets) if start_b <= s < e <= start_b + len(word)]
     assert len(pa) == len(pb) == 5  # un ##bel ##ie ##va ##bly
     layers = cos(x.hidden_states[:, pa].mean(1), y.hidden_states[:, pb].mean(1))
-    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+    np.testing.assert_allclose(yours(at), layers, atol=1e-5)
 
 
 @needs_model
@@ -265,7 +275,7 @@ def test_chinese_pair_and_word(model) -> None:  # noqa: ANN001
     at.text_input(key="ctx_word").set_value("我").run()
     no_exception(at)
     _, layers = word_cosines(model, "我在河边坐着", "我去银行存钱", "我")
-    np.testing.assert_allclose(frame_with(at, "cos")["cos"], layers, atol=1e-5)
+    np.testing.assert_allclose(yours(at, "zh"), layers, atol=1e-5)
 
 
 @needs_model
@@ -346,78 +356,107 @@ def test_the_embeddings_page_shows_minilm_neighbours(language: str, model) -> No
     assert any(i.value == translate("emb.real.empty", language) for i in at.info)
 
 
-# --- the control pair, the verdict, the chart's colours ----------------------------------------
+# --- the calibration, the verdict, the chart's colours ------------------------------------------
 
 
 @needs_model
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_pair_is_judged_against_a_same_sense_control(language: str, model) -> None:  # noqa: ANN001
+def test_the_pair_is_read_against_the_calibration(language: str, model) -> None:  # noqa: ANN001
+    """The old page called this pair "apart" from one control sentence and a margin of 0.05; at
+    layer 4 its cosine (0.852) lies inside what both kinds of labelled pair produce."""
     at = open_page(language)
     no_exception(at)
     _, tested = word_cosines(model, RIVER, CASH, "bank")
-    _, control = word_cosines(model, RIVER, CONTROL, "bank")
-    assert f"{control[-1]:.3f}" == "0.890" and f"{tested[-1]:.3f}" == "0.756"
-    assert metric(at, translate("ctx.metric.control", language)) == f"{control[-1]:.3f}"
-    per_layer = frame_with(at, "cos")
+    cal = calibration()["en"]
+    table = frame_with(at, translate("ctx.cal.series.same_min", language))
     np.testing.assert_allclose(
-        per_layer[translate("ctx.col.control", language)], control, atol=1e-5
+        table[translate("ctx.cal.series.yours", language)], tested, atol=1e-5
     )
-    message = sense_message(language, float(tested[-1]), float(control[-1]))
+    np.testing.assert_allclose(
+        table[translate("ctx.cal.series.same_min", language)], cal.same.min(axis=0), atol=1e-4
+    )
+    np.testing.assert_allclose(
+        table[translate("ctx.cal.series.different_max", language)],
+        cal.different.max(axis=0),
+        atol=1e-4,
+    )
+    message = verdict_text(language, "bank", tested)
     assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
-    assert verdicts_shown(at, language) == ["apart"]
+    assert verdicts_shown(at, language) == ["cannot"]
+    body = translate(
+        "ctx.cal.pair_body.en", language, words=24, n_same=len(cal.same),
+        n_different=len(cal.different),
+    )  # fmt: skip
+    assert any(m.value == body for m in at.markdown)
     # The lowest cosine is the last one: no "(lowest: 0.756, at layer 6)" repeating it.
     path = translate(
         "ctx.pair.path", language, word="bank", first=f"{tested[0]:.3f}", last=f"{tested[-1]:.3f}"
     )
     assert any(m.value == path for m in at.markdown)
-    assert not any("0.756, " in m.value or "0.756，" in m.value for m in at.markdown)
-    caption = translate("ctx.pair.control_pieces", language, word="bank", c="bank (#7)")
-    assert any(c.value == caption for c in at.caption)
+    old = {"en": "perhaps", "zh": "也许"}[language]
+    assert not any(old in m.value for m in at.markdown)
 
 
 @needs_model
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_same_sense_pair_is_not_said_to_be_told_apart(language: str, model) -> None:  # noqa: ANN001
-    """The old page ended every pair with "the hidden states can [tell the senses apart]", even
-    for two river banks (cos 0.893 after layer 6)."""
-    at = open_page(language, state={"ctx_b": SAME_SENSE})
+@pytest.mark.parametrize(
+    ("a", "b", "word", "verdict"),
+    [
+        (SAVINGS, POND, "bank", "different"),
+        (RIVER, SAME_SENSE, "bank", "same"),
+        ("天很蓝。", "天很蓝啊。", "天", "same"),
+        ("我喜欢花。", "我不想花钱。", "花", "cannot"),
+    ],
+)
+def test_a_verdict_where_the_calibration_allows_one(
+    language: str,
+    a: str,
+    b: str,
+    word: str,
+    verdict: str,
+    model,  # noqa: ANN001
+) -> None:
+    at = open_page(language, state={"ctx_a": a, "ctx_b": b, "ctx_word": word})
     no_exception(at)
-    _, tested = word_cosines(model, RIVER, SAME_SENSE, "bank")
-    _, control = word_cosines(model, RIVER, CONTROL, "bank")
-    assert f"{tested[-1]:.3f}" == "0.893"
-    message = sense_message(language, float(tested[-1]), float(control[-1]))
-    assert any(m.value == message for m in at.markdown)
-    assert verdicts_shown(at, language) == ["no_gap"]
-    old_claim = {"en": "the hidden states can", "zh": "隐藏状态可以"}[language]
-    assert not any(old_claim in m.value for m in at.markdown)
+    x, y = model.run(a), model.run(b)
+    pieces = [
+        [i for i, (s, e) in enumerate(r.offsets) if e > s and r.text[s:e] == word] for r in (x, y)
+    ]
+    tested = cos(x.hidden_states[:, pieces[0][0]], y.hidden_states[:, pieces[1][0]])
+    assert verdicts_shown(at, language) == [verdict]
+    message = verdict_text(language, word, tested)
+    assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
+    lang = senses.language_of(word)
+    cal = calibration()[lang]
+    body = translate(
+        f"ctx.cal.pair_body.{lang}", language, words=cal.words, n_same=len(cal.same),
+        n_different=len(cal.different),
+    )  # fmt: skip
+    assert any(m.value == body for m in at.markdown)
 
 
 @needs_model
-def test_the_control_is_editable(model) -> None:  # noqa: ANN001
-    b = "I lay on the grassy river bank."
-    at = open_page(state={"ctx_b": b, "ctx_control": CASH})  # a "control" in the other sense
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_how_well_the_layers_separate_senses(language: str) -> None:
+    at = open_page(language)
     no_exception(at)
-    _, tested = word_cosines(model, RIVER, b, "bank")
-    _, control = word_cosines(model, RIVER, CASH, "bank")
-    assert metric(at, "control A vs A′, after layer 6") == f"{control[-1]:.3f}"
-    assert any(
-        m.value == sense_message("en", float(tested[-1]), float(control[-1])) for m in at.markdown
-    )
-    assert verdicts_shown(at, "en") == ["reversed"]
-    # A control without the word: said, and the pair is still shown, without a verdict.
-    at.text_input(key="ctx_control").set_value("The weather was fine.").run()
-    no_exception(at)
-    warning = translate(
-        "ctx.pair.control_not_found", "en", word="bank", text="The weather was fine."
-    )
-    assert any(w.value == warning for w in at.warning)
-    assert metric(at, "cos after layer 6") == f"{tested[-1]:.3f}"
-    assert verdicts_shown(at, "en") == []
-    assert any(i.value == translate("ctx.pair.no_control", "en") for i in at.info)
-    at.text_input(key="ctx_control").set_value("").run()
-    no_exception(at)
-    assert not any(w.value == warning for w in at.warning) and verdicts_shown(at, "en") == []
-    assert any(i.value == translate("ctx.pair.no_control", "en") for i in at.info)
+    cal = calibration()
+    names = {lang: translate(f"ctx.cal.lang.{lang}", language) for lang in cal}
+    column = translate("ctx.cal.col.auc", language, language=names["en"])
+    table = frame_with(at, column)
+    for lang in cal:
+        auc = translate("ctx.cal.col.auc", language, language=names[lang])
+        accuracy = translate("ctx.cal.col.accuracy", language, language=names[lang])
+        np.testing.assert_allclose(table[auc], cal[lang].auc(), atol=0.005)
+        np.testing.assert_allclose(table[accuracy], cal[lang].accuracy(), atol=0.005)
+        said = senses.separation_claim(cal[lang])
+        assert said is not None
+        text = translate(said.message, language, **said.fields)
+        assert any(m.value == text for m in at.markdown), [m.value for m in at.markdown]
+    assert senses.separation_claim(cal["en"]).message == "ctx.cal.sep.clear.en"  # type: ignore[union-attr]
+    assert senses.separation_claim(cal["zh"]).message == "ctx.cal.sep.chance.zh"  # type: ignore[union-attr]
+    source = translate("ctx.cal.source", language, sentences=len(senses.sense_sentences()))
+    assert any(c.value == source for c in at.caption)
 
 
 @needs_model
@@ -450,7 +489,10 @@ def line_colours(at: AppTest) -> dict[str, str]:
 @needs_model
 def test_the_per_layer_colours_do_not_depend_on_the_language() -> None:
     """Sorted by name, the series swapped colours between English and Chinese."""
-    keys = ("ctx.series.hidden", "ctx.series.control", "ctx.series.word")
+    keys = (
+        "ctx.cal.series.yours", "ctx.cal.series.same_min", "ctx.cal.series.same_median",
+        "ctx.cal.series.different_median", "ctx.cal.series.different_max",
+    )  # fmt: skip
     colours = {}
     for language in LANGUAGES:
         shown = line_colours(open_page(language))
@@ -548,9 +590,7 @@ def test_no_word_to_attend_to_gives_no_attention_caption() -> None:
 
 @needs_model
 def test_how_we_know_names_the_pages_controls() -> None:
-    from transformer_walk.app.views.minilm_vectors import SENSE_MARGIN
-
     at = open_page()
     no_exception(at)
-    body = translate("ctx.know.body", "en", margin=f"{SENSE_MARGIN:.2f}")
+    body = translate("ctx.know.body", "en")
     assert any(m.value == body for m in at.markdown)

@@ -33,6 +33,7 @@ from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
+from transformer_walk.topics.senses import Calibration, calibrate
 
 log = logging.getLogger(__name__)
 Model = TypeVar("Model")
@@ -199,6 +200,18 @@ def minilm_heads_off(
         warnings.simplefilter("ignore", TruncationWarning)
         out = model.run(text, ablate=ablate)
     return out.hidden_states[-1], out.sentence_embedding
+
+
+@st.cache_resource(show_spinner=False)
+def sense_calibration() -> dict[str, Calibration]:
+    """The labelled same-sense / different-sense pairs of ``topics/data/senses.tsv`` measured
+    with MiniLM, once per process (258 short sentences: about a second on rust or NumPy, whatever
+    backend the page computes with — the pure-Python one would take minutes for the same
+    numbers). Raises one of LOAD_ERRORS without the model."""
+    model = loaded_model()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TruncationWarning)
+        return calibrate(model)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -194,16 +194,19 @@ def per_layer_lines(
     series_title: str,
     series_order: Sequence[str],
     domain: tuple[float, float] | None = None,
+    colours: Sequence[str] | None = None,
 ) -> alt.Chart:
     """One line per series across layers 0..L. ``frame`` has ``layer``, ``value``, ``series``.
 
-    Colours go by ``series_order`` (the first series in ``LINE_COLOURS[0]`` …), not by the sorted
-    names: sorted, the order and so the colours changed with the language."""
+    Colours go by ``series_order`` (the first series in ``LINE_COLOURS[0]``, or ``colours[0]``
+    when given …), not by the sorted names: sorted, the order and so the colours changed with the
+    language."""
     order = list(series_order)
     scale = alt.Scale(domain=list(domain)) if domain else alt.Scale(zero=False)
-    colours = (
-        alt.Scale(domain=order, range=list(LINE_COLOURS[: len(order)]))
-        if len(order) <= len(LINE_COLOURS)
+    palette = list(colours) if colours is not None else list(LINE_COLOURS)
+    colours_scale = (
+        alt.Scale(domain=order, range=palette[: len(order)])
+        if len(order) <= len(palette)
         else alt.Scale(domain=order)
     )
     base = alt.Chart(frame).encode(
@@ -213,7 +216,7 @@ def per_layer_lines(
             "series:N",
             title=series_title,
             sort=order,
-            scale=colours,
+            scale=colours_scale,
             # one series a line, whole: side by side they were cut at the column's edge
             legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
         ),

@@ -1,8 +1,10 @@
 """Contextual meaning: one word, two sentences — identical input vectors, hidden states that drift
-apart layer by layer; sentence embeddings compared; one token's path through the layers.
+apart layer by layer, read against a calibration of labelled same-sense / different-sense pairs
+(``topics.senses``); sentence embeddings compared; one token's path through the layers.
 
-Renders MiniLM's outputs (``caches``) and what ``views.minilm_vectors`` derives from them (cosines,
-distances, one PCA over every layer). Holds no math.
+Renders MiniLM's outputs (``caches``) and what ``views.minilm_vectors`` and ``topics.senses``
+derive from them (cosines, distances, one PCA over every layer, AUC per layer, the verdicts the
+calibration allows). Holds no math.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
-from transformer_walk.app.caches import minilm_embed
+from transformer_walk.app.caches import minilm_embed, sense_calibration
+from transformer_walk.app.charts import HIGHLIGHT
 from transformer_walk.app.charts import minilm as charts_minilm
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
@@ -29,9 +32,9 @@ from transformer_walk.app.widgets import (
     solved_and_hurts,
 )
 from transformer_walk.models.minilm import EncoderOutput
+from transformer_walk.topics import senses
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
-CONTROL_KEY = "ctx_control"
 WORD_KEY = "ctx_word"
 SENTENCES_KEY = "ctx_sentences"
 TRACK_KEY = "ctx_track"
@@ -39,11 +42,6 @@ TOWARD_KEY = "ctx_toward"
 PICKS_FOR_KEY = "ctx_picks_for"
 DEFAULT_PAIR = ("I sat on the river bank.", "I deposited cash at the bank.")
 DEFAULT_WORD = "bank"
-# The control: "bank" in A's (river) sense. Chosen so that only the sense differs from the tested
-# pair as far as we can: six words like A and B, "bank" at the same position (#7, so layer 0 is
-# identical in both pairs), three words shared with A (on, the, bank) as B shares three (i, the,
-# bank), and no "river". Measured: cos of "bank" after layer 6 is 0.890 with A, 0.756 for A and B.
-DEFAULT_CONTROL = "We rested on the grassy bank."
 DEFAULT_SENTENCES = (
     "I sat on the river bank.",
     "I deposited cash at the bank.",
@@ -52,6 +50,9 @@ DEFAULT_SENTENCES = (
     "Tom loves his dog.",
 )
 MAX_SENTENCES = 12
+#: The learner's pair in the highlight colour; same-sense pairs in blues, different-sense in greys.
+CALIBRATION_COLOURS = (HIGHLIGHT, "#9ecae1", "#1f77b4", "#555555", "#b0b0b0")
+LANGUAGE_NAMES = {"en": "ctx.cal.lang.en", "zh": "ctx.cal.lang.zh"}  # calibrations by language
 
 
 def _intro() -> None:
@@ -70,13 +71,11 @@ def _pair(backend: str) -> None:
     st.markdown(t("ctx.pair.body"))
     for key, default in zip(PAIR_KEYS, DEFAULT_PAIR, strict=True):
         st.session_state.setdefault(key, default)
-    st.session_state.setdefault(CONTROL_KEY, DEFAULT_CONTROL)
     st.session_state.setdefault(WORD_KEY, DEFAULT_WORD)
-    first, second, third, fourth = st.columns([4, 4, 4, 2])
+    first, second, third = st.columns([5, 5, 2])
     a_text = first.text_input(t("ctx.pair.a"), key=PAIR_KEYS[0], max_chars=500)
     b_text = second.text_input(t("ctx.pair.b"), key=PAIR_KEYS[1], max_chars=500)
-    c_text = third.text_input(t("ctx.pair.control"), key=CONTROL_KEY, max_chars=500)
-    word = fourth.text_input(t("ctx.pair.word"), key=WORD_KEY, max_chars=40)
+    word = third.text_input(t("ctx.pair.word"), key=WORD_KEY, max_chars=40)
     if not word.strip() or not a_text.strip() or not b_text.strip():
         st.info(t("ctx.pair.empty"), icon=":material/edit_note:")
         return
@@ -89,95 +88,132 @@ def _pair(backend: str) -> None:
             icon=":material/search_off:",
         )
         return
-    c_out = run_with_spinner(c_text, backend) if c_text.strip() else None
-    c = _word_in(c_out, word) if c_out is not None else None
-    if c_out is not None and c is None:
-        st.warning(
-            t("ctx.pair.control_not_found", word=word.strip(), text=c_text),
-            icon=":material/search_off:",
-        )
     st.caption(
         t(
             "ctx.pair.pieces",
             word=word.strip(),
-            a=", ".join(f"{a_out.tokens[p]} (#{p + 1})" for p in a.pieces),
-            b=", ".join(f"{b_out.tokens[p]} (#{p + 1})" for p in b.pieces),
+            a=t("ctx.sim.word_sep").join(f"{a_out.tokens[p]} (#{p + 1})" for p in a.pieces),
+            b=t("ctx.sim.word_sep").join(f"{b_out.tokens[p]} (#{p + 1})" for p in b.pieces),
         )
     )
     d = vector_views.drift(a, b)
-    control = vector_views.drift(a, c) if c is not None else None  # the same code, A against A′
     st.latex(
         r"\cos(\boldsymbol{u}, \boldsymbol{v}) = "
         r"\frac{\boldsymbol{u}\cdot\boldsymbol{v}}{\lVert\boldsymbol{u}\rVert\,\lVert\boldsymbol{v}\rVert}"
     )
-    m1, m2, m3, m4 = st.columns(4)
+    m1, m2, m3 = st.columns(3)
     m1.metric(t("ctx.metric.word"), f"{d.word:.3f}")
     m2.metric(t("ctx.metric.embedded"), f"{d.embedded:.3f}", help=t("ctx.metric.embedded_help"))
     m3.metric(t("ctx.metric.last"), f"{d.layers[-1]:.3f}", delta=f"{d.layers[-1] - d.word:.3f}")
-    if control is not None:
-        m4.metric(t("ctx.metric.control"), f"{control.layers[-1]:.3f}")
     same_ids = [a_out.ids[p] for p in a.pieces] == [b_out.ids[p] for p in b.pieces]
     st.markdown(t("ctx.pair.same_rows") if same_ids else t("ctx.pair.other_rows"))
     if a.pieces == b.pieces:
         st.caption(t("ctx.pair.same_position", position=a.pieces[0] + 1))  # from 1, as above
-    if c is not None and c_out is not None:
-        pieces = ", ".join(f"{c_out.tokens[p]} (#{p + 1})" for p in c.pieces)
-        same_as_a = [a_out.ids[p] for p in a.pieces] == [c_out.ids[p] for p in c.pieces]
-        key = "ctx.pair.control_pieces" if same_as_a else "ctx.pair.control_other_rows"
-        st.caption(t(key, word=word.strip(), c=pieces))
-    lines = {t("ctx.series.hidden"): d.layers}  # in this order: the chart's colours follow it
-    if control is not None:
-        lines[t("ctx.series.control")] = control.layers
-    lines[t("ctx.series.word")] = np.full_like(d.layers, d.word)  # one row, whatever the layer
-    frame = pd.concat(
-        [
-            pd.DataFrame({"layer": range(len(v)), "value": v, "series": name})
-            for name, v in lines.items()
-        ]
-    )
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.altair_chart(
-            charts_minilm.per_layer_lines(
-                frame,
-                layer_title=t("ctx.axis.layer"),
-                value_title=t("ctx.axis.cosine", word=word.strip()),
-                series_title=t("ctx.axis.series"),
-                series_order=list(lines),
-            ),
-            width="stretch",
-        )
-    with right:
-        table = pd.DataFrame({t("ctx.axis.layer"): range(len(d.layers)), "cos": d.layers})
-        if control is not None:
-            table[t("ctx.col.control")] = control.layers
-        st.dataframe(
-            table.set_index(t("ctx.axis.layer")),
-            column_config={
-                column: st.column_config.NumberColumn(format="%.3f")
-                for column in ("cos", t("ctx.col.control"))
-            },
-        )
     path = {"word": word.strip(), "first": f"{d.layers[0]:.3f}", "last": f"{d.layers[-1]:.3f}"}
     dip = vector_views.lowest_between(d.layers)
     if dip is None:
         st.markdown(t("ctx.pair.path", **path))
     else:
         st.markdown(t("ctx.pair.path_dip", **path, lowest=f"{d.layers[dip]:.3f}", at=dip))
-    if control is None:
-        st.info(t("ctx.pair.no_control"), icon=":material/balance:")
-        return
-    test_last, control_last = float(d.layers[-1]), float(control.layers[-1])
+    _against_calibration(word, d.layers)
+
+
+def _calibration() -> dict[str, senses.Calibration]:
+    with st.spinner(t("ctx.cal.computing", n=len(senses.sense_sentences()))):
+        return sense_calibration()
+
+
+def _against_calibration(word: str, cosines: np.ndarray) -> None:
+    """The learner's pair beside the labelled pairs of its language, layer by layer, and the
+    verdict the calibration allows (``senses.sense_claim``)."""
+    st.subheader(t("ctx.cal.pair_title"))
+    calibrations = _calibration()
+    lang = senses.language_of(word)
+    cal = calibrations[lang]
     st.markdown(
         t(
-            f"ctx.pair.verdict.{vector_views.sense_verdict(test_last, control_last)}",
-            word=word.strip(),
-            test=f"{test_last:.3f}",
-            control=f"{control_last:.3f}",
-            gap=f"{abs(vector_views.sense_gap(test_last, control_last)):.3f}",
-            margin=f"{vector_views.SENSE_MARGIN:.2f}",
+            {"en": "ctx.cal.pair_body.en", "zh": "ctx.cal.pair_body.zh"}[lang],
+            n_same=len(cal.same),
+            n_different=len(cal.different),
+            words=cal.words,
         )
     )
+    lines = {
+        t("ctx.cal.series.yours"): cosines,
+        t("ctx.cal.series.same_min"): cal.same.min(axis=0),
+        t("ctx.cal.series.same_median"): np.median(cal.same, axis=0),
+        t("ctx.cal.series.different_median"): np.median(cal.different, axis=0),
+        t("ctx.cal.series.different_max"): cal.different.max(axis=0),
+    }
+    frame = pd.concat(
+        [
+            pd.DataFrame({"layer": range(len(v)), "value": v, "series": name})
+            for name, v in lines.items()
+        ]
+    )
+    st.altair_chart(
+        charts_minilm.per_layer_lines(
+            frame,
+            layer_title=t("ctx.axis.layer"),
+            value_title=t("ctx.axis.cosine", word=word.strip()),
+            series_title=t("ctx.axis.series"),
+            series_order=list(lines),
+            colours=CALIBRATION_COLOURS,
+        ),
+        width="stretch",
+    )
+    # Below the chart, at full width: beside it, the five columns were cut.
+    table = pd.DataFrame({t("ctx.axis.layer"): range(len(cosines)), **lines})
+    st.dataframe(
+        table.set_index(t("ctx.axis.layer")),
+        column_config={column: st.column_config.NumberColumn(format="%.3f") for column in lines},
+    )
+    said = say(senses.sense_claim(word, cosines, cal))
+    if said is not None:
+        st.markdown(said)
+    _separation(calibrations)
+
+
+def _separation(calibrations: dict[str, senses.Calibration]) -> None:
+    """How well MiniLM's layers separate senses, per language: AUC by layer (a chart) and what
+    the best layer allows (``senses.separation_claim``)."""
+    st.subheader(t("ctx.cal.sep_title"))
+    st.markdown(t("ctx.cal.sep_body"))
+    names = {lang: t(LANGUAGE_NAMES[lang]) for lang in calibrations}
+    frame = pd.concat(
+        [
+            pd.DataFrame({"layer": range(cal.layers), "value": cal.auc(), "series": names[lang]})
+            for lang, cal in calibrations.items()
+        ]
+    )
+    st.altair_chart(
+        charts_minilm.per_layer_lines(
+            frame,
+            layer_title=t("ctx.axis.layer"),
+            value_title=t("ctx.cal.axis.auc"),
+            series_title=t("ctx.cal.axis.language"),
+            series_order=list(names.values()),
+            domain=(0.0, 1.0),
+        ),
+        width="stretch",
+    )
+    table = pd.DataFrame({t("ctx.axis.layer"): range(next(iter(calibrations.values())).layers)})
+    for lang, cal in calibrations.items():
+        table[t("ctx.cal.col.auc", language=names[lang])] = cal.auc()
+        table[t("ctx.cal.col.accuracy", language=names[lang])] = cal.accuracy()
+    st.dataframe(
+        table.set_index(t("ctx.axis.layer")),
+        column_config={
+            column: st.column_config.NumberColumn(format="%.2f")
+            for column in table.columns
+            if column != t("ctx.axis.layer")
+        },
+    )
+    said = [say(senses.separation_claim(cal)) for cal in calibrations.values()]
+    for sentence in said:
+        if sentence is not None:
+            st.markdown(sentence)
+    st.caption(t("ctx.cal.source", sentences=len(senses.sense_sentences())))
 
 
 def _listed(words: list[str]) -> str:
@@ -356,7 +392,7 @@ def render() -> None:
     _similarity(backend)
     _track(backend)
     with st.expander(t("ctx.know.title"), icon=":material/fact_check:"):
-        st.markdown(t("ctx.know.body", margin=f"{vector_views.SENSE_MARGIN:.2f}"))
+        st.markdown(t("ctx.know.body"))
     solved_and_hurts(t("ctx.solved"), t("ctx.hurts"))
 
 

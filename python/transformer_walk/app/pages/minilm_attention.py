@@ -9,6 +9,8 @@ control head, two more runs ``caches.minilm_heads_off``). Holds no math.
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -16,7 +18,7 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.caches import minilm_heads_off
 from transformer_walk.app.charts import minilm as charts_minilm
-from transformer_walk.app.i18n import join_sentences, t
+from transformer_walk.app.i18n import join_sentences, say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import minilm as views
@@ -27,6 +29,7 @@ from transformer_walk.app.widgets import (
     page_start,
     pick,
     solved_and_hurts,
+    table_height,
     token_window,
 )
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
@@ -77,12 +80,6 @@ PLACES = {
     "ahead": "mla.place.ahead",
 }
 BASES = {"mean": "mla.basis.mean", "even": "mla.basis.even"}
-CONTROL_SAYS = {
-    "all": "mla.ctrl.verdict.all",
-    "most": "mla.ctrl.verdict.most",
-    "some": "mla.ctrl.verdict.some",
-    "none": "mla.ctrl.verdict.none",
-}
 OFF_SAYS = {  # head_views.ABLATION_VERDICTS
     "more": "mla.off.verdict.more",
     "less": "mla.off.verdict.less",
@@ -489,51 +486,67 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
         firsts.append(words[0] if words else 0)
         texts.append((relation.text, f"{relation.pronoun} → {relation.owner}"))
         checks.append(check)
-        tops.append(run.tokens[keep[check.top_word]])
+        top = keep[check.top_word]
+        tops.append(token_labels(run.tokens, [top])[top])  # "2 · the": a word can occur twice
     if not checks:
         return
-    weight_col, predicted_col = t("mla.rank.col.weight"), t("mla.rank.col.predicted")
+    sentence_col, pair_col = t("mla.ctrl.col.sentence"), t("mla.ctrl.col.pair")
+    weight_col, predicted_col = t("mla.ctrl.col.weight"), t("mla.ctrl.col.predicted")
+    verdict_col, top_col = t("mla.rank.col.verdict"), t("mla.ctrl.col.top")
+    rows = pd.DataFrame(
+        {
+            sentence_col: [text for text, _ in texts],
+            pair_col: [pair for _, pair in texts],
+            weight_col: [f"{c.check.weight:.3f}" for c in checks],
+            predicted_col: [f"{c.check.predicted.value:.3f}" for c in checks],
+            verdict_col: [
+                t(VERDICT_LABELS[c.check.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
+                for c in checks
+            ],
+            top_col: tops,
+        }
+    )
+    helps = {
+        weight_col: t("mla.ctrl.help.weight"),
+        predicted_col: t("mla.ctrl.help.predicted"),
+        top_col: t("mla.ctrl.help.top"),
+    }
+    # Every row and every column in view: 23 sentences scrolled inside a 10-row box, and the
+    # last column ran past the page's edge. Short headers (the long meaning in each help), each
+    # column as wide as its longest cell.
     st.dataframe(
-        pd.DataFrame(
-            {
-                t("mla.ctrl.col.sentence"): [text for text, _ in texts],
-                t("mla.ctrl.col.pair"): [pair for _, pair in texts],
-                weight_col: [c.check.weight for c in checks],
-                predicted_col: [c.check.predicted.value for c in checks],
-                t("mla.rank.col.verdict"): [
-                    t(VERDICT_LABELS[c.check.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
-                    for c in checks
-                ],
-                t("mla.ctrl.col.top"): tops,
-            }
-        ),
+        rows,
         column_config={
-            weight_col: st.column_config.NumberColumn(format="%.3f"),
-            predicted_col: st.column_config.NumberColumn(format="%.3f"),
+            name: st.column_config.TextColumn(
+                width=_fit([name, *rows[name]]),
+                help=helps.get(name),
+                alignment="right" if name in (weight_col, predicted_col) else None,
+            )
+            for name in rows.columns
         },
         hide_index=True,
+        height=table_height(len(rows)),
     )
-    label, total = options[chosen], len(checks)
-    above = sum(c.check.verdict == "above" for c in checks)
-    links = sum(c.links for c in checks)
-    summary = t("mla.ctrl.summary", head=label, above=above, links=links, total=total)
-    verdict = t(
-        CONTROL_SAYS[head_views.controls_verdict(links, total)],
-        head=label,
-        links=links,
-        total=total,
-    )
-    kind, k = head_views.top_word_habit(checks, firsts)
-    if kind == "offset":
-        side = t("mla.ctrl.habit.after" if k > 0 else "mla.ctrl.habit.before")
-        habit = t("mla.ctrl.habit.offset", head=label, k=abs(k), side=side)
-    elif kind == "first_word":
-        habit = t("mla.ctrl.habit.first_word", head=label)
-    else:
-        habit = ""
-    st.markdown(join_sentences([s for s in (summary, verdict, habit) if s]))
+    label = options[chosen]
+    said = [
+        say(head_views.controls_summary(label, checks)),
+        say(head_views.controls_claim(label, checks)),
+        say(head_views.habit_claim(label, checks, firsts)),
+    ]
+    st.markdown(join_sentences([s for s in said if s]))
     if own:
         st.caption(t("mla.ctrl.own_left_out", sentence=own[0]))
+
+
+def _fit(cells: list[str]) -> int:
+    """Pixels a table column needs to show its longest cell (or header) whole: about 6.5 px a
+    Latin character and 13 px a wide one (measured on the page: 54 letters take about 320 px),
+    with room for the cell's padding and sort icon."""
+
+    def width(text: str) -> float:
+        return sum(13.0 if unicodedata.east_asian_width(ch) in "WF" else 6.5 for ch in text)
+
+    return int(max(width(str(cell)) for cell in cells)) + 30
 
 
 def _head_off(
@@ -585,7 +598,11 @@ def _head_off(
                     t("mla.off.row.off", head=labels[0]),
                     t("mla.off.row.control", head=labels[1]),
                 ],
-                weight_col: [None, *(float(weights[layer, k, i, j]) for k in (head, control))],
+                # the run with every head on has no head switched off: "—", not "None"
+                weight_col: [
+                    "—",
+                    *(f"{weights[layer, k, i, j]:.3f}" for k in (head, control)),
+                ],
                 query_col: [1.0, *(e.query_cosine for e in effects)],
                 change_col: [0.0, *(e.query_change for e in effects)],
                 sentence_col: [1.0, *(e.sentence_cosine for e in effects)],
@@ -599,7 +616,7 @@ def _head_off(
             }
         ),
         column_config={
-            weight_col: st.column_config.NumberColumn(format="%.3f"),
+            weight_col: st.column_config.TextColumn(alignment="right"),
             query_col: st.column_config.NumberColumn(format=cosine_format),
             change_col: st.column_config.NumberColumn(format=cosine_format),
             sentence_col: st.column_config.NumberColumn(format=cosine_format),

@@ -22,53 +22,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "一个词，两个句子：起点相同，终点不同",
     },
     "ctx.pair.body": {
-        "en": "Type two sentences that use one word in different senses, and the word. We "
-        "compare the word's vectors in the two runs with the cosine (1 = same direction): first "
-        "the rows of the input table, then the model's input after positions are added and "
-        "normalised (layer 0), then the output of every layer. A word that WordPiece splits "
-        "into several pieces is the mean of its pieces. Any two sentences move a word's vector "
-        "somewhat, so a third sentence, A′, uses the word in the same sense as A: the control. "
-        "Only if A and B end clearly further apart than A and A′ do the numbers point to the "
-        "sense.",
-        "zh": "输入两个在不同意义上使用同一个词的句子，再输入这个词。我们用余弦相似度"
-        "（1 表示方向完全相同）比较这个词在两次运行中的向量：先比较输入表中的行，"
-        "再比较加上位置向量并归一化之后的模型输入（第 0 层），然后比较每一层的输出。"
-        "如果 WordPiece 把这个词切成了好几个子词，就取这些子词向量的平均。"
-        "任意两个句子都会让这个词的向量有所变化，所以第三个句子 A′ 以和 A 相同的意思使用这个词，"
-        "作为对照：只有当 A 与 B 最后明显比 A 与 A′ 离得更远时，这些数字才说明差别来自词义。",
+        "en": "Type two sentences that use one word, and the word. We compare the word's vectors "
+        "in the two runs with the cosine (1 = same direction): first the rows of the input table, "
+        "then the model's input after positions are added and normalised (layer 0), then the "
+        "output of every layer. A word that WordPiece splits into several pieces is the mean of "
+        "its pieces. Any two sentences move a word's vector somewhat, whatever its sense, so the "
+        "pair is read against a calibration: many pairs of sentences, written and labelled for "
+        "this page, that use one word in one sense or in two.",
+        "zh": "输入两个都用到同一个词的句子，再输入这个词。我们用余弦相似度（1 表示方向完全相同）"
+        "比较这个词在两次运行中的向量：先比较输入表中的行，再比较加上位置向量并归一化之后的"
+        "模型输入（第 0 层），然后比较每一层的输出。如果 WordPiece 把这个词切成了好几个子词，"
+        "就取这些子词向量的平均。无论词义是否相同，任意两个句子都会让这个词的向量有所变化，"
+        "所以这一对要放到一组校准数据旁边来读：为本页编写并标注的许多句子对，"
+        "其中同一个词有的意思相同，有的意思不同。",
     },
     "ctx.pair.a": {"en": "Sentence A", "zh": "句子 A"},
     "ctx.pair.b": {"en": "Sentence B", "zh": "句子 B"},
-    "ctx.pair.control": {
-        "en": "Control A′ (the word in A's sense)",
-        "zh": "对照句 A′（词义与 A 相同）",
-    },
     "ctx.pair.word": {"en": "Word", "zh": "词"},
     "ctx.pair.empty": {
         "en": "Type two sentences and a word that occurs in both.",
         "zh": "请输入两个句子，以及一个在两句中都出现的词。",
-    },
-    "ctx.pair.control_not_found": {
-        "en": "“{word}” does not occur in the control sentence: {text}. The pair A, B is shown "
-        "without a control.",
-        "zh": "“{word}” 没有出现在对照句中：{text}。下面只显示 A、B 这一对，没有对照。",
-    },
-    "ctx.pair.no_control": {
-        "en": "Without a control sentence there is no yardstick: a lower cosine alone does not "
-        "say whether the sense or just the other words made the difference. Type a sentence "
-        "that uses the word as A does.",
-        "zh": "没有对照句就没有参照：余弦低了，本身并不能说明差别来自词义还是只是来自别的词。"
-        "请输入一个和 A 用法相同的句子。",
-    },
-    "ctx.pair.control_pieces": {
-        "en": "In the control A′, “{word}” is {c}.",
-        "zh": "在对照句 A′ 中，“{word}” 是 token {c}。",
-    },
-    "ctx.pair.control_other_rows": {
-        "en": "In the control A′, “{word}” is {c}: other token ids than in A, so the control "
-        "starts from other input rows too and compares more than the context.",
-        "zh": "在对照句 A′ 中，“{word}” 是 {c}：token id 和 A 中的不同，所以对照句连输入表中的行"
-        "都不一样，比较的就不只是上下文了。",
     },
     "ctx.pair.not_found": {
         "en": "“{word}” does not occur in: {text}. Pick a word that both sentences contain.",
@@ -88,10 +61,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "输入表中的行加上位置向量，再经过 LayerNorm：第 1 层读到的就是它。",
     },
     "ctx.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
-    "ctx.metric.control": {
-        "en": "control A vs A′, after layer 6",
-        "zh": "对照 A 与 A′，第 6 层之后",
-    },
     "ctx.pair.same_rows": {
         "en": "The word has the same token ids in both sentences, so the lookup returns the very "
         "same rows: a cosine of exactly 1. Layer 0 adds a position vector and normalises, "
@@ -114,21 +83,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这里这个词在两句中被切成了不同的 token id，所以连输入表中的行都不一样。"
         "试试一个在两句中写法完全相同的词。",
     },
-    "ctx.series.hidden": {
-        "en": "hidden state, A vs B",
-        "zh": "隐藏状态，A 与 B",
-    },
-    "ctx.series.control": {
-        "en": "hidden state, A vs A′ (control)",
-        "zh": "隐藏状态，A 与 A′（对照）",
-    },
-    "ctx.series.word": {
-        "en": "input-table row, A vs B (static)",
-        "zh": "输入表中的行，A 与 B（静态）",
-    },
     "ctx.axis.layer": {"en": "layer", "zh": "层"},
     "ctx.axis.cosine": {"en": "cos of the two “{word}” vectors", "zh": "两个 “{word}” 向量的余弦"},
-    "ctx.col.control": {"en": "cos, control", "zh": "余弦（对照）"},
     "ctx.axis.series": {"en": "vector", "zh": "向量"},
     "ctx.pair.path": {
         "en": "In A and B the two “{word}” vectors have a cosine of {first} at layer 0 and "
@@ -141,37 +97,167 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在 A 和 B 中，两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}"
         "（最低 {lowest}，出现在第 {at} 层）。",
     },
-    "ctx.pair.verdict.apart": {
-        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
-        "same-sense control A′, {control}. The tested pair ends {gap} lower — more than "
-        "{margin}, how much “bank” moved between 15 same-sense river sentences (a rough guide "
-        "for other words). So here "
-        "the hidden states put A's and B's “{word}” further apart than two uses of A's sense.",
-        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
-        "{control}。被测的这一对低了 {gap}，超过了 {margin}"
-        "（这是 “bank” 在 15 个同义的河岸句子之间的变化幅度，"
-        "对别的词只是粗略的参照）。所以在这里，隐藏状态让 A 与 B 中的 “{word}” "
-        "比同一词义下的两次使用离得更远。",
+    # --- the calibration -------------------------------------------------------------------------
+    "ctx.cal.computing": {
+        "en": "Measuring the {n} calibration sentences with MiniLM (once per server)…",
+        "zh": "正在用 MiniLM 计算 {n} 个校准句子（每个服务器只算一次）…",
     },
-    "ctx.pair.verdict.no_gap": {
-        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
-        "same-sense control A′, {control}. They differ by only {gap}, within {margin} (about "
-        "what swapping one same-sense sentence for another changes): these numbers do not show "
-        "the hidden states telling a difference of sense apart. Perhaps A and B use the word "
-        "in the same sense.",
-        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和词义相同的对照句 A′ 中是 "
-        "{control}。两者只差 {gap}，在 {margin} 以内（这是 “bank” 在 15 个同义的河岸句子之间的"
-        "变化幅度，对别的词只是粗略的参照）：这些数字并不能说明隐藏状态区分出了词义的不同。"
-        "也许 A 和 B 里这个词的意思本来就一样。",
+    "ctx.cal.pair_title": {
+        "en": "Your pair beside the labelled pairs",
+        "zh": "你的这一对，放在标注过的句子对旁边",
     },
-    "ctx.pair.verdict.reversed": {
-        "en": "After layer 6, “{word}” in A and B has a cosine of {test}; in A and the "
-        "control A′, {control}: the tested pair ends {gap} closer than the control, more than "
-        "{margin}. Either A′ does not use the word as A does, or something other than the "
-        "sense (length, position, neighbouring words) weighs more here.",
-        "zh": "第 6 层之后，“{word}” 在 A 和 B 中的余弦是 {test}；在 A 和对照句 A′ 中是 "
-        "{control}：被测的这一对反而比对照更接近，高出 {gap}，超过了 {margin}。要么 A′ 里"
-        "这个词的用法和 A 不同，要么这里起作用的不是词义，而是别的因素（句长、位置、相邻的词）。",
+    "ctx.cal.pair_body.en": {
+        "en": "The word is read against the English calibration: {words} ambiguous words, "
+        "{n_same} pairs of sentences that use the word in the same sense and {n_different} "
+        "that use it in two senses. The chart follows your pair's cosine through the layers "
+        "beside the lowest cosine of any same-sense pair, the highest of any different-sense "
+        "pair, and the median of each kind.",
+        "zh": "这个词对照的是英文校准数据：{words} 个多义词，{n_same} 对句子中这个词意思相同，"
+        "{n_different} 对中意思不同。图中逐层画出你这一对的余弦，旁边是所有同义句子对中最低的"
+        "余弦、所有异义句子对中最高的余弦，以及两类各自的中位数。",
+    },
+    "ctx.cal.pair_body.zh": {
+        "en": "The word has a Chinese character, so it is read against the Chinese calibration: "
+        "{words} ambiguous words, {n_same} pairs of sentences that use the word in the same "
+        "sense and {n_different} that use it in two senses. The chart follows your pair's cosine "
+        "through the layers beside the lowest cosine of any same-sense pair, the highest of any "
+        "different-sense pair, and the median of each kind.",
+        "zh": "这个词含有汉字，所以对照的是中文校准数据：{words} 个多义词，{n_same} 对句子中"
+        "这个词意思相同，{n_different} 对中意思不同。图中逐层画出你这一对的余弦，旁边是所有"
+        "同义句子对中最低的余弦、所有异义句子对中最高的余弦，以及两类各自的中位数。",
+    },
+    "ctx.cal.series.yours": {"en": "your A and B", "zh": "你的 A 与 B"},
+    "ctx.cal.series.same_min": {
+        "en": "same sense: lowest of the pairs",
+        "zh": "同义：各对中最低",
+    },
+    "ctx.cal.series.same_median": {"en": "same sense: median", "zh": "同义：中位数"},
+    "ctx.cal.series.different_median": {"en": "two senses: median", "zh": "异义：中位数"},
+    "ctx.cal.series.different_max": {
+        "en": "two senses: highest of the pairs",
+        "zh": "异义：各对中最高",
+    },
+    "ctx.cal.verdict.different": {
+        "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
+        "“{word}” in A and B has a cosine of {cos}: lower than in every one of the {n_same} "
+        "same-sense pairs (the lowest: {same_min}), and {beyond} of the {n_different} "
+        "different-sense pairs were lower still. By this calibration, A and B use “{word}” in "
+        "**different senses**.",
+        "zh": "在第 {layer} 层（校准数据在这一层最能区分词义，AUC 为 {auc}），“{word}” 在 A 和 B "
+        "中的余弦是 {cos}：比全部 {n_same} 对同义句子都低（其中最低是 {same_min}），"
+        "而 {n_different} 对异义句子中有 {beyond} 对比它还低。按这组校准数据，A 和 B 中的 "
+        "“{word}” 是**不同的意思**。",
+    },
+    "ctx.cal.verdict.same": {
+        "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
+        "“{word}” in A and B has a cosine of {cos}: higher than in every one of the "
+        "{n_different} different-sense pairs (the highest: {different_max}), and {beyond_same} "
+        "of the {n_same} same-sense pairs were higher still. By this calibration, A and B use "
+        "“{word}” in **the same sense**.",
+        "zh": "在第 {layer} 层（校准数据在这一层最能区分词义，AUC 为 {auc}），“{word}” 在 A 和 B "
+        "中的余弦是 {cos}：比全部 {n_different} 对异义句子都高（其中最高是 {different_max}），"
+        "而 {n_same} 对同义句子中有 {beyond_same} 对比它还高。按这组校准数据，A 和 B 中的 "
+        "“{word}” 是**同一个意思**。",
+    },
+    "ctx.cal.verdict.cannot": {
+        "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
+        "“{word}” in A and B has a cosine of {cos}. Same-sense pairs went as low as {same_min} "
+        "and different-sense pairs as high as {different_max}; {beyond} of the {n_different} "
+        "different-sense pairs were lower than yours and {beyond_same} of the {n_same} "
+        "same-sense pairs higher. Your cosine is neither below every same-sense pair nor above "
+        "every different-sense pair: **these numbers cannot tell** whether A and B use "
+        "“{word}” in one sense or in two.",
+        "zh": "在第 {layer} 层（校准数据在这一层最能区分词义，AUC 为 {auc}），“{word}” 在 A 和 B "
+        "中的余弦是 {cos}。同义句子对最低到过 {same_min}，异义句子对最高到过 {different_max}；"
+        "{n_different} 对异义句子中有 {beyond} 对比你的低，{n_same} 对同义句子中有 "
+        "{beyond_same} 对比你的高。你的余弦既没有低于所有同义句子对，也没有高于所有异义句子对："
+        "**这些数字无法判断** A 和 B 中的 “{word}” 是同一个意思还是两个意思。",
+    },
+    "ctx.cal.sep_title": {
+        "en": "How well do MiniLM's layers separate senses?",
+        "zh": "MiniLM 的各层能把词义分开到什么程度？",
+    },
+    "ctx.cal.sep_body": {
+        "en": "For every layer, the AUC: the chance that a same-sense pair of the calibration "
+        "has a higher cosine than a different-sense pair, both picked at random (1 = the cosine "
+        "always puts them in the right order, 0.5 = no better than a coin). The table adds the "
+        "accuracy of the best single cosine threshold at that layer.",
+        "zh": "对每一层给出 AUC：从校准数据中随机各取一对同义句子和一对异义句子，"
+        "同义那一对余弦更高的概率（1 表示余弦总能排对顺序，0.5 表示和抛硬币一样）。"
+        "表中还给出在这一层用一个最佳余弦阈值所能达到的准确率。",
+    },
+    "ctx.cal.lang.en": {"en": "English pairs", "zh": "英文句子对"},
+    "ctx.cal.lang.zh": {"en": "Chinese pairs", "zh": "中文句子对"},
+    "ctx.cal.axis.auc": {"en": "AUC, same vs two senses", "zh": "AUC（同义与异义）"},
+    "ctx.cal.axis.language": {"en": "calibration", "zh": "校准数据"},
+    "ctx.cal.col.auc": {"en": "AUC, {language}", "zh": "{language}的 AUC"},
+    "ctx.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "{language}的准确率"},
+    "ctx.cal.sep.some.en": {
+        "en": "English: the layers separate senses only in part, best at layer {layer} (AUC "
+        "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
+        "different-sense pairs of {words} words: many pairs of the two kinds overlap, so many "
+        "cosines carry no verdict.",
+        "zh": "英文：各层只能部分地把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子："
+        "两类句子对有很多重叠，所以许多余弦给不出结论。",
+    },
+    "ctx.cal.sep.chance.en": {
+        "en": "English: the layers do little better than chance, at best AUC {auc} (layer "
+        "{layer}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
+        "different-sense pairs of {words} words.",
+        "zh": "英文：各层并不比随机猜测好多少，最好也只有 AUC {auc}（第 {layer} 层；"
+        "第 {last} 层之后为 {last_auc}），依据是 {words} 个词的 {n_same} 对同义和 "
+        "{n_different} 对异义句子。",
+    },
+    "ctx.cal.sep.clear.zh": {
+        "en": "Chinese: the layers separate senses, best at layer {layer} (AUC {auc}; after "
+        "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
+        "pairs of {words} words — though {unknown} of the words, and {unknown_share} of all the "
+        "tokens of their sentences, are [UNK] to MiniLM.",
+        "zh": "中文：各层能把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子——"
+        "尽管其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
+        "在 MiniLM 看来都是 [UNK]。",
+    },
+    "ctx.cal.sep.some.zh": {
+        "en": "Chinese: the layers separate senses only in part, best at layer {layer} (AUC "
+        "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
+        "different-sense pairs of {words} words; {unknown} of the words, and {unknown_share} of "
+        "all the tokens of their sentences, are [UNK] to MiniLM.",
+        "zh": "中文：各层只能部分地把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子；"
+        "其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
+        "在 MiniLM 看来都是 [UNK]。",
+    },
+    "ctx.cal.sep.chance.zh": {
+        "en": "Chinese: the layers do little better than chance, at best AUC {auc} (layer "
+        "{layer}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
+        "different-sense pairs of {words} words. MiniLM's vocabulary was built for English: "
+        "{unknown} of these {words} words, and {unknown_share} of all the tokens of their "
+        "sentences, are [UNK] to it — one and the same input row whatever the character. So a "
+        "verdict on a Chinese pair is rare here.",
+        "zh": "中文：各层并不比随机猜测好多少，最好也只有 AUC {auc}（第 {layer} 层；"
+        "第 {last} 层之后为 {last_auc}），依据是 {words} 个词的 {n_same} 对同义和 "
+        "{n_different} 对异义句子。MiniLM 的词表是为英文建的：这 {words} 个词中有 {unknown} 个，"
+        "以及这些句子全部 token 中的 {unknown_share}，在它看来都是 [UNK]——不管是哪个字，"
+        "都是输入表中同一行。所以在这里，中文句子对很少能得到结论。",
+    },
+    "ctx.cal.sep.clear.en": {
+        "en": "English: the layers separate senses, best at layer {layer} (AUC {auc}; after "
+        "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
+        "pairs of {words} words ({unknown_share} of their sentences' tokens are [UNK]).",
+        "zh": "英文：各层能把词义分开，第 {layer} 层最好（AUC {auc}；第 {last} 层之后为 "
+        "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子"
+        "（这些句子的 token 中有 {unknown_share} 是 [UNK]）。",
+    },
+    "ctx.cal.source": {
+        "en": "The calibration: {sentences} sentences (English and Chinese), written and labelled "
+        "by this project for this page, each ambiguous word in two senses with three sentences "
+        "each; every two sentences of one word make a pair. Shipped with the package "
+        "(topics/data/senses.tsv, CC0), nothing is downloaded.",
+        "zh": "校准数据：{sentences} 个句子（英文和中文），由本项目为本页编写并标注，每个多义词"
+        "取两个意思，每个意思三句；同一个词的任意两句构成一对。随软件包一起提供"
+        "（topics/data/senses.tsv，CC0），无需下载。",
     },
     # --- sentence similarity ---------------------------------------------------------------------
     "ctx.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
@@ -355,23 +441,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "我们凭什么这么说：本页用到的对照",
     },
     "ctx.know.body": {
-        "en": "- **A same-sense pair.** Two sentences drift apart anyway, sense or no sense: "
-        "different neighbours change every hidden state. So the different-sense pair is read "
-        "against a pair of the same word in the same sense, computed the same way; only a gap "
-        "larger than {margin} (how much “bank” moved between 15 same-sense river sentences, a "
-        "rough guide for other words) "
-        "is called a difference of sense.\n"
+        "en": "- **Labelled pairs, not one control.** Two sentences drift apart anyway, sense "
+        "or no sense: different neighbours change every hidden state, by an amount that depends "
+        "on the word. So your pair is read against many pairs written and labelled for this "
+        "page; a verdict is given only where your cosine lies outside what every pair of the "
+        "other kind produced, and otherwise the page says the numbers cannot tell.\n"
         "- **Shared words.** Sentence embeddings are pulled together by the words two sentences "
         "share, not only by what they mean; the page names the shared words when they could "
         "explain which sentences come out closest.\n"
         "- **The rank, not only the cosine.** When one token's vector moves toward another, "
         "every token may be moving toward every other; the rank among all the sentence's "
         "tokens tells the two cases apart.",
-        "zh": "- **同义对照。** 不管意思是否相同，两句话里的同一个词都会渐渐分开："
-        "邻居不同，每个隐藏状态都会变。所以异义的一对要与同一个词、同一种意思的一对相比，"
-        "两者用同样的方法计算；只有差距大于 {margin}"
-        "（这是 “bank” 在 15 个同义的河岸句子之间的变化幅度，对别的词只是粗略的参照）"
-        "才算作意思上的不同。\n"
+        "zh": "- **用一组标注过的句子对，而不是一个对照句。** 不管意思是否相同，两句话里的同一个词"
+        "都会渐渐分开：邻居不同，每个隐藏状态都会变，变多少还取决于这个词。所以你的这一对要和"
+        "许多为本页编写并标注的句子对相比；只有当你的余弦落在另一类句子对全都没有到过的范围，"
+        "才给出结论，否则本页会说这些数字无法判断。\n"
         "- **共同的词。** 句子向量会因为两句话共有的词而靠近，而不仅仅因为意思相近；"
         "当共同的词可能解释哪几句最接近时，本页会把它们列出来。\n"
         "- **看名次，不只看余弦。** 一个 token 的向量朝另一个靠近时，也可能是所有 token "

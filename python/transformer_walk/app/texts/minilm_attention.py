@@ -316,7 +316,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mla.ctrl.head": {"en": "Head to test", "zh": "要检验的头"},
     "mla.ctrl.col.sentence": {"en": "sentence", "zh": "句子"},
     "mla.ctrl.col.pair": {"en": "pronoun → owner", "zh": "代词 → 主人"},
-    "mla.ctrl.col.top": {"en": "the pronoun's top word", "zh": "代词权重最大的词"},
+    "mla.ctrl.col.top": {"en": "top word", "zh": "最看重的词"},
+    "mla.ctrl.col.weight": {"en": "weight", "zh": "权重"},
+    "mla.ctrl.col.predicted": {"en": "by position", "zh": "按位置预测"},
+    "mla.ctrl.help.weight": {
+        "en": "The weight the head gives from the pronoun to its owner.",
+        "zh": "这个头从代词给主人的权重。",
+    },
+    "mla.ctrl.help.predicted": {
+        "en": "What position alone predicts for that weight (the rule of the ranking's tables).",
+        "zh": "仅凭位置对这个权重的预测（规则同上面排名表格）。",
+    },
+    "mla.ctrl.help.top": {
+        "en": "The word the pronoun gives the most weight in this head, by position and text.",
+        "zh": "在这个头里，代词分到权重最多的词（位置 · 文字）。",
+    },
     "mla.ctrl.summary": {
         "en": "In {above} of {total} sentences {head}'s weight from the pronoun to its owner is "
         "above what position alone predicts; in {links} of them the owner is also the word the "
@@ -345,14 +359,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "these sentences.",
         "zh": "所以 {head} 一个也没有通过：在这些句子里，它并不把代词连向它的主人。",
     },
-    "mla.ctrl.habit.offset": {
-        "en": "In every one of them {head}'s top word is the token {k} {k:place|places} {side} "
+    "mla.ctrl.habit.offset_after": {
+        "en": "In every one of them {head}'s top word is the token {k} {k:place|places} after "
         "the pronoun: a position habit, which finds the owner only where the owner stands there.",
-        "zh": "在每一个句子里，{head} 权重最大的词都是代词{side}第 {k} 个 token：这是位置习惯，"
+        "zh": "在每一个句子里，{head} 权重最大的词都是代词后面第 {k} 个 token：这是位置习惯，"
         "只有主人恰好站在那里时它才会找到主人。",
     },
-    "mla.ctrl.habit.after": {"en": "after", "zh": "后面"},
-    "mla.ctrl.habit.before": {"en": "before", "zh": "前面"},
+    "mla.ctrl.habit.offset_before": {
+        "en": "In every one of them {head}'s top word is the token {k} {k:place|places} before "
+        "the pronoun: a position habit, which finds the owner only where the owner stands there.",
+        "zh": "在每一个句子里，{head} 权重最大的词都是代词前面第 {k} 个 token：这是位置习惯，"
+        "只有主人恰好站在那里时它才会找到主人。",
+    },
     "mla.ctrl.habit.first_word": {
         "en": "In every one of them {head}'s top word is the sentence's first word: a position "
         "habit, which finds the owner only where the owner comes first.",

@@ -21,6 +21,7 @@ from transformer_walk.app.views.minilm import (
     most_attended,
 )
 from transformer_walk.app.views.minilm_vectors import cosine
+from transformer_walk.topics.claims import Claim, claim
 
 # --- attention ----------------------------------------------------------------------------------
 
@@ -350,14 +351,35 @@ class Relation:
     owner: str
 
 
-#: Possessive pronouns and their owners, at different distances and not always the first word, so
-#: that a head keyed to a distance or to the sentence's start does not pass them all.
+#: Possessive pronouns and their owners, at different distances (from 2 to 8 words back) and not
+#: always the first word, so that a head keyed to a distance or to the sentence's start does not
+#: pass them all: the control sentences of the head claims. Each pronoun and owner is one WordPiece
+#: token, and the owner is the only word before the pronoun it can refer to (tests hold both).
 POSSESSIVES = (
     Relation("Tom loves his dog", "his", "tom"),
     Relation("The old man loves his dog", "his", "man"),
     Relation("Tom says Mary loves her cat", "her", "mary"),
     Relation("The teacher drove home from work in her new car", "her", "teacher"),
     Relation("The boy next door lost his keys", "his", "boy"),
+    Relation("Anna washed her hands", "her", "anna"),
+    Relation("Yesterday the farmer sold his horse", "his", "farmer"),
+    Relation("The queen waved to the crowd from her balcony", "her", "queen"),
+    Relation("After dinner the king read his letters", "his", "king"),
+    Relation("My sister painted her room blue", "her", "sister"),
+    Relation("The doctor left his bag in the car", "his", "doctor"),
+    Relation("In the morning the girl fed her rabbit", "her", "girl"),
+    Relation("The pilot checked the map before he started his engine", "his", "pilot"),
+    Relation("Peter gave the book back to his friend", "his", "peter"),
+    Relation("The actress forgot her lines on stage", "her", "actress"),
+    Relation("The children watched as the baker opened his shop", "his", "baker"),
+    Relation("When it rained the old woman closed her windows", "her", "woman"),
+    Relation("The student who sat at the back raised his hand", "his", "student"),
+    Relation("Every evening the fisherman mends his nets", "his", "fisherman"),
+    Relation("The nurse smiled and put on her coat", "her", "nurse"),
+    Relation("Jack cleaned the mud off his boots", "his", "jack"),
+    Relation("The singer thanked her band", "her", "singer"),
+    Relation("On Sunday my uncle washed his car", "his", "uncle"),
+    Relation("Lucy found a coin in her pocket", "her", "lucy"),
 )
 
 
@@ -442,6 +464,120 @@ def controls_verdict(above: int, total: int) -> str:
     if 2 * above > total:
         return "most"
     return "some" if above else "none"
+
+
+# --- the controls, said -------------------------------------------------------------------------
+
+
+def _passes(check: RelationCheck) -> tuple[bool, bool]:
+    """(above, links) recomputed from the check's raw numbers, not read from its verdict."""
+    c = check.check
+    verdict = position_verdict(c.weight, c.habits, check.pronoun, check.owner, c.predicted.value)
+    return verdict == "above", verdict == "above" and check.top_word == check.owner
+
+
+def _counts(checks: Sequence[RelationCheck]) -> dict[str, int]:
+    passes = [_passes(c) for c in checks]
+    return {
+        "above": sum(above for above, _ in passes),
+        "links": sum(links for _, links in passes),
+        "total": len(checks),
+    }
+
+
+def _summary_holds(said: Claim, head: str, checks: Sequence[RelationCheck]) -> bool:
+    return (
+        bool(checks)
+        and said.message == "mla.ctrl.summary"
+        and dict(said.fields) == {"head": head, **_counts(checks)}
+    )
+
+
+@claim(_summary_holds)
+def controls_summary(head: str, checks: Sequence[RelationCheck]) -> Claim | None:
+    """In how many control sentences head ``head`` gives the owner more than position alone
+    predicts, and in how many of those the owner is also the pronoun's top word; None without
+    a sentence."""
+    if not checks:
+        return None
+    return Claim("mla.ctrl.summary", {"head": head, **_counts(checks)})
+
+
+#: The message of each ``controls_verdict``, written out so that the id check finds it.
+CONTROL_MESSAGES = {
+    "all": "mla.ctrl.verdict.all",
+    "most": "mla.ctrl.verdict.most",
+    "some": "mla.ctrl.verdict.some",
+    "none": "mla.ctrl.verdict.none",
+}
+HABIT_MESSAGES = {"after": "mla.ctrl.habit.offset_after", "before": "mla.ctrl.habit.offset_before"}
+
+
+def _controls_holds(said: Claim, head: str, checks: Sequence[RelationCheck]) -> bool:
+    if not checks:
+        return False
+    counts = _counts(checks)
+    verdict = controls_verdict(counts["links"], counts["total"])
+    return said.message == CONTROL_MESSAGES[verdict] and dict(said.fields) == {
+        "head": head,
+        "links": counts["links"],
+        "total": counts["total"],
+    }
+
+
+@claim(_controls_holds)
+def controls_claim(head: str, checks: Sequence[RelationCheck]) -> Claim | None:
+    """What the control sentences allow about head ``head``: it passes in "all", "most",
+    "some" or "none" of them (``controls_verdict`` over ``RelationCheck.links``); None without a
+    sentence."""
+    if not checks:
+        return None
+    counts = _counts(checks)
+    verdict = controls_verdict(counts["links"], counts["total"])
+    return Claim(
+        CONTROL_MESSAGES[verdict],
+        {"head": head, "links": counts["links"], "total": counts["total"]},
+    )
+
+
+def _habit_holds(
+    said: Claim, head: str, checks: Sequence[RelationCheck], first_words: Sequence[int]
+) -> bool:
+    if not checks or dict(said.fields).get("head") != head:
+        return False
+    offsets = {c.top_word - c.pronoun for c in checks}
+    if said.message in HABIT_MESSAGES.values():
+        k = said.fields.get("k")
+        sign = 1 if said.message.endswith("after") else -1
+        return (
+            len(offsets) == 1
+            and isinstance(k, int)
+            and k > 0
+            and offsets == {sign * k}
+            and set(said.fields) == {"head", "k"}
+        )
+    return (
+        said.message == "mla.ctrl.habit.first_word"
+        and len(offsets) > 1
+        and all(c.top_word == f for c, f in zip(checks, first_words, strict=True))
+        and set(said.fields) == {"head"}
+    )
+
+
+@claim(_habit_holds)
+def habit_claim(
+    head: str, checks: Sequence[RelationCheck], first_words: Sequence[int]
+) -> Claim | None:
+    """A position habit behind the pronoun's top word in every control sentence
+    (``top_word_habit``): always k tokens after or before it, or always the sentence's first
+    word; None when there is no such habit."""
+    kind, k = top_word_habit(checks, first_words)
+    if kind == "offset" and k != 0:
+        side = "after" if k > 0 else "before"
+        return Claim(HABIT_MESSAGES[side], {"head": head, "k": abs(k)})
+    if kind == "first_word":
+        return Claim("mla.ctrl.habit.first_word", {"head": head})
+    return None
 
 
 # --- one head switched off ---------------------------------------------------------------------

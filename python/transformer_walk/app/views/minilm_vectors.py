@@ -1,6 +1,6 @@
 """MiniLM's vectors, as the Contextual page reads them: a word's pieces, cosines and distances
 between hidden states, one PCA shared by every layer (so a token's path can be drawn), one word
-in two sentences against a same-sense control pair, and the words two sentences share (which
+in two sentences, and the words two sentences share (which
 pull whole-sentence cosines) — with the verdicts the page prints. Nothing here runs the encoder.
 """
 
@@ -12,40 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# The word-in-a-run helpers live with the calibration that uses them too; read from here by pages.
+from transformer_walk.topics.senses import cosine as cosine
+from transformer_walk.topics.senses import find_word as find_word
+from transformer_walk.topics.senses import mean_rows as mean_rows
+from transformer_walk.topics.senses import word_pieces as word_pieces
+
 # --- words and vectors --------------------------------------------------------------------------
-
-
-def find_word(text: str, word: str) -> tuple[int, int] | None:
-    """Character span of the first occurrence of ``word`` in ``text`` (case-insensitive): as a
-    whole word if it occurs as one, else anywhere (Chinese has no spaces between words)."""
-    word = word.strip()
-    if not word:
-        return None
-    whole = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, flags=re.IGNORECASE)
-    if whole:
-        return whole.span()
-    start = text.lower().find(word.lower())
-    return None if start < 0 else (start, start + len(word))
-
-
-def word_pieces(offsets: list[tuple[int, int]], span: tuple[int, int]) -> list[int]:
-    """Positions of the tokens whose characters overlap ``span`` (specials have no characters)."""
-    start, stop = span
-    return [i for i, (s, e) in enumerate(offsets) if e > s and s < stop and e > start]
-
-
-def mean_rows(vectors: np.ndarray, pieces: list[int]) -> np.ndarray:
-    """A word split into several pieces is the mean of its pieces' vectors.
-    vectors [..., n, d] → [..., d]."""
-    return vectors[..., pieces, :].mean(axis=-2)
-
-
-def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cosine similarity over the last axis (broadcasting): [..., d] × [..., d] → [...]."""
-    a64, b64 = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    dot = (a64 * b64).sum(axis=-1)
-    norms = np.linalg.norm(a64, axis=-1) * np.linalg.norm(b64, axis=-1)
-    return dot / np.maximum(norms, 1e-300)
 
 
 def cosine_matrix(vectors: np.ndarray) -> np.ndarray:
@@ -199,37 +172,6 @@ def lowest_between(cosines: Sequence[float] | np.ndarray) -> int | None:
     shown = [round(float(c), 3) for c in cosines]
     low = min(shown)
     return None if low in (shown[0], shown[-1]) else shown.index(low)
-
-
-# How far below the control pair the tested pair must end to count as "apart". Measured for
-# "bank" against "I sat on the river bank." (all-MiniLM-L6-v2, after layer 6): over 15 other
-# river-bank sentences the cosine has a standard deviation of 0.047, and two of them differ by
-# 0.044 (median over the 105 pairs); so a gap under 0.05 is what merely swapping one same-sense
-# sentence for another produces. Eight money-sense sentences ended 0.085–0.134 below the default
-# control (0.890).
-SENSE_MARGIN = 0.05
-SENSE_VERDICTS = ("apart", "no_gap", "reversed")
-
-
-def sense_gap(test_last: float, control_last: float) -> float:
-    """control − test, on the cosines as shown (3 decimals), so that the verdict and the numbers
-    it quotes agree even at the margin."""
-    return round(round(float(control_last), 3) - round(float(test_last), 3), 3)
-
-
-def sense_verdict(test_last: float, control_last: float, margin: float = SENSE_MARGIN) -> str:
-    """Does the tested pair (two sentences, meant in two senses) end further apart than the
-    control pair (the same word in the same sense)? From the last-layer cosines: "apart" when the
-    test pair ends more than ``margin`` below the control, "reversed" when more than ``margin``
-    above it, "no_gap" within it (a gap of exactly ``margin`` included)."""
-    if margin < 0:
-        raise ValueError(f"margin must be >= 0, got {margin}")
-    gap = sense_gap(test_last, control_last)
-    if gap > margin:
-        return "apart"
-    if gap < -margin:
-        return "reversed"
-    return "no_gap"
 
 
 def drift_verdict(cosines: Sequence[float], ranks: Sequence[int]) -> str:
