@@ -221,9 +221,7 @@ def _head_view(
             f"{out.tokens[shown[best]]} · {row[best]:.3f}",
         )
         st.dataframe(
-            pd.DataFrame(
-                {t("mla.axis.key"): [out.tokens[p] for p in shown], t("mla.axis.weight"): row}
-            ),
+            pd.DataFrame({t("mla.axis.key"): list(options.values()), t("mla.axis.weight"): row}),
             column_config={
                 t("mla.axis.weight"): st.column_config.ProgressColumn(
                     format="%.3f", min_value=0.0, max_value=1.0
@@ -607,7 +605,7 @@ def _head_off(
                 change_col: [0.0, *(e.query_change for e in effects)],
                 sentence_col: [1.0, *(e.sentence_cosine for e in effects)],
                 t("mla.off.col.nearest", query=q_token): [
-                    out.tokens[p]
+                    token_labels(out.tokens, [p])[p]  # "3 · 我": a word can occur twice
                     for p in (
                         head_views.nearest_token(last, query, words),
                         *(e.nearest for e in effects),
