@@ -362,7 +362,21 @@ def head_habits(text: str) -> Iterator[tuple[Any, ...]]:
 
 
 #: For each registered claim function: its argument tuples for one sentence.
+def comparisons(text: str) -> Iterator[tuple[Any, ...]]:
+    """The RNN/CNN/attention comparison for the sentence's n, every window k the page offers and
+    widths d below, at and above n."""
+    from transformer_walk.models.toy import tokenize
+    from transformer_walk.topics import cnn
+
+    n = len(tokenize(text))
+    for k in range(2, 8):
+        for d in sorted({1, 8, 512, max(1, n), n + 1}):
+            yield (cnn.compare(n, k, d, 0, max(0, n - 1)),)
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
+    "transformer_walk.topics.cnn.paths_claim": comparisons,
+    "transformer_walk.topics.cnn.cheaper_claim": comparisons,
     "transformer_walk.app.views.attention.top_weight": attention_rows,
     "transformer_walk.app.views.attention.lopsided_pair": attention_matrices,
     "transformer_walk.topics.corpus.corpus_choice": sentence_words,

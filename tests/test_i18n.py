@@ -161,6 +161,10 @@ def test_sentences_join_as_each_language_writes_them() -> None:
     assert i18n.join_names(["tom", "dog"], "en") == "tom and dog"
     assert i18n.join_names(["tom", "loves", "dog"], "en") == "tom, loves and dog"
     assert i18n.join_names(["tom", "loves", "dog"], "zh") == "tom、loves 和 dog"
+    # a long list is cut, and says so
+    assert i18n.join_names(["a", "b", "c"], "en", most=2) == "a, b, …"
+    assert i18n.join_names(["a", "b", "c"], "zh", most=2) == "a、b、…"
+    assert i18n.join_names(["a", "b"], "en", most=2) == "a and b"
 
 
 def test_a_count_chooses_its_noun() -> None:

@@ -510,17 +510,25 @@ def test_a_short_sentence_keeps_its_heat_maps_lying_down() -> None:
 @needs_model
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_chinese_that_became_unk_is_named(language: str, model) -> None:  # noqa: ANN001
-    from transformer_walk.app.views.minilm import unknown_spans
+    from transformer_walk.app.i18n import join_names
+    from transformer_walk.app.views.minilm import unknown_labels
 
     text = "我爱我的狗 🐟"
     out = model.run(text)
-    unknown = unknown_spans(out.text, out.tokens, out.offsets)
-    assert unknown and all(piece in text for piece in unknown)
-    count = out.tokens.count("[UNK]")
+    unknown = unknown_labels(out.text, out.tokens, out.offsets)
+    # one label per [UNK], by position: 我 occurs twice and is named twice
+    assert len(unknown) == out.tokens.count("[UNK]")
+    for label in unknown:
+        number, _, piece = label.partition(" · ")
+        assert out.tokens[int(number) - 1] == "[UNK]" and piece in text
     at = open_page(language, sentence=text)
     no_exception(at)
     message = translate(
-        "minilm.unknown", language, count=count, text=text, pieces=" ".join(unknown)
+        "minilm.unknown",
+        language,
+        count=len(unknown),
+        text=text,
+        pieces=join_names(unknown, language),
     )
     assert any(i.value == message for i in at.info)
     # an all-English sentence gets no such message

@@ -184,5 +184,17 @@ def test_dilated_convolutions_are_called_shorter_only_when_they_are() -> None:
         plain = math.ceil((n - 1) / 2)  # contiguous windows of k = 3 widen by 2 a layer
         dilated = next(layers for layers in range(1, 20) if 3**layers >= n)  # field 3^L
         key = "rnn.cmp.dilated" if dilated < plain else "rnn.cmp.dilated_same"
-        expected = translate(key, "en", k=3, layers=f"{dilated:,}", plain=f"{plain:,}", n=n)
+        expected = translate(key, "en", k=3, layers=dilated, plain=plain, n=n)
         assert any(m.value == expected for m in at.markdown), (sentence[:20], key)
+
+
+def test_one_token_has_no_path_to_speak_of() -> None:
+    """Guards against "a CNN needs 0 layers to connect the two ends" and "O(1) = 0" for a
+    sentence of one token: the page says there is nothing to connect."""
+    at = open_page(sentence="cat")
+    no_exception(at)
+    assert any(m.value == translate("rnn.cmp.one_token", "en", n=1) for m in at.markdown)
+    assert not any("CNN needs" in m.value for m in at.markdown)
+    table = at.table[0].value
+    assert "O(1) = 0" not in table.to_string()
+    assert "min(1, n−1) = 0, O(1)" in table.to_string()

@@ -48,6 +48,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "路线上的每一页都用这段文字计算。试试你自己的句子：更长的句子、重复的词、"
         "中文，甚至表情符号。",
     },
+    "input.enter": {"en": "Press Enter to apply", "zh": "按 Enter 应用"},
+    "input.ctrl_enter": {"en": "Press Ctrl+Enter to apply", "zh": "按 Ctrl（Mac：⌘）+ Enter 应用"},
     "common.solved": {"en": "What this solved:", "zh": "这一步解决了什么："},
     "common.hurts": {"en": "What still hurts:", "zh": "还有什么痛点："},
     "common.empty_text": {
@@ -202,9 +204,13 @@ def say(said: Claim | None, *, markdown: bool = True) -> str | None:
     return t(said.message, **{key: text(value) for key, value in said.fields.items()})
 
 
-def join_names(names: list[str], language: str | None = None) -> str:
-    """A list of names as the language writes it: "tom, loves and dog" / "tom、loves 和 dog"."""
+def join_names(names: list[str], language: str | None = None, *, most: int | None = None) -> str:
+    """A list of names as the language writes it: "tom, loves and dog" / "tom、loves 和 dog";
+    past ``most`` names, the first ``most`` and "…" ("1 · 你, 2 · 好, …")."""
     zh = (language or current_language()) == "zh"
+    comma = "、" if zh else ", "
+    if most is not None and len(names) > most:
+        return comma.join([*names[:most], "…"])
     if len(names) < 2:
         return "".join(names)
-    return ("、" if zh else ", ").join(names[:-1]) + (" 和 " if zh else " and ") + names[-1]
+    return comma.join(names[:-1]) + (" 和 " if zh else " and ") + names[-1]

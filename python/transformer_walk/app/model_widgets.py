@@ -17,7 +17,7 @@ from transformer_walk.app.caches import (
     toy_trace,
     wordpiece_tokenizer,
 )
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.views import minilm as minilm_views
 from transformer_walk.app.widgets import backend_within_budget
 from transformer_walk.models.minilm import (
@@ -120,12 +120,16 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
         st.warning(
             t("minilm.truncated", n=out.n_original, kept=out.n), icon=":material/content_cut:"
         )
-    unknown = minilm_views.unknown_spans(out.text, out.tokens, out.offsets)
+    unknown = minilm_views.unknown_labels(out.text, out.tokens, out.offsets)
     if unknown:  # as the Tokens page warns: the model sees one and the same vector for each
-        count = sum(token == "[UNK]" for token in out.tokens)
         text = out.text if len(out.text) <= SHOWN_CHARS else out.text[: SHOWN_CHARS - 1] + "…"
         st.info(
-            t("minilm.unknown", count=count, text=text, pieces=" ".join(unknown)),
+            t(
+                "minilm.unknown",
+                count=len(unknown),
+                text=text,
+                pieces=join_names(unknown, most=minilm_views.UNKNOWN_SHOWN),
+            ),
             icon=":material/help:",
         )
     return out

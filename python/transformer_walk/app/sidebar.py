@@ -7,6 +7,7 @@ from types import ModuleType
 
 import streamlit as st
 
+from transformer_walk.app import style
 from transformer_walk.app.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_KEY,
@@ -55,6 +56,8 @@ def render_sidebar() -> None:
     if st.session_state.get(BACKEND_KEY) not in available:
         st.session_state[BACKEND_KEY] = default_backend(available)
     _kept(SENTENCE_KEY, lambda: DEFAULT_SENTENCE)
+    if st.session_state[LANGUAGE_KEY] != DEFAULT_LANGUAGE:
+        st.html(style.input_hints(t("input.enter"), t("input.ctrl_enter")))
     with st.sidebar:
         st.text_area(
             t("sidebar.sentence"),

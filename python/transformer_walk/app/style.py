@@ -26,3 +26,17 @@ def uploader_words(button: str) -> str:
 {text}::after {{ content: "{word}"; font-size: 0.875rem; }}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
 </style>"""
+
+
+def input_hints(enter: str, ctrl_enter: str) -> str:
+    """CSS that shows ``enter`` and ``ctrl_enter`` in place of the English "Press Enter to apply"
+    and "Press Ctrl+Enter to apply" that Streamlit writes under a text box being edited (it does
+    not translate them). The hint is the first of the box's instructions; the character count
+    after it stays as it is."""
+    hint = '[data-testid="InputInstructions"] > span:first-child'
+    rules = []
+    for box, words in (("stTextInput", enter), ("stTextArea", ctrl_enter)):
+        word = words.replace("\\", "").replace('"', "")
+        rules.append(f".{box} {hint} {{ font-size: 0; }}")
+        rules.append(f'.{box} {hint}::after {{ content: "{word}"; font-size: 0.75rem; }}')
+    return "<style>\n" + "\n".join(rules) + "\n</style>"

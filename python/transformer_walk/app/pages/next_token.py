@@ -176,7 +176,13 @@ def _steps_viewer(model: SmolLM2, state: dict[str, Any]) -> None:
         t("nt.col.sample_p"): step["top_sample"],
         t("nt.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
     })  # fmt: skip
-    st.dataframe(frame, hide_index=True, height=table_height(len(frame)))
+    probability = st.column_config.NumberColumn(format="%.4f")  # one precision for both columns
+    st.dataframe(
+        frame,
+        hide_index=True,
+        height=table_height(len(frame)),
+        column_config={t("nt.col.model_p"): probability, t("nt.col.sample_p"): probability},
+    )
 
 
 def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.charts import rnn as charts_rnn
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_labels
@@ -382,7 +382,8 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
             t("rnn.cmp.col.attention"): [
                 t("rnn.cmp.att.mechanism"),
                 f"O(1) = {steps(c.sequential['attention'])}",
-                f"O(1) = {steps(c.max_path['attention'])}",
+                # 1 between any two positions; 0 when one token has nothing to reach
+                f"min(1, n−1) = {steps(c.max_path['attention'])}, O(1)",
                 steps(c.path_ij["attention"]),
                 f"O(n²·d) = {c.cost['attention']:,}",
                 t("rnn.cmp.att.parallel"),
@@ -395,17 +396,10 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
     ).set_index(t("rnn.cmp.aspect"))
     st.table(table)
     st.caption(t("rnn.cmp.caption", n=n, k=k, d=int(d)))
-    cheaper = "rnn.cmp.cheaper_attention" if n < d else "rnn.cmp.cheaper_rnn"
-    dilated, plain = c.cnn_dilated_path, c.max_path["cnn"]
-    # "Shorter" only where it is: at a few tokens both stacks need the same layers.
-    shorter = dilated is not None and plain is not None and dilated < plain
-    st.markdown(
-        t(
-            "rnn.cmp.dilated" if shorter else "rnn.cmp.dilated_same",
-            k=k, layers=steps(dilated), plain=steps(plain), n=n,
-        )
-    )  # fmt: skip
-    st.markdown(t(cheaper, n=n, d=int(d)))
+    paths = cnn.paths_claim(c)
+    if paths is not None:
+        st.markdown(say(paths))
+    st.markdown(say(cnn.cheaper_claim(c)))
     st.markdown(t("rnn.cmp.caveats"))
 
 

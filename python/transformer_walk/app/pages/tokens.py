@@ -8,7 +8,7 @@ import streamlit as st
 from tokenizers import Tokenizer
 
 from transformer_walk.app import charts, navigation
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import (
     smollm2_model,
     tokenizer_or_reason,
@@ -19,7 +19,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import bpe as bpe_views
 from transformer_walk.app.views.labels import visible
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.views.minilm import unknown_spans
+from transformer_walk.app.views.minilm import UNKNOWN_SHOWN, unknown_labels
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
@@ -183,9 +183,13 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
         # the pre-tokenizer counts as three words before WordPiece sees it
         st.caption(t("tok.wp.no_split"))
     if pieces.n_unknown:
-        unknown = unknown_spans(text, pieces.tokens, pieces.offsets)  # what became [UNK]
+        unknown = unknown_labels(text, pieces.tokens, pieces.offsets)
         st.info(
-            t("tok.wp.unknown", count=pieces.n_unknown, pieces=" ".join(unknown)),
+            t(
+                "tok.wp.unknown",
+                count=pieces.n_unknown,
+                pieces=join_names(unknown, most=UNKNOWN_SHOWN),
+            ),
             icon=":material/help:",
         )
     if pieces.n > MAX_POSITIONS:

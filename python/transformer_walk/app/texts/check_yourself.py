@@ -168,7 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "chk.truth.seed": {"en": "{top} (seed {seed})", "zh": "{top}（种子 {seed}）"},
     "chk.dot.raw": {"en": "xᵢ · xⱼ (no projection)", "zh": "xᵢ · xⱼ（不投影）"},
-    "chk.dot.projected": {"en": "qᵢ · kⱼ (after W^Q, W^K)", "zh": "qᵢ · kⱼ（经 W^Q、W^K）"},
+    "chk.dot.projected": {"en": "qᵢ · kⱼ (projected)", "zh": "qᵢ · kⱼ（投影后）"},
     # --- 5. values -----------------------------------------------------------------------------
     "chk.values.q": {
         "en": "“The values V decide the attention weights.”",
@@ -295,8 +295,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- 9. symmetry ---------------------------------------------------------------------------
     "chk.sym.q": {
-        "en": "“Attention weights are symmetric: αᵢⱼ = αⱼᵢ.”",
-        "zh": "“注意力权重是对称的：αᵢⱼ = αⱼᵢ。”",
+        "en": "“Attention weights are symmetric: $\\alpha_{ij} = \\alpha_{ji}$.”",
+        "zh": "“注意力权重是对称的：$\\alpha_{ij} = \\alpha_{ji}$。”",
     },
     "chk.sym.why": {
         "en": "$\\alpha_{ij}$ answers “how much does $i$ take from $j$ when it updates "

@@ -364,6 +364,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用连续窗口时，CNN 需要 {plain} 层才能连通你句子的首尾。空洞卷积（每层间隔扩大 {k} "
         "倍）可以把它缩短到 {layers} 层——O(log_k n)——但路径仍随长度增长；而在自注意力里它是 1。",
     },
+    "rnn.cmp.one_token": {
+        "en": "Your sentence is a single token (n = {n}), so there are no two positions to "
+        "connect: every path in the table is 0. Type a longer sentence to see a CNN's path grow "
+        "with the distance while self-attention's stays at 1.",
+        "zh": "你的句子只有一个 token（n = {n}），没有两个位置需要连通：表中每条路径都是 0。"
+        "输入更长的句子，就能看到 CNN 的路径随距离增长，而自注意力的路径始终是 1。",
+    },
     "rnn.cmp.dilated_same": {
         "en": "With contiguous windows a CNN needs {plain} {plain:layer|layers} to connect the two "
         "ends of your sentence, and at n = {n} dilated convolutions (gaps that grow ×{k} per "

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from transformer_walk.app.views.labels import visible
 from transformer_walk.topics.attention_picks import pronoun_position
 
 SPECIAL_TOKENS = ("[CLS]", "[SEP]")
@@ -35,11 +36,18 @@ def has_content(tokens: list[str]) -> bool:
     return bool(content_positions(tokens))
 
 
-def unknown_spans(text: str, tokens: list[str], offsets: Sequence[tuple[int, int]]) -> list[str]:
-    """The pieces of ``text`` the tokenizer could only write as [UNK], each once, in order of
-    appearance (an emoji, most Chinese characters: the English vocabulary has no piece)."""
-    spans = [text[a:b] for token, (a, b) in zip(tokens, offsets, strict=True) if token == "[UNK]"]
-    return list(dict.fromkeys(spans))
+UNKNOWN_SHOWN = 12  # [UNK]s named in a message: a text of 2,000 emoji has 2,000 of them
+
+
+def unknown_labels(text: str, tokens: list[str], offsets: Sequence[tuple[int, int]]) -> list[str]:
+    """What became [UNK], one label per such token with its number as the pages count tokens
+    ("3 · 你"; [CLS] is 1): an emoji, most Chinese characters — the English vocabulary has no
+    piece for them, and a character can occur twice."""
+    return [
+        f"{p + 1} · {visible(text[a:b])}"
+        for p, (token, (a, b)) in enumerate(zip(tokens, offsets, strict=True))
+        if token == "[UNK]"
+    ]
 
 
 def default_query(tokens: list[str]) -> int:
