@@ -374,7 +374,35 @@ def comparisons(text: str) -> Iterator[tuple[Any, ...]]:
             yield (cnn.compare(n, k, d, 0, max(0, n - 1)),)
 
 
+def cache_configs(text: str) -> Iterator[tuple[Any, ...]]:
+    """SmolLM2-135M's sizes, and the same model with as many key/value heads as query heads, with
+    one, and with a context as long as the sentence's characters."""
+    from transformer_walk.models.smollm2.config import SMOLLM2_135M as cfg
+
+    for h_kv in (cfg.h_kv, cfg.h, 1):
+        yield (dataclasses.replace(cfg, h_kv=h_kv),)
+    yield (dataclasses.replace(cfg, context_length=max(1, len(text))),)
+
+
+def gate_and_relu(text: str) -> Iterator[tuple[Any, ...]]:
+    """The toy model's ReLU outputs at each of the sentence's tokens, beside SiLU gate values
+    drawn from the sentence: typical, all positive, and with exact zeros."""
+    trace = toy(text)
+    if trace is None:
+        return
+    rng = np.random.default_rng(len(text))
+    x = rng.normal(size=64)
+    silu = x / (1 + np.exp(-x))
+    for p, token in enumerate(trace.tokens[:4]):
+        relu = trace.blocks[0].ffn_hidden[p]
+        label = f"{p + 1} · {token}"
+        for gate in (silu, np.abs(silu) + 0.5, np.where(np.abs(x) < 0.5, 0.0, silu)):
+            yield gate, relu, label
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
+    "transformer_walk.app.views.then_and_now.gqa_sentence": cache_configs,
+    "transformer_walk.app.views.then_and_now.ffn_sentence": gate_and_relu,
     "transformer_walk.topics.cnn.paths_claim": comparisons,
     "transformer_walk.topics.cnn.cheaper_claim": comparisons,
     "transformer_walk.app.views.attention.top_weight": attention_rows,

@@ -236,7 +236,9 @@ def test_a_word_that_became_unk_is_not_called_whole() -> None:
     no_exception(at)
     captions = [c.value for c in at.caption]
     assert translate("tok.wp.no_split", "en") not in captions
-    assert any(i.value == translate("tok.wp.unknown", "en", count=1, pieces="4 · 儿") for i in at.info)
+    assert any(
+        i.value == translate("tok.wp.unknown", "en", count=1, pieces="4 · 儿") for i in at.info
+    )
     at = open_page(sentence="tom loves his dog")
     assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
 

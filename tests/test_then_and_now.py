@@ -92,7 +92,9 @@ def test_gqa_map_and_cache() -> None:
     assert SMOLLM2_135M.kv_bytes_per_token(9) == 3 * 46080
     with pytest.raises(ValueError, match="kv_heads"):
         SMOLLM2_135M.kv_bytes_per_token(0)
-    key, fields = views.gqa_sentence(SMOLLM2_135M)
+    said = views.gqa_sentence(SMOLLM2_135M)
+    fields = said.fields
+    assert said.message == "tan.gqa.saving"
     assert fields["ratio"] == "3" and fields["values"] == "11,520"
     assert fields["gqa"] == "360.0 MiB" and fields["full"] == "1.1 GiB"  # · 8192 tokens
 
@@ -121,11 +123,16 @@ def test_zero_shares_and_sentence() -> None:
     shares = tan.zero_shares(gate)
     assert shares.exact == 0.2 and shares.near == 0.6 and shares.negative == 0.4
     assert shares.minimum == -0.2
-    relu = tan.zero_shares(np.maximum(0.0, np.array([-1.0, 2.0, -3.0, 4.0])))
-    assert relu.exact == 0.5
-    key, fields = views.ffn_sentence(shares, relu, "1 · tom", 32)
-    assert key == "tan.ffn.says"
+    relu_values = np.maximum(0.0, np.array([-1.0, 2.0, -3.0, 4.0]))
+    assert tan.zero_shares(relu_values).exact == 0.5
+    said = views.ffn_sentence(gate, relu_values, "1 · tom")
+    assert said is not None and said.message == "tan.ffn.says"
+    fields = said.fields
     assert fields["near"] == "60.0%" and fields["relu"] == "50.0%" and fields["exact"] == "20.0%"
+    assert fields["toy_d_ff"] == 4
+    # no contrast to draw when every value near zero is exactly zero
+    plain = views.ffn_sentence(np.array([-0.5, 0.0, 1.0]), relu_values, "1 · tom")
+    assert plain is not None and plain.message == "tan.ffn.counts"
     counts, edges = tan.histogram(gate, bins=4)
     assert counts.sum() == 5 and len(edges) == 5
     with pytest.raises(ValueError, match="no values"):

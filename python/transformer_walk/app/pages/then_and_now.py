@@ -174,8 +174,7 @@ def _gqa(model: SmolLM2) -> None:
             human_bytes(cfg.kv_bytes_per_token()),
         )
         st.metric(t("tan.gqa.bytes_full", h=cfg.h), human_bytes(cfg.kv_bytes_per_token(cfg.h)))
-    key, fields = views.gqa_sentence(cfg)
-    st.markdown(t(key, **fields))
+    st.markdown(say(views.gqa_sentence(cfg)))
 
 
 def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: str) -> None:
@@ -239,10 +238,10 @@ def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, sele
     a.metric(t("tan.ffn.gate_near", near=tan.NEAR_ZERO), views.percent(gate_shares.near))
     b.metric(t("tan.ffn.gate_exact"), views.percent(gate_shares.exact))
     c.metric(t("tan.ffn.relu_exact"), views.percent(relu.exact))
-    key, fields = views.ffn_sentence(
-        gate_shares, relu, f"{toy_token + 1} · {toy.tokens[toy_token]}", TOY.d_ff
-    )
-    st.markdown(t(key, **fields))
+    toy_label = token_labels(toy.tokens, [toy_token])[toy_token]
+    ffn = views.ffn_sentence(gate, toy.blocks[0].ffn_hidden[toy_token], toy_label)
+    if ffn is not None:
+        st.markdown(say(ffn))
 
 
 selected = page_start("tan.title")

@@ -179,6 +179,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cache per token, {h} KV heads",
         "zh": "每个 token 的缓存（{h} 个 KV 头）",
     },
+    "tan.gqa.no_saving": {
+        "en": "Generating, the model keeps every earlier token's keys and values: 2 · L · h_kv · "
+        "d_k = {values} numbers of 4 bytes a token. Here each of the {h} query heads has its own "
+        "key/value head, so grouping saves nothing.",
+        "zh": "生成时，模型要保存之前每个 token 的键和值：每个 token 2 · L · h_kv · d_k = {values} "
+        "个 4 字节的数。这里 {h} 个查询头各有自己的键/值头，分组没有省下任何空间。",
+    },
     "tan.gqa.saving": {
         "en": "Generating, the model keeps every earlier token's keys and values: 2 · L · h_kv · "
         "d_k = {values} numbers of 4 bytes a token. With {h} key/value heads it would keep "
@@ -254,6 +261,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{minimum}), but {exact} are exactly 0. The toy model's ReLU, on **{toy_token}**, "
         "sets {relu} of its {toy_d_ff} values to exactly 0.",
         "zh": "门值中有 {near} 接近零、{negative} 为负（最小 {minimum}），但正好为 0 的只有 "
+        "{exact}。玩具模型的 ReLU 在 **{toy_token}** 上把 {toy_d_ff} 个值中的 {relu} 置为正好 0。",
+    },
+    "tan.ffn.counts": {
+        "en": "{near} of the gate's values are near zero, {negative} are negative (the smallest "
+        "is {minimum}) and {exact} are exactly 0. The toy model's ReLU, on **{toy_token}**, "
+        "sets {relu} of its {toy_d_ff} values to exactly 0.",
+        "zh": "门值中有 {near} 接近零、{negative} 为负（最小值 {minimum}），正好为 0 的有 "
         "{exact}。玩具模型的 ReLU 在 **{toy_token}** 上把 {toy_d_ff} 个值中的 {relu} 置为正好 0。",
     },
     "tan.solved": {

@@ -3,12 +3,13 @@ it interprets (``topics.then_and_now``), so the page only looks them up."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.topics import then_and_now as tan
 from transformer_walk.topics.claims import Claim, claim
 
-Sentence = tuple[str, dict[str, object]]
 #: The RoPE sentence by ``tan.spread_verdict``.
 ROPE_SAYS = {
     "same": "tan.rope.same",
@@ -99,17 +100,46 @@ def rope_trace_check(
     return Claim("tan.rope.trace" if agrees else "tan.rope.trace_apart", fields)
 
 
-def gqa_sentence(cfg: SmolLM2Config) -> Sentence:
+def _gqa_holds(said: Claim, cfg: SmolLM2Config) -> bool:
+    """Recomputed from the config's sizes: 2 · L · h_kv · d_head numbers a token, and h / h_kv
+    times as many without grouping."""
+    per_token = 2 * cfg.n_layers * cfg.h_kv * cfg.d_head
+    f = said.fields
+    if said.message == "tan.gqa.no_saving":
+        return cfg.h_kv == cfg.h and f == {"values": f"{per_token:,}", "h": cfg.h}
+    context = cfg.context_length
+    return (
+        said.message == "tan.gqa.saving"
+        and cfg.h_kv < cfg.h
+        and f["values"] == f"{per_token:,}"
+        and f["h"] == cfg.h
+        and float(str(f["ratio"])) == cfg.h / cfg.h_kv
+        and f["context"] == f"{context:,}"
+        and f["full"] == human_bytes(4 * per_token * cfg.h // cfg.h_kv * context)
+        and f["gqa"] == human_bytes(4 * per_token * context)
+    )
+
+
+@claim(_gqa_holds)
+def gqa_sentence(cfg: SmolLM2Config) -> Claim:
+    """What grouping the key/value heads saves in the cache, from the model's sizes; that it
+    saves nothing when every query head has its own key/value head."""
     gqa = cfg.kv_bytes_per_token()
     full = cfg.kv_bytes_per_token(cfg.h)
-    return "tan.gqa.saving", {
-        "values": f"{cfg.kv_bytes_per_token(nbytes=1):,}",
-        "h": cfg.h,
-        "ratio": f"{full / gqa:g}",
-        "context": f"{cfg.context_length:,}",
-        "full": human_bytes(full * cfg.context_length),
-        "gqa": human_bytes(gqa * cfg.context_length),
-    }
+    values = f"{cfg.kv_bytes_per_token(nbytes=1):,}"
+    if cfg.h_kv == cfg.h:
+        return Claim("tan.gqa.no_saving", {"values": values, "h": cfg.h})
+    return Claim(
+        "tan.gqa.saving",
+        {
+            "values": values,
+            "h": cfg.h,
+            "ratio": f"{full / gqa:g}",
+            "context": f"{cfg.context_length:,}",
+            "full": human_bytes(full * cfg.context_length),
+            "gqa": human_bytes(gqa * cfg.context_length),
+        },
+    )
 
 
 def _shows_zero(value: float, digits: int = 4) -> bool:
@@ -170,18 +200,51 @@ def norm_check(error: float, size: float) -> Claim:
     return Claim(_norm_check_message(error, size), {"error": f"{error:.1e}"})
 
 
-def ffn_sentence(
-    gate: tan.ZeroShares, relu: tan.ZeroShares, toy_token: str, toy_d_ff: int
-) -> Sentence:
-    return "tan.ffn.says", {
-        "near": percent(gate.near),
-        "negative": percent(gate.negative),
-        "minimum": f"{gate.minimum:.3f}",
-        "exact": percent(gate.exact),
+def _ffn_fields(gate: np.ndarray, relu: np.ndarray, toy_token: str) -> dict[str, object]:
+    g, r = tan.zero_shares(gate), tan.zero_shares(relu)
+    return {
+        "near": percent(g.near),
+        "negative": percent(g.negative),
+        "minimum": f"{g.minimum:.3f}",
+        "exact": percent(g.exact),
         "toy_token": toy_token,
-        "relu": percent(relu.exact),
-        "toy_d_ff": toy_d_ff,
+        "relu": percent(r.exact),
+        "toy_d_ff": relu.size,
     }
+
+
+def _ffn_holds(said: Claim, gate: np.ndarray, relu: np.ndarray, toy_token: str) -> bool:
+    """Counted again here from the raw values; "but … exactly 0" needs fewer exact zeros than
+    near ones, and "down to" a negative minimum."""
+    g = np.asarray(gate, np.float64).reshape(-1)  # any shape → (d_ff,)
+    r = np.asarray(relu, np.float64).reshape(-1)
+    exact, near = np.count_nonzero(g == 0), np.count_nonzero(np.abs(g) < tan.NEAR_ZERO)
+    contrast = exact < near and g.min() < 0
+    f = said.fields
+    return (
+        said.message == ("tan.ffn.says" if contrast else "tan.ffn.counts")
+        and f["exact"] == percent(exact / g.size)
+        and f["near"] == percent(near / g.size)
+        and f["negative"] == percent(np.count_nonzero(g < 0) / g.size)
+        and f["minimum"] == f"{g.min():.3f}"
+        and f["relu"] == percent(np.count_nonzero(r == 0) / r.size)
+        and f["toy_d_ff"] == r.size
+        and f["toy_token"] == toy_token
+    )
+
+
+@claim(_ffn_holds)
+def ffn_sentence(gate: np.ndarray, relu: np.ndarray, toy_token: str) -> Claim | None:
+    """SwiGLU's gate values (one token of one layer) against the toy model's ReLU outputs on
+    ``toy_token``: many gate values near zero but few exactly zero, where ReLU zeroes a share
+    outright — the contrast said only when the counts show it. None for empty vectors."""
+    if np.size(gate) == 0 or np.size(relu) == 0:
+        return None
+    g = tan.zero_shares(gate)
+    contrast = g.exact < g.near and g.minimum < 0
+    return Claim(
+        "tan.ffn.says" if contrast else "tan.ffn.counts", _ffn_fields(gate, relu, toy_token)
+    )
 
 
 def traced_prefix(text: str, offsets: list[tuple[int, int]], most: int) -> str:
