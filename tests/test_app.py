@@ -366,9 +366,41 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     np.testing.assert_allclose([float(v) for v in shown], z, atol=5e-4)
     top = int(np.argmax(alpha))
     query = f"{i + 1} · it"
-    assert metric(at, translate("abh.mine.top", language, query=query)) == (
-        f"{top + 1} · {trace.tokens[top]} · {alpha[top]:.3f}"
+    assert metric(at, translate("abh.mine.top", language, query=query)) == f"{alpha[top]:.3f}"
+    named = translate(
+        "sam.row.top_one",
+        language,
+        weight=f"{alpha[top]:.3f}",
+        tokens=f"{top + 1} · {trace.tokens[top]}",
     )
+    assert any(m.value == named for m in at.markdown)
+
+
+def test_your_sentence_names_every_key_tied_for_the_largest_weight() -> None:
+    """Guards against naming only the first of two keys that tie at the three decimals shown:
+    in "0 0 … 0" (34 zeros) the toy's head 1 gives query 5 its largest weight, 0.056, at both
+    30 and 31 (checked here from the trace)."""
+    from transformer_walk.app.caches import toy_trace
+    from transformer_walk.app.i18n import join_names
+    from transformer_walk.models.toy import ToyConfig
+
+    sentence = " ".join(["0"] * 34)
+    scores = toy_trace(sentence, ToyConfig(), "numpy").blocks[0].scores[0, 4]
+    alpha = np.round(np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum(), 3)
+    tied = np.flatnonzero(alpha == alpha.max()).tolist()
+    assert len(tied) == 2
+    at = reveal(open_page("attention_by_hand.py", sentence=sentence))
+    at.selectbox(key="abh_mine_query").set_value(4).run()
+    no_exception(at)
+    names = [f"{p + 1} · 0" for p in tied]
+    message = translate(
+        "sam.row.top_tie",
+        "en",
+        count=2,
+        weight=f"{alpha.max():.3f}",
+        tokens=join_names(names, "en"),
+    )
+    assert any(m.value == message for m in at.markdown)
 
 
 def test_the_sidebar_names_each_page_by_its_title_up_to_the_colon() -> None:

@@ -14,6 +14,7 @@ from transformer_walk.app import charts
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import attention as attention_views
 from transformer_walk.app.views import by_hand
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_labels, vector_label
@@ -320,10 +321,9 @@ def _your_sentence(selected: str) -> None:
             },
         )
     with right:
-        st.metric(
-            t("abh.mine.top", query=labels[i]),
-            f"{labels[mine.top_index]} · {mine.weights.max():.3f}",
-        )
+        st.metric(t("abh.mine.top", query=labels[i]), f"{mine.weights.max():.3f}")
+        if (top := say(attention_views.top_weight(mine.weights, trace.tokens))) is not None:
+            st.markdown(top)  # every key tied with it named, by position
         st.metric(f"z ({t('abh.mine.z')})", vector_label(mine.z))
         own = block.head_out[0, i]  # (d_k,): what the toy's forward pass computed
         st.caption(t("abh.mine.check", diff=f"{float(np.abs(mine.z - own).max()):.1e}"))
