@@ -72,8 +72,9 @@ def test_his_to_tom_and_to_dog_heads_are_found(language: str, model) -> None:  #
     assert metric(at, translate("mla.metric.n", language)) == "6"
     assert metric(at, "h") == "12" and metric(at, "d_k") == "32"
     for target in ("tom", "dog"):
-        label = translate("mla.rank.best", language, query="his", target=target)
-        assert metric(at, label) == best_value(language, a, 3, out.tokens.index(target))
+        j = out.tokens.index(target)
+        label = translate("mla.rank.best", language, query="4 · his", target=f"{j + 1} · {target}")
+        assert metric(at, label) == best_value(language, a, 3, j)
     # The top-5 table for his → tom holds the five largest weights of a[:, :, 3, 1].
     weight_col = translate("mla.rank.col.weight", language)
     tables = [d.value for d in at.dataframe if weight_col in d.value.columns]
@@ -82,8 +83,10 @@ def test_his_to_tom_and_to_dog_heads_are_found(language: str, model) -> None:  #
     )
     # The enlarged head defaults to the his → tom winner; the head view shows its "his" row.
     layer, head, weight = best_head(a, 3, 1)
-    top = translate("mla.view.top", language, layer=layer, head=head, token="his")
-    assert metric(at, top) == f"tom · {weight:.3f}"
+    top = translate("mla.view.top", language, layer=layer, head=head, token="4 · his")
+    assert metric(at, top) == f"{weight:.3f}"
+    said = translate("sam.row.top_one", language, weight=f"{weight:.3f}", tokens="2 · tom")
+    assert any(m.value == said for m in at.markdown)
     assert any(w.value == translate("mla.caveat", language) for w in at.warning)
     # Grid, enlarged head, head view, two ranking heat maps.
     assert len(at.get("vega_lite_chart")) == 5
@@ -101,14 +104,19 @@ def test_layer_and_head_pickers_and_the_head_view_query(model) -> None:  # noqa:
     at.selectbox(key="mla_head").set_value(3).run()
     no_exception(at)
     row = a[0, 2, 3]
-    label = translate("mla.view.top", "en", layer=1, head=3, token="his")
+    label = translate("mla.view.top", "en", layer=1, head=3, token="4 · his")
     tokens = ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
-    assert metric(at, label) == f"{tokens[int(row.argmax())]} · {row.max():.3f}"
+    assert metric(at, label) == f"{row.max():.3f}"
+    top = int(row.argmax())
+    said = translate(
+        "sam.row.top_one", "en", weight=f"{row.max():.3f}", tokens=f"{top + 1} · {tokens[top]}"
+    )
+    assert any(m.value == said for m in at.markdown)
     at.selectbox(key="mla_view_query").set_value(4).run()  # dog
     no_exception(at)
     row = a[0, 2, 4]
-    label = translate("mla.view.top", "en", layer=1, head=3, token="dog")
-    assert metric(at, label) == f"{tokens[int(row.argmax())]} · {row.max():.3f}"
+    label = translate("mla.view.top", "en", layer=1, head=3, token="5 · dog")
+    assert metric(at, label) == f"{row.max():.3f}"
     weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
     np.testing.assert_allclose(weights[WEIGHT], row, atol=1e-5)
 
@@ -129,8 +137,8 @@ def test_hiding_cls_and_sep_renormalises_and_says_so(model) -> None:  # noqa: AN
         top=f"{share.mean(-1).max():.0%}",
     )
     assert any(i.value == note for i in at.info), [i.value for i in at.info]
-    for target, j in (("tom", 0), ("dog", 3)):
-        label = translate("mla.rank.best", "en", query="his", target=target)
+    for target, j in (("2 · tom", 0), ("5 · dog", 3)):
+        label = translate("mla.rank.best", "en", query="4 · his", target=target)
         assert metric(at, label) == best_value("en", renormalised, 2, j)
     layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
     weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
@@ -156,10 +164,11 @@ def test_another_sentence_and_other_query_and_targets(language: str, model) -> N
     at.selectbox(key="mla_target_b").set_value(out.tokens.index("mouse")).run()
     no_exception(at)
     for target in ("cat", "mouse"):
-        label = translate("mla.rank.best", language, query="it", target=target)
-        assert metric(at, label) == best_value(
-            language, out.attentions, i, out.tokens.index(target)
+        j = out.tokens.index(target)
+        label = translate(
+            "mla.rank.best", language, query=f"{i + 1} · it", target=f"{j + 1} · {target}"
         )
+        assert metric(at, label) == best_value(language, out.attentions, i, j)
 
 
 @needs_model
@@ -206,7 +215,7 @@ def test_pure_python_is_replaced_by_numpy_and_said(model) -> None:  # noqa: ANN0
     assert any(i.value == python_fallback_text() for i in at.info)
     picked = translate("minilm.computed_with", "en", backend=translate("backend.python", "en"))
     assert any(c.value == picked for c in at.caption)
-    label = translate("mla.rank.best", "en", query="his", target="tom")
+    label = translate("mla.rank.best", "en", query="4 · his", target="2 · tom")
     assert metric(at, label) == best_value("en", model.run("Tom loves his dog").attentions, 3, 1)
 
 
@@ -304,8 +313,8 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
             f"mla.rank.says.{verdicts[0]}",
             language,
             head=f"L{layers[0] + 1}·H{heads[0] + 1}",
-            query="his",
-            target=TOKENS[j],
+            query="4 · his",
+            target=f"{j + 1} · {TOKENS[j]}",
             weight=f"{weights[0]:.3f}",
             predicted=f"{predicted[layers[0], heads[0]]:.3f}",
             basis=basis,
@@ -318,7 +327,7 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
         above = int(((a[:, :, 3, j] > np.maximum(2 * predicted, 1 / 6)) & ~by_pattern).sum())
         count = translate(
             "mla.rank.count", language, heads=72, above=above, patterns=int(by_pattern.sum()),
-            half=int((a[:, :, 3, j] > 0.5).sum()), query="his", target=TOKENS[j],
+            half=int((a[:, :, 3, j] > 0.5).sum()), query="4 · his", target=f"{j + 1} · {TOKENS[j]}",
         )  # fmt: skip
         assert any(c.value == count for c in at.caption)
     # L2·H9, second for his → dog, is a next-token head: put down to position.
@@ -348,7 +357,7 @@ def test_a_previous_token_pair_is_put_down_to_position(model) -> None:  # noqa: 
     # the query his itself left out: loves → tom and dog → his
     previous = np.mean([a[0, 2, q, q - 1] for q in (2, 4)])
     says = translate(
-        "mla.rank.says.previous", "en", head="L1·H3", query="his", target="loves",
+        "mla.rank.says.previous", "en", head="L1·H3", query="4 · his", target="3 · loves",
         share=f"{previous:.2f}", weight=f"{weight:.3f}",
     )  # fmt: skip
     assert says in [m.value for m in at.markdown]
@@ -475,8 +484,9 @@ def test_a_long_sentence_gets_attended_targets_upright_maps_and_true_captions(
     assert at.selectbox(key="mla_target_a").value == first
     assert at.selectbox(key="mla_target_b").value == second
     note = translate(
-        "mla.rank.defaults_attended", "en", missing="“tom”, “dog”", picked="“daughter”, “女”",
-        query="his", heads=72, count=2,
+        "mla.rank.defaults_attended", "en", missing="“tom” and “dog”",
+        picked=f"“{first + 1} · daughter” and “{second + 1} · 女”", query=f"{i + 1} · his",
+        heads=72, count=2,
     )  # fmt: skip
     assert any(c.value == note for c in at.caption)
     # The ranking's heat maps stand upright: the 40 keys of the window down, the 5 heads across.
@@ -574,7 +584,7 @@ def head_off_expectations(
 
 
 def check_head_off(at: AppTest, language: str, rows: list, labels: tuple[str, str],
-                   verdict: str, query: str = "his") -> None:  # fmt: skip
+                   verdict: str, query: str = "4 · his") -> None:  # fmt: skip
     table = table_with(at, translate("mla.off.col.sentence", language))
     assert list(table[translate("mla.off.col.run", language)]) == [
         translate("mla.off.row.all", language),
@@ -613,7 +623,7 @@ def test_the_strongest_head_switched_off_beside_its_control(language: str, model
     assert others[5] == 8
     rows = head_off_expectations(model, "Tom loves his dog", 3, 3, (7, 8))
     check_head_off(at, language, rows, ("L4·H8", "L4·H9"), "more")
-    weight_col = translate("mla.off.col.weight", language, query="his", target="tom")
+    weight_col = translate("mla.off.col.weight", language, query="4 · his", target="2 · tom")
     weights = table_with(at, weight_col)[weight_col]
     assert weights.iloc[0] == "—"  # no head is off in that run: a dash, never "None"
     assert list(weights.iloc[1:]) == [f"{w:.3f}" for w in a[3, [7, 8], 3, 1]]
@@ -659,7 +669,7 @@ def test_with_cls_and_sep_hidden_the_control_follows_the_renormalised_ranking(
     labels = (f"L{layer}·H{head}", f"L{layer}·H{control + 1}")
     verdict = head_views.ablation_verdict(rows[0][1], rows[1][1])
     check_head_off(at, "en", rows, labels, verdict)
-    weight_col = translate("mla.off.col.weight", "en", query="his", target="tom")
+    weight_col = translate("mla.off.col.weight", "en", query="4 · his", target="2 · tom")
     assert list(table_with(at, weight_col)[weight_col].iloc[1:]) == [
         f"{w:.3f}" for w in renormalised[layer - 1, [head - 1, control], 2, 0]
     ]
@@ -689,7 +699,7 @@ def test_the_head_off_on_other_sentences(
     first, second = (int(label.split("H")[1]) - 1 for label in labels)
     assert at.selectbox(key="mla_target_a").value == out.tokens.index(target)
     rows = head_off_expectations(model, text, query, layer, (first, second))
-    check_head_off(at, "en", rows, labels, verdict)
+    check_head_off(at, "en", rows, labels, verdict, query=f"{query + 1} · his")
 
 
 @needs_model

@@ -18,9 +18,10 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.caches import minilm_heads_off
 from transformer_walk.app.charts import minilm as charts_minilm
-from transformer_walk.app.i18n import join_sentences, say, t
+from transformer_walk.app.i18n import join_names, join_sentences, say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.views import attention as attention_views
 from transformer_walk.app.views import minilm as views
 from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.views.labels import token_labels
@@ -215,11 +216,11 @@ def _head_view(
             width="content",
         )
     with right:
-        best = int(np.argmax(row))
         st.metric(
-            t("mla.view.top", layer=layer, head=head, token=out.tokens[query]),
-            f"{out.tokens[shown[best]]} · {row[best]:.3f}",
+            t("mla.view.top", layer=layer, head=head, token=options[query]), f"{row.max():.3f}"
         )
+        if (top := say(attention_views.top_weight(row, out.tokens, shown))) is not None:
+            st.markdown(top)  # every key tied with it, by position
         st.dataframe(
             pd.DataFrame({t("mla.axis.key"): list(options.values()), t("mla.axis.weight"): row}),
             column_config={
@@ -263,12 +264,13 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
         if d.source == "attended"
     ]
     if attended:
+        every = token_labels(out.tokens)  # "7 · daughter": by position, as the pickers
         st.caption(
             t(
                 "mla.rank.defaults_attended",
-                missing=", ".join(f"“{word}”" for word, _ in attended),
-                picked=", ".join(f"“{out.tokens[p]}”" for _, p in attended),
-                query=out.tokens[query],
+                missing=join_names([f"“{word}”" for word, _ in attended]),
+                picked=join_names([f"“{every[p]}”" for _, p in attended]),
+                query=every[query],
                 heads=out.attentions.shape[0] * out.attentions.shape[1],
                 count=len(attended),
             )
@@ -346,7 +348,8 @@ def _ranking(
         mine = [checks[r.layer][r.head] for r in ranked]
         best = ranked[0]
         firsts.append(best)
-        q_token, j_token = out.tokens[query], out.tokens[target]
+        names = token_labels(out.tokens, [query, target])  # "9 · his": a word can occur twice
+        q_token, j_token = names[query], names[target]
         with column:
             st.subheader(t("mla.rank.pair", query=q_token, target=j_token))
             st.metric(
@@ -559,7 +562,8 @@ def _head_off(
     best, query, target = first
     st.header(t("mla.off.title"), divider="gray")
     n_layers, h = weights.shape[:2]
-    q_token, j_token = out.tokens[query], out.tokens[target]
+    names = token_labels(out.tokens, [query, target])  # "4 · his": a word can occur twice
+    q_token, j_token = names[query], names[target]
     st.markdown(t("mla.off.body", others=h - 1, query=q_token, target=j_token))
     options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
                for head in range(h)}  # fmt: skip

@@ -104,8 +104,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "mla.view.query": {"en": "Query token", "zh": "查询 token"},
     "mla.view.top": {
-        "en": "Layer {layer}, head {head}: “{token}” looks most at",
-        "zh": "第 {layer} 层第 {head} 个头：“{token}” 最关注",
+        "en": "Layer {layer}, head {head}: largest weight from “{token}”",
+        "zh": "第 {layer} 层第 {head} 个头：“{token}” 给出的最大权重",
     },
     "mla.rank.title": {
         "en": "Which heads link one token to another?",

@@ -201,9 +201,12 @@ def _names_positions(label: object, tokens: Sequence[str], at: int) -> bool:
     return label == token_labels(tokens, [at])[at]
 
 
-def _top_weight_holds(said: Claim, weights: np.ndarray, tokens: Sequence[str]) -> bool:
+def _top_weight_holds(
+    said: Claim, weights: np.ndarray, tokens: Sequence[str], keys: Sequence[int] | None = None
+) -> bool:
     row = np.round(np.asarray(weights, dtype=np.float64), 3)
-    tied = np.flatnonzero(row == row.max()).tolist()
+    at = list(range(len(row))) if keys is None else list(keys)
+    tied = [at[k] for k in np.flatnonzero(row == row.max())]
     named = said.fields["tokens"]
     labels = [named] if isinstance(named, str) else list(named)  # type: ignore[call-overload]
     return (
@@ -216,14 +219,20 @@ def _top_weight_holds(said: Claim, weights: np.ndarray, tokens: Sequence[str]) -
 
 
 @claim(_top_weight_holds)
-def top_weight(weights: np.ndarray, tokens: Sequence[str]) -> Claim | None:
-    """Which key a query row [n] weighs most, named by position and text: the one key, or every
-    key tied with it at the three decimals shown."""
+def top_weight(
+    weights: np.ndarray, tokens: Sequence[str], keys: Sequence[int] | None = None
+) -> Claim | None:
+    """Which key a query row weighs most, named by position and text: the one key, or every
+    key tied with it at the three decimals shown. ``keys`` gives the position of each weight in
+    ``tokens`` when the row covers only some of them (all of them, in order, by default)."""
     row = np.asarray(weights, dtype=np.float64)
     if row.size == 0:
         return None
+    at = list(range(row.size)) if keys is None else list(keys)
+    if len(at) != row.size:
+        raise ValueError(f"{row.size} weights but {len(at)} key positions")
     shown = np.round(row, 3)
-    tied = np.flatnonzero(shown == shown.max()).tolist()
+    tied = [at[k] for k in np.flatnonzero(shown == shown.max())]
     labels = token_labels(tokens, tied)
     fields = {"tokens": [labels[p] for p in tied], "weight": f"{shown.max():.3f}"}
     if len(tied) == 1:
