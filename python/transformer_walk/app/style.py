@@ -31,9 +31,10 @@ def uploader_words(button: str) -> str:
 def input_hints(enter: str, ctrl_enter: str) -> str:
     """CSS that shows ``enter`` and ``ctrl_enter`` in place of the English "Press Enter to apply"
     and "Press Ctrl+Enter to apply" that Streamlit writes under a text box being edited (it does
-    not translate them). The hint is the first of the box's instructions; the character count
-    after it stays as it is."""
-    hint = '[data-testid="InputInstructions"] > span:first-child'
+    not translate them). The hint, shown while the box has unapplied text, is the first of two
+    instructions, before the character count; the count alone (every box here has a
+    ``max_chars``) stays as it is."""
+    hint = '[data-testid="InputInstructions"] > span:first-child:not(:only-child)'
     rules = []
     for box, words in (("stTextInput", enter), ("stTextArea", ctrl_enter)):
         word = words.replace("\\", "").replace('"', "")

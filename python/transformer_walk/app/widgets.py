@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import selected_backend
+from transformer_walk.app.views.labels import cell_label, text_width
 from transformer_walk.app.views.window import window
 from transformer_walk.core import budget
 
@@ -71,6 +73,20 @@ def table_height(rows: int, most: int = WHOLE_TABLE_ROWS) -> int:
     rows when longer): Streamlit's default box scrolls after ten, hiding most of a 40-token
     sentence's rows."""
     return TABLE_FRAME_PX + TABLE_ROW_PX * max(1, min(rows, most))
+
+
+#: A table's column of token labels: px per narrow character (Source Sans at 14 px), padding.
+CHAR_PX, CELL_PADDING_PX = 7.5, 28
+
+
+def token_index(labels: Sequence[str], name: str) -> tuple[pd.Index, dict[str, Any]]:
+    """A table's index of token labels ("3 · cat"), each cut to what a cell shows, and the
+    ``column_config`` entry that makes the index column wide enough for the longest: left to
+    itself, Streamlit sizes it by its header and clips the labels without a mark."""
+    cells = [cell_label(label) for label in labels]
+    widest = max([text_width(name), *(text_width(c) for c in cells)])
+    width = int(CELL_PADDING_PX + CHAR_PX * widest)
+    return pd.Index(cells, name=name), {"_index": st.column_config.TextColumn(width=width)}
 
 
 def solved_and_hurts(solved: str, hurts: str) -> None:

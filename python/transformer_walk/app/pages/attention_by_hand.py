@@ -18,7 +18,7 @@ from transformer_walk.app.views import attention as attention_views
 from transformer_walk.app.views import by_hand
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import token_labels, vector_label
-from transformer_walk.app.widgets import page_start, pick, table_height
+from transformer_walk.app.widgets import page_start, pick, table_height, token_index
 from transformer_walk.models.toy import ToyConfig
 from transformer_walk.topics.attention_picks import default_query
 from transformer_walk.topics.worked_example import (
@@ -303,6 +303,7 @@ def _your_sentence(selected: str) -> None:
         query_index=i,
     )
     left, right = st.columns([3, 2], gap="large")
+    index, token_config = token_index(list(labels.values()), t("abh.col.token"))
     with left:
         st.dataframe(
             pd.DataFrame(
@@ -311,11 +312,12 @@ def _your_sentence(selected: str) -> None:
                     "αⱼ": mine.weights,
                     "vⱼ": [vector_label(v) for v in mine.values],
                 },
-                index=pd.Index(list(labels.values()), name=t("abh.col.token")),
+                index=index,
             ),
             width="stretch",
             height=table_height(mine.n),
             column_config={
+                **token_config,
                 t("abh.col.s"): st.column_config.NumberColumn(format="%.3f"),
                 "αⱼ": st.column_config.ProgressColumn(format="%.3f", min_value=0.0, max_value=1.0),
             },

@@ -16,7 +16,7 @@ from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import block as views
 from transformer_walk.app.views.labels import shape_label, shown_as, token_axis, token_labels
-from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts, token_index
 from transformer_walk.models.toy import Norm, ToyConfig, Trace
 
 NORM_KEY = "blk_norm"
@@ -164,7 +164,9 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
     )
     norm, block = trace.config.norm, trace.blocks[block_index]
     shown = min(trace.n, MAX_ROWS)
-    index = pd.Index(list(token_labels(trace.tokens, range(shown)).values()), name="token")
+    index, token_config = token_index(
+        list(token_labels(trace.tokens, range(shown)).values()), "token"
+    )
     for before, after in views.layer_norm_pairs(block, norm):
         b = views.RowStats.of(views.stage_array(block, before))
         a = views.RowStats.of(views.stage_array(block, after))
@@ -176,7 +178,10 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
         }  # fmt: skip
         st.dataframe(
             pd.DataFrame(columns, index=index),
-            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+            column_config={
+                **token_config,
+                **{c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+            },
         )
     st.caption(t("blk.ln.eps"))
 

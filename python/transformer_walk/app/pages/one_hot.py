@@ -18,9 +18,14 @@ from transformer_walk.app.model_widgets import (
     toy_trace_or_none,
 )
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import difference_label, human_bytes
+from transformer_walk.app.views.labels import difference_label, human_bytes, token_axis
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
+from transformer_walk.app.widgets import (
+    backend_within_budget,
+    page_start,
+    solved_and_hurts,
+    token_index,
+)
 from transformer_walk.bench.lookup_race import (
     RACE_D,
     RACE_DEFAULT_VOCABULARY,
@@ -73,7 +78,7 @@ def _sentence(trace: Trace) -> None:
     shown = min(trace.n, MAX_GRID_ROWS)
     st.altair_chart(
         charts_one_hot.one_hot_grid(
-            trace.tokens[:shown],
+            token_axis(trace.tokens, 0, shown),  # "4 · the": the same word, two rows
             np.argmax(trace.one_hot[:shown], axis=1).tolist(),  # where the backend put the 1
             vocab,
             token_title=t("onehot.chart.token"),
@@ -83,16 +88,17 @@ def _sentence(trace: Trace) -> None:
     )
     if shown < trace.n:
         st.caption(t("onehot.sentence.capped", shown=shown, n=trace.n))
+    index, token_config = token_index(token_axis(trace.tokens), t("onehot.col.token"))
     st.dataframe(
         pd.DataFrame(
             {
-                t("onehot.col.token"): trace.tokens,
                 t("onehot.col.id"): np.argmax(trace.one_hot, axis=1).tolist(),
                 t("onehot.col.row"): [_abridged(row) for row in trace.one_hot],
                 t("onehot.col.ones"): np.count_nonzero(trace.one_hot, axis=1).tolist(),
-            }
+            },
+            index=index,
         ),
-        hide_index=True,
+        column_config=token_config,
         width="stretch",
         height=min(38 + 35 * trace.n, 320),
     )

@@ -17,7 +17,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import positions as views
 from transformer_walk.app.views.labels import difference_label, markdown_text, token_labels
 from transformer_walk.app.views.latex import scientific, tex_words
-from transformer_walk.app.widgets import page_start, pick, solved_and_hurts
+from transformer_walk.app.widgets import page_start, pick, solved_and_hurts, token_index
 from transformer_walk.models.toy import (
     EmptyInputError,
     ToyConfig,
@@ -83,11 +83,14 @@ def _sentence_numbers(trace: Trace) -> None:
     st.markdown(t("pos.numbers.body", n=trace.n, d_model=d, first=first))
     shown = min(trace.n, MAX_TABLE_ROWS)
     labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
-    index = pd.Index(list(labels.values()), name=t("pos.axis.pos"))
+    index, token_config = token_index(list(labels.values()), t("pos.axis.pos"))
     columns = [f"{c} · {'sin' if c % 2 == 0 else 'cos'}" for c in range(d)]  # dimension · wave
     st.dataframe(
         pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
-        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+        column_config={
+            **token_config,
+            **{c: st.column_config.NumberColumn(format="%.4f") for c in columns},
+        },
     )
     if shown < trace.n:
         st.caption(t("pos.numbers.more", shown=shown, n=trace.n))

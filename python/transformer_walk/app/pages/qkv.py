@@ -30,6 +30,7 @@ from transformer_walk.app.widgets import (
     page_start,
     solved_and_hurts,
     table_height,
+    token_index,
 )
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, Trace
 from transformer_walk.topics.attention_picks import default_pair
@@ -222,19 +223,20 @@ def _values(trace: Trace, i: int, head: int) -> None:
     st.markdown(t("qkv.v.body"))
     st.latex(r"\boldsymbol{z}_i = \sum_{j=1}^{n} \alpha_{ij}\, \boldsymbol{v}_j")
     mix = qkv.mix_check(trace, head, i)
+    index, token_config = token_index(list(token_labels(trace.tokens).values()), "j")
     frame = pd.DataFrame(
         {
             "αᵢⱼ": mix.weights,
             "vⱼ": [", ".join(f"{x:.3f}" for x in row) for row in mix.values],
         },
-        index=pd.Index(list(token_labels(trace.tokens).values()), name="j"),
+        index=index,
     )
     st.markdown(t("qkv.v.row", token=token_labels(trace.tokens, [i])[i], head=head + 1))
     st.dataframe(
         frame,
         width="stretch",
         height=table_height(len(frame)),
-        column_config={"αᵢⱼ": st.column_config.NumberColumn(format="%.4f")},
+        column_config={**token_config, "αᵢⱼ": st.column_config.NumberColumn(format="%.4f")},
     )
     st.latex(
         rf"\boldsymbol{{z}}_{{{i + 1}}} = {_vector(mix.z_by_hand)}"

@@ -31,6 +31,7 @@ from transformer_walk.app.widgets import (
     page_start,
     pick,
     solved_and_hurts,
+    token_index,
     token_window,
 )
 from transformer_walk.models.toy import ToyConfig, Trace
@@ -155,6 +156,7 @@ def _query_row(trace: Trace, head: int) -> None:
         )
     else:
         st.latex(rf"\boldsymbol{{z}}_{{{i + 1}}} \approx {latex_steps.vector(row.weighted_sum)}")
+    index, token_config = token_index(list(labels.values()), t("sam.axis.key"))
     st.dataframe(
         pd.DataFrame(
             {
@@ -162,10 +164,10 @@ def _query_row(trace: Trace, head: int) -> None:
                 "vⱼ": [vector_label(v) for v in row.values],
                 "αᵢⱼ · vⱼ": [vector_label(c) for c in row.contributions],
             },
-            index=pd.Index(list(labels.values()), name=t("sam.axis.key")),
+            index=index,
         ),
         width="stretch",
-        column_config={"αᵢⱼ": st.column_config.NumberColumn(format="%.3f")},
+        column_config={**token_config, "αᵢⱼ": st.column_config.NumberColumn(format="%.3f")},
     )
     st.success(
         t(

@@ -56,6 +56,22 @@ def token_labels(
     return {p: f"{p + first} · {visible(tokens[p])}" for p in chosen}
 
 
+#: Characters of a token label a table cell shows; a longer one is cut with "…".
+CELL_CHARS = 26
+
+
+def cell_label(label: str, most: int = CELL_CHARS) -> str:
+    """``label`` as a table cell can show it: cut with "…" past ``most`` characters (Streamlit's
+    table clips a long cell without any mark; "1 · supercalifragilisticexpialidocious" read
+    "1 · superc")."""
+    return label if len(label) <= most else label[: most - 1] + "…"
+
+
+def text_width(text: str) -> int:
+    """``text``'s width in narrow-character units: a CJK or full-width character counts two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def token_axis(tokens: Sequence[str], start: int = 0, stop: int | None = None) -> list[str]:
     """A chart axis of the tokens at positions ``start`` to ``stop``, numbered as the pickers
     number them ("3 · his"), so a repeated word stays two labels and any token can be found."""
