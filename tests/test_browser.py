@@ -291,3 +291,29 @@ def test_pipelines_stop_box_names_the_open_stop_after_the_sentence_changes(  # n
         timeout=RENDER_TIMEOUT_MS,
     )
     assert stop.input_value().endswith("[n] = [8]"), stop.input_value()
+
+
+def test_a_chinese_page_hints_in_chinese_while_the_sentence_is_edited(  # noqa: ANN001
+    server: str, page
+) -> None:
+    """Guards against Streamlit's own English "Press Ctrl+Enter to apply" under the sidebar's
+    sentence on a Chinese page: the hint is replaced while the text is unapplied, and the
+    character count beside it (alone once applied) is left as it is."""
+    page.goto(f"{server}/tokens?lang=zh")
+    settle(page, translate("tok.title", "zh"))
+    box = page.locator('[data-testid="stSidebar"] textarea').first
+    box.click()
+    box.press("End")
+    box.type(" 你好")
+    spans = page.locator('[data-testid="stSidebar"] [data-testid="InputInstructions"] > span')
+    spans.nth(1).wait_for(timeout=RENDER_TIMEOUT_MS)
+    after = spans.first.evaluate("el => getComputedStyle(el, '::after').content")
+    assert after == f'"{translate("input.ctrl_enter", "zh")}"'
+    assert spans.nth(1).inner_text() == f"{len(box.input_value())}/2000"
+    box.press("Control+Enter")
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+        timeout=RENDER_TIMEOUT_MS
+    )
+    box.click()
+    assert spans.count() == 1  # the count alone
+    assert spans.first.evaluate("el => getComputedStyle(el, '::after').content") == "none"
