@@ -34,6 +34,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
+from transformer_walk.app.i18n import translate
 from transformer_walk.app.navigation import ROAD
 
 #: The app's entry point, the router every page is reached through.
@@ -124,3 +125,25 @@ def send_labels(widget: Any, labels: str | list[str]) -> Any:
     sent._widget_state = property(lambda _self: state)  # type: ignore[attr-defined]
     widget.__class__ = sent
     return widget
+
+
+# --- Attention by hand: its score editor and its reveal button ------------------------------------
+
+#: The key of Attention by hand's score editor.
+ABH_EDITOR_KEY = "abh_editor"
+
+
+def edit_scores(at: AppTest, rows: dict[int, dict[str, object]]) -> AppTest:
+    """Edit Attention by hand's table as the browser does, ``{row: {column: value}}``: AppTest
+    has no data editor, so the edit goes into the session state the widget reads."""
+    at.session_state[ABH_EDITOR_KEY] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def reveal(at: AppTest, language: str = "en", guess: int | None = 0) -> AppTest:
+    """Make a guess on Attention by hand (none with ``guess`` None) and press its reveal button."""
+    if guess is not None:
+        at.radio(key="abh_guess_token").set_value(guess)
+    label = translate("abh.predict.reveal", language)
+    next(b for b in at.button if b.label == label).click()
+    return at.run()

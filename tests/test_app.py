@@ -19,10 +19,9 @@ from transformer_walk.app.navigation import page_path
 from transformer_walk.core import status as backend_status_module
 from transformer_walk.core.status import backend_status
 
-from apptest_support import APP, TIMEOUT, no_exception, open_page
+from apptest_support import APP, TIMEOUT, edit_scores, no_exception, open_page, reveal
 from smollm2_support import MODEL_SKIP
 
-EDITOR_KEY = "abh_editor"
 TIME_TEXT = re.compile(r"^\d+(\.\d+)? (ns|µs|ms|s)( ⚠)?$")
 
 
@@ -32,19 +31,6 @@ def open_app(language: str = "en", page: str = "attention_by_hand.py") -> AppTes
 
 def open_speed(language: str = "en") -> AppTest:
     return open_app(language, page="speed.py")
-
-
-def edit(at: AppTest, rows: dict[int, dict[str, object]]) -> AppTest:
-    at.session_state[EDITOR_KEY] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
-    return at.run()
-
-
-def reveal(at: AppTest, language: str = "en", guess: int | None = 0) -> AppTest:
-    if guess is not None:
-        at.radio(key="abh_guess_token").set_value(guess)
-    label = translate("abh.predict.reveal", language)
-    next(b for b in at.button if b.label == label).click()
-    return at.run()
 
 
 def table_with(at: AppTest, column: str) -> pd.DataFrame:
@@ -95,7 +81,7 @@ def test_reveal_shows_weights_and_z_his(language: str) -> None:
 
 def test_editing_a_score_changes_the_weights_shown() -> None:
     at = reveal(open_app(), guess=0)
-    at = edit(at, {1: {"s": 3.0}})  # loves: 0.5 → 3.0
+    at = edit_scores(at, {1: {"s": 3.0}})  # loves: 0.5 → 3.0
     no_exception(at)
     expected = softmax([2.5, 3.0, 1.0, 0.8])
     np.testing.assert_allclose(shown_weights(at), expected, atol=5e-4)
@@ -118,7 +104,9 @@ def test_editing_a_score_changes_the_weights_shown() -> None:
 
 
 def test_a_tie_is_explained_and_any_tied_guess_is_right() -> None:
-    at = edit(open_app(), {0: {"s": 1.0}, 1: {"s": 1.0}, 3: {"s": 1.0}})  # all four score 1.0
+    at = edit_scores(
+        open_app(), {0: {"s": 1.0}, 1: {"s": 1.0}, 3: {"s": 1.0}}
+    )  # all four score 1.0
     at = reveal(at, guess=2)
     no_exception(at)
     np.testing.assert_allclose(shown_weights(at), [0.25] * 4)
@@ -129,14 +117,14 @@ def test_a_tie_is_explained_and_any_tied_guess_is_right() -> None:
     assert answer in markdown
     assert translate("abh.reveal.tie", "en", top=winners, s_top="1") in markdown
     assert not any("takes the largest share" in m for m in markdown)  # no single winner
-    at = reveal(edit(open_app(), {1: {"s": 2.5}}), guess=2)  # loves up to Tom's 2.5: a tie
+    at = reveal(edit_scores(open_app(), {1: {"s": 2.5}}), guess=2)  # loves up to Tom's 2.5: a tie
     wrong = translate("abh.reveal.wrong_tie", "en", guess="his", token="Tom and loves")
     assert wrong in [w.value for w in at.warning]
 
 
 def test_editing_v_changes_z_only() -> None:
     at = reveal(open_app(), guess=0)
-    at = edit(at, {0: {"v1": 2.0}})  # Tom's value: [1, 0] → [2, 0]
+    at = edit_scores(at, {0: {"v1": 2.0}})  # Tom's value: [1, 0] → [2, 0]
     no_exception(at)
     np.testing.assert_allclose(shown_weights(at), [0.649, 0.088, 0.145, 0.119], atol=5e-4)
     weights = softmax([2.5, 0.5, 1.0, 0.8])
@@ -147,7 +135,7 @@ def test_editing_v_changes_z_only() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_bad_input_gives_a_friendly_message_and_the_page_keeps_working(language: str) -> None:
     at = reveal(open_app(language), language)
-    at = edit(at, {1: {"s": None}, 3: {"v2": float("nan")}})
+    at = edit_scores(at, {1: {"s": None}, 3: {"v2": float("nan")}})
     no_exception(at)
     cells = ", ".join(
         [
@@ -163,7 +151,7 @@ def test_bad_input_gives_a_friendly_message_and_the_page_keeps_working(language:
 
 def test_reset_brings_back_the_articles_numbers() -> None:
     at = reveal(open_app())
-    at = edit(at, {1: {"s": 3.0}})
+    at = edit_scores(at, {1: {"s": 3.0}})
     assert metric(at, "z_his[1]") != "0.853"
     next(b for b in at.button if b.label == translate("abh.editor.reset", "en")).click().run()
     no_exception(at)

@@ -11,25 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
 
-from apptest_support import no_exception, open_page
-
-EDITOR_KEY = "abh_editor"
+from apptest_support import edit_scores, no_exception, open_page, reveal
 
 
 def open_abh(language: str = "en") -> AppTest:
     return open_page("attention_by_hand.py", language, assert_no_exception=True)
-
-
-def edit(at: AppTest, rows: dict[int, dict[str, object]]) -> AppTest:
-    at.session_state[EDITOR_KEY] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
-    return at.run()
-
-
-def reveal(at: AppTest, language: str = "en", guess: int | None = 0) -> AppTest:
-    if guess is not None:
-        at.radio(key="abh_guess_token").set_value(guess)
-    next(b for b in at.button if b.label == translate("abh.predict.reveal", language)).click()
-    return at.run()
 
 
 def hide(at: AppTest, language: str = "en") -> AppTest:
@@ -53,7 +39,7 @@ def test_a_1_65_lead_is_not_a_clear_win_and_the_scores_are_no_longer_illustrativ
     at = reveal(open_abh(language), language, guess=0)
     assert any(t.startswith(clear_text(language)) for t in shown(at))  # the article: 4.48×
     assert translate("abh.illustrative", language) in [i.value for i in at.info]
-    at = edit(at, {1: {"s": 2.0}})  # loves 0.5 → 2.0: Tom leads by exp(0.5) ≈ 1.65×
+    at = edit_scores(at, {1: {"s": 2.0}})  # loves 0.5 → 2.0: Tom leads by exp(0.5) ≈ 1.65×
     no_exception(at)
     texts = shown(at)
     assert not any(t.startswith(clear_text(language)) for t in texts)
@@ -65,11 +51,11 @@ def test_a_1_65_lead_is_not_a_clear_win_and_the_scores_are_no_longer_illustrativ
 
 
 def test_reset_makes_the_scores_illustrative_again() -> None:
-    at = edit(open_abh(), {0: {"s": 1.0}})
+    at = edit_scores(open_abh(), {0: {"s": 1.0}})
     assert translate("abh.edited", "en", tokens="Tom") in shown(at)
     next(b for b in at.button if b.label == translate("abh.editor.reset", "en")).click().run()
     assert translate("abh.illustrative", "en") in shown(at)
-    at = edit(at, {0: {"v1": 3.0}})  # a value, not a score: still the article's scores
+    at = edit_scores(at, {0: {"v1": 3.0}})  # a value, not a score: still the article's scores
     assert translate("abh.illustrative", "en") in shown(at)
 
 
@@ -78,7 +64,7 @@ def test_a_guess_is_judged_on_the_scores_it_was_made_on(language: str) -> None:
     at = reveal(open_abh(language), language, guess=0)  # Tom, on the article's scores: right
     right = translate("abh.reveal.right", language, token="Tom")
     assert right in [s.value for s in at.success]
-    at = edit(at, {1: {"s": 3.0}})  # now loves wins — but the guess was made before
+    at = edit_scores(at, {1: {"s": 3.0}})  # now loves wins — but the guess was made before
     no_exception(at)
     answer = translate("abh.reveal.answer", language, token="loves",
                        weight=f"{_softmax([2.5, 3.0, 1.0, 0.8])[1]:.3f}", query="his")  # fmt: skip
@@ -100,12 +86,12 @@ def test_a_weight_guess_is_judged_on_its_scores_too() -> None:
     close = translate("abh.reveal.weight_close", "en", token="Tom", guess="0.65", weight="0.649",
                       tolerance="0.05")  # fmt: skip
     assert close in shown(at)
-    at = edit(at, {0: {"s": 0.0}})  # Tom's weight drops to 0.044 — after the guess
+    at = edit_scores(at, {0: {"s": 0.0}})  # Tom's weight drops to 0.044 — after the guess
     assert close in shown(at)
 
 
 def test_a_low_guess_for_a_key_that_lost_is_not_explained_as_a_winners_share() -> None:
-    at = edit(open_abh(), {0: {"s": 0.0}})  # Tom: 0.0, no longer the winner
+    at = edit_scores(open_abh(), {0: {"s": 0.0}})  # Tom: 0.0, no longer the winner
     at.slider(key="abh_guess_weight").set_value(0.0)
     at = reveal(at, guess=2)
     weight = f"{_softmax([0.0, 0.5, 1.0, 0.8])[0]:.3f}"
@@ -114,7 +100,7 @@ def test_a_low_guess_for_a_key_that_lost_is_not_explained_as_a_winners_share() -
 
 
 def test_scores_too_close_to_show_are_a_tie_as_shown_not_an_exact_one() -> None:
-    at = reveal(edit(open_abh(), {1: {"s": 2.5001}}), guess=0)  # loves a hair above Tom
+    at = reveal(edit_scores(open_abh(), {1: {"s": 2.5001}}), guess=0)  # loves a hair above Tom
     weight = f"{_softmax([2.5, 2.5001, 1.0, 0.8])[0]:.3f}"
     said = translate("abh.reveal.tie_shown", "en", top="Tom and loves", weight=weight,
                      scores="2.5 and 2.5001")  # fmt: skip
