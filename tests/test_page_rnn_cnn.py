@@ -142,7 +142,7 @@ def test_a_single_token_has_no_chain() -> None:
     at.slider(key="rnn_steps").set_value(1).run()
     no_exception(at)
     assert any(i.value == translate("rnn.verdict.one_step", "en") for i in at.info)
-    assert any(i.value == translate("rnn.field.same", "en") for i in at.info)
+    assert any(i.value == translate("rnn.field.one_token", "en") for i in at.info)
 
 
 def test_empty_text_is_a_friendly_message() -> None:
@@ -195,6 +195,7 @@ def test_one_token_has_no_path_to_speak_of() -> None:
     no_exception(at)
     assert any(m.value == translate("rnn.cmp.one_token", "en", n=1) for m in at.markdown)
     assert not any("CNN needs" in m.value for m in at.markdown)
+    assert any(i.value == translate("rnn.field.one_token", "en") for i in at.info)
     table = at.table[0].value
     assert "O(1) = 0" not in table.to_string()
     assert "min(1, n−1) = 0, O(1)" in table.to_string()

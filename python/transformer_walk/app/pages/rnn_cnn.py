@@ -280,8 +280,8 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
     m1.metric(t("rnn.field.distance"), f"{distance}")
     m2.metric(t("rnn.field.layers"), f"{layers}")
     m3.metric(t("rnn.field.rnn_steps"), f"{distance}")
-    if distance == 0:
-        st.info(t("rnn.field.same"))
+    if distance == 0:  # with one token there are no two positions to pick
+        st.info(t("rnn.field.same" if n > 1 else "rnn.field.one_token"))
     left, right = st.columns(2, gap="large")
     with left:
         st.altair_chart(

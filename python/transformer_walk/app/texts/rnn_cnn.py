@@ -264,6 +264,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "i and j are the same token: nothing to link. Pick two different positions.",
         "zh": "i 和 j 是同一个 token，无需建立联系。请选择两个不同的位置。",
     },
+    "rnn.field.one_token": {
+        "en": "Your sentence has a single token, so there is nothing to link. Type a longer "
+        "sentence to pick two positions.",
+        "zh": "你的句子只有一个 token，没有什么需要连接。输入更长的句子，就能挑选两个位置。",
+    },
     "rnn.field.x": {"en": "layers L", "zh": "层数 L"},
     "rnn.field.y": {"en": "tokens one unit sees", "zh": "一个单元能看到的 token 数"},
     "rnn.field.needed": {"en": "needed: {span}", "zh": "需要：{span}"},
