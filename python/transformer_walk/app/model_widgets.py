@@ -133,10 +133,3 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
             icon=":material/help:",
         )
     return out
-
-
-def run_or_none(text: str, selected: str) -> EncoderOutput | None:
-    """The text through MiniLM on the backend for ``selected`` (see ``use_model``), or None after
-    a message when the model is missing."""
-    backend = use_model(selected)
-    return None if backend is None else run_with_spinner(text, backend)

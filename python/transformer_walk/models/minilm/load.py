@@ -22,8 +22,8 @@ import numpy as np
 from tokenizers import Tokenizer
 
 from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
+from transformer_walk.models.large_pages import large_page_arrays
 from transformer_walk.models.minilm.config import CONFIG, ConfigError, MiniLMConfig
-from transformer_walk.models.pages import large_page_arrays
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
@@ -155,7 +155,7 @@ def load_tensors(
     ``encoder.layer.{i}.attention.self.qkv.{weight,bias}`` ([3·d_model, d_model] and
     [3·d_model]: one product gives Q, K and V), whose rows the query, key and value tensors are
     (views, not copies). All lie in one block of memory advised for 2 MB pages
-    (``models.pages``), from which the products stream them faster than from 4 KB pages. The
+    (``models.large_pages``), from which the products stream them faster than from 4 KB pages. The
     file is read a few MB at a time straight into the block, so loading holds no second copy of
     the weights. It is memory-mapped meanwhile, as safetensors' own ``load_file`` does (its
     ``pread`` backend took 0.52–0.58 s here instead of 36–50 ms): a file cut short by another

@@ -1,27 +1,14 @@
 """Arrays for a model's weights in one block of memory that Linux may back with 2 MB pages.
 
-A forward on a few tokens is mostly reading weights: MiniLM on one short sentence streams its
-42.5 MB of Linear weights from memory once and does little arithmetic with them. In ordinary
-4 KB pages that is some 10,000 pages, each needing its own address translation (a page-table
-walk whenever the TLB misses, as it does after an idle pause) and each a point where the CPU's
-hardware prefetcher stops and starts again; in 2 MB pages it is 21.
-
-Measured on the 2-core Zen 4 of 2026-12-03, four models in one process taking turns, loaded in
-both orders (two identical models differed by 5 % by load order alone): one short sentence after
-a 0.25 s pause, medians of 30 calls, 2.96–3.19 ms from this block against 3.20–3.30 ms from the
-checkpoint's own arrays (3.72–4.07 against 3.93–4.23 in a noisier hour); the 24 products of
-816 rows unchanged (median ratios 0.995–1.009 in three runs of 40). SmolLM2's quantized
-weights, copied in, were no faster (7.04 against 7.03 ms a generated token), so they stay in
-their memory-mapped file.
+A forward on a few tokens is mostly reading weights once; in 4 KB pages MiniLM's 42.5 MB of
+Linear weights span some 10,000 pages, each an address translation and a point where the
+hardware prefetcher stops, in 2 MB pages 21 (docs/performance.md has the measurements).
 
 The block is a private anonymous mapping advised with MADV_HUGEPAGE, which Linux honours when
 transparent huge pages are "always" or "madvise" (the default of most distributions) and ignores
 when they are "never"; elsewhere it is ordinary memory. Either way the arrays hold the same
-values.
-
-A loader reads its file straight into them, a few MB at a time. MiniLM's, when it read the
-whole file into arrays and then copied them in, peaked at 190 MB of anonymous memory (the
-process's RssAnon, sampled every 0.5 ms while loading); reading into the block, at 95 MB.
+values. A loader reads its file straight into them, a few MB at a time, so that loading never
+holds a second copy of the weights.
 """
 
 from __future__ import annotations

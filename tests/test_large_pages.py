@@ -1,4 +1,4 @@
-"""models.pages: arrays in one block advised for 2 MB pages; and MiniLM's loader, which reads its
+"""models.large_pages: arrays in one block advised for 2 MB pages; and MiniLM's loader, which reads its
 tensors straight into one, W^Q, W^K and W^V stacked, holding no second copy of the weights."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from transformer_walk.models.large_pages import ALIGN, LARGE_PAGE, large_page_arrays
 from transformer_walk.models.minilm import default_model_path, load_minilm, load_tensors
-from transformer_walk.models.pages import ALIGN, LARGE_PAGE, large_page_arrays
 
 THP_SETTING = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
