@@ -1,5 +1,6 @@
-"""models.large_pages: arrays in one block advised for 2 MB pages; and MiniLM's loader, which reads its
-tensors straight into one, W^Q, W^K and W^V stacked, holding no second copy of the weights."""
+"""models.large_pages: arrays in one block advised for 2 MB pages; and MiniLM's loader, which
+reads its tensors straight into one, W^Q, W^K and W^V stacked, holding no second copy of the
+weights."""
 
 from __future__ import annotations
 
