@@ -127,3 +127,18 @@ def test_public_api_at_the_top() -> None:
     assert transformer_walk.ToyTransformer is ToyTransformer
     missing = [name for name in transformer_walk.__all__ if not hasattr(transformer_walk, name)]
     assert not missing, missing
+
+
+PAGES = sorted(m for m in MODULES if m.startswith(f"{NAME}.app.pages.") and m.count(".") == 3)
+
+
+@pytest.mark.parametrize("module", PAGES)
+def test_every_page_is_one_render(module: str) -> None:
+    """Every page has the same shape: definitions, then one ``render()`` call that draws it, so
+    that nothing runs at import but that call."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert "render" in functions, f"{module} has no render()"
+    calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    assert [ast.unparse(c) for c in calls] == ["render()"], module
+    assert tree.body[-1] is calls[0], f"{module}: render() is not its last statement"

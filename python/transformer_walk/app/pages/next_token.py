@@ -256,7 +256,7 @@ def _speed_and_cache(model: SmolLM2, state: dict[str, Any], n_total: int) -> Non
     ))  # fmt: skip
 
 
-def main() -> None:
+def render() -> None:
     selected = page_start("nt.title")
     st.markdown(t("nt.intro"))
     if selected is None:
@@ -325,4 +325,4 @@ def main() -> None:
     solved_and_hurts(t("nt.solved"), t("nt.hurts"))
 
 
-main()
+render()

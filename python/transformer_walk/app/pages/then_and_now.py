@@ -244,26 +244,36 @@ def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, sele
         st.markdown(say(ffn))
 
 
-selected = page_start("tan.title")
-st.markdown(t("tan.intro"))
-model = smollm2_model()
-if selected is not None and model is not None:
-    _table(model)
-    _gqa(model)
+def _per_token(model: SmolLM2, selected: str) -> None:
+    """RoPE, the norms and the FFN on one token of one layer of the sidebar's sentence."""
     text = current_sentence()
     out = _trace(model, text, selected)
-    if out is not None:
-        pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in out.ids])
-        labels = token_labels(pieces)
-        left, right = st.columns(2)
-        layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
-        keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)
-        token = right.selectbox(
-            t("tan.token"), range(out.n), key=TOKEN_KEY,
-            format_func=lambda i: labels[i],
-        )  # fmt: skip
-        _rope(model, out, layer, token, labels)
-        _norms(model, out, layer, token, labels[token])
-        _ffn(out, layer, token, labels[token], text, selected)
-solved_and_hurts(t("tan.solved"), t("tan.hurts"))
-st.caption(t("tan.sources"))
+    if out is None:
+        return
+    pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in out.ids])
+    labels = token_labels(pieces)
+    left, right = st.columns(2)
+    layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
+    keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)
+    token = right.selectbox(
+        t("tan.token"), range(out.n), key=TOKEN_KEY,
+        format_func=lambda i: labels[i],
+    )  # fmt: skip
+    _rope(model, out, layer, token, labels)
+    _norms(model, out, layer, token, labels[token])
+    _ffn(out, layer, token, labels[token], text, selected)
+
+
+def render() -> None:
+    selected = page_start("tan.title")
+    st.markdown(t("tan.intro"))
+    model = smollm2_model()
+    if selected is not None and model is not None:
+        _table(model)
+        _gqa(model)
+        _per_token(model, selected)
+    solved_and_hurts(t("tan.solved"), t("tan.hurts"))
+    st.caption(t("tan.sources"))
+
+
+render()
