@@ -318,7 +318,7 @@ def separations(text: str) -> Iterator[tuple[Any, ...]]:
 @cache
 def control_runs() -> tuple[Any, ...]:
     """(run, pronoun, owner) of every control sentence of the MiniLM attention page."""
-    from transformer_walk.app.views import minilm_heads as heads
+    from transformer_walk.topics import minilm_heads as heads
 
     found = []
     for relation in heads.POSSESSIVES:
@@ -333,8 +333,8 @@ def _head_checks(text: str) -> Iterator[tuple[str, list[Any], list[int]]]:
     """The head the page tests on the control sentences for ``text`` (the strongest for its
     default query and first target): its label, its check on every control sentence and each
     sentence's first word; then the same for the first sentence alone ("all" or "none")."""
-    from transformer_walk.app.views import minilm as views
-    from transformer_walk.app.views import minilm_heads as heads
+    from transformer_walk.topics import minilm_heads as heads
+    from transformer_walk.topics import minilm_tokens as views
 
     out = minilm_run(text)
     if not views.has_content(out.tokens):
@@ -424,9 +424,9 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.app.views.then_and_now.norm_check": norm_gaps,
     "transformer_walk.topics.senses.sense_claim": sense_pairs,
     "transformer_walk.topics.senses.separation_claim": separations,
-    "transformer_walk.app.views.minilm_heads.controls_summary": head_controls,
-    "transformer_walk.app.views.minilm_heads.controls_claim": head_controls,
-    "transformer_walk.app.views.minilm_heads.habit_claim": head_habits,
+    "transformer_walk.topics.minilm_heads.controls_summary": head_controls,
+    "transformer_walk.topics.minilm_heads.controls_claim": head_controls,
+    "transformer_walk.topics.minilm_heads.habit_claim": head_habits,
 }
 INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 

@@ -1,5 +1,6 @@
-"""minilm_views: renormalisation without [CLS]/[SEP], head ranking, word pieces, cosines, the PCA
-shared by all layers — on small hand-made arrays whose answers are known."""
+"""topics.minilm_tokens, topics.minilm_heads and views.minilm_vectors: renormalisation without
+[CLS]/[SEP], head ranking, word pieces, cosines, the PCA shared by all layers — on small
+hand-made arrays whose answers are known."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from transformer_walk.app.views import minilm as views
-from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.views import minilm_vectors as vector_views
+from transformer_walk.topics import minilm_heads as head_views
+from transformer_walk.topics import minilm_tokens
 
 TOKENS = ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
 
@@ -38,7 +39,7 @@ def test_without_specials_of_a_text_with_nothing_else() -> None:
     w = np.full((1, 1, 2, 2), 0.5)
     kept, positions = head_views.without_specials(w, ["[CLS]", "[SEP]"])
     assert positions == [] and kept.shape == (1, 1, 0, 0)
-    assert not views.has_content(["[CLS]", "[SEP]"])
+    assert not minilm_tokens.has_content(["[CLS]", "[SEP]"])
 
 
 def test_special_share_is_the_mean_weight_content_rows_give_specials() -> None:
@@ -65,19 +66,19 @@ def test_rank_heads_orders_all_heads_by_the_query_to_target_weight() -> None:
 
 
 def test_defaults_follow_the_running_example_and_fall_back() -> None:
-    assert views.default_query(TOKENS) == 3
-    assert views.default_target(TOKENS, 3, "tom") == 1
-    assert views.default_target(TOKENS, 3, "dog") == 4
+    assert minilm_tokens.default_query(TOKENS) == 3
+    assert minilm_tokens.default_target(TOKENS, 3, "tom") == 1
+    assert minilm_tokens.default_target(TOKENS, 3, "dog") == 4
     other = ["[CLS]", "a", "b", "[SEP]"]
-    assert views.default_query(other) == 2  # the last content token
-    assert views.default_target(other, 2, "tom") == 1
-    assert views.default_target(["[CLS]", "a", "[SEP]"], 1, "tom") == 1  # nothing else
+    assert minilm_tokens.default_query(other) == 2  # the last content token
+    assert minilm_tokens.default_target(other, 2, "tom") == 1
+    assert minilm_tokens.default_target(["[CLS]", "a", "[SEP]"], 1, "tom") == 1  # nothing else
     # Two pickers on a sentence without "tom" and "dog" start on two different tokens.
     when = ["[CLS]", "when", "the", "sea", "[SEP]"]
-    first = views.default_target(when, 3, "tom")
-    assert (first, views.default_target(when, 3, "dog", taken=[first])) == (1, 2)
-    assert views.default_target(["[CLS]", "a", "b", "[SEP]"], 2, "dog", taken=[1]) == 1
-    assert views.default_query(["[CLS]", "[SEP]"]) == 0
+    first = minilm_tokens.default_target(when, 3, "tom")
+    assert (first, minilm_tokens.default_target(when, 3, "dog", taken=[first])) == (1, 2)
+    assert minilm_tokens.default_target(["[CLS]", "a", "b", "[SEP]"], 2, "dog", taken=[1]) == 1
+    assert minilm_tokens.default_query(["[CLS]", "[SEP]"]) == 0
 
 
 def test_find_word_prefers_a_whole_word_and_handles_chinese() -> None:
@@ -184,9 +185,13 @@ def test_the_drift_verdict_takes_the_rank_as_its_control(
 
 
 def test_word_like_tokens_have_a_letter_or_digit_and_are_not_markers() -> None:
-    assert views.word_like("dog") and views.word_like("##ing") and views.word_like("女")
-    assert views.word_like("3")
-    assert not any(map(views.word_like, ["[CLS]", "[SEP]", "[UNK]", ",", ".", "🐟"]))
+    assert (
+        minilm_tokens.word_like("dog")
+        and minilm_tokens.word_like("##ing")
+        and minilm_tokens.word_like("女")
+    )
+    assert minilm_tokens.word_like("3")
+    assert not any(map(minilm_tokens.word_like, ["[CLS]", "[SEP]", "[UNK]", ",", ".", "🐟"]))
 
 
 def test_most_attended_averages_every_head_and_skips_the_query_and_markers() -> None:
@@ -196,9 +201,9 @@ def test_most_attended_averages_every_head_and_skips_the_query_and_markers() -> 
     a[0, 0, 5, 2] = 0.45  # "the" wins in one head only, 0.15 averaged over the four
     a[1, 1, 5, 4] = 0.3  # "sea" 0.1 + 0.2 / 4 = 0.15 averaged too: a tie, sentence order
     # [CLS], "," and [UNK] outweigh every word, and the query gives itself 0.1: none counts.
-    assert views.most_attended(a, tokens, 5, 3) == [2, 4, 1]
-    assert views.most_attended(a, tokens, 5, 10) == [2, 4, 1]  # all there is
-    assert views.most_attended(a, tokens, 5, 0) == []
+    assert minilm_tokens.most_attended(a, tokens, 5, 3) == [2, 4, 1]
+    assert minilm_tokens.most_attended(a, tokens, 5, 10) == [2, 4, 1]  # all there is
+    assert minilm_tokens.most_attended(a, tokens, 5, 0) == []
 
 
 def test_ranking_targets_take_the_example_words_else_the_most_attended() -> None:
@@ -509,14 +514,14 @@ def test_the_head_off_verdict_with_other_thresholds_and_bad_ones() -> None:
 
 
 def test_the_attention_page_asks_from_a_pronoun_when_there_is_one() -> None:
-    assert views.pronoun_query(TOKENS) == 3  # his
+    assert minilm_tokens.pronoun_query(TOKENS) == 3  # his
     mary = ["[CLS]", "tom", "says", "mary", "loves", "her", "cat", "[SEP]"]
-    assert views.pronoun_query(mary) == 5
+    assert minilm_tokens.pronoun_query(mary) == 5
     both = ["[CLS]", "her", "dog", "and", "his", "cat", "[SEP]"]
-    assert views.pronoun_query(both) == 4  # "his" first, wherever it is
+    assert minilm_tokens.pronoun_query(both) == 4  # "his" first, wherever it is
     twice = ["[CLS]", "her", "dog", "and", "their", "cat", "[SEP]"]
-    assert views.pronoun_query(twice) == 4  # the last pronoun
-    assert views.pronoun_query(["[CLS]", "a", "b", "[SEP]"]) == 2  # default_query's choice
+    assert minilm_tokens.pronoun_query(twice) == 4  # the last pronoun
+    assert minilm_tokens.pronoun_query(["[CLS]", "a", "b", "[SEP]"]) == 2  # default_query's choice
 
 
 # --- "toward" without "tom": the token the query attends to most ------------------------------
@@ -537,32 +542,34 @@ def attention_to(weights_of_query: list[float], n_layers: int = 2, h: int = 3) -
 def test_most_attended_skips_specials_unknowns_punctuation_and_the_query() -> None:
     # [CLS], ",", "his" (the query) and [UNK] get more than "daughter"; "daughter" wins.
     w = attention_to([0.4, 0.02, 0.02, 0.05, 0.15, 0.12, 0.08, 0.1, 0.06])
-    assert views.most_attended(w, LONG, 5, 1) == [6]
+    assert minilm_tokens.most_attended(w, LONG, 5, 1) == [6]
     # The average is over layers and heads: a head that says otherwise is outvoted, not ignored.
     w[1, 2, 5] = [0.0, 0.0, 0.0, 0.9, 0.0, 0.0, 0.1, 0.0, 0.0]
     mean = w[:, :, 5].mean(axis=(0, 1))
-    assert mean[3] > mean[6] and views.most_attended(w, LONG, 5, 1) == [3]
+    assert mean[3] > mean[6] and minilm_tokens.most_attended(w, LONG, 5, 1) == [3]
     assert head_views.mean_weight(w, 5, 3) == pytest.approx(mean[3])
 
 
 def test_most_attended_ties_go_to_the_earlier_token_and_no_candidate_gives_none() -> None:
     w = attention_to([0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05])
-    assert views.most_attended(w, LONG, 5, 1) == [1]  # "when", "the", "fisherman", "daughter" tie
+    assert minilm_tokens.most_attended(w, LONG, 5, 1) == [
+        1
+    ]  # "when", "the", "fisherman", "daughter" tie
     tokens = ["[CLS]", "!", "?", "[UNK]", "—", "x", "[SEP]"]
     w = np.full((1, 1, 7, 7), 1 / 7)
-    assert views.most_attended(w, tokens, 5, 1) == []  # nothing with a letter but the query
-    assert views.default_toward(tokens, w, 5) == (5, True)  # ... so "toward" starts on it
+    assert minilm_tokens.most_attended(w, tokens, 5, 1) == []  # nothing with a letter but the query
+    assert minilm_tokens.default_toward(tokens, w, 5) == (5, True)  # ... so "toward" starts on it
 
 
 def test_the_toward_default_is_tom_if_there_else_the_most_attended() -> None:
     w = np.full((2, 3, 6, 6), 1 / 6)
     w[:, :, 3, 4] = 0.5  # his → dog
     w[:, :, 1, 3] = 0.5  # tom → his
-    assert views.default_toward(TOKENS, w, 3) == (1, False)  # "tom", whatever the attention
-    assert views.default_toward(TOKENS, w, 1) == (3, True)  # the query is "tom" itself
-    assert views.default_toward(TOKENS, w, 3, preferred="cat") == (4, True)
+    assert minilm_tokens.default_toward(TOKENS, w, 3) == (1, False)  # "tom", whatever the attention
+    assert minilm_tokens.default_toward(TOKENS, w, 1) == (3, True)  # the query is "tom" itself
+    assert minilm_tokens.default_toward(TOKENS, w, 3, preferred="cat") == (4, True)
     w = attention_to([0.4, 0.02, 0.02, 0.05, 0.15, 0.12, 0.08, 0.1, 0.06])
-    assert views.default_toward(LONG, w, 5) == (6, True)  # "daughter", not "when"
+    assert minilm_tokens.default_toward(LONG, w, 5) == (6, True)  # "daughter", not "when"
 
 
 # --- a tested pair against a same-sense control pair -------------------------------------------
@@ -762,10 +769,10 @@ def test_the_tide_every_pair_rides_on() -> None:
 def test_the_first_query_is_a_pronoun_or_a_word_never_an_unk() -> None:
     animal = ["[CLS]", "the", "animal", "didn", "'", "t", "cross", "because", "it", "was",
               "tired", "[SEP]"]  # fmt: skip
-    assert views.pronoun_query(animal) == 8  # "it", not the last word "tired"
+    assert minilm_tokens.pronoun_query(animal) == 8  # "it", not the last word "tired"
     wo = ["[CLS]", "我", "[UNK]", "我", "的", "[UNK]", "[SEP]"]  # 我爱我的狗: 爱 and 狗 unknown
-    assert views.default_query(wo) == 4  # 的, not the [UNK] every unknown character shares
-    assert views.default_query(["[CLS]", "[UNK]", "[SEP]"]) == 1  # nothing better left
+    assert minilm_tokens.default_query(wo) == 4  # 的, not the [UNK] every unknown character shares
+    assert minilm_tokens.default_query(["[CLS]", "[UNK]", "[SEP]"]) == 1  # nothing better left
 
 
 def _relation_check(row: list[float]) -> head_views.RelationCheck:
@@ -793,7 +800,7 @@ def test_the_control_claims_count_from_the_raw_numbers() -> None:
     # A predicate re-checks the counts: a claim made for other checks fails.
     from transformer_walk.topics.claims import CLAIMS
 
-    _, holds = CLAIMS["transformer_walk.app.views.minilm_heads.controls_claim"]
+    _, holds = CLAIMS["transformer_walk.topics.minilm_heads.controls_claim"]
     assert holds(said, "L1·H1", checks) and not holds(said, "L1·H1", [links, links])
 
 

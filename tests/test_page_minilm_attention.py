@@ -15,11 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app import caches
 from transformer_walk.app.i18n import LANGUAGES, join_sentences, translate
-from transformer_walk.app.views import minilm as views
-from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
+from transformer_walk.topics import minilm_heads as head_views
+from transformer_walk.topics import minilm_tokens
 
 import apptest_support
 from apptest_support import no_exception
@@ -395,7 +395,7 @@ def control_expectations(
             continue
         out = model.run(relation.text)
         i, j = head_views.relation_positions(out.tokens, relation)
-        words = views.content_positions(out.tokens)
+        words = minilm_tokens.content_positions(out.tokens)
         row = out.attentions[layer, head, i]
         texts.append(relation.text)
         weights.append(float(row[j]))
@@ -521,7 +521,7 @@ def test_a_short_sentence_keeps_its_heat_maps_lying_down() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_chinese_that_became_unk_is_named(language: str, model) -> None:  # noqa: ANN001
     from transformer_walk.app.i18n import join_names
-    from transformer_walk.app.views.minilm import unknown_labels
+    from transformer_walk.app.views.labels import unknown_labels
 
     text = "我爱我的狗 🐟"
     out = model.run(text)

@@ -18,7 +18,7 @@ from transformer_walk.app.caches import (
     wordpiece_tokenizer,
 )
 from transformer_walk.app.i18n import join_names, t
-from transformer_walk.app.views import minilm as minilm_views
+from transformer_walk.app.views.labels import UNKNOWN_SHOWN, unknown_labels
 from transformer_walk.app.widgets import backend_within_budget
 from transformer_walk.models.minilm import (
     CONFIG,
@@ -120,7 +120,7 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
         st.warning(
             t("minilm.truncated", n=out.n_original, kept=out.n), icon=":material/content_cut:"
         )
-    unknown = minilm_views.unknown_labels(out.text, out.tokens, out.offsets)
+    unknown = unknown_labels(out.text, out.tokens, out.offsets)
     if unknown:  # as the Tokens page warns: the model sees one and the same vector for each
         text = out.text if len(out.text) <= SHOWN_CHARS else out.text[: SHOWN_CHARS - 1] + "…"
         st.info(
@@ -128,7 +128,7 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
                 "minilm.unknown",
                 count=len(unknown),
                 text=text,
-                pieces=join_names(unknown, most=minilm_views.UNKNOWN_SHOWN),
+                pieces=join_names(unknown, most=UNKNOWN_SHOWN),
             ),
             icon=":material/help:",
         )

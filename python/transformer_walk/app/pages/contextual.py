@@ -20,8 +20,6 @@ from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views import minilm as views
-from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.views import minilm_vectors as vector_views
 from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.views.latex import tex_words
@@ -32,7 +30,8 @@ from transformer_walk.app.widgets import (
     solved_and_hurts,
 )
 from transformer_walk.models.minilm import EncoderOutput
-from transformer_walk.topics import senses
+from transformer_walk.topics import minilm_heads as head_views
+from transformer_walk.topics import minilm_tokens, senses
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
 WORD_KEY = "ctx_word"
@@ -284,7 +283,7 @@ def _track(backend: str) -> None:
     st.header(t("ctx.track.title"), divider="gray")
     st.markdown(t("ctx.track.body"))
     out = run_with_spinner(current_sentence(), backend)
-    content = views.content_positions(out.tokens)
+    content = minilm_tokens.content_positions(out.tokens)
     if len(content) < 2:
         st.info(t("ctx.track.too_short"), icon=":material/edit_note:")
         return
@@ -292,10 +291,10 @@ def _track(backend: str) -> None:
     options = token_labels(out.tokens, content)
     left, right = st.columns(2)
     with left:
-        i = pick(t("ctx.track.token"), TRACK_KEY, options, views.pronoun_query(out.tokens))
+        i = pick(t("ctx.track.token"), TRACK_KEY, options, minilm_tokens.pronoun_query(out.tokens))
     with right:
         others = {p: label for p, label in options.items() if p != i}
-        default, by_attention = views.default_toward(out.tokens, out.attentions, i)
+        default, by_attention = minilm_tokens.default_toward(out.tokens, out.attentions, i)
         by_attention = by_attention and default in others  # not the query's own fallback
         default = default if default in others else next(iter(others))
         j = pick(t("ctx.track.toward"), TOWARD_KEY, others, default)
@@ -304,7 +303,7 @@ def _track(backend: str) -> None:
         st.caption(
             t(
                 "ctx.track.by_attention",
-                preferred=views.DEFAULT_TARGETS[0],
+                preferred=minilm_tokens.DEFAULT_TARGETS[0],
                 a=out.tokens[i],
                 b=out.tokens[j],
                 weight=f"{weight:.3f}",

@@ -1,7 +1,7 @@
 """MiniLM attention: what a trained 6-layer, 12-head encoder attends to in the sidebar's sentence.
 
 Renders ``MiniLM.run(text).attentions`` [6, 12, n, n] (``caches``) and what
-``views.minilm_heads`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
+``topics.minilm_heads`` derives from it (rows without [CLS]/[SEP], heads ranked for a query → target
 pair, each beside what position alone predicts, one head tried on the control sentences
 ``head_views.POSSESSIVES``, each run through the same cache, and one head switched off beside a
 control head, two more runs ``caches.minilm_heads_off``). Holds no math.
@@ -22,8 +22,6 @@ from transformer_walk.app.i18n import join_names, join_sentences, say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import attention as attention_views
-from transformer_walk.app.views import minilm as views
-from transformer_walk.app.views import minilm_heads as head_views
 from transformer_walk.app.views.labels import token_labels
 from transformer_walk.app.widgets import (
     forget_picks_of_another_sentence,
@@ -34,6 +32,8 @@ from transformer_walk.app.widgets import (
     token_window,
 )
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
+from transformer_walk.topics import minilm_heads as head_views
+from transformer_walk.topics import minilm_tokens
 
 HIDE_KEY = "mla_hide_specials"
 WINDOW_KEY = "mla_window"
@@ -97,7 +97,7 @@ def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
     fresh = forget_picks_of_another_sentence(out.tokens, picked, PICKS_FOR_KEY)
     if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
         return  # (widget keys are dropped when the learner visits another page)
-    query = views.pronoun_query(out.tokens)
+    query = minilm_tokens.pronoun_query(out.tokens)
     target = head_views.ranking_targets(out.attentions, out.tokens, query)[0].position
     best = head_views.rank_heads(out.attentions, query, target, top=1)[0]
     st.session_state[LAYER_KEY] = best.layer + 1
@@ -196,7 +196,7 @@ def _head_view(
     start, stop = rows
     shown = positions[start:stop]
     options = token_labels(out.tokens, shown)
-    default = views.pronoun_query(out.tokens)
+    default = minilm_tokens.pronoun_query(out.tokens)
     query = pick(
         t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
     )
@@ -237,7 +237,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
     """The query and the two targets (sentence positions), with a caption when a target starts
     on the tokens the query attends to most because the example's word is missing."""
     options = token_labels(out.tokens, positions)
-    default_query = views.pronoun_query(out.tokens)
+    default_query = minilm_tokens.pronoun_query(out.tokens)
     cols = st.columns(3)
     with cols[0]:
         query = pick(
@@ -260,7 +260,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
             targets.append(pick(label, key, options, start))
     attended = [
         (word, d.position)
-        for word, d in zip(views.DEFAULT_TARGETS, defaults, strict=True)
+        for word, d in zip(minilm_tokens.DEFAULT_TARGETS, defaults, strict=True)
         if d.source == "attended"
     ]
     if attended:
@@ -571,7 +571,7 @@ def _head_off(
     layer, head = divmod(chosen, h)
     i, j = positions.index(query), positions.index(target)
     control = head_views.control_head(weights, layer, i, j, head)
-    words = views.content_positions(out.tokens)
+    words = minilm_tokens.content_positions(out.tokens)
     last = out.hidden_states[-1]  # (n, d_model), every head on
     effects = []
     with st.spinner(t("minilm.computing")):
@@ -666,7 +666,7 @@ def render() -> None:
     if backend is None:
         return
     out = run_with_spinner(current_sentence(), backend)
-    if not views.has_content(out.tokens):
+    if not minilm_tokens.has_content(out.tokens):
         st.info(t("common.empty_text"), icon=":material/edit_note:")
         return
     _forget_picks_of_another_sentence(out)

@@ -17,9 +17,8 @@ from transformer_walk.app.model_widgets import (
 )
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import bpe as bpe_views
-from transformer_walk.app.views.labels import visible
+from transformer_walk.app.views.labels import UNKNOWN_SHOWN, unknown_labels, visible
 from transformer_walk.app.views.latex import tex_words
-from transformer_walk.app.views.minilm import UNKNOWN_SHOWN, unknown_labels
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace

@@ -144,3 +144,17 @@ def markdown_text(text: str) -> str:
     line breaks kept."""
     out = "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|$<>~" else ch for ch in text)
     return out.replace("\n", "  \n")
+
+
+UNKNOWN_SHOWN = 12  # [UNK]s named in a message: a text of 2,000 emoji has 2,000 of them
+
+
+def unknown_labels(text: str, tokens: list[str], offsets: Sequence[tuple[int, int]]) -> list[str]:
+    """What became [UNK], one label per such token with its number as the pages count tokens
+    ("3 · 你"; [CLS] is 1): an emoji, most Chinese characters — the English vocabulary has no
+    piece for them, and a character can occur twice."""
+    return [
+        f"{p + 1} · {visible(text[a:b])}"
+        for p, (token, (a, b)) in enumerate(zip(tokens, offsets, strict=True))
+        if token == "[UNK]"
+    ]

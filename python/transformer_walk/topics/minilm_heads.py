@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.app.views.minilm import (
+from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.minilm_tokens import (
     DEFAULT_TARGETS,
     SPECIAL_TOKENS,
     content_positions,
     default_target,
     most_attended,
 )
-from transformer_walk.app.views.minilm_vectors import cosine
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.senses import cosine
 
 # --- attention ----------------------------------------------------------------------------------
 

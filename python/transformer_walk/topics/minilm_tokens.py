@@ -1,10 +1,10 @@
-"""What the Real-model pages show, selected or derived from MiniLM's ``EncoderOutput``: its tokens,
-and where the pages' pickers start (the query, the target, the token a query attends to most).
+"""MiniLM's tokens as the Real-model pages read them: which are content, which stand for words, and
+where the pages' pickers start (the query, the target, the token a query attends to most).
 
 The model's own numbers come from ``transformer_walk.models.minilm``; nothing here runs the
 encoder. The heads (ranking, position controls, other sentences, a head switched off) are in
-``minilm_heads``; hidden-state vectors (cosines, PCA, a word in two sentences, shared words) in
-``minilm_vectors``.
+``topics.minilm_heads``; hidden-state vectors (cosines, PCA, a word in two sentences, shared
+words) in ``app.views.minilm_vectors``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transformer_walk.app.views.labels import visible
 from transformer_walk.topics.attention_picks import pronoun_position
 
 SPECIAL_TOKENS = ("[CLS]", "[SEP]")
@@ -34,20 +33,6 @@ def content_positions(tokens: list[str]) -> list[int]:
 def has_content(tokens: list[str]) -> bool:
     """False for a text that tokenized to nothing but [CLS] and [SEP] (empty or blank)."""
     return bool(content_positions(tokens))
-
-
-UNKNOWN_SHOWN = 12  # [UNK]s named in a message: a text of 2,000 emoji has 2,000 of them
-
-
-def unknown_labels(text: str, tokens: list[str], offsets: Sequence[tuple[int, int]]) -> list[str]:
-    """What became [UNK], one label per such token with its number as the pages count tokens
-    ("3 · 你"; [CLS] is 1): an emoji, most Chinese characters — the English vocabulary has no
-    piece for them, and a character can occur twice."""
-    return [
-        f"{p + 1} · {visible(text[a:b])}"
-        for p, (token, (a, b)) in enumerate(zip(tokens, offsets, strict=True))
-        if token == "[UNK]"
-    ]
 
 
 def default_query(tokens: list[str]) -> int:
