@@ -34,6 +34,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
+from transformer_walk.app.i18n import translate
 from transformer_walk.app.navigation import ROAD
 
 #: The app's entry point, the router every page is reached through.
@@ -108,6 +109,15 @@ def page_hash(page_file: str) -> str:
 def no_exception(at: AppTest) -> None:
     """Assert the last run raised nothing, listing the exceptions' messages if it did."""
     assert not at.exception, [e.value for e in at.exception]
+
+
+def pick_backend(at: AppTest, name: str) -> str:
+    """Pick backend ``name`` in the sidebar and rerun; the run must raise nothing. Returns the
+    backend's English label, which the pages name it by (the tests' ``app_backend`` fixture gives
+    each available name in turn)."""
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    return translate(f"backend.{name}", "en")
 
 
 def send_labels(widget: Any, labels: str | list[str]) -> Any:
