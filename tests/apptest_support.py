@@ -111,6 +111,15 @@ def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def pick_backend(at: AppTest, name: str) -> str:
+    """Pick backend ``name`` in the sidebar and rerun; the run must raise nothing. Returns the
+    backend's English label, which the pages name it by (the tests' ``app_backend`` fixture gives
+    each available name in turn)."""
+    at.radio(key="backend").set_value(name).run()
+    no_exception(at)
+    return translate(f"backend.{name}", "en")
+
+
 def send_labels(widget: Any, labels: str | list[str]) -> Any:
     """Make ``widget`` send ``labels`` on the next run, exactly what the browser sends for a choice
     (the option's label, or a list of them). AppTest's ``set_value`` wants the option itself and

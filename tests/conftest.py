@@ -120,6 +120,18 @@ def backend_name(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
+@pytest.fixture(params=["python", "numpy", "rust"])
+def app_backend(request: pytest.FixtureRequest) -> str:
+    """Each backend name in turn, for a page test that picks it in the sidebar: skipped where
+    ``backend_status`` finds it unavailable, as the sidebar then does not offer it."""
+    from transformer_walk.core.status import backend_status
+
+    status = backend_status(request.param)
+    if not status.available:
+        pytest.skip(f"backend {request.param!r} is not importable here: {status.error}")
+    return request.param
+
+
 class FakeClock:
     """A clock that moves only when told: by ``sleep``, or by a fake call's ``advance``. Code that
     takes an injectable clock (``bench.timing.Clock``) is tested on it without real time."""

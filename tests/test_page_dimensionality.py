@@ -17,7 +17,7 @@ from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import token_vector, tokenize
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 LONG = " ".join(f"word{i}" for i in range(200))
 
@@ -139,14 +139,9 @@ def test_edge_inputs(sentence: str) -> None:
     assert len(at.get("vega_lite_chart")) == 3
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    note = translate("dim.sentence.note", "en", backend=translate(f"backend.{name}", "en"), m=4)
+    note = translate("dim.sentence.note", "en", backend=pick_backend(at, app_backend), m=4)
     assert any(c.value == note for c in at.caption)
 
 

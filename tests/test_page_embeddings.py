@@ -11,7 +11,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.core.status import backend_status
 from transformer_walk.topics import corpus
 from transformer_walk.topics.word2vec import Word2VecParams, Word2VecResult, train
 
@@ -135,12 +134,9 @@ def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
         assert any(c.value == capped for c in at.caption)
 
 
-@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
-def test_every_backend_looks_up_the_same_rows(backend: str) -> None:
-    if not backend_status(backend).available:
-        pytest.skip(f"{backend} not available")
-    at = open_page(backend=backend)
-    label = translate(f"backend.{backend}", "en")
+def test_every_backend_looks_up_the_same_rows(app_backend: str) -> None:
+    at = open_page(backend=app_backend)
+    label = translate(f"backend.{app_backend}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
     assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)
 

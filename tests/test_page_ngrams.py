@@ -175,13 +175,8 @@ def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
         assert len(frame_with(at, "c(context w)")) == 204
 
 
-@pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
-def test_every_backend_gives_the_same_counts(backend: str) -> None:
-    from transformer_walk.core.status import backend_status
-
-    if not backend_status(backend).available:
-        pytest.skip(f"{backend} not available")
-    at = open_page(backend=backend)
+def test_every_backend_gives_the_same_counts(app_backend: str) -> None:
+    at = open_page(backend=app_backend)
     expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
     assert metric(at, "P(sentence)") == power_label(expected)
 

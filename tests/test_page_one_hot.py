@@ -16,7 +16,7 @@ from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import Vocabulary, tokenize
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 LONG = " ".join(f"word{i}" for i in range(200))
 
@@ -121,14 +121,9 @@ def test_race_control_changes_the_work_shown() -> None:
     assert speedup == pytest.approx(one_hot / lookup, rel=0.02)  # shown numbers are consistent
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(f"on **{label}**" in s.value for s in at.success)  # the live check names it
     # Four tokens are well within pure Python's budget: the race runs on the picked backend too.
     assert any(c.value.startswith(f"Measured on **{label}**") for c in at.caption)

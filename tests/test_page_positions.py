@@ -11,7 +11,6 @@ import pyarrow as pa
 import pytest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import positions as pos
 
@@ -155,13 +154,10 @@ def test_cjk_emoji_and_two_hundred_words(sentence: str) -> None:
     assert on == pytest.approx(shuffle_gap(sentence, 1, True), rel=0.06)
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_each_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
-    at = open_page(backend=name)
+def test_each_backend(app_backend: str) -> None:
+    at = open_page(backend=app_backend)
     no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = translate(f"backend.{app_backend}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
     off, on = metrics(at)
     assert off < 1e-12

@@ -9,11 +9,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import BlockWeights, ToyConfig, positional_encoding, token_vector
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 open_page = partial(apptest_support.open_page, "qkv.py")
 
@@ -117,14 +116,9 @@ def test_edge_inputs(sentence: str) -> None:
     assert float(metric(at, "qkv.pair.diff", "zh")) < 1e-12
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(label in c.value for c in at.caption)
     score = expected_score(["tom", "loves", "his", "dog"], 2, 0, 0, 8, 2)
     assert metric(at, "qkv.pair.dot") == f"{score:.6f}"

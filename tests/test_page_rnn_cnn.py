@@ -10,12 +10,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 from transformer_walk.topics import rnn
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 open_page = partial(apptest_support.open_page, "rnn_cnn.py")
 
@@ -162,14 +161,9 @@ def test_edge_inputs(sentence: str, n: int) -> None:
     assert metric(at, translate("rnn.seq.rnn_steps", "zh")) == str(n)
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(f"**{label}**" in c.value for c in at.caption)
     assert metric(at, "CNN layers to link them") == "2"
 

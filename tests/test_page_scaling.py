@@ -13,7 +13,7 @@ from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 D_KS = [2**p for p in range(11)]
 
@@ -169,14 +169,9 @@ def test_long_sentences_cap_the_keys() -> None:
     assert any(c.value == translate("scale.sat.capped", "en", n=200, cap=64) for c in at.caption)
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(f"**{label}**" in c.value and "4400 rows" in c.value for c in at.caption)
     off, _on = saturation_at(64, n_keys=4, trials=200)
     assert metrics(at, "largest weight, d_k = 64, unscaled") == [f"{off:.3f}"]

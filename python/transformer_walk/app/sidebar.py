@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 
 import streamlit as st
 
@@ -16,6 +15,7 @@ from transformer_walk.app.i18n import (
     t,
     translated_radio,
 )
+from transformer_walk.core import Backend
 from transformer_walk.core.status import backend_status, backend_statuses, default_backend
 from transformer_walk.models.toy import DEFAULT_SENTENCE
 
@@ -92,7 +92,7 @@ def render_sidebar() -> None:
             st.caption(t("sidebar.rust_missing"))
 
 
-def selected_backend() -> tuple[str, ModuleType] | None:
+def selected_backend() -> tuple[str, Backend] | None:
     """(name, module) of the backend picked in the sidebar, or None if none imports."""
     name = st.session_state.get(BACKEND_KEY)
     if name is None:

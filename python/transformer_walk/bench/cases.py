@@ -21,12 +21,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from transformer_walk.core import BACKENDS
+from transformer_walk.core import BACKENDS, Backend
 from transformer_walk.core.budget import python_seconds
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.minilm.config import CONFIG as MINILM
@@ -45,7 +44,7 @@ class OpSpec:
     scaling: str  # what the pure-Python estimate assumes time is proportional to
     work: Callable[[Mapping[str, int]], float]  # FLOPs (or numbers copied) of one call
     make_inputs: Callable[[np.random.Generator, Mapping[str, int], np.dtype], Inputs]
-    call: Callable[[ModuleType, Inputs], np.ndarray]
+    call: Callable[[Backend, Inputs], np.ndarray]
     # Pure Python's estimated seconds a token (core.budget), for the models it is too slow to
     # race: its lane is then unavailable, with that estimate as the reason.
     python_token_s: float | None = None
@@ -102,7 +101,7 @@ def _minilm(backend_name: str) -> Any:
     return _minilm("numpy").with_backend(backend_name)
 
 
-def _minilm_call(backend: ModuleType, args: Inputs) -> np.ndarray:
+def _minilm_call(backend: Backend, args: Inputs) -> np.ndarray:
     """The last hidden state [B, n, 384] of the MiniLM forward on ``backend``."""
     return _minilm(_backend_name(backend)).forward(args[0]).hidden_states[-1]
 
@@ -131,7 +130,7 @@ def _smollm2(backend_name: str) -> Any:
     return _smollm2("numpy").with_backend(backend_name)
 
 
-def _backend_name(backend: ModuleType) -> str:
+def _backend_name(backend: Backend) -> str:
     return next(n for n in BACKENDS if backend_status(n).module is backend)
 
 
@@ -144,7 +143,7 @@ def _prefill_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dt
     return (_prompt_ids(rng, p["n"]),)
 
 
-def _prefill_call(backend: ModuleType, args: Inputs) -> np.ndarray:
+def _prefill_call(backend: Backend, args: Inputs) -> np.ndarray:
     """The prompt read into a new cache, as ``SmolLM2.generate`` starts: the last logits [1, V]."""
     model = _smollm2(_backend_name(backend))
     return model.forward(args[0], model.new_cache(), last_only=True).logits
@@ -161,7 +160,7 @@ def _decode_inputs(rng: np.random.Generator, p: Mapping[str, int], dtype: np.dty
     return cache, ids[-1:]
 
 
-def _decode_call(backend: ModuleType, args: Inputs) -> np.ndarray:
+def _decode_call(backend: Backend, args: Inputs) -> np.ndarray:
     """One generated token's forward at position ``past``: its logits [1, V]; the cache is put
     back to ``past`` positions, so every call times the same step."""
     cache, token = args

@@ -25,7 +25,6 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,7 @@ from transformer_walk.bench.timing import (
     threads,
     time_call,
 )
-from transformer_walk.core import get_backend
+from transformer_walk.core import Backend, get_backend
 
 ROUNDS = 7
 #: The rows against ONNX Runtime and llama.cpp take more rounds: their single calls after a pause
@@ -68,7 +67,7 @@ class Goal:
     flops: float  # floating-point operations of one call (0 for a copy)
 
 
-def _rust() -> ModuleType:
+def _rust() -> Backend:
     """rust_core, through the backends (ImportError when it is not built)."""
     return get_backend("rust")
 

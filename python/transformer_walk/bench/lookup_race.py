@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
 from transformer_walk.bench.timing import SYSTEM_CLOCK, Clock, measure
+from transformer_walk.core import Backend
 
 RACE_VOCABULARY_SIZES: tuple[int, ...] = (1_000, 5_000, 10_000, 30_522, 50_000)
 RACE_DEFAULT_VOCABULARY = 30_522
@@ -79,7 +79,7 @@ class LookupRace:
 
 def race(
     backend_name: str,
-    backend: ModuleType,
+    backend: Backend,
     ids: Sequence[int],
     vocab_size: int,
     d: int = RACE_D,

@@ -28,7 +28,6 @@ import functools
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -61,6 +60,7 @@ from transformer_walk.bench.timing import (
     measure,
     threads,
 )
+from transformer_walk.core import Backend
 from transformer_walk.core.status import backend_status, backend_version
 
 DEFAULT_REPEATS = 5
@@ -97,7 +97,7 @@ def _estimate(basis: tuple[Case, float] | None, case: Case) -> float | None:
 def _time_cell(
     cell: Cell,
     call: Callable[[], Any],
-    threaded: ModuleType | None,
+    threaded: Backend | None,
     *,
     repeats: int,
     warmup: int,
@@ -131,7 +131,7 @@ def _time_cell(
 
 def _lane_call(
     lane: str, case: Case, statuses: Mapping[str, Any], cores: int
-) -> tuple[str | None, Callable[[tuple[Any, ...]], Any], ModuleType | None]:
+) -> tuple[str | None, Callable[[tuple[Any, ...]], Any], Backend | None]:
     """How ``lane`` runs ``case``: (why it cannot — None when it can, the call on the case's
     inputs, the backend whose pool it sizes)."""
     if lane in LANE_BACKEND:

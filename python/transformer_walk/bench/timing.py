@@ -17,8 +17,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol
+
+from transformer_walk.core import Backend
 
 # Unbudgeted calls keep warming up until this much time has passed: a thread pool's new threads
 # start on one core and the OS spreads them out only after some milliseconds of work.
@@ -154,7 +155,7 @@ THREAD_COUNT_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
-def threads(module: ModuleType, n: int) -> Iterator[None]:
+def threads(module: Backend, n: int) -> Iterator[None]:
     """Run with the backend's pool at ``n`` threads, then put the old size back."""
     with THREAD_COUNT_LOCK:
         previous = module.get_num_threads()
@@ -166,7 +167,7 @@ def threads(module: ModuleType, n: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def one_thread(rust: ModuleType | None) -> Iterator[bool]:
+def one_thread(rust: Backend | None) -> Iterator[bool]:
     """NumPy and Rust both on one thread, a like-for-like race (and the steadiest on a shared
     machine): rust_core's pool is set to 1 and restored after; NumPy's BLAS is limited through
     threadpoolctl when that is installed. Yields whether NumPy could be limited."""

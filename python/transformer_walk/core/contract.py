@@ -8,6 +8,9 @@ and the tests can hold all three backends to the same messages.
 The helpers only look at dtypes, shapes and ids; they never compute a result. Each backend calls
 one ``validate_*`` function at its top, which runs the checks in the documented order and hands
 back the inputs converted to NumPy arrays.
+
+The functions' names, parameters and result types are not here: they are the ``Backend`` Protocol
+(``core.backend``), which mypy holds every backend to. This module is what a type cannot say.
 """
 
 from __future__ import annotations

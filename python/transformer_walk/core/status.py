@@ -7,9 +7,9 @@ benchmark ask here first instead of letting an ``ImportError`` reach the learner
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 
 from transformer_walk.core import BACKENDS, get_backend
+from transformer_walk.core.backend import Backend, missing_kernels
 
 # Preferred first: the compiled core is what the app is built to show off; NumPy is the fallback
 # because it is always fast enough for every page.
@@ -19,16 +19,12 @@ PREFERENCE: tuple[str, ...] = ("rust", "numpy", "python")
 @dataclass(frozen=True)
 class BackendStatus:
     name: str
-    module: ModuleType | None
+    module: Backend | None
     error: str | None  # why the import failed; None when the backend is usable
 
     @property
     def available(self) -> bool:
         return self.module is not None
-
-
-# What every backend must offer (docs/api.md); checked because an import can "succeed" without them.
-REQUIRED = ("embedding_lookup", "one_hot", "softmax", "attention", "attention_weights")
 
 
 def backend_status(name: str) -> BackendStatus:
@@ -37,12 +33,14 @@ def backend_status(name: str) -> BackendStatus:
         module = get_backend(name)
     except ImportError as exc:  # ModuleNotFoundError included
         return BackendStatus(name, None, f"{type(exc).__name__}: {exc}")
-    missing = [function for function in REQUIRED if not hasattr(module, function)]
+    # Every function of the Protocol: an import can "succeed" without them.
+    missing = missing_kernels(module)
     if missing:
         # From the repository root, the Cargo crate directory rust_core/ imports as an empty
         # namespace package when the extension is not installed.
         where = getattr(module, "__file__", None) or list(getattr(module, "__path__", []))
-        return BackendStatus(name, None, f"{module.__name__} ({where}) lacks {', '.join(missing)}")
+        module_name = getattr(module, "__name__", name)
+        return BackendStatus(name, None, f"{module_name} ({where}) lacks {', '.join(missing)}")
     return BackendStatus(name, module, None)
 
 
@@ -61,7 +59,7 @@ def default_backend(available: list[str] | None = None) -> str | None:
     return next((name for name in PREFERENCE if name in names), None)
 
 
-def backend_version(module: ModuleType) -> str | None:
+def backend_version(module: Backend) -> str | None:
     """The module's ``__version__`` if it has one (``rust_core`` does)."""
     version = getattr(module, "__version__", None)
     return str(version) if version is not None else None

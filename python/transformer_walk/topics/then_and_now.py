@@ -7,10 +7,10 @@ render what they return and recompute no model.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
+from transformer_walk.core import Backend
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.toy import ToyConfig, positional_encoding
 
@@ -85,7 +85,7 @@ class OffsetDots:
 
 
 def offset_dots(
-    be: ModuleType, q: np.ndarray, k: np.ndarray, starts: np.ndarray, delta: int, base: float
+    be: Backend, q: np.ndarray, k: np.ndarray, starts: np.ndarray, delta: int, base: float
 ) -> OffsetDots:
     """One real query and key ([d_head] each, before RoPE) placed at (p + Δ, p) for each p:
     turned by the backend's RoPE (the model's own kernel), or with the sinusoidal encoding of

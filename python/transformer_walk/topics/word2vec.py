@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from transformer_walk.core import get_backend
+from transformer_walk.core.backend import FloatArray
 from transformer_walk.topics.claims import Claim, claim
 
 Sentences = Sequence[Sequence[str]]
@@ -136,8 +137,9 @@ def train(
     V, d, k = len(vocab), params.dim, params.negatives
     rng = np.random.default_rng(params.seed)
 
-    E = (rng.random((V, d)) - 0.5) / d  # (V, d) small random input vectors
-    U = np.zeros((V, d))  # (V, d) output vectors
+    # float64 in, float64 out: each step's new E and U have the dtype the backend was given
+    E: FloatArray = (rng.random((V, d)) - 0.5) / d  # (V, d) small random input vectors
+    U: FloatArray = np.zeros((V, d))  # (V, d) output vectors
     initial = E.copy()
     table = noise_table(counts)
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from transformer_walk.core import get_backend
+from transformer_walk.core import Backend, get_backend
 
 DEFAULT_TOKENS: tuple[str, ...] = ("Tom", "loves", "his", "dog")
 QUERY_INDEX = 2  # "his": the token whose new representation we compute
@@ -176,7 +175,7 @@ def _is_finite_number(value: Any) -> bool:
 
 
 def worked_example(
-    backend: str | ModuleType = "numpy",
+    backend: str | Backend = "numpy",
     scores: Sequence[Any] = DEFAULT_SCORES,
     values: Sequence[Sequence[Any]] = DEFAULT_VALUES,
     tokens: Sequence[str] = DEFAULT_TOKENS,
@@ -227,9 +226,9 @@ def worked_example(
     )
 
 
-def _module_name(module: ModuleType) -> str:
+def _module_name(module: Backend) -> str:
     """Backend name of a module (``rust_core`` → ``rust``), for the trace's label."""
-    name = module.__name__
+    name = str(getattr(module, "__name__", ""))  # a module's name; a Backend need not have one
     if name.startswith("rust_core"):
         return "rust"
     return name.rsplit(".", 1)[-1].removesuffix("_backend")

@@ -9,7 +9,6 @@ sizes, times are measured here and now by ``transformer_walk.bench``. Holds no m
 from __future__ import annotations
 
 import contextlib
-from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -22,6 +21,7 @@ from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.bench import AttentionLane, Timing, one_thread, time_attention
+from transformer_walk.core import Backend
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import tokenize
 from transformer_walk.topics import cost as costs
@@ -115,7 +115,7 @@ def _crossover(n: int, d: int) -> None:
     st.caption(t("cost.cross.caveat"))
 
 
-def _lanes() -> tuple[dict[str, AttentionLane], ModuleType | None]:
+def _lanes() -> tuple[dict[str, AttentionLane], Backend | None]:
     """The timed lanes: the NumPy formula always, rust_core.attention when it imports."""
     lanes: dict[str, AttentionLane] = {"numpy": costs.numpy_attention}
     rust = backend_status("rust").module

@@ -6,8 +6,6 @@ lookup of the sentence's rows is the sidebar backend's ``embedding_lookup``. Hol
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -20,7 +18,7 @@ from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
-from transformer_walk.core import get_backend
+from transformer_walk.core import Backend, get_backend
 from transformer_walk.topics import corpus
 from transformer_walk.topics.corpus import Language
 from transformer_walk.topics.word2vec import (
@@ -167,9 +165,7 @@ def _training_results(result: Word2VecResult) -> None:
         st.info(t("emb.train.untrained"), icon=":material/hourglass_empty:")
 
 
-def _lookup(
-    result: Word2VecResult, backend_name: str, backend: ModuleType, words: list[str]
-) -> None:
+def _lookup(result: Word2VecResult, backend_name: str, backend: Backend, words: list[str]) -> None:
     st.header(t("emb.lookup.title"), divider="gray")
     if not words:
         st.info(t("emb.empty"), icon=":material/edit_note:")
@@ -343,7 +339,7 @@ def _maps(
             st.caption(t("emb.map.variance", share=f"{share.sum():.0%}"))
 
 
-def _static(result: Word2VecResult, backend: ModuleType, language: Language) -> None:
+def _static(result: Word2VecResult, backend: Backend, language: Language) -> None:
     st.header(t("emb.static.title"), divider="gray")
     if language == "zh":
         _static_zh(result, backend)
@@ -368,7 +364,7 @@ def _static(result: Word2VecResult, backend: ModuleType, language: Language) -> 
 
 
 def _same_row(
-    result: Word2VecResult, backend: ModuleType, sentences: tuple[str, ...], word: str
+    result: Word2VecResult, backend: Backend, sentences: tuple[str, ...], word: str
 ) -> float:
     """The largest difference between ``word``'s rows looked up in each of ``sentences`` (all
     their words are in the corpus)."""
@@ -381,7 +377,7 @@ def _same_row(
     return float(max(np.abs(rows[0] - row).max() for row in rows[1:]))
 
 
-def _static_zh(result: Word2VecResult, backend: ModuleType) -> None:
+def _static_zh(result: Word2VecResult, backend: Backend) -> None:
     """The Chinese twin: the two senses are two words (银行 / 河岸), so they have separate rows;
     the one-row-for-two-senses problem comes back with 行 (银行 / 步行)."""
     st.markdown(t("emb.static.zh.body"))

@@ -3,8 +3,6 @@ orthogonality, and one_hot @ E against the lookup: checked equal and timed live.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -34,7 +32,7 @@ from transformer_walk.bench.lookup_race import (
     race_multiply_adds,
     race_tokens,
 )
-from transformer_walk.core import get_backend
+from transformer_walk.core import Backend, get_backend
 from transformer_walk.models.minilm.wordpiece import word_pieces
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.one_hot import (
@@ -171,7 +169,7 @@ def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
     )
 
 
-def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None:
+def _orthogonality(trace: Trace, backend_label: str, module: Backend) -> None:
     st.header(t("onehot.orth.title"), divider="gray")
     st.markdown(t("onehot.orth.body"))
     st.latex(
@@ -218,7 +216,7 @@ def _orthogonality(trace: Trace, backend_label: str, module: ModuleType) -> None
     st.markdown(t("onehot.orth.verdict"))
 
 
-def _compare_words(trace: Trace, module: ModuleType) -> None:
+def _compare_words(trace: Trace, module: Backend) -> None:
     vocabulary = list(trace.vocab.tokens)
     # Set through the session state, not `default=`: a word of an earlier sentence may have left
     # the vocabulary, and the widget must not be handed an option it no longer has.
@@ -249,7 +247,7 @@ def _compare_words(trace: Trace, module: ModuleType) -> None:
     st.markdown("  \n".join(lines))
 
 
-def _lookup(trace: Trace, name: str, module: ModuleType) -> None:
+def _lookup(trace: Trace, name: str, module: Backend) -> None:
     st.header(t("onehot.lookup.title"), divider="gray")
     st.markdown(t("onehot.lookup.body"))
     st.latex(

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
+from transformer_walk.core import Backend
 from transformer_walk.models.heads import merge_heads, split_heads
 from transformer_walk.models.minilm.config import MiniLMConfig
 
@@ -75,7 +75,7 @@ class Linear:
         return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"])
 
     # y = x W + b
-    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+    def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
         return be.linear(x, self.weight, self.bias)  # (..., in) → (..., out)
 
 
@@ -92,7 +92,7 @@ class LayerNorm:
         return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"], eps)
 
     # LN(x) = γ ⊙ (x − mean(x)) / √(var(x) + ε) + β, over the d_model entries of each row
-    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+    def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
         return be.layer_norm(x, self.weight, self.bias, self.eps)
 
 
@@ -116,7 +116,7 @@ class BertEmbeddings:
         )
 
     # x⁰ = LN(E_word[ids] + E_pos[0 … n−1] + E_type[0])
-    def forward(self, be: ModuleType, ids: np.ndarray, record: Record | None = None) -> np.ndarray:
+    def forward(self, be: Backend, ids: np.ndarray, record: Record | None = None) -> np.ndarray:
         """ids [..., n] → x⁰ [..., n, d_model]. One segment: every token has token type 0."""
         n = ids.shape[-1]
         word = be.embedding_lookup(self.word_embeddings, ids)  # (..., n, d_model)
@@ -161,7 +161,7 @@ class BertSelfAttention:
     # returns Concat(head_1, …, head_h)
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
@@ -222,7 +222,7 @@ class BertSelfOutput:
 
     # a = LN(x + Concat(head_1, …, head_h) W^O + b^O)
     def forward(
-        self, be: ModuleType, concat: np.ndarray, x: np.ndarray, record: Record | None = None
+        self, be: Backend, concat: np.ndarray, x: np.ndarray, record: Record | None = None
     ) -> np.ndarray:
         attn_out = self.dense.forward(be, concat)  # (..., n, d_model)
         resid1 = x + attn_out
@@ -249,7 +249,7 @@ class BertAttention:
     # a = LN(x + MultiHead(x, x, x))
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
@@ -270,7 +270,7 @@ class BertIntermediate:
         return cls(dense=Linear.load(tensors, f"{prefix}.dense"))
 
     # GELU(a W_1 + b_1), GELU(z) = z Φ(z) with the exact erf (BERT's "gelu"), not max(0, ·)
-    def forward(self, be: ModuleType, a: np.ndarray, record: Record | None = None) -> np.ndarray:
+    def forward(self, be: Backend, a: np.ndarray, record: Record | None = None) -> np.ndarray:
         ffn_pre = self.dense.forward(be, a)  # (..., n, d_model) → (..., n, d_ff)
         ffn_hidden = be.gelu(ffn_pre)
         if record is not None:
@@ -294,7 +294,7 @@ class BertOutput:
 
     # x' = LN(a + GELU(a W_1 + b_1) W_2 + b_2)
     def forward(
-        self, be: ModuleType, hidden: np.ndarray, a: np.ndarray, record: Record | None = None
+        self, be: Backend, hidden: np.ndarray, a: np.ndarray, record: Record | None = None
     ) -> np.ndarray:
         ffn_out = self.dense.forward(be, hidden)  # (..., n, d_ff) → (..., n, d_model)
         resid2 = a + ffn_out
@@ -324,7 +324,7 @@ class BertLayer:
     # x' = LN(a + FFN(a))
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         mask: np.ndarray | None = None,
         record: Record | None = None,
@@ -350,7 +350,7 @@ class BertEncoder:
     # x^l = Layer_l(x^(l−1)),  l = 1 … L
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         mask: np.ndarray | None = None,
         records: Sequence[Record] | None = None,

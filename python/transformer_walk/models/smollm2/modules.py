@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 
+from transformer_walk.core import Backend
 from transformer_walk.models.heads import merge_heads, split_heads
 from transformer_walk.models.smollm2.cache import LayerCache
 from transformer_walk.models.smollm2.config import SmolLM2Config
@@ -65,7 +65,7 @@ class Weight:
         return out, inp
 
     # y = x Wᵀ over the stored blocks: (..., in) → (..., out)
-    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+    def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
         t = self.tensor
         if t.quantized:
             return be.quantized_linear(x, t.data, t.kind, t.shape)
@@ -90,7 +90,7 @@ class Weight:
             start += rows
         return whole, tuple(views)
 
-    def rows(self, be: ModuleType, ids: np.ndarray) -> np.ndarray:
+    def rows(self, be: Backend, ids: np.ndarray) -> np.ndarray:
         """Rows ``ids`` [n] (checked by the caller) as float32 [n, in]: only those rows' blocks
         are dequantized (an embedding lookup that never widens the whole 49,152-row table)."""
         t = self.tensor
@@ -113,7 +113,7 @@ class RMSNorm:
 
     # RMSNorm(x) = γ ⊙ x / √(mean(x²) + ε), over the d_model entries of each row (no mean
     # subtracted, no β: LayerNorm without its centring)
-    def forward(self, be: ModuleType, x: np.ndarray) -> np.ndarray:
+    def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
         return be.rms_norm(x, self.weight, self.eps)
 
 
@@ -128,7 +128,7 @@ class Embedding:
         return cls(Weight.load(tensors, name))
 
     # x⁰ = E[ids]: no position is added (RoPE turns q and k inside attention instead)
-    def forward(self, be: ModuleType, ids: np.ndarray) -> np.ndarray:
+    def forward(self, be: Backend, ids: np.ndarray) -> np.ndarray:
         return self.weight.rows(be, ids)  # (n,) → (n, d_model)
 
 
@@ -169,7 +169,7 @@ class SelfAttention:
             qkv=qkv,
         )
 
-    def project(self, be: ModuleType, x: np.ndarray) -> tuple[np.ndarray, ...]:
+    def project(self, be: Backend, x: np.ndarray) -> tuple[np.ndarray, ...]:
         """x W^Q, x W^K, x W^V: one product over the stacked weights when there is one."""
         if self.qkv is None:
             return tuple(w.forward(be, x) for w in (self.q, self.k, self.v))
@@ -180,7 +180,7 @@ class SelfAttention:
 
     def attend(
         self,
-        be: ModuleType,
+        be: Backend,
         q: np.ndarray,
         keys: np.ndarray,
         values: np.ndarray,
@@ -203,7 +203,7 @@ class SelfAttention:
     # out = Concat(head_1, …, head_h) W^O
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         positions: np.ndarray,
         cache: LayerCache | None = None,
@@ -262,7 +262,7 @@ class FeedForward:
         )
 
     # FFN(x) = (SiLU(x W_gate) ⊙ x W_up) W_down,  SiLU(z) = z · σ(z)
-    def forward(self, be: ModuleType, x: np.ndarray, record: Record | None = None) -> np.ndarray:
+    def forward(self, be: Backend, x: np.ndarray, record: Record | None = None) -> np.ndarray:
         if self.gate_up is None:
             gate, up = self.gate.forward(be, x), self.up.forward(be, x)  # (n, d_ff) each
         else:  # one product: (n, d_model) → (n, 2·d_ff) = [x W_gate, x W_up]
@@ -303,7 +303,7 @@ class DecoderLayer:
     # x' = a + FFN(RMSNorm(a))
     def forward(
         self,
-        be: ModuleType,
+        be: Backend,
         x: np.ndarray,
         positions: np.ndarray,
         cache: LayerCache | None = None,
