@@ -5,7 +5,7 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8501
 
-.PHONY: setup run test test-fast test-rust test-python lint bench clean
+.PHONY: setup run test test-fast test-rust test-python lint bench classroom clean
 
 # The pinned tools and libraries, once per change of requirements/dev.txt.
 $(VENV)/.requirements: requirements/dev.txt
@@ -59,6 +59,13 @@ lint: $(VENV)/.requirements
 bench: setup
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench $(BENCH_ARGS)
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench --goals
+
+# A class on one server: STUDENTS simulated students for SECONDS (scripts/classroom.py), on a
+# server of its own with Streamlit's agent API on (off in the default config).
+STUDENTS ?= 60
+SECONDS  ?= 180
+classroom: setup
+	$(PY) scripts/classroom.py --students $(STUDENTS) --seconds $(SECONDS)
 
 clean:
 	rm -rf $(VENV) target dist
