@@ -5,7 +5,7 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8501
 
-.PHONY: setup run test test-fast test-rust test-python lint bench classroom clean
+.PHONY: setup run serve test test-fast test-rust test-python lint bench classroom clean
 
 # The pinned tools and libraries, once per change of requirements/dev.txt.
 $(VENV)/.requirements: requirements/dev.txt
@@ -27,6 +27,12 @@ setup: $(VENV)/.requirements
 
 run: setup
 	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
+
+# A class on REPLICAS copies of the app on this machine behind HAProxy (Debian's haproxy) on
+# HOST:PORT; scripts/serve.py --replicas-file deploy/replicas.txt balances replicas elsewhere.
+REPLICAS ?= 2
+serve: setup
+	$(PY) scripts/serve.py --replicas $(REPLICAS) --host $(HOST) --port $(PORT)
 
 test: setup test-rust test-python
 

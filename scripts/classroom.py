@@ -26,6 +26,8 @@ import argparse
 import ast
 import contextlib
 import dataclasses
+import http.client
+import http.cookiejar
 import importlib.util
 import json
 import random
@@ -47,6 +49,7 @@ if importlib.util.find_spec("transformer_walk") is None:
 
 import soak  # noqa: E402  (scripts/soak.py: the server, its memory)
 
+from transformer_walk.app.i18n import translate  # noqa: E402
 from transformer_walk.app.navigation import ROAD  # noqa: E402
 
 #: Every page of the road, by its address.
@@ -67,6 +70,10 @@ SENTENCES = [
     "The animal didn't cross the street because it was too tired",
     "She sat on the river bank and watched the bank's lights across the water",
 ]
+#: The balancer's affinity cookie (deploy/haproxy.cfg), and how the message of a page that
+#: reopened on another replica starts, in either language.
+PIN_COOKIE = "TWREPLICA"
+MOVED = tuple(translate("sidebar.moved", lang)[:12] for lang in ("en", "zh"))
 THINK_SHAPE, THINK_SCALE = 4.0, 2.0  # gamma-distributed think time: mean 8 s, rarely under 2 s
 
 
@@ -76,6 +83,10 @@ class Tally:
 
     latencies: dict[str, list[float]] = dataclasses.field(default_factory=dict)
     errors: list[str] = dataclasses.field(default_factory=list)
+    #: (student, replica it was pinned to, seconds from the failed call to a working page on
+    #: another replica, whether that page said so) for every session renewed after its server
+    #: went away.
+    renewals: list[tuple[int, str, float, bool]] = dataclasses.field(default_factory=list)
     skipped: int = 0  # "move a widget" on a page without any widget of its own
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
 
@@ -88,16 +99,28 @@ class Tally:
             self.errors.append(text)
 
 
-def interact(url: str, body: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """One agent API call; its answer, or OSError / ValueError."""
+def interact(
+    opener: urllib.request.OpenerDirector, url: str, body: dict[str, Any], timeout: float
+) -> dict[str, Any]:
+    """One agent API call through ``opener`` (which keeps the student's cookies, as a browser
+    does: a balancer pins a student to a replica by cookie); its answer, or OSError /
+    ValueError."""
     request = urllib.request.Request(
         f"{url}/_stcore/agent/interact",
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=timeout) as response:
+    with opener.open(request, timeout=timeout) as response:
         answer: dict[str, Any] = json.loads(response.read())
     return answer
+
+
+def _lost_session(error: Exception) -> bool:
+    """Whether a failed call means the student's server is gone: the connection dropped, the
+    balancer had no replica for a moment, or a live replica does not know the session."""
+    if isinstance(error, urllib.error.HTTPError):
+        return error.code in (404, 502, 503, 504)
+    return isinstance(error, (ConnectionError, urllib.error.URLError, http.client.HTTPException))
 
 
 def nodes(tree: Any) -> Iterator[dict[str, Any]]:
@@ -163,20 +186,56 @@ class Student(threading.Thread):
         self.session: str | None = None
         self.answer: dict[str, Any] = {}
         self.where = "(not started)"
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def replica(self) -> str:
+        """The replica the balancer pinned this student to ("" without a balancer)."""
+        return next((c.value or "" for c in self.cookies if c.name == PIN_COOKIE), "")
+
+    def _renew(self, kind: str, pinned: str, error: Exception) -> None:
+        """The student's server went away: open the same page again as a new session, as a
+        browser reconnecting does, and check that the page says it moved. ``pinned``: the
+        replica the student was on before the failed call (whose answer, from whichever replica
+        the balancer sent it to, may have re-pinned the cookie; the browser's reconnection still
+        carries the old one, so it is put back)."""
+        failed, page = time.monotonic(), self.where
+        for cookie in self.cookies:
+            if cookie.name == PIN_COOKIE and pinned:
+                cookie.value = pinned
+        self.session = None
+        try:
+            answer = interact(self.opener, self.url, {"page": page}, self.args.timeout)
+        except (OSError, ValueError) as again:
+            self.tally.error(f"student {self.number} {kind} on {page}: {error}; renewal: {again}")
+            return
+        if "error" in answer:
+            self.tally.error(f"student {self.number} renewal on {page}: {answer['error']}")
+            return
+        self.session, self.answer = answer.get("session_id"), answer
+        bodies = [str(n.get("props", {}).get("body", "")) for n in nodes(answer["tree"])]
+        said = any(body.startswith(MOVED) for body in bodies)
+        with self.tally.lock:
+            self.tally.renewals.append((self.number, pinned, time.monotonic() - failed, said))
 
     def _call(self, kind: str, body: dict[str, Any]) -> None:
         if self.session is not None:
             body = {"session_id": self.session, **body}
-        started = time.monotonic()
+        started, pinned = time.monotonic(), self.replica()
         try:
-            answer = interact(self.url, body, self.args.timeout)
+            answer = interact(self.opener, self.url, body, self.args.timeout)
             # A run longer than the server's agentWaitTimeout answers "wait_timed_out" (202) and
             # keeps going: the same session's id alone collects it, as a browser keeps waiting.
             while answer.get("error", {}).get("code") == "wait_timed_out":
                 if time.monotonic() - started > self.args.timeout:
                     raise TimeoutError(f"no answer within {self.args.timeout:.0f} s")
-                answer = interact(self.url, {"session_id": answer["session_id"]}, self.args.timeout)
-        except (OSError, ValueError) as error:
+                answer = interact(
+                    self.opener, self.url, {"session_id": answer["session_id"]}, self.args.timeout
+                )
+        except (OSError, ValueError, http.client.HTTPException) as error:
+            if self.session is not None and _lost_session(error):
+                self._renew(kind, pinned, error)
+                return
             detail = error.read()[:300] if isinstance(error, urllib.error.HTTPError) else b""
             self.tally.error(f"student {self.number} {kind} on {self.where}: {error} {detail!r}")
             return
@@ -258,6 +317,14 @@ def report(tally: Tally, memory: list[int], args: argparse.Namespace, elapsed: f
             f"{percentile(every, 0.95):>6.2f}s {max(every):>6.2f}s"
         )
     lines.append(f"skipped (no widget of its own): {tally.skipped}")
+    if tally.renewals:
+        slowest = max(seconds for _, _, seconds, _ in tally.renewals)
+        told = sum(said for *_, said in tally.renewals)
+        pinned = sorted({replica for _, replica, _, _ in tally.renewals})
+        lines.append(
+            f"renewed sessions: {len(tally.renewals)} (pinned to {', '.join(pinned) or '-'}), "
+            f"the slowest {slowest:.2f} s after its failed call, {told} told so on the page"
+        )
     if memory:
         lines.append(
             f"server memory: {memory[0] / 1024:.0f} MB at the start, peak "
@@ -278,7 +345,7 @@ def server(args: argparse.Namespace) -> Iterator[tuple[str, int | None]]:
         yield running.url, running.process.pid
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=180.0, help="no new action after this")
@@ -289,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.students < 1 or args.seconds <= 0 or args.arrive < 0:
         parser.error("--students must be at least 1, --seconds positive, --arrive not negative")
+    return args
+
+
+def run(args: argparse.Namespace) -> tuple[Tally, str]:
+    """The class: what it did, and the report printed for it."""
     tally, memory = Tally(), []
     with server(args) as (url, pid):
         done = threading.Event()
@@ -313,7 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         done.set()
         if pid is not None:
             memory.append(soak.rss_kb(pid))
-    print(report(tally, memory, args, elapsed))
+    return tally, report(tally, memory, args, elapsed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    tally, text = run(parse(argv))
+    print(text)
     return 1 if tally.errors else 0
 
 

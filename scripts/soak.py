@@ -165,11 +165,18 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 @contextlib.contextmanager
 def serve_app(
-    app: Path = ROOT / "app.py", startup_timeout: float = 60.0, *, agent_api: bool = False
+    app: Path = ROOT / "app.py",
+    startup_timeout: float = 60.0,
+    *,
+    agent_api: bool = False,
+    port: int | None = None,
+    address: str = "127.0.0.1",
+    env: dict[str, str] | None = None,
 ) -> Iterator[Server]:
-    """Run ``streamlit run <app>`` headless on a free port until the block ends; with
-    ``agent_api``, also Streamlit's browserless client API (``POST /_stcore/agent/interact``)."""
-    port = free_port()
+    """Run ``streamlit run <app>`` headless on ``port`` (a free one by default) until the block
+    ends; with ``agent_api``, also Streamlit's browserless client API (``POST
+    /_stcore/agent/interact``); ``env`` adds to the server's environment."""
+    port = free_port() if port is None else port
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
         log = Path(tmp) / "streamlit.log"
@@ -183,12 +190,13 @@ def serve_app(
                     str(app),
                     "--server.headless=true",
                     f"--server.port={port}",
-                    "--server.address=127.0.0.1",
+                    f"--server.address={address}",
                     "--browser.gatherUsageStats=false",
                     "--server.fileWatcherType=none",
                     f"--server.enableAgentApi={str(agent_api).lower()}",
                 ],
                 cwd=ROOT,
+                env={**os.environ, **(env or {})},
                 stdout=sink,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group, so stop() reaches its children

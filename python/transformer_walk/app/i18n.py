@@ -48,6 +48,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "路线上的每一页都用这段文字计算。试试你自己的句子：更长的句子、重复的词、"
         "中文，甚至表情符号。",
     },
+    "sidebar.moved": {
+        "en": "The class's server this page was on has stopped, so it reopened on another one. "
+        "What only that server kept for you (generated text, measurements, choices this page "
+        "does not show) starts over.",
+        "zh": "这个页面原来所在的课堂服务器已经停止，所以它在另一台服务器上重新打开了。"
+        "只保存在那台服务器上的内容（生成的文字、测量结果、本页没有显示的选择）需要重新开始。",
+    },
     "input.enter": {"en": "Press Enter to apply", "zh": "按 Enter 应用"},
     "input.ctrl_enter": {"en": "Press Ctrl+Enter to apply", "zh": "按 Ctrl（Mac：⌘）+ Enter 应用"},
     "common.solved": {"en": "What this solved:", "zh": "这一步解决了什么："},

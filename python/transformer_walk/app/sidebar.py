@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import streamlit as st
@@ -41,6 +42,18 @@ def _kept(key: str, first: Callable[[], object]) -> None:
         state[key] = state[KEPT + key] if KEPT + key in state else first()
 
 
+#: The replica a student was pinned to, which the balancer (deploy/haproxy.cfg) tells every
+#: replica; and this replica's own name, from its environment (scripts/serve.py sets it).
+PINNED_HEADER = "X-TW-Pinned"
+REPLICA_ENV = "TW_REPLICA"
+
+
+def moved_here(pinned: str | None, own: str | None) -> bool:
+    """Whether a new session arrived from another replica of the class: the balancer had pinned
+    the student to ``pinned``, and this replica is ``own``."""
+    return bool(pinned) and bool(own) and pinned != own
+
+
 def _language_from_url() -> str:
     """``?lang=zh`` from the URL if given, so links can pick the language."""
     wanted = st.query_params.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
@@ -49,7 +62,13 @@ def _language_from_url() -> str:
 
 def render_sidebar() -> None:
     """Language and backend pickers. Call before building the navigation (titles are translated)."""
+    new_session = KEPT + LANGUAGE_KEY not in st.session_state
     _kept(LANGUAGE_KEY, _language_from_url)
+    if new_session and moved_here(
+        st.context.headers.get(PINNED_HEADER), os.environ.get(REPLICA_ENV)
+    ):
+        # The replica this student was on stopped and the balancer sent them here: a new session.
+        st.info(t("sidebar.moved"), icon=":material/sync:")
     statuses = backend_statuses()
     available = [name for name, status in statuses.items() if status.available]
     _kept(BACKEND_KEY, lambda: default_backend(available))
