@@ -35,13 +35,14 @@ import numpy as np
 
 from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
+from transformer_walk.models.checks import is_int
+from transformer_walk.models.record import Record
 from transformer_walk.models.smollm2.cache import KVCache
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.smollm2.load import Checkpoint, load_checkpoint
 from transformer_walk.models.smollm2.modules import (
     DecoderLayer,
     Embedding,
-    Record,
     RMSNorm,
     Weight,
 )
@@ -75,13 +76,9 @@ PYTHON_LIMIT_S = 40.0
 FINISH_LENGTH, FINISH_STOP, FINISH_CONTEXT = "length", "stop", "context"
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
 def _as_int(name: str, value: object) -> int:
     """``value`` as an int; TypeError naming ``name`` for anything else (a bool included)."""
-    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+    if is_int(value):
         return int(value)
     raise TypeError(f"{name} must be an int, got {type(value).__name__}")
 
@@ -257,7 +254,7 @@ class SmolLM2:
         inputs go on chunk by chunk over the key/value cache (the same numbers, within float32
         rounding; with the default chunk, the last row is bit for bit generate's first)."""
         arr = self.check_ids(ids)
-        if not _is_int(chunk) or chunk < 1:
+        if not is_int(chunk) or chunk < 1:
             raise ValueError(f"chunk must be a whole number ≥ 1, got {chunk!r}")
         if len(arr) <= chunk:
             return self.forward(arr).logits
