@@ -41,8 +41,8 @@ def test_smollm2_metadata_gives_its_sizes() -> None:
     shapes = cfg.tensor_shapes()
     assert len(shapes) == 2 + 9 * 30  # token_embd, output_norm; nine tensors a layer
     assert shapes["token_embd.weight"] == (49152, 576)
-    assert shapes["block.29.attn_k.weight"] == (192, 576)
-    assert shapes["block.0.ffn_down.weight"] == (576, 1536)
+    assert shapes["blk.29.attn_k.weight"] == (192, 576)
+    assert shapes["blk.0.ffn_down.weight"] == (576, 1536)
     assert "output.weight" not in shapes  # tied to the embedding
 
 
@@ -56,7 +56,7 @@ def test_sizes_come_from_the_metadata() -> None:
     })  # fmt: skip
     assert (cfg.n_layers, cfg.d_model, cfg.d_ff, cfg.h, cfg.h_kv) == (2, 64, 96, 4, 2)
     assert (cfg.d_head, cfg.group, cfg.context_length, cfg.rope_base) == (16, 2, 128, 10000.0)
-    assert cfg.tensor_shapes()["block.1.attn_v.weight"] == (32, 64)
+    assert cfg.tensor_shapes()["blk.1.attn_v.weight"] == (32, 64)
 
 
 @pytest.mark.parametrize(
