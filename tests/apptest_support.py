@@ -153,6 +153,6 @@ def reveal(at: AppTest, language: str = "en", guess: int | None = 0) -> AppTest:
     """Make a guess on Attention by hand (none with ``guess`` None) and press its reveal button."""
     if guess is not None:
         at.radio(key="abh_guess_token").set_value(guess)
-    label = translate("abh.predict.reveal", language)
+    label = translate("attention_by_hand.predict.reveal", language)
     next(b for b in at.button if b.label == label).click()
     return at.run()

@@ -57,13 +57,13 @@ def softmax(scores: list[float]) -> np.ndarray:
 def test_attention_page_renders(language: str) -> None:
     at = open_app(language)
     no_exception(at)
-    assert at.title[0].value == translate("abh.title", language)
-    assert at.header[0].value == translate("abh.step1.title", language)
+    assert at.title[0].value == translate("attention_by_hand.title", language)
+    assert at.header[0].value == translate("attention_by_hand.step1.title", language)
     assert any(r"[2.50,\;0.50,\;1.00,\;0.80]" in x.value for x in at.latex)
     assert len(at.data_editor) == 1
     # Before the reveal the answer is hidden: no weights, no z.
     assert not at.metric
-    assert any(i.value == translate("abh.locked", language) for i in at.info)
+    assert any(i.value == translate("attention_by_hand.locked", language) for i in at.info)
     assert at.radio(key="abh_guess_token").options == ["Tom", "loves", "his", "dog"]
 
 
@@ -74,7 +74,10 @@ def test_reveal_shows_weights_and_z_his(language: str) -> None:
     np.testing.assert_allclose(shown_weights(at), [0.649, 0.088, 0.145, 0.119], atol=5e-4)
     assert metric(at, "z_his[1]") == "0.853"
     assert metric(at, "z_his[2]") == "0.292"
-    assert any(x.value == translate("abh.reveal.right", language, token="Tom") for x in at.success)
+    assert any(
+        x.value == translate("attention_by_hand.reveal.right", language, token="Tom")
+        for x in at.success
+    )
     assert any(r"\approx [0.853,\;0.292]" in x.value for x in at.latex)
     assert len(at.get("vega_lite_chart")) == 1  # the weights bar chart
 
@@ -89,16 +92,23 @@ def test_editing_a_score_changes_the_weights_shown() -> None:
     assert metric(at, "z_his[1]") == f"{z[0]:.3f}"
     assert metric(at, "z_his[2]") == f"{z[1]:.3f}"
     answer = translate(
-        "abh.reveal.answer", "en", token="loves", weight=f"{expected[1]:.3f}", query="his"
+        "attention_by_hand.reveal.answer",
+        "en",
+        token="loves",
+        weight=f"{expected[1]:.3f}",
+        query="his",
     )
     assert any(m.value == answer for m in at.markdown)
     # the guess (Tom) was made on the article's scores: it is judged on them, and still right
-    assert any(s.value == translate("abh.reveal.right", "en", token="Tom") for s in at.success)
-    again = translate("abh.reveal.again", "en")
+    assert any(
+        s.value == translate("attention_by_hand.reveal.right", "en", token="Tom")
+        for s in at.success
+    )
+    again = translate("attention_by_hand.reveal.again", "en")
     next(b for b in at.button if b.label == again).click().run()
     at = reveal(at, guess=0)  # asked again, on the edited scores: now wrong
     assert any(
-        w.value == translate("abh.reveal.wrong", "en", guess="Tom", token="loves")
+        w.value == translate("attention_by_hand.reveal.wrong", "en", guess="Tom", token="loves")
         for w in at.warning
     )
 
@@ -110,15 +120,22 @@ def test_a_tie_is_explained_and_any_tied_guess_is_right() -> None:
     at = reveal(at, guess=2)
     no_exception(at)
     np.testing.assert_allclose(shown_weights(at), [0.25] * 4)
-    assert any(s.value == translate("abh.reveal.right_tie", "en", token="his") for s in at.success)
+    assert any(
+        s.value == translate("attention_by_hand.reveal.right_tie", "en", token="his")
+        for s in at.success
+    )
     winners = "Tom, loves, his and dog"
-    answer = translate("abh.reveal.answer_tie", "en", token=winners, weight="0.250", query="his")
+    answer = translate(
+        "attention_by_hand.reveal.answer_tie", "en", token=winners, weight="0.250", query="his"
+    )
     markdown = [m.value for m in at.markdown]
     assert answer in markdown
-    assert translate("abh.reveal.tie", "en", top=winners, s_top="1") in markdown
+    assert translate("attention_by_hand.reveal.tie", "en", top=winners, s_top="1") in markdown
     assert not any("takes the largest share" in m for m in markdown)  # no single winner
     at = reveal(edit_scores(open_app(), {1: {"s": 2.5}}), guess=2)  # loves up to Tom's 2.5: a tie
-    wrong = translate("abh.reveal.wrong_tie", "en", guess="his", token="Tom and loves")
+    wrong = translate(
+        "attention_by_hand.reveal.wrong_tie", "en", guess="his", token="Tom and loves"
+    )
     assert wrong in [w.value for w in at.warning]
 
 
@@ -139,11 +156,11 @@ def test_bad_input_gives_a_friendly_message_and_the_page_keeps_working(language:
     no_exception(at)
     cells = ", ".join(
         [
-            translate("abh.err.cell_s", language, token="loves"),
-            translate("abh.err.cell_v", language, token="dog", col=2),
+            translate("attention_by_hand.err.cell_s", language, token="loves"),
+            translate("attention_by_hand.err.cell_v", language, token="dog", col=2),
         ]
     )
-    message = translate("abh.err.not_finite", language, cells=cells)
+    message = translate("attention_by_hand.err.not_finite", language, cells=cells)
     assert any(w.value.startswith(message) for w in at.warning), [w.value for w in at.warning]
     # The steps fall back to the article's numbers rather than breaking.
     assert metric(at, "z_his[1]") == "0.853"
@@ -153,7 +170,9 @@ def test_reset_brings_back_the_articles_numbers() -> None:
     at = reveal(open_app())
     at = edit_scores(at, {1: {"s": 3.0}})
     assert metric(at, "z_his[1]") != "0.853"
-    next(b for b in at.button if b.label == translate("abh.editor.reset", "en")).click().run()
+    next(
+        b for b in at.button if b.label == translate("attention_by_hand.editor.reset", "en")
+    ).click().run()
     no_exception(at)
     assert metric(at, "z_his[1]") == "0.853"
 
@@ -164,11 +183,16 @@ def test_weight_guess_feedback_and_hide_again() -> None:
     at = reveal(at, guess=2)
     no_exception(at)
     assert any(
-        w.value == translate("abh.reveal.wrong", "en", guess="his", token="Tom") for w in at.warning
+        w.value == translate("attention_by_hand.reveal.wrong", "en", guess="his", token="Tom")
+        for w in at.warning
     )
-    low = translate("abh.reveal.weight_low", "en", token="Tom", guess="0.25", weight="0.649")
+    low = translate(
+        "attention_by_hand.reveal.weight_low", "en", token="Tom", guess="0.25", weight="0.649"
+    )
     assert any(m.value == low for m in at.markdown)
-    next(b for b in at.button if b.label == translate("abh.reveal.again", "en")).click().run()
+    next(
+        b for b in at.button if b.label == translate("attention_by_hand.reveal.again", "en")
+    ).click().run()
     no_exception(at)
     assert not at.metric  # hidden again, the form is back
     assert at.radio(key="abh_guess_token").options == ["Tom", "loves", "his", "dog"]
@@ -206,7 +230,7 @@ def test_language_from_the_url() -> None:
     at.query_params["lang"] = "zh"
     at.run()  # the default page: the start of the road
     no_exception(at)
-    assert at.title[0].value == translate("tok.title", "zh")
+    assert at.title[0].value == translate("tokens.title", "zh")
 
 
 def test_switching_language_keeps_the_backend() -> None:
@@ -214,7 +238,7 @@ def test_switching_language_keeps_the_backend() -> None:
     at.radio(key="backend").set_value("numpy").run()
     at.radio(key="lang").set_value("zh").run()
     no_exception(at)
-    assert at.title[0].value == translate("abh.title", "zh")
+    assert at.title[0].value == translate("attention_by_hand.title", "zh")
     assert at.radio(key="backend").value == "numpy"
 
 
@@ -242,10 +266,10 @@ def _run_tiny_softmax(at: AppTest, language: str = "en") -> AppTest:
 def test_speed_run_at_tiny_sizes_fills_the_tables(language: str) -> None:
     at = _run_tiny_softmax(open_speed(language), language)
     no_exception(at)
-    medians = table_with(at, translate("lane.numpy", language))
+    medians = table_with(at, translate("speed.lane.numpy", language))
     assert list(medians.index) == ["rows=16 cols=64", "rows=64 cols=64"]
     for lane in ("python", "numpy", "rust-1", "rust-all"):
-        column = translate(f"lane.{lane}", language, cores=_cores())
+        column = translate(f"speed.lane.{lane}", language, cores=_cores())
         for text in medians[column]:
             if backend_status("rust" if lane.startswith("rust") else lane).available:
                 assert TIME_TEXT.match(text), text
@@ -307,7 +331,7 @@ def test_speed_races_the_decoder_as_tokens_a_second(language: str) -> None:
         no_exception(at)
         title = translate("speed.tokens.title", language)
         assert any(s.value == title for s in at.subheader)
-        numpy = translate("lane.numpy", language)
+        numpy = translate("speed.lane.numpy", language)
         tables = [d.value for d in at.dataframe if numpy in d.value.columns]
         assert len(tables) == 2  # the medians and the tokens a second (no race vs Python)
         assert all(re.match(r"^[\d,.]+$", text) for text in tables[1][numpy]), tables[1]
@@ -317,7 +341,7 @@ def test_speed_races_the_decoder_as_tokens_a_second(language: str) -> None:
     assert any(m.value == why for m in at.markdown), "no translated reason for pure Python"
     waiting = translate("speed.tokens.race_both", language)
     assert not any(i.value == waiting for i in at.info)
-    numpy = translate("lane.numpy", language)
+    numpy = translate("speed.lane.numpy", language)
     assert any(m.value.startswith(f"- {numpy}") for m in at.markdown), "no comparison sentence"
 
 
@@ -346,14 +370,17 @@ def test_your_sentence_runs_the_same_steps_on_the_toy_models_numbers(language: s
     table = next(d.value for d in at.dataframe if "αⱼ" in d.value.columns and len(d.value) > 4)
     np.testing.assert_allclose(table["αⱼ"], alpha, atol=1e-12)
     z = alpha @ trace.blocks[0].v_heads[0]  # (d_k,)
-    label = f"z ({translate('abh.mine.z', language)})"
+    label = f"z ({translate('attention_by_hand.mine.z', language)})"
     shown = metric(at, label).strip("[]").split(",")
     np.testing.assert_allclose([float(v) for v in shown], z, atol=5e-4)
     top = int(np.argmax(alpha))
     query = f"{i + 1} · it"
-    assert metric(at, translate("abh.mine.top", language, query=query)) == f"{alpha[top]:.3f}"
+    assert (
+        metric(at, translate("attention_by_hand.mine.top", language, query=query))
+        == f"{alpha[top]:.3f}"
+    )
     named = translate(
-        "sam.row.top_one",
+        "self_attention.row.top_one",
         language,
         weight=f"{alpha[top]:.3f}",
         tokens=f"{top + 1} · {trace.tokens[top]}",
@@ -379,7 +406,7 @@ def test_your_sentence_names_every_key_tied_for_the_largest_weight() -> None:
     no_exception(at)
     names = [f"{p + 1} · 0" for p in tied]
     message = translate(
-        "sam.row.top_tie",
+        "self_attention.row.top_tie",
         "en",
         count=2,
         weight=f"{alpha.max():.3f}",

@@ -281,10 +281,10 @@ def test_one_hot_race_of_a_long_sentence_takes_its_first_tokens() -> None:
     kept = MAX_RACE_CELLS // vocab
     assert 0 < kept < 1000  # the default vocabulary is large enough to cut 1,000 tokens
     size = human_bytes(one_hot_bytes(1000, vocab))
-    note = translate("onehot.race.capped", "en", kept=kept, n=1000, vocab=f"{vocab:,}", size=size)
+    note = translate("one_hot.race.capped", "en", kept=kept, n=1000, vocab=f"{vocab:,}", size=size)
     assert any(c.value == note for c in at.caption)
     work = translate(  # the race's work, for the tokens raced: one-hot @ E equals the lookup
-        "onehot.race.work", "en", n=kept, vocab=f"{vocab:,}", d=RACE_D,
+        "one_hot.race.work", "en", n=kept, vocab=f"{vocab:,}", d=RACE_D,
         madds=f"{kept * vocab * RACE_D:,}", copies=f"{kept * RACE_D:,}", diff="0",
     )  # fmt: skip
     assert any(m.value == work for m in at.markdown)
@@ -298,7 +298,7 @@ def test_a_sentence_put_in_the_session_is_cut_like_a_typed_one() -> None:
     at.session_state[SENTENCE_KEY] = "abcdefghi " * 1000  # 10,000 characters, 1,000 words
     at.run()  # the first run: the default page, the Tokens page
     no_exception(at)
-    words = translate("tok.metric.words", "en")
+    words = translate("tokens.metric.words", "en")
     assert next(m.value for m in at.metric if m.label == words) == str(MAX_SENTENCE_CHARS // 10)
 
 

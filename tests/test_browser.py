@@ -209,7 +209,7 @@ def _checked_radio_labels(page) -> list[str]:  # noqa: ANN001
 
 @pytest.mark.parametrize(
     ("url", "title", "choice"),
-    [("block", "blk.title", "blk.norm.pre"), ("speed", "speed.title", "speed.op.attention")],
+    [("block", "block.title", "block.norm.pre"), ("speed", "speed.title", "speed.op.attention")],
 )
 def test_radios_keep_their_choice_shown_across_a_language_switch(  # noqa: ANN001
     server: str, page, url: str, title: str, choice: str
@@ -250,11 +250,11 @@ def test_the_sidebar_holds_through_interrupted_reruns(server: str, page) -> None
     two sentences typed while the page may still be running. (tests/test_kept_choices.py drives
     the same loss without timing, through the agent API.)"""
     page.goto(f"{server}/multi-head?lang=zh")
-    settle(page, translate("mh.title", "zh"))
+    settle(page, translate("multi_head.title", "zh"))
     sidebar = page.locator('[data-testid="stSidebar"]')
     numpy = translate("backend.numpy", "zh")
     sidebar.get_by_role("radiogroup").get_by_text(numpy, exact=True).click()
-    settle(page, translate("mh.title", "zh"))
+    settle(page, translate("multi_head.title", "zh"))
     thumb = page.locator('[data-testid="stSlider"]').filter(has_text="h").last.get_by_role("slider")
     thumb.press("ArrowRight")
     thumb.press("ArrowRight")  # the second move interrupts the first's rerun
@@ -262,7 +262,7 @@ def test_the_sidebar_holds_through_interrupted_reruns(server: str, page) -> None
     for sentence in ("the cat saw the cat", "我爱我的狗，它也爱我"):
         box.fill(sentence)
         box.press("Control+Enter")
-    settle(page, translate("mh.title", "zh"))
+    settle(page, translate("multi_head.title", "zh"))
     labels = _checked_radio_labels(page)
     assert labels[:2] == ["简体中文", numpy], labels
     assert box.input_value() == "我爱我的狗，它也爱我"
@@ -274,16 +274,16 @@ def test_pipelines_stop_box_names_the_open_stop_after_the_sentence_changes(  # n
     """Guards against the Stop box keeping the label it had for the last sentence (``[n] = [4]``)
     while the stop below is opened for the new one (``[n] = [8]``)."""
     page.goto(f"{server}/pipeline")
-    settle(page, translate("pipe.title", "en"))
-    stop = page.locator(f'input[aria-label="{translate("pipe.open", "en")}"]')
+    settle(page, translate("pipeline.title", "en"))
+    stop = page.locator(f'input[aria-label="{translate("pipeline.open", "en")}"]')
     stop.click()
-    page.get_by_role("option").filter(has_text=translate("pipe.node.ids", "en")).click()
-    settle(page, translate("pipe.title", "en"))
+    page.get_by_role("option").filter(has_text=translate("pipeline.node.ids", "en")).click()
+    settle(page, translate("pipeline.title", "en"))
     assert stop.input_value().endswith("[n] = [4]"), stop.input_value()
     box = page.locator('[data-testid="stSidebar"] textarea').first
     box.fill("the cat saw the cat on the mat")
     box.press("Control+Enter")
-    settle(page, translate("pipe.title", "en"))
+    settle(page, translate("pipeline.title", "en"))
     page.get_by_text("[n] = [8]").first.wait_for(timeout=RENDER_TIMEOUT_MS)  # the stop opened
     # The box takes the resent value once the browser has applied the run's messages.
     page.wait_for_function(
@@ -300,7 +300,7 @@ def test_a_chinese_page_hints_in_chinese_while_the_sentence_is_edited(  # noqa: 
     sentence on a Chinese page: the hint is replaced while the text is unapplied, and the
     character count beside it (alone once applied) is left as it is."""
     page.goto(f"{server}/tokens?lang=zh")
-    settle(page, translate("tok.title", "zh"))
+    settle(page, translate("tokens.title", "zh"))
     box = page.locator('[data-testid="stSidebar"] textarea').first
     box.click()
     box.press("End")

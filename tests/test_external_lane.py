@@ -79,7 +79,7 @@ def test_the_speed_page_races_onnx_runtime_when_installed(monkeypatch, language)
     next(b for b in at.button if b.label == translate("speed.run", language)).click()
     at.run()
     no_exception(at)
-    lane = translate("lane.onnxruntime", language, cores=bench.available_cores())
+    lane = translate("speed.lane.onnxruntime", language, cores=bench.available_cores())
     medians = at.dataframe[0].value
     assert lane in medians.columns and medians[lane].str.contains("s").all()
 

@@ -17,25 +17,28 @@ from transformer_walk.core import BACKENDS
 from transformer_walk.topics import scaling, word2vec
 
 PACKAGE = Path(transformer_walk.__file__).parent
-# Where ids are used: the whole package, not where they are defined (app/i18n.py, app/texts/).
+TEXTS = Path(i18n.__file__).parent / "texts"
+# Where ids are used: the whole package, not where they are defined (app/i18n.py, app/texts/),
+# nor models/, which speaks to no reader and names checkpoint tensors that look like ids
+# ("embeddings.word_embeddings.weight").
 SOURCES = [
     p
     for p in PACKAGE.rglob("*.py")
-    if p != Path(i18n.__file__) and Path(i18n.__file__).parent / "texts" not in p.parents
+    if p != Path(i18n.__file__) and TEXTS not in p.parents and PACKAGE / "models" not in p.parents
 ]
 PREFIXES = sorted({key.split(".")[0] for key in MESSAGES})
 # Any string literal shaped like a message id, wherever it sits (t(...) calls, tuples, dicts).
-# Quoted either way: inside an f-string a call reads t('ngram.tex.sentence').
+# Quoted either way: inside an f-string a call reads t('ngrams.tex.sentence').
 LITERAL_ID = re.compile(rf"""["']((?:{"|".join(PREFIXES)})\.[a-z0-9_.\-]+)["']""")
 # Same text in both languages on purpose (names, formulas, formats).
 SAME_IN_BOTH = {
     "backend.numpy",
-    "lane.numpy",
+    "speed.lane.numpy",
     "speed.op.softmax",
     "speed.progress",
-    "abh.metric.exp_sum",
-    "abh.col.token",
-    "mh.his.top_one",  # a table cell that is just the token label "3 · cat"
+    "attention_by_hand.metric.exp_sum",
+    "attention_by_hand.col.token",
+    "multi_head.his.top_one",  # a table cell that is just the token label "3 · cat"
 }
 
 
@@ -110,7 +113,7 @@ def test_every_message_formats_in_both_languages() -> None:
 def _dynamic_ids() -> set[str]:
     """Ids the code builds with f-strings, spelled out from the data they come from."""
     ids = {f"backend.{b}" for b in BACKENDS} | {f"backend.{b}.caption" for b in BACKENDS}
-    ids |= {f"lane.{lane}" for lane in (*bench.LANES, *bench.EXTERNAL_LANES)}
+    ids |= {f"speed.lane.{lane}" for lane in (*bench.LANES, *bench.EXTERNAL_LANES)}
     ids |= {f"speed.external.{lane}.{state}" for lane in bench.EXTERNAL_LANES
             for state in ("raced", "missing")}  # fmt: skip
     ids |= {f"speed.op.{op}" for op in bench.OPS} | {f"speed.op.{op}.shape" for op in bench.OPS}
@@ -118,18 +121,22 @@ def _dynamic_ids() -> set[str]:
     ids |= {f"speed.axis.{spec.axis}" for spec in bench.OPS.values()}
     ids |= {f"speed.param.{p}" for c in speed_choices.CHOICES.values() for p in c.fixed_options}
     ids |= {f"speed.{status}" for status in (bench.UNAVAILABLE, bench.ERROR)}
-    ids |= {f"abh.err.{code}" for code in ("not_a_number", "not_finite")}
-    ids |= {f"abh.heads.h{i}" for i in (1, 2, 3)}
-    ids |= {f"abh.reveal.weight_{v}" for v in ("close", "high", "low")}
-    ids |= {f"abh.reveal.{kind}" for kind in ("tie", "close", "clear")}
-    ids |= {f"abh.reveal.{m}{tie}" for m in ("answer", "right", "wrong") for tie in ("", "_tie")}
-    ids |= {f"s2s.curve.{verdict}" for verdict in ("still_learning", "both_trained")}
-    ids |= {f"ctx.track.{verdict}" for verdict in ("alike", "not_alike")}
-    ids |= {f"s2s.neck.own.{verdict}" for verdict in ("readable", "crowded")}
-    ids |= {f"ctx.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
-    ids |= {f"ctx.sim.closest.{kind}" for kind in minilm_vector_views.OVERLAP_KINDS}
-    ids |= {f"scale.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
-    ids |= {f"emb.static.lean.{side}" for side in word2vec.LEANS}
+    ids |= {f"attention_by_hand.err.{code}" for code in ("not_a_number", "not_finite")}
+    ids |= {f"attention_by_hand.heads.h{i}" for i in (1, 2, 3)}
+    ids |= {f"attention_by_hand.reveal.weight_{v}" for v in ("close", "high", "low")}
+    ids |= {f"attention_by_hand.reveal.{kind}" for kind in ("tie", "close", "clear")}
+    ids |= {
+        f"attention_by_hand.reveal.{m}{tie}"
+        for m in ("answer", "right", "wrong")
+        for tie in ("", "_tie")
+    }
+    ids |= {f"seq2seq.curve.{verdict}" for verdict in ("still_learning", "both_trained")}
+    ids |= {f"contextual.track.{verdict}" for verdict in ("alike", "not_alike")}
+    ids |= {f"seq2seq.neck.own.{verdict}" for verdict in ("readable", "crowded")}
+    ids |= {f"contextual.track.{verdict}" for verdict in ("closer", "all_closer", "not_closer")}
+    ids |= {f"contextual.sim.closest.{kind}" for kind in minilm_vector_views.OVERLAP_KINDS}
+    ids |= {f"scaling.sat.reading.{verdict}" for verdict in scaling.VERDICTS}
+    ids |= {f"embeddings.static.lean.{side}" for side in word2vec.LEANS}
     return ids
 
 
@@ -149,8 +156,28 @@ def test_every_message_is_used() -> None:
     assert sorted(set(MESSAGES) - _used_ids()) == []
 
 
+def test_every_page_message_id_starts_with_its_page() -> None:
+    """A page's ids start with the name of its texts module, which is its page file's stem
+    ("attention_by_hand.title" for pages/attention_by_hand.py): an id says where it is shown and
+    where its words are. The app-wide ids (nav., sidebar., common., …) live in i18n.py."""
+    import importlib
+    import pkgutil
+
+    from transformer_walk.app import texts
+
+    astray = [
+        (info.name, key)
+        for info in pkgutil.iter_modules(texts.__path__)
+        for key in importlib.import_module(f"{texts.__name__}.{info.name}").MESSAGES
+        if not key.startswith(f"{info.name}.")
+    ]
+    assert astray == []
+    pages = {p.stem for p in (PACKAGE / "app" / "pages").glob("*.py")} - {"__init__"}
+    assert pages <= {info.name for info in pkgutil.iter_modules(texts.__path__)}
+
+
 def test_outside_streamlit_the_language_is_english() -> None:
-    assert i18n.t("abh.title") == MESSAGES["abh.title"]["en"]
+    assert i18n.t("attention_by_hand.title") == MESSAGES["attention_by_hand.title"]["en"]
 
 
 def test_sentences_join_as_each_language_writes_them() -> None:
@@ -168,13 +195,13 @@ def test_sentences_join_as_each_language_writes_them() -> None:
 
 
 def test_a_count_chooses_its_noun() -> None:
-    one = translate("lane.rust-all", "en", cores=1)
-    assert one == "Rust · all 1 thread" and translate("lane.rust-all", "en", cores=2).endswith(
-        "2 threads"
-    )
-    assert translate("tok.wp.split_words", "en", count=1).startswith("1 word of your text was")
-    assert translate("tok.wp.split_words", "en", count=3).startswith("3 words of your text were")
-    assert translate("lane.rust-all", "zh", cores=1) == "Rust · 全部 1 个线程"  # no plural
+    one = translate("speed.lane.rust-all", "en", cores=1)
+    assert one == "Rust · all 1 thread" and translate(
+        "speed.lane.rust-all", "en", cores=2
+    ).endswith("2 threads")
+    assert translate("tokens.wp.split_words", "en", count=1).startswith("1 word of your text was")
+    assert translate("tokens.wp.split_words", "en", count=3).startswith("3 words of your text were")
+    assert translate("speed.lane.rust-all", "zh", cores=1) == "Rust · 全部 1 个线程"  # no plural
 
 
 def test_no_message_hedges_a_plural_with_parentheses() -> None:

@@ -794,8 +794,11 @@ def test_the_control_claims_count_from_the_raw_numbers() -> None:
         "head": "L1·H1", "above": 2, "links": 1, "total": 3
     }  # fmt: skip
     said = head_views.controls_claim("L1·H1", checks)
-    assert said is not None and said.message == "mla.ctrl.verdict.some"
-    assert head_views.controls_claim("L1·H1", [links, links]).message == "mla.ctrl.verdict.all"  # type: ignore[union-attr]
+    assert said is not None and said.message == "minilm_attention.ctrl.verdict.some"
+    assert (
+        head_views.controls_claim("L1·H1", [links, links]).message
+        == "minilm_attention.ctrl.verdict.all"
+    )  # type: ignore[union-attr]
     assert head_views.controls_summary("L1·H1", []) is None
     # A predicate re-checks the counts: a claim made for other checks fails.
     from transformer_walk.topics.claims import CLAIMS
@@ -807,9 +810,9 @@ def test_the_control_claims_count_from_the_raw_numbers() -> None:
 def test_the_habit_claim_names_a_fixed_offset_or_the_first_word() -> None:
     before = _relation_check([0.0, 0.45, 0.5, 0.05, 0.0])  # top word 2, one before pronoun 3
     said = head_views.habit_claim("L1·H1", [before, before], [1, 1])
-    assert said is not None and said.message == "mla.ctrl.habit.offset_before"
+    assert said is not None and said.message == "minilm_attention.ctrl.habit.offset_before"
     assert said.fields == {"head": "L1·H1", "k": 1}
     first = _relation_check([0.1, 0.7, 0.1, 0.05, 0.05])  # top word 1: also the first word
     mixed = head_views.habit_claim("L1·H1", [first, before], [1, 2])  # 2 is that one's first
-    assert mixed is not None and mixed.message == "mla.ctrl.habit.first_word"
+    assert mixed is not None and mixed.message == "minilm_attention.ctrl.habit.first_word"
     assert head_views.habit_claim("L1·H1", [first, before], [1, 1]) is None

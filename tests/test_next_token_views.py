@@ -77,12 +77,12 @@ def test_token_losses_are_minus_log_softmax_of_the_next_token() -> None:
 def test_perplexity_and_its_reading() -> None:
     assert views.perplexity(np.array([])) is None
     assert views.perplexity(np.log(np.array([4.0, 16.0]))) == pytest.approx(8.0)
-    assert views.perplexity_reading(None, 100)[0] == "nt.ppl.none"
-    assert views.perplexity_reading(1.5, 100)[0] == "nt.ppl.sure"
+    assert views.perplexity_reading(None, 100)[0] == "next_token.ppl.none"
+    assert views.perplexity_reading(1.5, 100)[0] == "next_token.ppl.sure"
     key, fields = views.perplexity_reading(8.0, 100)
-    assert key == "nt.ppl.between" and fields["ppl"] == "8.0"
+    assert key == "next_token.ppl.between" and fields["ppl"] == "8.0"
     assert views.perplexity_reading(11.0, 100) == (
-        "nt.ppl.lost",
+        "next_token.ppl.lost",
         {"ppl": "11.0", "vocab": "100", "share": "11%"},
     )
 
@@ -103,11 +103,11 @@ def test_kv_cache_bytes_follow_the_config_and_the_models_cache() -> None:
 def test_speed_reading_and_rates() -> None:
     assert views.tokens_per_second(0, 1.0) is None and views.tokens_per_second(3, 0.0) is None
     assert views.tokens_per_second(10, 0.5) == 20.0
-    assert views.speed_reading(None, 3.0)[0] == "nt.speed.pending"
+    assert views.speed_reading(None, 3.0)[0] == "next_token.speed.pending"
     key, fields = views.speed_reading(300.0, 30.0)
-    assert key == "nt.speed.faster" and fields["ratio"] == "10.0"
-    assert views.speed_reading(40.0, 35.0)[0] == "nt.speed.similar"
-    assert views.speed_reading(20.0, 35.0)[0] == "nt.speed.slower"
+    assert key == "next_token.speed.faster" and fields["ratio"] == "10.0"
+    assert views.speed_reading(40.0, 35.0)[0] == "next_token.speed.similar"
+    assert views.speed_reading(20.0, 35.0)[0] == "next_token.speed.slower"
 
 
 def test_a_certain_token_has_zero_bits_never_minus_zero() -> None:

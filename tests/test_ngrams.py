@@ -102,7 +102,7 @@ def test_the_corpus_is_chinese_when_more_than_half_the_words_are(text: str, lang
         assert said is not None and said.fields["n"] == len(words)
         mixed = 0 < sum(corpus.is_cjk(w) for w in words) < len(words)
         assert said.message == (
-            f"corpus.pick.mixed_{language}" if mixed else f"corpus.pick.{language}"
+            f"ngrams.corpus.pick.mixed_{language}" if mixed else f"ngrams.corpus.pick.{language}"
         )
 
 

@@ -24,10 +24,10 @@ def metric(at, label: str) -> str:  # noqa: ANN001 - AppTest
 def test_patches_attention_and_overlay(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("vit.title", language)
-    assert metric(at, translate("vit.metric.n", language)) == "36"
-    assert metric(at, translate("vit.metric.grid", language)) == "6 × 6"
-    assert metric(at, translate("vit.metric.width", language)) == "768"
+    assert at.title[0].value == translate("beyond_text.title", language)
+    assert metric(at, translate("beyond_text.metric.n", language)) == "36"
+    assert metric(at, translate("beyond_text.metric.grid", language)) == "6 × 6"
+    assert metric(at, translate("beyond_text.metric.width", language)) == "768"
     assert any(r"= 6\cdot6 = 36" in x.value for x in at.latex)
     at.select_slider(key="vit_patch").set_value(32)
     at.run()
@@ -35,17 +35,17 @@ def test_patches_attention_and_overlay(language: str) -> None:
     at.slider(key="vit_query").set_value(2)
     at.run()
     no_exception(at)
-    assert metric(at, translate("vit.metric.n", language)) == "9"
+    assert metric(at, translate("beyond_text.metric.n", language)) == "9"
     att = vit.attend_patches(vit.patchify(vit.make_scene(), 32), "numpy")
     row = att.weights[1]
     top = int(row.argmax())
     caption = translate(
-        "vit.overlay.caption", language, query=2, top=top + 1, weight=f"{row[top]:.3f}"
+        "beyond_text.overlay.caption", language, query=2, top=top + 1, weight=f"{row[top]:.3f}"
     )
     assert caption in [c.value for c in at.caption]
-    assert any(c.value == translate("vit.row_sum", language, query=2, total="1.000000")
+    assert any(c.value == translate("beyond_text.row_sum", language, query=2, total="1.000000")
                for c in at.caption)  # fmt: skip
-    assert any(m.value == translate("vit.clip.body", language) for m in at.markdown)
+    assert any(m.value == translate("beyond_text.clip.body", language) for m in at.markdown)
 
 
 @pytest.mark.parametrize("backend", ["python", "numpy", "rust"])
@@ -66,11 +66,11 @@ def test_upload_choice_and_any_sentence(sentence: str) -> None:
     at.run()
     no_exception(at)
     if not vit.pillow_available():
-        assert any(i.value == translate("vit.upload.no_pil", "zh") for i in at.info)
-    assert metric(at, translate("vit.metric.n", "zh")) == "36"  # the scene stands in
+        assert any(i.value == translate("beyond_text.upload.no_pil", "zh") for i in at.info)
+    assert metric(at, translate("beyond_text.metric.n", "zh")) == "36"  # the scene stands in
     if vit.pillow_available():  # the uploader's built-in English replaced by the page's words
         styles = [h.proto.body for h in at.get("html") if "stFileUploaderDropzone" in h.proto.body]
-        assert styles and f'content: "{translate("vit.upload.button", "zh")}"' in styles[0]
+        assert styles and f'content: "{translate("beyond_text.upload.button", "zh")}"' in styles[0]
 
 
 def test_coming_back_to_the_page_starts_again_at_the_middle_patch() -> None:

@@ -77,14 +77,14 @@ ORDER = {
 
 def check_stage_table(at, language: str, expected: dict[str, np.ndarray], norm: str) -> None:  # noqa: ANN001
     table: pd.DataFrame = at.dataframe[0].value
-    names = [translate(f"blk.stage.{s}", language) for s in ORDER[norm]]
+    names = [translate(f"block.stage.{s}", language) for s in ORDER[norm]]
     assert list(table.index) == names
     means = [float(np.mean(expected[s].mean(1))) for s in ORDER[norm]]
     variances = [float(np.mean(expected[s].var(1))) for s in ORDER[norm]]
-    np.testing.assert_allclose(table[translate("blk.col.mean", language)], means, atol=1e-9)
-    np.testing.assert_allclose(table[translate("blk.col.var", language)], variances, atol=1e-9)
+    np.testing.assert_allclose(table[translate("block.col.mean", language)], means, atol=1e-9)
+    np.testing.assert_allclose(table[translate("block.col.var", language)], variances, atol=1e-9)
     shapes = [f"[{expected[s].shape[0]}, {expected[s].shape[1]}]" for s in ORDER[norm]]
-    assert list(table[translate("blk.col.shape", language)]) == shapes
+    assert list(table[translate("block.col.shape", language)]) == shapes
 
 
 def mean_cos_latex(at) -> str:  # noqa: ANN001
@@ -95,7 +95,7 @@ def mean_cos_latex(at) -> str:  # noqa: ANN001
 def test_default_four_post_ln_blocks(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("blk.title", language)
+    assert at.title[0].value == translate("block.title", language)
     expected = stages("Tom loves his dog", "post", 4)
     check_stage_table(at, language, expected[0], "post")
     # LayerNorm tables: before / after of each LN, per token.
@@ -176,7 +176,7 @@ def test_each_backend(app_backend: str) -> None:
     table = at.dataframe[0].value
     expected = stages("Tom loves his dog", "post", 4)[0]
     variances = [float(np.mean(expected[s].var(1))) for s in ORDER["post"]]
-    np.testing.assert_allclose(table[translate("blk.col.var", "en")], variances, atol=1e-6)
+    np.testing.assert_allclose(table[translate("block.col.var", "en")], variances, atol=1e-6)
 
 
 def test_pure_python_with_two_hundred_words_and_six_blocks_falls_back_to_numpy() -> None:

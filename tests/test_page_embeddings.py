@@ -46,12 +46,15 @@ def ranking(r: Word2VecResult, word: str, table: np.ndarray) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_trains_and_shows_the_loss(language: str) -> None:
     at = open_page(language)
-    assert at.title[0].value == translate("emb.title", language)
+    assert at.title[0].value == translate("embeddings.title", language)
     r = result()
-    assert metric(at, translate("emb.metric.loss_before", language)) == f"{6 * math.log(2):.3f}"
-    assert metric(at, translate("emb.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
+    assert (
+        metric(at, translate("embeddings.metric.loss_before", language)) == f"{6 * math.log(2):.3f}"
+    )
+    assert metric(at, translate("embeddings.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
     facts = translate(
-        "emb.train.facts", language, pairs=f"{r.n_pairs:,}", k=5, start=f"{6 * math.log(2):.3f}",
+        "embeddings.train.facts", language, pairs=f"{r.n_pairs:,}", k=5,
+        start=f"{6 * math.log(2):.3f}",
         V=len(r.vocab), d=16, params=f"{len(r.vocab) * 16:,}",
     )  # fmt: skip
     assert any(m.value == facts for m in at.markdown)
@@ -63,13 +66,13 @@ def test_lookup_and_cosines_of_the_sentence() -> None:
     r = result()
     assert any("`embedding_lookup(E, ids)`" in m.value and "8 × 16" in m.value for m in at.markdown)
     assert any(i.value.startswith("Not in the learned vocabulary: sleep.") for i in at.info)
-    assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)
+    assert any(c.value == translate("embeddings.lookup.check", "en") for c in at.caption)
     words = ["the", "dog", "and", "cat", "by", "river"]
     best = max(
         ((cos(r, a, b), a, b) for i, a in enumerate(words) for b in words[i + 1 :]),
         key=lambda x: x[0],
     )
-    closest = translate("emb.cos.closest", "en", a=best[1], b=best[2], cos=f"{best[0]:.3f}")
+    closest = translate("embeddings.cos.closest", "en", a=best[1], b=best[2], cos=f"{best[0]:.3f}")
     assert any(m.value == closest for m in at.markdown)
     assert {best[1], best[2]} == {"dog", "cat"}
 
@@ -97,7 +100,7 @@ def test_changing_the_hyper_parameters_retrains() -> None:
     at.slider(key="emb_epochs").set_value(0).run()
     assert not at.exception
     assert metric(at, "Loss after") == metric(at, "Loss before")
-    assert any(i.value == translate("emb.train.untrained", "en") for i in at.info)
+    assert any(i.value == translate("embeddings.train.untrained", "en") for i in at.info)
 
 
 def test_bank_has_one_vector_in_both_senses() -> None:
@@ -106,7 +109,8 @@ def test_bank_has_one_vector_in_both_senses() -> None:
     for word in ("river", "cash"):
         assert metric(at, f"cos(bank, {word})") == f"{cos(r, 'bank', word):.3f}"
     same = translate(
-        "emb.static.same", "en", a="Tom sat on the river bank", b="Anna took cash from the bank",
+        "embeddings.static.same", "en", a="Tom sat on the river bank",
+        b="Anna took cash from the bank",
         diff="0",
     )  # fmt: skip
     assert any(m.value == same for m in at.markdown)
@@ -115,7 +119,9 @@ def test_bank_has_one_vector_in_both_senses() -> None:
     water = np.mean([cos(r, "bank", w) for w in ("river", "lake")])
     money = np.mean([cos(r, "bank", w) for w in ("cash", "money")])
     side = "second" if money > water + 0.1 else "first" if water > money + 0.1 else "between"
-    reading = translate(f"emb.static.lean.{side}", "en", water=f"{water:.3f}", money=f"{money:.3f}")
+    reading = translate(
+        f"embeddings.static.lean.{side}", "en", water=f"{water:.3f}", money=f"{money:.3f}"
+    )
     assert any(m.value == reading for m in at.markdown), reading
     assert side == "second"
     assert any("Real model pages" in i.value for i in at.info)
@@ -126,11 +132,11 @@ def test_bank_has_one_vector_in_both_senses() -> None:
 )
 def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
     at = open_page(sentence=sentence)
-    assert at.title[0].value == translate("emb.title", "en")
+    assert at.title[0].value == translate("embeddings.title", "en")
     if sentence in ("", "🐶❤️"):
-        assert any(i.value == translate("emb.empty", "en") for i in at.info)
+        assert any(i.value == translate("embeddings.empty", "en") for i in at.info)
     if sentence.startswith("Tom"):
-        capped = translate("emb.lookup.capped", "en", shown=30, n=200)
+        capped = translate("embeddings.lookup.capped", "en", shown=30, n=200)
         assert any(c.value == capped for c in at.caption)
 
 
@@ -138,7 +144,7 @@ def test_every_backend_looks_up_the_same_rows(app_backend: str) -> None:
     at = open_page(backend=app_backend)
     label = translate(f"backend.{app_backend}", "en")
     assert any(f"**{label}**" in c.value for c in at.caption)
-    assert any(c.value == translate("emb.lookup.check", "en") for c in at.caption)
+    assert any(c.value == translate("embeddings.lookup.check", "en") for c in at.caption)
 
 
 def test_the_neighbour_picker_starts_on_a_content_word_of_the_sentence() -> None:
@@ -160,9 +166,11 @@ def test_the_neighbour_picker_starts_on_a_content_word_of_the_sentence() -> None
 
 def test_the_map_says_which_of_your_words_are_in_bold() -> None:
     at = open_page(sentence="zebra")
-    assert translate("emb.map.mine_none", "en") in [c.value for c in at.caption]
+    assert translate("embeddings.map.mine_none", "en") in [c.value for c in at.caption]
     at = open_page()
-    mine = translate("emb.map.mine", "en", words="tom, loves and dog")  # his: a function word
+    mine = translate(
+        "embeddings.map.mine", "en", words="tom, loves and dog"
+    )  # his: a function word
     assert mine in [c.value for c in at.caption]
 
 
@@ -175,22 +183,25 @@ def result_zh(dim: int = 16, epochs: int = 8, window: int = 2) -> Word2VecResult
 def test_a_chinese_sentence_trains_on_the_chinese_corpus(language: str) -> None:
     at = open_page(language, sentence="我爱我的狗")
     r = result_zh()
-    assert translate("corpus.pick.zh", language, n=5) in [i.value for i in at.info]
-    assert metric(at, translate("emb.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
+    assert translate("ngrams.corpus.pick.zh", language, n=5) in [i.value for i in at.info]
+    assert metric(at, translate("embeddings.metric.loss_after", language)) == f"{r.losses[-1]:.3f}"
     assert any(f"{len(r.vocab)} × 16" in m.value for m in at.markdown)
-    unknown = translate("emb.lookup.unknown", language, words="X").split("X")[0]
+    unknown = translate("embeddings.lookup.unknown", language, words="X").split("X")[0]
     assert not any(i.value.startswith(unknown) for i in at.info)  # every character has a row
     assert at.selectbox(key="emb_word").value == "狗"
-    before, after = frames_with(at, translate("emb.nn.col.word", language))
+    before, after = frames_with(at, translate("embeddings.nn.col.word", language))
     assert (
-        after[translate("emb.nn.col.word", language)].tolist() == ranking(r, "狗", r.embeddings)[:6]
+        after[translate("embeddings.nn.col.word", language)].tolist()
+        == ranking(r, "狗", r.embeddings)[:6]
     )
 
 
 def test_the_chinese_bank_twin_reads_its_table_from_the_cosines() -> None:
     at = open_page(sentence="他去银行存钱")
     r = result_zh()
-    same = translate("emb.static.zh.same", "en", a="他去银行存钱", b="他沿着河边步行", diff="0")
+    same = translate(
+        "embeddings.static.zh.same", "en", a="他去银行存钱", b="他沿着河边步行", diff="0"
+    )
     assert same in [m.value for m in at.markdown]
     table = frames_with(at, "what the cosines show")[0]
     assert len(table) == 3
@@ -200,7 +211,7 @@ def test_the_chinese_bank_twin_reads_its_table_from_the_cosines() -> None:
         assert row["cos(·, 河)"] == round(water[0], 3) and row["cos(·, 金)"] == round(money[1], 3)
         w, m = np.mean(water), np.mean(money)
         side = "money" if m >= w + 0.1 else "water" if w >= m + 0.1 else "between"
-        expected = translate(f"emb.zh.lean.{side}", "en", water=f"{w:.3f}", money=f"{m:.3f}")
+        expected = translate(f"embeddings.zh.lean.{side}", "en", water=f"{w:.3f}", money=f"{m:.3f}")
         assert row["what the cosines show"] == expected
     assert table["what the cosines show"].tolist()[0].startswith("nearer the money")
     assert table["what the cosines show"].tolist()[2].startswith("nearer the water")
@@ -213,13 +224,13 @@ def test_zero_epochs_claims_no_training_and_no_lean(sentence: str) -> None:
     assert not at.exception
     texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
     assert not any("After training" in x or "leans to" in x for x in texts)
-    assert "**" + translate("emb.after.untrained", "en", epochs=0) + "**" in texts
+    assert "**" + translate("embeddings.after.untrained", "en", epochs=0) + "**" in texts
     if sentence.startswith("Tom"):
         r = result(epochs=0)
         water = np.mean([cos(r, "bank", w) for w in ("river", "lake")])
         money = np.mean([cos(r, "bank", w) for w in ("cash", "money")])
         untrained = translate(
-            "emb.static.lean.untrained", "en", water=f"{water:.3f}", money=f"{money:.3f}"
+            "embeddings.static.lean.untrained", "en", water=f"{water:.3f}", money=f"{money:.3f}"
         )
         assert untrained in texts
     else:

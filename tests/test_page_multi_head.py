@@ -65,12 +65,12 @@ def cells(tokens: list[str], rows: np.ndarray, language: str = "en") -> list[str
             out.append(tied[0])
         else:
             names = join_names(tied, language)
-            out.append(translate("mh.his.top_tie", language, count=len(tied), tokens=names))
+            out.append(translate("multi_head.his.top_tie", language, count=len(tied), tokens=names))
     return out
 
 
 def top_keys(at: AppTest, language: str = "en") -> list[str]:
-    column = translate("mh.his.col.top", language)
+    column = translate("multi_head.his.col.top", language)
     return list(table_with(at, column)[column])
 
 
@@ -78,11 +78,11 @@ def top_keys(at: AppTest, language: str = "en") -> list[str]:
 def test_page_renders_two_heads_of_width_four(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("mh.title", language)
+    assert at.title[0].value == translate("multi_head.title", language)
     assert metric(at, "d_model") == "8"
     assert metric(at, "h") == "2"
     assert metric(at, "d_k = d_model / h") == "4"
-    assert metric(at, translate("mh.n", language)) == "4"
+    assert metric(at, translate("multi_head.n", language)) == "4"
     latex = [x.value for x in at.latex]
     # h × [n, d_k] → [n, d_model]
     assert any(r"2 \times [4,\ 4]" in x and r"[4,\ 8]" in x for x in latex)
@@ -93,13 +93,13 @@ def test_page_renders_two_heads_of_width_four(language: str) -> None:
     e = expected("Tom loves his dog")
     tokens, a = e["tokens"], e["a"]
     assert top_keys(at, language) == cells(tokens, a[:, 2], language)
-    weights = table_with(at, translate("mh.his.col.weight", language))
+    weights = table_with(at, translate("multi_head.his.col.weight", language))
     np.testing.assert_allclose(
-        weights[translate("mh.his.col.weight", language)], a[:, 2].max(axis=1), atol=1e-12
+        weights[translate("multi_head.his.col.weight", language)], a[:, 2].max(axis=1), atol=1e-12
     )
-    check = translate("mh.concat.check", language, concat="0", out="0")
+    check = translate("multi_head.concat.check", language, concat="0", out="0")
     assert any(s.value == check for s in at.success)
-    assert any(i.value == translate("mh.his.random", language) for i in at.info)
+    assert any(i.value == translate("multi_head.his.random", language) for i in at.info)
     base = next(t.value for t in at.table)
     assert "1,048,576" in base.to_string() and "512" in base.to_string()
     # 2 side-by-side matrices, his × heads, 2 head outputs, concat, W^O, output.
@@ -120,7 +120,7 @@ def test_sliders_change_the_heads_and_their_width() -> None:
     (params,) = [m.value for m in at.markdown if m.value.startswith("| $h$ | $d_k$ |")]
     lines = params.splitlines()
     assert lines[0].endswith(
-        f"| $W_i^Q, W_i^K, W_i^V$ | $W^O$ | {translate('mh.params.total', 'en')} |"
+        f"| $W_i^Q, W_i^K, W_i^V$ | $W^O$ | {translate('multi_head.params.total', 'en')} |"
     )
     rows = [line.strip("| ").split(" | ") for line in lines[2:]]
     assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 6, 12]
@@ -133,7 +133,7 @@ def test_an_h_that_does_not_divide_d_model_is_explained_not_a_crash(language: st
     at = set_sizes(open_page(language), 8, 3)
     no_exception(at)
     message = translate(
-        "mh.invalid", language, h=3, d_model=8, ratio="2.67", valid="1, 2, 4, 8", used=2
+        "multi_head.invalid", language, h=3, d_model=8, ratio="2.67", valid="1, 2, 4, 8", used=2
     )
     assert any(w.value == message for w in at.warning), [w.value for w in at.warning]
     assert metric(at, "h") == "2"  # the nearest valid h is shown meanwhile
@@ -146,7 +146,9 @@ def test_an_h_that_does_not_divide_d_model_is_explained_not_a_crash(language: st
 def test_a_prime_d_model_allows_only_one_and_itself() -> None:
     at = set_sizes(open_page(), 7, 5)
     no_exception(at)
-    message = translate("mh.invalid", "en", h=5, d_model=7, ratio="1.40", valid="1, 7", used=7)
+    message = translate(
+        "multi_head.invalid", "en", h=5, d_model=7, ratio="1.40", valid="1, 7", used=7
+    )
     assert any(w.value == message for w in at.warning)
     assert metric(at, "d_k = d_model / h") == "1"
 
@@ -195,7 +197,7 @@ def test_two_hundred_words_at_the_largest_sizes() -> None:
     assert at.slider(key="mh_window").max == 200 - 12 + 1
     # 16 side by side, his × heads, 4 head outputs drawn, concat and output in two pieces, W^O.
     assert len(at.get("vega_lite_chart")) == 16 + 1 + 4 + 5
-    assert any(c.value == translate("mh.concat.more", "en", more=12) for c in at.caption)
+    assert any(c.value == translate("multi_head.concat.more", "en", more=12) for c in at.caption)
 
 
 def test_each_backend_computes_the_same_numbers(app_backend: str) -> None:
@@ -247,7 +249,7 @@ def test_a_repeated_word_is_named_by_position_and_a_tie_is_said(language: str) -
     shown = top_keys(at, language)
     assert shown == cells(tokens, a[:, query], language)
     tie = translate(
-        "mh.his.top_tie", language, count=2, tokens=join_names(["1 · a", "3 · a"], language)
+        "multi_head.his.top_tie", language, count=2, tokens=join_names(["1 · a", "3 · a"], language)
     )
     assert tie in shown, shown  # the tie found in the corpus search: head 2 of the last "a"
     assert all("·" in cell for cell in shown)
@@ -269,10 +271,10 @@ def split_sentence(tokens: list[str], rows: np.ndarray, query: int, language: st
     union = sorted(set().union(*tops))
     label = {p: f"{p + 1} · {tokens[p]}" for p in range(len(tokens))}
     if len(union) == 1:
-        return translate("mh.his.agree", language, query=label[query], h=len(rows),
+        return translate("multi_head.his.agree", language, query=label[query], h=len(rows),
                          key=label[union[0]])  # fmt: skip
     keys = join_names([label[p] for p in union], language)
-    return translate("mh.his.split", language, query=label[query], h=len(rows),
+    return translate("multi_head.his.split", language, query=label[query], h=len(rows),
                      count=len(union), keys=keys)  # fmt: skip
 
 
@@ -280,7 +282,7 @@ def split_sentence(tokens: list[str], rows: np.ndarray, query: int, language: st
 def test_the_his_paragraph_only_on_the_running_examples_his(language: str) -> None:
     """The paragraph about "his" in "Tom loves his dog" describes that sentence only: it goes
     away for another query or sentence, while the computed sentence on the heads follows them."""
-    example = translate("mh.his.example", language)
+    example = translate("multi_head.his.example", language)
     at = open_page(language)
     no_exception(at)
     markdown = [m.value for m in at.markdown]
@@ -322,7 +324,7 @@ def test_at_d_model_64_the_output_is_drawn_full_width_not_a_strip() -> None:
     no_exception(at)
     assert min(steps(at)[:4]) >= 20  # 64 columns in two pieces of 32
     assert steps(at)[4] >= 11  # W^O, 64 × 64 at the page's width
-    pieces = [translate("mh.concat.columns", "en", first=f, last=f + 31) for f in (1, 33)]
+    pieces = [translate("multi_head.concat.columns", "en", first=f, last=f + 31) for f in (1, 33)]
     assert [c.value for c in at.caption if c.value in pieces] == pieces * 2
     at = set_sizes(at, 8, 2)
     no_exception(at)

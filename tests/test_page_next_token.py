@@ -51,7 +51,7 @@ def reading(language: str, model: SmolLM2, text: str, temp: float, k: int | None
     probs = views.distribution(last, temp, k, None)
     best = views.top_candidates(last, probs, 1)[0]
     return translate(
-        "nt.shape_reading", language, t=f"{temp:g}",
+        "next_token.shape_reading", language, t=f"{temp:g}",
         best=readable_piece(model.tokenizer.piece(best.id)), p=f"{best.probability:.1%}",
         kept=f"{np.count_nonzero(probs):,}", vocab=f"{model.config.vocab_size:,}",
     )  # fmt: skip
@@ -63,8 +63,8 @@ def test_tom_loves_his_shows_llama_cpps_candidates_and_temperature_moves_them(
 ) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("nt.title", language)
-    assert metric(at, translate("nt.metric.n", language)) == "3"
+    assert at.title[0].value == translate("next_token.title", language)
+    assert metric(at, translate("next_token.metric.n", language)) == "3"
     assert reading(language, model, "Tom loves his", 1.0) in markdowns(at)
     at.slider(key="nt_temperature").set_value(0.3).run()
     no_exception(at)
@@ -77,10 +77,10 @@ def test_tom_loves_his_shows_llama_cpps_candidates_and_temperature_moves_them(
     reference = np.load(REFERENCE)["tom.top_ids"][2]  # (20,) llama.cpp's best, best first
     table = at.dataframe[0].value
     expected = [readable_piece(model.tokenizer.piece(int(i))) for i in reference[:3]]
-    assert list(table[translate("nt.col.token", language)][:3]) == expected == [
+    assert list(table[translate("next_token.col.token", language)][:3]) == expected == [
         "␣wife", "␣company", "␣family"
     ]  # fmt: skip
-    assert table[translate("nt.col.picked", language)][0] == "✔"
+    assert table[translate("next_token.col.picked", language)][0] == "✔"
 
 
 def test_generate_streams_bounded_steps_with_timings_and_the_cache_grows(model: SmolLM2) -> None:
@@ -93,7 +93,7 @@ def test_generate_streams_bounded_steps_with_timings_and_the_cache_grows(model: 
     assert len(steps) <= 20
     assert [s["id"] for s in steps] == greedy.ids.tolist()
     n = 3 + len(steps)
-    cache = metric(at, translate("nt.metric.cache_total", "en", n=n))
+    cache = metric(at, translate("next_token.metric.cache_total", "en", n=n))
     assert cache == human_bytes(2 * 30 * 3 * 64 * 4 * n)
     assert any(m.startswith("Measured here, in one call to generate:") for m in markdowns(at))
     # The text literally (not as Markdown), what was generated marked.
@@ -125,7 +125,7 @@ def test_the_loss_and_perplexity_follow_the_logits(language: str, model: SmolLM2
     logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
     losses = -logp[np.arange(len(ids) - 1), ids[1:]]
     ppl = math.exp(losses.mean())
-    assert metric(at, translate("nt.metric.ppl", language)) == f"{ppl:,.1f}"
+    assert metric(at, translate("next_token.metric.ppl", language)) == f"{ppl:,.1f}"
     key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
     assert translate(key, language, **fields) in markdowns(at)
 
@@ -135,19 +135,21 @@ def test_a_chinese_an_empty_and_a_long_prompt(language: str) -> None:
     at = open_page(language)
     at.text_area(key="nt_prompt").set_value("汤姆爱他的").run()
     no_exception(at)
-    assert int(metric(at, translate("nt.metric.n", language))) >= 3
+    assert int(metric(at, translate("next_token.metric.n", language))) >= 3
     at.button(key="nt_next").click().run()
     no_exception(at)
     at.text_area(key="nt_prompt").set_value("").run()
     no_exception(at)
-    assert any(i.value == translate("nt.empty", language) for i in at.info)
+    assert any(i.value == translate("next_token.empty", language) for i in at.info)
     long = ("Tom loves his dog and walks it every morning. " * 44)[:2000]
     at.text_area(key="nt_prompt").set_value(long).run()
     no_exception(at)
-    n = int(metric(at, translate("nt.metric.n", language)))
+    n = int(metric(at, translate("next_token.metric.n", language)))
     assert n > views.ATTENTION_TOKENS
     shown = views.ATTENTION_TOKENS
-    assert translate("nt.attn.capped", language, n=n, shown=shown) in [c.value for c in at.caption]
+    assert translate("next_token.attn.capped", language, n=n, shown=shown) in [
+        c.value for c in at.caption
+    ]
     assert at.session_state["nt_generated"]["steps"] == []  # a new prompt starts afresh
 
 
@@ -167,7 +169,7 @@ def test_a_multi_line_chat_prompt_is_wrapped_in_the_models_template(model: SmolL
     no_exception(at)
     wrapped = model.tokenizer.chat("Name a fruit.\nOne word.")
     assert wrapped.endswith("<|im_start|>assistant\n")
-    assert int(metric(at, translate("nt.metric.n", "en"))) == len(model.tokenize(wrapped))
+    assert int(metric(at, translate("next_token.metric.n", "en"))) == len(model.tokenize(wrapped))
     text = next(h.proto.body for h in at.get("html") if "tw-literal" in h.proto.body)
     assert "Name a fruit.⏎<br>One word.&lt;|im_end|&gt;" in text
     at.button(key="nt_next").click().run()
@@ -180,7 +182,7 @@ def test_pure_python_falls_back_with_the_note() -> None:
     at = apptest_support.open_page("next_token.py", "en", backend="python")
     no_exception(at)
     assert any(i.value == python_fallback_text() for i in at.info)
-    assert metric(at, translate("nt.metric.n", "en")) == "3"
+    assert metric(at, translate("next_token.metric.n", "en")) == "3"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -188,6 +190,7 @@ def test_a_missing_model_is_explained(language: str, smollm2_missing: str) -> No
     at = open_page(language)
     no_exception(at)
     assert any(
-        i.value == translate("smol.missing", language, reason=smollm2_missing) for i in at.info
+        i.value == translate("model_widgets.smol.missing", language, reason=smollm2_missing)
+        for i in at.info
     )
-    assert at.markdown[0].value == translate("nt.intro", language)
+    assert at.markdown[0].value == translate("next_token.intro", language)

@@ -75,14 +75,14 @@ def sentence_probability(
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_renders_the_corpus_and_the_default_sentence(language: str) -> None:
     at = open_page(language)
-    assert at.title[0].value == translate("ngram.title", language)
+    assert at.title[0].value == translate("ngrams.title", language)
     vocab = {w for s in raw_sentences() for w in s}
-    assert metric(at, translate("ngram.metric.sentences", language)) == f"{len(raw_sentences()):,}"
-    assert metric(at, translate("ngram.metric.vocab", language)) == f"{len(vocab):,}"
+    assert metric(at, translate("ngrams.metric.sentences", language)) == f"{len(raw_sentences()):,}"
+    assert metric(at, translate("ngrams.metric.vocab", language)) == f"{len(vocab):,}"
     expected = sentence_probability(["tom", "loves", "his", "dog"], 2)
-    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
-    assert metric(at, translate("ngram.metric.logp", language)) == f"{math.log(expected):.2f}"
-    assert any(s.value == translate("ngram.chain.all_seen", language) for s in at.success)
+    assert metric(at, translate("ngrams.metric.p", language)) == power_label(expected)
+    assert metric(at, translate("ngrams.metric.logp", language)) == f"{math.log(expected):.2f}"
+    assert any(s.value == translate("ngrams.chain.all_seen", language) for s in at.success)
     assert len(at.get("vega_lite_chart")) == 2  # next words, sparsity
 
 
@@ -102,16 +102,16 @@ def test_the_trigram_switch_changes_every_factor() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_unseen_bigram_gives_zero_and_smoothing_repairs_it(language: str) -> None:
     at = open_page(language, sentence="Tom loves his computer")
-    assert metric(at, translate("ngram.metric.p", language)) == "0"
-    assert metric(at, translate("ngram.metric.logp", language)) == "−∞"
-    zero = translate("ngram.chain.zero", language, ngrams="X", count=1).split("X")[0]
+    assert metric(at, translate("ngrams.metric.p", language)) == "0"
+    assert metric(at, translate("ngrams.metric.logp", language)) == "−∞"
+    zero = translate("ngrams.chain.zero", language, ngrams="X", count=1).split("X")[0]
     assert any(w.value.startswith(zero) for w in at.warning)
     assert any("computer" in i.value for i in at.info)  # named as out of the corpus
     at.toggle(key="ngram_smooth").set_value(True).run()
     assert not at.exception
     expected = sentence_probability(["tom", "loves", "his", "computer"], 2, add_k=1.0)
     assert expected > 0
-    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
+    assert metric(at, translate("ngrams.metric.p", language)) == power_label(expected)
 
 
 def test_next_words_of_a_chosen_word() -> None:
@@ -125,7 +125,7 @@ def test_next_words_of_a_chosen_word() -> None:
     assert any(
         rf"\frac{{{top_count}}}{{{total}}} = {top_count / total:.3f}" in x.value for x in at.latex
     )
-    caption = translate("ngram.next.caption", "en", word="his", total=total, kinds=len(after))
+    caption = translate("ngrams.next.caption", "en", word="his", total=total, kinds=len(after))
     assert any(c.value == caption for c in at.caption)
 
 
@@ -165,9 +165,9 @@ def test_the_fixed_window_cannot_see_a_far_name() -> None:
 )
 def test_edge_inputs_render_without_an_exception(sentence: str) -> None:
     at = open_page(sentence=sentence)
-    assert at.title[0].value == translate("ngram.title", "en")
+    assert at.title[0].value == translate("ngrams.title", "en")
     if not re.search(r"\w", sentence):
-        assert any(i.value == translate("ngram.empty", "en") for i in at.info)
+        assert any(i.value == translate("ngrams.empty", "en") for i in at.info)
     if sentence.startswith("我"):  # counted on the Chinese corpus, character by character
         expected = sentence_probability(list(sentence), 2, language="zh")
         assert expected > 0 and metric(at, "P(sentence)") == power_label(expected)
@@ -191,9 +191,9 @@ def test_an_unseen_context_is_shown_as_0_over_0() -> None:
 
 def test_a_sentence_of_unknown_words_is_not_called_a_missed_stretch() -> None:
     at = open_page(sentence="机器三四")  # no character of it in the Chinese corpus
-    assert translate("ngram.chain.zero_unknown", "en") in [w.value for w in at.warning]
+    assert translate("ngrams.chain.zero_unknown", "en") in [w.value for w in at.warning]
     at = open_page(sentence="zebra tom loves his dog")  # one unknown word among known ones
-    assert translate("ngram.chain.zero_unknown", "en") not in [w.value for w in at.warning]
+    assert translate("ngrams.chain.zero_unknown", "en") not in [w.value for w in at.warning]
 
 
 @pytest.mark.parametrize(
@@ -203,22 +203,23 @@ def test_a_sentence_of_unknown_words_is_not_called_a_missed_stretch() -> None:
 def test_a_chinese_sentence_is_counted_on_the_chinese_corpus(language: str, sentence: str) -> None:
     at = open_page(language, sentence=sentence)
     chars = list(sentence)
-    chosen = translate("corpus.pick.zh", language, n=len(chars))
+    chosen = translate("ngrams.corpus.pick.zh", language, n=len(chars))
     assert chosen in [i.value for i in at.info]
     assert (
-        metric(at, translate("ngram.metric.sentences", language)) == f"{len(raw_sentences('zh')):,}"
+        metric(at, translate("ngrams.metric.sentences", language))
+        == f"{len(raw_sentences('zh')):,}"
     )
     vocab = {w for s in raw_sentences("zh") for w in s}
-    assert metric(at, translate("ngram.metric.vocab", language)) == f"{len(vocab):,}"
+    assert metric(at, translate("ngrams.metric.vocab", language)) == f"{len(vocab):,}"
     assert (
-        metric(at, translate("ngram.metric.chars", language))
+        metric(at, translate("ngrams.metric.chars", language))
         == f"{sum(map(len, raw_sentences('zh'))):,}"
     )
     expected = sentence_probability(chars, 2, language="zh")
     assert expected > 0  # every character and bigram of these occurs in the corpus
-    assert metric(at, translate("ngram.metric.p", language)) == power_label(expected)
-    assert translate("ngram.chain.all_seen_zh", language) in [s.value for s in at.success]
-    body = translate("ngram.corpus.body_zh", language)
+    assert metric(at, translate("ngrams.metric.p", language)) == power_label(expected)
+    assert translate("ngrams.chain.all_seen_zh", language) in [s.value for s in at.success]
+    body = translate("ngrams.corpus.body_zh", language)
     assert body in [m.value for m in at.markdown]  # says how it is segmented, and why
 
 
@@ -237,17 +238,17 @@ def test_the_chinese_window_counts_he_and_she() -> None:
 
 def test_a_mixed_sentence_says_which_corpus_and_why() -> None:
     at = open_page(sentence="Tom 爱 his 狗")  # half CJK: the English corpus
-    chosen = translate("corpus.pick.mixed_en", "en", cjk=2, n=4)
+    chosen = translate("ngrams.corpus.pick.mixed_en", "en", cjk=2, n=4)
     assert chosen in [i.value for i in at.info]
     assert any("爱" in i.value and "狗" in i.value for i in at.info)  # named as not in it
     at = open_page(sentence="我用 Python 和 Rust 写代码")  # 6 of 8 CJK: the Chinese corpus
-    assert translate("corpus.pick.mixed_zh", "en", cjk=6, n=8) in [i.value for i in at.info]
+    assert translate("ngrams.corpus.pick.mixed_zh", "en", cjk=6, n=8) in [i.value for i in at.info]
     assert any("python" in i.value and "rust" in i.value for i in at.info)
 
 
 def test_lists_are_joined_as_the_page_language_writes_them() -> None:
     at = open_page("zh", sentence="机器三四")  # none in the Chinese corpus
-    unknown = translate("ngram.chain.unknown", "zh", words="三、器、四 和 机")
+    unknown = translate("ngrams.chain.unknown", "zh", words="三、器、四 和 机")
     assert unknown in [i.value for i in at.info]
     at = open_page("zh", sentence="汤姆爱电脑和机器")  # 8 zero factors: five listed, cut short
     warning = next(w.value for w in at.warning)

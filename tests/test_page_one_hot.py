@@ -41,35 +41,35 @@ def kib(size: int) -> str:
 def test_page_renders_the_sentence_one_hot(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("onehot.title", language)
+    assert at.title[0].value == translate("one_hot.title", language)
     tokens = tokenize("Tom loves his dog")
     vocab = Vocabulary.for_tokens(tokens)
     ids = vocab.ids(tokens).tolist()
-    rows = table_with(at, translate("onehot.col.row", language))
-    assert rows[translate("onehot.col.id", language)].tolist() == ids
-    assert rows[translate("onehot.col.ones", language)].tolist() == [1, 1, 1, 1]
-    assert rows[translate("onehot.col.row", language)].tolist() == [
+    rows = table_with(at, translate("one_hot.col.row", language))
+    assert rows[translate("one_hot.col.id", language)].tolist() == ids
+    assert rows[translate("one_hot.col.ones", language)].tolist() == [1, 1, 1, 1]
+    assert rows[translate("one_hot.col.row", language)].tolist() == [
         f"[0 ×{i}, 1, 0 ×{len(vocab) - i - 1}]" for i in ids
     ]
-    body = translate("onehot.sentence.body", language, vocab=len(vocab), n=4)
+    body = translate("one_hot.sentence.body", language, vocab=len(vocab), n=4)
     assert any(m.value == body for m in at.markdown)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_memory_table(language: str) -> None:
     at = open_page(language)
-    table = table_with(at, translate("onehot.memory.bytes", language))
+    table = table_with(at, translate("one_hot.memory.bytes", language))
     sizes = [len(Vocabulary.for_tokens(tokenize("Tom loves his dog"))), 50_000, 30_522]
-    assert table[translate("onehot.memory.size", language)].tolist() == [f"{v:,}" for v in sizes]
-    assert table[translate("onehot.memory.numbers", language)].tolist() == [
+    assert table[translate("one_hot.memory.size", language)].tolist() == [f"{v:,}" for v in sizes]
+    assert table[translate("one_hot.memory.numbers", language)].tolist() == [
         f"{4 * v:,}" for v in sizes
     ]
-    assert table[translate("onehot.memory.bytes", language)].tolist()[1:] == [
+    assert table[translate("one_hot.memory.bytes", language)].tolist()[1:] == [
         kib(4 * 50_000 * 4),
         kib(4 * 30_522 * 4),
     ]
     assert any("= 800{,}000" in x.value for x in at.latex)  # 4 × 50,000 × 4 bytes
-    ids = translate("onehot.memory.ids", language, ids="32 B", ratio="25,000")
+    ids = translate("one_hot.memory.ids", language, ids="32 B", ratio="25,000")
     assert any(m.value == ids for m in at.markdown)
 
 
@@ -79,9 +79,9 @@ def test_orthogonality_and_the_lookup_check(language: str) -> None:
     label = translate(
         "backend.rust" if backend_status("rust").available else "backend.numpy", language
     )
-    identity = translate("onehot.orth.identity", language, backend=label, m=4, largest="0")
+    identity = translate("one_hot.orth.identity", language, backend=label, m=4, largest="0")
     assert any(s.value == identity for s in at.success)
-    lookup = translate("onehot.lookup.check", language, n=4, backend=label, diff="0")
+    lookup = translate("one_hot.lookup.check", language, n=4, backend=label, diff="0")
     assert any(s.value == lookup for s in at.success)
     lines = next(m.value for m in at.markdown if m.value.startswith("sim(cat, dog)"))
     assert lines.split("  \n") == [
@@ -93,7 +93,7 @@ def test_orthogonality_and_the_lookup_check(language: str) -> None:
 def test_choosing_words_and_a_repeated_token() -> None:
     at = open_page(sentence="the dog saw the dog")
     no_exception(at)
-    repeated = translate("onehot.orth.repeated", "en", tokens="“the” and “dog”", count=2)
+    repeated = translate("one_hot.orth.repeated", "en", tokens="“the” and “dog”", count=2)
     assert any(c.value == repeated for c in at.caption)
     # Three distinct tokens → a 3 × 3 identity.
     assert any("the 3 × 3 matrix equals the identity" in s.value for s in at.success)
@@ -102,7 +102,7 @@ def test_choosing_words_and_a_repeated_token() -> None:
     lines = next(m.value for m in at.markdown if m.value.startswith("sim(dog, saw)"))
     assert "sim(dog, tom) = 0 / (1 × 1) = **0**" in lines
     at.multiselect(key="onehot_words").set_value(["dog"]).run()
-    assert any(i.value == translate("onehot.orth.words_few", "en") for i in at.info)
+    assert any(i.value == translate("one_hot.orth.words_few", "en") for i in at.info)
 
 
 def test_race_control_changes_the_work_shown() -> None:
@@ -113,11 +113,11 @@ def test_race_control_changes_the_work_shown() -> None:
     assert f"= **{4 * 1_000 * 64:,}** multiply-adds" in work
     assert f"n × d = **{4 * 64:,}** numbers" in work
     assert "(max difference 0)" in work
-    for key in ("onehot.race.metric_one_hot", "onehot.race.metric_lookup"):
+    for key in ("one_hot.race.metric_one_hot", "one_hot.race.metric_lookup"):
         assert metric(at, key).endswith(" ms")
-    speedup = float(metric(at, "onehot.race.metric_speedup").rstrip("×").replace(",", ""))
-    one_hot = float(metric(at, "onehot.race.metric_one_hot").split()[0])
-    lookup = float(metric(at, "onehot.race.metric_lookup").split()[0])
+    speedup = float(metric(at, "one_hot.race.metric_speedup").rstrip("×").replace(",", ""))
+    one_hot = float(metric(at, "one_hot.race.metric_one_hot").split()[0])
+    lookup = float(metric(at, "one_hot.race.metric_lookup").split()[0])
     assert speedup == pytest.approx(one_hot / lookup, rel=0.02)  # shown numbers are consistent
 
 
@@ -151,7 +151,7 @@ def test_edge_inputs(sentence: str) -> None:
         assert any(i.value == translate("common.empty_text", "en") for i in at.info)
         return
     n = len(tokenize(sentence))
-    rows = table_with(at, translate("onehot.col.row", "en"))
+    rows = table_with(at, translate("one_hot.col.row", "en"))
     assert len(rows) == n
     assert any(f"for your {n} tokens" in s.value for s in at.success)
 
@@ -171,8 +171,8 @@ def test_shown_ids_match_an_independent_one_hot() -> None:
     tokens = tokenize("Tom loves his dog and his cat")
     vocab = Vocabulary.for_tokens(tokens)
     expected = np.eye(len(vocab))[vocab.ids(tokens)]  # (n, |V|) built here
-    rows = table_with(at, translate("onehot.col.row", "en"))
-    assert rows[translate("onehot.col.id", "en")].tolist() == expected.argmax(1).tolist()
+    rows = table_with(at, translate("one_hot.col.row", "en"))
+    assert rows[translate("one_hot.col.id", "en")].tolist() == expected.argmax(1).tolist()
 
 
 def test_race_bars_stack_and_colour_in_the_order_of_the_work_and_write_each_total() -> None:
@@ -213,6 +213,6 @@ def test_the_memory_table_says_its_n_is_the_toys_and_gives_minilms_own() -> None
     no_exception(at)
     own = word_pieces(wordpiece_tokenizer(), sentence).n  # 15: didn ' t, [CLS], [SEP]
     caption = translate(
-        "onehot.memory.same_n", "en", n=11, own=own, size=human_bytes(own * 30_522 * 4)
+        "one_hot.memory.same_n", "en", n=11, own=own, size=human_bytes(own * 30_522 * 4)
     )
     assert any(c.value == caption for c in at.caption)

@@ -35,7 +35,7 @@ def numbers(at: AppTest) -> np.ndarray:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_opens_with_live_shapes_in_both_languages(language: str) -> None:
     at = open_page(language=language, assert_no_exception=True)
-    assert at.title[0].value == translate("pipe.title", language)
+    assert at.title[0].value == translate("pipeline.title", language)
     spec = diagram(at)
     V = len(ToyTransformer(ToyConfig(), "numpy").run("Tom loves his dog").vocab)
     for shape in (
@@ -45,7 +45,7 @@ def test_opens_with_live_shapes_in_both_languages(language: str) -> None:
         "[n, d_ff] = [4, 32]",
     ):
         assert shape in spec
-    assert translate("pipe.node.weights", language) in spec
+    assert translate("pipeline.node.weights", language) in spec
     assert shape_line(at).endswith("`[h, n, n] = [2, 4, 4]`")  # the weights stop opens first
 
 

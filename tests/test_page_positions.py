@@ -33,8 +33,8 @@ def shuffle_gap(text: str, seed: int, positions: bool) -> float:
 def metrics(at, language: str = "en") -> tuple[float, float]:  # noqa: ANN001 - AppTest
     by_label = {m.label: m.value for m in at.metric}
     return (
-        float(by_label[translate("pos.shuffle.without", language)]),
-        float(by_label[translate("pos.shuffle.with", language)]),
+        float(by_label[translate("positions.shuffle.without", language)]),
+        float(by_label[translate("positions.shuffle.with", language)]),
     )
 
 
@@ -46,7 +46,7 @@ def latex(at) -> list[str]:  # noqa: ANN001
 def test_default_sentence_numbers(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("pos.title", language)
+    assert at.title[0].value == translate("positions.title", language)
     # The PE table is the formula's numbers for positions 0..3 of d_model 8.
     table = at.dataframe[0].value
     assert table.shape == (4, 8)
@@ -68,7 +68,7 @@ def test_default_sentence_numbers(language: str) -> None:
     assert shuffle_gap("Tom loves his dog", 1, False) < 1e-12
     assert len(at.get("vega_lite_chart")) >= 3  # PE map, row differences, sinusoidal cosines
     # The rows are numbered from 0, as pos is, and the text says so with the sentence's token.
-    body = translate("pos.numbers.body", language, n=4, d_model=8, first="tom")
+    body = translate("positions.numbers.body", language, n=4, d_model=8, first="tom")
     assert body in [m.value for m in at.markdown] and "0 · tom" in body
 
 
@@ -102,7 +102,7 @@ def test_a_new_sentence_another_token_and_another_d_model() -> None:
     at.select_slider(key="pos_pe_d_model").set_value(16).run()
     no_exception(at)
     slow = 2 * math.pi * 10000 ** (14 / 16)
-    caption = translate("pos.pe.waves", "en", fast="6.28", slow=f"{slow:,.0f}", d_model=16)
+    caption = translate("positions.pe.waves", "en", fast="6.28", slow=f"{slow:,.0f}", d_model=16)
     assert any(c.value == caption for c in at.caption)
 
 
@@ -138,7 +138,7 @@ def test_empty_text_gives_the_friendly_message() -> None:
 def test_one_token_cannot_be_shuffled() -> None:
     at = open_page(sentence="dog")
     no_exception(at)
-    assert any(i.value == translate("pos.shuffle.too_short", "en") for i in at.info)
+    assert any(i.value == translate("positions.shuffle.too_short", "en") for i in at.info)
     assert not at.metric
 
 
@@ -177,16 +177,16 @@ def note_for(text: str, seed: int, language: str = "en") -> tuple[str, str | Non
     copies = [k for k, p in enumerate(perm) if tokens[int(p)] == tokens[k]]
     if stayed:
         k = stayed[0]
-        return "pos.shuffle.stayed", translate(
-            "pos.shuffle.stayed", language, token=f"{k} · {tokens[k]}", diff=f"{diffs[k]:.3f}"
+        return "positions.shuffle.stayed", translate(
+            "positions.shuffle.stayed", language, token=f"{k} · {tokens[k]}", diff=f"{diffs[k]:.3f}"
         )
     if copies:
         k = copies[0]
-        return "pos.shuffle.copy_moved", translate(
-            "pos.shuffle.copy_moved", language, token=f"{k} · {tokens[k]}",
+        return "positions.shuffle.copy_moved", translate(
+            "positions.shuffle.copy_moved", language, token=f"{k} · {tokens[k]}",
             source=f"{perm[k]} · {tokens[k]}", diff=f"{diffs[k]:.3f}",
         )  # fmt: skip
-    return "pos.shuffle.note_none", translate("pos.shuffle.note_none", language)
+    return "positions.shuffle.note_none", translate("positions.shuffle.note_none", language)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -211,7 +211,11 @@ def test_three_shuffles_of_a_repeated_word_track_tokens_by_their_old_place(langu
             if int(p) != k:
                 word = tokenize(text)[k]
                 assert not any(c.startswith(f"“{k} · {word}” kept") for c in captions)
-    assert kinds == {"pos.shuffle.note_none", "pos.shuffle.copy_moved", "pos.shuffle.stayed"}
+    assert kinds == {
+        "positions.shuffle.note_none",
+        "positions.shuffle.copy_moved",
+        "positions.shuffle.stayed",
+    }
     # seed 4: [2 4 0 1 3] — place 1 holds the cat that stood at place 4
     assert pos.seeded_permutation(5, 4).tolist() == [2, 4, 0, 1, 3]
 
@@ -228,7 +232,7 @@ def test_the_bars_name_each_token_with_the_place_it_came_from() -> None:
     ]
     for k, p in enumerate([2, 4, 0, 1, 3]):
         word = tokenize("the cat saw the cat")[p]
-        label = translate("pos.shuffle.row_label", "en", place=k, token=word, source=p)
+        label = translate("positions.shuffle.row_label", "en", place=k, token=word, source=p)
         assert f"{k}:{label}" in rows, label  # the bars' keys: "place:label"
 
 
@@ -237,6 +241,6 @@ def test_the_rounding_box_says_what_the_numbers_show(language: str) -> None:
     at = open_page(language, backend="numpy")
     no_exception(at)
     off, on = shuffle_gap("Tom loves his dog", 1, False), shuffle_gap("Tom loves his dog", 1, True)
-    message = translate("pos.shuffle.equivariant", language, off=f"{off:.1e}", on=f"{on:.3f}")
+    message = translate("positions.shuffle.equivariant", language, off=f"{off:.1e}", on=f"{on:.3f}")
     assert message in [s.value for s in at.success]
     assert not any("1e-16" in s.value for s in at.success)  # no canned size: the one measured

@@ -52,17 +52,17 @@ def chain_norms(sentence: str, rho: float, steps: int) -> list[float]:
 def test_page_renders_the_running_example(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("rnn.title", language)
-    assert metric(at, translate("rnn.seq.rnn_steps", language)) == "4"
+    assert at.title[0].value == translate("rnn_cnn.title", language)
+    assert metric(at, translate("rnn_cnn.seq.rnn_steps", language)) == "4"
     norms = chain_norms("Tom loves his dog", 0.9, 40)
-    assert metric(at, translate("rnn.metric.at_n", language, n=4)) == sci(norms[3])
-    assert metric(at, translate("rnn.metric.at_steps", language, T=40)) == sci(norms[39])
+    assert metric(at, translate("rnn_cnn.metric.at_n", language, n=4)) == sci(norms[3])
+    assert metric(at, translate("rnn_cnn.metric.at_steps", language, T=40)) == sci(norms[39])
     factor = (norms[39] / norms[0]) ** (1 / 39)
-    assert metric(at, translate("rnn.metric.factor", language)) == f"{factor:.3f}"
+    assert metric(at, translate("rnn_cnn.metric.factor", language)) == f"{factor:.3f}"
     assert any(
         w.value
         == translate(
-            "rnn.verdict.vanish",
+            "rnn_cnn.verdict.vanish",
             language,
             factor=f"{factor:.3f}",
             half=f"{math.log(0.5) / math.log(factor):.1f}",
@@ -70,15 +70,19 @@ def test_page_renders_the_running_example(language: str) -> None:
         for w in at.warning
     )
     # CNN, window 3: Tom and dog are 3 apart → ⌈3/2⌉ = 2 layers.
-    assert metric(at, translate("rnn.field.layers", language)) == "2"
-    assert metric(at, translate("rnn.field.distance", language)) == "3"
+    assert metric(at, translate("rnn_cnn.field.layers", language)) == "2"
+    assert metric(at, translate("rnn_cnn.field.distance", language)) == "3"
     table = at.table[0].value
-    assert table.loc[translate("rnn.cmp.sequential", language), "RNN"] == "n = 4, O(n)"
+    assert table.loc[translate("rnn_cnn.cmp.sequential", language), "RNN"] == "n = 4, O(n)"
     # n = 4, k = 3: ⌈3/2⌉ = 2 layers (n/k would be 1.33)
-    assert table.loc[translate("rnn.cmp.max_path", language), "CNN"] == "⌈(n−1)/(k−1)⌉ = 2, O(n/k)"
-    assert table.loc[translate("rnn.cmp.cost", language), "RNN"] == f"O(n·d²) = {4 * 512**2:,}"
-    attention = translate("rnn.cmp.col.attention", language)
-    assert table.loc[translate("rnn.cmp.cost", language), attention] == f"O(n²·d) = {16 * 512:,}"
+    assert (
+        table.loc[translate("rnn_cnn.cmp.max_path", language), "CNN"] == "⌈(n−1)/(k−1)⌉ = 2, O(n/k)"
+    )
+    assert table.loc[translate("rnn_cnn.cmp.cost", language), "RNN"] == f"O(n·d²) = {4 * 512**2:,}"
+    attention = translate("rnn_cnn.cmp.col.attention", language)
+    assert (
+        table.loc[translate("rnn_cnn.cmp.cost", language), attention] == f"O(n²·d) = {16 * 512:,}"
+    )
     assert len(at.get("vega_lite_chart")) >= 5
 
 
@@ -133,15 +137,15 @@ def test_a_window_longer_than_the_sentence_is_explained() -> None:
     at = open_page(sentence="Tom loves")
     at.slider(key="rnn_k").set_value(5).run()
     no_exception(at)
-    assert any(i.value == translate("rnn.cnn.too_short", "en", n=2, k=5) for i in at.info)
+    assert any(i.value == translate("rnn_cnn.cnn.too_short", "en", n=2, k=5) for i in at.info)
 
 
 def test_a_single_token_has_no_chain() -> None:
     at = open_page(sentence="dog")
     at.slider(key="rnn_steps").set_value(1).run()
     no_exception(at)
-    assert any(i.value == translate("rnn.verdict.one_step", "en") for i in at.info)
-    assert any(i.value == translate("rnn.field.one_token", "en") for i in at.info)
+    assert any(i.value == translate("rnn_cnn.verdict.one_step", "en") for i in at.info)
+    assert any(i.value == translate("rnn_cnn.field.one_token", "en") for i in at.info)
 
 
 def test_empty_text_is_a_friendly_message() -> None:
@@ -158,7 +162,7 @@ def test_empty_text_is_a_friendly_message() -> None:
 def test_edge_inputs(sentence: str, n: int) -> None:
     at = open_page("zh", sentence=sentence)
     no_exception(at)
-    assert metric(at, translate("rnn.seq.rnn_steps", "zh")) == str(n)
+    assert metric(at, translate("rnn_cnn.seq.rnn_steps", "zh")) == str(n)
 
 
 def test_every_backend(app_backend: str) -> None:
@@ -177,7 +181,7 @@ def test_dilated_convolutions_are_called_shorter_only_when_they_are() -> None:
         n = len(sentence.split())
         plain = math.ceil((n - 1) / 2)  # contiguous windows of k = 3 widen by 2 a layer
         dilated = next(layers for layers in range(1, 20) if 3**layers >= n)  # field 3^L
-        key = "rnn.cmp.dilated" if dilated < plain else "rnn.cmp.dilated_same"
+        key = "rnn_cnn.cmp.dilated" if dilated < plain else "rnn_cnn.cmp.dilated_same"
         expected = translate(key, "en", k=3, layers=dilated, plain=plain, n=n)
         assert any(m.value == expected for m in at.markdown), (sentence[:20], key)
 
@@ -187,9 +191,9 @@ def test_one_token_has_no_path_to_speak_of() -> None:
     sentence of one token: the page says there is nothing to connect."""
     at = open_page(sentence="cat")
     no_exception(at)
-    assert any(m.value == translate("rnn.cmp.one_token", "en", n=1) for m in at.markdown)
+    assert any(m.value == translate("rnn_cnn.cmp.one_token", "en", n=1) for m in at.markdown)
     assert not any("CNN needs" in m.value for m in at.markdown)
-    assert any(i.value == translate("rnn.field.one_token", "en") for i in at.info)
+    assert any(i.value == translate("rnn_cnn.field.one_token", "en") for i in at.info)
     table = at.table[0].value
     assert "O(1) = 0" not in table.to_string()
     assert "min(1, n−1) = 0, O(1)" in table.to_string()

@@ -59,19 +59,19 @@ def saturation_at(d_k: int, n_keys: int, trials: int) -> tuple[float, float]:
 def test_page_renders_with_computed_numbers(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("scale.title", language)
+    assert at.title[0].value == translate("scaling.title", language)
     (on_max, on_h), (off_max, off_h) = sentence_stats("Tom loves his dog", 64, 2, 0)
-    shown_max = metrics(at, translate("scale.metric.max", language))
-    shown_entropy = metrics(at, translate("scale.metric.entropy", language))
+    shown_max = metrics(at, translate("scaling.metric.max", language))
+    shown_entropy = metrics(at, translate("scaling.metric.entropy", language))
     assert shown_max == [f"{on_max:.3f}", f"{off_max:.3f}"]
     assert shown_entropy == [f"{on_h:.3f}", f"{off_h:.3f}"]
     assert off_max > on_max  # unscaled rows are peakier
     off, on = saturation_at(64, n_keys=4, trials=200)
-    label = translate("scale.sat.metric.max_off", language, d_k=64)
+    label = translate("scaling.sat.metric.max_off", language, d_k=64)
     assert metrics(at, label) == [f"{off:.3f}"]
-    assert metrics(at, translate("scale.sat.metric.max_on", language, d_k=64)) == [f"{on:.3f}"]
+    assert metrics(at, translate("scaling.sat.metric.max_on", language, d_k=64)) == [f"{on:.3f}"]
     rust = translate("backend.rust", language)
-    caption = translate("scale.sat.computed", language, backend=rust, rows=2 * 11 * 200, n=4)
+    caption = translate("scaling.sat.computed", language, backend=rust, rows=2 * 11 * 200, n=4)
     if backend_status("rust").available:
         assert any(c.value == caption for c in at.caption)
 
@@ -118,7 +118,7 @@ def test_empty_text_keeps_the_experiments() -> None:
     at = open_page("en", sentence="")
     no_exception(at)
     assert any(i.value == translate("common.empty_text", "en") for i in at.info)
-    assert any(c.value == translate("scale.sat.two_keys", "en") for c in at.caption)
+    assert any(c.value == translate("scaling.sat.two_keys", "en") for c in at.caption)
     assert any("Var(q·k)" in d.value.columns for d in at.dataframe)
 
 
@@ -128,7 +128,7 @@ def test_empty_text_keeps_the_experiments() -> None:
 def test_edge_inputs(sentence: str) -> None:
     at = open_page("zh", sentence=sentence)
     no_exception(at)
-    assert len(metrics(at, translate("scale.metric.max", "zh"))) == 2
+    assert len(metrics(at, translate("scaling.metric.max", "zh"))) == 2
 
 
 def reading(at: AppTest) -> str:
@@ -153,20 +153,20 @@ def test_the_gradient_paragraph_says_what_the_curves_show(
 ) -> None:
     at = open_page(sentence=sentence)
     no_exception(at)
-    off = metrics(at, translate("scale.sat.metric.jac_off", "en", d_k=64))[0]
-    on = metrics(at, translate("scale.sat.metric.jac_on", "en", d_k=64))[0]
+    off = metrics(at, translate("scaling.sat.metric.jac_off", "en", d_k=64))[0]
+    on = metrics(at, translate("scaling.sat.metric.jac_on", "en", d_k=64))[0]
     text = reading(at)
     assert f"{off} unscaled" in text or f"gradient is {off}" in text, text
     assert on in text
     assert (float(off) < 0.8 * float(on)) == (verdict == "smaller")
-    opening = translate(f"scale.sat.reading.{verdict}", "en").split("{")[0]
+    opening = translate(f"scaling.sat.reading.{verdict}", "en").split("{")[0]
     assert text.startswith(opening), text
     assert ("first rises" in text) == rises
 
 
 def test_long_sentences_cap_the_keys() -> None:
     at = open_page(sentence=" ".join(["dog"] * 200))
-    assert any(c.value == translate("scale.sat.capped", "en", n=200, cap=64) for c in at.caption)
+    assert any(c.value == translate("scaling.sat.capped", "en", n=200, cap=64) for c in at.caption)
 
 
 def test_every_backend(app_backend: str) -> None:
@@ -188,7 +188,7 @@ def test_a_long_sentences_maps_show_whole_rows_at_full_width() -> None:
         encoding = spec["layer"][0]["encoding"]
         assert len(encoding["y"]["sort"]) == 16  # the first 16 queries' rows ...
         assert len(encoding["x"]["sort"]) == 40  # ... over all 40 keys
-    caption = translate("scale.first_rows", "en", shown=16, keys=40, n=40)
+    caption = translate("scaling.first_rows", "en", shown=16, keys=40, n=40)
     assert any(c.value == caption for c in at.caption)
     short = open_page()  # "Tom loves his dog": 4 × 4, side by side, no caption
     spec = json.loads(short.get("vega_lite_chart")[0].proto.spec)

@@ -53,31 +53,31 @@ def vec(values: np.ndarray) -> str:
 def test_page_renders_the_toy_matrix_for_tom_loves_his_dog(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("sam.title", language)
+    assert at.title[0].value == translate("self_attention.title", language)
     tokens, a, v = expected_weights("Tom loves his dog")
     # The default pair is the article's (his, Tom): a_{3,1} and a_{1,3} of head 1.
     assert metric(at, r"$\alpha_{3,1}$") == f"{a[0, 2, 0]:.3f}"
     assert metric(at, r"$\alpha_{1,3}$") == f"{a[0, 0, 2]:.3f}"
-    assert metric(at, "sam.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"
+    assert metric(at, "self_attention.dir.gap", language) == f"{a[0, 2, 0] - a[0, 0, 2]:+.3f}"
     # The query row defaults to "his": its top key and the check of z against the trace.
     his = a[0, 2]
     top = int(his.argmax())
-    said = translate("sam.row.top_one", language, tokens=f"{top + 1} · {tokens[top]}",
+    said = translate("self_attention.row.top_one", language, tokens=f"{top + 1} · {tokens[top]}",
                      weight=f"{his.max():.3f}")  # fmt: skip
     assert said in [m.value for m in at.markdown]
-    assert metric(at, "sam.row.top_weight", language) == f"{his.max():.3f}"
-    assert metric(at, "sam.row.sum", language) == "1.000"
+    assert metric(at, "self_attention.row.top_weight", language) == f"{his.max():.3f}"
+    assert metric(at, "self_attention.row.sum", language) == "1.000"
     z = his @ v[0, :, :]
     assert any(vec(z) in s.value for s in at.success)
     assert any(r"\approx [" in x.value for x in at.latex)
     # n² for n = 4, and the unmasked upper triangle holds weight.
-    assert metric(at, "sam.cost.per_head", language) == "16"
-    assert metric(at, "sam.cost.layer", language, h=2) == "32"
+    assert metric(at, "self_attention.cost.per_head", language) == "16"
+    assert metric(at, "self_attention.cost.layer", language, h=2) == "32"
     # Head 1's matrix is the one shown, and its own upper triangle is what the metric counts.
-    mass = metric(at, "sam.causal.mass", language, n=4)
+    mass = metric(at, "self_attention.causal.mass", language, n=4)
     assert mass == f"{np.triu(a[0], k=1).sum():.3f}"
     assert len(at.get("vega_lite_chart")) == 4  # matrix, row bars, A − Aᵀ, n² curve
-    assert any(i.value == translate("sam.caveat.body", language) for i in at.warning)
+    assert any(i.value == translate("self_attention.caveat.body", language) for i in at.warning)
 
 
 def test_picking_head_2_and_another_query_row() -> None:
@@ -88,7 +88,7 @@ def test_picking_head_2_and_another_query_row() -> None:
     tokens, a, v = expected_weights("Tom loves his dog")
     row = a[1, 3]
     assert any(f"“{row.argmax() + 1} · {tokens[row.argmax()]}”" in m.value for m in at.markdown)
-    assert metric(at, "sam.row.top_weight") == f"{row.max():.3f}"
+    assert metric(at, "self_attention.row.top_weight") == f"{row.max():.3f}"
     assert metric(at, r"$\alpha_{3,1}$") == f"{a[1, 2, 0]:.3f}"  # the pair follows the head too
     assert any(vec(row @ v[1]) in s.value for s in at.success)
 
@@ -102,7 +102,7 @@ def test_picking_a_pair_shows_both_directions() -> None:
     assert metric(at, r"$\alpha_{2,4}$") == f"{a[0, 1, 3]:.3f}"
     assert metric(at, r"$\alpha_{4,2}$") == f"{a[0, 3, 1]:.3f}"
     meaning = translate(
-        "sam.dir.meaning", "en", ti="2 · loves", tj="4 · dog", a_ij=f"{a[0, 1, 3]:.3f}",
+        "self_attention.dir.meaning", "en", ti="2 · loves", tj="4 · dog", a_ij=f"{a[0, 1, 3]:.3f}",
         a_ji=f"{a[0, 3, 1]:.3f}",
     )  # fmt: skip
     assert any(m.value == meaning for m in at.markdown)
@@ -114,14 +114,14 @@ def test_causal_switch_empties_the_upper_triangle(language: str) -> None:
     at.toggle(key="sam_causal").set_value(True).run()
     no_exception(at)
     tokens, a, v = expected_weights("Tom loves his dog", causal=True)
-    assert metric(at, "sam.causal.mass", language, n=4) == "0.000"
-    assert metric(at, "sam.causal.first", language) == "1"
+    assert metric(at, "self_attention.causal.mass", language, n=4) == "0.000"
+    assert metric(at, "self_attention.causal.first", language) == "1"
     seen = f"1 · {tokens[0]} (1.000)"
-    on = translate("sam.causal.on", language, first=f"1 · {tokens[0]}", seen=seen)
+    on = translate("self_attention.causal.on", language, first=f"1 · {tokens[0]}", seen=seen)
     assert any(s.value == on for s in at.success)
     his = a[0, 2]  # his sees Tom, loves, itself — not dog
     assert his[3] == 0.0
-    assert metric(at, "sam.row.top_weight", language) == f"{his.max():.3f}"
+    assert metric(at, "self_attention.row.top_weight", language) == f"{his.max():.3f}"
     assert any(vec(his @ v[0]) in s.value for s in at.success)
 
 
@@ -134,10 +134,10 @@ def test_a_new_sentence_changes_every_number() -> None:
     # No his/Tom here: the query is the last token, the pair the most lopsided one.
     last = a[0, 5]
     assert any(f"“{last.argmax() + 1} · {tokens[last.argmax()]}”" in m.value for m in at.markdown)
-    assert metric(at, "sam.row.top_weight") == f"{last.max():.3f}"
-    assert metric(at, "sam.cost.n") == "6"
-    assert metric(at, "sam.cost.per_head") == "36"
-    assert metric(at, "sam.cost.double") == "144"
+    assert metric(at, "self_attention.row.top_weight") == f"{last.max():.3f}"
+    assert metric(at, "self_attention.cost.n") == "6"
+    assert metric(at, "self_attention.cost.per_head") == "36"
+    assert metric(at, "self_attention.cost.double") == "144"
     gap = a[0] - a[0].T
     i, j = np.unravel_index(int(gap.argmax()), gap.shape)
     assert metric(at, rf"$\alpha_{{{i + 1},{j + 1}}}$") == f"{a[0, i, j]:.3f}"
@@ -166,24 +166,24 @@ def test_cjk_emoji_and_latex_characters(sentence: str) -> None:
     at = open_page(sentence=sentence)
     no_exception(at)
     tokens, a, _v = expected_weights(sentence)
-    assert metric(at, "sam.cost.n") == str(len(tokens))
+    assert metric(at, "self_attention.cost.n") == str(len(tokens))
     # The query row starts on "his", else on the last token that holds a letter or digit.
     words = [i for i, tok in enumerate(tokens) if any(c.isalnum() for c in tok)]
     q = tokens.index("his") if "his" in tokens else (words or [len(tokens) - 1])[-1]
-    assert metric(at, "sam.row.top_weight") == f"{a[0, q].max():.3f}"
+    assert metric(at, "self_attention.row.top_weight") == f"{a[0, q].max():.3f}"
 
 
 def test_two_hundred_words_shows_a_window_and_stays_correct() -> None:
     words = ("Tom loves his dog and the dog loves Tom " * 25).split()[:200]
     at = open_page(sentence=" ".join(words))
     no_exception(at)
-    assert metric(at, "sam.cost.n") == "200"
-    assert metric(at, "sam.cost.per_head") == "40,000"
+    assert metric(at, "self_attention.cost.n") == "200"
+    assert metric(at, "self_attention.cost.per_head") == "40,000"
     window = at.slider(key="sam_window")
     assert window.max == 200 - 24 + 1
     window.set_value(50).run()
     no_exception(at)
-    note = translate("sam.window_note", "en", first=50, last=73, n=200)
+    note = translate("self_attention.window_note", "en", first=50, last=73, n=200)
     assert any(c.value == note for c in at.caption)
 
 
@@ -218,7 +218,8 @@ def test_a_long_sentences_asymmetry_map_holds_the_chosen_pair() -> None:
     rows, cols = window_around(40, i, 24), window_around(40, j, 24)
     assert rows[0] <= i < rows[1] and cols[0] <= j < cols[1]
     caption = translate(
-        "sam.dir.window", "en", q0=rows[0] + 1, q1=rows[1], k0=cols[0] + 1, k1=cols[1], n=40,
+        "self_attention.dir.window", "en", q0=rows[0] + 1, q1=rows[1], k0=cols[0] + 1, k1=cols[1],
+        n=40,
         ti=f"{i + 1} · w{i}", tj=f"{j + 1} · w{j}",
     )  # fmt: skip
     assert any(c.value == caption for c in at.caption)
@@ -237,6 +238,6 @@ def test_a_long_sentences_asymmetry_map_holds_the_chosen_pair() -> None:
 def test_one_token_has_no_pair_and_nothing_to_mask(language: str) -> None:
     at = open_page(language, sentence="dog")
     no_exception(at)
-    assert any(i.value == translate("sam.dir.one", language) for i in at.info)
-    assert any(i.value == translate("sam.causal.one", language) for i in at.info)
+    assert any(i.value == translate("self_attention.dir.one", language) for i in at.info)
+    assert any(i.value == translate("self_attention.causal.one", language) for i in at.info)
     assert not [s for s in at.selectbox if s.key == "sam_i"]  # no pair to pick

@@ -58,14 +58,19 @@ def markdown(at: AppTest) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_renders_the_trained_models_in_both_languages(language: str) -> None:
     at = open_page(language)
-    assert at.title[0].value == translate("s2s.title", language)
+    assert at.title[0].value == translate("seq2seq.title", language)
     headers = [h.value for h in at.header]
-    for key in ("s2s.train.title", "s2s.curve.title", "s2s.own.title", "s2s.neck.title"):
+    for key in (
+        "seq2seq.train.title",
+        "seq2seq.curve.title",
+        "seq2seq.own.title",
+        "seq2seq.neck.title",
+    ):
         assert translate(key, language) in headers
     # the accuracy curve, the alignment, the two context matrices, the read-back curve
     assert len(at.get("vega_lite_chart")) == 5
     c = comparison()
-    key = "s2s.train.done_disk" if c.from_disk else "s2s.train.done"
+    key = "seq2seq.train.done_disk" if c.from_disk else "seq2seq.train.done"
     done = translate(
         key, language, fixed_s=f"{c.fixed.seconds:.1f}",
         attention_s=f"{c.attention.seconds:.1f}", fixed_loss=f"{np.mean(c.fixed.losses[-50:]):.3f}",
@@ -107,26 +112,28 @@ def test_the_curve_sentences_are_the_measured_accuracies(language: str) -> None:
 
     expected = join_sentences(
         [
-            at_length("s2s.curve.short.even", 3),
+            at_length("seq2seq.curve.short.even", 3),
             # length 3: 512 strings, about 8,000 drawn in training: all of them seen
             translate(
-                "s2s.curve.seen",
+                "seq2seq.curve.seen",
                 language,
                 length=3,
-                share=translate("s2s.curve.seen_all", language),  # 512 strings, ~8,000 draws
+                share=translate("seq2seq.curve.seen_all", language),  # 512 strings, ~8,000 draws
                 strings=512,
             ),  # fmt: skip
-            at_length("s2s.curve.long.attention", 8),
+            at_length("seq2seq.curve.long.attention", 8),
             translate(
-                "s2s.curve.still_learning",
+                "seq2seq.curve.still_learning",
                 language,
                 window=50,
                 fixed_loss=f"{np.mean(c.fixed.losses[-50:]):.3f}",
                 attention_loss=f"{np.mean(c.attention.losses[-50:]):.3f}",
             ),  # fmt: skip
-            translate("s2s.curve.drop.fixed.at", language, holds="90%", length=drop_fixed),
-            translate("s2s.curve.drop.attention.at", language, holds="90%", length=drop_attention),
-            at_length("s2s.curve.far.both_fall", 14, chance="12.5%"),
+            translate("seq2seq.curve.drop.fixed.at", language, holds="90%", length=drop_fixed),
+            translate(
+                "seq2seq.curve.drop.attention.at", language, holds="90%", length=drop_attention
+            ),
+            at_length("seq2seq.curve.far.both_fall", 14, chance="12.5%"),
         ],
         language,
     )
@@ -167,12 +174,12 @@ def test_your_own_string_shows_both_answers_and_the_alignment(language: str, tex
     assert attention.weights is not None
     counts = alignment_counts(attention.weights, len(attention.output))
     sentence = translate(
-        "s2s.own.align.counts", language, rows=counts.rows, on=counts.on_letter,
+        "seq2seq.own.align.counts", language, rows=counts.rows, on=counts.on_letter,
         after=counts.after_letter, elsewhere=counts.elsewhere,
     )  # fmt: skip
     assert any(m.startswith(sentence) for m in markdown(at))
     n = len(source)
-    note = "s2s.own.curve.within" if n <= 8 else "s2s.own.curve.beyond"
+    note = "seq2seq.own.curve.within" if n <= 8 else "seq2seq.own.curve.beyond"
     where = translate(
         note, language, length=n, train_max=8, eval_max=14,
         fixed=pct(c.fixed.accuracy(n)), attention=pct(c.attention.accuracy(n)),
@@ -186,7 +193,7 @@ def test_the_default_string_is_reversed_by_attention_only() -> None:
     fixed = decode(c.fixed, parse_symbols("badcafe", c.config.alphabet, 20))
     assert not fixed.correct  # the default models: see test_gru_seq2seq for attention's side
     verdict = translate(
-        "s2s.own.verdict.attention", "en", source="badcafe", length=7,
+        "seq2seq.own.verdict.attention", "en", source="badcafe", length=7,
         fixed_right=fixed.letters_right,
     )  # fmt: skip
     assert any(m.startswith(verdict) for m in markdown(at))
@@ -196,10 +203,10 @@ def test_the_default_string_is_reversed_by_attention_only() -> None:
 @pytest.mark.parametrize(
     ("text", "key", "fields"),
     [
-        ("abz!", "s2s.own.bad", {"bad": "z!"}),
-        ("", "s2s.own.empty", {}),
-        ("   , ", "s2s.own.empty", {}),
-        ("a" * 25, "s2s.own.long", {"length": 25, "limit": 20}),
+        ("abz!", "seq2seq.own.bad", {"bad": "z!"}),
+        ("", "seq2seq.own.empty", {}),
+        ("   , ", "seq2seq.own.empty", {}),
+        ("a" * 25, "seq2seq.own.long", {"length": 25, "limit": 20}),
     ],
 )
 def test_a_bad_string_gets_a_friendly_message(
@@ -223,7 +230,7 @@ def test_the_bottleneck_summary_is_the_measured_read_back() -> None:
     rows = {r.length: r for r in readback(d=8, vocab_size=16)}
     longest = max(rows)
     summary = translate(
-        "s2s.neck.summary", "en", d=8, short=f"{rows[2].first_from_final:.0%}", long_T=longest,
+        "seq2seq.neck.summary", "en", d=8, short=f"{rows[2].first_from_final:.0%}", long_T=longest,
         long=f"{rows[longest].first_from_final:.0%}", mean=f"{rows[longest].mean_from_final:.0%}",
         own=f"{rows[longest].mean_from_own:.0%}", chance="6%",
     )  # fmt: skip
@@ -236,7 +243,7 @@ def test_the_bottleneck_summary_is_the_measured_read_back() -> None:
         lowest = min(r.mean_from_own for r in measured)
         verdict = "readable" if lowest >= 0.9 else "crowded"
         floor = int(lowest * 100) / 100
-        own = translate(f"s2s.neck.own.{verdict}", "en", lowest=f"{floor:.0%}", d=d)
+        own = translate(f"seq2seq.neck.own.{verdict}", "en", lowest=f"{floor:.0%}", d=d)
         assert own in markdown(at)
 
 
@@ -251,4 +258,4 @@ def test_the_fixed_context_is_the_same_at_every_step() -> None:
 def test_the_page_does_not_depend_on_the_sidebar_sentence(sentence: str) -> None:
     at = open_page(sentence=sentence)
     assert len(at.get("vega_lite_chart")) == 5
-    assert translate("s2s.own_example", "en", alphabet="a–h") in [i.value for i in at.info]
+    assert translate("seq2seq.own_example", "en", alphabet="a–h") in [i.value for i in at.info]

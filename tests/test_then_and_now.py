@@ -58,7 +58,7 @@ def test_verdict_sees_a_varying_rope() -> None:
     flat = tan.OffsetDots(np.arange(3), 1, np.ones(3), np.ones(3))
     assert tan.spread_verdict(flat) == "added_same"
     said = views.rope_sentence(dots)
-    assert said is not None and said.message == "tan.rope.rope_varies"
+    assert said is not None and said.message == "then_and_now.rope.rope_varies"
     assert said.fields["spread"] == "1.0e+00"
 
 
@@ -71,11 +71,11 @@ def test_the_rope_check_needs_a_real_key_and_says_when_it_disagrees() -> None:
     here = tan.offset_dots(BE, q, k, np.array([1]), 3, 10000.0)
     score = float(here.rope[0])
     said = views.rope_trace_check(dots, here, score, 4, 1)
-    assert said is not None and said.message == "tan.rope.trace"
+    assert said is not None and said.message == "then_and_now.rope.trace"
     assert said.fields["delta"] == 3 and said.fields["here"] == f"{score:.4f}"
     assert said.fields["low"] == said.fields["high"] == f"{score:.4f}"
     apart = views.rope_trace_check(dots, here, score + 0.5, 4, 1)
-    assert apart is not None and apart.message == "tan.rope.trace_apart"
+    assert apart is not None and apart.message == "then_and_now.rope.trace_apart"
     # the old page's pair: Δ = 32 with the query at 4 clamped the key to 0, i − j = 4 ≠ 32
     wide = tan.offset_dots(BE, q, k, np.arange(0, 400, 25), 32, 10000.0)
     clamped = tan.offset_dots(BE, q, k, np.array([0]), 4, 10000.0)
@@ -94,7 +94,7 @@ def test_gqa_map_and_cache() -> None:
         SMOLLM2_135M.kv_bytes_per_token(0)
     said = views.gqa_sentence(SMOLLM2_135M)
     fields = said.fields
-    assert said.message == "tan.gqa.saving"
+    assert said.message == "then_and_now.gqa.saving"
     assert fields["ratio"] == "3" and fields["values"] == "11,520"
     assert fields["gqa"] == "360.0 MiB" and fields["full"] == "1.1 GiB"  # · 8192 tokens
 
@@ -109,10 +109,10 @@ def test_norms_on_one_vector() -> None:
     assert cmp.rms_out_mean == pytest.approx(3.0 / np.sqrt(12.5))
     assert cmp.mean_share == pytest.approx(3.0 / np.sqrt(12.5))
     said = views.norm_sentence(cmp)
-    assert said is not None and said.message == "tan.norm.says"
+    assert said is not None and said.message == "then_and_now.norm.says"
     assert said.fields["share"] == "84.9%" and said.fields["mean"] == "3.0000"
     centred = views.norm_sentence(tan.compare_norms(x - x.mean(), 0.0))
-    assert centred is not None and centred.message == "tan.norm.says_centred"
+    assert centred is not None and centred.message == "then_and_now.norm.says_centred"
     assert centred.fields["rms_mean"] == "0.0e+00"  # never "-0.0000" or "keeps it" for nothing
     with pytest.raises(ValueError, match="non-empty"):
         tan.compare_norms(np.array([]), 1e-5)
@@ -126,13 +126,13 @@ def test_zero_shares_and_sentence() -> None:
     relu_values = np.maximum(0.0, np.array([-1.0, 2.0, -3.0, 4.0]))
     assert tan.zero_shares(relu_values).exact == 0.5
     said = views.ffn_sentence(gate, relu_values, "1 · tom")
-    assert said is not None and said.message == "tan.ffn.says"
+    assert said is not None and said.message == "then_and_now.ffn.says"
     fields = said.fields
     assert fields["near"] == "60.0%" and fields["relu"] == "50.0%" and fields["exact"] == "20.0%"
     assert fields["toy_d_ff"] == 4
     # no contrast to draw when every value near zero is exactly zero
     plain = views.ffn_sentence(np.array([-0.5, 0.0, 1.0]), relu_values, "1 · tom")
-    assert plain is not None and plain.message == "tan.ffn.counts"
+    assert plain is not None and plain.message == "then_and_now.ffn.counts"
     counts, edges = tan.histogram(gate, bins=4)
     assert counts.sum() == 5 and len(edges) == 5
     with pytest.raises(ValueError, match="no values"):
@@ -153,12 +153,12 @@ def test_bpe_summary_compares_with_wordpiece() -> None:
     split = bpe.BpeSplit([1, 2, 3], ["Tom", "␣loves", "␣dog"])
     assert split.n == 3 and split.spaced == 2
     assert bpe.bpe_summary(split, 4, 3) == (
-        "tok.bpe.summary.fewer",
+        "tokens.bpe.summary.fewer",
         {"n": 3, "words": 3, "spaced": 2, "wordpiece": 4},
     )
-    assert bpe.bpe_summary(split, 3, 3)[0] == "tok.bpe.summary.same"
-    assert bpe.bpe_summary(split, 2, 3)[0] == "tok.bpe.summary.more"
+    assert bpe.bpe_summary(split, 3, 3)[0] == "tokens.bpe.summary.same"
+    assert bpe.bpe_summary(split, 2, 3)[0] == "tokens.bpe.summary.more"
     assert bpe.bpe_summary(split, None, 3) == (
-        "tok.bpe.summary.alone",
+        "tokens.bpe.summary.alone",
         {"n": 3, "words": 3, "spaced": 2},
     )

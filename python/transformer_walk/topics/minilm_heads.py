@@ -488,7 +488,7 @@ def _counts(checks: Sequence[RelationCheck]) -> dict[str, int]:
 def _summary_holds(said: Claim, head: str, checks: Sequence[RelationCheck]) -> bool:
     return (
         bool(checks)
-        and said.message == "mla.ctrl.summary"
+        and said.message == "minilm_attention.ctrl.summary"
         and dict(said.fields) == {"head": head, **_counts(checks)}
     )
 
@@ -500,17 +500,20 @@ def controls_summary(head: str, checks: Sequence[RelationCheck]) -> Claim | None
     a sentence."""
     if not checks:
         return None
-    return Claim("mla.ctrl.summary", {"head": head, **_counts(checks)})
+    return Claim("minilm_attention.ctrl.summary", {"head": head, **_counts(checks)})
 
 
 #: The message of each ``controls_verdict``, written out so that the id check finds it.
 CONTROL_MESSAGES = {
-    "all": "mla.ctrl.verdict.all",
-    "most": "mla.ctrl.verdict.most",
-    "some": "mla.ctrl.verdict.some",
-    "none": "mla.ctrl.verdict.none",
+    "all": "minilm_attention.ctrl.verdict.all",
+    "most": "minilm_attention.ctrl.verdict.most",
+    "some": "minilm_attention.ctrl.verdict.some",
+    "none": "minilm_attention.ctrl.verdict.none",
 }
-HABIT_MESSAGES = {"after": "mla.ctrl.habit.offset_after", "before": "mla.ctrl.habit.offset_before"}
+HABIT_MESSAGES = {
+    "after": "minilm_attention.ctrl.habit.offset_after",
+    "before": "minilm_attention.ctrl.habit.offset_before",
+}
 
 
 def _controls_holds(said: Claim, head: str, checks: Sequence[RelationCheck]) -> bool:
@@ -557,7 +560,7 @@ def _habit_holds(
             and set(said.fields) == {"head", "k"}
         )
     return (
-        said.message == "mla.ctrl.habit.first_word"
+        said.message == "minilm_attention.ctrl.habit.first_word"
         and len(offsets) > 1
         and all(c.top_word == f for c, f in zip(checks, first_words, strict=True))
         and set(said.fields) == {"head"}
@@ -576,7 +579,7 @@ def habit_claim(
         side = "after" if k > 0 else "before"
         return Claim(HABIT_MESSAGES[side], {"head": head, "k": abs(k)})
     if kind == "first_word":
-        return Claim("mla.ctrl.habit.first_word", {"head": head})
+        return Claim("minilm_attention.ctrl.habit.first_word", {"head": head})
     return None
 
 

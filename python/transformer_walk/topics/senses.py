@@ -220,9 +220,9 @@ def calibrate(
 
 #: The message of each verdict (``app/texts/contextual.py``), written out so the id check finds it.
 SENSE_MESSAGES = {
-    "different": "ctx.cal.verdict.different",
-    "same": "ctx.cal.verdict.same",
-    "cannot": "ctx.cal.verdict.cannot",
+    "different": "contextual.cal.verdict.different",
+    "same": "contextual.cal.verdict.same",
+    "cannot": "contextual.cal.verdict.cannot",
 }
 
 
@@ -296,12 +296,12 @@ CLEAR_AUC = 0.75
 SOME_AUC = 0.6
 #: The message of each (separation, language), written out so the id check finds it.
 SEPARATION_MESSAGES = {
-    ("clear", "en"): "ctx.cal.sep.clear.en",
-    ("some", "en"): "ctx.cal.sep.some.en",
-    ("chance", "en"): "ctx.cal.sep.chance.en",
-    ("clear", "zh"): "ctx.cal.sep.clear.zh",
-    ("some", "zh"): "ctx.cal.sep.some.zh",
-    ("chance", "zh"): "ctx.cal.sep.chance.zh",
+    ("clear", "en"): "contextual.cal.sep.clear.en",
+    ("some", "en"): "contextual.cal.sep.some.en",
+    ("chance", "en"): "contextual.cal.sep.chance.en",
+    ("clear", "zh"): "contextual.cal.sep.clear.zh",
+    ("some", "zh"): "contextual.cal.sep.some.zh",
+    ("chance", "zh"): "contextual.cal.sep.chance.zh",
 }
 
 

@@ -266,16 +266,16 @@ def _lean_holds(messages: dict[str, str]) -> Callable[..., bool]:
 
 
 BANK_LEANS = {
-    "first": "emb.static.lean.first",
-    "second": "emb.static.lean.second",
-    "between": "emb.static.lean.between",
-    "untrained": "emb.static.lean.untrained",
+    "first": "embeddings.static.lean.first",
+    "second": "embeddings.static.lean.second",
+    "between": "embeddings.static.lean.between",
+    "untrained": "embeddings.static.lean.untrained",
 }
 CHAR_LEANS = {
-    "first": "emb.zh.lean.water",
-    "second": "emb.zh.lean.money",
-    "between": "emb.zh.lean.between",
-    "untrained": "emb.zh.lean.untrained",
+    "first": "embeddings.zh.lean.water",
+    "second": "embeddings.zh.lean.money",
+    "between": "embeddings.zh.lean.between",
+    "untrained": "embeddings.zh.lean.untrained",
 }
 
 
@@ -301,7 +301,7 @@ def char_lean(water: Sequence[float], money: Sequence[float], epochs: int) -> Cl
 
 
 def _after_holds(said: Claim, epochs: int) -> bool:
-    expected = "emb.after.trained" if epochs > 0 else "emb.after.untrained"
+    expected = "embeddings.after.trained" if epochs > 0 else "embeddings.after.untrained"
     return said.message == expected and dict(said.fields) == {"epochs": epochs}
 
 
@@ -309,13 +309,16 @@ def _after_holds(said: Claim, epochs: int) -> bool:
 def after_training(epochs: int) -> Claim | None:
     """The title over the trained table: "after N epochs", or at 0 epochs that it is still the
     random start (there is no "after training" without training)."""
-    return Claim("emb.after.trained" if epochs > 0 else "emb.after.untrained", {"epochs": epochs})
+    return Claim(
+        "embeddings.after.trained" if epochs > 0 else "embeddings.after.untrained",
+        {"epochs": epochs},
+    )
 
 
 def _kinds_holds(
     said: Claim, word: str, kind: str, before: Sequence[str], after: Sequence[str], epochs: int
 ) -> bool:
-    expected = "emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained"
+    expected = "embeddings.nn.summary" if epochs > 0 else "embeddings.nn.summary_untrained"
     fields = {
         "word": word,
         "before": sum(k == kind for k in before),
@@ -340,7 +343,9 @@ def neighbour_kinds(
         "after": sum(k == kind for k in after),
         "k": len(after),
     }
-    return Claim("emb.nn.summary" if epochs > 0 else "emb.nn.summary_untrained", fields)
+    return Claim(
+        "embeddings.nn.summary" if epochs > 0 else "embeddings.nn.summary_untrained", fields
+    )
 
 
 def _closest(sims: np.ndarray) -> tuple[list[tuple[int, int]], str]:
@@ -360,10 +365,10 @@ def _closest_holds(said: Claim, sims: np.ndarray, words: Sequence[str]) -> bool:
     if len(pairs) == 1:
         i, j = pairs[0]
         expected = {"a": words[i], "b": words[j], "cos": cos}
-        return said.message == "emb.cos.closest" and dict(said.fields) == expected
+        return said.message == "embeddings.cos.closest" and dict(said.fields) == expected
     named = [f"{words[i]}–{words[j]}" for i, j in pairs]
     expected_tie = {"pairs": named, "cos": cos, "count": len(pairs)}
-    return said.message == "emb.cos.closest_tie" and dict(said.fields) == expected_tie
+    return said.message == "embeddings.cos.closest_tie" and dict(said.fields) == expected_tie
 
 
 @claim(_closest_holds)
@@ -375,6 +380,6 @@ def closest_pair(sims: np.ndarray, words: Sequence[str]) -> Claim | None:
     pairs, cos = _closest(sims)
     if len(pairs) == 1:
         i, j = pairs[0]
-        return Claim("emb.cos.closest", {"a": words[i], "b": words[j], "cos": cos})
+        return Claim("embeddings.cos.closest", {"a": words[i], "b": words[j], "cos": cos})
     named = [f"{words[i]}–{words[j]}" for i, j in pairs]
-    return Claim("emb.cos.closest_tie", {"pairs": named, "cos": cos, "count": len(pairs)})
+    return Claim("embeddings.cos.closest_tie", {"pairs": named, "cos": cos, "count": len(pairs)})

@@ -21,10 +21,10 @@ UPLOAD_KEY = "vit_upload"
 QUERY_FOR_KEY = "vit_query_for"  # the patch grid the query pick was made for
 DISPLAY_SCALE = 3  # the 96-pixel images are shown 3× larger, pixel for pixel
 UPLOAD_ERRORS = {
-    "too_big": "vit.upload.too_big",
-    "too_large_image": "vit.upload.too_large_image",
-    "not_image": "vit.upload.not_image",
-    "no_pil": "vit.upload.no_pil",
+    "too_big": "beyond_text.upload.too_big",
+    "too_large_image": "beyond_text.upload.too_large_image",
+    "not_image": "beyond_text.upload.not_image",
+    "no_pil": "beyond_text.upload.no_pil",
 }
 
 
@@ -46,9 +46,9 @@ def _big(image: np.ndarray, scale: int = DISPLAY_SCALE) -> np.ndarray:
 
 def _image() -> np.ndarray:
     """The generated scene, or the user's upload once it passes every check."""
-    labels = {"scene": t("vit.source.scene"), "upload": t("vit.source.upload")}
+    labels = {"scene": t("beyond_text.source.scene"), "upload": t("beyond_text.source.upload")}
     source = st.radio(
-        t("vit.source"),
+        t("beyond_text.source"),
         options=list(labels),
         format_func=labels.__getitem__,
         horizontal=True,
@@ -57,12 +57,12 @@ def _image() -> np.ndarray:
     scene = _scene()
     if source == "upload":
         if not vit.pillow_available():
-            st.info(t("vit.upload.no_pil"), icon=":material/image_not_supported:")
+            st.info(t("beyond_text.upload.no_pil"), icon=":material/image_not_supported:")
         else:
             if current_language() != "en":
-                st.html(style.uploader_words(t("vit.upload.button")))
+                st.html(style.uploader_words(t("beyond_text.upload.button")))
             upload = st.file_uploader(
-                t("vit.upload.label"), type=["png", "jpg", "jpeg"], key=UPLOAD_KEY
+                t("beyond_text.upload.label"), type=["png", "jpg", "jpeg"], key=UPLOAD_KEY
             )
             if upload is not None:
                 try:
@@ -70,9 +70,11 @@ def _image() -> np.ndarray:
                 except vit.UploadError as error:
                     st.warning(t(UPLOAD_ERRORS[error.reason]), icon=":material/warning:")
                 else:
-                    st.image(_big(image), caption=t("vit.upload.caption", size=vit.SCENE_SIZE))
+                    st.image(
+                        _big(image), caption=t("beyond_text.upload.caption", size=vit.SCENE_SIZE)
+                    )
                     return image
-    st.image(_big(scene), caption=t("vit.scene_caption", size=vit.SCENE_SIZE))
+    st.image(_big(scene), caption=t("beyond_text.scene_caption", size=vit.SCENE_SIZE))
     return scene
 
 
@@ -81,29 +83,30 @@ def _sequence(patches: vit.Patches, image: np.ndarray) -> None:
     width = p * p * 3
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("p", str(p))
-    m2.metric(t("vit.metric.grid"), shape_label((rows, cols), times=True))
-    m3.metric(t("vit.metric.n"), str(patches.n))
-    m4.metric(t("vit.metric.width"), str(width))
+    m2.metric(t("beyond_text.metric.grid"), shape_label((rows, cols), times=True))
+    m3.metric(t("beyond_text.metric.n"), str(patches.n))
+    m4.metric(t("beyond_text.metric.width"), str(width))
     h, w = image.shape[:2]
     st.latex(
         rf"n = \frac{{H}}{{p}}\cdot\frac{{W}}{{p}} = \frac{{{h}}}{{{p}}}\cdot\frac{{{w}}}{{{p}}}"
         rf" = {rows}\cdot{cols} = {patches.n},\qquad "
-        rf"{tex_words(t('vit.tex.patch'))}_i \in \mathbb{{R}}^{{{p}\times{p}\times 3}} \to "
+        rf"{tex_words(t('beyond_text.tex.patch'))}_i \in \mathbb{{R}}^{{{p}\times{p}\times 3}} \to "
         rf"\mathbb{{R}}^{{{width}}}"
     )
-    st.subheader(t("vit.sequence.title"))
-    st.markdown(t("vit.sequence.body", p=p, width=width))
+    st.subheader(t("beyond_text.sequence.title"))
+    st.markdown(t("beyond_text.sequence.body", p=p, width=width))
     scale = max(1, min(DISPLAY_SCALE, 96 // p))
     st.image(_big(vit.strip(patches), scale))
 
 
 def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
     d = att.x.shape[1]
-    st.header(t("vit.embed.title"), divider="gray")
-    st.markdown(t("vit.embed.body", d=d))
+    st.header(t("beyond_text.embed.title"), divider="gray")
+    st.markdown(t("beyond_text.embed.body", d=d))
     width = att.projection.shape[0]
     st.latex(
-        rf"x_i = \operatorname{{flatten}}({tex_words(t('vit.tex.patch'))}_i)\,E + PE_i,\quad "
+        rf"x_i = \operatorname{{flatten}}({tex_words(t('beyond_text.tex.patch'))}_i)"
+        rf"\,E + PE_i,\quad "
         rf"E \in \mathbb{{R}}^{{{width}\times{d}}},\quad "
         rf"X \in \mathbb{{R}}^{{{patches.n}\times{d}}}"
     )
@@ -113,9 +116,9 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
             att.x,
             labels,
             [str(j + 1) for j in range(d)],
-            row_title=t("vit.axis.patch"),
-            col_title=t("vit.axis.dim"),
-            value_title=t("vit.value"),
+            row_title=t("beyond_text.axis.patch"),
+            col_title=t("beyond_text.axis.dim"),
+            value_title=t("beyond_text.value"),
         ),
         width="content",
     )
@@ -123,8 +126,8 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
 
 def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAttention) -> None:
     n = patches.n
-    st.header(t("vit.attention.title"), divider="gray")
-    st.markdown(t("vit.attention.body", n=n))
+    st.header(t("beyond_text.attention.title"), divider="gray")
+    st.markdown(t("beyond_text.attention.body", n=n))
     st.latex(
         rf"A = \operatorname{{softmax}}\!\Big(\frac{{(XW^Q)(XW^K)^{{\mathsf T}}}}"
         rf"{{\sqrt{{{att.x.shape[1]}}}}}\Big) \in \mathbb{{R}}^{{{n}\times{n}}}"
@@ -135,8 +138,8 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
             att.weights,
             labels,
             labels,
-            row_title=t("vit.axis.query"),
-            col_title=t("vit.axis.key"),
+            row_title=t("beyond_text.axis.query"),
+            col_title=t("beyond_text.axis.key"),
             value_title="αᵢⱼ",
         ),
         width="content",
@@ -147,52 +150,59 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
         st.session_state[QUERY_FOR_KEY] = patches.grid
         rows, cols = patches.grid
         st.session_state[QUERY_KEY] = (rows // 2) * cols + cols // 2 + 1  # the middle patch
-    query = st.slider(t("vit.query"), 1, n, key=QUERY_KEY, help=t("vit.query_help")) - 1
+    query = (
+        st.slider(t("beyond_text.query"), 1, n, key=QUERY_KEY, help=t("beyond_text.query_help")) - 1
+    )
     row = att.weights[query]
     top = int(row.argmax())
     left, right = st.columns(2)
     with left:
         st.image(_big(vit.overlay(image, row, patches, query)))
-        st.caption(t("vit.overlay.caption", query=query + 1, top=top + 1, weight=f"{row[top]:.3f}"))
+        st.caption(
+            t("beyond_text.overlay.caption", query=query + 1, top=top + 1, weight=f"{row[top]:.3f}")
+        )
     with right:
         rows, cols = patches.grid
-        title = t("vit.grid.title")
+        title = t("beyond_text.grid.title")
         st.markdown(f"**{title}**")
         st.vega_lite_chart(
             charts.heatmap(
                 vit.weights_on_grid(row, patches.grid),
                 [str(r + 1) for r in range(rows)],
                 [str(c + 1) for c in range(cols)],
-                row_title=t("vit.axis.row"),
-                col_title=t("vit.axis.col"),
+                row_title=t("beyond_text.axis.row"),
+                col_title=t("beyond_text.axis.col"),
                 value_title=f"a({query + 1}, j)",
                 fmt=".2f",
                 width=charts.HALF,
             ),
             width="content",
         )
-        st.caption(t("vit.row_sum", query=query + 1, total=f"{row.sum():.6f}"))
-    st.info(t("vit.untrained"), icon=":material/casino:")
+        st.caption(t("beyond_text.row_sum", query=query + 1, total=f"{row.sum():.6f}"))
+    st.info(t("beyond_text.untrained"), icon=":material/casino:")
 
 
 def render() -> None:
-    backend = page_start("vit.title")
+    backend = page_start("beyond_text.title")
     if backend is None:
         return
-    st.markdown(t("vit.intro"))
+    st.markdown(t("beyond_text.intro"))
     image = _image()
     st.session_state.setdefault(PATCH_KEY, 16)
     p = st.select_slider(
-        t("vit.patch"), options=list(vit.PATCH_SIZES), key=PATCH_KEY, help=t("vit.patch_help")
+        t("beyond_text.patch"),
+        options=list(vit.PATCH_SIZES),
+        key=PATCH_KEY,
+        help=t("beyond_text.patch_help"),
     )
     with st.spinner():
         patches, att = _attention(image, p, backend)
     _sequence(patches, image)
     _embeddings(patches, att)
     _attention_views(image, patches, att)
-    st.header(t("vit.clip.title"), divider="gray")
-    st.markdown(t("vit.clip.body"))
-    solved_and_hurts(t("vit.solved"), t("vit.hurts"))
+    st.header(t("beyond_text.clip.title"), divider="gray")
+    st.markdown(t("beyond_text.clip.body"))
+    solved_and_hurts(t("beyond_text.solved"), t("beyond_text.hurts"))
 
 
 render()

@@ -28,33 +28,33 @@ MAX_LAYERS = 6
 DEFAULT_LAYERS = 4  # enough to see the stack drift; block 1 is inspected first
 
 STAGE_NAMES = {
-    "x_in": "blk.stage.x_in",
-    "attn_in": "blk.stage.attn_in",
-    "attn_out": "blk.stage.attn_out",
-    "resid1": "blk.stage.resid1",
-    "norm1": "blk.stage.norm1",
-    "ffn_hidden": "blk.stage.ffn_hidden",
-    "ffn_out": "blk.stage.ffn_out",
-    "resid2": "blk.stage.resid2",
-    "out": "blk.stage.out",
+    "x_in": "block.stage.x_in",
+    "attn_in": "block.stage.attn_in",
+    "attn_out": "block.stage.attn_out",
+    "resid1": "block.stage.resid1",
+    "norm1": "block.stage.norm1",
+    "ffn_hidden": "block.stage.ffn_hidden",
+    "ffn_out": "block.stage.ffn_out",
+    "resid2": "block.stage.resid2",
+    "out": "block.stage.out",
 }
 
 
 def _controls() -> tuple[Norm, int]:
     st.session_state.setdefault(NORM_KEY, "post")
-    norm_labels: dict[Norm, str] = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    norm_labels: dict[Norm, str] = {"post": t("block.norm.post"), "pre": t("block.norm.pre")}
     left, right = st.columns(2)
     with left:
         norm = st.radio(
-            t("blk.norm.label"),
+            t("block.norm.label"),
             options=list(norm_labels),
             format_func=norm_labels.__getitem__,
             key=translated_radio(NORM_KEY),
             horizontal=True,
-            help=t("blk.norm.help"),
+            help=t("block.norm.help"),
         )
     with right:
-        layers = st.slider(t("blk.layers"), 1, MAX_LAYERS, DEFAULT_LAYERS, key=LAYERS_KEY)
+        layers = st.slider(t("block.layers"), 1, MAX_LAYERS, DEFAULT_LAYERS, key=LAYERS_KEY)
     return norm, layers
 
 
@@ -63,20 +63,20 @@ def _diagram(trace: Trace, block_index: int) -> None:
     shapes = {s: views.stage_array(block, s).shape for s in views.STAGES[norm] + ("resid2",)}
     shapes["attn_in"] = block.attn_in.shape
     labels = {
-        "x_in": t("blk.node.input"),
-        "mha": t("blk.node.mha"),
-        "add1": t("blk.node.add"),
-        "add2": t("blk.node.add"),
+        "x_in": t("block.node.input"),
+        "mha": t("block.node.mha"),
+        "add1": t("block.node.add"),
+        "add2": t("block.node.add"),
         "ln1": "LayerNorm",
         "ln2": "LayerNorm",
-        "ffn": t("blk.node.ffn", d_ff=trace.config.d_ff),
-        "out": t("blk.node.out"),
+        "ffn": t("block.node.ffn", d_ff=trace.config.d_ff),
+        "out": t("block.node.out"),
     }
     left, right = st.columns([1, 2])
     with left:
         st.graphviz_chart(views.block_diagram_dot(labels, shapes, norm))
     with right:
-        st.markdown(t("blk.roles"))
+        st.markdown(t("block.roles"))
         counts = views.parameter_counts(trace)
         d, f = trace.config.d_model, trace.config.d_ff
         st.latex(
@@ -84,23 +84,23 @@ def _diagram(trace: Trace, block_index: int) -> None:
             rf"\underbrace{{2 \cdot {d} \cdot {f} + {f} + {d}}}_{{W_1, b_1, W_2, b_2}} = "
             rf"{counts['ffn']}"
         )
-        st.caption(t("blk.params_note"))
+        st.caption(t("block.params_note"))
 
 
 def _stage_table(trace: Trace, block_index: int) -> None:
-    st.header(t("blk.stages.title"), divider="gray")
+    st.header(t("block.stages.title"), divider="gray")
     norm = trace.config.norm
-    st.markdown(t("blk.stages.body"))
+    st.markdown(t("block.stages.body"))
     block = trace.blocks[block_index]
     summaries = views.stage_summaries(block, norm)
     step, shape_col, mean_col, var_col = (
-        t("blk.col.step"), t("blk.col.shape"), t("blk.col.mean"), t("blk.col.var"),
+        t("block.col.step"), t("block.col.shape"), t("block.col.mean"), t("block.col.var"),
     )  # fmt: skip
     st.dataframe(
         pd.DataFrame(
             {
                 step: [t(STAGE_NAMES[s.stage]) for s in summaries],
-                t("blk.col.formula"): [views.PLAIN_FORMULAS[norm][s.stage] for s in summaries],
+                t("block.col.formula"): [views.PLAIN_FORMULAS[norm][s.stage] for s in summaries],
                 shape_col: [shape_label(s.shape) for s in summaries],
                 mean_col: shown_as([np.mean(s.stats.mean) for s in summaries], 4),
                 var_col: shown_as([np.mean(s.stats.var) for s in summaries], 4),
@@ -121,23 +121,23 @@ def _stage_table(trace: Trace, block_index: int) -> None:
             for i in range(shown)
         ]
     )
-    st.markdown(t("blk.stages.chart"))
+    st.markdown(t("block.stages.chart"))
     st.altair_chart(
         charts.stage_dots(
             frame,
             stage_order=[t(STAGE_NAMES[s.stage]) for s in summaries],
             token_order=tokens,
             y="var",
-            y_title=t("blk.col.var"),
-            x_title=t("blk.col.step"),
+            y_title=t("block.col.var"),
+            x_title=t("block.col.step"),
         ),
         width="stretch",
     )
     if shown < trace.n:
-        st.caption(t("blk.first_rows", shown=shown, n=trace.n))
+        st.caption(t("block.first_rows", shown=shown, n=trace.n))
 
     labels = {s.stage: t(STAGE_NAMES[s.stage]) for s in summaries}
-    stage = pick(t("blk.stages.pick"), STAGE_KEY, labels, "resid1")
+    stage = pick(t("block.stages.pick"), STAGE_KEY, labels, "resid1")
     values = views.stage_array(block, stage)[:shown]  # (shown, d_model or d_ff)
     dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
@@ -147,16 +147,16 @@ def _stage_table(trace: Trace, block_index: int) -> None:
             token_axis(trace.tokens, 0, shown),
             [str(c + 1) for c in range(values.shape[1])],
             row_title="",
-            col_title=t("blk.axis.feature"),
-            value_title=t("blk.axis.value"),
+            col_title=t("block.axis.feature"),
+            value_title=t("block.axis.value"),
         ),
         width="content",
     )
 
 
 def _layer_norm(trace: Trace, block_index: int) -> None:
-    st.header(t("blk.ln.title"), divider="gray")
-    st.markdown(t("blk.ln.body"))
+    st.header(t("block.ln.title"), divider="gray")
+    st.markdown(t("block.ln.body"))
     st.latex(
         r"\operatorname{LN}(x) = \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}},\quad "
         r"\mu = \frac{1}{d_{\text{model}}}\sum_j x_j,\quad "
@@ -171,7 +171,7 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
         b = views.RowStats.of(views.stage_array(block, before))
         a = views.RowStats.of(views.stage_array(block, after))
         name_b, name_a = t(STAGE_NAMES[before]), t(STAGE_NAMES[after])
-        st.markdown(t("blk.ln.pair", before=name_b, after=name_a))
+        st.markdown(t("block.ln.pair", before=name_b, after=name_a))
         columns = {
             f"μ {name_b}": shown_as(b.mean[:shown], 4), f"σ² {name_b}": shown_as(b.var[:shown], 4),
             f"μ {name_a}": shown_as(a.mean[:shown], 4), f"σ² {name_a}": shown_as(a.var[:shown], 4),
@@ -183,25 +183,25 @@ def _layer_norm(trace: Trace, block_index: int) -> None:
                 **{c: st.column_config.NumberColumn(format="%.4f") for c in columns},
             },
         )
-    st.caption(t("blk.ln.eps"))
+    st.caption(t("block.ln.eps"))
 
 
 def _ffn(trace: Trace, block_index: int) -> None:
-    st.header(t("blk.ffn.title"), divider="gray")
+    st.header(t("block.ffn.title"), divider="gray")
     cfg, block = trace.config, trace.blocks[block_index]
-    st.markdown(t("blk.ffn.body"))
+    st.markdown(t("block.ffn.body"))
     st.latex(
         rf"\operatorname{{FFN}}(x) = \max(0,\ xW_1 + b_1)\,W_2 + b_2,\quad "
         rf"W_1 \in \mathbb{{R}}^{{{cfg.d_model} \times {cfg.d_ff}}},\ "
         rf"W_2 \in \mathbb{{R}}^{{{cfg.d_ff} \times {cfg.d_model}}}"
     )
     zeros = float(np.mean(block.ffn_hidden == 0.0))
-    st.metric(t("blk.ffn.zeros"), f"{zeros:.0%}")
+    st.metric(t("block.ffn.zeros"), f"{zeros:.0%}")
 
 
 def _why() -> None:
-    st.header(t("blk.why.title"), divider="gray")
-    st.markdown(t("blk.why.body"))
+    st.header(t("block.why.title"), divider="gray")
+    st.markdown(t("block.why.body"))
     st.latex(
         r"\text{Post-LN: } x \leftarrow \operatorname{LN}(x + \operatorname{Sublayer}(x))"
         r"\qquad \text{Pre-LN: } x \leftarrow x + \operatorname{Sublayer}(\operatorname{LN}(x))"
@@ -209,8 +209,8 @@ def _why() -> None:
 
 
 def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
-    st.header(t("blk.stack.title"), divider="gray")
-    st.markdown(t("blk.stack.body", layers=layers))
+    st.header(t("block.stack.title"), divider="gray")
+    st.markdown(t("block.stack.body", layers=layers))
     view = views.stack_view(trace)
     shown = min(trace.n, MAX_ROWS)
     tokens = list(token_labels(trace.tokens, range(shown)).values())
@@ -223,8 +223,8 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
     )
     st.altair_chart(
         charts.lines(
-            frame, x="block", y="cos", series="token", x_title=t("blk.stack.block"),
-            y_title=t("blk.stack.cos"), series_order=tokens, points=True,
+            frame, x="block", y="cos", series="token", x_title=t("block.stack.block"),
+            y_title=t("block.stack.cos"), series_order=tokens, points=True,
         ),
         width="stretch",
     )  # fmt: skip
@@ -235,11 +235,11 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
         rf"{float(np.mean(view.cos_with_input[-1])):.4f}"
     )
     if shown < trace.n:
-        st.caption(t("blk.first_rows", shown=shown, n=trace.n))
+        st.caption(t("block.first_rows", shown=shown, n=trace.n))
 
-    st.subheader(t("blk.compare.title"))
-    st.markdown(t("blk.compare.body"))
-    norm_labels: dict[Norm, str] = {"post": t("blk.norm.post"), "pre": t("blk.norm.pre")}
+    st.subheader(t("block.compare.title"))
+    st.markdown(t("block.compare.body"))
+    norm_labels: dict[Norm, str] = {"post": t("block.norm.post"), "pre": t("block.norm.pre")}
     rows = []
     for norm, label in norm_labels.items():
         other = (
@@ -255,7 +255,7 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
     st.altair_chart(
         charts.lines(
             pd.DataFrame(rows), x="block", y="norm", series="series",
-            x_title=t("blk.stack.block"), y_title=t("blk.compare.length"),
+            x_title=t("block.stack.block"), y_title=t("block.compare.length"),
             series_order=list(norm_labels.values()), points=True,
         ),
         width="stretch",
@@ -263,28 +263,28 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
 
 
 def render() -> None:
-    name = page_start("blk.title")
+    name = page_start("block.title")
     if name is None:
         return
-    st.markdown(t("blk.intro"))
+    st.markdown(t("block.intro"))
     norm, layers = _controls()
     text, config = current_sentence(), ToyConfig(n_layers=layers, norm=norm)
     run_on = toy_backend(name, config, [text, text])  # Post-LN and Pre-LN, compared below
-    with st.spinner(t("blk.computing")):
+    with st.spinner(t("block.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
     block_index = 0
     if layers > 1:
-        labels = {i: t("blk.layer_label", number=i + 1) for i in range(layers)}
-        block_index = pick(t("blk.layer_pick"), LAYER_KEY, labels, 0)
+        labels = {i: t("block.layer_label", number=i + 1) for i in range(layers)}
+        block_index = pick(t("block.layer_pick"), LAYER_KEY, labels, 0)
     _diagram(trace, block_index)
     _stage_table(trace, block_index)
     _layer_norm(trace, block_index)
     _ffn(trace, block_index)
     _why()
     _stack(text, layers, run_on, trace)
-    solved_and_hurts(t("blk.solved"), t("blk.hurts"))
+    solved_and_hurts(t("block.solved"), t("block.hurts"))
 
 
 render()

@@ -40,7 +40,10 @@ _values = st.cache_data(show_spinner=False, max_entries=16)(checks.values_and_we
 _heads = st.cache_data(show_spinner=False, max_entries=16)(checks.heads_differ)
 _seeds = st.cache_data(show_spinner=False, max_entries=16)(checks.weights_by_seed)
 #: The real race's sentence by ``PrefillDecode.verdict``.
-REAL_SAYS = {"slower": "chk.seq.real_slower", "not_slower": "chk.seq.real_not_slower"}
+REAL_SAYS = {
+    "slower": "check_yourself.seq.real_slower",
+    "not_slower": "check_yourself.seq.real_not_slower",
+}
 _prefixes = st.cache_data(show_spinner=False, max_entries=16)(checks.causal_prefixes)
 _symmetry = st.cache_data(show_spinner=False, max_entries=16)(checks.symmetry)
 _order = st.cache_data(show_spinner=False, max_entries=16)(checks.order_check)
@@ -59,8 +62,8 @@ def _matrix(
             values,
             token_axis(tokens),
             token_axis(tokens),
-            row_title=t("chk.axis.query"),
-            col_title=t("chk.axis.key"),
+            row_title=t("check_yourself.axis.query"),
+            col_title=t("check_yourself.axis.key"),
             value_title="αᵢⱼ",
             domain=(0.0, 1.0),
             width=width,
@@ -79,7 +82,7 @@ def _query_rows(
             labels,
             token_axis(tokens),
             row_title=row_title,
-            col_title=t("chk.axis.key"),
+            col_title=t("check_yourself.axis.key"),
             value_title=f"a({query}, j)",
             domain=(0.0, 1.0),
         ),
@@ -96,11 +99,11 @@ def _show_n_tokens(text: str, backend: str) -> None:
     counts = [checks.token_count(x, tokenizer) for x in texts]
     rare = counts[0]
     if rare.pieces is None:  # no tokenizer
-        st.info(t("chk.n_tokens.no_tokenizer", reason=reason), icon=":material/info:")
+        st.info(t("check_yourself.n_tokens.no_tokenizer", reason=reason), icon=":material/info:")
     else:
         st.markdown(
             t(
-                "chk.n_tokens.result",
+                "check_yourself.n_tokens.result",
                 text=rare.text,
                 words=rare.words,
                 n=rare.wordpiece_n,
@@ -108,32 +111,41 @@ def _show_n_tokens(text: str, backend: str) -> None:
             )
         )
     table = {
-        t("chk.col.text"): [c.text for c in counts],
-        t("chk.col.words"): [c.words for c in counts],
-        t("chk.col.toy"): [c.toy_tokens for c in counts],
+        t("check_yourself.col.text"): [c.text for c in counts],
+        t("check_yourself.col.words"): [c.words for c in counts],
+        t("check_yourself.col.toy"): [c.toy_tokens for c in counts],
     }
     if tokenizer is not None:
-        table[t("chk.col.wordpiece")] = [c.wordpiece_n for c in counts]
+        table[t("check_yourself.col.wordpiece")] = [c.wordpiece_n for c in counts]
     st.dataframe(pd.DataFrame(table), hide_index=True)
     st.latex(
-        r"n = \#" + tex_words(t("chk.tex.tokens")) + r" \;\neq\; \#" + tex_words(t("chk.tex.words"))
+        r"n = \#"
+        + tex_words(t("check_yourself.tex.tokens"))
+        + r" \;\neq\; \#"
+        + tex_words(t("check_yourself.tex.words"))
     )
 
 
 def _show_d_model(text: str, backend: str) -> None:
     result = _long_input(backend)
     lengths = " / ".join(str(r.n) for r in result.runs)
-    st.markdown(t("chk.d_model.result", d_model=result.d_model, h=result.h, lengths=lengths))
+    st.markdown(
+        t("check_yourself.d_model.result", d_model=result.d_model, h=result.h, lengths=lengths)
+    )
     if result.backend != backend:
         python_fallback_note()
     st.dataframe(
         pd.DataFrame(
             {
-                t("chk.col.n"): [r.n for r in result.runs],
-                t("chk.col.x"): [shape_label(r.x_shape) for r in result.runs],
-                t("chk.col.weights"): [shape_label(r.weights_shape) for r in result.runs],
-                t("chk.col.out"): [shape_label(r.out_shape) for r in result.runs],
-                t("chk.col.row_sum"): [difference_label(r.max_row_sum_error) for r in result.runs],
+                t("check_yourself.col.n"): [r.n for r in result.runs],
+                t("check_yourself.col.x"): [shape_label(r.x_shape) for r in result.runs],
+                t("check_yourself.col.weights"): [
+                    shape_label(r.weights_shape) for r in result.runs
+                ],
+                t("check_yourself.col.out"): [shape_label(r.out_shape) for r in result.runs],
+                t("check_yourself.col.row_sum"): [
+                    difference_label(r.max_row_sum_error) for r in result.runs
+                ],
             }
         ),
         hide_index=True,
@@ -149,7 +161,7 @@ def _show_fixed(text: str, backend: str) -> None:
     r = _activations(text, backend)
     st.markdown(
         t(
-            "chk.fixed.result",
+            "check_yourself.fixed.result",
             first=r.texts[0],
             second=r.texts[1],
             token=r.token,
@@ -166,60 +178,78 @@ def _show_fixed(text: str, backend: str) -> None:
 def _show_dot(text: str, backend: str) -> None:
     r = _raw_vs_projected(text, backend)
     query = token_labels(r.tokens, [r.query])[r.query]
-    st.markdown(t("chk.dot.result", query=query, raw_top=r.raw_top, projected_top=r.projected_top))
+    st.markdown(
+        t(
+            "check_yourself.dot.result",
+            query=query,
+            raw_top=r.raw_top,
+            projected_top=r.projected_top,
+        )
+    )
     st.latex(
         r"\operatorname{softmax}_j\!\Big(\frac{x_i \cdot x_j}{\sqrt{d_{\text{model}}}}\Big)"
-        r"\quad" + tex_words(t("chk.tex.vs")) + r"\quad"
+        r"\quad" + tex_words(t("check_yourself.tex.vs")) + r"\quad"
         r"\operatorname{softmax}_j\!\Big(\frac{(x_iW^Q)\cdot(x_jW^K)}{\sqrt{d_k}}\Big)"
     )
-    labels = [t("chk.dot.raw"), t("chk.dot.projected")]
+    labels = [t("check_yourself.dot.raw"), t("check_yourself.dot.projected")]
     _query_rows([r.raw, r.projected], labels, r.tokens, query, row_title="")
 
 
 def _show_values(text: str, backend: str) -> None:
     r = _values(text, backend)
     st.markdown(
-        t("chk.values.result", weights=_num(r.weights_difference), output=_num(r.output_difference))
+        t(
+            "check_yourself.values.result",
+            weights=_num(r.weights_difference),
+            output=_num(r.output_difference),
+        )
     )
     st.latex(
         r"A = \operatorname{softmax}\!\Big(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\Big)"
         + r"\ "
-        + tex_words(t("chk.tex.no_v"))
+        + tex_words(t("check_yourself.tex.no_v"))
         + r",\qquad Z = AV"
     )
     left, right = st.columns(2)
     with left:
-        _matrix(r.weights, r.tokens, t("chk.values.before"))
+        _matrix(r.weights, r.tokens, t("check_yourself.values.before"))
     with right:
-        _matrix(r.weights_new_v, r.tokens, t("chk.values.after"))
+        _matrix(r.weights_new_v, r.tokens, t("check_yourself.values.after"))
 
 
 def _show_heads(text: str, backend: str) -> None:
     r = _heads(text, backend)
-    differ = t("chk.heads.differ") if r.column_blocks_differ else t("chk.heads.same")
+    differ = (
+        t("check_yourself.heads.differ")
+        if r.column_blocks_differ
+        else t("check_yourself.heads.same")
+    )
     query = token_labels(r.tokens, [r.query])[r.query]
-    st.markdown(t("chk.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=query))
+    st.markdown(t("check_yourself.heads.result", h=r.h, d_k=r.d_k, differ=differ, query=query))
     st.latex(rf"W_i^Q = W^Q[:,\,(i-1)d_k : i\,d_k],\quad d_k = {r.d_k},\ i = 1,\ldots,{r.h}")
     heads = [str(i + 1) for i in range(r.h)]
-    _query_rows(r.rows, heads, r.tokens, query, row_title=t("chk.axis.head"))
+    _query_rows(r.rows, heads, r.tokens, query, row_title=t("check_yourself.axis.head"))
 
 
 def _show_truth(text: str, backend: str) -> None:
     r = _seeds(text, backend)
     query = token_labels(r.tokens, [r.query])[r.query]
     tops = join_names(
-        [t("chk.truth.seed", top=top, seed=s) for top, s in zip(r.top_keys, r.seeds, strict=True)]
+        [
+            t("check_yourself.truth.seed", top=top, seed=s)
+            for top, s in zip(r.top_keys, r.seeds, strict=True)
+        ]
     )
-    st.markdown(t("chk.truth.result", models=len(r.seeds), query=query, tops=tops))
+    st.markdown(t("check_yourself.truth.result", models=len(r.seeds), query=query, tops=tops))
     seeds = [str(s) for s in r.seeds]
-    _query_rows(r.weights_by_seed, seeds, r.tokens, query, row_title=t("chk.axis.seed"))
+    _query_rows(r.weights_by_seed, seeds, r.tokens, query, row_title=t("check_yourself.axis.seed"))
 
 
 def _show_sequential(text: str, backend: str) -> None:
     r = _prefixes(text, backend)
     st.markdown(
         t(
-            "chk.seq.result",
+            "check_yourself.seq.result",
             n=len(r.tokens),
             parallel=r.parallel_passes,
             sequential=r.sequential_passes,
@@ -239,15 +269,15 @@ def _prefill_decode(text: str, backend: str) -> checks.PrefillDecode:
 def _show_real_generation(text: str, backend: str) -> None:
     """The same claim settled by the real decoder's clock (SmolLM2 on the sidebar's backend; NumPy
     in place of pure Python, which takes about 30 s a token)."""
-    st.markdown(t("chk.seq.real_title"))
+    st.markdown(t("check_yourself.seq.real_title"))
     if smollm2_model() is None:
         return
     used = backend if backend != "python" else "numpy"
-    with st.spinner(t("chk.seq.real_running")):
+    with st.spinner(t("check_yourself.seq.real_running")):
         r = _prefill_decode(text, used)
     left, right = st.columns(2)
-    left.metric(t("chk.seq.real_prefill", n=r.n), f"{1000 * r.prefill_seconds:.0f} ms")
-    right.metric(t("chk.seq.real_decode", n=r.n), f"{1000 * r.decode_seconds:.0f} ms")
+    left.metric(t("check_yourself.seq.real_prefill", n=r.n), f"{1000 * r.prefill_seconds:.0f} ms")
+    right.metric(t("check_yourself.seq.real_decode", n=r.n), f"{1000 * r.decode_seconds:.0f} ms")
     says = REAL_SAYS[r.verdict]
     st.markdown(t(says, n=r.n, ratio=f"{r.ratio:.1f}", backend=t(f"backend.{used}")))
 
@@ -256,11 +286,11 @@ def _show_symmetry(text: str, backend: str) -> None:
     r = _symmetry(text, backend)
     i, j = r.pair
     if i == j:
-        st.info(t("chk.sym.single"), icon=":material/info:")
+        st.info(t("check_yourself.sym.single"), icon=":material/info:")
     else:
         st.markdown(
             t(
-                "chk.sym.result",
+                "check_yourself.sym.result",
                 i=token_labels(r.tokens, [i])[i],
                 j=token_labels(r.tokens, [j])[j],
                 a_ij=f"{r.a_ij:.3f}",
@@ -279,7 +309,7 @@ def _show_order(text: str, backend: str) -> None:
     r = _order(text, backend)
     st.markdown(
         t(
-            "chk.order.result",
+            "check_yourself.order.result",
             original=" ".join(r.tokens),
             shuffled=" ".join(r.shuffled),
             without=_num(r.without_positions),
@@ -288,9 +318,9 @@ def _show_order(text: str, backend: str) -> None:
     )
     st.latex(
         rf"\max\big|\,f(PX) - P f(X)\,\big| = {_num(r.without_positions)}\ "
-        + tex_words(t("chk.tex.no_pe"))
+        + tex_words(t("check_yourself.tex.no_pe"))
         + rf",\quad {_num(r.with_positions)}\ "
-        + tex_words(t("chk.tex.with_pe"))
+        + tex_words(t("check_yourself.tex.with_pe"))
     )
 
 
@@ -312,22 +342,59 @@ class Question:
 
 
 QUESTIONS: list[Question] = [
-    Question("n_tokens", "chk.n_tokens.q", "chk.n_tokens.why", "depends", 1, _show_n_tokens),
-    Question("d_model", "chk.d_model.q", "chk.d_model.why", "no", 2, _show_d_model),
-    Question("fixed", "chk.fixed.q", "chk.fixed.why", "no", 3, _show_fixed),
+    Question(
+        "n_tokens",
+        "check_yourself.n_tokens.q",
+        "check_yourself.n_tokens.why",
+        "depends",
+        1,
+        _show_n_tokens,
+    ),
+    Question(
+        "d_model", "check_yourself.d_model.q", "check_yourself.d_model.why", "no", 2, _show_d_model
+    ),
+    Question("fixed", "check_yourself.fixed.q", "check_yourself.fixed.why", "no", 3, _show_fixed),
     # The article calls belief 4 "inaccurate" (不准确), as soft as belief 1's "not strict".
-    Question("dot", "chk.dot.q", "chk.dot.why", "no", 4, _show_dot, also=("depends",)),
-    Question("values", "chk.values.q", "chk.values.why", "no", 5, _show_values),
-    Question("heads", "chk.heads.q", "chk.heads.why", "yes", 6, _show_heads),
+    Question(
+        "dot",
+        "check_yourself.dot.q",
+        "check_yourself.dot.why",
+        "no",
+        4,
+        _show_dot,
+        also=("depends",),
+    ),
+    Question(
+        "values", "check_yourself.values.q", "check_yourself.values.why", "no", 5, _show_values
+    ),
+    Question("heads", "check_yourself.heads.q", "check_yourself.heads.why", "yes", 6, _show_heads),
     # The article: "not so", yet weights may correlate with linguistic relations; so a learner
     # who says "not necessarily" has read it right too.
-    Question("truth", "chk.truth.q", "chk.truth.why", "no", 7, _show_truth, also=("depends",)),
-    Question("sequential", "chk.seq.q", "chk.seq.why", "no", 8, _show_sequential),
+    Question(
+        "truth",
+        "check_yourself.truth.q",
+        "check_yourself.truth.why",
+        "no",
+        7,
+        _show_truth,
+        also=("depends",),
+    ),
+    Question(
+        "sequential", "check_yourself.seq.q", "check_yourself.seq.why", "no", 8, _show_sequential
+    ),
     # "in general not symmetric": "not necessarily" says the same
     Question(
-        "symmetric", "chk.sym.q", "chk.sym.why", "no", None, _show_symmetry, also=("depends",)
+        "symmetric",
+        "check_yourself.sym.q",
+        "check_yourself.sym.why",
+        "no",
+        None,
+        _show_symmetry,
+        also=("depends",),
     ),
-    Question("order", "chk.order.q", "chk.order.why", "no", None, _show_order),
+    Question(
+        "order", "check_yourself.order.q", "check_yourself.order.why", "no", None, _show_order
+    ),
 ]
 
 OPTIONS = ("yes", "no", "depends")
@@ -335,7 +402,11 @@ OPTIONS = ("yes", "no", "depends")
 
 def _option_labels() -> dict[str, str]:
     # Precomputed: AppTest calls format_func outside the script run, where t() has no language.
-    return {"yes": t("chk.opt.yes"), "no": t("chk.opt.no"), "depends": t("chk.opt.depends")}
+    return {
+        "yes": t("check_yourself.opt.yes"),
+        "no": t("check_yourself.opt.no"),
+        "depends": t("check_yourself.opt.depends"),
+    }
 
 
 def _results() -> dict[str, bool]:
@@ -360,17 +431,17 @@ def _score(bottom: bool = False) -> None:
     left, right = st.columns([4, 1])
     left.markdown(
         t(
-            "chk.score",
+            "check_yourself.score",
             right=sum(results.values()),
             revealed=len(results),
             total=len(QUESTIONS),
         )
     )
     right.button(
-        t("chk.reset"),
+        t("check_yourself.reset"),
         key="chk_reset_bottom" if bottom else "chk_reset",
         on_click=_reset,
-        help=t("chk.reset_help"),
+        help=t("check_yourself.reset_help"),
     )
 
 
@@ -380,7 +451,7 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
     with st.container(border=True):
         st.subheader(f"{number}. {t(q.claim)}")
         guess = st.radio(
-            t("chk.pick"),
+            t("check_yourself.pick"),
             options=list(OPTIONS),
             format_func=labels.__getitem__,
             index=None,
@@ -390,25 +461,27 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
         )
         if not revealed:
             st.button(
-                t("chk.reveal"),
+                t("check_yourself.reveal"),
                 key=f"chk_reveal_{q.qid}",
                 disabled=guess is None,
-                help=t("chk.reveal_help"),
+                help=t("check_yourself.reveal_help"),
                 on_click=_reveal,
                 args=(q.qid,),
             )
             return
         if results[q.qid] and guess != q.answer and guess is not None:
             st.success(
-                t("chk.right_also", guess=labels[guess], answer=labels[q.answer]),
+                t("check_yourself.right_also", guess=labels[guess], answer=labels[q.answer]),
                 icon=":material/check_circle:",
             )
         elif results[q.qid]:
-            st.success(t("chk.right", answer=labels[q.answer]), icon=":material/check_circle:")
+            st.success(
+                t("check_yourself.right", answer=labels[q.answer]), icon=":material/check_circle:"
+            )
         else:
             st.error(
                 t(
-                    "chk.wrong",
+                    "check_yourself.wrong",
                     guess="—" if guess is None else labels.get(guess, "—"),
                     answer=labels[q.answer],
                 ),
@@ -416,32 +489,32 @@ def _question(number: int, q: Question, text: str, backend: str, labels: dict[st
             )
         # where the claim comes from, once answered: before, "belief N" would hint at the answer
         tag = (
-            t("chk.misconception", number=q.misconception)
+            t("check_yourself.misconception", number=q.misconception)
             if q.misconception is not None
-            else t("chk.more")
+            else t("check_yourself.more")
         )
         st.caption(tag)
         st.markdown(t(q.why))
-        with st.spinner(t("chk.computing")):
+        with st.spinner(t("check_yourself.computing")):
             q.show(text, backend)
 
 
 def render() -> None:
-    backend = page_start("chk.title")
+    backend = page_start("check_yourself.title")
     if backend is None:
         return
-    st.markdown(t("chk.intro"))
+    st.markdown(t("check_yourself.intro"))
     text, used_default = checks.check_text(current_sentence())
     if used_default:
-        st.info(t("chk.default_note", text=text), icon=":material/edit_note:")
+        st.info(t("check_yourself.default_note", text=text), icon=":material/edit_note:")
     else:
-        st.caption(t("chk.sentence_note", max_tokens=checks.MAX_TOKENS, text=text))
+        st.caption(t("check_yourself.sentence_note", max_tokens=checks.MAX_TOKENS, text=text))
     _score()
     labels = _option_labels()
     for number, q in enumerate(QUESTIONS, start=1):
         _question(number, q, text, backend, labels)
     _score(bottom=True)
-    solved_and_hurts(t("chk.solved"), t("chk.hurts"))
+    solved_and_hurts(t("check_yourself.solved"), t("check_yourself.hurts"))
 
 
 render()

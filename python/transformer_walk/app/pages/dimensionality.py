@@ -43,11 +43,11 @@ TABLE_DIMENSIONS: tuple[tuple[int, str | None], ...] = (
     (1, None),
     (2, None),
     (3, None),
-    (ToyConfig().d_model, "dim.volume.note.toy"),
+    (ToyConfig().d_model, "dimensionality.volume.note.toy"),
     (100, None),
-    (384, "dim.volume.note.minilm"),
-    (512, "dim.volume.note.base"),
-    (50_000, "dim.volume.note.vocab"),
+    (384, "dimensionality.volume.note.minilm"),
+    (512, "dimensionality.volume.note.base"),
+    (50_000, "dimensionality.volume.note.vocab"),
 )
 HISTOGRAM_DIMENSIONS = (2, 100, DEFAULT_DIMENSIONS[-1])
 
@@ -71,24 +71,24 @@ def _inner_text(eps: float, d: int) -> str:
 
 
 def _volume() -> None:
-    st.header(t("dim.volume.title"), divider="gray")
-    st.markdown(t("dim.volume.body"))
+    st.header(t("dimensionality.volume.title"), divider="gray")
+    st.markdown(t("dimensionality.volume.body"))
     st.latex(
         r"\frac{\operatorname{vol}\big([\tfrac{\varepsilon}{2}, 1-\tfrac{\varepsilon}{2}]^d\big)}"
         r"{\operatorname{vol}\big([0,1]^d\big)} = (1-\varepsilon)^d,\qquad "
-        + tex_words(t("dim.tex.boundary"))
+        + tex_words(t("dimensionality.tex.boundary"))
         + r" 1-(1-\varepsilon)^d \xrightarrow[d\to\infty]{} 1"
     )
     eps = st.slider(
-        t("dim.volume.eps"),
+        t("dimensionality.volume.eps"),
         min_value=0.01,
         max_value=0.5,
         value=DEFAULT_EPS,
         step=0.01,
         key=EPS_KEY,
-        help=t("dim.volume.eps_help"),
+        help=t("dimensionality.volume.eps_help"),
     )
-    inside_label, shell_label = t("dim.volume.inside"), t("dim.volume.shell")
+    inside_label, shell_label = t("dimensionality.volume.inside"), t("dimensionality.volume.shell")
     left, right = st.columns([3, 2], gap="large")
     with left:
         inside = inner_cube_share(eps, CURVE_DIMENSIONS)
@@ -105,9 +105,9 @@ def _volume() -> None:
         st.altair_chart(
             charts_dimensionality.volume_shares(
                 frame,
-                d_title=t("dim.volume.chart_d"),
-                share_title=t("dim.volume.chart_share"),
-                part_title=t("dim.volume.chart_part"),
+                d_title=t("dimensionality.volume.chart_d"),
+                share_title=t("dimensionality.volume.chart_share"),
+                part_title=t("dimensionality.volume.chart_part"),
                 part_order=[inside_label, shell_label],
                 marks=marks,
             ),
@@ -115,7 +115,7 @@ def _volume() -> None:
         )
     with right:
         d_half = half_shell_dimension(eps)
-        st.markdown(t("dim.volume.half", d_half=f"{d_half:.1f}"))
+        st.markdown(t("dimensionality.volume.half", d_half=f"{d_half:.1f}"))
         st.latex(
             rf"d_{{1/2}} = \frac{{\ln(1/2)}}{{\ln(1-\varepsilon)}} = "
             rf"\frac{{\ln 0.5}}{{\ln {1 - eps:.2f}}} \approx {d_half:.1f}"
@@ -126,20 +126,24 @@ def _volume() -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                t("dim.volume.col_d"): [f"{d:,}" for d, _ in TABLE_DIMENSIONS],
-                t("dim.volume.col_inside"): [_inner_text(eps, d) for d, _ in TABLE_DIMENSIONS],
-                t("dim.volume.col_shell"): [
+                t("dimensionality.volume.col_d"): [f"{d:,}" for d, _ in TABLE_DIMENSIONS],
+                t("dimensionality.volume.col_inside"): [
+                    _inner_text(eps, d) for d, _ in TABLE_DIMENSIONS
+                ],
+                t("dimensionality.volume.col_shell"): [
                     _share_text(float(shell_share(eps, d))) for d, _ in TABLE_DIMENSIONS
                 ],
-                t("dim.volume.col_note"): [t(note) if note else "" for _, note in TABLE_DIMENSIONS],
+                t("dimensionality.volume.col_note"): [
+                    t(note) if note else "" for _, note in TABLE_DIMENSIONS
+                ],
             }
         ),
         hide_index=True,
         width="stretch",
         height="content",  # every row: the text below quotes them
         column_config={
-            t("dim.volume.col_shell"): st.column_config.TextColumn(width="medium"),
-            t("dim.volume.col_note"): st.column_config.TextColumn(width="large"),
+            t("dimensionality.volume.col_shell"): st.column_config.TextColumn(width="medium"),
+            t("dimensionality.volume.col_note"): st.column_config.TextColumn(width="large"),
         },
     )
 
@@ -156,8 +160,8 @@ def _histogram(d: int, n_points: int, seed: int) -> pd.DataFrame:
 
 
 def _concentration() -> None:
-    st.header(t("dim.contrast.title"), divider="gray")
-    st.markdown(t("dim.contrast.body"))
+    st.header(t("dimensionality.contrast.title"), divider="gray")
+    st.markdown(t("dimensionality.contrast.body"))
     st.latex(
         r"\mathrm{RC} = \frac{D_{\max} - D_{\min}}{D_{\min}},\qquad "
         r"D_{\max} = \max_{j\neq i}\lVert\boldsymbol{p}_i-\boldsymbol{p}_j\rVert,\;"
@@ -165,41 +169,47 @@ def _concentration() -> None:
     )
     c1, c2 = st.columns(2)
     n_points = c1.slider(
-        t("dim.contrast.points"),
+        t("dimensionality.contrast.points"),
         min_value=50,
         max_value=MAX_POINTS,
         value=DEFAULT_POINTS,
         step=50,
         key=POINTS_KEY,
-        help=t("dim.contrast.points_help"),
+        help=t("dimensionality.contrast.points_help"),
     )
     seed = int(
         c2.number_input(
-            t("dim.contrast.seed"),
+            t("dimensionality.contrast.seed"),
             min_value=0,
             max_value=1_000_000,
             value=DEFAULT_SEED,
             step=1,
             key=SEED_KEY,
-            help=t("dim.contrast.seed_help"),
+            help=t("dimensionality.contrast.seed_help"),
         )
     )
     total = len(DEFAULT_DIMENSIONS)
     progress = st.progress(
-        0.0, text=t("dim.contrast.progress", d=DEFAULT_DIMENSIONS[0], done=0, total=total)
+        0.0,
+        text=t("dimensionality.contrast.progress", d=DEFAULT_DIMENSIONS[0], done=0, total=total),
     )
     rows = []
     for done, d in enumerate(DEFAULT_DIMENSIONS, start=1):
         rows.append(_contrast_row(d, n_points, seed))
         progress.progress(
-            done / total, text=t("dim.contrast.progress", d=f"{d:,}", done=done, total=total)
+            done / total,
+            text=t("dimensionality.contrast.progress", d=f"{d:,}", done=done, total=total),
         )
-    progress.progress(1.0, text=t("dim.contrast.done", total=total))
+    progress.progress(1.0, text=t("dimensionality.contrast.done", total=total))
 
     low, high = rows[0], rows[-1]
     m1, m2 = st.columns(2)
-    m1.metric(t("dim.contrast.metric", d=f"{low.d:,}"), f"{1 + low.contrast_median:,.1f}×")
-    m2.metric(t("dim.contrast.metric", d=f"{high.d:,}"), f"{1 + high.contrast_median:,.3f}×")
+    m1.metric(
+        t("dimensionality.contrast.metric", d=f"{low.d:,}"), f"{1 + low.contrast_median:,.1f}×"
+    )
+    m2.metric(
+        t("dimensionality.contrast.metric", d=f"{high.d:,}"), f"{1 + high.contrast_median:,.3f}×"
+    )
     left, right = st.columns(2, gap="large")
     with left:
         st.altair_chart(
@@ -212,33 +222,33 @@ def _concentration() -> None:
                         "high": [r.contrast_max for r in rows],
                     }
                 ),
-                d_title=t("dim.contrast.chart_d"),
-                contrast_title=t("dim.contrast.chart_rc"),
+                d_title=t("dimensionality.contrast.chart_d"),
+                contrast_title=t("dimensionality.contrast.chart_rc"),
             ),
             width="stretch",
         )
-        st.caption(t("dim.contrast.chart_band"))
+        st.caption(t("dimensionality.contrast.chart_band"))
     with right:
-        st.markdown("**" + t("dim.hist.title") + "**")
+        st.markdown("**" + t("dimensionality.hist.title") + "**")
         st.altair_chart(
             charts_dimensionality.distance_densities(
                 pd.concat([_histogram(d, n_points, seed) for d in HISTOGRAM_DIMENSIONS]),
-                x_title=t("dim.hist.chart_x"),
-                y_title=t("dim.hist.chart_y"),
-                d_title=t("dim.hist.chart_d"),
+                x_title=t("dimensionality.hist.chart_x"),
+                y_title=t("dimensionality.hist.chart_y"),
+                d_title=t("dimensionality.hist.chart_d"),
             ),
             width="stretch",
         )
-        st.caption(t("dim.hist.body"))
+        st.caption(t("dimensionality.hist.body"))
     st.dataframe(
         pd.DataFrame(
             {
-                t("dim.contrast.col_d"): [r.d for r in rows],
-                t("dim.contrast.col_median"): [r.contrast_median for r in rows],
-                t("dim.contrast.col_min"): [r.contrast_min for r in rows],
-                t("dim.contrast.col_max"): [r.contrast_max for r in rows],
-                t("dim.contrast.col_distance"): [r.distance_mean for r in rows],
-                t("dim.contrast.col_spread"): [r.spread for r in rows],
+                t("dimensionality.contrast.col_d"): [r.d for r in rows],
+                t("dimensionality.contrast.col_median"): [r.contrast_median for r in rows],
+                t("dimensionality.contrast.col_min"): [r.contrast_min for r in rows],
+                t("dimensionality.contrast.col_max"): [r.contrast_max for r in rows],
+                t("dimensionality.contrast.col_distance"): [r.distance_mean for r in rows],
+                t("dimensionality.contrast.col_spread"): [r.spread for r in rows],
             }
         ),
         hide_index=True,
@@ -247,38 +257,41 @@ def _concentration() -> None:
         column_config={
             t(key): st.column_config.NumberColumn(format="%.3f")
             for key in (
-                "dim.contrast.col_median",
-                "dim.contrast.col_min",
-                "dim.contrast.col_max",
-                "dim.contrast.col_distance",
-                "dim.contrast.col_spread",
+                "dimensionality.contrast.col_median",
+                "dimensionality.contrast.col_min",
+                "dimensionality.contrast.col_max",
+                "dimensionality.contrast.col_distance",
+                "dimensionality.contrast.col_spread",
             )
         },
     )
-    st.caption(t("dim.contrast.computed", points=n_points, seed=seed))
+    st.caption(t("dimensionality.contrast.computed", points=n_points, seed=seed))
 
 
 def _sentence(trace: Trace, backend_label: str) -> None:
-    st.header(t("dim.sentence.title"), divider="gray")
-    st.markdown(t("dim.sentence.body"))
+    st.header(t("dimensionality.sentence.title"), divider="gray")
+    st.markdown(t("dimensionality.sentence.body"))
     distinct = first_occurrences(trace.tokens)
     if len(distinct) < 3:
-        st.info(t("dim.sentence.few"))
+        st.info(t("dimensionality.sentence.few"))
         return
     rows = []
     for label, vectors in (
-        ("dim.sentence.one_hot", trace.one_hot[distinct]),  # (m, |V|), from the backend
-        ("dim.sentence.embedding", trace.embeddings[distinct]),  # (m, d_model), looked up
+        ("dimensionality.sentence.one_hot", trace.one_hot[distinct]),  # (m, |V|), from the backend
+        (
+            "dimensionality.sentence.embedding",
+            trace.embeddings[distinct],
+        ),  # (m, d_model), looked up
     ):
         distances = pairwise_distances(vectors)
         pairs = distances[np.triu_indices(len(distinct), k=1)]
         rows.append(
             {
-                t("dim.sentence.col_space"): t(label),
-                t("dim.sentence.col_dims"): f"{vectors.shape[1]:,}",
-                t("dim.sentence.col_min"): f"{pairs.min():.4f}",
-                t("dim.sentence.col_max"): f"{pairs.max():.4f}",
-                t("dim.sentence.col_contrast"): f"{set_contrast(vectors):.4f}",
+                t("dimensionality.sentence.col_space"): t(label),
+                t("dimensionality.sentence.col_dims"): f"{vectors.shape[1]:,}",
+                t("dimensionality.sentence.col_min"): f"{pairs.min():.4f}",
+                t("dimensionality.sentence.col_max"): f"{pairs.max():.4f}",
+                t("dimensionality.sentence.col_contrast"): f"{set_contrast(vectors):.4f}",
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -286,12 +299,12 @@ def _sentence(trace: Trace, backend_label: str) -> None:
         r"\lVert\boldsymbol{x}_a-\boldsymbol{x}_b\rVert = \sqrt{1^2 + (-1)^2} = \sqrt{2}"
         r"\approx 1.4142\quad(a \neq b)"
     )
-    st.caption(t("dim.sentence.note", backend=backend_label, m=len(distinct)))
+    st.caption(t("dimensionality.sentence.note", backend=backend_label, m=len(distinct)))
 
 
 def render() -> None:
-    name = page_start("dim.title")  # the volume and the concentration need no backend
-    st.markdown(t("dim.intro"))
+    name = page_start("dimensionality.title")  # the volume and the concentration need no backend
+    st.markdown(t("dimensionality.intro"))
     _volume()
     _concentration()
     if name is not None:
@@ -300,10 +313,10 @@ def render() -> None:
         trace = toy_trace_or_none(text, config, run_on)
         if trace is not None:
             _sentence(trace, t(f"backend.{run_on}"))
-    st.header(t("dim.meaning.title"), divider="gray")
-    st.markdown(t("dim.meaning.body"))
-    st.info(t("dim.methods"), icon=":material/lightbulb:")
-    solved_and_hurts(t("dim.solved"), t("dim.hurts"))
+    st.header(t("dimensionality.meaning.title"), divider="gray")
+    st.markdown(t("dimensionality.meaning.body"))
+    st.info(t("dimensionality.methods"), icon=":material/lightbulb:")
+    solved_and_hurts(t("dimensionality.solved"), t("dimensionality.hurts"))
 
 
 render()

@@ -58,9 +58,9 @@ WATER_WORDS, MONEY_WORDS = SENSE_WORDS["en"]  # bank's two senses
 ZH_SENTENCES = ("他去银行存钱", "他沿着河边步行")
 ZH_SHARED = "行"
 ZH_CHARS = {
-    "银": "emb.static.zh.char.yin",
-    "行": "emb.static.zh.char.hang",
-    "岸": "emb.static.zh.char.an",
+    "银": "embeddings.static.zh.char.yin",
+    "行": "embeddings.static.zh.char.hang",
+    "岸": "embeddings.static.zh.char.an",
 }
 DEFAULT_WORD: dict[Language, str] = {"en": "dog", "zh": "狗"}
 
@@ -89,44 +89,54 @@ def trained(
 
 def _category_names() -> dict[str, str]:
     return {
-        "person": t("emb.cat.person"),
-        "animal": t("emb.cat.animal"),
-        "food": t("emb.cat.food"),
-        "water": t("emb.cat.water"),
-        "place": t("emb.cat.place"),
-        "money": t("emb.cat.money"),
-        "bank": t("emb.cat.bank"),
-        "two_senses": t("emb.cat.two_senses"),
-        "time": t("emb.cat.time"),
-        "adjective": t("emb.cat.adjective"),
-        "verb": t("emb.cat.verb"),
-        corpus.FUNCTION_CATEGORY: t("emb.cat.function"),
+        "person": t("embeddings.cat.person"),
+        "animal": t("embeddings.cat.animal"),
+        "food": t("embeddings.cat.food"),
+        "water": t("embeddings.cat.water"),
+        "place": t("embeddings.cat.place"),
+        "money": t("embeddings.cat.money"),
+        "bank": t("embeddings.cat.bank"),
+        "two_senses": t("embeddings.cat.two_senses"),
+        "time": t("embeddings.cat.time"),
+        "adjective": t("embeddings.cat.adjective"),
+        "verb": t("embeddings.cat.verb"),
+        corpus.FUNCTION_CATEGORY: t("embeddings.cat.function"),
     }
 
 
 def _matrix_intro() -> None:
-    st.markdown(t("emb.intro"))
+    st.markdown(t("embeddings.intro"))
     st.latex(
         r"E \in \mathbb{R}^{V \times d}, \qquad \boldsymbol{e}_i = \boldsymbol{x}_i^{\mathsf T} E"
     )
-    st.markdown(t("emb.intro.lookup"))
+    st.markdown(t("embeddings.intro.lookup"))
 
 
 def _training_controls() -> Word2VecParams:
-    st.header(t("emb.train.title"), divider="gray")
-    st.markdown(t("emb.train.body"))
+    st.header(t("embeddings.train.title"), divider="gray")
+    st.markdown(t("embeddings.train.body"))
     st.latex(
         r"\mathcal{L} = -\log \sigma(\boldsymbol{u}_o^{\mathsf T}\boldsymbol{e}_c)"
         r" - \sum_{j=1}^{k} \log \sigma(-\boldsymbol{u}_{j}^{\mathsf T}\boldsymbol{e}_c),"
         r"\qquad E \leftarrow E - \eta\,\frac{\partial \mathcal{L}}{\partial E}"
     )
     c1, c2, c3 = st.columns(3)
-    dim = c1.select_slider(t("emb.train.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
+    dim = c1.select_slider(t("embeddings.train.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
     epochs = c2.slider(
-        t("emb.train.epochs"), 0, 20, 8, key=EPOCHS_KEY, help=t("emb.train.epochs_help")
+        t("embeddings.train.epochs"),
+        0,
+        20,
+        8,
+        key=EPOCHS_KEY,
+        help=t("embeddings.train.epochs_help"),
     )
     window = c3.slider(
-        t("emb.train.window"), 1, 4, 2, key=WINDOW_KEY, help=t("emb.train.window_help")
+        t("embeddings.train.window"),
+        1,
+        4,
+        2,
+        key=WINDOW_KEY,
+        help=t("embeddings.train.window_help"),
     )
     return Word2VecParams(dim=dim, epochs=epochs, window=window)
 
@@ -137,22 +147,24 @@ def _training_results(result: Word2VecResult) -> None:
     with left:
         st.altair_chart(
             charts_embeddings.loss_curve(
-                result.losses, epoch_title=t("emb.train.epoch"), loss_title=t("emb.train.loss")
+                result.losses,
+                epoch_title=t("embeddings.train.epoch"),
+                loss_title=t("embeddings.train.loss"),
             ),
             width="stretch",
         )
     with right:
         m1, m2 = st.columns(2)
-        m1.metric(t("emb.metric.loss_before"), f"{result.losses[0]:.3f}")
+        m1.metric(t("embeddings.metric.loss_before"), f"{result.losses[0]:.3f}")
         m2.metric(
-            t("emb.metric.loss_after"),
+            t("embeddings.metric.loss_after"),
             f"{result.losses[-1]:.3f}",
             delta=f"{result.losses[-1] - result.losses[0]:.3f}",
             delta_color="inverse",
         )
         st.markdown(
             t(
-                "emb.train.facts",
+                "embeddings.train.facts",
                 pairs=f"{result.n_pairs:,}",
                 k=p.negatives,
                 start=f"{result.losses[0]:.3f}",
@@ -162,25 +174,25 @@ def _training_results(result: Word2VecResult) -> None:
             )
         )
     if p.epochs == 0:
-        st.info(t("emb.train.untrained"), icon=":material/hourglass_empty:")
+        st.info(t("embeddings.train.untrained"), icon=":material/hourglass_empty:")
 
 
 def _lookup(result: Word2VecResult, backend_name: str, backend: Backend, words: list[str]) -> None:
-    st.header(t("emb.lookup.title"), divider="gray")
+    st.header(t("embeddings.lookup.title"), divider="gray")
     if not words:
-        st.info(t("emb.empty"), icon=":material/edit_note:")
+        st.info(t("embeddings.empty"), icon=":material/edit_note:")
         return
     known = [w for w in words if result.index(w) is not None]
     unknown = sorted({w for w in words if result.index(w) is None})
     if unknown:
-        st.info(t("emb.lookup.unknown", words=join_names(unknown)), icon=":material/help:")
+        st.info(t("embeddings.lookup.unknown", words=join_names(unknown)), icon=":material/help:")
     if not known:
         return
     ids = np.array([result.index(w) for w in known], dtype=np.int64)
     rows = np.asarray(backend.embedding_lookup(result.embeddings, ids))  # (n, d)
     st.markdown(
         t(
-            "emb.lookup.body",
+            "embeddings.lookup.body",
             backend=t(f"backend.{backend_name}"),
             n=len(known),
             d=rows.shape[1],
@@ -195,28 +207,28 @@ def _lookup(result: Word2VecResult, backend_name: str, backend: Backend, words: 
             shown,
             token_axis(known, 0, len(shown)),
             [str(j + 1) for j in range(shown.shape[1])],
-            row_title=t("emb.lookup.rows"),
-            col_title=t("emb.lookup.cols"),
-            value_title=t("emb.lookup.value"),
+            row_title=t("embeddings.lookup.rows"),
+            col_title=t("embeddings.lookup.cols"),
+            value_title=t("embeddings.lookup.value"),
         ),
         width="content",
     )
     if len(known) > MAX_ROWS:
-        st.caption(t("emb.lookup.capped", shown=MAX_ROWS, n=len(known)))
+        st.caption(t("embeddings.lookup.capped", shown=MAX_ROWS, n=len(known)))
     same = np.array_equal(rows, result.embeddings[ids])
-    st.caption(t("emb.lookup.check") if same else t("emb.lookup.mismatch"))
+    st.caption(t("embeddings.lookup.check") if same else t("embeddings.lookup.mismatch"))
     _cosines(result, known)
 
 
 def _cosines(result: Word2VecResult, known: list[str]) -> None:
-    st.subheader(t("emb.cos.title"))
+    st.subheader(t("embeddings.cos.title"))
     st.latex(
         r"\cos(\boldsymbol{e}_i,\boldsymbol{e}_j) = "
         r"\frac{\boldsymbol{e}_i\cdot\boldsymbol{e}_j}{\lVert\boldsymbol{e}_i\rVert\,\lVert\boldsymbol{e}_j\rVert}"
     )
     distinct = list(dict.fromkeys(known))[:MAX_COSINE]
     if len(distinct) < 2:
-        st.info(t("emb.cos.one_word"))
+        st.info(t("embeddings.cos.one_word"))
         return
     table = result.embeddings[[result.vocab.index(w) for w in distinct]]  # (m, d); known words
     sims = cosine_matrix(table)  # (m, m)
@@ -225,8 +237,8 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
             sims,
             distinct,
             distinct,
-            row_title=t("emb.cos.word"),
-            col_title=t("emb.cos.word"),
+            row_title=t("embeddings.cos.word"),
+            col_title=t("embeddings.cos.word"),
             value_title="cos",
             domain=(-1.0, 1.0),
         ),
@@ -238,8 +250,8 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
 
 
 def _neighbours(result: Word2VecResult, sentence: list[str], language: Language) -> None:
-    st.header(t("emb.nn.title"), divider="gray")
-    st.markdown(t("emb.nn.body"))
+    st.header(t("embeddings.nn.title"), divider="gray")
+    st.markdown(t("embeddings.nn.body"))
     options = list(result.vocab)
     words = [w for w in sentence if w in options]
     # "dog" (狗) for the running example; else the sentence's first content word ("the" has no
@@ -248,14 +260,14 @@ def _neighbours(result: Word2VecResult, sentence: list[str], language: Language)
     dog = DEFAULT_WORD[language]
     default = dog if dog in words or not words else (content or words)[0]
     keep_valid_choice(WORD_KEY, options, default)
-    word = st.selectbox(t("emb.nn.word"), options=options, key=WORD_KEY)
+    word = st.selectbox(t("embeddings.nn.word"), options=options, key=WORD_KEY)
     before = nearest(result.initial, result.vocab, word, NEIGHBOURS)
     after = nearest(result.embeddings, result.vocab, word, NEIGHBOURS)
     names = _category_names()
     left, right = st.columns(2)
     epochs = result.params.epochs
     for col, title, found in (
-        (left, t("emb.nn.before"), before),
+        (left, t("embeddings.nn.before"), before),
         (right, say(after_training(epochs)), after),
     ):
         with col:
@@ -263,9 +275,9 @@ def _neighbours(result: Word2VecResult, sentence: list[str], language: Language)
             st.dataframe(
                 pd.DataFrame(
                     {
-                        t("emb.nn.col.word"): [w for w, _ in found],
+                        t("embeddings.nn.col.word"): [w for w, _ in found],
                         "cos": [round(c, 3) for _, c in found],
-                        t("emb.nn.col.kind"): [
+                        t("embeddings.nn.col.kind"): [
                             names[corpus.category(w, language)] for w, _ in found
                         ],
                     }
@@ -284,16 +296,22 @@ def _neighbours(result: Word2VecResult, sentence: list[str], language: Language)
             epochs,
         )
     )
-    st.markdown(join_sentences([t("emb.nn.kind", word=word, kind=names[kind]), counted or ""]))
+    st.markdown(
+        join_sentences([t("embeddings.nn.kind", word=word, kind=names[kind]), counted or ""])
+    )
 
 
 def _maps(
     result: Word2VecResult, names: dict[str, str], sentence: list[str], language: Language
 ) -> None:
-    st.header(t("emb.map.title"), divider="gray")
-    st.markdown(t("emb.map.body"))
+    st.header(t("embeddings.map.title"), divider="gray")
+    st.markdown(t("embeddings.map.body"))
     with_function = st.toggle(
-        t("emb.map.function_words" if language == "en" else "emb.map.function_words_zh"),
+        t(
+            "embeddings.map.function_words"
+            if language == "en"
+            else "embeddings.map.function_words_zh"
+        ),
         key=FUNCTION_WORDS_KEY,
     )
     keep = [
@@ -304,12 +322,14 @@ def _maps(
     mine = [w for w in sentence if w in words]
     shown = list(dict.fromkeys(mine))
     st.caption(
-        t("emb.map.mine", words=join_names(shown)) if shown else t("emb.map.mine_none")
-    )  # fmt: skip
+        t("embeddings.map.mine", words=join_names(shown))
+        if shown
+        else t("embeddings.map.mine_none")
+    )
     order = list(names.values())
     cols = st.columns(2)
     for col, table, title in (
-        (cols[0], result.initial, t("emb.map.before")),
+        (cols[0], result.initial, t("embeddings.map.before")),
         (
             cols[1],
             result.embeddings,
@@ -330,26 +350,28 @@ def _maps(
                 charts_embeddings.word_map(
                     frame,
                     title=title,
-                    category_title=t("emb.map.category"),
+                    category_title=t("embeddings.map.category"),
                     category_order=order,
                     highlight=mine,
                 ),
                 width="stretch",
             )
-            st.caption(t("emb.map.variance", share=f"{share.sum():.0%}"))
+            st.caption(t("embeddings.map.variance", share=f"{share.sum():.0%}"))
 
 
 def _static(result: Word2VecResult, backend: Backend, language: Language) -> None:
-    st.header(t("emb.static.title"), divider="gray")
+    st.header(t("embeddings.static.title"), divider="gray")
     if language == "zh":
         _static_zh(result, backend)
         return
-    st.markdown(t("emb.static.body"))
+    st.markdown(t("embeddings.static.body"))
     bank = result.index("bank")
     if bank is None:  # cannot happen with the shipped corpus; keeps the page safe if it changes
         return
     diff = _same_row(result, backend, BANK_SENTENCES, "bank")
-    st.markdown(t("emb.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}"))
+    st.markdown(
+        t("embeddings.static.same", a=BANK_SENTENCES[0], b=BANK_SENTENCES[1], diff=f"{diff:g}")
+    )
     found = sense_cosines(result, "bank", "en")
     if found is not None:
         water, money = found
@@ -360,7 +382,7 @@ def _static(result: Word2VecResult, backend: Backend, language: Language) -> Non
         reading = say(bank_lean(water, money, result.params.epochs))
         if reading:
             st.markdown(reading)
-    st.info(t("emb.static.pointer"), icon=":material/arrow_forward:")
+    st.info(t("embeddings.static.pointer"), icon=":material/arrow_forward:")
 
 
 def _same_row(
@@ -380,11 +402,13 @@ def _same_row(
 def _static_zh(result: Word2VecResult, backend: Backend) -> None:
     """The Chinese twin: the two senses are two words (银行 / 河岸), so they have separate rows;
     the one-row-for-two-senses problem comes back with 行 (银行 / 步行)."""
-    st.markdown(t("emb.static.zh.body"))
+    st.markdown(t("embeddings.static.zh.body"))
     if any(result.index(w) is None for w in corpus.words("".join(ZH_SENTENCES))):
         return  # cannot happen with the shipped corpus; keeps the page safe if it changes
     diff = _same_row(result, backend, ZH_SENTENCES, ZH_SHARED)
-    st.markdown(t("emb.static.zh.same", a=ZH_SENTENCES[0], b=ZH_SENTENCES[1], diff=f"{diff:g}"))
+    st.markdown(
+        t("embeddings.static.zh.same", a=ZH_SENTENCES[0], b=ZH_SENTENCES[1], diff=f"{diff:g}")
+    )
     water_words, money_words = SENSE_WORDS["zh"]
     rows = []
     for char, label in ZH_CHARS.items():
@@ -394,43 +418,43 @@ def _static_zh(result: Word2VecResult, backend: Backend) -> None:
         water, money = found
         rows.append(
             {
-                t("emb.static.zh.col.char"): t(label),
+                t("embeddings.static.zh.col.char"): t(label),
                 **{f"cos(·, {w})": round(c, 3) for w, c in zip(water_words, water, strict=True)},
                 **{f"cos(·, {w})": round(c, 3) for w, c in zip(money_words, money, strict=True)},
-                t("emb.static.zh.col.reading"): say(
+                t("embeddings.static.zh.col.reading"): say(
                     char_lean(water, money, result.params.epochs), markdown=False
                 ),
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.info(t("emb.static.zh.pointer"), icon=":material/arrow_forward:")
+    st.info(t("embeddings.static.zh.pointer"), icon=":material/arrow_forward:")
 
 
 def _real_table(backend: str) -> None:
     """Nearest neighbours in all-MiniLM-L6-v2's own input table (static rows, no context). The
     one row is looked up on the sidebar's backend: even pure Python copies only that row."""
-    st.header(t("emb.real.title"), divider="gray")
-    st.markdown(t("emb.real.body"))
+    st.header(t("embeddings.real.title"), divider="gray")
+    st.markdown(t("embeddings.real.body"))
     model = minilm_model()
     if model is None:
         return
     vocab = model.vocab
     st.session_state.setdefault(REAL_WORD_KEY, "dog")
-    word = st.text_input(t("emb.real.word"), key=REAL_WORD_KEY, max_chars=40).strip()
+    word = st.text_input(t("embeddings.real.word"), key=REAL_WORD_KEY, max_chars=40).strip()
     pieces = model.tokenizer.encode(word, add_special_tokens=False).tokens if word else []
     if not pieces:
-        st.info(t("emb.real.empty"), icon=":material/edit_note:")
+        st.info(t("embeddings.real.empty"), icon=":material/edit_note:")
         return
     piece = word.lower() if word.lower() in vocab else pieces[0]
     if piece != word.lower():
-        st.caption(t("emb.real.pieces", word=word, pieces=" · ".join(pieces), piece=piece))
+        st.caption(t("embeddings.real.pieces", word=word, pieces=" · ".join(pieces), piece=piece))
     token_id = vocab[piece]
-    with st.spinner(t("emb.real.computing")):
+    with st.spinner(t("embeddings.real.computing")):
         ids, sims = minilm_neighbours(token_id, backend, REAL_NEIGHBOURS)
     by_id = {i: token for token, i in vocab.items()}
     st.markdown(
         t(
-            "emb.real.lookup",
+            "embeddings.real.lookup",
             piece=piece,
             id=token_id,
             backend=t(f"backend.{backend}"),
@@ -441,7 +465,7 @@ def _real_table(backend: str) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                t("emb.real.col.token"): [by_id[int(i)] for i in ids],
+                t("embeddings.real.col.token"): [by_id[int(i)] for i in ids],
                 "id": [int(i) for i in ids],
                 "cos": [float(c) for c in sims],
             },
@@ -449,16 +473,16 @@ def _real_table(backend: str) -> None:
         ),
         column_config={"cos": st.column_config.NumberColumn(format="%.3f")},
     )
-    st.info(t("emb.real.static"), icon=":material/lock:")
+    st.info(t("embeddings.real.static"), icon=":material/lock:")
     st.page_link(
         navigation.page_path("contextual.py"),
-        label=t("emb.real.link"),
+        label=t("embeddings.real.link"),
         icon=":material/arrow_forward:",
     )
 
 
 def render() -> None:
-    name = page_start("emb.title", caption="emb.computed_with")
+    name = page_start("embeddings.title", caption="embeddings.computed_with")
     if name is None:
         return
     module = get_backend(name)
@@ -469,14 +493,14 @@ def render() -> None:
     chosen = say(corpus.corpus_choice(words))
     if chosen:
         st.info(chosen, icon=":material/translate:")
-    result = trained(params, language, _progress_label=t("emb.train.progress"))
+    result = trained(params, language, _progress_label=t("embeddings.train.progress"))
     _training_results(result)
     _lookup(result, name, module, words)
     _neighbours(result, words, language)
     _maps(result, _category_names(), words, language)
     _static(result, module, language)
     _real_table(name)
-    solved_and_hurts(t("emb.solved"), t("emb.hurts"))
+    solved_and_hurts(t("embeddings.solved"), t("embeddings.hurts"))
 
 
 render()

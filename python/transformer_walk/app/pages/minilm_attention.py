@@ -54,38 +54,38 @@ UPRIGHT_CELL = 18  # px: 40 keys make a 720-px column
 # Message ids by verdict (head_views.POSITION_VERDICTS, head_views.CONTROL_VERDICTS) and place
 # (head_views.relative_place), written out so that the id check finds them.
 VERDICT_LABELS = {
-    "previous": "mla.verdict.previous",
-    "next": "mla.verdict.next",
-    "same": "mla.verdict.same",
-    "first": "mla.verdict.first",
-    "first_word": "mla.verdict.first_word",
-    "last": "mla.verdict.last",
-    "above": "mla.verdict.above",
-    "not_above": "mla.verdict.not_above",
+    "previous": "minilm_attention.verdict.previous",
+    "next": "minilm_attention.verdict.next",
+    "same": "minilm_attention.verdict.same",
+    "first": "minilm_attention.verdict.first",
+    "first_word": "minilm_attention.verdict.first_word",
+    "last": "minilm_attention.verdict.last",
+    "above": "minilm_attention.verdict.above",
+    "not_above": "minilm_attention.verdict.not_above",
 }
 VERDICT_SAYS = {
-    "previous": "mla.rank.says.previous",
-    "next": "mla.rank.says.next",
-    "same": "mla.rank.says.same",
-    "first": "mla.rank.says.first",
-    "first_word": "mla.rank.says.first_word",
-    "last": "mla.rank.says.last",
-    "above": "mla.rank.says.above",
-    "not_above": "mla.rank.says.not_above",
+    "previous": "minilm_attention.rank.says.previous",
+    "next": "minilm_attention.rank.says.next",
+    "same": "minilm_attention.rank.says.same",
+    "first": "minilm_attention.rank.says.first",
+    "first_word": "minilm_attention.rank.says.first_word",
+    "last": "minilm_attention.rank.says.last",
+    "above": "minilm_attention.rank.says.above",
+    "not_above": "minilm_attention.rank.says.not_above",
 }
 PLACES = {
-    "first": "mla.place.first",
-    "last": "mla.place.last",
-    "same": "mla.place.same",
-    "back": "mla.place.back",
-    "ahead": "mla.place.ahead",
+    "first": "minilm_attention.place.first",
+    "last": "minilm_attention.place.last",
+    "same": "minilm_attention.place.same",
+    "back": "minilm_attention.place.back",
+    "ahead": "minilm_attention.place.ahead",
 }
-BASES = {"mean": "mla.basis.mean", "even": "mla.basis.even"}
+BASES = {"mean": "minilm_attention.basis.mean", "even": "minilm_attention.basis.even"}
 OFF_SAYS = {  # head_views.ABLATION_VERDICTS
-    "more": "mla.off.verdict.more",
-    "less": "mla.off.verdict.less",
-    "similar": "mla.off.verdict.similar",
-    "neither": "mla.off.verdict.neither",
+    "more": "minilm_attention.off.verdict.more",
+    "less": "minilm_attention.off.verdict.less",
+    "similar": "minilm_attention.off.verdict.similar",
+    "neither": "minilm_attention.off.verdict.neither",
 }
 
 
@@ -111,40 +111,42 @@ def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
     weights, keep = head_views.without_specials(out.attentions, out.tokens)
     share = head_views.special_share(out.attentions, out.tokens)  # (L, h)
     st.info(
-        t("mla.hidden_note", share=f"{share.mean():.0%}", top=f"{share.max():.0%}"),
+        t("minilm_attention.hidden_note", share=f"{share.mean():.0%}", top=f"{share.max():.0%}"),
         icon=":material/visibility_off:",
     )
     return weights, keep
 
 
 def _overview(out: EncoderOutput) -> None:
-    st.markdown(t("mla.intro"))
+    st.markdown(t("minilm_attention.intro"))
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("mla.metric.n"), str(out.n))
-    m2.metric(t("mla.metric.layers"), str(CONFIG.n_layers))
+    m1.metric(t("minilm_attention.metric.n"), str(out.n))
+    m2.metric(t("minilm_attention.metric.layers"), str(CONFIG.n_layers))
     m3.metric("h", str(CONFIG.h))
     m4.metric("d_k", str(CONFIG.d_k))
-    st.caption(t("mla.tokens", tokens=" · ".join(out.tokens[: 2 * MAX_GRID])))
+    st.caption(t("minilm_attention.tokens", tokens=" · ".join(out.tokens[: 2 * MAX_GRID])))
 
 
 def _grid(
     weights: np.ndarray, labels: list[str], rows: tuple[int, int], out: EncoderOutput
 ) -> None:
-    st.header(t("mla.grid.title"), divider="gray")
-    st.markdown(t("mla.grid.body"))
+    st.header(t("minilm_attention.grid.title"), divider="gray")
+    st.markdown(t("minilm_attention.grid.body"))
     sinks = head_views.sink_heads(out.attentions, out.tokens)  # on the model's own weights
     heads = out.attentions.shape[0] * out.attentions.shape[1]
-    st.markdown(t("mla.grid.sinks", cls=sinks["[CLS]"], sep=sinks["[SEP]"], heads=heads))
+    st.markdown(
+        t("minilm_attention.grid.sinks", cls=sinks["[CLS]"], sep=sinks["[SEP]"], heads=heads)
+    )
     start, stop = rows
     st.altair_chart(
         charts_minilm.head_grid(
             weights[:, :, start:stop, start:stop],
             labels[start:stop],
-            layer_title=t("mla.axis.layer"),
-            head_title=t("mla.axis.head"),
-            query_title=t("mla.axis.query"),
-            key_title=t("mla.axis.key"),
-            value_title=t("mla.axis.weight"),
+            layer_title=t("minilm_attention.axis.layer"),
+            head_title=t("minilm_attention.axis.head"),
+            query_title=t("minilm_attention.axis.query"),
+            key_title=t("minilm_attention.axis.key"),
+            value_title=t("minilm_attention.axis.weight"),
             selected=(st.session_state[LAYER_KEY] - 1, st.session_state[HEAD_KEY] - 1),
         ),
         width="content",
@@ -154,12 +156,14 @@ def _grid(
 def _enlarged(
     weights: np.ndarray, labels: list[str], rows: tuple[int, int], *, hidden: bool
 ) -> None:
-    st.header(t("mla.one.title"), divider="gray")
+    st.header(t("minilm_attention.one.title"), divider="gray")
     left, right = st.columns(2)
     layer = left.selectbox(
-        t("mla.axis.layer"), options=list(range(1, CONFIG.n_layers + 1)), key=LAYER_KEY
+        t("minilm_attention.axis.layer"), options=list(range(1, CONFIG.n_layers + 1)), key=LAYER_KEY
     )
-    head = right.selectbox(t("mla.axis.head"), options=list(range(1, CONFIG.h + 1)), key=HEAD_KEY)
+    head = right.selectbox(
+        t("minilm_attention.axis.head"), options=list(range(1, CONFIG.h + 1)), key=HEAD_KEY
+    )
     start, stop = rows
     matrix = weights[layer - 1, head - 1, start:stop, start:stop]  # (m, m)
     st.vega_lite_chart(
@@ -167,9 +171,9 @@ def _enlarged(
             matrix,
             labels[start:stop],
             labels[start:stop],
-            row_title=t("mla.axis.query"),
-            col_title=t("mla.axis.key"),
-            value_title=t("mla.axis.weight"),
+            row_title=t("minilm_attention.axis.query"),
+            col_title=t("minilm_attention.axis.key"),
+            value_title=t("minilm_attention.axis.weight"),
             domain=(0.0, 1.0),
         ),
         width="content",
@@ -177,7 +181,7 @@ def _enlarged(
     sums = weights[layer - 1, head - 1].sum(axis=-1)  # (m,): each row over all its m keys
     st.caption(
         t(
-            "mla.one.rows_hidden" if hidden else "mla.one.rows",
+            "minilm_attention.one.rows_hidden" if hidden else "minilm_attention.one.rows",
             layer=layer,
             head=head,
             n=len(sums),
@@ -190,15 +194,18 @@ def _enlarged(
 def _head_view(
     out: EncoderOutput, weights: np.ndarray, positions: list[int], rows: tuple[int, int]
 ) -> None:
-    st.header(t("mla.view.title"), divider="gray")
-    st.markdown(t("mla.view.body"))
+    st.header(t("minilm_attention.view.title"), divider="gray")
+    st.markdown(t("minilm_attention.view.body"))
     layer, head = st.session_state[LAYER_KEY], st.session_state[HEAD_KEY]
     start, stop = rows
     shown = positions[start:stop]
     options = token_labels(out.tokens, shown)
     default = minilm_tokens.pronoun_query(out.tokens)
     query = pick(
-        t("mla.view.query"), VIEW_QUERY_KEY, options, default if default in options else shown[0]
+        t("minilm_attention.view.query"),
+        VIEW_QUERY_KEY,
+        options,
+        default if default in options else shown[0],
     )
     i = positions.index(query)
     row = weights[layer - 1, head - 1, i, start:stop]  # (m,)
@@ -209,22 +216,28 @@ def _head_view(
                 [out.tokens[p] for p in shown],
                 row,
                 shown.index(query),
-                weight_title=t("mla.axis.weight"),
-                query_title=t("mla.axis.query"),
-                key_title=t("mla.axis.key"),
+                weight_title=t("minilm_attention.axis.weight"),
+                query_title=t("minilm_attention.axis.query"),
+                key_title=t("minilm_attention.axis.key"),
             ),
             width="content",
         )
     with right:
         st.metric(
-            t("mla.view.top", layer=layer, head=head, token=options[query]), f"{row.max():.3f}"
+            t("minilm_attention.view.top", layer=layer, head=head, token=options[query]),
+            f"{row.max():.3f}",
         )
         if (top := say(attention_views.top_weight(row, out.tokens, shown))) is not None:
             st.markdown(top)  # every key tied with it, by position
         st.dataframe(
-            pd.DataFrame({t("mla.axis.key"): list(options.values()), t("mla.axis.weight"): row}),
+            pd.DataFrame(
+                {
+                    t("minilm_attention.axis.key"): list(options.values()),
+                    t("minilm_attention.axis.weight"): row,
+                }
+            ),
             column_config={
-                t("mla.axis.weight"): st.column_config.ProgressColumn(
+                t("minilm_attention.axis.weight"): st.column_config.ProgressColumn(
                     format="%.3f", min_value=0.0, max_value=1.0
                 )
             },
@@ -241,7 +254,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
     cols = st.columns(3)
     with cols[0]:
         query = pick(
-            t("mla.rank.query"),
+            t("minilm_attention.rank.query"),
             QUERY_KEY,
             options,
             default_query if default_query in options else positions[0],
@@ -252,7 +265,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
         cols[1:],
         TARGET_KEYS,
         defaults,
-        (t("mla.rank.target_a"), t("mla.rank.target_b")),
+        (t("minilm_attention.rank.target_a"), t("minilm_attention.rank.target_b")),
         strict=True,
     ):
         with col:
@@ -267,7 +280,7 @@ def _ranking_pickers(out: EncoderOutput, positions: list[int]) -> tuple[int, lis
         every = token_labels(out.tokens)  # "7 · daughter": by position, as the pickers
         st.caption(
             t(
-                "mla.rank.defaults_attended",
+                "minilm_attention.rank.defaults_attended",
                 missing=join_names([f"“{word}”" for word, _ in attended]),
                 picked=join_names([f"“{every[p]}”" for _, p in attended]),
                 query=every[query],
@@ -309,14 +322,14 @@ def _ranked_keys_chart(
     """The query's row in each ranked head: heads down the rows and keys across, or — past
     ``UPRIGHT_KEYS`` keys — keys down the rows and heads across, so every key label reads."""
     upright = len(keys) > UPRIGHT_KEYS
-    head_title, key_title = t("mla.axis.head"), t("mla.axis.key")
+    head_title, key_title = t("minilm_attention.axis.head"), t("minilm_attention.axis.key")
     return charts.heatmap(
         rows_of_heads.T if upright else rows_of_heads,
         keys if upright else heads,
         heads if upright else keys,
         row_title=key_title if upright else head_title,
         col_title=head_title if upright else key_title,
-        value_title=t("mla.axis.weight"),
+        value_title=t("minilm_attention.axis.weight"),
         domain=(0.0, 1.0),
         width=width,
         max_cell=UPRIGHT_CELL if upright else charts.grid.MAX_CELL,
@@ -329,8 +342,8 @@ def _ranking(
     """The heads ranked for two (query, target) pairs, each beside what position alone predicts.
     Returns the best head of the first pair (the one the controls below test) and that pair's
     query and target (sentence positions)."""
-    st.header(t("mla.rank.title"), divider="gray")
-    st.markdown(t("mla.rank.body"))
+    st.header(t("minilm_attention.rank.title"), divider="gray")
+    st.markdown(t("minilm_attention.rank.body"))
     query, targets = _ranking_pickers(out, positions)
     i = positions.index(query)
     words = head_views.view_words(out.tokens, positions)
@@ -351,35 +364,40 @@ def _ranking(
         names = token_labels(out.tokens, [query, target])  # "9 · his": a word can occur twice
         q_token, j_token = names[query], names[target]
         with column:
-            st.subheader(t("mla.rank.pair", query=q_token, target=j_token))
+            st.subheader(t("minilm_attention.rank.pair", query=q_token, target=j_token))
             st.metric(
-                t("mla.rank.best", query=q_token, target=j_token),
+                t("minilm_attention.rank.best", query=q_token, target=j_token),
                 t(
-                    "mla.rank.best_value",
+                    "minilm_attention.rank.best_value",
                     layer=best.layer + 1,
                     head=best.head + 1,
                     weight=f"{best.weight:.3f}",
                 ),
             )
-            weight_col, predicted_col = t("mla.rank.col.weight"), t("mla.rank.col.predicted")
+            weight_col, predicted_col = (
+                t("minilm_attention.rank.col.weight"),
+                t("minilm_attention.rank.col.predicted"),
+            )
             st.dataframe(
                 pd.DataFrame(
                     {
-                        t("mla.rank.col.head"): [r.label for r in ranked],
+                        t("minilm_attention.rank.col.head"): [r.label for r in ranked],
                         weight_col: [r.weight for r in ranked],
                         predicted_col: [c.predicted.value for c in mine],
                         # the rule in the label: "not above" beside 0.489 vs 0.349 read as false
-                        t("mla.rank.col.verdict"): [
+                        t("minilm_attention.rank.col.verdict"): [
                             t(VERDICT_LABELS[c.verdict], ratio=f"{head_views.ABOVE_RATIO:g}")
                             for c in mine
                         ],
                         # numbered as the pickers: a repeated word (我 … 我) stays two keys
-                        t("mla.rank.col.top"): [
+                        t("minilm_attention.rank.col.top"): [
                             f"{positions[r.top_key] + 1} · {out.tokens[positions[r.top_key]]}"
                             for r in ranked
                         ],
                     },
-                    index=pd.Index(range(1, len(ranked) + 1), name=t("mla.rank.col.rank")),
+                    index=pd.Index(
+                        range(1, len(ranked) + 1), name=t("minilm_attention.rank.col.rank")
+                    ),
                 ),
                 column_config={
                     weight_col: st.column_config.NumberColumn(format="%.3f"),
@@ -390,7 +408,7 @@ def _ranking(
             flat = [c for row in checks for c in row]
             st.caption(
                 t(
-                    "mla.rank.count",
+                    "minilm_attention.rank.count",
                     heads=n_heads,
                     above=sum(c.verdict == "above" for c in flat),
                     patterns=sum(c.verdict not in ("above", "not_above") for c in flat),
@@ -409,11 +427,11 @@ def _ranking(
                 width="content",
             )
     baseline = head_views.uniform_weight(len(positions))
-    scale = t("mla.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}")
+    scale = t("minilm_attention.rank.baseline", m=len(positions), uniform=f"{baseline:.3f}")
     keys_shown = (
-        t("mla.rank.shown_all", m=len(positions))
+        t("minilm_attention.rank.shown_all", m=len(positions))
         if len(shown) == len(positions)
-        else t("mla.rank.shown_window", first=start + 1, last=stop, m=len(positions))
+        else t("minilm_attention.rank.shown_window", first=start + 1, last=stop, m=len(positions))
     )
     st.caption(join_sentences([scale, keys_shown]))
     _habits(weights, i, targets, positions, words, out.tokens)
@@ -429,24 +447,29 @@ def _habits(
     tokens: list[str],
 ) -> None:
     """How the ranked heads of both pairs spend weight by position alone, in one table."""
-    with st.expander(t("mla.habits.title")):
-        st.markdown(t("mla.habits.body", share=f"{head_views.PATTERN_SHARE:g}"))
+    with st.expander(t("minilm_attention.habits.title")):
+        st.markdown(t("minilm_attention.habits.body", share=f"{head_views.PATTERN_SHARE:g}"))
         heads: dict[tuple[int, int], str] = {}  # in ranking order, each head once
         for target in targets:
             for r in head_views.rank_heads(weights, i, positions.index(target), top=TOP_HEADS):
                 heads.setdefault((r.layer, r.head), r.label)
         habits = [head_views.position_habits(weights[layer, head], words) for layer, head in heads]
         columns = {
-            t("mla.rank.col.head"): list(heads.values()),
-            t("mla.habits.previous"): [h.previous for h in habits],
-            t("mla.habits.next"): [h.next for h in habits],
-            t("mla.habits.same"): [h.same for h in habits],
-            t("mla.habits.first", token=tokens[positions[0]]): [h.first for h in habits],
-            t("mla.habits.first_word", token=tokens[positions[words[0]]] if words else ""): [
-                h.first_word for h in habits
+            t("minilm_attention.rank.col.head"): list(heads.values()),
+            t("minilm_attention.habits.previous"): [h.previous for h in habits],
+            t("minilm_attention.habits.next"): [h.next for h in habits],
+            t("minilm_attention.habits.same"): [h.same for h in habits],
+            t("minilm_attention.habits.first", token=tokens[positions[0]]): [
+                h.first for h in habits
             ],
-            t("mla.habits.last", token=tokens[positions[-1]]): [h.last for h in habits],
-            t("mla.habits.uniform"): [h.uniform for h in habits],
+            t(
+                "minilm_attention.habits.first_word",
+                token=tokens[positions[words[0]]] if words else "",
+            ): [h.first_word for h in habits],
+            t("minilm_attention.habits.last", token=tokens[positions[-1]]): [
+                h.last for h in habits
+            ],
+            t("minilm_attention.habits.uniform"): [h.uniform for h in habits],
         }
         st.dataframe(
             pd.DataFrame(columns),
@@ -460,12 +483,14 @@ def _habits(
 def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.RankedHead) -> None:
     """One head tried on the sentences of ``head_views.POSSESSIVES``: its weight from each pronoun
     to its owner beside what position alone predicts, and how many sentences it passes."""
-    st.subheader(t("mla.ctrl.title"))
-    st.markdown(t("mla.ctrl.body", total=len(head_views.POSSESSIVES)))
+    st.subheader(t("minilm_attention.ctrl.title"))
+    st.markdown(t("minilm_attention.ctrl.body", total=len(head_views.POSSESSIVES)))
     n_layers, h = out.attentions.shape[:2]
     options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
                for head in range(h)}  # fmt: skip
-    chosen = pick(t("mla.ctrl.head"), CONTROL_HEAD_KEY, options, best.layer * h + best.head)
+    chosen = pick(
+        t("minilm_attention.ctrl.head"), CONTROL_HEAD_KEY, options, best.layer * h + best.head
+    )
     layer, head = divmod(chosen, h)
     texts, checks, tops, firsts = [], [], [], []
     own = [r.text for r in head_views.POSSESSIVES if head_views.same_sentence(r.text, out.text)]
@@ -491,9 +516,18 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
         tops.append(token_labels(run.tokens, [top])[top])  # "2 · the": a word can occur twice
     if not checks:
         return
-    sentence_col, pair_col = t("mla.ctrl.col.sentence"), t("mla.ctrl.col.pair")
-    weight_col, predicted_col = t("mla.ctrl.col.weight"), t("mla.ctrl.col.predicted")
-    verdict_col, top_col = t("mla.rank.col.verdict"), t("mla.ctrl.col.top")
+    sentence_col, pair_col = (
+        t("minilm_attention.ctrl.col.sentence"),
+        t("minilm_attention.ctrl.col.pair"),
+    )
+    weight_col, predicted_col = (
+        t("minilm_attention.ctrl.col.weight"),
+        t("minilm_attention.ctrl.col.predicted"),
+    )
+    verdict_col, top_col = (
+        t("minilm_attention.rank.col.verdict"),
+        t("minilm_attention.ctrl.col.top"),
+    )
     rows = pd.DataFrame(
         {
             sentence_col: [text for text, _ in texts],
@@ -508,9 +542,9 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
         }
     )
     helps = {
-        weight_col: t("mla.ctrl.help.weight"),
-        predicted_col: t("mla.ctrl.help.predicted"),
-        top_col: t("mla.ctrl.help.top"),
+        weight_col: t("minilm_attention.ctrl.help.weight"),
+        predicted_col: t("minilm_attention.ctrl.help.predicted"),
+        top_col: t("minilm_attention.ctrl.help.top"),
     }
     # Every row and every column in view: 23 sentences scrolled inside a 10-row box, and the
     # last column ran past the page's edge. Short headers (the long meaning in each help), each
@@ -536,7 +570,7 @@ def _controls(out: EncoderOutput, hide: bool, backend: str, best: head_views.Ran
     ]
     st.markdown(join_sentences([s for s in said if s]))
     if own:
-        st.caption(t("mla.ctrl.own_left_out", sentence=own[0]))
+        st.caption(t("minilm_attention.ctrl.own_left_out", sentence=own[0]))
 
 
 def _fit(cells: list[str]) -> int:
@@ -560,21 +594,21 @@ def _head_off(
     """One head switched off, and a control head of its layer (``head_views.control_head``) in a run
     of its own: how far the query's last hidden state and the sentence embedding move."""
     best, query, target = first
-    st.header(t("mla.off.title"), divider="gray")
+    st.header(t("minilm_attention.off.title"), divider="gray")
     n_layers, h = weights.shape[:2]
     names = token_labels(out.tokens, [query, target])  # "4 · his": a word can occur twice
     q_token, j_token = names[query], names[target]
-    st.markdown(t("mla.off.body", others=h - 1, query=q_token, target=j_token))
+    st.markdown(t("minilm_attention.off.body", others=h - 1, query=q_token, target=j_token))
     options = {layer * h + head: f"L{layer + 1}·H{head + 1}" for layer in range(n_layers)
                for head in range(h)}  # fmt: skip
-    chosen = pick(t("mla.off.head"), OFF_HEAD_KEY, options, best.layer * h + best.head)
+    chosen = pick(t("minilm_attention.off.head"), OFF_HEAD_KEY, options, best.layer * h + best.head)
     layer, head = divmod(chosen, h)
     i, j = positions.index(query), positions.index(target)
     control = head_views.control_head(weights, layer, i, j, head)
     words = minilm_tokens.content_positions(out.tokens)
     last = out.hidden_states[-1]  # (n, d_model), every head on
     effects = []
-    with st.spinner(t("minilm.computing")):
+    with st.spinner(t("model_widgets.minilm.computing")):
         for switched in (head, control):
             off_last, off_sentence = minilm_heads_off(out.text, backend, ((layer, switched),))
             effects.append(
@@ -584,21 +618,21 @@ def _head_off(
             )
     labels = [options[layer * h + head], options[layer * h + control]]
     query_col, change_col = (
-        t("mla.off.col.query", query=q_token),
-        t("mla.off.col.change", query=q_token),
+        t("minilm_attention.off.col.query", query=q_token),
+        t("minilm_attention.off.col.change", query=q_token),
     )
     weight_col, sentence_col = (
-        t("mla.off.col.weight", query=q_token, target=j_token),
-        t("mla.off.col.sentence"),
+        t("minilm_attention.off.col.weight", query=q_token, target=j_token),
+        t("minilm_attention.off.col.sentence"),
     )
     cosine_format = f"%.{head_views.ABLATION_DECIMALS}f"
     st.dataframe(
         pd.DataFrame(
             {
-                t("mla.off.col.run"): [
-                    t("mla.off.row.all"),
-                    t("mla.off.row.off", head=labels[0]),
-                    t("mla.off.row.control", head=labels[1]),
+                t("minilm_attention.off.col.run"): [
+                    t("minilm_attention.off.row.all"),
+                    t("minilm_attention.off.row.off", head=labels[0]),
+                    t("minilm_attention.off.row.control", head=labels[1]),
                 ],
                 # the run with every head on has no head switched off: "—", not "None"
                 weight_col: [
@@ -608,7 +642,7 @@ def _head_off(
                 query_col: [1.0, *(e.query_cosine for e in effects)],
                 change_col: [0.0, *(e.query_change for e in effects)],
                 sentence_col: [1.0, *(e.sentence_cosine for e in effects)],
-                t("mla.off.col.nearest", query=q_token): [
+                t("minilm_attention.off.col.nearest", query=q_token): [
                     token_labels(out.tokens, [p])[p]  # "3 · 我": a word can occur twice
                     for p in (
                         head_views.nearest_token(last, query, words),
@@ -625,7 +659,7 @@ def _head_off(
         },
         hide_index=True,
     )
-    st.caption(t("mla.off.caption", query=q_token))
+    st.caption(t("minilm_attention.off.caption", query=q_token))
     off, ctl = effects
     verdict = head_views.ablation_verdict(off.query_change, ctl.query_change)
     digits = head_views.ABLATION_DECIMALS
@@ -644,10 +678,10 @@ def _head_off(
 
 
 def _how_we_know() -> None:
-    with st.expander(t("mla.know.title"), icon=":material/fact_check:"):
+    with st.expander(t("minilm_attention.know.title"), icon=":material/fact_check:"):
         st.markdown(
             t(
-                "mla.know.body",
+                "minilm_attention.know.body",
                 share=f"{head_views.PATTERN_SHARE:g}",
                 ratio=f"{head_views.ABOVE_RATIO:g}",
                 total=len(head_views.POSSESSIVES),
@@ -659,7 +693,7 @@ def _how_we_know() -> None:
 
 
 def render() -> None:
-    name = page_start("mla.title", caption="minilm.computed_with")
+    name = page_start("minilm_attention.title", caption="model_widgets.minilm.computed_with")
     if name is None:
         return
     backend = use_model(name)
@@ -671,11 +705,15 @@ def render() -> None:
         return
     _forget_picks_of_another_sentence(out)
     _overview(out)
-    hide = st.toggle(t("mla.hide"), key=HIDE_KEY, help=t("mla.hide_help"))
+    hide = st.toggle(t("minilm_attention.hide"), key=HIDE_KEY, help=t("minilm_attention.hide_help"))
     weights, positions = _view(out, hide)
     labels = list(token_labels(out.tokens, positions).values())  # "3 · his", as the pickers
     rows = token_window(
-        len(positions), MAX_GRID, WINDOW_KEY, help_id="mla.window_help", note="mla.window_note"
+        len(positions),
+        MAX_GRID,
+        WINDOW_KEY,
+        help_id="minilm_attention.window_help",
+        note="minilm_attention.window_note",
     )
     _grid(weights, labels, rows, out)
     _enlarged(weights, labels, rows, hidden=hide)
@@ -684,8 +722,8 @@ def render() -> None:
     _controls(out, hide, backend, first[0])
     _head_off(out, weights, positions, backend, first)
     _how_we_know()
-    st.warning(t("mla.caveat"), icon=":material/psychology_alt:")
-    solved_and_hurts(t("mla.solved"), t("mla.hurts"))
+    st.warning(t("minilm_attention.caveat"), icon=":material/psychology_alt:")
+    solved_and_hurts(t("minilm_attention.solved"), t("minilm_attention.hurts"))
 
 
 render()

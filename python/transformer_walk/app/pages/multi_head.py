@@ -44,7 +44,7 @@ DIAGRAM_HEADS = 4  # head outputs drawn in the concat diagram (the rest are summ
 
 
 def _intro() -> None:
-    st.markdown(t("mh.intro"))
+    st.markdown(t("multi_head.intro"))
     st.latex(
         r"\operatorname{head}_i = \operatorname{Attention}(XW_i^Q,\ XW_i^K,\ XW_i^V),"
         r"\quad i = 1, \ldots, h"
@@ -67,16 +67,18 @@ def _sizes() -> tuple[int, int, int]:
             min_value=views.D_MODEL_MIN,
             max_value=views.D_MODEL_MAX,
             key=D_MODEL_KEY,
-            help=t("mh.d_model_help"),
+            help=t("multi_head.d_model_help"),
         )
     with right:
-        h = st.slider("h", min_value=1, max_value=views.H_MAX, key=H_KEY, help=t("mh.h_help"))
+        h = st.slider(
+            "h", min_value=1, max_value=views.H_MAX, key=H_KEY, help=t("multi_head.h_help")
+        )
     valid = views.valid_head_counts(d_model)
     used = h if h in valid else views.closest_valid_head_count(d_model, h)
     if used != h:
         st.warning(
             t(
-                "mh.invalid",
+                "multi_head.invalid",
                 h=h,
                 d_model=d_model,
                 ratio=f"{d_model / h:.2f}",
@@ -89,7 +91,9 @@ def _sizes() -> tuple[int, int, int]:
 
 
 def _window(n: int) -> tuple[int, int]:
-    return token_window(n, MAX_SHOWN, WINDOW_KEY, help_id="mh.window_help", note="mh.window_note")
+    return token_window(
+        n, MAX_SHOWN, WINDOW_KEY, help_id="multi_head.window_help", note="multi_head.window_note"
+    )
 
 
 def _overview(trace: Trace) -> None:
@@ -98,15 +102,15 @@ def _overview(trace: Trace) -> None:
     m1.metric("d_model", str(cfg.d_model))
     m2.metric("h", str(cfg.h))
     m3.metric("d_k = d_model / h", str(cfg.d_k))
-    m4.metric(t("mh.n"), str(trace.n))
+    m4.metric(t("multi_head.n"), str(trace.n))
     st.latex(
         rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{cfg.d_model}}}{{{cfg.h}}} = {cfg.d_k}"
     )
 
 
 def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
-    st.header(t("mh.heads.title"), divider="gray")
-    st.markdown(t("mh.heads.body"))
+    st.header(t("multi_head.heads.title"), divider="gray")
+    st.markdown(t("multi_head.heads.body"))
     start, stop = rows
     tokens = token_axis(trace.tokens, start, stop)
     weights = views.layer_weights(trace)  # (h, n, n)
@@ -123,14 +127,14 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
             cols, range(first, min(first + per_row, trace.config.h)), strict=False
         ):  # the last row may be short
             with col:
-                st.markdown(t("mh.head_label", number=head + 1))
+                st.markdown(t("multi_head.head_label", number=head + 1))
                 st.vega_lite_chart(
                     charts.heatmap(
                         weights[head, start:stop, start:stop],
                         tokens,
                         tokens,
-                        row_title=t("mh.axis.query"),
-                        col_title=t("mh.axis.key"),
+                        row_title=t("multi_head.axis.query"),
+                        col_title=t("multi_head.axis.key"),
                         value_title="αᵢⱼ",
                         domain=domain,
                         width=charts.FULL // per_row,
@@ -140,13 +144,15 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
 
 
 def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
-    st.header(t("mh.his.title"), divider="gray")
-    st.markdown(t("mh.his.body"))
-    i = pick(t("mh.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens))
+    st.header(t("multi_head.his.title"), divider="gray")
+    st.markdown(t("multi_head.his.body"))
+    i = pick(
+        t("multi_head.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens)
+    )
     if mh_views.shows_running_example(trace.tokens, i):
-        st.markdown(t("mh.his.example"))
+        st.markdown(t("multi_head.his.example"))
     rows = views.query_rows_by_head(trace, i)  # (h, n)
-    head_names = [t("mh.head_label", number=k + 1) for k in range(trace.config.h)]
+    head_names = [t("multi_head.head_label", number=k + 1) for k in range(trace.config.h)]
     # the whole row while it fits the page, so each head's largest weight is in the picture
     start, stop = (0, trace.n) if trace.n <= MAX_ROW_KEYS else keys
     st.vega_lite_chart(
@@ -154,9 +160,9 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
             rows[:, start:stop],
             head_names,
             token_axis(trace.tokens, start, stop),
-            row_title=t("mh.axis.head"),
-            col_title=t("mh.axis.key"),
-            value_title=t("mh.his.weight", token=token_labels(trace.tokens, [i])[i]),
+            row_title=t("multi_head.axis.head"),
+            col_title=t("multi_head.axis.key"),
+            value_title=t("multi_head.his.weight", token=token_labels(trace.tokens, [i])[i]),
             # 0 to the largest weight shown, not to 1: over 40 keys the weights stay under 0.25
             # and a 0–1 scale left the row nearly white
         ),
@@ -165,18 +171,20 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                t("mh.his.col.top"): [
+                t("multi_head.his.col.top"): [
                     say(mh_views.head_top(r, trace.tokens), markdown=False) for r in rows
                 ],
-                t("mh.his.col.weight"): [float(r.max()) for r in rows],
+                t("multi_head.his.col.weight"): [float(r.max()) for r in rows],
             },
-            index=pd.Index(head_names, name=t("mh.axis.head")),
+            index=pd.Index(head_names, name=t("multi_head.axis.head")),
         ),
-        column_config={t("mh.his.col.weight"): st.column_config.NumberColumn(format="%.3f")},
+        column_config={
+            t("multi_head.his.col.weight"): st.column_config.NumberColumn(format="%.3f")
+        },
     )
     if (split := say(mh_views.heads_split(rows, trace.tokens, i))) is not None:
         st.markdown(split)
-    st.info(t("mh.his.random"), icon=":material/casino:")
+    st.info(t("multi_head.his.random"), icon=":material/casino:")
 
 
 def _legible_at_half(d_model: int) -> bool:
@@ -203,7 +211,7 @@ def _wide_rows(
     for first in range(0, width, WRAP_COLUMNS):
         last = min(first + WRAP_COLUMNS, width)
         if width > WRAP_COLUMNS:
-            st.caption(t("mh.concat.columns", first=first + 1, last=last))
+            st.caption(t("multi_head.concat.columns", first=first + 1, last=last))
         st.vega_lite_chart(
             charts.heatmap(
                 values[:, first:last],
@@ -211,7 +219,7 @@ def _wide_rows(
                 col_labels[first:last],
                 row_title="",
                 col_title=col_title,
-                value_title=t("mh.value"),
+                value_title=t("multi_head.value"),
                 domain=colours.domain,
             ),
             width="content",
@@ -219,8 +227,8 @@ def _wide_rows(
 
 
 def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_o: [d, d]
-    st.header(t("mh.concat.title"), divider="gray")
-    st.markdown(t("mh.concat.body"))
+    st.header(t("multi_head.concat.title"), divider="gray")
+    st.markdown(t("multi_head.concat.body"))
     cfg, block = trace.config, trace.blocks[0]
     shapes = views.HeadShapes(trace.n, cfg.d_model, cfg.h)
     st.latex(
@@ -247,7 +255,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
                 col_labels,
                 row_title="",
                 col_title=col_title,
-                value_title=t("mh.value"),
+                value_title=t("multi_head.value"),
                 width=width,
             ),
             width="content",
@@ -267,7 +275,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
                 charts.FULL // len(cols),
             )
     if cfg.h > len(shown):
-        cols[-1].caption(t("mh.concat.more", more=cfg.h - len(shown)))
+        cols[-1].caption(t("multi_head.concat.more", more=cfg.h - len(shown)))
 
     concat_cols = [f"h{c // cfg.d_k + 1}·{c % cfg.d_k + 1}" for c in range(cfg.d_model)]
     _wide_rows(
@@ -275,7 +283,7 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         tokens,
         concat_cols,
         rf"$\operatorname{{Concat}}\ {tex_shape(shapes.concat)}$",
-        t("mh.concat.cols"),
+        t("multi_head.concat.cols"),
     )
     model_cols = [str(c + 1) for c in range(cfg.d_model)]
     w_o_title = rf"$W^O\ {tex_shape(shapes.w_o)}$"
@@ -294,14 +302,14 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
         views.concat_difference(trace), views.output_difference(trace, w_o)
     )
     if check is not None and (said := say(check)) is not None:
-        box = st.success if check.message == "mh.concat.check" else st.warning
+        box = st.success if check.message == "multi_head.concat.check" else st.warning
         box(said, icon=":material/rule:")
-    st.caption(t("mh.concat.not_sentences"))
+    st.caption(t("multi_head.concat.not_sentences"))
 
 
 def _base_configuration(trace: Trace) -> None:
-    st.header(t("mh.base.title"), divider="gray")
-    st.markdown(t("mh.base.body"))
+    st.header(t("multi_head.base.title"), divider="gray")
+    st.markdown(t("multi_head.base.body"))
     d_model, n = trace.config.d_model, trace.n
     base = views.ProjectionParameters(views.BASE_D_MODEL, views.BASE_H)
     st.table(
@@ -316,8 +324,12 @@ def _base_configuration(trace: Trace) -> None:
                 ],
             },
             index=pd.Index(
-                [t("mh.base.row.base"), t("mh.base.row.big"), t("mh.base.row.toy")],
-                name=t("mh.base.row"),
+                [
+                    t("multi_head.base.row.base"),
+                    t("multi_head.base.row.big"),
+                    t("multi_head.base.row.toy"),
+                ],
+                name=t("multi_head.base.row"),
             ),
         )
     )
@@ -326,10 +338,10 @@ def _base_configuration(trace: Trace) -> None:
         rf"n = {n},\ d_{{\text{{model}}}} = {views.BASE_D_MODEL} \Rightarrow "
         rf"X \in \mathbb{{R}}^{{{n} \times {views.BASE_D_MODEL}}}"
     )
-    st.info(t("mh.base.not_length", n=n), icon=":material/straighten:")
+    st.info(t("multi_head.base.not_length", n=n), icon=":material/straighten:")
 
-    st.subheader(t("mh.params.title"))
-    st.markdown(t("mh.params.body"))
+    st.subheader(t("multi_head.params.title"))
+    st.markdown(t("multi_head.params.body"))
     mine = views.ProjectionParameters(d_model, trace.config.h)
     st.latex(
         rf"3 \cdot h \cdot (d_{{\text{{model}}}} \times d_k) + d_{{\text{{model}}}}^2 = "
@@ -343,13 +355,13 @@ def _base_configuration(trace: Trace) -> None:
         for h in views.valid_head_counts(d_model)
         for p in [views.ProjectionParameters(d_model, h)]
     ]
-    header = ["$h$", "$d_k$", "$W_i^Q, W_i^K, W_i^V$", "$W^O$", t("mh.params.total")]
+    header = ["$h$", "$d_k$", "$W_i^Q, W_i^K, W_i^V$", "$W^O$", t("multi_head.params.total")]
     st.markdown(markdown_table(header, rows))
-    st.caption(t("mh.params.same", d_model=d_model))
+    st.caption(t("multi_head.params.same", d_model=d_model))
 
 
 def render() -> None:
-    name = page_start("mh.title")
+    name = page_start("multi_head.title")
     if name is None:
         return
     _intro()
@@ -358,7 +370,7 @@ def render() -> None:
     text = current_sentence()
     config = ToyConfig(d_model=d_model, h=h)
     run_on = toy_backend(name, config, [text])
-    with st.spinner(t("mh.computing")):
+    with st.spinner(t("multi_head.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
@@ -369,7 +381,7 @@ def render() -> None:
     _one_token_many_heads(trace, rows)
     _concat(trace, trace.blocks[0].params.W_O, rows)
     _base_configuration(trace)
-    solved_and_hurts(t("mh.solved"), t("mh.hurts"))
+    solved_and_hurts(t("multi_head.solved"), t("multi_head.hurts"))
 
 
 render()

@@ -77,11 +77,11 @@ def _generate(
     if count <= 0 or state["stopped"]:
         return
     seconds: list[float] = []
-    progress = st.progress(0.0, text=t("nt.streaming", i=1, count=count))
+    progress = st.progress(0.0, text=t("next_token.streaming", i=1, count=count))
     for step in model.stream(ids, count, candidates=SHOWN_CANDIDATES, **sampler):
         state["steps"].append(_step_record(step))
         seconds.append(step.seconds)
-        progress.progress((step.index + 1) / count, text=t("nt.streaming", i=step.index + 1,
+        progress.progress((step.index + 1) / count, text=t("next_token.streaming", i=step.index + 1,
                                                            count=count))  # fmt: skip
         _draw_text(model, state, shown)
         if step.id in model.tokenizer.end_ids:
@@ -100,7 +100,9 @@ def _draw_text(model: SmolLM2, state: dict[str, Any], shown: Any) -> None:
     draw's text behind it)."""
     prompt = _bytes(model, state["for"][0])
     new = _bytes(model, [s["id"] for s in state["steps"]])
-    none = "" if state["steps"] else f'<p class="tw-note">{html.escape(t("nt.text.none"))}</p>'
+    none = (
+        "" if state["steps"] else f'<p class="tw-note">{html.escape(t("next_token.text.none"))}</p>'
+    )
     shown.html(text_html(prompt, new) + none)
 
 
@@ -118,13 +120,16 @@ def _labels(model: SmolLM2, ids: Any, before: Any = ()) -> list[str]:
 def _sampler_controls() -> dict[str, Any]:
     left, mid, right = st.columns(3)
     with left:
-        temperature = st.slider(t("nt.temperature"), 0.0, 3.0, 1.0, 0.05, key=TEMPERATURE_KEY,
-                                help=t("nt.temperature_help"))  # fmt: skip
+        temperature = st.slider(t("next_token.temperature"), 0.0, 3.0, 1.0, 0.05,
+                                key=TEMPERATURE_KEY,
+                                help=t("next_token.temperature_help"))  # fmt: skip
     with mid:
-        top_k = st.slider(t("nt.top_k"), 0, 100, 0, 1, key=TOP_K_KEY, help=t("nt.top_k_help"))
+        top_k = st.slider(
+            t("next_token.top_k"), 0, 100, 0, 1, key=TOP_K_KEY, help=t("next_token.top_k_help")
+        )
     with right:
-        top_p = st.slider(t("nt.top_p"), 0.05, 1.0, 1.0, 0.05, key=TOP_P_KEY,
-                          help=t("nt.top_p_help"))  # fmt: skip
+        top_p = st.slider(t("next_token.top_p"), 0.05, 1.0, 1.0, 0.05, key=TOP_P_KEY,
+                          help=t("next_token.top_p_help"))  # fmt: skip
     return {"temperature": float(temperature), "top_k": int(top_k) or None,
             "top_p": None if top_p >= 1.0 else float(top_p)}  # fmt: skip
 
@@ -132,147 +137,150 @@ def _sampler_controls() -> dict[str, Any]:
 def _candidates(
     model: SmolLM2, ids: list[int], last_logits: np.ndarray, sampler: dict[str, Any]
 ) -> None:
-    st.subheader(t("nt.candidates.title"))
+    st.subheader(t("next_token.candidates.title"))
     probs = views.distribution(last_logits, **sampler)
     top = views.top_candidates(last_logits, probs, SHOWN_CANDIDATES)
     labels = [_labels(model, [c.id], before=ids)[0] for c in top]
     chart = charts.candidate_bars(
         labels, [c.probability for c in top], 0,
-        token_title=t("nt.axis.token"), prob_title=t("nt.axis.prob"),
+        token_title=t("next_token.axis.token"), prob_title=t("next_token.axis.prob"),
     )  # fmt: skip
     st.altair_chart(chart, width="stretch")
     if sampler["temperature"] == 0:
-        st.caption(t("nt.greedy_note"))
+        st.caption(t("next_token.greedy_note"))
     st.markdown(t(
-        "nt.shape_reading", t=f"{sampler['temperature']:g}", best=labels[0],
+        "next_token.shape_reading", t=f"{sampler['temperature']:g}", best=labels[0],
         p=f"{top[0].probability:.1%}", kept=f"{np.count_nonzero(probs):,}",
         vocab=f"{model.config.vocab_size:,}",
     ))  # fmt: skip
-    st.metric(t("nt.metric.entropy"), f"{views.entropy_bits(probs):.2f}")
+    st.metric(t("next_token.metric.entropy"), f"{views.entropy_bits(probs):.2f}")
 
 
 def _steps_viewer(model: SmolLM2, state: dict[str, Any]) -> None:
     steps = state["steps"]
     if not steps:
         return
-    st.subheader(t("nt.steps.title"))
+    st.subheader(t("next_token.steps.title"))
     ids = [*state["for"][0], *(s["id"] for s in steps)]
     start = len(state["for"][0])
     picked = _labels(model, ids[start:], before=ids[:start])
     options = {
-        i: t("nt.steps.label", i=i + 1, piece=picked[i], p=f"{s['p']:.3f}")
+        i: t("next_token.steps.label", i=i + 1, piece=picked[i], p=f"{s['p']:.3f}")
         for i, s in enumerate(steps)
     }
     if st.session_state.get(STEP_KEY) not in options:
         st.session_state[STEP_KEY] = len(steps) - 1
-    chosen = st.selectbox(t("nt.steps.pick"), list(options), format_func=options.__getitem__,
-                          key=STEP_KEY)  # fmt: skip
+    chosen = st.selectbox(t("next_token.steps.pick"), list(options),
+                          format_func=options.__getitem__, key=STEP_KEY)  # fmt: skip
     step = steps[chosen]
     frame = pd.DataFrame({
-        t("nt.col.token"): [
+        t("next_token.col.token"): [
             _labels(model, [i], before=ids[: start + chosen])[0] for i in step["top_ids"]
         ],
-        t("nt.col.model_p"): step["top_probs"],
-        t("nt.col.sample_p"): step["top_sample"],
-        t("nt.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
+        t("next_token.col.model_p"): step["top_probs"],
+        t("next_token.col.sample_p"): step["top_sample"],
+        t("next_token.col.picked"): ["✔" if i == step["id"] else "" for i in step["top_ids"]],
     })  # fmt: skip
     probability = st.column_config.NumberColumn(format="%.4f")  # one precision for both columns
     st.dataframe(
         frame,
         hide_index=True,
         height=table_height(len(frame)),
-        column_config={t("nt.col.model_p"): probability, t("nt.col.sample_p"): probability},
+        column_config={
+            t("next_token.col.model_p"): probability,
+            t("next_token.col.sample_p"): probability,
+        },
     )
 
 
 def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:
-    st.subheader(t("nt.attn.title"))
-    st.markdown(t("nt.attn.body"))
+    st.subheader(t("next_token.attn.title"))
+    st.markdown(t("next_token.attn.body"))
     left, right = st.columns(2)
     with left:
-        layer = st.slider(t("nt.attn.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY)
+        layer = st.slider(t("next_token.attn.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY)
     with right:
-        head = st.slider(t("nt.attn.head"), 1, model.config.h, 1, key=HEAD_KEY)
+        head = st.slider(t("next_token.attn.head"), 1, model.config.h, 1, key=HEAD_KEY)
     shown = ids[: views.ATTENTION_TOKENS]
     if len(ids) > len(shown):
-        st.caption(t("nt.attn.capped", n=len(ids), shown=len(shown)))
+        st.caption(t("next_token.attn.capped", n=len(ids), shown=len(shown)))
     weights = smollm2_attention(tuple(shown), backend)[layer - 1, head - 1]  # (m, m)
     labels = token_axis(_labels(model, shown))
     spec = charts.causal_heatmap(
-        views.masked_attention(weights), labels, query_title=t("nt.axis.query"),
-        key_title=t("nt.axis.key"), value_title=t("nt.axis.weight"),
+        views.masked_attention(weights), labels, query_title=t("next_token.axis.query"),
+        key_title=t("next_token.axis.key"), value_title=t("next_token.axis.weight"),
     )  # fmt: skip
     st.vega_lite_chart(spec, width="content")
 
 
 def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> None:
-    st.subheader(t("nt.loss.title"))
-    st.markdown(t("nt.loss.body"))
+    st.subheader(t("next_token.loss.title"))
+    st.markdown(t("next_token.loss.body"))
     ppl = views.perplexity(losses)
     key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
     if ppl is not None:
         labels = token_axis(_labels(model, prompt_ids))[1:]  # the first token is not predicted
         st.altair_chart(
-            charts.loss_bars(labels, losses, token_title=t("nt.axis.predicted"),
-                             loss_title=t("nt.axis.loss")),
+            charts.loss_bars(labels, losses, token_title=t("next_token.axis.predicted"),
+                             loss_title=t("next_token.axis.loss")),
             width="stretch",
         )  # fmt: skip
         left, right = st.columns(2)
-        left.metric(t("nt.metric.loss"), f"{float(np.mean(losses)):.3f}")
-        right.metric(t("nt.metric.ppl"), f"{ppl:,.1f}")
+        left.metric(t("next_token.metric.loss"), f"{float(np.mean(losses)):.3f}")
+        right.metric(t("next_token.metric.ppl"), f"{ppl:,.1f}")
     st.markdown(t(key, **fields))
 
 
 def _speed_and_cache(model: SmolLM2, state: dict[str, Any], n_total: int) -> None:
-    st.subheader(t("nt.speed.title"))
-    st.markdown(t("nt.speed.body"))
+    st.subheader(t("next_token.speed.title"))
+    st.markdown(t("next_token.speed.body"))
     read, decoded = state.get("prefill"), state["decode"]
     prefill = None if read is None else views.tokens_per_second(*read)
     decode = None if decoded is None else views.tokens_per_second(*decoded)
     names, rates = [], []
     if prefill is not None and read is not None:
-        names.append(t("nt.speed.prefill", n=read[0]))
+        names.append(t("next_token.speed.prefill", n=read[0]))
         rates.append(prefill)
     if decode is not None and decoded is not None:
-        names.append(t("nt.speed.decode", n=decoded[0]))
+        names.append(t("next_token.speed.decode", n=decoded[0]))
         rates.append(decode)
     if rates:
-        st.altair_chart(charts.speed_bars(names, rates, rate_title=t("nt.axis.rate")),
+        st.altair_chart(charts.speed_bars(names, rates, rate_title=t("next_token.axis.rate")),
                         width="stretch")  # fmt: skip
     key, fields = views.speed_reading(prefill, decode)
     st.markdown(t(key, **fields))
 
-    st.subheader(t("nt.cache.title"))
+    st.subheader(t("next_token.cache.title"))
     cfg = model.config
     size = views.cache_size(cfg, n_total)
-    st.markdown(t("nt.cache.body", layers=cfg.n_layers, h_kv=cfg.h_kv, d_head=cfg.d_head,
+    st.markdown(t("next_token.cache.body", layers=cfg.n_layers, h_kv=cfg.h_kv, d_head=cfg.d_head,
                   per_token=human_bytes(size.per_token)))  # fmt: skip
     left, right = st.columns(2)
-    left.metric(t("nt.metric.cache_token"), human_bytes(size.per_token))
-    right.metric(t("nt.metric.cache_total", n=n_total), human_bytes(size.total))
+    left.metric(t("next_token.metric.cache_token"), human_bytes(size.per_token))
+    right.metric(t("next_token.metric.cache_total", n=n_total), human_bytes(size.total))
     st.markdown(t(
-        "nt.cache.gqa", h=cfg.h, h_kv=cfg.h_kv, total=human_bytes(size.total),
+        "next_token.cache.gqa", h=cfg.h, h_kv=cfg.h_kv, total=human_bytes(size.total),
         total_full=human_bytes(size.total_full), saving=f"{size.saving:.0%}",
     ))  # fmt: skip
 
 
 def render() -> None:
-    selected = page_start("nt.title")
-    st.markdown(t("nt.intro"))
+    selected = page_start("next_token.title")
+    st.markdown(t("next_token.intro"))
     if selected is None:
         return
-    prompt = st.text_area(t("nt.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
-                          key=PROMPT_KEY, help=t("nt.prompt_help"), height=90)  # fmt: skip
+    prompt = st.text_area(t("next_token.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
+                          key=PROMPT_KEY, help=t("next_token.prompt_help"), height=90)  # fmt: skip
     loaded = smollm2_model()
     if loaded is None:
         return
-    chat = st.toggle(t("nt.chat"), key=CHAT_KEY, help=t("nt.chat_help"),
+    chat = st.toggle(t("next_token.chat"), key=CHAT_KEY, help=t("next_token.chat_help"),
                      disabled=loaded.tokenizer.chat_template is None)  # fmt: skip
     if chat and prompt.strip() and loaded.tokenizer.chat_template is not None:
         prompt = loaded.tokenizer.chat(prompt)
     prompt_ids = tuple(loaded.tokenize(prompt))
     if not prompt_ids:
-        st.info(t("nt.empty"), icon=":material/edit_note:")
+        st.info(t("next_token.empty"), icon=":material/edit_note:")
         return
     cfg = loaded.config
     work = int(cfg.multiply_adds(len(prompt_ids)) * PYTHON_QUANTIZED_SLOWDOWN)
@@ -281,25 +289,27 @@ def render() -> None:
     state = _state(prompt_ids, backend)
     ids = [*prompt_ids, *(s["id"] for s in state["steps"])]
     if len(ids) > cfg.context_length:
-        st.warning(t("nt.too_long", n=len(ids), context=cfg.context_length))
+        st.warning(t("next_token.too_long", n=len(ids), context=cfg.context_length))
         return
     pieces = _labels(model, prompt_ids)
-    st.caption(t("nt.tokens", n=len(pieces), tokens=" · ".join(pieces)))
+    st.caption(t("next_token.tokens", n=len(pieces), tokens=" · ".join(pieces)))
     left, right = st.columns(2)
-    left.metric(t("nt.metric.n"), len(prompt_ids))
-    right.metric(t("nt.metric.vocab"), f"{cfg.vocab_size:,}")
+    left.metric(t("next_token.metric.n"), len(prompt_ids))
+    right.metric(t("next_token.metric.vocab"), f"{cfg.vocab_size:,}")
 
     sampler = _sampler_controls()
     buttons = st.columns(4)
     asked = {
-        "next": buttons[0].button(t("nt.next"), key="nt_next"),
-        "sample": buttons[1].button(t("nt.sample"), key="nt_sample"),
-        "generate": buttons[2].button(t("nt.generate", count=GENERATE_COUNT), key="nt_generate"),
+        "next": buttons[0].button(t("next_token.next"), key="nt_next"),
+        "sample": buttons[1].button(t("next_token.sample"), key="nt_sample"),
+        "generate": buttons[2].button(
+            t("next_token.generate", count=GENERATE_COUNT), key="nt_generate"
+        ),
     }
-    if buttons[3].button(t("nt.reset"), key="nt_reset"):
+    if buttons[3].button(t("next_token.reset"), key="nt_reset"):
         state.update(steps=[], prefill=None, decode=None, stopped=False)
-    st.caption(t("nt.buttons_help", count=GENERATE_COUNT, most=MAX_NEW_TOKENS))
-    st.subheader(t("nt.text.title"))
+    st.caption(t("next_token.buttons_help", count=GENERATE_COUNT, most=MAX_NEW_TOKENS))
+    st.subheader(t("next_token.text.title"))
     shown = st.empty()
     _draw_text(model, state, shown)
     if asked["next"]:
@@ -309,12 +319,12 @@ def render() -> None:
     elif asked["generate"]:
         _generate(model, state, GENERATE_COUNT, sampler, shown)
     if state["stopped"]:
-        st.info(t("nt.stopped"), icon=":material/stop_circle:")
+        st.info(t("next_token.stopped"), icon=":material/stop_circle:")
     elif len(state["steps"]) >= MAX_NEW_TOKENS:
-        st.info(t("nt.full", most=MAX_NEW_TOKENS), icon=":material/block:")
+        st.info(t("next_token.full", most=MAX_NEW_TOKENS), icon=":material/block:")
     ids = [*prompt_ids, *(s["id"] for s in state["steps"])]
 
-    with st.spinner(t("nt.scoring")):
+    with st.spinner(t("next_token.scoring")):
         last_logits, _, _ = smollm2_scoring(tuple(ids), backend)
         _, prompt_losses, _ = smollm2_scoring(prompt_ids, backend)
     _candidates(model, ids, last_logits, sampler)
@@ -322,7 +332,7 @@ def render() -> None:
     _attention(model, ids, backend)
     _loss(model, prompt_ids, prompt_losses)
     _speed_and_cache(model, state, len(ids))
-    solved_and_hurts(t("nt.solved"), t("nt.hurts"))
+    solved_and_hurts(t("next_token.solved"), t("next_token.hurts"))
 
 
 render()

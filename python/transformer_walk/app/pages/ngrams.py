@@ -64,47 +64,47 @@ def _latex_word(word: str) -> str:
 
 
 def _intro(model: NgramCounts, language: Language, words: list[str]) -> None:
-    st.markdown(t("ngram.intro"))
+    st.markdown(t("ngrams.intro"))
     st.latex(r"P(w_t \mid w_{t-n+1},\dots,w_{t-1}) = \frac{c(w_{t-n+1}\dots w_{t-1}\,w_t)}"
              r"{c(w_{t-n+1}\dots w_{t-1}\,\cdot)}")  # fmt: skip
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("ngram.metric.sentences"), f"{len(model.sentences):,}")
+    c1.metric(t("ngrams.metric.sentences"), f"{len(model.sentences):,}")
     c2.metric(
-        t("ngram.metric.tokens" if language == "en" else "ngram.metric.chars"),
+        t("ngrams.metric.tokens" if language == "en" else "ngrams.metric.chars"),
         f"{model.n_tokens:,}",
     )
-    c3.metric(t("ngram.metric.vocab"), f"{len(model.vocabulary):,}")
+    c3.metric(t("ngrams.metric.vocab"), f"{len(model.vocabulary):,}")
     chosen = say(corpus.corpus_choice(words))
     if chosen:
         st.info(chosen, icon=":material/translate:")
-    with st.expander(t("ngram.corpus.title")):
-        st.markdown(t("ngram.corpus.body" if language == "en" else "ngram.corpus.body_zh"))
+    with st.expander(t("ngrams.corpus.title")):
+        st.markdown(t("ngrams.corpus.body" if language == "en" else "ngrams.corpus.body_zh"))
         st.code("\n".join(corpus.raw_sentences(language)[:12]), language=None)
 
 
 def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> None:
-    st.header(t("ngram.chain.title"), divider="gray")
-    st.markdown(t("ngram.chain.body"))
+    st.header(t("ngrams.chain.title"), divider="gray")
+    st.markdown(t("ngrams.chain.body"))
     left, right = st.columns(2)
-    labels = {2: t("ngram.order.2"), 3: t("ngram.order.3")}
+    labels = {2: t("ngrams.order.2"), 3: t("ngrams.order.3")}
     n = left.radio(
-        t("ngram.order"), options=[2, 3], format_func=labels.__getitem__,
+        t("ngrams.order"), options=[2, 3], format_func=labels.__getitem__,
         key=translated_radio(ORDER_KEY), horizontal=True,
     )  # fmt: skip
-    smooth = right.toggle(t("ngram.smooth"), key=SMOOTH_KEY, help=t("ngram.smooth_help"))
+    smooth = right.toggle(t("ngrams.smooth"), key=SMOOTH_KEY, help=t("ngrams.smooth_help"))
     add_k = 1.0 if smooth else 0.0
     score = model.score(words, n, add_k=add_k)
 
     unknown = sorted({w for w in words if (w,) not in model.plain[1]})
     if unknown:
-        st.info(t("ngram.chain.unknown", words=join_names(unknown)), icon=":material/help:")
+        st.info(t("ngrams.chain.unknown", words=join_names(unknown)), icon=":material/help:")
     st.latex(_chain_latex(score, n))
     st.dataframe(_steps_frame(score), width="stretch", hide_index=True)
 
     m1, m2 = st.columns(2)
-    m1.metric(t("ngram.metric.p"), power_label(score.probability))
+    m1.metric(t("ngrams.metric.p"), power_label(score.probability))
     logp = score.log_probability
-    m2.metric(t("ngram.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
+    m2.metric(t("ngrams.metric.logp"), "−∞" if logp == -math.inf else f"{logp:.2f}")
     if score.zero_steps:
         quoted = [
             "“" + " ".join(_shown(w) for w in (*score.steps[i].context, score.steps[i].word)) + "”"
@@ -117,15 +117,15 @@ def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> Non
         # every word unknown: there is no "stretch" the corpus missed, only words it lacks
         none_known = bool(words) and all((w,) not in model.plain[1] for w in words)
         st.warning(
-            t("ngram.chain.zero_unknown")
+            t("ngrams.chain.zero_unknown")
             if none_known
-            else t("ngram.chain.zero", ngrams=missing, count=len(score.zero_steps)),
+            else t("ngrams.chain.zero", ngrams=missing, count=len(score.zero_steps)),
             icon=":material/block:",
         )
     elif smooth:
-        st.info(t("ngram.chain.smoothed"), icon=":material/water_drop:")
+        st.info(t("ngrams.chain.smoothed"), icon=":material/water_drop:")
     else:
-        seen = "ngram.chain.all_seen" if language == "en" else "ngram.chain.all_seen_zh"
+        seen = "ngrams.chain.all_seen" if language == "en" else "ngrams.chain.all_seen_zh"
         st.success(t(seen), icon=":material/check_circle:")
 
 
@@ -143,7 +143,7 @@ def _chain_latex(score: SentenceScore, n: int) -> str:
         rows[-1] += r" \cdots"
     product = r" \\ &\quad\cdot ".join(rows)
     return (
-        rf"\begin{{aligned}}P({tex_words(t('ngram.tex.sentence'))}) &= "
+        rf"\begin{{aligned}}P({tex_words(t('ngrams.tex.sentence'))}) &= "
         rf"\prod_{{t=1}}^{{{len(score.steps)}}} P(w_t \mid {history}) \\"
         rf" &= {product} \\ &= {scientific(score.probability, 3)}\end{{aligned}}"
     )
@@ -153,10 +153,10 @@ def _steps_frame(score: SentenceScore) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "t": list(range(1, len(score.steps) + 1)),
-            t("ngram.col.context"): [" ".join(_shown(w) for w in s.context) for s in score.steps],
-            t("ngram.col.word"): [_shown(s.word) for s in score.steps],
-            t("ngram.col.count"): [s.count for s in score.steps],
-            t("ngram.col.context_count"): [s.context_count for s in score.steps],
+            t("ngrams.col.context"): [" ".join(_shown(w) for w in s.context) for s in score.steps],
+            t("ngrams.col.word"): [_shown(s.word) for s in score.steps],
+            t("ngrams.col.count"): [s.count for s in score.steps],
+            t("ngrams.col.context_count"): [s.context_count for s in score.steps],
             # an unseen context is 0/0, undefined: the model scores it 0, and the cell says both
             "P": [
                 "0 (0/0)" if s.context_count == 0 and s.probability == 0 else f"{s.probability:.4f}"
@@ -167,28 +167,28 @@ def _steps_frame(score: SentenceScore) -> pd.DataFrame:
 
 
 def _next_words(model: NgramCounts, words: list[str], language: Language) -> None:
-    st.header(t("ngram.next.title"), divider="gray")
-    st.markdown(t("ngram.next.body"))
+    st.header(t("ngrams.next.title"), divider="gray")
+    st.markdown(t("ngrams.next.body"))
     options = list(model.vocabulary)
     in_vocab = [w for w in words if w in options]
     default = in_vocab[0] if in_vocab else WINDOW_DEMOS[language].pronoun
     keep_valid_choice(WORD_KEY, options, default)
-    word = st.selectbox(t("ngram.next.word"), options=options, key=WORD_KEY)
+    word = st.selectbox(t("ngrams.next.word"), options=options, key=WORD_KEY)
     found = model.continuations((word,), top=10)
     total = model.contexts[2][(word,)]
-    st.caption(t("ngram.next.caption", word=word, total=total, kinds=len(
+    st.caption(t("ngrams.next.caption", word=word, total=total, kinds=len(
         [g for g in model.counts[2] if g[0] == word])))  # fmt: skip
     if not found:
-        st.info(t("ngram.next.none", word=word))
+        st.info(t("ngrams.next.none", word=word))
         return
     st.altair_chart(
         charts_ngrams.continuations(
             [_shown(w) for w, _, _ in found],
             [p for _, _, p in found],
             [c for _, c, _ in found],
-            word_title=t("ngram.next.axis_word", word=word),
-            probability_title=t("ngram.next.axis_p", word=word),
-            count_title=t("ngram.next.axis_count"),
+            word_title=t("ngrams.next.axis_word", word=word),
+            probability_title=t("ngrams.next.axis_p", word=word),
+            count_title=t("ngrams.next.axis_count"),
         ),
         width="stretch",
     )
@@ -202,12 +202,12 @@ def _next_words(model: NgramCounts, words: list[str], language: Language) -> Non
 def _sparsity(
     full: NgramCounts, train: NgramCounts, heldout: list[Words], words: list[str]
 ) -> None:
-    st.header(t("ngram.sparse.title"), divider="gray")
-    st.markdown(t("ngram.sparse.body"))
+    st.header(t("ngrams.sparse.title"), divider="gray")
+    st.markdown(t("ngrams.sparse.body"))
     rows = sparsity(train, heldout, words, full)
-    series_possible = t("ngram.sparse.series.possible")
-    series_heldout = t("ngram.sparse.series.heldout")
-    series_sentence = t("ngram.sparse.series.sentence")
+    series_possible = t("ngrams.sparse.series.possible")
+    series_heldout = t("ngrams.sparse.series.heldout")
+    series_sentence = t("ngrams.sparse.series.sentence")
     long = pd.DataFrame(
         [
             {"n": r.n, "series": name, "share": share}
@@ -224,8 +224,8 @@ def _sparsity(
             long,
             series_order=[series_possible, series_heldout, series_sentence],
             n_title="n",
-            share_title=t("ngram.sparse.axis_share"),
-            series_title=t("ngram.sparse.axis_series"),
+            share_title=t("ngrams.sparse.axis_share"),
+            series_title=t("ngrams.sparse.axis_series"),
         ),
         width="stretch",
     )
@@ -233,12 +233,12 @@ def _sparsity(
         pd.DataFrame(
             {
                 "n": [r.n for r in rows],
-                t("ngram.sparse.col.distinct"): [r.distinct for r in rows],
+                t("ngrams.sparse.col.distinct"): [r.distinct for r in rows],
                 "|V|ⁿ": [power_label(r.possible) for r in rows],
-                t("ngram.sparse.col.heldout"): [
+                t("ngrams.sparse.col.heldout"): [
                     f"{r.heldout_unseen}/{r.heldout_total}" for r in rows
                 ],
-                t("ngram.sparse.col.sentence"): [
+                t("ngrams.sparse.col.sentence"): [
                     f"{r.sentence_unseen}/{r.sentence_total}" if r.sentence_total else "—"
                     for r in rows
                 ],
@@ -249,13 +249,13 @@ def _sparsity(
     )
     # words + 1 factors: ⟨s⟩ before the first word, ⟨/s⟩ after the last
     st.caption(
-        t("ngram.sparse.unpadded", words=len(words), bigrams=max(len(words) - 1, 0),
+        t("ngrams.sparse.unpadded", words=len(words), bigrams=max(len(words) - 1, 0),
           factors=len(words) + 1)
     )  # fmt: skip
     last = rows[-1]
     st.markdown(
         t(
-            "ngram.sparse.summary",
+            "ngrams.sparse.summary",
             n=last.n,
             seen=f"{last.distinct:,}",
             possible=power_label(last.possible),
@@ -268,27 +268,27 @@ def _sparsity(
 def _window(model: NgramCounts, language: Language) -> None:
     demo = WINDOW_DEMOS[language]
     zh = language == "zh"
-    st.header(t("ngram.window.title_zh" if zh else "ngram.window.title"), divider="gray")
-    st.markdown(t("ngram.window.body_zh" if zh else "ngram.window.body"))
+    st.header(t("ngrams.window.title_zh" if zh else "ngrams.window.title"), divider="gray")
+    st.markdown(t("ngrams.window.body_zh" if zh else "ngrams.window.body"))
     options = list(demo.sentences)
     keep_valid_choice(FAR_KEY, options, options[0])
-    sentence = st.radio(t("ngram.window.pick"), options=options, key=FAR_KEY)
+    sentence = st.radio(t("ngrams.window.pick"), options=options, key=FAR_KEY)
     words = corpus.words(sentence)
     target = words.index(demo.pronoun)
     name_index = name_end(words, demo.name)
     rows = window_rows(model, words, target, name_index, (demo.pronoun, demo.other))
-    yes, no = t("ngram.window.yes"), t("ngram.window.no")
+    yes, no = t("ngrams.window.yes"), t("ngrams.window.no")
     st.dataframe(
         pd.DataFrame(
             {
                 "n": [r.n for r in rows],
-                t("ngram.window.col.context"): [
+                t("ngrams.window.col.context"): [
                     " ".join(_shown(w) for w in r.context) for r in rows
                 ],
-                t("ngram.window.col.sees"): [yes if r.sees_name else no for r in rows],
-                t("ngram.col.context_count"): [r.context_count for r in rows],
-                t("ngram.window.col.p", word=demo.pronoun): [round(r.p_his, 3) for r in rows],
-                t("ngram.window.col.p", word=demo.other): [round(r.p_her, 3) for r in rows],
+                t("ngrams.window.col.sees"): [yes if r.sees_name else no for r in rows],
+                t("ngrams.col.context_count"): [r.context_count for r in rows],
+                t("ngrams.window.col.p", word=demo.pronoun): [round(r.p_his, 3) for r in rows],
+                t("ngrams.window.col.p", word=demo.other): [round(r.p_her, 3) for r in rows],
             }
         ),
         hide_index=True,
@@ -298,7 +298,7 @@ def _window(model: NgramCounts, language: Language) -> None:
     vocab = len(model.vocabulary)
     st.markdown(
         t(
-            "ngram.window.needed_zh" if zh else "ngram.window.needed",
+            "ngrams.window.needed_zh" if zh else "ngrams.window.needed",
             **({"last": demo.name[-1]} if zh else {}),
             name="".join(demo.name),
             distance=target - name_index,
@@ -310,19 +310,19 @@ def _window(model: NgramCounts, language: Language) -> None:
 
 
 def render() -> None:
-    page_start("ngram.title", caption="ngram.no_backend", uses_backend=False)
+    page_start("ngrams.title", caption="ngrams.no_backend", uses_backend=False)
     words = corpus.words(current_sentence())
     language = corpus.language_of(words)
     full, train, heldout = corpus_models(language)
     _intro(full, language, words)
     if not words:
-        st.info(t("ngram.empty"), icon=":material/edit_note:")
+        st.info(t("ngrams.empty"), icon=":material/edit_note:")
     else:
         _chain_rule(full, words, language)
         _next_words(full, words, language)
     _sparsity(full, train, heldout, words)
     _window(full, language)
-    solved_and_hurts(t("ngram.solved"), t("ngram.hurts"))
+    solved_and_hurts(t("ngrams.solved"), t("ngrams.hurts"))
 
 
 render()

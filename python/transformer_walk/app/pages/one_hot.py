@@ -49,11 +49,11 @@ WORDS_KEY = "onehot_words"
 VOCAB_KEY = "onehot_race_vocab"
 DEFAULT_WORDS = ("cat", "dog", "computer")
 INT64_BYTES = 8
-VOCABULARY_LABELS = {"article": "onehot.memory.article", "minilm": "onehot.memory.minilm"}
+VOCABULARY_LABELS = {"article": "one_hot.memory.article", "minilm": "one_hot.memory.minilm"}
 
 
 def _intro() -> None:
-    st.markdown(t("onehot.intro"))
+    st.markdown(t("one_hot.intro"))
     st.latex(
         r"\boldsymbol{x}_i = (0,\ldots,0,\underbrace{1}_{\mathrm{id}_i},0,\ldots,0)"
         r" \in \mathbb{R}^{|V|}"
@@ -70,29 +70,29 @@ def _abridged(row: np.ndarray) -> str:
 
 
 def _sentence(trace: Trace) -> None:
-    st.header(t("onehot.sentence.title"), divider="gray")
+    st.header(t("one_hot.sentence.title"), divider="gray")
     vocab = len(trace.vocab)
-    st.markdown(t("onehot.sentence.body", vocab=vocab, n=trace.n))
+    st.markdown(t("one_hot.sentence.body", vocab=vocab, n=trace.n))
     shown = min(trace.n, MAX_GRID_ROWS)
     st.altair_chart(
         charts_one_hot.one_hot_grid(
             token_axis(trace.tokens, 0, shown),  # "4 · the": the same word, two rows
             np.argmax(trace.one_hot[:shown], axis=1).tolist(),  # where the backend put the 1
             vocab,
-            token_title=t("onehot.chart.token"),
-            column_title=t("onehot.chart.column"),
+            token_title=t("one_hot.chart.token"),
+            column_title=t("one_hot.chart.column"),
         ),
         width="stretch",
     )
     if shown < trace.n:
-        st.caption(t("onehot.sentence.capped", shown=shown, n=trace.n))
-    index, token_config = token_index(token_axis(trace.tokens), t("onehot.col.token"))
+        st.caption(t("one_hot.sentence.capped", shown=shown, n=trace.n))
+    index, token_config = token_index(token_axis(trace.tokens), t("one_hot.col.token"))
     st.dataframe(
         pd.DataFrame(
             {
-                t("onehot.col.id"): np.argmax(trace.one_hot, axis=1).tolist(),
-                t("onehot.col.row"): [_abridged(row) for row in trace.one_hot],
-                t("onehot.col.ones"): np.count_nonzero(trace.one_hot, axis=1).tolist(),
+                t("one_hot.col.id"): np.argmax(trace.one_hot, axis=1).tolist(),
+                t("one_hot.col.row"): [_abridged(row) for row in trace.one_hot],
+                t("one_hot.col.ones"): np.count_nonzero(trace.one_hot, axis=1).tolist(),
             },
             index=index,
         ),
@@ -103,22 +103,22 @@ def _sentence(trace: Trace) -> None:
 
 
 def _memory(trace: Trace) -> None:
-    st.header(t("onehot.memory.title"), divider="gray")
-    st.markdown(t("onehot.memory.body"))
+    st.header(t("one_hot.memory.title"), divider="gray")
+    st.markdown(t("one_hot.memory.body"))
     n = trace.n
-    vocabularies = [("onehot.memory.toy", len(trace.vocab))] + [
+    vocabularies = [("one_hot.memory.toy", len(trace.vocab))] + [
         (VOCABULARY_LABELS[name], size) for name, size in REALISTIC_VOCABULARIES
     ]
     st.dataframe(
         pd.DataFrame(
             {
-                t("onehot.memory.vocab"): [t(label) for label, _ in vocabularies],
-                t("onehot.memory.size"): [f"{size:,}" for _, size in vocabularies],
-                t("onehot.memory.numbers"): [f"{n * size:,}" for _, size in vocabularies],
-                t("onehot.memory.bytes"): [
+                t("one_hot.memory.vocab"): [t(label) for label, _ in vocabularies],
+                t("one_hot.memory.size"): [f"{size:,}" for _, size in vocabularies],
+                t("one_hot.memory.numbers"): [f"{n * size:,}" for _, size in vocabularies],
+                t("one_hot.memory.bytes"): [
                     human_bytes(one_hot_bytes(n, size)) for _, size in vocabularies
                 ],
-                t("onehot.memory.useful"): [f"{1 / size:.4%}" for _, size in vocabularies],
+                t("one_hot.memory.useful"): [f"{1 / size:.4%}" for _, size in vocabularies],
             }
         ),
         hide_index=True,
@@ -129,22 +129,22 @@ def _memory(trace: Trace) -> None:
         own = word_pieces(tokenizer, trace.text).n
         minilm = dict(REALISTIC_VOCABULARIES)["minilm"]
         st.caption(
-            t("onehot.memory.same_n", n=n, own=own,
+            t("one_hot.memory.same_n", n=n, own=own,
               size=human_bytes(one_hot_bytes(own, minilm)))
         )  # fmt: skip
     article_size = dict(REALISTIC_VOCABULARIES)["article"]
     article_bytes = one_hot_bytes(n, article_size)
     st.latex(
         (
-            rf"n \times |V| \times 4\ {tex_words(t('onehot.tex.bytes'))} = {n} \times "
+            rf"n \times |V| \times 4\ {tex_words(t('one_hot.tex.bytes'))} = {n} \times "
             rf"{article_size:,} \times 4 = {article_bytes:,}\ "
         ).replace(",", "{,}")
-        + tex_words(t("onehot.tex.bytes"))
+        + tex_words(t("one_hot.tex.bytes"))
     )
     ids_bytes = n * INT64_BYTES
     st.markdown(
         t(
-            "onehot.memory.ids",
+            "one_hot.memory.ids",
             ids=human_bytes(ids_bytes),
             ratio=f"{article_bytes / ids_bytes:,.0f}",
         )
@@ -158,9 +158,9 @@ def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
             cos,
             words,
             words,
-            row_title=t("onehot.orth.chart_row"),
-            col_title=t("onehot.orth.chart_col"),
-            value_title=t("onehot.orth.chart_value"),
+            row_title=t("one_hot.orth.chart_row"),
+            col_title=t("one_hot.orth.chart_col"),
+            value_title=t("one_hot.orth.chart_value"),
             fmt=".0f",
             domain=(0.0, 1.0),
             width=charts.HALF,
@@ -170,8 +170,8 @@ def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
 
 
 def _orthogonality(trace: Trace, backend_label: str, module: Backend) -> None:
-    st.header(t("onehot.orth.title"), divider="gray")
-    st.markdown(t("onehot.orth.body"))
+    st.header(t("one_hot.orth.title"), divider="gray")
+    st.markdown(t("one_hot.orth.body"))
     st.latex(
         r"\operatorname{sim}(a, b) = \cos\theta = "
         r"\frac{\boldsymbol{x}_a^{\mathsf T}\boldsymbol{x}_b}"
@@ -183,18 +183,18 @@ def _orthogonality(trace: Trace, backend_label: str, module: Backend) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         if len(distinct) < 2:
-            st.info(t("onehot.orth.single"))
+            st.info(t("one_hot.orth.single"))
         else:
             cos = cosine_matrix(trace.one_hot[distinct])  # (m, m) over distinct tokens
             largest = max_off_diagonal(cos)
             shown = distinct[:MAX_COSINE_TOKENS]
             _cosine_heatmap(cos[: len(shown), : len(shown)], [trace.tokens[i] for i in shown])
             if len(shown) < len(distinct):
-                st.caption(t("onehot.orth.capped", shown=len(shown), m=len(distinct)))
+                st.caption(t("one_hot.orth.capped", shown=len(shown), m=len(distinct)))
             if np.array_equal(cos, np.eye(len(distinct))):
                 st.success(
                     t(
-                        "onehot.orth.identity",
+                        "one_hot.orth.identity",
                         backend=backend_label,
                         m=len(distinct),
                         largest=f"{largest:g}",
@@ -202,18 +202,18 @@ def _orthogonality(trace: Trace, backend_label: str, module: Backend) -> None:
                     icon=":material/check_circle:",
                 )
             else:
-                st.error(t("onehot.orth.not_identity", largest=f"{largest:g}"))
+                st.error(t("one_hot.orth.not_identity", largest=f"{largest:g}"))
         if repeated:
             st.caption(
                 t(
-                    "onehot.orth.repeated",
+                    "one_hot.orth.repeated",
                     tokens=join_names([f"“{w}”" for w in repeated]),
                     count=len(repeated),
                 )
             )
     with right:
         _compare_words(trace, module)
-    st.markdown(t("onehot.orth.verdict"))
+    st.markdown(t("one_hot.orth.verdict"))
 
 
 def _compare_words(trace: Trace, module: Backend) -> None:
@@ -223,14 +223,14 @@ def _compare_words(trace: Trace, module: Backend) -> None:
     chosen = st.session_state.get(WORDS_KEY, list(DEFAULT_WORDS))
     st.session_state[WORDS_KEY] = [w for w in chosen if w in vocabulary]
     words = st.multiselect(
-        t("onehot.orth.words"),
+        t("one_hot.orth.words"),
         options=vocabulary,
         key=WORDS_KEY,
-        help=t("onehot.orth.words_help"),
+        help=t("one_hot.orth.words_help"),
         max_selections=MAX_COSINE_TOKENS,
     )
     if len(words) < 2:
-        st.info(t("onehot.orth.words_few"))
+        st.info(t("one_hot.orth.words_few"))
         return
     ids = trace.vocab.ids(words)  # (m,)
     x = module.one_hot(ids, len(trace.vocab), dtype=np.float64)  # (m, |V|) on the backend
@@ -248,8 +248,8 @@ def _compare_words(trace: Trace, module: Backend) -> None:
 
 
 def _lookup(trace: Trace, name: str, module: Backend) -> None:
-    st.header(t("onehot.lookup.title"), divider="gray")
-    st.markdown(t("onehot.lookup.body"))
+    st.header(t("one_hot.lookup.title"), divider="gray")
+    st.markdown(t("one_hot.lookup.body"))
     st.latex(
         r"\boldsymbol{x}_i^{\mathsf T} E = \sum_{v=1}^{|V|} x_{i,v}\, E_{v,:}"
         r" = E_{\mathrm{id}_i,:}"
@@ -259,17 +259,17 @@ def _lookup(trace: Trace, name: str, module: Backend) -> None:
     label = t(f"backend.{name}")
     if diff == 0.0:
         st.success(
-            t("onehot.lookup.check", n=trace.n, backend=label, diff=f"{diff:g}"),
+            t("one_hot.lookup.check", n=trace.n, backend=label, diff=f"{diff:g}"),
             icon=":material/check_circle:",
         )
     else:
-        st.error(t("onehot.lookup.mismatch", diff=difference_label(diff), backend=label))
+        st.error(t("one_hot.lookup.mismatch", diff=difference_label(diff), backend=label))
     _race(trace, name)
 
 
 def _race(trace: Trace, name: str) -> None:
-    st.subheader(t("onehot.race.title"))
-    st.markdown(t("onehot.race.body", d=RACE_D))
+    st.subheader(t("one_hot.race.title"))
+    st.markdown(t("one_hot.race.body", d=RACE_D))
     # Every option must hold the sentence's ids (a long sentence grows the toy vocabulary).
     sizes = [s for s in RACE_VOCABULARY_SIZES if s >= len(trace.vocab)] or [len(trace.vocab)]
     if st.session_state.get(VOCAB_KEY) not in sizes:
@@ -277,34 +277,34 @@ def _race(trace: Trace, name: str) -> None:
             RACE_DEFAULT_VOCABULARY if RACE_DEFAULT_VOCABULARY in sizes else sizes[-1]
         )
     vocab_size = st.select_slider(
-        t("onehot.race.vocab"),
+        t("one_hot.race.vocab"),
         options=sizes,
         key=VOCAB_KEY,
         format_func=lambda v: f"{v:,}",
-        help=t("onehot.race.vocab_help"),
+        help=t("one_hot.race.vocab_help"),
     )
     ids = trace.ids.tolist()
     kept = race_tokens(len(ids), vocab_size)
     if kept < len(ids):
         full = human_bytes(one_hot_bytes(len(ids), vocab_size))
         vocab = f"{vocab_size:,}"
-        st.caption(t("onehot.race.capped", kept=kept, n=len(ids), vocab=vocab, size=full))
+        st.caption(t("one_hot.race.capped", kept=kept, n=len(ids), vocab=vocab, size=full))
     race_name = backend_within_budget(name, race_multiply_adds(kept, vocab_size))
-    with st.spinner(t("onehot.race.running")):
+    with st.spinner(t("one_hot.race.running")):
         result = race(race_name, get_backend(race_name), ids[:kept], vocab_size)
 
-    route_one_hot, route_lookup = t("onehot.race.route_one_hot"), t("onehot.race.route_lookup")
+    route_one_hot, route_lookup = t("one_hot.race.route_one_hot"), t("one_hot.race.route_lookup")
     m1, m2, m3 = st.columns(3)
-    m1.metric(t("onehot.race.metric_one_hot"), _ms(result.one_hot_total_s))
-    m2.metric(t("onehot.race.metric_lookup"), _ms(result.lookup_s))
-    m3.metric(t("onehot.race.metric_speedup"), _times(result.speedup))
+    m1.metric(t("one_hot.race.metric_one_hot"), _ms(result.one_hot_total_s))
+    m2.metric(t("one_hot.race.metric_lookup"), _ms(result.lookup_s))
+    m3.metric(t("one_hot.race.metric_speedup"), _times(result.speedup))
     frame = pd.DataFrame(
         {
             "route": [route_one_hot, route_one_hot, route_lookup],
             "part": [
-                t("onehot.race.part_build"),
-                t("onehot.race.part_matmul"),
-                t("onehot.race.part_lookup"),
+                t("one_hot.race.part_build"),
+                t("one_hot.race.part_matmul"),
+                t("one_hot.race.part_lookup"),
             ],
             "ms": [result.one_hot_s * 1e3, result.matmul_s * 1e3, result.lookup_s * 1e3],
         }
@@ -317,15 +317,15 @@ def _race(trace: Trace, name: str) -> None:
     st.altair_chart(
         charts_one_hot.race_bars(
             frame,
-            route_title=t("onehot.race.chart_route"),
-            part_title=t("onehot.race.chart_part"),
-            time_title=t("onehot.race.chart_time"),
+            route_title=t("one_hot.race.chart_route"),
+            part_title=t("one_hot.race.chart_part"),
+            time_title=t("one_hot.race.chart_time"),
         ),
         width="stretch",
     )
     st.markdown(
         t(
-            "onehot.race.work",
+            "one_hot.race.work",
             n=result.n,
             vocab=f"{result.vocab_size:,}",
             d=result.d,
@@ -334,7 +334,7 @@ def _race(trace: Trace, name: str) -> None:
             diff=f"{result.max_abs_diff:g}",
         )
     )
-    st.caption(t("onehot.race.meta", backend=t(f"backend.{race_name}"), repeats=result.repeats))
+    st.caption(t("one_hot.race.meta", backend=t(f"backend.{race_name}"), repeats=result.repeats))
 
 
 def _times(ratio: float) -> str:
@@ -350,7 +350,7 @@ def _ms(seconds: float) -> str:
 
 
 def render() -> None:
-    name = page_start("onehot.title")
+    name = page_start("one_hot.title")
     if name is None:
         return
     _intro()
@@ -364,8 +364,8 @@ def render() -> None:
     _memory(trace)
     _orthogonality(trace, t(f"backend.{run_on}"), module)
     _lookup(trace, run_on, module)
-    st.markdown(t("onehot.why"))
-    solved_and_hurts(t("onehot.solved"), t("onehot.hurts"))
+    st.markdown(t("one_hot.why"))
+    solved_and_hurts(t("one_hot.solved"), t("one_hot.hurts"))
 
 
 render()

@@ -37,20 +37,20 @@ MAX_LISTED = 20  # tokens listed in the shuffled order
 MINILM_D_MODEL = 384
 #: The box each verdict on the shuffle is shown in: a check that held, a plain note, a warning.
 BOXES = {
-    "pos.shuffle.equivariant": st.success,
-    "pos.shuffle.both_rounding": st.info,
-    "pos.shuffle.not_equivariant": st.warning,
+    "positions.shuffle.equivariant": st.success,
+    "positions.shuffle.both_rounding": st.info,
+    "positions.shuffle.not_equivariant": st.warning,
 }
 
 
 def _intro() -> None:
-    st.markdown(t("pos.intro"))
-    st.latex(rf"X = E_{{\text{{token}}}} + E_{{{tex_words(t('pos.tex.position'))}}}")
+    st.markdown(t("positions.intro"))
+    st.latex(rf"X = E_{{\text{{token}}}} + E_{{{tex_words(t('positions.tex.position'))}}}")
 
 
 def _pe_matrix() -> None:
-    st.header(t("pos.pe.title"), divider="gray")
-    st.markdown(t("pos.pe.body"))
+    st.header(t("positions.pe.title"), divider="gray")
+    st.markdown(t("positions.pe.body"))
     st.latex(
         r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right),\qquad "
         r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)"
@@ -61,29 +61,31 @@ def _pe_matrix() -> None:
             "d_model", options=[8, 16, 32, 64, 128], value=64, key=PE_D_MODEL_KEY
         )
     with right:
-        count = st.slider(t("pos.pe.count"), 8, 100, 50, key=PE_POSITIONS_KEY)
+        count = st.slider(t("positions.pe.count"), 8, 100, 50, key=PE_POSITIONS_KEY)
     pe = positional_encoding(count, d_model)  # (count, d_model)
     st.altair_chart(
         charts.index_heatmap(
             pe,
-            row_title=t("pos.axis.pos"),
-            col_title=t("pos.axis.dim"),
+            row_title=t("positions.axis.pos"),
+            col_title=t("positions.axis.dim"),
             value_title="PE",
         ),
         width="content",
     )
     fastest, slowest = pos.wavelength(0, d_model), pos.wavelength(d_model - 1, d_model)
-    st.caption(t("pos.pe.waves", fast=f"{fastest:.2f}", slow=f"{slowest:,.0f}", d_model=d_model))
+    st.caption(
+        t("positions.pe.waves", fast=f"{fastest:.2f}", slow=f"{slowest:,.0f}", d_model=d_model)
+    )
 
 
 def _sentence_numbers(trace: Trace) -> None:
-    st.header(t("pos.numbers.title"), divider="gray")
+    st.header(t("positions.numbers.title"), divider="gray")
     d = trace.config.d_model
     first = markdown_text(trace.tokens[0])
-    st.markdown(t("pos.numbers.body", n=trace.n, d_model=d, first=first))
+    st.markdown(t("positions.numbers.body", n=trace.n, d_model=d, first=first))
     shown = min(trace.n, MAX_TABLE_ROWS)
     labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0
-    index, token_config = token_index(list(labels.values()), t("pos.axis.pos"))
+    index, token_config = token_index(list(labels.values()), t("positions.axis.pos"))
     columns = [f"{c} · {'sin' if c % 2 == 0 else 'cos'}" for c in range(d)]  # dimension · wave
     st.dataframe(
         pd.DataFrame(trace.positions[:shown], index=index, columns=columns),
@@ -93,9 +95,9 @@ def _sentence_numbers(trace: Trace) -> None:
         },
     )
     if shown < trace.n:
-        st.caption(t("pos.numbers.more", shown=shown, n=trace.n))
+        st.caption(t("positions.numbers.more", shown=shown, n=trace.n))
 
-    i = pick(t("pos.numbers.pick"), TOKEN_KEY, labels, min(2, shown - 1))  # "his" by default
+    i = pick(t("positions.numbers.pick"), TOKEN_KEY, labels, min(2, shown - 1))  # "his" by default
     column = 2 if d > 2 else 0
     angle = pos.pe_angle(i, column, d)
     value = pos.pe_value(i, column, d)
@@ -103,10 +105,10 @@ def _sentence_numbers(trace: Trace) -> None:
         rf"PE_{{({i},\,{column})}} = \sin\!\left(\frac{{{i}}}{{10000^{{{column}/{d}}}}}\right)"
         rf" = \sin({angle:.4f}) = {value:.4f}"
     )
-    st.caption(t("pos.numbers.check", value=f"{trace.positions[i, column]:.4f}"))
+    st.caption(t("positions.numbers.check", value=f"{trace.positions[i, column]:.4f}"))
     frame = pd.DataFrame(
         [trace.embeddings[i], trace.positions[i], trace.x0[i]],
-        index=[t("pos.row.embedding"), t("pos.row.position"), t("pos.row.sum")],
+        index=[t("positions.row.embedding"), t("positions.row.position"), t("positions.row.sum")],
         columns=[str(c) for c in range(d)],
     )
     st.dataframe(
@@ -117,7 +119,7 @@ def _sentence_numbers(trace: Trace) -> None:
 
 def _shuffle_controls(n: int) -> np.ndarray:
     st.session_state.setdefault(SHUFFLE_KEY, 1)
-    if st.button(t("pos.shuffle.again"), icon=":material/shuffle:"):
+    if st.button(t("positions.shuffle.again"), icon=":material/shuffle:"):
         st.session_state[SHUFFLE_KEY] += 1
     return pos.seeded_permutation(n, st.session_state[SHUFFLE_KEY])
 
@@ -128,8 +130,8 @@ def _listed(tokens: list[str]) -> str:
 
 
 def _shuffle(text: str, backend: str) -> None:
-    st.header(t("pos.shuffle.title"), divider="gray")
-    st.markdown(t("pos.shuffle.body"))
+    st.header(t("positions.shuffle.title"), divider="gray")
+    st.markdown(t("positions.shuffle.body"))
     st.latex(
         r"\operatorname{Attention}(PXW^Q,\ PXW^K,\ PXW^V) = "
         r"P\,\operatorname{softmax}\!\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)"
@@ -138,16 +140,16 @@ def _shuffle(text: str, backend: str) -> None:
     )
     tokens = tokenize(text)
     if len(tokens) < 2:
-        st.info(t("pos.shuffle.too_short"), icon=":material/shuffle:")
+        st.info(t("positions.shuffle.too_short"), icon=":material/shuffle:")
         return
     perm = _shuffle_controls(len(tokens))
     shuffled = pos.shuffled_text(tokens, perm)
     st.markdown(
-        t("pos.shuffle.orders", original=_listed(tokens), shuffled=_listed(shuffled.split()))
+        t("positions.shuffle.orders", original=_listed(tokens), shuffled=_listed(shuffled.split()))
     )
 
     results: dict[bool, pos.ShuffleResult] = {}
-    with st.spinner(t("pos.computing")):
+    with st.spinner(t("positions.computing")):
         for with_positions in (False, True):
             config = ToyConfig(positions=with_positions)
             results[with_positions] = pos.compare_shuffle(
@@ -155,11 +157,11 @@ def _shuffle(text: str, backend: str) -> None:
             )
     off, on = results[False], results[True]
     left, right = st.columns(2)
-    left.metric(t("pos.shuffle.without"), difference_label(off.max_difference))
+    left.metric(t("positions.shuffle.without"), difference_label(off.max_difference))
     # e-notation for the rounding-error side, plain for the real difference (as in the formula)
-    right.metric(t("pos.shuffle.with"), f"{on.max_difference:.3f}")
+    right.metric(t("positions.shuffle.with"), f"{on.max_difference:.3f}")
     st.latex(
-        rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{{tex_words(t('pos.tex.shuffled'))}}} "
+        rf"\max_{{i,j}} \left|\,\mathrm{{out}}_{{{tex_words(t('positions.tex.shuffled'))}}} "
         rf"- P\cdot\mathrm{{out}}\,"
         rf"\right|:\quad PE = 0 \Rightarrow {scientific(off.max_difference, 1)},\qquad "
         rf"PE \neq 0 \Rightarrow {on.max_difference:.3f}"
@@ -167,11 +169,11 @@ def _shuffle(text: str, backend: str) -> None:
     verdict = views.shuffle_verdict(off, on)
     if verdict is not None and (said := say(verdict)) is not None:
         BOXES[verdict.message](said, icon=":material/rule:")
-    st.markdown(t("pos.shuffle.diff_title"))
+    st.markdown(t("positions.shuffle.diff_title"))
     # numbered by place from 0, as pos in the formula and the tables above; each token carries
     # the place it came from, so a repeated word's copies are told apart
     shuffled_labels = [
-        t("pos.shuffle.row_label", place=k, token=tokens[int(p)], source=int(p))
+        t("positions.shuffle.row_label", place=k, token=tokens[int(p)], source=int(p))
         for k, p in enumerate(perm)
     ]
     differences = on.row_differences()
@@ -179,8 +181,8 @@ def _shuffle(text: str, backend: str) -> None:
         charts.row_bars(
             shuffled_labels,
             differences,
-            x_title=t("pos.shuffle.row_diff"),
-            y_title=t("pos.shuffle.row"),
+            x_title=t("positions.shuffle.row_diff"),
+            y_title=t("positions.shuffle.row"),
             fmt=".3f",
         ),
         width="stretch",
@@ -193,7 +195,8 @@ def _position_cosines(cos: np.ndarray) -> None:
     """[count, count] cosines between the vectors of positions i and j."""
     st.altair_chart(
         charts.index_heatmap(
-            cos, row_title=t("pos.axis.pos"), col_title=t("pos.axis.pos"), value_title="cos",
+            cos, row_title=t("positions.axis.pos"), col_title=t("positions.axis.pos"),
+            value_title="cos",
             width=grid.HALF,
         ),
         width="content",
@@ -201,22 +204,25 @@ def _position_cosines(cos: np.ndarray) -> None:
 
 
 def _learned() -> None:
-    st.header(t("pos.learned.title"), divider="gray")
-    st.markdown(t("pos.learned.body"))
-    count = st.slider(t("pos.learned.count"), 16, 128, 64, step=16, key=LEARNED_KEY)
+    st.header(t("positions.learned.title"), divider="gray")
+    st.markdown(t("positions.learned.body"))
+    count = st.slider(t("positions.learned.count"), 16, 128, 64, step=16, key=LEARNED_KEY)
     sinus = pos.sinusoidal_cosines(count, MINILM_D_MODEL)  # (count, count)
     model = minilm_model()
     left, right = st.columns(2)
     with left:
-        st.markdown(t("pos.learned.sinusoidal", d_model=MINILM_D_MODEL))
+        st.markdown(t("positions.learned.sinusoidal", d_model=MINILM_D_MODEL))
         _position_cosines(sinus)
     if model is None:
         return
     learned = pos.cosine_matrix(model.embeddings.position_embeddings[:count])  # (count, count)
     with right:
-        st.markdown(t("pos.learned.minilm"))
+        st.markdown(t("positions.learned.minilm"))
         _position_cosines(learned)
-    sin_label, learned_label = t("pos.learned.series_sin"), t("pos.learned.series_minilm")
+    sin_label, learned_label = (
+        t("positions.learned.series_sin"),
+        t("positions.learned.series_minilm"),
+    )
     by_distance = {
         sin_label: pos.mean_cosine_by_distance(sinus),
         learned_label: pos.mean_cosine_by_distance(learned),
@@ -230,25 +236,25 @@ def _learned() -> None:
     )
     st.altair_chart(
         charts.lines(
-            frame, x="k", y="cos", series="series", x_title=t("pos.learned.distance"),
-            y_title=t("pos.learned.mean_cos"), series_order=list(by_distance),
+            frame, x="k", y="cos", series="series", x_title=t("positions.learned.distance"),
+            y_title=t("positions.learned.mean_cos"), series_order=list(by_distance),
         ),
         width="stretch",
     )  # fmt: skip
     st.caption(
         t(
-            "pos.learned.neighbour",
+            "positions.learned.neighbour",
             learned=f"{by_distance[learned_label][1]:.3f}",
             sin=f"{by_distance[sin_label][1]:.3f}",
             far=count - 1,
             learned_far=f"{by_distance[learned_label][-1]:.3f}",
         )
     )
-    st.caption(t("pos.learned.numpy"))
+    st.caption(t("positions.learned.numpy"))
 
 
 def render() -> None:
-    name = page_start("pos.title")
+    name = page_start("positions.title")
     if name is None:
         return
     _intro()
@@ -256,17 +262,17 @@ def render() -> None:
     text, config = current_sentence(), ToyConfig()
     # The sentence and its shuffle, each with and without positions: four traces.
     run_on = toy_backend(name, config, [text] * 4)
-    with st.spinner(t("pos.computing")):
+    with st.spinner(t("positions.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is not None:
         _sentence_numbers(trace)
         try:
             _shuffle(text, run_on)
         except (ValueError, EmptyInputError):  # the guard in shuffled_text: say so, don't crash
-            st.warning(t("pos.shuffle.failed"), icon=":material/error:")
+            st.warning(t("positions.shuffle.failed"), icon=":material/error:")
     _learned()
-    st.markdown(t("pos.other"))
-    solved_and_hurts(t("pos.solved"), t("pos.hurts"))
+    st.markdown(t("positions.other"))
+    solved_and_hurts(t("positions.solved"), t("positions.hurts"))
 
 
 render()

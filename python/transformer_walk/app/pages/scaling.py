@@ -49,40 +49,40 @@ def _saturation(backend: str, n_keys: int, trials: int) -> scaling.Saturation:
 
 
 def _sentence(text: str, backend: str) -> None:
-    st.header(t("scale.sent.title"), divider="gray")
-    st.markdown(t("scale.sent.body"))
+    st.header(t("scaling.sent.title"), divider="gray")
+    st.markdown(t("scaling.sent.body"))
     c1, c2, c3 = st.columns(3)
-    d_model = c1.selectbox("d_model", D_MODELS, index=3, key=D_MODEL_KEY, help=t("scale.d_help"))
+    d_model = c1.selectbox("d_model", D_MODELS, index=3, key=D_MODEL_KEY, help=t("scaling.d_help"))
     heads = [h for h in (1, 2, 4, 8) if d_model % h == 0]
     keep_valid_choice(H_KEY, heads, 2)
-    h = c2.selectbox(t("scale.h"), heads, key=H_KEY)
-    head_labels = {r: t("scale.head_label", number=r + 1) for r in range(h)}
+    h = c2.selectbox(t("scaling.h"), heads, key=H_KEY)
+    head_labels = {r: t("scaling.head_label", number=r + 1) for r in range(h)}
     keep_valid_choice(HEAD_KEY, list(range(h)), 0)
     head = c3.selectbox(
-        t("scale.head"), list(range(h)), format_func=head_labels.__getitem__, key=HEAD_KEY
+        t("scaling.head"), list(range(h)), format_func=head_labels.__getitem__, key=HEAD_KEY
     )
     config = ToyConfig(d_model=int(d_model), h=int(h))
     run_on = toy_backend(backend, config, [text, text])  # with and without ÷√d_k
-    with st.spinner(t("scale.sent.computing")):
+    with st.spinner(t("scaling.sent.computing")):
         scaled = toy_trace_or_none(text, config, run_on)
         if scaled is None:
             return
         unscaled = toy_trace_or_none(text, replace(config, scale=False), run_on)
     assert unscaled is not None  # same text: if one trace exists, so does the other
-    st.caption(t("scale.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
+    st.caption(t("scaling.sent.shapes", d_k=config.d_k, root=f"{np.sqrt(config.d_k):.3f}"))
     # A long sentence: each map at full width, one above the other, so that the rows it shows
     # carry all their keys (up to MAX_SHOWN_KEYS) and the row's peak is in the picture.
     wide = scaled.n > SHOWN
     places = [st.container(), st.container()] if wide else st.columns(2, gap="large")
     for place, trace, title in (
-        (places[0], scaled, t("scale.sent.on")),
-        (places[1], unscaled, t("scale.sent.off")),
+        (places[0], scaled, t("scaling.sent.on")),
+        (places[1], unscaled, t("scaling.sent.off")),
     ):
         with place:
             _weights_panel(trace, head, title, width=charts.FULL if wide else charts.HALF)
     if wide:
         keys = min(scaled.n, MAX_SHOWN_KEYS)
-        st.caption(t("scale.first_rows", shown=SHOWN, keys=keys, n=scaled.n))
+        st.caption(t("scaling.first_rows", shown=SHOWN, keys=keys, n=scaled.n))
 
 
 def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
@@ -90,10 +90,10 @@ def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
     stats = scaling.row_stats(weights)
     st.markdown(f"**{title}**")
     m1, m2 = st.columns(2)
-    m1.metric(t("scale.metric.max"), f"{stats.mean_max:.3f}")
+    m1.metric(t("scaling.metric.max"), f"{stats.mean_max:.3f}")
     m2.metric(
-        t("scale.metric.entropy"), f"{stats.mean_entropy:.3f}",
-        help=t("scale.metric.entropy_help", top=f"{stats.max_entropy:.3f}"),
+        t("scaling.metric.entropy"), f"{stats.mean_entropy:.3f}",
+        help=t("scaling.metric.entropy_help", top=f"{stats.max_entropy:.3f}"),
     )  # fmt: skip
     shown, keys = min(trace.n, SHOWN), min(trace.n, MAX_SHOWN_KEYS)
     st.vega_lite_chart(
@@ -101,8 +101,8 @@ def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
             weights[:shown, :keys],  # (shown, keys): the first queries' rows, all their keys
             token_axis(trace.tokens, 0, shown),
             token_axis(trace.tokens, 0, keys),
-            row_title=t("scale.query"),
-            col_title=t("scale.key"),
+            row_title=t("scaling.query"),
+            col_title=t("scaling.key"),
             value_title="α",
             domain=(0.0, 1.0),
             width=width,
@@ -112,8 +112,8 @@ def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
 
 
 def _variance_section() -> None:
-    st.header(t("scale.var.title"), divider="gray")
-    st.markdown(t("scale.var.body"))
+    st.header(t("scaling.var.title"), divider="gray")
+    st.markdown(t("scaling.var.body"))
     st.latex(
         r"\operatorname{Var}(\boldsymbol{q}\cdot\boldsymbol{k})"
         r"= \sum_{r=1}^{d_k} \operatorname{Var}(q_r k_r)"
@@ -123,14 +123,14 @@ def _variance_section() -> None:
         r"= 1"
     )
     samples = st.select_slider(
-        t("scale.samples"), options=[200, 500, 1000, 2000, 5000, 10000], value=2000,
-        key=SAMPLES_KEY, help=t("scale.samples_help"),
+        t("scaling.samples"), options=[200, 500, 1000, 2000, 5000, 10000], value=2000,
+        key=SAMPLES_KEY, help=t("scaling.samples_help"),
     )  # fmt: skip
     result = _variance(int(samples))
     raw, scaled, theory = (
-        t("scale.var.series.raw"),
-        t("scale.var.series.scaled"),
-        t("scale.var.series.theory"),
+        t("scaling.var.series.raw"),
+        t("scaling.var.series.scaled"),
+        t("scaling.var.series.theory"),
     )
     frame = pd.DataFrame(
         [
@@ -149,7 +149,7 @@ def _variance_section() -> None:
             charts_scaling.curves(
                 frame,
                 x_title="d_k",
-                y_title=t("scale.var.y"),
+                y_title=t("scaling.var.y"),
                 series_title="",
                 series_order=[raw, scaled, theory],
                 log_y=True,
@@ -178,7 +178,7 @@ def _variance_section() -> None:
     at = result.d_ks.index(ORIGINAL_D_K)
     st.caption(
         t(
-            "scale.var.note",
+            "scaling.var.note",
             samples=result.samples,
             d_k=ORIGINAL_D_K,
             var=f"{result.unscaled[at]:.1f}",
@@ -193,44 +193,44 @@ def _gradient_reading(g: scaling.GradientReading) -> None:
         d_k=g.d_k, n=g.n_keys, unscaled=f"{g.unscaled:.3f}", scaled=f"{g.scaled:.3f}",
         max_weight=f"{g.max_weight:.2f}", last=f"{g.last:.3f}", last_d_k=g.last_d_k,
     )  # fmt: skip
-    lines = [t(f"scale.sat.reading.{g.verdict}", **values)]
+    lines = [t(f"scaling.sat.reading.{g.verdict}", **values)]
     if g.rises_first:
         lines.append(
-            t("scale.sat.reading.rise", peak=f"{g.peak:.3f}", peak_d_k=g.peak_d_k,
+            t("scaling.sat.reading.rise", peak=f"{g.peak:.3f}", peak_d_k=g.peak_d_k,
               uniform=f"{g.uniform:.3f}", n=g.n_keys)
         )  # fmt: skip
     low, high = f"{g.scaled_low:.3f}", f"{g.scaled_high:.3f}"
-    lines.append(t("scale.sat.reading.scaled", low=low, high=high))
+    lines.append(t("scaling.sat.reading.scaled", low=low, high=high))
     st.markdown(join_sentences(lines))
 
 
 def _saturation_section(n_tokens: int, backend: str) -> None:
-    st.header(t("scale.sat.title"), divider="gray")
+    st.header(t("scaling.sat.title"), divider="gray")
     n_keys = min(max(n_tokens, 2), MAX_KEYS)
-    st.markdown(t("scale.sat.body", n=n_keys))
+    st.markdown(t("scaling.sat.body", n=n_keys))
     st.latex(
         r"\alpha_j = \frac{e^{s_j}}{\sum_{\ell} e^{s_\ell}},\qquad "
         r"H(\boldsymbol{\alpha}) = -\sum_j \alpha_j \log \alpha_j \;\in [0, \log n]"
     )
     if n_tokens > MAX_KEYS:
-        st.caption(t("scale.sat.capped", n=n_tokens, cap=MAX_KEYS))
+        st.caption(t("scaling.sat.capped", n=n_tokens, cap=MAX_KEYS))
     elif n_tokens < 2:
-        st.caption(t("scale.sat.two_keys"))
+        st.caption(t("scaling.sat.two_keys"))
     trials = st.select_slider(
-        t("scale.trials"), options=[50, 100, 200, 500], value=200, key=TRIALS_KEY,
-        help=t("scale.trials_help"),
+        t("scaling.trials"), options=[50, 100, 200, 500], value=200, key=TRIALS_KEY,
+        help=t("scaling.trials_help"),
     )  # fmt: skip
-    with st.spinner(t("scale.sat.computing")):
+    with st.spinner(t("scaling.sat.computing")):
         result = _saturation(backend, n_keys, int(trials))
     st.caption(
         t(
-            "scale.sat.computed",
+            "scaling.sat.computed",
             backend=t(f"backend.{backend}"),
             rows=2 * len(result.d_ks) * result.trials,
             n=n_keys,
         )
     )
-    off, on, uniform = t("scale.sat.off"), t("scale.sat.on"), t("scale.sat.uniform")
+    off, on, uniform = t("scaling.sat.off"), t("scaling.sat.on"), t("scaling.sat.uniform")
 
     def frame(values: dict[str, np.ndarray], reference: float | None = None) -> pd.DataFrame:
         rows = []
@@ -243,12 +243,12 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
 
     c1, c2, c3 = st.columns(3)
     with c1:
-        st.markdown(t("scale.sat.max_title"))
+        st.markdown(t("scaling.sat.max_title"))
         st.altair_chart(
             charts_scaling.curves(
                 frame(result.max_weight, 1.0 / n_keys),
                 x_title="d_k",
-                y_title=t("scale.sat.max_y"),
+                y_title=t("scaling.sat.max_y"),
                 series_title="",
                 series_order=[off, on, uniform],
                 dashed=[uniform],
@@ -257,12 +257,12 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
             width="stretch",
         )
     with c2:
-        st.markdown(t("scale.sat.entropy_title"))
+        st.markdown(t("scaling.sat.entropy_title"))
         st.altair_chart(
             charts_scaling.curves(
                 frame(result.entropy, float(np.log(n_keys))),
                 x_title="d_k",
-                y_title=t("scale.sat.entropy_y"),
+                y_title=t("scaling.sat.entropy_y"),
                 series_title="",
                 series_order=[off, on, uniform],
                 dashed=[uniform],
@@ -270,12 +270,12 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
             width="stretch",
         )
     with c3:
-        st.markdown(t("scale.sat.jac_title"))
+        st.markdown(t("scaling.sat.jac_title"))
         st.altair_chart(
             charts_scaling.curves(
                 frame(result.jacobian),
                 x_title="d_k",
-                y_title=t("scale.sat.jac_y"),
+                y_title=t("scaling.sat.jac_y"),
                 series_title="",
                 series_order=[off, on],
             ),  # fmt: skip
@@ -284,29 +284,29 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
     at = result.d_ks.index(ORIGINAL_D_K)
     m1, m2, m3, m4 = st.columns(4)
     for col, key, values in (
-        (m1, "scale.sat.metric.max_off", result.max_weight["unscaled"]),
-        (m2, "scale.sat.metric.max_on", result.max_weight["scaled"]),
-        (m3, "scale.sat.metric.jac_off", result.jacobian["unscaled"]),
-        (m4, "scale.sat.metric.jac_on", result.jacobian["scaled"]),
+        (m1, "scaling.sat.metric.max_off", result.max_weight["unscaled"]),
+        (m2, "scaling.sat.metric.max_on", result.max_weight["scaled"]),
+        (m3, "scaling.sat.metric.jac_off", result.jacobian["unscaled"]),
+        (m4, "scaling.sat.metric.jac_on", result.jacobian["scaled"]),
     ):
         col.metric(t(key, d_k=ORIGINAL_D_K), f"{values[at]:.3f}")
     _gradient_reading(scaling.gradient_reading(result, ORIGINAL_D_K))
-    st.subheader(t("scale.why.title"))
-    st.markdown(t("scale.why.body"))
+    st.subheader(t("scaling.why.title"))
+    st.markdown(t("scaling.why.body"))
     st.latex(
         r"\frac{\partial \alpha_i}{\partial s_j} = \alpha_i\,(\delta_{ij} - \alpha_j)"
         r"\quad\Longrightarrow\quad"
         r"\boldsymbol{\alpha} \to (0,\dots,1,\dots,0):\;"
         r"\frac{\partial \boldsymbol{\alpha}}{\partial \boldsymbol{s}} \to 0"
     )
-    st.markdown(t("scale.why.after"))
+    st.markdown(t("scaling.why.after"))
 
 
 def render() -> None:
-    name = page_start("scale.title")
+    name = page_start("scaling.title")
     if name is None:
         return
-    st.markdown(t("scale.intro"))
+    st.markdown(t("scaling.intro"))
     st.latex(
         r"\operatorname{Attention}(Q,K,V)"
         r"= \operatorname{softmax}\!\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)V"
@@ -316,7 +316,7 @@ def render() -> None:
     n_tokens = len(tokenize(text))
     _variance_section()
     _saturation_section(n_tokens, name)
-    solved_and_hurts(t("scale.solved"), t("scale.hurts"))
+    solved_and_hurts(t("scaling.solved"), t("scaling.hurts"))
 
 
 render()

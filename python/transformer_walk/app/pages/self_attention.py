@@ -56,7 +56,7 @@ def alpha(i: int, j: int) -> str:
 
 
 def _intro() -> None:
-    st.markdown(t("sam.intro"))
+    st.markdown(t("self_attention.intro"))
     st.latex(
         r"Q = XW^Q,\quad K = XW^K,\quad V = XW^V,\qquad "
         r"A = \operatorname{softmax}\!\left(\frac{QK^{\mathrm T}}{\sqrt{d_k}}\right),\qquad "
@@ -67,30 +67,34 @@ def _intro() -> None:
 def _controls(h: int) -> None:
     left, right = st.columns([3, 2])
     with left:
-        labels = {i: t("sam.head_label", number=i + 1) for i in range(h)}
+        labels = {i: t("self_attention.head_label", number=i + 1) for i in range(h)}
         keep_valid_choice(HEAD_KEY, range(h), 0)
         st.radio(
-            t("sam.head"),
+            t("self_attention.head"),
             options=list(range(h)),
             format_func=labels.__getitem__,
             key=translated_radio(HEAD_KEY),
             horizontal=True,
-            help=t("sam.head_help"),
+            help=t("self_attention.head_help"),
         )
     with right:
-        st.toggle(t("sam.causal"), key=CAUSAL_KEY, help=t("sam.causal_help"))
+        st.toggle(t("self_attention.causal"), key=CAUSAL_KEY, help=t("self_attention.causal_help"))
 
 
 def _matrix(trace: Trace, head: int) -> None:
-    st.header(t("sam.matrix.title"), divider="gray")
+    st.header(t("self_attention.matrix.title"), divider="gray")
     n, weights = trace.n, views.layer_weights(trace)[head]
-    st.markdown(t("sam.matrix.body"))
+    st.markdown(t("self_attention.matrix.body"))
     st.latex(
         rf"A \in \mathbb{{R}}^{{n \times n}},\quad n = {n}:\quad "
         rf"{n} \times {n} = {n * n}"
     )
     start, stop = token_window(
-        n, MAX_SHOWN, WINDOW_KEY, help_id="sam.window_help", note="sam.window_note"
+        n,
+        MAX_SHOWN,
+        WINDOW_KEY,
+        help_id="self_attention.window_help",
+        note="self_attention.window_note",
     )
     tokens = token_axis(trace.tokens, start, stop)
     st.vega_lite_chart(
@@ -98,8 +102,8 @@ def _matrix(trace: Trace, head: int) -> None:
             weights[start:stop, start:stop],
             tokens,
             tokens,
-            row_title=t("sam.axis.query"),
-            col_title=t("sam.axis.key"),
+            row_title=t("self_attention.axis.query"),
+            col_title=t("self_attention.axis.key"),
             value_title="αᵢⱼ",
             fmt=".2f",
             # A window of a long sentence holds a small share of each row: spread the colours.
@@ -108,14 +112,14 @@ def _matrix(trace: Trace, head: int) -> None:
         width="content",
     )
     sums = views.row_sums(weights)
-    st.caption(t("sam.row_sums", low=f"{sums.min():.3f}", high=f"{sums.max():.3f}"))
+    st.caption(t("self_attention.row_sums", low=f"{sums.min():.3f}", high=f"{sums.max():.3f}"))
 
 
 def _query_row(trace: Trace, head: int) -> None:
-    st.header(t("sam.row.title"), divider="gray")
-    st.markdown(t("sam.row.body"))
+    st.header(t("self_attention.row.title"), divider="gray")
+    st.markdown(t("self_attention.row.body"))
     labels = token_labels(trace.tokens)
-    i = pick(t("sam.row.pick"), QUERY_KEY, labels, picks.default_query(trace.tokens))
+    i = pick(t("self_attention.row.pick"), QUERY_KEY, labels, picks.default_query(trace.tokens))
     row = views.query_row(trace, head, i)
     # Beside its numbers while the bars are wide enough to label; a long sentence's row takes
     # the full width, its numbers above it (40 bars in 3/5 of the page were 8 px apart).
@@ -129,14 +133,14 @@ def _query_row(trace: Trace, head: int) -> None:
                 token_axis(trace.tokens),
                 row.weights,
                 row.top,
-                token_title=t("sam.axis.key"),
-                weight_title=t("sam.row.weight", token=labels[i]),
+                token_title=t("self_attention.axis.key"),
+                weight_title=t("self_attention.row.weight", token=labels[i]),
             ),
             width="stretch",
         )
     with right:
-        st.metric(t("sam.row.top_weight"), f"{row.weights[row.top]:.3f}")
-        st.metric(t("sam.row.sum"), f"{row.weights.sum():.3f}")
+        st.metric(t("self_attention.row.top_weight"), f"{row.weights[row.top]:.3f}")
+        st.metric(t("self_attention.row.sum"), f"{row.weights.sum():.3f}")
         if (top := say(views.top_weight(row.weights, trace.tokens))) is not None:
             st.markdown(top)
 
@@ -156,7 +160,7 @@ def _query_row(trace: Trace, head: int) -> None:
         )
     else:
         st.latex(rf"\boldsymbol{{z}}_{{{i + 1}}} \approx {latex_steps.vector(row.weighted_sum)}")
-    index, token_config = token_index(list(labels.values()), t("sam.axis.key"))
+    index, token_config = token_index(list(labels.values()), t("self_attention.axis.key"))
     st.dataframe(
         pd.DataFrame(
             {
@@ -171,7 +175,7 @@ def _query_row(trace: Trace, head: int) -> None:
     )
     st.success(
         t(
-            "sam.row.check",
+            "self_attention.row.check",
             row=i + 1,
             z=vector_label(row.weighted_sum),
             out=vector_label(row.trace_output),
@@ -182,38 +186,40 @@ def _query_row(trace: Trace, head: int) -> None:
 
 
 def _direction(trace: Trace, head: int) -> None:
-    st.header(t("sam.dir.title"), divider="gray")
-    st.markdown(t("sam.dir.body"))
+    st.header(t("self_attention.dir.title"), divider="gray")
+    st.markdown(t("self_attention.dir.body"))
     weights = views.layer_weights(trace)[head]
     if trace.n < 2:
-        st.info(t("sam.dir.one"), icon=":material/info:")
+        st.info(t("self_attention.dir.one"), icon=":material/info:")
         return
     labels = token_labels(trace.tokens)
     i_default, j_default = picks.default_pair(trace.tokens, weights)
     left, right = st.columns(2)
     with left:
-        i = pick(t("sam.dir.i"), PAIR_I_KEY, labels, i_default)
+        i = pick(t("self_attention.dir.i"), PAIR_I_KEY, labels, i_default)
     with right:
-        j = pick(t("sam.dir.j"), PAIR_J_KEY, labels, j_default)
+        j = pick(t("self_attention.dir.j"), PAIR_J_KEY, labels, j_default)
     a_ij, a_ji = float(weights[i, j]), float(weights[j, i])
     ti, tj = labels[i], labels[j]  # by position too: a word can occur twice
     m1, m2, m3 = st.columns(3)
     m1.metric(alpha(i, j), f"{a_ij:.3f}")
     m2.metric(alpha(j, i), f"{a_ji:.3f}")
-    m3.metric(t("sam.dir.gap"), f"{a_ij - a_ji:+.3f}")
-    st.markdown(t("sam.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}"))
+    m3.metric(t("self_attention.dir.gap"), f"{a_ij - a_ji:+.3f}")
+    st.markdown(
+        t("self_attention.dir.meaning", ti=ti, tj=tj, a_ij=f"{a_ij:.3f}", a_ji=f"{a_ji:.3f}")
+    )
     if i == j:
-        st.caption(t("sam.dir.same"))
+        st.caption(t("self_attention.dir.same"))
 
     gap = picks.asymmetry(weights)
     # A long sentence: queries around i and keys around j, so the chosen pair is in the picture
     # (the matrix's window above need not hold it).
     rows, cols = window_around(trace.n, i, MAX_SHOWN), window_around(trace.n, j, MAX_SHOWN)
-    st.subheader(t("sam.dir.heatmap"))
+    st.subheader(t("self_attention.dir.heatmap"))
     if trace.n > MAX_SHOWN:
         st.caption(
             t(
-                "sam.dir.window",
+                "self_attention.dir.window",
                 q0=rows[0] + 1,
                 q1=rows[1],
                 k0=cols[0] + 1,
@@ -228,8 +234,8 @@ def _direction(trace: Trace, head: int) -> None:
             gap[rows[0] : rows[1], cols[0] : cols[1]],  # (queries shown, keys shown)
             token_axis(trace.tokens, *rows),
             token_axis(trace.tokens, *cols),
-            row_title=t("sam.axis.query"),
-            col_title=t("sam.axis.key"),
+            row_title=t("self_attention.axis.query"),
+            col_title=t("self_attention.axis.key"),
             value_title="αᵢⱼ − αⱼᵢ",
         ),
         width="content",
@@ -239,8 +245,8 @@ def _direction(trace: Trace, head: int) -> None:
 
 
 def _causal(trace: Trace, head: int) -> None:
-    st.header(t("sam.causal.title"), divider="gray")
-    st.markdown(t("sam.causal.body"))
+    st.header(t("self_attention.causal.title"), divider="gray")
+    st.markdown(t("self_attention.causal.body"))
     st.latex(
         r"s_{ij} = \begin{cases} \dfrac{\boldsymbol{q}_i \cdot \boldsymbol{k}_j}{\sqrt{d_k}} "
         r"& j \le i \\ -\infty & j > i \end{cases}"
@@ -252,16 +258,19 @@ def _causal(trace: Trace, head: int) -> None:
     labels = token_labels(trace.tokens, seen)
     seen_text = join_names([f"{labels[j]} ({weights[head, 0, j]:.3f})" for j in seen])
     m1, m2 = st.columns(2)
-    m1.metric(t("sam.causal.mass", n=trace.n), f"{mass:.3f}")
-    m2.metric(t("sam.causal.first"), str(len(seen)))
+    m1.metric(t("self_attention.causal.mass", n=trace.n), f"{mass:.3f}")
+    m2.metric(t("self_attention.causal.first"), str(len(seen)))
     if trace.n < 2:
-        st.info(t("sam.causal.one"))
+        st.info(t("self_attention.causal.one"))
     elif trace.config.causal:
-        st.success(t("sam.causal.on", first=token_labels(trace.tokens, [0])[0], seen=seen_text))
+        st.success(
+            t("self_attention.causal.on", first=token_labels(trace.tokens, [0])[0], seen=seen_text)
+        )
     else:
         st.info(
             t(
-                "sam.causal.off", first=token_labels(trace.tokens, [0])[0], count=len(seen),
+                "self_attention.causal.off", first=token_labels(trace.tokens, [0])[0],
+                count=len(seen),
                 mass=f"{mass:.3f}",
                 n=trace.n,
             )
@@ -269,20 +278,22 @@ def _causal(trace: Trace, head: int) -> None:
 
 
 def _caveat() -> None:
-    st.header(t("sam.caveat.title"), divider="gray")
-    st.warning(t("sam.caveat.body"), icon=":material/psychology_alt:")
+    st.header(t("self_attention.caveat.title"), divider="gray")
+    st.warning(t("self_attention.caveat.body"), icon=":material/psychology_alt:")
 
 
 def _versus_cross_attention() -> None:
-    st.header(t("sam.cross.title"), divider="gray")
+    st.header(t("self_attention.cross.title"), divider="gray")
     left, right = st.columns(2)
     with left:
-        st.markdown(t("sam.cross.self"))
+        st.markdown(t("self_attention.cross.self"))
         st.latex(
-            r"Q, K, V\ " + tex_words(t("sam.tex.from")) + r"\ X:\quad A \in \mathbb{R}^{n \times n}"
+            r"Q, K, V\ "
+            + tex_words(t("self_attention.tex.from"))
+            + r"\ X:\quad A \in \mathbb{R}^{n \times n}"
         )
     with right:
-        st.markdown(t("sam.cross.encdec"))
+        st.markdown(t("self_attention.cross.encdec"))
         st.latex(
             r"\begin{gathered} Q = X_{\text{dec}}W^Q,\quad K = H_{\text{enc}}W^K,\quad "
             r"V = H_{\text{enc}}W^V \\ "
@@ -291,25 +302,25 @@ def _versus_cross_attention() -> None:
 
 
 def _cost(trace: Trace) -> None:
-    st.header(t("sam.cost.title"), divider="gray")
+    st.header(t("self_attention.cost.title"), divider="gray")
     n, h = trace.n, trace.config.h
-    st.markdown(t("sam.cost.body"))
+    st.markdown(t("self_attention.cost.body"))
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("sam.cost.n"), str(n))
-    m2.metric(t("sam.cost.per_head"), f"{views.score_count(n):,}")
-    m3.metric(t("sam.cost.layer", h=h), f"{views.score_count(n, h):,}")
-    m4.metric(t("sam.cost.double"), f"{views.score_count(2 * n):,}")
+    m1.metric(t("self_attention.cost.n"), str(n))
+    m2.metric(t("self_attention.cost.per_head"), f"{views.score_count(n):,}")
+    m3.metric(t("self_attention.cost.layer", h=h), f"{views.score_count(n, h):,}")
+    m4.metric(t("self_attention.cost.double"), f"{views.score_count(2 * n):,}")
     st.latex(r"QK^{\mathrm T} \in \mathbb{R}^{n \times n}:\quad O(n^2)\ \to\ O(n^2 d)")
     st.altair_chart(
         charts_attention.quadratic_cost(
-            n, n_title=t("sam.cost.n"), count_title=t("sam.cost.per_head")
+            n, n_title=t("self_attention.cost.n"), count_title=t("self_attention.cost.per_head")
         ),
         width="stretch",
     )
 
 
 def render() -> None:
-    name = page_start("sam.title")
+    name = page_start("self_attention.title")
     if name is None:
         return
     _intro()
@@ -318,7 +329,7 @@ def render() -> None:
     config = ToyConfig(causal=bool(st.session_state.get(CAUSAL_KEY, False)))
     _controls(config.h)
     run_on = toy_backend(name, config, [text])
-    with st.spinner(t("sam.computing")):
+    with st.spinner(t("self_attention.computing")):
         trace = toy_trace_or_none(text, config, run_on)
     if trace is None:
         return
@@ -334,7 +345,7 @@ def render() -> None:
     _caveat()
     _versus_cross_attention()
     _cost(trace)
-    solved_and_hurts(t("sam.solved"), t("sam.hurts"))
+    solved_and_hurts(t("self_attention.solved"), t("self_attention.hurts"))
 
 
 render()

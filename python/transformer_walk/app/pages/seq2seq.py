@@ -56,39 +56,43 @@ DIM_OPTIONS = [4, 8, 16, 32]
 READBACK_VOCAB = 16
 
 SHORT_KEYS = {
-    "even": "s2s.curve.short.even",
-    "attention": "s2s.curve.short.attention",
-    "fixed": "s2s.curve.short.fixed",
+    "even": "seq2seq.curve.short.even",
+    "attention": "seq2seq.curve.short.attention",
+    "fixed": "seq2seq.curve.short.fixed",
 }
 LONG_KEYS = {
-    "even": "s2s.curve.long.even",
-    "attention": "s2s.curve.long.attention",
-    "fixed": "s2s.curve.long.fixed",
+    "even": "seq2seq.curve.long.even",
+    "attention": "seq2seq.curve.long.attention",
+    "fixed": "seq2seq.curve.long.fixed",
 }
 FAR_KEYS = {
-    "both_fall": "s2s.curve.far.both_fall",
-    "attention_holds": "s2s.curve.far.attention_holds",
-    "fixed_holds": "s2s.curve.far.fixed_holds",
-    "both_hold": "s2s.curve.far.both_hold",
+    "both_fall": "seq2seq.curve.far.both_fall",
+    "attention_holds": "seq2seq.curve.far.attention_holds",
+    "fixed_holds": "seq2seq.curve.far.fixed_holds",
+    "both_hold": "seq2seq.curve.far.both_hold",
 }
 OWN_KEYS = {
-    "both": "s2s.own.verdict.both",
-    "attention": "s2s.own.verdict.attention",
-    "fixed": "s2s.own.verdict.fixed",
-    "neither": "s2s.own.verdict.neither",
+    "both": "seq2seq.own.verdict.both",
+    "attention": "seq2seq.own.verdict.attention",
+    "fixed": "seq2seq.own.verdict.fixed",
+    "neither": "seq2seq.own.verdict.neither",
 }
 NOTE_KEYS = {
-    "within": "s2s.own.curve.within",
-    "beyond": "s2s.own.curve.beyond",
-    "unmeasured": "s2s.own.curve.unmeasured",
+    "within": "seq2seq.own.curve.within",
+    "beyond": "seq2seq.own.curve.beyond",
+    "unmeasured": "seq2seq.own.curve.unmeasured",
 }
 ALIGN_KEYS = {
-    "on_letter": "s2s.own.align.on_letter",
-    "on_or_after": "s2s.own.align.on_or_after",
-    "mostly": "s2s.own.align.mostly",
-    "scattered": "s2s.own.align.scattered",
+    "on_letter": "seq2seq.own.align.on_letter",
+    "on_or_after": "seq2seq.own.align.on_or_after",
+    "mostly": "seq2seq.own.align.mostly",
+    "scattered": "seq2seq.own.align.scattered",
 }
-SYMBOL_ERROR_KEYS = {"empty": "s2s.own.empty", "bad": "s2s.own.bad", "long": "s2s.own.long"}
+SYMBOL_ERROR_KEYS = {
+    "empty": "seq2seq.own.empty",
+    "bad": "seq2seq.own.bad",
+    "long": "seq2seq.own.long",
+}
 
 
 def pct(x: float) -> str:
@@ -113,19 +117,21 @@ def readback_rows(d: int) -> list[ReadbackRow]:
 
 
 def _intro(config: GruConfig) -> None:
-    st.markdown(t("s2s.intro"))
+    st.markdown(t("seq2seq.intro"))
     st.latex(
         r"\boldsymbol{h}_i = \mathrm{RNN}(\boldsymbol{x}_i, \boldsymbol{h}_{i-1}),\qquad"
         r"\boldsymbol{c} = \boldsymbol{h}_T,\qquad "
         r"P(y_t \mid y_{<t}, x_{1:T}) = g(y_{t-1}, \boldsymbol{s}_{t-1}, \boldsymbol{c})"
     )
-    st.markdown(t("s2s.intro.problem"))
-    st.info(t("s2s.own_example", alphabet=alphabet_label(config.alphabet)), icon=":material/abc:")
+    st.markdown(t("seq2seq.intro.problem"))
+    st.info(
+        t("seq2seq.own_example", alphabet=alphabet_label(config.alphabet)), icon=":material/abc:"
+    )
 
 
 def _training() -> Comparison:
-    st.header(t("s2s.train.title"), divider="gray")
-    st.markdown(t("s2s.train.body"))
+    st.header(t("seq2seq.train.title"), divider="gray")
+    st.markdown(t("seq2seq.train.body"))
     st.latex(
         r"\begin{aligned}"
         r"\boldsymbol z &= \sigma(W_z\boldsymbol x + U_z\boldsymbol h), &"
@@ -143,10 +149,10 @@ def _training() -> Comparison:
     )
     left, right = st.columns(2)
     with left:
-        st.markdown(t("s2s.train.fixed"))
+        st.markdown(t("seq2seq.train.fixed"))
         st.latex(r"\boldsymbol c_t = \boldsymbol h_T")
     with right:
-        st.markdown(t("s2s.train.attention"))
+        st.markdown(t("seq2seq.train.attention"))
         st.latex(
             r"\begin{aligned}"
             r"e_{t,i} &= \boldsymbol v^{\mathsf T}"
@@ -157,25 +163,25 @@ def _training() -> Comparison:
         )
     column, _ = st.columns([1, 2])
     seed = column.select_slider(
-        t("s2s.train.seed"), options=SEEDS, value=SEEDS[0], key=SEED_KEY,
-        help=t("s2s.train.seed_help"),
+        t("seq2seq.train.seed"), options=SEEDS, value=SEEDS[0], key=SEED_KEY,
+        help=t("seq2seq.train.seed_help"),
     )  # fmt: skip
     config = GruConfig(seed=int(seed))
     st.markdown(
         t(
-            "s2s.train.setup", embed=config.embed, hidden=config.hidden, attn=config.attn,
+            "seq2seq.train.setup", embed=config.embed, hidden=config.hidden, attn=config.attn,
             steps=f"{config.steps:,}", batch=config.batch, train_max=config.train_max_len,
         )
     )  # fmt: skip
     comparison = gru_comparison(
         config,
-        _progress=t("s2s.train.progress"),
-        _names=(t("s2s.variant.fixed"), t("s2s.variant.attention")),
+        _progress=t("seq2seq.train.progress"),
+        _names=(t("seq2seq.variant.fixed"), t("seq2seq.variant.attention")),
     )
     fixed, attention = comparison.fixed, comparison.attention
     st.caption(
         t(
-            "s2s.train.done_disk" if comparison.from_disk else "s2s.train.done",
+            "seq2seq.train.done_disk" if comparison.from_disk else "seq2seq.train.done",
             fixed_s=f"{fixed.seconds:.1f}",
             attention_s=f"{attention.seconds:.1f}",
             fixed_loss=f"{final_loss(fixed):.3f}",
@@ -187,9 +193,12 @@ def _training() -> Comparison:
 
 def _curve(comparison: Comparison) -> None:
     config = comparison.config
-    st.header(t("s2s.curve.title"), divider="gray")
-    st.markdown(t("s2s.curve.body", n=config.eval_per_length, train_max=config.train_max_len))
-    names = {"fixed": t("s2s.curve.series.fixed"), "attention": t("s2s.curve.series.attention")}
+    st.header(t("seq2seq.curve.title"), divider="gray")
+    st.markdown(t("seq2seq.curve.body", n=config.eval_per_length, train_max=config.train_max_len))
+    names = {
+        "fixed": t("seq2seq.curve.series.fixed"),
+        "attention": t("seq2seq.curve.series.attention"),
+    }
     frame = pd.DataFrame(
         [
             {"T": s.length, "series": names[v], "accuracy": s.token_accuracy,
@@ -205,17 +214,17 @@ def _curve(comparison: Comparison) -> None:
             chance,
             config.train_max_len,
             series_order=[names["fixed"], names["attention"]],
-            length_title=t("s2s.curve.axis_length"),
-            accuracy_title=t("s2s.curve.axis_accuracy"),
-            whole_title=t("s2s.curve.axis_whole"),
-            series_title=t("s2s.curve.axis_series"),
-            chance_label=t("s2s.curve.chance", chance=f"{chance:.1%}"),
-            trained_label=t("s2s.curve.trained", train_max=config.train_max_len),
+            length_title=t("seq2seq.curve.axis_length"),
+            accuracy_title=t("seq2seq.curve.axis_accuracy"),
+            whole_title=t("seq2seq.curve.axis_whole"),
+            series_title=t("seq2seq.curve.axis_series"),
+            chance_label=t("seq2seq.curve.chance", chance=f"{chance:.1%}"),
+            trained_label=t("seq2seq.curve.trained", train_max=config.train_max_len),
         ),
         width="stretch",
     )
     st.markdown(curve_text(comparison))
-    with st.expander(t("s2s.curve.table")):
+    with st.expander(t("seq2seq.curve.table")):
         st.dataframe(curve_table(comparison), hide_index=True)
 
 
@@ -225,11 +234,15 @@ def curve_table(comparison: Comparison) -> pd.DataFrame:
     fixed, attention = comparison.fixed.scores, comparison.attention.scores
     return pd.DataFrame(
         {
-            t("s2s.curve.col.length"): [s.length for s in fixed],
-            t("s2s.curve.col.fixed_letters"): [f"{s.token_accuracy:.1%}" for s in fixed],
-            t("s2s.curve.col.fixed_whole"): [f"{s.sequence_accuracy:.1%}" for s in fixed],
-            t("s2s.curve.col.attention_letters"): [f"{s.token_accuracy:.1%}" for s in attention],
-            t("s2s.curve.col.attention_whole"): [f"{s.sequence_accuracy:.1%}" for s in attention],
+            t("seq2seq.curve.col.length"): [s.length for s in fixed],
+            t("seq2seq.curve.col.fixed_letters"): [f"{s.token_accuracy:.1%}" for s in fixed],
+            t("seq2seq.curve.col.fixed_whole"): [f"{s.sequence_accuracy:.1%}" for s in fixed],
+            t("seq2seq.curve.col.attention_letters"): [
+                f"{s.token_accuracy:.1%}" for s in attention
+            ],
+            t("seq2seq.curve.col.attention_whole"): [
+                f"{s.sequence_accuracy:.1%}" for s in attention
+            ],
         }
     )
 
@@ -245,21 +258,21 @@ def curve_text(comparison: Comparison) -> str:
 
     holds = pct(HOLDS)
     drops = [
-        t("s2s.curve.drop.fixed.never", holds=holds)
+        t("seq2seq.curve.drop.fixed.never", holds=holds)
         if s.fixed_drop is None
-        else t("s2s.curve.drop.fixed.at", holds=holds, length=s.fixed_drop),
-        t("s2s.curve.drop.attention.never", holds=holds)
+        else t("seq2seq.curve.drop.fixed.at", holds=holds, length=s.fixed_drop),
+        t("seq2seq.curve.drop.attention.never", holds=holds)
         if s.attention_drop is None
-        else t("s2s.curve.drop.attention.at", holds=holds, length=s.attention_drop),
+        else t("seq2seq.curve.drop.attention.at", holds=holds, length=s.attention_drop),
     ]
     config = comparison.config
     seen = seen_share(s.short, config)
     memory = (
         [
             t(
-                "s2s.curve.seen",
+                "seq2seq.curve.seen",
                 length=s.short,
-                share=f"{seen:.1%}" if seen < 0.999 else t("s2s.curve.seen_all"),
+                share=f"{seen:.1%}" if seen < 0.999 else t("seq2seq.curve.seen_all"),
                 strings=f"{len(config.alphabet) ** s.short:,}",
             )
         ]  # fmt: skip
@@ -268,7 +281,7 @@ def curve_text(comparison: Comparison) -> str:
     )
     fixed_loss, attention_loss = final_loss(comparison.fixed), final_loss(comparison.attention)
     learning = t(
-        f"s2s.curve.{learning_verdict(fixed_loss, attention_loss)}",
+        f"seq2seq.curve.{learning_verdict(fixed_loss, attention_loss)}",
         window=LOSS_WINDOW, fixed_loss=f"{fixed_loss:.3f}", attention_loss=f"{attention_loss:.3f}",
     )  # fmt: skip
     return join_sentences(
@@ -285,11 +298,11 @@ def curve_text(comparison: Comparison) -> str:
 
 def _own(comparison: Comparison) -> None:
     config = comparison.config
-    st.header(t("s2s.own.title"), divider="gray")
+    st.header(t("seq2seq.own.title"), divider="gray")
     alphabet = alphabet_label(config.alphabet)
     text = st.text_input(
-        t("s2s.own.input", alphabet=alphabet), value=DEFAULT_SYMBOLS, key=SYMBOLS_KEY,
-        max_chars=OWN_MAX_CHARS, help=t("s2s.own.input_help", limit=OWN_MAX_LEN),
+        t("seq2seq.own.input", alphabet=alphabet), value=DEFAULT_SYMBOLS, key=SYMBOLS_KEY,
+        max_chars=OWN_MAX_CHARS, help=t("seq2seq.own.input_help", limit=OWN_MAX_LEN),
     )  # fmt: skip
     try:
         source = parse_symbols(text, config.alphabet, OWN_MAX_LEN)
@@ -309,23 +322,23 @@ def _own(comparison: Comparison) -> None:
 
 def _written(config: GruConfig, tr: Translation) -> str:
     output = spell(tr.output, config.alphabet) or "∅"
-    return output if tr.stopped else t("s2s.own.no_end", output=output)
+    return output if tr.stopped else t("seq2seq.own.no_end", output=output)
 
 
 def _answers(comparison: Comparison, fixed: Translation, attention: Translation) -> None:
     config = comparison.config
     n = len(fixed.source)
     rows = [
-        (t("s2s.own.expected"), spell(fixed.expected, config.alphabet), n),
-        (t("s2s.variant.fixed"), _written(config, fixed), fixed.letters_right),
-        (t("s2s.variant.attention"), _written(config, attention), attention.letters_right),
+        (t("seq2seq.own.expected"), spell(fixed.expected, config.alphabet), n),
+        (t("seq2seq.variant.fixed"), _written(config, fixed), fixed.letters_right),
+        (t("seq2seq.variant.attention"), _written(config, attention), attention.letters_right),
     ]
     st.dataframe(
         pd.DataFrame(
             {
-                t("s2s.own.col.model"): [name for name, _, _ in rows],
-                t("s2s.own.col.output"): [output for _, output, _ in rows],
-                t("s2s.own.col.right"): [f"{right} / {n}" for _, _, right in rows],
+                t("seq2seq.own.col.model"): [name for name, _, _ in rows],
+                t("seq2seq.own.col.output"): [output for _, output, _ in rows],
+                t("seq2seq.own.col.right"): [f"{right} / {n}" for _, _, right in rows],
             }
         ),
         hide_index=True,
@@ -354,10 +367,10 @@ def _answers(comparison: Comparison, fixed: Translation, attention: Translation)
 def _alignment(config: GruConfig, attention: Translation) -> None:
     weights = attention.weights
     assert weights is not None  # the attention model always reports its weights
-    st.markdown(t("s2s.own.align.body"))
+    st.markdown(t("seq2seq.own.align.body"))
     source_axis = [f"{i + 1} · {config.alphabet[x]}" for i, x in enumerate(attention.source)]
     step_letters = [config.alphabet[y] for y in attention.output] + (
-        [t("s2s.own.end")] if attention.stopped else []
+        [t("seq2seq.own.end")] if attention.stopped else []
     )
     step_axis = [f"{k + 1} · {letter}" for k, letter in enumerate(step_letters)]
     st.vega_lite_chart(
@@ -365,8 +378,8 @@ def _alignment(config: GruConfig, attention: Translation) -> None:
             weights,
             step_axis,
             source_axis,
-            row_title=t("s2s.own.axis.step"),
-            col_title=t("s2s.own.axis.source"),
+            row_title=t("seq2seq.own.axis.step"),
+            col_title=t("seq2seq.own.axis.source"),
             value_title="α",
             domain=(0.0, 1.0),
         ),
@@ -374,36 +387,36 @@ def _alignment(config: GruConfig, attention: Translation) -> None:
     )
     counts = alignment_counts(weights, len(attention.output))
     if counts.rows == 0:
-        st.markdown(t("s2s.own.align.none"))
+        st.markdown(t("seq2seq.own.align.none"))
     else:
         st.markdown(
             join_sentences(
                 [
-                    t("s2s.own.align.counts", rows=counts.rows, on=counts.on_letter,
+                    t("seq2seq.own.align.counts", rows=counts.rows, on=counts.on_letter,
                       after=counts.after_letter, elsewhere=counts.elsewhere),
                     t(ALIGN_KEYS[alignment_verdict(counts)]),
                 ]
             )
         )  # fmt: skip
-    st.info(t("s2s.own.align.caveat"), icon=":material/info:")
+    st.info(t("seq2seq.own.align.caveat"), icon=":material/info:")
 
 
 CONTEXT_CELL = 28  # px: a context map's rows readable, up to 15 of them in 420 px
 
 
 def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> None:
-    st.subheader(t("s2s.fixed.title"))
-    st.markdown(t("s2s.fixed.body"))
+    st.subheader(t("seq2seq.fixed.title"))
+    st.markdown(t("seq2seq.fixed.body"))
     dims = [str(j + 1) for j in range(config.hidden)]
     span = float(max(np.abs(fixed.contexts).max(), np.abs(attention.contexts).max(), 1e-9))
     # One above the other at full width: side by side, 16 dimensions left 13-px rows.
     for tr, title, latex in (
-        (fixed, t("s2s.fixed.fixed"), r"\boldsymbol{c} = \boldsymbol{h}_T"),
-        (attention, t("s2s.fixed.attention"),
+        (fixed, t("seq2seq.fixed.fixed"), r"\boldsymbol{c} = \boldsymbol{h}_T"),
+        (attention, t("seq2seq.fixed.attention"),
          r"\boldsymbol{c}_t = \sum_i \alpha_{t,i}\,\boldsymbol{h}_i"),
     ):  # fmt: skip
         letters = [config.alphabet[y] for y in tr.output] + (
-            [t("s2s.own.end")] if tr.stopped else []
+            [t("seq2seq.own.end")] if tr.stopped else []
         )
         st.markdown(f"**{title}**")
         st.latex(latex)
@@ -412,30 +425,30 @@ def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> 
                 tr.contexts,
                 [f"{k + 1} · {letter}" for k, letter in enumerate(letters)],
                 dims,
-                row_title=t("s2s.own.axis.step"),
-                col_title=t("s2s.axis.dim"),
-                value_title=t("s2s.axis.value"),
+                row_title=t("seq2seq.own.axis.step"),
+                col_title=t("seq2seq.axis.dim"),
+                value_title=t("seq2seq.axis.value"),
                 domain=(-span, span),
                 max_cell=CONTEXT_CELL,
             ),
             width="content",
         )
     st.markdown(
-        t("s2s.fixed.compare", steps=len(attention.contexts),
+        t("seq2seq.fixed.compare", steps=len(attention.contexts),
           spread=f"{context_spread(attention.contexts):.3f}")
     )  # fmt: skip
 
 
 def _bottleneck() -> None:
-    st.header(t("s2s.neck.title"), divider="gray")
-    st.markdown(t("s2s.neck.body", vocab=READBACK_VOCAB))
+    st.header(t("seq2seq.neck.title"), divider="gray")
+    st.markdown(t("seq2seq.neck.body", vocab=READBACK_VOCAB))
     column, _ = st.columns([1, 2])
-    d = column.select_slider(t("s2s.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
-    with st.spinner(t("s2s.neck.running")):
+    d = column.select_slider(t("seq2seq.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
+    with st.spinner(t("seq2seq.neck.running")):
         rows = readback_rows(d)
-    first = t("s2s.neck.series.first")
-    mean = t("s2s.neck.series.mean")
-    own = t("s2s.neck.series.own")
+    first = t("seq2seq.neck.series.first")
+    mean = t("seq2seq.neck.series.mean")
+    own = t("seq2seq.neck.series.own")
     frame = pd.DataFrame(
         [
             {"T": r.length, "series": name, "accuracy": value}
@@ -453,10 +466,10 @@ def _bottleneck() -> None:
             frame,
             chance,
             series_order=[first, mean, own],
-            length_title=t("s2s.neck.axis_length"),
-            accuracy_title=t("s2s.neck.axis_accuracy"),
-            series_title=t("s2s.neck.axis_series"),
-            chance_label=t("s2s.neck.chance", chance=f"{chance:.0%}"),
+            length_title=t("seq2seq.neck.axis_length"),
+            accuracy_title=t("seq2seq.neck.axis_accuracy"),
+            series_title=t("seq2seq.neck.axis_series"),
+            chance_label=t("seq2seq.neck.chance", chance=f"{chance:.0%}"),
         ),
         width="stretch",
     )
@@ -464,7 +477,7 @@ def _bottleneck() -> None:
     short, long = by_length[2], by_length[max(by_length)]
     st.markdown(
         t(
-            "s2s.neck.summary",
+            "seq2seq.neck.summary",
             d=d,
             short=f"{short.first_from_final:.0%}",
             long_T=long.length,
@@ -476,19 +489,19 @@ def _bottleneck() -> None:
     )
     lowest = min(r.mean_from_own for r in rows)
     floor = math.floor(lowest * 100) / 100  # "at least": 98.5% is written 98%, never 99%
-    st.markdown(t(f"s2s.neck.own.{own_state_verdict(rows)}", lowest=f"{floor:.0%}", d=d))
+    st.markdown(t(f"seq2seq.neck.own.{own_state_verdict(rows)}", lowest=f"{floor:.0%}", d=d))
 
 
 def render() -> None:
-    page_start("s2s.title", caption="s2s.computed", uses_backend=False)
+    page_start("seq2seq.title", caption="seq2seq.computed", uses_backend=False)
     _intro(GruConfig())
     comparison = _training()
     _curve(comparison)
     _own(comparison)
     _bottleneck()
-    with st.expander(t("s2s.know.title"), icon=":material/fact_check:"):
-        st.markdown(t("s2s.know.body"))
-    solved_and_hurts(t("s2s.solved"), t("s2s.hurts"))
+    with st.expander(t("seq2seq.know.title"), icon=":material/fact_check:"):
+        st.markdown(t("seq2seq.know.body"))
+    solved_and_hurts(t("seq2seq.solved"), t("seq2seq.hurts"))
 
 
 render()

@@ -42,38 +42,38 @@ TOY = ToyConfig()  # the 2017 block as the road built it
 # Message ids of the table's rows and cells (``tan.design_rows`` names them), written out so
 # that the id check finds them.
 ROWS = {
-    "norm": "tan.row.norm",
-    "positions": "tan.row.positions",
-    "ffn": "tan.row.ffn",
-    "heads": "tan.row.heads",
-    "mask": "tan.row.mask",
-    "sizes": "tan.row.sizes",
+    "norm": "then_and_now.row.norm",
+    "positions": "then_and_now.row.positions",
+    "ffn": "then_and_now.row.ffn",
+    "heads": "then_and_now.row.heads",
+    "mask": "then_and_now.row.mask",
+    "sizes": "then_and_now.row.sizes",
 }
 CELLS = {
-    "layernorm_post": "tan.cell.layernorm_post",
-    "layernorm_pre": "tan.cell.layernorm_pre",
-    "rmsnorm_pre": "tan.cell.rmsnorm_pre",
-    "sinusoidal": "tan.cell.sinusoidal",
-    "no_positions": "tan.cell.no_positions",
-    "rope": "tan.cell.rope",
-    "relu": "tan.cell.relu",
-    "swiglu": "tan.cell.swiglu",
-    "full_heads": "tan.cell.full_heads",
-    "gqa": "tan.cell.gqa",
-    "bidirectional": "tan.cell.bidirectional",
-    "causal": "tan.cell.causal",
-    "sizes": "tan.cell.sizes",
+    "layernorm_post": "then_and_now.cell.layernorm_post",
+    "layernorm_pre": "then_and_now.cell.layernorm_pre",
+    "rmsnorm_pre": "then_and_now.cell.rmsnorm_pre",
+    "sinusoidal": "then_and_now.cell.sinusoidal",
+    "no_positions": "then_and_now.cell.no_positions",
+    "rope": "then_and_now.cell.rope",
+    "relu": "then_and_now.cell.relu",
+    "swiglu": "then_and_now.cell.swiglu",
+    "full_heads": "then_and_now.cell.full_heads",
+    "gqa": "then_and_now.cell.gqa",
+    "bidirectional": "then_and_now.cell.bidirectional",
+    "causal": "then_and_now.cell.causal",
+    "sizes": "then_and_now.cell.sizes",
 }
 
 
 def _table(model: SmolLM2) -> None:
-    st.subheader(t("tan.table.title"))
+    st.subheader(t("then_and_now.table.title"))
     rows = tan.design_rows(TOY, model.config)
     frame = pd.DataFrame(
         {
-            t("tan.col.part"): [t(ROWS[r.row]) for r in rows],
-            t("tan.col.toy"): [t(CELLS[r.toy], **r.toy_fields) for r in rows],
-            t("tan.col.smol"): [t(CELLS[r.smol], **r.smol_fields) for r in rows],
+            t("then_and_now.col.part"): [t(ROWS[r.row]) for r in rows],
+            t("then_and_now.col.toy"): [t(CELLS[r.toy], **r.toy_fields) for r in rows],
+            t("then_and_now.col.smol"): [t(CELLS[r.smol], **r.smol_fields) for r in rows],
         }
     )
     st.dataframe(frame, hide_index=True, width="stretch")
@@ -86,11 +86,14 @@ def _trace(model: SmolLM2, text: str, selected: str) -> DecoderOutput | None:
         return None
     kept = views.traced_prefix(text, offsets, MAX_TOKENS)
     if kept != text:
-        st.info(t("tan.too_long", n=len(offsets), kept=MAX_TOKENS), icon=":material/content_cut:")
+        st.info(
+            t("then_and_now.too_long", n=len(offsets), kept=MAX_TOKENS),
+            icon=":material/content_cut:",
+        )
     n = min(len(offsets), MAX_TOKENS)
     work = int(PYTHON_QUANTIZED_SLOWDOWN * model.config.multiply_adds(n))
     backend = backend_within_budget(selected, work)
-    with st.spinner(t("tan.computing")):
+    with st.spinner(t("then_and_now.computing")):
         return smollm2_traced(kept, backend)
 
 
@@ -100,33 +103,36 @@ def _rope(
     cfg = model.config
     assert out.layers is not None
     trace = out.layers[layer]
-    st.subheader(t("tan.rope.title"))
+    st.subheader(t("then_and_now.rope.title"))
     left, right = st.columns(2)
-    head = left.selectbox(t("tan.rope.head"), range(cfg.h), key=HEAD_KEY, format_func=str)
+    head = left.selectbox(t("then_and_now.rope.head"), range(cfg.h), key=HEAD_KEY, format_func=str)
     with right:
         delta = _offset(token)
     key_token = token - delta  # a real key of the sentence, Δ tokens before the query
     q = trace.q[head, token]  # before RoPE
     k = trace.k[head // cfg.group, key_token]
     st.markdown(
-        t("tan.rope.body", q_token=labels[token], k_token=labels[key_token], layer=layer + 1,
-          head=head)
+        t("then_and_now.rope.body", q_token=labels[token], k_token=labels[key_token],
+          layer=layer + 1, head=head)
     )  # fmt: skip
     be = get_backend(out.backend)
     dots = tan.offset_dots(be, q, k, STARTS, delta, cfg.rope_base)
     st.altair_chart(
         charts.offset_dots(
             dots.starts,
-            {t("tan.rope.lane_rope"): dots.rope, t("tan.rope.lane_added"): dots.added},
-            x_title=t("tan.rope.axis_p"),
-            y_title=t("tan.rope.axis_dot"),
-            lane_title=t("tan.rope.lane"),
+            {
+                t("then_and_now.rope.lane_rope"): dots.rope,
+                t("then_and_now.rope.lane_added"): dots.added,
+            },
+            x_title=t("then_and_now.rope.axis_p"),
+            y_title=t("then_and_now.rope.axis_dot"),
+            lane_title=t("then_and_now.rope.lane"),
         ),
         width="stretch",
     )
     a, b = st.columns(2)
-    a.metric(t("tan.rope.spread_rope"), f"{dots.rope_spread:.1e}")
-    b.metric(t("tan.rope.spread_added"), f"{dots.added_spread:.3f}")
+    a.metric(t("then_and_now.rope.spread_rope"), f"{dots.rope_spread:.1e}")
+    b.metric(t("then_and_now.rope.spread_added"), f"{dots.added_spread:.3f}")
     if (verdict := say(views.rope_sentence(dots))) is not None:
         st.markdown(verdict)
     # the model's own turned vectors at their real positions, against the chart
@@ -142,18 +148,18 @@ def _offset(token: int) -> int:
     earlier key, has only Δ = 0."""
     top = min(MAX_DELTA, token)
     if top == 0:
-        st.caption(t("tan.rope.first_token"))
+        st.caption(t("then_and_now.rope.first_token"))
         return 0
     keep_valid_choice(DELTA_KEY, range(top + 1), min(DEFAULT_DELTA, top))
-    delta = int(st.slider(t("tan.rope.delta"), 0, top, key=DELTA_KEY))
-    st.caption(t("tan.rope.delta_range", top=top, i=token))
+    delta = int(st.slider(t("then_and_now.rope.delta"), 0, top, key=DELTA_KEY))
+    st.caption(t("then_and_now.rope.delta_range", top=top, i=token))
     return delta
 
 
 def _gqa(model: SmolLM2) -> None:
     cfg = model.config
-    st.subheader(t("tan.gqa.title"))
-    st.markdown(t("tan.gqa.body", h=cfg.h, h_kv=cfg.h_kv, group=cfg.group))
+    st.subheader(t("then_and_now.gqa.title"))
+    st.markdown(t("then_and_now.gqa.body", h=cfg.h, h_kv=cfg.h_kv, group=cfg.group))
     left, right = st.columns([1, 1])
     with left:
         st.vega_lite_chart(
@@ -161,48 +167,50 @@ def _gqa(model: SmolLM2) -> None:
                 tan.kv_head_map(cfg),
                 [str(j) for j in range(cfg.h)],
                 [str(g) for g in range(cfg.h_kv)],
-                row_title=t("tan.gqa.query"),
-                col_title=t("tan.gqa.kv"),
-                value_title=t("tan.gqa.reads"),
+                row_title=t("then_and_now.gqa.query"),
+                col_title=t("then_and_now.gqa.kv"),
+                value_title=t("then_and_now.gqa.reads"),
                 fmt=".0f",
                 width=320,
             )
         )
     with right:
         st.metric(
-            t("tan.gqa.bytes_gqa", h_kv=cfg.h_kv),
+            t("then_and_now.gqa.bytes_gqa", h_kv=cfg.h_kv),
             human_bytes(cfg.kv_bytes_per_token()),
         )
-        st.metric(t("tan.gqa.bytes_full", h=cfg.h), human_bytes(cfg.kv_bytes_per_token(cfg.h)))
+        st.metric(
+            t("then_and_now.gqa.bytes_full", h=cfg.h), human_bytes(cfg.kv_bytes_per_token(cfg.h))
+        )
     st.markdown(say(views.gqa_sentence(cfg)))
 
 
 def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: str) -> None:
     assert out.layers is not None
     trace = out.layers[layer]
-    st.subheader(t("tan.norm.title"))
-    st.markdown(t("tan.norm.body", layer=layer + 1, token=label))
+    st.subheader(t("then_and_now.norm.title"))
+    st.markdown(t("then_and_now.norm.body", layer=layer + 1, token=label))
     x = trace.x_in[token]
     cmp = tan.compare_norms(x, model.config.eps)
     cols = st.columns(5)
     for col, (name, value) in zip(
         cols,
         [
-            ("tan.norm.mean", cmp.mean),
-            ("tan.norm.rms", cmp.rms),
-            ("tan.norm.std", cmp.std),
-            ("tan.norm.out_mean_rms", cmp.rms_out_mean),
-            ("tan.norm.out_mean_ln", cmp.layer_out_mean),
+            ("then_and_now.norm.mean", cmp.mean),
+            ("then_and_now.norm.rms", cmp.rms),
+            ("then_and_now.norm.std", cmp.std),
+            ("then_and_now.norm.out_mean_rms", cmp.rms_out_mean),
+            ("then_and_now.norm.out_mean_ln", cmp.layer_out_mean),
         ],
         strict=True,
     ):
         col.metric(t(name), f"{value:.4f}" if abs(value) >= 1e-3 else f"{value:.1e}")
     k = min(SHOWN_COLUMNS, len(x))
-    st.caption(t("tan.norm.first", k=k, d=len(x)))
+    st.caption(t("then_and_now.norm.first", k=k, d=len(x)))
     st.dataframe(
         pd.DataFrame(
             [x[:k], cmp.rms_out[:k], cmp.layer_out[:k]],
-            index=[t("tan.norm.x"), "RMSNorm", "LayerNorm"],
+            index=[t("then_and_now.norm.x"), "RMSNorm", "LayerNorm"],
             columns=[str(c) for c in range(k)],
         ).style.format("{:.3f}"),
         width="stretch",
@@ -219,12 +227,15 @@ def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: st
 def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, selected: str) -> None:
     assert out.layers is not None
     gate = out.layers[layer].gate_act[token]
-    st.subheader(t("tan.ffn.title"))
-    st.markdown(t("tan.ffn.body", d_ff=len(gate), token=label, layer=layer + 1))
+    st.subheader(t("then_and_now.ffn.title"))
+    st.markdown(t("then_and_now.ffn.body", d_ff=len(gate), token=label, layer=layer + 1))
     counts, edges = tan.histogram(gate)
     st.altair_chart(
         charts.histogram(
-            counts, edges, x_title=t("tan.ffn.axis_value"), y_title=t("tan.ffn.axis_count")
+            counts,
+            edges,
+            x_title=t("then_and_now.ffn.axis_value"),
+            y_title=t("then_and_now.ffn.axis_count"),
         ),
         width="stretch",
     )
@@ -235,9 +246,9 @@ def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, sele
     toy_token = min(token, toy.n - 1)  # the toy splits words, SmolLM2 pieces: the same place
     relu = tan.zero_shares(toy.blocks[0].ffn_hidden[toy_token])
     a, b, c = st.columns(3)
-    a.metric(t("tan.ffn.gate_near", near=tan.NEAR_ZERO), views.percent(gate_shares.near))
-    b.metric(t("tan.ffn.gate_exact"), views.percent(gate_shares.exact))
-    c.metric(t("tan.ffn.relu_exact"), views.percent(relu.exact))
+    a.metric(t("then_and_now.ffn.gate_near", near=tan.NEAR_ZERO), views.percent(gate_shares.near))
+    b.metric(t("then_and_now.ffn.gate_exact"), views.percent(gate_shares.exact))
+    c.metric(t("then_and_now.ffn.relu_exact"), views.percent(relu.exact))
     toy_label = token_labels(toy.tokens, [toy_token])[toy_token]
     ffn = views.ffn_sentence(gate, toy.blocks[0].ffn_hidden[toy_token], toy_label)
     if ffn is not None:
@@ -253,10 +264,10 @@ def _per_token(model: SmolLM2, selected: str) -> None:
     pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in out.ids])
     labels = token_labels(pieces)
     left, right = st.columns(2)
-    layer = left.slider(t("tan.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
+    layer = left.slider(t("then_and_now.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
     keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)
     token = right.selectbox(
-        t("tan.token"), range(out.n), key=TOKEN_KEY,
+        t("then_and_now.token"), range(out.n), key=TOKEN_KEY,
         format_func=lambda i: labels[i],
     )  # fmt: skip
     _rope(model, out, layer, token, labels)
@@ -265,15 +276,15 @@ def _per_token(model: SmolLM2, selected: str) -> None:
 
 
 def render() -> None:
-    selected = page_start("tan.title")
-    st.markdown(t("tan.intro"))
+    selected = page_start("then_and_now.title")
+    st.markdown(t("then_and_now.intro"))
     model = smollm2_model()
     if selected is not None and model is not None:
         _table(model)
         _gqa(model)
         _per_token(model, selected)
-    solved_and_hurts(t("tan.solved"), t("tan.hurts"))
-    st.caption(t("tan.sources"))
+    solved_and_hurts(t("then_and_now.solved"), t("then_and_now.hurts"))
+    st.caption(t("then_and_now.sources"))
 
 
 render()

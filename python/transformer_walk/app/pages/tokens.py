@@ -33,14 +33,14 @@ MAX_TRY_CHARS = 100  # one word, even a long one; the field is not for whole tex
 
 def _welcome() -> None:
     with st.container(border=True):
-        st.subheader(t("tok.welcome.title"))
-        st.markdown(t("tok.welcome.body"))
+        st.subheader(t("tokens.welcome.title"))
+        st.markdown(t("tokens.welcome.body"))
         left, right = st.columns(2, gap="large")
         with left:
-            st.markdown("**" + t("tok.welcome.sidebar_title") + "**")
-            st.markdown(t("tok.welcome.sidebar"))
+            st.markdown("**" + t("tokens.welcome.sidebar_title") + "**")
+            st.markdown(t("tokens.welcome.sidebar"))
         with right:
-            st.markdown("**" + t("tok.welcome.road_title") + "**")
+            st.markdown("**" + t("tokens.welcome.road_title") + "**")
             number = 0
             for group, pages in navigation.ROAD:
                 stops = []
@@ -48,14 +48,14 @@ def _welcome() -> None:
                     number += 1
                     stops.append(f"{number}. {t(title)}")
                 st.markdown(f"*{t(group)}* — " + " · ".join(stops))
-        st.caption(t("tok.welcome.here"))
+        st.caption(t("tokens.welcome.here"))
 
 
 def _pipeline(trace: Trace) -> None:
-    st.header(t("tok.pipeline.title"), divider="gray")
-    st.markdown(t("tok.pipeline.body"))
+    st.header(t("tokens.pipeline.title"), divider="gray")
+    st.markdown(t("tokens.pipeline.body"))
     text, token, token_id = (
-        tex_words(t(k)) for k in ("tok.tex.text", "tok.tex.token", "tok.tex.id")
+        tex_words(t(k)) for k in ("tokens.tex.text", "tokens.tex.token", "tokens.tex.id")
     )
     st.latex(rf"{text}\;\rightarrow\;{token}\;\rightarrow\;{token_id}\;\rightarrow\;"
              r"\boldsymbol{e}_i \in \mathbb{R}^{d_{\text{model}}}")  # fmt: skip
@@ -65,24 +65,24 @@ def _pipeline(trace: Trace) -> None:
 
     left, right = st.columns([2, 3], gap="large")
     with left:
-        st.markdown(t("tok.step.tokens"))
-        st.caption(t("tok.step.tokens_body"))
-        st.markdown(t("tok.step.ids"))
-        st.caption(t("tok.step.ids_body", vocab=len(trace.vocab), base=base, added=added))
+        st.markdown(t("tokens.step.tokens"))
+        st.caption(t("tokens.step.tokens_body"))
+        st.markdown(t("tokens.step.ids"))
+        st.caption(t("tokens.step.ids_body", vocab=len(trace.vocab), base=base, added=added))
         st.dataframe(
             pd.DataFrame(
                 {
-                    t("tok.col.token"): [visible(x) for x in trace.tokens],
-                    t("tok.col.id"): trace.ids.tolist(),
+                    t("tokens.col.token"): [visible(x) for x in trace.tokens],
+                    t("tokens.col.id"): trace.ids.tolist(),
                 },
-                index=pd.Index(range(1, n + 1), name=t("tok.col.position")),
+                index=pd.Index(range(1, n + 1), name=t("tokens.col.position")),
             ),
             width="stretch",
             height=min(38 + 35 * n, 38 + 35 * MAX_HEATMAP_ROWS // 2),  # about the heatmap's
         )
     with right:
-        st.markdown(t("tok.step.vectors"))
-        st.caption(t("tok.step.vectors_body", d_model=d_model, n=n))
+        st.markdown(t("tokens.step.vectors"))
+        st.caption(t("tokens.step.vectors_body", d_model=d_model, n=n))
         st.latex(
             r"\boldsymbol{e}_i = E[\,\mathrm{id}_i\,],\quad E \in \mathbb{R}^{|V| \times "
             rf"d_{{\text{{model}}}}}} = \mathbb{{R}}^{{{len(trace.vocab)} \times {d_model}}}"
@@ -99,55 +99,55 @@ def _pipeline(trace: Trace) -> None:
                     )
                 ],
                 [str(j + 1) for j in range(rows.shape[1])],
-                row_title=t("tok.chart.token"),
-                col_title=t("tok.chart.dim"),
-                value_title=t("tok.chart.value"),
+                row_title=t("tokens.chart.token"),
+                col_title=t("tokens.chart.dim"),
+                value_title=t("tokens.chart.value"),
                 width=charts.FULL * 3 // 5,
             ),
             width="content",
         )
         if shown < n:
-            st.caption(t("tok.vectors.capped", shown=shown, n=n))
+            st.caption(t("tokens.vectors.capped", shown=shown, n=n))
 
 
 def _counts(text: str, trace: Trace, tokenizer: Tokenizer | None) -> None:
-    st.header(t("tok.count.title"), divider="gray")
-    st.markdown(t("tok.count.body"))
+    st.header(t("tokens.count.title"), divider="gray")
+    st.markdown(t("tokens.count.body"))
     words = count_words(text)
     pieces = word_pieces(tokenizer, text) if tokenizer is not None else None
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("tok.metric.words"), words, help=t("tok.metric.words_help"))
-    c2.metric(t("tok.metric.toy"), trace.n, help=t("tok.metric.toy_help"))
+    c1.metric(t("tokens.metric.words"), words, help=t("tokens.metric.words_help"))
+    c2.metric(t("tokens.metric.toy"), trace.n, help=t("tokens.metric.toy_help"))
     c3.metric(
-        t("tok.metric.wordpiece"),
-        pieces.n if pieces is not None else t("tok.metric.unavailable"),
-        help=t("tok.metric.wordpiece_help"),
+        t("tokens.metric.wordpiece"),
+        pieces.n if pieces is not None else t("tokens.metric.unavailable"),
+        help=t("tokens.metric.wordpiece_help"),
     )
     if pieces is not None:
         summary = t(
-            "tok.count.summary",
+            "tokens.count.summary",
             toy=trace.n,
             wordpiece=pieces.n,
             pieces=pieces.n_without_special,
             words=words,
         )
     else:
-        summary = t("tok.count.summary_toy_only", toy=trace.n, words=words)
+        summary = t("tokens.count.summary_toy_only", toy=trace.n, words=words)
     st.markdown(summary)
 
 
 def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
-    st.subheader(t("tok.wp.title"))
+    st.subheader(t("tokens.wp.title"))
     if tokenizer is None:
-        st.warning(t("tok.wp.missing", reason=reason), icon=":material/download:")
+        st.warning(t("tokens.wp.missing", reason=reason), icon=":material/download:")
         st.code(INSTALL_HINT, language="bash")
-        st.caption(t("tok.wp.missing_rest"))
+        st.caption(t("tokens.wp.missing_rest"))
         return
-    st.markdown(t("tok.wp.body", vocab=f"{tokenizer.get_vocab_size():,}"))
+    st.markdown(t("tokens.wp.body", vocab=f"{tokenizer.get_vocab_size():,}"))
     pieces = word_pieces(tokenizer, text)
     by_word = pieces.pieces_per_word(text)
     split = [(word, p) for word, p in by_word if len(p) > 1]
-    st.markdown(t("tok.wp.sequence"))
+    st.markdown(t("tokens.wp.sequence"))
     shown = min(pieces.n, PIECES_PER_ROW * MAX_STRIPS)
     for start in range(0, shown, PIECES_PER_ROW):
         stop = min(start + PIECES_PER_ROW, shown)
@@ -157,21 +157,21 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
             # column holds a token and an id.
             pd.DataFrame(
                 [pieces.tokens[start:stop], [str(i) for i in pieces.ids[start:stop]]],
-                index=[t("tok.col.token"), t("tok.col.id")],
+                index=[t("tokens.col.token"), t("tokens.col.id")],
                 columns=[str(i) for i in range(start + 1, stop + 1)],
             ),
             width="stretch",
         )
     if shown < pieces.n:
-        st.caption(t("tok.wp.capped", shown=shown, n=pieces.n))
+        st.caption(t("tokens.wp.capped", shown=shown, n=pieces.n))
     if split:
-        st.markdown(t("tok.wp.split_words", count=len(split)))
+        st.markdown(t("tokens.wp.split_words", count=len(split)))
         st.dataframe(
             pd.DataFrame(
                 {
-                    t("tok.col.word"): [word for word, _ in split],
-                    t("tok.col.pieces"): [" · ".join(p) for _, p in split],
-                    t("tok.col.count"): [len(p) for _, p in split],
+                    t("tokens.col.word"): [word for word, _ in split],
+                    t("tokens.col.pieces"): [" · ".join(p) for _, p in split],
+                    t("tokens.col.count"): [len(p) for _, p in split],
                 }
             ),
             hide_index=True,
@@ -180,34 +180,39 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
     elif not pieces.n_unknown and all(c <= 1 for c in pieces.pieces_per_spaced_word(text)):
         # "every word is whole" is not true of a word that became [UNK], nor of "didn't", which
         # the pre-tokenizer counts as three words before WordPiece sees it
-        st.caption(t("tok.wp.no_split"))
+        st.caption(t("tokens.wp.no_split"))
     if pieces.n_unknown:
         unknown = unknown_labels(text, pieces.tokens, pieces.offsets)
         st.info(
             t(
-                "tok.wp.unknown",
+                "tokens.wp.unknown",
                 count=pieces.n_unknown,
                 pieces=join_names(unknown, most=UNKNOWN_SHOWN),
             ),
             icon=":material/help:",
         )
     if pieces.n > MAX_POSITIONS:
-        st.warning(t("tok.wp.long", n=pieces.n), icon=":material/content_cut:")
+        st.warning(t("tokens.wp.long", n=pieces.n), icon=":material/content_cut:")
 
     word = st.text_input(
-        t("tok.try.label"),
+        t("tokens.try.label"),
         value="unbelievably",
         key=TRY_KEY,
-        help=t("tok.try.help"),
+        help=t("tokens.try.help"),
         max_chars=MAX_TRY_CHARS,
     ).strip()
     if not word:
-        st.caption(t("tok.try.empty"))
+        st.caption(t("tokens.try.empty"))
         return
     tried = word_pieces(tokenizer, word)
     inner = tried.tokens[1:-1]  # without [CLS] … [SEP]
     st.markdown(
-        t("tok.try.result", word=word, pieces=" · ".join(f"`{p}`" for p in inner), count=len(inner))
+        t(
+            "tokens.try.result",
+            word=word,
+            pieces=" · ".join(f"`{p}`" for p in inner),
+            count=len(inner),
+        )
     )
 
 
@@ -220,7 +225,7 @@ def _pieces_in_strips(pieces: list[str], ids: list[int]) -> int:
         st.dataframe(
             pd.DataFrame(
                 [pieces[start:stop], [str(i) for i in ids[start:stop]]],
-                index=[t("tok.bpe.row"), t("tok.col.id")],
+                index=[t("tokens.bpe.row"), t("tokens.col.id")],
                 columns=[str(i) for i in range(start + 1, stop + 1)],
             ),
             width="stretch",
@@ -229,23 +234,23 @@ def _pieces_in_strips(pieces: list[str], ids: list[int]) -> int:
 
 
 def _bpe(text: str, tokenizer: Tokenizer | None) -> None:
-    st.subheader(t("tok.bpe.title"))
+    st.subheader(t("tokens.bpe.title"))
     model = smollm2_model()  # the friendly message when it is missing; the page goes on
     if model is None:
         return
-    st.markdown(t("tok.bpe.body", vocab=f"{model.config.vocab_size:,}"))
+    st.markdown(t("tokens.bpe.body", vocab=f"{model.config.vocab_size:,}"))
     split = bpe_views.bpe_split(model.tokenizer, text)
-    st.metric(t("tok.metric.bpe"), split.n)
+    st.metric(t("tokens.metric.bpe"), split.n)
     shown = _pieces_in_strips(split.pieces, split.ids)
     if shown < split.n:
-        st.caption(t("tok.bpe.capped", shown=shown, n=split.n))
+        st.caption(t("tokens.bpe.capped", shown=shown, n=split.n))
     wordpiece = word_pieces(tokenizer, text).n_without_special if tokenizer is not None else None
     key, fields = bpe_views.bpe_summary(split, wordpiece, count_words(text))
     st.markdown(t(key, **fields))
 
 
 def render() -> None:
-    name = page_start("tok.title")
+    name = page_start("tokens.title")
     _welcome()
     if name is None:
         return
@@ -259,8 +264,8 @@ def render() -> None:
     _counts(text, trace, tokenizer)
     _wordpiece(text, tokenizer, reason)
     _bpe(text, tokenizer)
-    st.markdown(t("tok.caveat"))
-    solved_and_hurts(t("tok.solved"), t("tok.hurts"))
+    st.markdown(t("tokens.caveat"))
+    solved_and_hurts(t("tokens.solved"), t("tokens.hurts"))
 
 
 render()

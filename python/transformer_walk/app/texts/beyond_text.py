@@ -1,8 +1,8 @@
 """Words of the Beyond text page (prefix ``vit.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "vit.title": {"en": "Beyond text: images as patches", "zh": "超越文本：把图像切成图块"},
-    "vit.intro": {
+    "beyond_text.title": {"en": "Beyond text: images as patches", "zh": "超越文本：把图像切成图块"},
+    "beyond_text.intro": {
         "en": "Nothing in self-attention cares that its tokens were words. It needs a set of "
         "vectors, each with a position, and it learns which of them should exchange information "
         "and how much. The Vision Transformer (ViT) feeds it an image: cut the picture into "
@@ -15,65 +15,65 @@ MESSAGES: dict[str, dict[str, str]] = {
         "再加上位置——每个图块就成了一个 token。音频帧、视频的时空块、三维场景里的点，"
         "也都可以这样处理。",
     },
-    "vit.source": {"en": "Image", "zh": "图像"},
-    "vit.source.scene": {"en": "Generated scene", "zh": "生成的场景"},
-    "vit.source.upload": {"en": "Upload your own", "zh": "上传自己的图片"},
-    "vit.scene_caption": {
+    "beyond_text.source": {"en": "Image", "zh": "图像"},
+    "beyond_text.source.scene": {"en": "Generated scene", "zh": "生成的场景"},
+    "beyond_text.source.upload": {"en": "Upload your own", "zh": "上传自己的图片"},
+    "beyond_text.scene_caption": {
         "en": "A {size} × {size} scene drawn with NumPy (the same pixels every time).",
         "zh": "一幅用 NumPy 画出的 {size} × {size} 场景（每次像素都完全相同）。",
     },
-    "vit.upload.button": {"en": "Upload", "zh": "上传图片"},
-    "vit.upload.label": {
+    "beyond_text.upload.button": {"en": "Upload", "zh": "上传图片"},
+    "beyond_text.upload.label": {
         "en": "PNG or JPEG, at most 2 MB and 1024 × 1024 pixels",
         "zh": "PNG 或 JPEG，不超过 2 MB、1024 × 1024 像素",
     },
-    "vit.upload.caption": {
+    "beyond_text.upload.caption": {
         "en": "Your image, cropped to a square and scaled to {size} × {size}.",
         "zh": "你的图片，已裁成正方形并缩放到 {size} × {size}。",
     },
-    "vit.upload.no_pil": {
+    "beyond_text.upload.no_pil": {
         "en": "Uploading is switched off here: decoding PNG or JPEG safely needs the Pillow "
         "library, which this environment does not have. The generated scene works the same way.",
         "zh": "这里关闭了上传功能：安全地解码 PNG 或 JPEG 需要 Pillow 库，而当前环境没有安装。"
         "生成的场景可以完全同样地演示。",
     },
-    "vit.upload.too_big": {
+    "beyond_text.upload.too_big": {
         "en": "That file is larger than 2 MB — please pick a smaller one. Showing the generated "
         "scene meanwhile.",
         "zh": "这个文件超过了 2 MB——请换一个小一点的文件。在此之前先显示生成的场景。",
     },
-    "vit.upload.too_large_image": {
+    "beyond_text.upload.too_large_image": {
         "en": "That image is larger than 1024 × 1024 pixels — please pick a smaller one. "
         "Showing the generated scene meanwhile.",
         "zh": "这张图片超过了 1024 × 1024 像素——请换一张小一点的。在此之前先显示生成的场景。",
     },
-    "vit.upload.not_image": {
+    "beyond_text.upload.not_image": {
         "en": "That file could not be read as an image. Showing the generated scene meanwhile.",
         "zh": "无法把这个文件读取为图像。在此之前先显示生成的场景。",
     },
-    "vit.patch": {"en": "Patch size p (pixels)", "zh": "图块大小 p（像素）"},
-    "vit.patch_help": {
+    "beyond_text.patch": {"en": "Patch size p (pixels)", "zh": "图块大小 p（像素）"},
+    "beyond_text.patch_help": {
         "en": "Smaller patches mean more tokens: n grows as 1/p², and attention's n × n matrix "
         "as 1/p⁴. ViT-Base uses 16 × 16 patches of a 224 × 224 image: 196 tokens.",
         "zh": "图块越小，token 越多：n 按 1/p² 增长，注意力的 n × n 矩阵按 1/p⁴ 增长。"
         "ViT-Base 把 224 × 224 的图像切成 16 × 16 的图块：共 196 个 token。",
     },
-    "vit.metric.grid": {"en": "grid (rows × cols)", "zh": "网格（行 × 列）"},
-    "vit.metric.n": {"en": "n (patch tokens)", "zh": "n（图块 token 数）"},
-    "vit.metric.width": {"en": "numbers per patch", "zh": "每个图块的数值个数"},
-    "vit.sequence.title": {"en": "The patch sequence", "zh": "图块序列"},
-    "vit.sequence.body": {
+    "beyond_text.metric.grid": {"en": "grid (rows × cols)", "zh": "网格（行 × 列）"},
+    "beyond_text.metric.n": {"en": "n (patch tokens)", "zh": "n（图块 token 数）"},
+    "beyond_text.metric.width": {"en": "numbers per patch", "zh": "每个图块的数值个数"},
+    "beyond_text.sequence.title": {"en": "The patch sequence", "zh": "图块序列"},
+    "beyond_text.sequence.body": {
         "en": "Read row by row, left to right, the patches become a sequence — the image's "
         "“sentence”. Flattening a patch of {p} × {p} pixels with 3 colour channels gives one "
         "vector of {width} numbers.",
         "zh": "按行从左到右读，这些图块就排成了一个序列——这幅图像的“句子”。把一个 {p} × {p} "
         "像素、3 个颜色通道的图块展平，就得到一个含 {width} 个数的向量。",
     },
-    "vit.embed.title": {
+    "beyond_text.embed.title": {
         "en": "Patch embeddings: a linear projection plus positions",
         "zh": "图块向量：线性投影加位置",
     },
-    "vit.embed.body": {
+    "beyond_text.embed.body": {
         "en": "One matrix $E$ maps every flattened patch to $d_{{\\text{{model}}}} = {d}$ "
         "numbers; it plays the role of the word-embedding table. Here the same sinusoidal "
         "positions as for words are added (ViT itself learns one position vector per patch, "
@@ -87,41 +87,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "左上角和右下角的图块——没有位置，打乱图块只会让输出按同样的方式打乱："
         "每个图块的结果与它所在的位置无关。",
     },
-    "vit.axis.patch": {"en": "patch", "zh": "图块"},
-    "vit.axis.dim": {"en": "dimension", "zh": "维度"},
-    "vit.axis.query": {"en": "query patch", "zh": "查询图块"},
-    "vit.axis.key": {"en": "key patch", "zh": "键图块"},
-    "vit.axis.row": {"en": "patch row", "zh": "图块行"},
-    "vit.axis.col": {"en": "patch column", "zh": "图块列"},
-    "vit.value": {"en": "value", "zh": "数值"},
-    "vit.attention.title": {"en": "Self-attention over the patches", "zh": "图块之间的自注意力"},
-    "vit.attention.body": {
+    "beyond_text.axis.patch": {"en": "patch", "zh": "图块"},
+    "beyond_text.axis.dim": {"en": "dimension", "zh": "维度"},
+    "beyond_text.axis.query": {"en": "query patch", "zh": "查询图块"},
+    "beyond_text.axis.key": {"en": "key patch", "zh": "键图块"},
+    "beyond_text.axis.row": {"en": "patch row", "zh": "图块行"},
+    "beyond_text.axis.col": {"en": "patch column", "zh": "图块列"},
+    "beyond_text.value": {"en": "value", "zh": "数值"},
+    "beyond_text.attention.title": {
+        "en": "Self-attention over the patches",
+        "zh": "图块之间的自注意力",
+    },
+    "beyond_text.attention.body": {
         "en": "One head, exactly the formula used for words, on the {n} patch tokens: a "
         "matrix of {n} × {n} whose row $i$ says how patch $i$ spreads its attention over all "
         "patches, every row summing to 1.",
         "zh": "一个注意力头，公式与处理词时完全相同，作用在 {n} 个图块 token 上：得到一个 "
         "{n} × {n} 的矩阵，第 $i$ 行表示图块 $i$ 如何把注意力分配给所有图块，每一行的和都是 1。",
     },
-    "vit.query": {"en": "Query patch", "zh": "查询图块"},
-    "vit.query_help": {
+    "beyond_text.query": {"en": "Query patch", "zh": "查询图块"},
+    "beyond_text.query_help": {
         "en": "Patches are numbered row by row from the top left, starting at 1.",
         "zh": "图块从左上角开始按行编号，从 1 开始。",
     },
-    "vit.overlay.caption": {
+    "beyond_text.overlay.caption": {
         "en": "Patch {query} (yellow frame) attends most to patch {top} (weight {weight}); red "
         "shows each patch's weight, the largest at full strength.",
         "zh": "图块 {query}（黄框）最关注图块 {top}（权重 {weight}）；红色表示每个图块得到的权重，"
         "最大的显示为最深的红色。",
     },
-    "vit.grid.title": {
+    "beyond_text.grid.title": {
         "en": "The same row, back on the patch grid",
         "zh": "同一行权重，放回图块网格",
     },
-    "vit.row_sum": {
+    "beyond_text.row_sum": {
         "en": "Row {query}: Σⱼ αᵢⱼ = {total}",
         "zh": "第 {query} 行：Σⱼ αᵢⱼ = {total}",
     },
-    "vit.untrained": {
+    "beyond_text.untrained": {
         "en": "These weights come from random, untrained projections: they react to colour and "
         "position, not to “house” or “sun”. A trained ViT learns projections whose attention "
         "follows objects and their parts — and even then, an attention map is the model's "
@@ -130,11 +133,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "“太阳”。训练好的 ViT 会学到让注意力跟随物体及其部件的投影——即便如此，"
         "注意力图也只是模型内部的信息路由，而不是图像分割结果。",
     },
-    "vit.clip.title": {
+    "beyond_text.clip.title": {
         "en": "CLIP: text and images in one space",
         "zh": "CLIP：文本与图像同处一个空间",
     },
-    "vit.clip.body": {
+    "beyond_text.clip.body": {
         "en": "CLIP trains two encoders side by side — a Transformer over a caption's tokens and "
         "one over an image's patches — so that each ends in one vector of the same size. On "
         "millions of image–caption pairs, training pulls the vectors of a matching pair "
@@ -147,17 +150,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（余弦相似度最高）的那句文字，就是最贴切的描述。前端因模态而不同，"
         "内部用的却是同一种注意力。",
     },
-    "vit.solved": {
+    "beyond_text.solved": {
         "en": "Any input that can be cut into tokens — image patches here — goes through the "
         "same attention.",
         "zh": "任何能切成 token 的输入——这里是图像的图块——都能交给同一种注意力处理。",
     },
-    "vit.hurts": {
+    "beyond_text.hurts": {
         "en": "Halving the patch size gives four times the tokens and sixteen times the "
         "attention matrix: high-resolution images and video get expensive fast.",
         "zh": "图块边长减半，token 数变成四倍，注意力矩阵变成十六倍："
         "高分辨率图像和视频的代价增长得很快。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
-    "vit.tex.patch": {"en": "patch", "zh": "图块"},
+    "beyond_text.tex.patch": {"en": "patch", "zh": "图块"},
 }

@@ -1,8 +1,8 @@
 """Words of the Contextual meaning page (prefix ``ctx.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "ctx.title": {"en": "Contextual meaning", "zh": "上下文中的意义"},
-    "ctx.intro": {
+    "contextual.title": {"en": "Contextual meaning", "zh": "上下文中的意义"},
+    "contextual.intro": {
         "en": "A lookup table such as word2vec's, or the first table of a Transformer, is "
         "**static**: one row per vocabulary entry, the same vector in every sentence. The "
         "*bank* of a river and the *bank* that keeps your cash start from one and the same row. "
@@ -17,11 +17,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "**上下文相关**的表示。下面用训练好的 MiniLM 拿真实数字来展示这个区别。",
     },
     # --- one word, two sentences -----------------------------------------------------------------
-    "ctx.pair.title": {
+    "contextual.pair.title": {
         "en": "One word, two sentences: same start, different end",
         "zh": "一个词，两个句子：起点相同，终点不同",
     },
-    "ctx.pair.body": {
+    "contextual.pair.body": {
         "en": "Type two sentences that use one word, and the word. We compare the word's vectors "
         "in the two runs with the cosine (1 = same direction): first the rows of the input table, "
         "then the model's input after positions are added and normalised (layer 0), then the "
@@ -36,32 +36,32 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所以这一对要放到一组校准数据旁边来读：为本页编写并标注的许多句子对，"
         "其中同一个词有的意思相同，有的意思不同。",
     },
-    "ctx.pair.a": {"en": "Sentence A", "zh": "句子 A"},
-    "ctx.pair.b": {"en": "Sentence B", "zh": "句子 B"},
-    "ctx.pair.word": {"en": "Word", "zh": "词"},
-    "ctx.pair.empty": {
+    "contextual.pair.a": {"en": "Sentence A", "zh": "句子 A"},
+    "contextual.pair.b": {"en": "Sentence B", "zh": "句子 B"},
+    "contextual.pair.word": {"en": "Word", "zh": "词"},
+    "contextual.pair.empty": {
         "en": "Type two sentences and a word that occurs in both.",
         "zh": "请输入两个句子，以及一个在两句中都出现的词。",
     },
-    "ctx.pair.not_found": {
+    "contextual.pair.not_found": {
         "en": "“{word}” does not occur in: {text}. Pick a word that both sentences contain.",
         "zh": "“{word}” 没有出现在：{text}。请选一个两句都包含的词。",
     },
-    "ctx.pair.pieces": {
+    "contextual.pair.pieces": {
         "en": "“{word}” is {a} in sentence A and {b} in sentence B (# = position, [CLS] is #1).",
         "zh": "“{word}” 在句子 A 中是 token {a}，在句子 B 中是 {b}（# 表示位置，[CLS] 是 #1）。",
     },
-    "ctx.metric.word": {
+    "contextual.metric.word": {
         "en": "cos of the input-table rows",
         "zh": "输入表中两行的余弦",
     },
-    "ctx.metric.embedded": {"en": "cos at layer 0", "zh": "第 0 层的余弦"},
-    "ctx.metric.embedded_help": {
+    "contextual.metric.embedded": {"en": "cos at layer 0", "zh": "第 0 层的余弦"},
+    "contextual.metric.embedded_help": {
         "en": "The input row plus its position vector, after LayerNorm: what layer 1 reads.",
         "zh": "输入表中的行加上位置向量，再经过 LayerNorm：第 1 层读到的就是它。",
     },
-    "ctx.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
-    "ctx.pair.same_rows": {
+    "contextual.metric.last": {"en": "cos after layer 6", "zh": "第 6 层之后的余弦"},
+    "contextual.pair.same_rows": {
         "en": "The word has the same token ids in both sentences, so the lookup returns the very "
         "same rows: a cosine of exactly 1. Layer 0 adds a position vector and normalises, "
         "which changes the word's vector only where it sits at a different position; the "
@@ -70,43 +70,46 @@ MESSAGES: dict[str, dict[str, str]] = {
         "第 0 层再加上位置向量并做归一化，只有当这个词在两句中的位置不同时，"
         "它的向量才会因此改变；其余的差别都来自读取上下文的那些层。",
     },
-    "ctx.pair.same_position": {
+    "contextual.pair.same_position": {
         "en": "Here the word even sits at the same position (#{position}) in both sentences, so "
         "the position vector added to it is the same too and layer 0 is still identical: "
         "every difference after it comes from reading the context.",
         "zh": "这里这个词在两句中甚至处在同一个位置（#{position}），所以加上的位置向量也相同，"
         "第 0 层仍然完全一样：此后的每一点差别都来自对上下文的读取。",
     },
-    "ctx.pair.other_rows": {
+    "contextual.pair.other_rows": {
         "en": "Here the word was split into different token ids in the two sentences, so even "
         "the input rows differ. Try a word that is written the same way in both.",
         "zh": "这里这个词在两句中被切成了不同的 token id，所以连输入表中的行都不一样。"
         "试试一个在两句中写法完全相同的词。",
     },
-    "ctx.axis.layer": {"en": "layer", "zh": "层"},
-    "ctx.axis.cosine": {"en": "cos of the two “{word}” vectors", "zh": "两个 “{word}” 向量的余弦"},
-    "ctx.axis.series": {"en": "vector", "zh": "向量"},
-    "ctx.pair.path": {
+    "contextual.axis.layer": {"en": "layer", "zh": "层"},
+    "contextual.axis.cosine": {
+        "en": "cos of the two “{word}” vectors",
+        "zh": "两个 “{word}” 向量的余弦",
+    },
+    "contextual.axis.series": {"en": "vector", "zh": "向量"},
+    "contextual.pair.path": {
         "en": "In A and B the two “{word}” vectors have a cosine of {first} at layer 0 and "
         "{last} after layer 6.",
         "zh": "在 A 和 B 中，两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}。",
     },
-    "ctx.pair.path_dip": {
+    "contextual.pair.path_dip": {
         "en": "In A and B the two “{word}” vectors have a cosine of {first} at layer 0 and "
         "{last} after layer 6 (lowest: {lowest}, at layer {at}).",
         "zh": "在 A 和 B 中，两个 “{word}” 向量在第 0 层的余弦是 {first}，第 6 层之后是 {last}"
         "（最低 {lowest}，出现在第 {at} 层）。",
     },
     # --- the calibration -------------------------------------------------------------------------
-    "ctx.cal.computing": {
+    "contextual.cal.computing": {
         "en": "Measuring the {n} calibration sentences with MiniLM (once per server)…",
         "zh": "正在用 MiniLM 计算 {n} 个校准句子（每个服务器只算一次）…",
     },
-    "ctx.cal.pair_title": {
+    "contextual.cal.pair_title": {
         "en": "Your pair beside the labelled pairs",
         "zh": "你的这一对，放在标注过的句子对旁边",
     },
-    "ctx.cal.pair_body.en": {
+    "contextual.cal.pair_body.en": {
         "en": "The word is read against the English calibration: {words} ambiguous words, "
         "{n_same} pairs of sentences that use the word in the same sense and {n_different} "
         "that use it in two senses. The chart follows your pair's cosine through the layers "
@@ -116,7 +119,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{n_different} 对中意思不同。图中逐层画出你这一对的余弦，旁边是所有同义句子对中最低的"
         "余弦、所有异义句子对中最高的余弦，以及两类各自的中位数。",
     },
-    "ctx.cal.pair_body.zh": {
+    "contextual.cal.pair_body.zh": {
         "en": "The word has a Chinese character, so it is read against the Chinese calibration: "
         "{words} ambiguous words, {n_same} pairs of sentences that use the word in the same "
         "sense and {n_different} that use it in two senses. The chart follows your pair's cosine "
@@ -126,18 +129,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "这个词意思相同，{n_different} 对中意思不同。图中逐层画出你这一对的余弦，旁边是所有"
         "同义句子对中最低的余弦、所有异义句子对中最高的余弦，以及两类各自的中位数。",
     },
-    "ctx.cal.series.yours": {"en": "your A and B", "zh": "你的 A 与 B"},
-    "ctx.cal.series.same_min": {
+    "contextual.cal.series.yours": {"en": "your A and B", "zh": "你的 A 与 B"},
+    "contextual.cal.series.same_min": {
         "en": "same sense: lowest of the pairs",
         "zh": "同义：各对中最低",
     },
-    "ctx.cal.series.same_median": {"en": "same sense: median", "zh": "同义：中位数"},
-    "ctx.cal.series.different_median": {"en": "two senses: median", "zh": "异义：中位数"},
-    "ctx.cal.series.different_max": {
+    "contextual.cal.series.same_median": {"en": "same sense: median", "zh": "同义：中位数"},
+    "contextual.cal.series.different_median": {"en": "two senses: median", "zh": "异义：中位数"},
+    "contextual.cal.series.different_max": {
         "en": "two senses: highest of the pairs",
         "zh": "异义：各对中最高",
     },
-    "ctx.cal.verdict.different": {
+    "contextual.cal.verdict.different": {
         "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
         "“{word}” in A and B has a cosine of {cos}: lower than in every one of the {n_same} "
         "same-sense pairs (the lowest: {same_min}), and {beyond} of the {n_different} "
@@ -148,7 +151,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而 {n_different} 对异义句子中有 {beyond} 对比它还低。按这组校准数据，A 和 B 中的 "
         "“{word}” 是**不同的意思**。",
     },
-    "ctx.cal.verdict.same": {
+    "contextual.cal.verdict.same": {
         "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
         "“{word}” in A and B has a cosine of {cos}: higher than in every one of the "
         "{n_different} different-sense pairs (the highest: {different_max}), and {beyond_same} "
@@ -159,7 +162,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而 {n_same} 对同义句子中有 {beyond_same} 对比它还高。按这组校准数据，A 和 B 中的 "
         "“{word}” 是**同一个意思**。",
     },
-    "ctx.cal.verdict.cannot": {
+    "contextual.cal.verdict.cannot": {
         "en": "At layer {layer}, where the calibration tells senses apart best (AUC {auc}), "
         "“{word}” in A and B has a cosine of {cos}. Same-sense pairs went as low as {same_min} "
         "and different-sense pairs as high as {different_max}; {beyond} of the {n_different} "
@@ -173,11 +176,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{beyond_same} 对比你的高。你的余弦既没有低于所有同义句子对，也没有高于所有异义句子对："
         "**这些数字无法判断** A 和 B 中的 “{word}” 是同一个意思还是两个意思。",
     },
-    "ctx.cal.sep_title": {
+    "contextual.cal.sep_title": {
         "en": "How well do MiniLM's layers separate senses?",
         "zh": "MiniLM 的各层能把词义分开到什么程度？",
     },
-    "ctx.cal.sep_body": {
+    "contextual.cal.sep_body": {
         "en": "For every layer, the AUC: the chance that a same-sense pair of the calibration "
         "has a higher cosine than a different-sense pair, both picked at random (1 = the cosine "
         "always puts them in the right order, 0.5 = no better than a coin). The table adds the "
@@ -186,13 +189,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "同义那一对余弦更高的概率（1 表示余弦总能排对顺序，0.5 表示和抛硬币一样）。"
         "表中还给出在这一层用一个最佳余弦阈值所能达到的准确率。",
     },
-    "ctx.cal.lang.en": {"en": "English pairs", "zh": "英文句子对"},
-    "ctx.cal.lang.zh": {"en": "Chinese pairs", "zh": "中文句子对"},
-    "ctx.cal.axis.auc": {"en": "AUC, same vs two senses", "zh": "AUC（同义与异义）"},
-    "ctx.cal.axis.language": {"en": "calibration", "zh": "校准数据"},
-    "ctx.cal.col.auc": {"en": "AUC, {language}", "zh": "{language}的 AUC"},
-    "ctx.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "{language}的准确率"},
-    "ctx.cal.sep.some.en": {
+    "contextual.cal.lang.en": {"en": "English pairs", "zh": "英文句子对"},
+    "contextual.cal.lang.zh": {"en": "Chinese pairs", "zh": "中文句子对"},
+    "contextual.cal.axis.auc": {"en": "AUC, same vs two senses", "zh": "AUC（同义与异义）"},
+    "contextual.cal.axis.language": {"en": "calibration", "zh": "校准数据"},
+    "contextual.cal.col.auc": {"en": "AUC, {language}", "zh": "{language}的 AUC"},
+    "contextual.cal.col.accuracy": {"en": "accuracy, {language}", "zh": "{language}的准确率"},
+    "contextual.cal.sep.some.en": {
         "en": "English: the layers separate senses only in part, best at layer {layer} (AUC "
         "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
         "different-sense pairs of {words} words: many pairs of the two kinds overlap, so many "
@@ -201,7 +204,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子："
         "两类句子对有很多重叠，所以许多余弦给不出结论。",
     },
-    "ctx.cal.sep.chance.en": {
+    "contextual.cal.sep.chance.en": {
         "en": "English: the layers do little better than chance, at best AUC {auc} (layer "
         "{layer}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
         "different-sense pairs of {words} words.",
@@ -209,7 +212,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "第 {last} 层之后为 {last_auc}），依据是 {words} 个词的 {n_same} 对同义和 "
         "{n_different} 对异义句子。",
     },
-    "ctx.cal.sep.clear.zh": {
+    "contextual.cal.sep.clear.zh": {
         "en": "Chinese: the layers separate senses, best at layer {layer} (AUC {auc}; after "
         "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
         "pairs of {words} words — though {unknown} of the words, and {unknown_share} of all the "
@@ -219,7 +222,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "尽管其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
         "在 MiniLM 看来都是 [UNK]。",
     },
-    "ctx.cal.sep.some.zh": {
+    "contextual.cal.sep.some.zh": {
         "en": "Chinese: the layers separate senses only in part, best at layer {layer} (AUC "
         "{auc}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
         "different-sense pairs of {words} words; {unknown} of the words, and {unknown_share} of "
@@ -229,7 +232,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "其中 {unknown} 个词、以及这些句子全部 token 中的 {unknown_share}，"
         "在 MiniLM 看来都是 [UNK]。",
     },
-    "ctx.cal.sep.chance.zh": {
+    "contextual.cal.sep.chance.zh": {
         "en": "Chinese: the layers do little better than chance, at best AUC {auc} (layer "
         "{layer}; after layer {last}, {last_auc}), over {n_same} same-sense and {n_different} "
         "different-sense pairs of {words} words. MiniLM's vocabulary was built for English: "
@@ -242,7 +245,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "以及这些句子全部 token 中的 {unknown_share}，在它看来都是 [UNK]——不管是哪个字，"
         "都是输入表中同一行。所以在这里，中文句子对很少能得到结论。",
     },
-    "ctx.cal.sep.clear.en": {
+    "contextual.cal.sep.clear.en": {
         "en": "English: the layers separate senses, best at layer {layer} (AUC {auc}; after "
         "layer {last}, {last_auc}), over {n_same} same-sense and {n_different} different-sense "
         "pairs of {words} words ({unknown_share} of their sentences' tokens are [UNK]).",
@@ -250,7 +253,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{last_auc}），依据是 {words} 个词的 {n_same} 对同义和 {n_different} 对异义句子"
         "（这些句子的 token 中有 {unknown_share} 是 [UNK]）。",
     },
-    "ctx.cal.source": {
+    "contextual.cal.source": {
         "en": "The calibration: {sentences} sentences (English and Chinese), written and labelled "
         "by this project for this page, each ambiguous word in two senses with three sentences "
         "each; every two sentences of one word make a pair. Shipped with the package "
@@ -260,8 +263,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（topics/data/senses.tsv，CC0），无需下载。",
     },
     # --- sentence similarity ---------------------------------------------------------------------
-    "ctx.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
-    "ctx.sim.body": {
+    "contextual.sim.title": {"en": "Whole sentences compared", "zh": "比较整句话"},
+    "contextual.sim.body": {
         "en": "MiniLM was trained so that the mean of its last hidden states, scaled to length "
         "1, is a sentence embedding: sentences that mean similar things should point in similar "
         "directions, even without a shared word — though shared words pull too, as the note "
@@ -273,33 +276,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "矩阵下方的说明会检查这一点。每行一个句子；"
         "矩阵给出每一对句子的余弦（这些句子被补齐成一批，补齐的位置在注意力中被屏蔽）。",
     },
-    "ctx.sim.input": {"en": "Sentences, one per line", "zh": "句子，每行一个"},
-    "ctx.sim.capped": {
+    "contextual.sim.input": {"en": "Sentences, one per line", "zh": "句子，每行一个"},
+    "contextual.sim.capped": {
         "en": "Only the first {shown} of the {n} sentences are compared.",
         "zh": "{n} 个句子中只比较前 {shown} 个。",
     },
-    "ctx.sim.too_few": {
+    "contextual.sim.too_few": {
         "en": "Type at least two sentences, one per line.",
         "zh": "请至少输入两个句子，每行一个。",
     },
-    "ctx.sim.computing": {
+    "contextual.sim.computing": {
         "en": "Embedding {n} sentences…",
         "zh": "正在计算 {n} 个句子的向量…",
     },
-    "ctx.sim.sentence": {"en": "sentence", "zh": "句子"},
-    "ctx.sim.closest.none": {
+    "contextual.sim.sentence": {"en": "sentence", "zh": "句子"},
+    "contextual.sim.closest.none": {
         "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share no word: what brings "
         "them together is not spelling.",
         "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。它们没有共同的词："
         "让它们靠近的不是字面上的重合。",
     },
-    "ctx.sim.closest.little": {
+    "contextual.sim.closest.little": {
         "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share only {words} (word "
         "overlap {jaccard}: shared words over all distinct words of the two).",
         "zh": "最接近的一对：“{a}” 和 “{b}”（cos = {cos}）。它们共同的词只有 {words}"
         "（词重合度 {jaccard}：共同的词占两句全部不同词的比例）。",
     },
-    "ctx.sim.closest.shared": {
+    "contextual.sim.closest.shared": {
         "en": "The closest pair: “{a}” and “{b}” (cos = {cos}). They share {words} (word overlap "
         "{jaccard}: shared words over all distinct words of the two), so part of that closeness "
         "may be the shared words rather than the meaning.",
@@ -307,8 +310,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（词重合度 {jaccard}：共同的词占两句全部不同词的比例），所以这份接近可能有一部分"
         "来自共同的词，而不是意思。",
     },
-    "ctx.sim.word_sep": {"en": ", ", "zh": "、"},
-    "ctx.sim.pull": {
+    "contextual.sim.word_sep": {"en": ", ", "zh": "、"},
+    "contextual.sim.pull": {
         "en": "“{a}” is closer to “{b}” (cos = {cos_b}) than to “{c}” (cos = {cos_c}). It shares "
         "{words_b} with the first (overlap {jaccard_b}) and only {words_c} with the "
         "second (overlap {jaccard_c}): sentence embeddings are pulled together by shared words, "
@@ -317,7 +320,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{words_b}（重合度 {jaccard_b}），和后者只有 {words_c}（重合度 {jaccard_c}）："
         "句子向量不仅被意思拉近，也被共同的词拉近。这个远近顺序符合句子的意思吗？",
     },
-    "ctx.sim.pull_none": {
+    "contextual.sim.pull_none": {
         "en": "“{a}” is closer to “{b}” (cos = {cos_b}) than to “{c}” (cos = {cos_c}). It shares "
         "{words_b} with the first (overlap {jaccard_b}) and none with the second: "
         "sentence embeddings are pulled together by shared words, not only by meaning. Does "
@@ -326,18 +329,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{words_b}（重合度 {jaccard_b}），和后者一个也没有："
         "句子向量不仅被意思拉近，也被共同的词拉近。这个远近顺序符合句子的意思吗？",
     },
-    "ctx.sim.note": {
+    "contextual.sim.note": {
         "en": "Similarity here is what the model learned from the sentence pairs it was trained "
         "on — a useful signal, not a judgement of truth or meaning.",
         "zh": "这里的相似度，是模型从训练用的句子对中学到的——一个有用的信号，"
         "而不是对真假或意义的裁决。",
     },
     # --- one token across the layers --------------------------------------------------------------
-    "ctx.track.title": {
+    "contextual.track.title": {
         "en": "One token across the layers: does it move toward another?",
         "zh": "一个 token 穿过各层：它会向另一个 token 靠近吗？",
     },
-    "ctx.track.body": {
+    "contextual.track.body": {
         "en": "For the sentence in the sidebar, every token's hidden state at every layer (0 to "
         "6) is projected onto the same two directions — one PCA fitted on all of them "
         "together, so positions can be compared across layers. The two tokens you pick are "
@@ -347,15 +350,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "对全部向量一起做一次 PCA，所以不同层的位置可以互相比较。你选的两个 token 画成路径，"
         "并标出层号；其他 token 是灰色的点。图中不包括 [CLS] 和 [SEP]。",
     },
-    "ctx.track.too_short": {
+    "contextual.track.too_short": {
         "en": "The sidebar sentence needs at least two tokens besides [CLS] and [SEP] to "
         "follow one toward another.",
         "zh": "侧边栏里的句子除了 [CLS] 和 [SEP] 之外至少要有两个 token，"
         "才能跟踪一个向另一个的变化。",
     },
-    "ctx.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
-    "ctx.track.toward": {"en": "Toward", "zh": "是否靠近"},
-    "ctx.track.by_attention": {
+    "contextual.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
+    "contextual.track.toward": {"en": "Toward", "zh": "是否靠近"},
+    "contextual.track.by_attention": {
         "en": "This sentence has no “{preferred}”, so “Toward” starts on “{b}”: the token “{a}” "
         "gives the most attention, averaged over all {layers} layers × {heads} heads (mean "
         "weight {weight}; [CLS], [SEP], [UNK] and tokens without a letter or digit left "
@@ -364,28 +367,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "把全部 {layers} 层 × {heads} 个头平均起来，“{a}” 给它的注意力最多"
         "（平均权重 {weight}；不计 [CLS]、[SEP]、[UNK] 以及不含字母或数字的 token）。",
     },
-    "ctx.track.token_axis": {"en": "token", "zh": "token"},
-    "ctx.track.variance": {
+    "contextual.track.token_axis": {"en": "token", "zh": "token"},
+    "contextual.track.variance": {
         "en": "The two axes keep {share} of the variance of these {m} tokens' vectors over the 7 "
         "layers: the picture is a shadow. The numbers below are measured in the full 384 "
         "dimensions.",
         "zh": "这两个坐标轴保留了这 {m} 个 token 在 7 层中向量方差的 {share}：这张图只是一个投影。"
         "下面的数字是在完整的 384 维空间里测量的。",
     },
-    "ctx.track.col.cos": {"en": "cosine", "zh": "余弦"},
-    "ctx.track.col.dist": {"en": "Euclidean distance", "zh": "欧氏距离"},
-    "ctx.track.col.rank": {
+    "contextual.track.col.cos": {"en": "cosine", "zh": "余弦"},
+    "contextual.track.col.dist": {"en": "Euclidean distance", "zh": "欧氏距离"},
+    "contextual.track.col.rank": {
         "en": "rank among the other tokens (1 = nearest)",
         "zh": "在其他 token 中的名次（1 = 最近）",
     },
-    "ctx.track.closer": {
+    "contextual.track.closer": {
         "en": "Yes, by the cosine and by the rank: “{a}” and “{b}” go from {first} at layer 0 to "
         "{last} after layer 6 (closest: {best}, at layer {at}), and “{b}” ends as the nearest of "
         "the {m} other tokens.",
         "zh": "按余弦和名次来看都是：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
         "（最接近时为 {best}，在第 {at} 层），而且最后 “{b}” 是其他 {m} 个 token 中最近的。",
     },
-    "ctx.track.all_closer": {
+    "contextual.track.all_closer": {
         "en": "The cosine rose, but the rank does not single “{b}” out: “{a}” and “{b}” go from "
         "{first} at layer 0 to {last} after layer 6 (closest: {best}, at layer {at}), yet “{b}” "
         "goes from number {rank0} to number {rank} of the {m} other tokens in closeness to "
@@ -394,25 +397,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "变成第 6 层之后的 {last}（最接近时为 {best}，在第 {at} 层），可 “{b}” 最后在其他 {m} "
         "个 token 中从第 {rank0} 名变成第 {rank} 名。",
     },
-    "ctx.track.alike": {
+    "contextual.track.alike": {
         "en": "Meanwhile “{a}”'s mean cosine to the other tokens went from {o_first} to {o_last}: "
         "the tokens of the sentence grew alike.",
         "zh": "与此同时，“{a}” 与其他 token 的平均余弦从 {o_first} 变成了 {o_last}：句中的 token "
         "都变得更像了。",
     },
-    "ctx.track.not_alike": {
+    "contextual.track.not_alike": {
         "en": "“{a}”'s mean cosine to the other tokens went from {o_first} to {o_last}: the "
         "tokens as a whole did not grow alike.",
         "zh": "“{a}” 与其他 token 的平均余弦从 {o_first} 变成了 {o_last}：整体上 token 并没有变得"
         "更像。",
     },
-    "ctx.track.not_closer": {
+    "contextual.track.not_closer": {
         "en": "Not by the cosine: “{a}” and “{b}” go from {first} at layer 0 to {last} after "
         "layer 6 (closest: {best}, at layer {at}).",
         "zh": "按余弦来看，并没有：“{a}” 和 “{b}” 从第 0 层的 {first} 变成第 6 层之后的 {last}"
         "（最接近时为 {best}，在第 {at} 层）。",
     },
-    "ctx.track.caveat": {
+    "contextual.track.caveat": {
         "en": "Careful with the reading. In a trained encoder all tokens of a sentence tend to "
         "grow more alike in the upper layers (they share more and more context), so compare "
         "with the rank column: does “{b}” become nearer to “{a}” than the other tokens are? "
@@ -421,26 +424,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（它们共享的上下文越来越多），所以请对照名次那一列：“{b}” 是否比其他 token "
         "更接近 “{a}”？而且“接近”不等于“指代”：一个隐藏状态同时混合了许多种关系。",
     },
-    "ctx.solved": {
+    "contextual.solved": {
         "en": "context: the same word gets different vectors in different sentences, and whole "
         "sentences can be compared by meaning.",
         "zh": "上下文：同一个词在不同句子里得到不同的向量，整句话也能按意思相互比较。",
     },
-    "ctx.hurts": {
+    "contextual.hurts": {
         "en": "all this costs n² attention scores per head and layer — how fast can it run? The "
         "Speed race page races the backends.",
         "zh": "这一切的代价是每个头、每一层都要算 n² 个注意力分数——它能跑多快？"
         "“速度对决”页让几个后端比一比。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
-    "ctx.tex.embedding": {"en": "token embedding", "zh": "token 的词向量"},
-    "ctx.tex.contextual": {"en": "contextual representation", "zh": "上下文表示"},
+    "contextual.tex.embedding": {"en": "token embedding", "zh": "token 的词向量"},
+    "contextual.tex.contextual": {"en": "contextual representation", "zh": "上下文表示"},
     # --- how we know ------------------------------------------------------------------------------
-    "ctx.know.title": {
+    "contextual.know.title": {
         "en": "How we know: the controls on this page",
         "zh": "我们凭什么这么说：本页用到的对照",
     },
-    "ctx.know.body": {
+    "contextual.know.body": {
         "en": "- **Labelled pairs, not one control.** Two sentences drift apart anyway, sense "
         "or no sense: different neighbours change every hidden state, by an amount that depends "
         "on the word. So your pair is read against many pairs written and labelled for this "

@@ -2,8 +2,8 @@
 the width of embeddings."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "dim.title": {"en": "The curse of dimensionality", "zh": "维度灾难"},
-    "dim.intro": {
+    "dimensionality.title": {"en": "The curse of dimensionality", "zh": "维度灾难"},
+    "dimensionality.intro": {
         "en": "“More dimensions cost more arithmetic” is true but is not the curse. The curse is "
         "that space itself behaves differently: its volume grows so fast with the number of "
         "axes d that any finite amount of data is spread extremely thin, and the geometry we "
@@ -14,11 +14,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "养成的几何直觉也不再可靠。下面两个实验都是现场计算的，用来说明这一点。",
     },
     # --- volume -----------------------------------------------------------------------------------
-    "dim.volume.title": {
+    "dimensionality.volume.title": {
         "en": "1 · Almost all the volume is near the boundary",
         "zh": "1 · 几乎所有体积都挤在边界附近",
     },
-    "dim.volume.body": {
+    "dimensionality.volume.body": {
         "en": "Take the unit cube $[0,1]^d$ and, inside it, a cube of side $1-\\varepsilon$ "
         "with the same centre (a margin of $\\varepsilon/2$ on each side). Its volume is "
         "$(1-\\varepsilon)^d$, and what is left — the thin layer along the boundary — holds "
@@ -29,43 +29,43 @@ MESSAGES: dict[str, dict[str, str]] = {
         "剩下的部分——贴着边界的那一层薄壳——占据其余的体积。d 很小时，内部立方体几乎就是全部；"
         "随着 d 增大，无论这层壳多薄，内部的份额都会趋向 0。",
     },
-    "dim.volume.eps": {"en": "Thickness ε of the boundary layer", "zh": "边界层厚度 ε"},
-    "dim.volume.eps_help": {
+    "dimensionality.volume.eps": {"en": "Thickness ε of the boundary layer", "zh": "边界层厚度 ε"},
+    "dimensionality.volume.eps_help": {
         "en": "The inner cube has side 1 − ε: a margin of ε/2 on each side.",
         "zh": "内部立方体的边长为 1 − ε：每一侧留出 ε/2 的边距。",
     },
-    "dim.volume.half": {
+    "dimensionality.volume.half": {
         "en": "From d ≈ **{d_half}** on, the boundary layer holds more than half the volume.",
         "zh": "从 d ≈ **{d_half}** 开始，边界层就占据了超过一半的体积。",
     },
-    "dim.volume.col_d": {"en": "d", "zh": "维数 d"},
-    "dim.volume.col_inside": {"en": "inside (1 − ε)ᵈ", "zh": "内部 (1 − ε)ᵈ"},
-    "dim.volume.col_shell": {
+    "dimensionality.volume.col_d": {"en": "d", "zh": "维数 d"},
+    "dimensionality.volume.col_inside": {"en": "inside (1 − ε)ᵈ", "zh": "内部 (1 − ε)ᵈ"},
+    "dimensionality.volume.col_shell": {
         "en": "near the boundary 1 − (1 − ε)ᵈ",
         "zh": "靠近边界 1 − (1 − ε)ᵈ",
     },
-    "dim.volume.col_note": {"en": "for example", "zh": "例如"},
-    "dim.volume.note.toy": {"en": "the toy model's d_model", "zh": "玩具模型的 d_model"},
-    "dim.volume.note.minilm": {"en": "MiniLM's d_model", "zh": "MiniLM 的 d_model"},
-    "dim.volume.note.base": {
+    "dimensionality.volume.col_note": {"en": "for example", "zh": "例如"},
+    "dimensionality.volume.note.toy": {"en": "the toy model's d_model", "zh": "玩具模型的 d_model"},
+    "dimensionality.volume.note.minilm": {"en": "MiniLM's d_model", "zh": "MiniLM 的 d_model"},
+    "dimensionality.volume.note.base": {
         "en": "the original Transformer's d_model",
         "zh": "原始 Transformer 的 d_model",
     },
-    "dim.volume.note.vocab": {
+    "dimensionality.volume.note.vocab": {
         "en": "one-hot over a 50,000-word vocabulary",
         "zh": "50,000 词词表上的 One-Hot",
     },
-    "dim.volume.chart_d": {"en": "dimension d (log scale)", "zh": "维数 d（对数坐标）"},
-    "dim.volume.chart_share": {"en": "share of the volume", "zh": "体积占比"},
-    "dim.volume.chart_part": {"en": "where", "zh": "位置"},
-    "dim.volume.inside": {"en": "inner cube", "zh": "内部立方体"},
-    "dim.volume.shell": {"en": "boundary layer", "zh": "边界层"},
+    "dimensionality.volume.chart_d": {"en": "dimension d (log scale)", "zh": "维数 d（对数坐标）"},
+    "dimensionality.volume.chart_share": {"en": "share of the volume", "zh": "体积占比"},
+    "dimensionality.volume.chart_part": {"en": "where", "zh": "位置"},
+    "dimensionality.volume.inside": {"en": "inner cube", "zh": "内部立方体"},
+    "dimensionality.volume.shell": {"en": "boundary layer", "zh": "边界层"},
     # --- distances --------------------------------------------------------------------------------
-    "dim.contrast.title": {
+    "dimensionality.contrast.title": {
         "en": "2 · Distances concentrate: near and far become alike",
         "zh": "2 · 距离集中：近与远变得差不多",
     },
-    "dim.contrast.body": {
+    "dimensionality.contrast.body": {
         "en": "Scatter N random points in the cube $[0,1]^d$. From each point, measure the "
         "Euclidean distance to its nearest and to its farthest neighbour. In the plane the "
         "farthest is many times farther than the nearest. As d grows the two close in on each "
@@ -77,73 +77,79 @@ MESSAGES: dict[str, dict[str, str]] = {
         "**相对对比度**趋向 0：每个点到其他所有点的距离几乎一样。基于距离的最近邻检索和聚类"
         "因此失去了依据——“最近”几乎不再有意义。",
     },
-    "dim.contrast.points": {"en": "Number of random points N", "zh": "随机点的个数 N"},
-    "dim.contrast.points_help": {
+    "dimensionality.contrast.points": {"en": "Number of random points N", "zh": "随机点的个数 N"},
+    "dimensionality.contrast.points_help": {
         "en": "More points: smoother curves, a little more time.",
         "zh": "点越多，曲线越平滑，耗时也稍长。",
     },
-    "dim.contrast.seed": {"en": "Random seed", "zh": "随机种子"},
-    "dim.contrast.seed_help": {
+    "dimensionality.contrast.seed": {"en": "Random seed", "zh": "随机种子"},
+    "dimensionality.contrast.seed_help": {
         "en": "The same seed always draws the same points; change it to see that the trend "
         "does not depend on luck.",
         "zh": "同一个种子总会生成同样的点；换一个种子，可以看到趋势并不取决于运气。",
     },
-    "dim.contrast.progress": {
+    "dimensionality.contrast.progress": {
         "en": "d = {d}: {done} of {total} dimensions computed",
         "zh": "d = {d}：已算完 {done}/{total} 个维数",
     },
-    "dim.contrast.done": {
+    "dimensionality.contrast.done": {
         "en": "All {total} dimensions computed.",
         "zh": "全部 {total} 个维数已算完。",
     },
-    "dim.contrast.computed": {
+    "dimensionality.contrast.computed": {
         "en": "Computed with NumPy (pairwise distances are not one of the backends' functions) "
         "from {points} points drawn uniformly with seed {seed}.",
         "zh": "用 NumPy 计算（两两距离不属于后端提供的函数），点是用种子 {seed} 均匀抽取的 "
         "{points} 个点。",
     },
-    "dim.contrast.metric": {
+    "dimensionality.contrast.metric": {
         "en": "farthest ÷ nearest at d = {d} (median point; = 1 + relative contrast)",
         "zh": "d = {d} 时：最远 ÷ 最近（中位数；= 1 + 相对对比度）",
     },
-    "dim.contrast.col_d": {"en": "d", "zh": "维数 d"},
-    "dim.contrast.col_median": {
+    "dimensionality.contrast.col_d": {"en": "d", "zh": "维数 d"},
+    "dimensionality.contrast.col_median": {
         "en": "relative contrast (median)",
         "zh": "相对对比度（中位数）",
     },
-    "dim.contrast.col_min": {"en": "smallest", "zh": "最小"},
-    "dim.contrast.col_max": {"en": "largest", "zh": "最大"},
-    "dim.contrast.col_distance": {"en": "mean distance", "zh": "平均距离"},
-    "dim.contrast.col_spread": {"en": "std ÷ mean of distances", "zh": "距离的标准差 ÷ 均值"},
-    "dim.contrast.chart_d": {"en": "dimension d (log scale)", "zh": "维数 d（对数坐标）"},
-    "dim.contrast.chart_rc": {
+    "dimensionality.contrast.col_min": {"en": "smallest", "zh": "最小"},
+    "dimensionality.contrast.col_max": {"en": "largest", "zh": "最大"},
+    "dimensionality.contrast.col_distance": {"en": "mean distance", "zh": "平均距离"},
+    "dimensionality.contrast.col_spread": {
+        "en": "std ÷ mean of distances",
+        "zh": "距离的标准差 ÷ 均值",
+    },
+    "dimensionality.contrast.chart_d": {
+        "en": "dimension d (log scale)",
+        "zh": "维数 d（对数坐标）",
+    },
+    "dimensionality.contrast.chart_rc": {
         "en": "relative contrast (log scale)",
         "zh": "相对对比度（对数坐标）",
     },
-    "dim.contrast.chart_band": {
+    "dimensionality.contrast.chart_band": {
         "en": "The line is the median over the N query points; the band spans the smallest to "
         "the largest.",
         "zh": "折线是 N 个查询点的中位数；阴影带覆盖从最小到最大的范围。",
     },
-    "dim.hist.title": {
+    "dimensionality.hist.title": {
         "en": "The distances themselves, divided by their mean",
         "zh": "距离本身（除以其均值后）",
     },
-    "dim.hist.body": {
+    "dimensionality.hist.body": {
         "en": "In low dimensions the distances spread widely; in high dimensions they pile up "
         "in a narrow spike around their mean. The spike is what concentration looks like.",
         "zh": "低维时，距离分布得很散；高维时，它们挤成均值附近的一个窄峰。"
         "这个窄峰就是“距离集中”的样子。",
     },
-    "dim.hist.chart_x": {"en": "distance ÷ mean distance", "zh": "距离 ÷ 平均距离"},
-    "dim.hist.chart_y": {"en": "density", "zh": "密度"},
-    "dim.hist.chart_d": {"en": "d", "zh": "维数 d"},
+    "dimensionality.hist.chart_x": {"en": "distance ÷ mean distance", "zh": "距离 ÷ 平均距离"},
+    "dimensionality.hist.chart_y": {"en": "density", "zh": "密度"},
+    "dimensionality.hist.chart_d": {"en": "d", "zh": "维数 d"},
     # --- the sentence -----------------------------------------------------------------------------
-    "dim.sentence.title": {
+    "dimensionality.sentence.title": {
         "en": "Your sentence: one-hot is the extreme case",
         "zh": "你的句子：One-Hot 是最极端的情形",
     },
-    "dim.sentence.body": {
+    "dimensionality.sentence.body": {
         "en": "One-hot vectors show the concentration at its most extreme: any two different "
         "one-hot vectors are exactly $\\sqrt{2}$ apart, so the contrast among them is exactly "
         "0 — the geometry carries no information at all. Here are the distinct tokens of your "
@@ -154,19 +160,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "不同的 token，一次写成 $\\mathbb{R}^{|V|}$ 中的 One-Hot 向量，一次写成玩具模型在 "
         "$\\mathbb{R}^{d_{\\text{model}}}$ 中的词向量：",
     },
-    "dim.sentence.col_space": {"en": "representation", "zh": "表示方式"},
-    "dim.sentence.col_dims": {"en": "dimensions", "zh": "维数"},
-    "dim.sentence.col_min": {"en": "smallest distance", "zh": "最小距离"},
-    "dim.sentence.col_max": {"en": "largest distance", "zh": "最大距离"},
-    "dim.sentence.col_contrast": {"en": "(max − min) ÷ min", "zh": "(最大 − 最小) ÷ 最小"},
-    "dim.sentence.one_hot": {"en": "one-hot", "zh": "One-Hot 向量"},
-    "dim.sentence.embedding": {"en": "toy embedding", "zh": "玩具模型词向量"},
-    "dim.sentence.few": {
+    "dimensionality.sentence.col_space": {"en": "representation", "zh": "表示方式"},
+    "dimensionality.sentence.col_dims": {"en": "dimensions", "zh": "维数"},
+    "dimensionality.sentence.col_min": {"en": "smallest distance", "zh": "最小距离"},
+    "dimensionality.sentence.col_max": {"en": "largest distance", "zh": "最大距离"},
+    "dimensionality.sentence.col_contrast": {
+        "en": "(max − min) ÷ min",
+        "zh": "(最大 − 最小) ÷ 最小",
+    },
+    "dimensionality.sentence.one_hot": {"en": "one-hot", "zh": "One-Hot 向量"},
+    "dimensionality.sentence.embedding": {"en": "toy embedding", "zh": "玩具模型词向量"},
+    "dimensionality.sentence.few": {
         "en": "Your sentence has fewer than three distinct tokens; add a few words to compare "
         "distances.",
         "zh": "你的句子里不同的 token 少于三个；多加几个词，才能比较距离。",
     },
-    "dim.sentence.note": {
+    "dimensionality.sentence.note": {
         "en": "Computed on **{backend}** ({m} distinct tokens). The toy's embedding rows are "
         "random, not learned, so their distances carry no meaning yet either — but unlike "
         "one-hot they *can* differ, and training is what puts meaning into those differences.",
@@ -176,11 +185,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而训练正是把含义写进这些差异里。",
     },
     # --- meaning for embeddings -------------------------------------------------------------------
-    "dim.meaning.title": {
+    "dimensionality.meaning.title": {
         "en": "What this means for embeddings: why d is in the hundreds, not 50,000",
         "zh": "这对词向量意味着什么：为什么 d 是几百，而不是 50,000",
     },
-    "dim.meaning.body": {
+    "dimensionality.meaning.body": {
         "en": "- **|V| axes are wasted on one-hot.** Giving each of 50,000 words its own axis "
         "buys 50,000 dimensions and no geometry: every pair is √2 apart, which is concentration "
         "taken to the limit.\n"
@@ -217,7 +226,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "- **d 是一个选择。** d = 384 或 512 是通过实验挑出来的超参数，用来在效果和代价之间取得"
         "平衡。d_model = 512 是每个向量的宽度，并不限制模型能读入多少个 token。",
     },
-    "dim.methods": {
+    "dimensionality.methods": {
         "en": "Ways out of high-dimensional sparse text include PCA, SVD (as in latent semantic "
         "analysis), matrix factorisation, word2vec, GloVe and neural embeddings. But an "
         "embedding is more than a mathematical compression of one-hot vectors: it is a space "
@@ -228,17 +237,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "**为某个目标学出来的**空间——word2vec 通过预测一个词的上下文来学习，GloVe 则利用"
         "全局的词共现统计来学习。",
     },
-    "dim.solved": {
+    "dimensionality.solved": {
         "en": "we know why the vectors should be short and dense: d in the hundreds, with every "
         "axis shared by all words.",
         "zh": "我们明白了向量为什么应该短而稠密：d 取几百，每根坐标轴由所有词共享。",
     },
-    "dim.hurts": {
+    "dimensionality.hurts": {
         "en": "one vector per word, fixed before the sentence is read: *bank* is the same "
         "vector by a river and at a bank counter.",
         "zh": "每个词只有一个向量，在读句子之前就已经固定：*bank* 不管是在河边还是在银行柜台，"
         "都是同一个向量。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
-    "dim.tex.boundary": {"en": "near the boundary:", "zh": "靠近边界的部分："},
+    "dimensionality.tex.boundary": {"en": "near the boundary:", "zh": "靠近边界的部分："},
 }

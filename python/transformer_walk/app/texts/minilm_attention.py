@@ -1,8 +1,8 @@
 """Words of the MiniLM attention page (prefix ``mla.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "mla.title": {"en": "MiniLM attention", "zh": "MiniLM 的注意力"},
-    "mla.intro": {
+    "minilm_attention.title": {"en": "MiniLM attention", "zh": "MiniLM 的注意力"},
+    "minilm_attention.intro": {
         "en": "Everything so far ran on a toy with random weights. Here is a **trained** "
         "Transformer encoder, all-MiniLM-L6-v2: 6 layers, each with $h = 12$ heads of width "
         "$d_k = 32$ ($d_{\\text{model}} = 384$), computed by this project's own code. It reads "
@@ -16,17 +16,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "每一层的每个头都有自己的 $W^Q, W^K, W^V$，各自给出一个 $n \\times n$ 的权重矩阵——"
         "一句话就有 72 个。",
     },
-    "mla.metric.n": {
+    "minilm_attention.metric.n": {
         "en": "n (tokens, with [CLS] and [SEP])",
         "zh": "n（token 数，含 [CLS] 和 [SEP]）",
     },
-    "mla.metric.layers": {"en": "layers", "zh": "层数"},
-    "mla.tokens": {"en": "Tokens: {tokens}", "zh": "token：{tokens}"},
-    "mla.hide": {
+    "minilm_attention.metric.layers": {"en": "layers", "zh": "层数"},
+    "minilm_attention.tokens": {"en": "Tokens: {tokens}", "zh": "token：{tokens}"},
+    "minilm_attention.hide": {
         "en": "Hide [CLS] and [SEP] (renormalise the rest)",
         "zh": "隐藏 [CLS] 和 [SEP]（其余权重重新归一化）",
     },
-    "mla.hide_help": {
+    "minilm_attention.hide_help": {
         "en": "Many heads park most of their weight on [CLS] or [SEP] when they have nothing "
         "better to do, which washes out every other cell. Hiding them drops their rows and "
         "columns and rescales each remaining row so that it sums to 1 again.",
@@ -34,7 +34,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "其他格子的颜色因此都变得很淡。隐藏它们会去掉对应的行和列，"
         "再把剩下的每一行按比例放大，让它重新加起来等于 1。",
     },
-    "mla.hidden_note": {
+    "minilm_attention.hidden_note": {
         "en": "[CLS] and [SEP] are hidden. On average they took {share} of a token's weight (up "
         "to {top} in one head); each row below is the model's own weights for the other "
         "tokens, divided by what was left for them, so it sums to 1 again. These are not "
@@ -44,19 +44,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "再除以它们所剩的总和，所以重新加起来等于 1。这不是模型实际使用的权重——"
         "它展示的是模型如何分配剩下的部分。",
     },
-    "mla.window_help": {
+    "minilm_attention.window_help": {
         "en": "The matrices show {shown} tokens per side at a time.",
         "zh": "矩阵每边一次显示 {shown} 个 token。",
     },
-    "mla.window_note": {
+    "minilm_attention.window_note": {
         "en": "Long input: the matrices show tokens {first}–{last} of {n} (queries and keys). "
         "A row of this window does not sum to 1: the rest of its weight went to tokens "
         "outside it.",
         "zh": "输入较长：矩阵只显示 {n} 个 token 中的第 {first}–{last} 个（查询和键都是）。"
         "窗口中的一行加起来不等于 1：其余的权重给了窗口外的 token。",
     },
-    "mla.grid.title": {"en": "All 72 heads at a glance", "zh": "一眼看遍 72 个头"},
-    "mla.grid.body": {
+    "minilm_attention.grid.title": {"en": "All 72 heads at a glance", "zh": "一眼看遍 72 个头"},
+    "minilm_attention.grid.body": {
         "en": "One small matrix per head: layers top to bottom, heads left to right. In each, "
         "row $i$ is query token $i$ and column $j$ is key token $j$; the darker the cell, "
         "the more of row $i$'s weight goes to token $j$. Hover for the tokens. Look for "
@@ -68,33 +68,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         "把鼠标悬停在格子上可以看到 token。找一找反复出现的模式：看前一个或后一个 token "
         "的头、看自己的头、把权重停放在某个特殊 token 上的头。加了边框的头会在下面放大显示。",
     },
-    "mla.grid.sinks": {
+    "minilm_attention.grid.sinks": {
         "en": "For this sentence, {cls} of the {heads} heads give [CLS] more than half of their "
         "weight (averaged over the queries), and {sep} give [SEP] more than half.",
         "zh": "对这句话，{heads} 个头中有 {cls} 个把超过一半的权重（按查询取平均）给了 [CLS]，"
         "有 {sep} 个给了 [SEP]。",
     },
-    "mla.axis.layer": {"en": "layer", "zh": "层"},
-    "mla.axis.head": {"en": "head", "zh": "头"},
-    "mla.axis.query": {"en": "query token i", "zh": "查询 token i"},
-    "mla.axis.key": {"en": "key token j", "zh": "键 token j"},
-    "mla.axis.weight": {"en": "weight αᵢⱼ", "zh": "权重 αᵢⱼ"},
-    "mla.one.title": {"en": "One head, enlarged", "zh": "放大一个头"},
-    "mla.one.rows": {
+    "minilm_attention.axis.layer": {"en": "layer", "zh": "层"},
+    "minilm_attention.axis.head": {"en": "head", "zh": "头"},
+    "minilm_attention.axis.query": {"en": "query token i", "zh": "查询 token i"},
+    "minilm_attention.axis.key": {"en": "key token j", "zh": "键 token j"},
+    "minilm_attention.axis.weight": {"en": "weight αᵢⱼ", "zh": "权重 αᵢⱼ"},
+    "minilm_attention.one.title": {"en": "One head, enlarged", "zh": "放大一个头"},
+    "minilm_attention.one.rows": {
         "en": "Layer {layer}, head {head}: summed over all {n} keys, every row gives 1 (smallest "
         "row sum {low}, largest {high}), because each row is one softmax.",
         "zh": "第 {layer} 层第 {head} 个头：对全部 {n} 个键求和，每一行都等于 1（最小行和 {low}，"
         "最大行和 {high}），因为每一行都是一次 softmax。",
     },
-    "mla.one.rows_hidden": {
+    "minilm_attention.one.rows_hidden": {
         "en": "Layer {layer}, head {head}: summed over all {n} kept keys, every row gives 1 again "
         "(smallest row sum {low}, largest {high}), because each row was renormalised after "
         "[CLS] and [SEP] were dropped.",
         "zh": "第 {layer} 层第 {head} 个头：对保留下来的全部 {n} 个键求和，每一行又等于 1"
         "（最小行和 {low}，最大行和 {high}），因为去掉 [CLS] 和 [SEP] 之后每一行都重新归一化了。",
     },
-    "mla.view.title": {"en": "Head view: one token's lines", "zh": "头视图：一个 token 的连线"},
-    "mla.view.body": {
+    "minilm_attention.view.title": {
+        "en": "Head view: one token's lines",
+        "zh": "头视图：一个 token 的连线",
+    },
+    "minilm_attention.view.body": {
         "en": "The same head as above, one query at a time: the token on the left is joined to "
         "every token on the right, and the thicker and darker a line, the more weight that "
         "key gets. This is one row of the matrix above, drawn as lines.",
@@ -102,16 +105,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "线越粗、颜色越深，那个键分到的权重就越多。这其实就是上面矩阵中的一行，"
         "只是画成了连线。",
     },
-    "mla.view.query": {"en": "Query token", "zh": "查询 token"},
-    "mla.view.top": {
+    "minilm_attention.view.query": {"en": "Query token", "zh": "查询 token"},
+    "minilm_attention.view.top": {
         "en": "Layer {layer}, head {head}: largest weight from “{token}”",
         "zh": "第 {layer} 层第 {head} 个头：“{token}” 给出的最大权重",
     },
-    "mla.rank.title": {
+    "minilm_attention.rank.title": {
         "en": "Which heads link one token to another?",
         "zh": "哪些头把一个 token 连向另一个？",
     },
-    "mla.rank.body": {
+    "minilm_attention.rank.body": {
         "en": "In *Tom loves his dog*, *his* takes part in at least two relations: it refers to "
         "Tom (who owns the dog), and it belongs to *dog* (it tells whose dog). One head "
         "has one softmax per token, so it cannot put most of its weight on both; with 72 "
@@ -128,22 +131,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "这是自动找出来的，你可以从自己的句子里任选查询和目标；每个权重都和仅凭位置能得到的"
         "值作对比，再往下还会把一个头放到具有同一种关系的别的句子上检验。",
     },
-    "mla.rank.query": {"en": "Query token", "zh": "查询 token"},
-    "mla.rank.target_a": {"en": "First target", "zh": "第一个目标"},
-    "mla.rank.target_b": {"en": "Second target", "zh": "第二个目标"},
-    "mla.rank.pair": {
+    "minilm_attention.rank.query": {"en": "Query token", "zh": "查询 token"},
+    "minilm_attention.rank.target_a": {"en": "First target", "zh": "第一个目标"},
+    "minilm_attention.rank.target_b": {"en": "Second target", "zh": "第二个目标"},
+    "minilm_attention.rank.pair": {
         "en": "“{query}” → “{target}”",
         "zh": "“{query}” → “{target}”（查询 → 目标）",
     },
-    "mla.rank.best": {
+    "minilm_attention.rank.best": {
         "en": "Strongest head for “{query}” → “{target}”",
         "zh": "“{query}” → “{target}” 最强的头",
     },
-    "mla.rank.best_value": {
+    "minilm_attention.rank.best_value": {
         "en": "layer {layer}, head {head}: {weight}",
         "zh": "第 {layer} 层第 {head} 个头：{weight}",
     },
-    "mla.rank.defaults_attended": {
+    "minilm_attention.rank.defaults_attended": {
         "en": "Not among the other tokens of your sentence: {missing}. The {count} "
         "{count:picker|pickers} without {count:its|their} word {count:starts|start} on {picked}: "
         "the {count:token|tokens} “{query}” gives the most weight, averaged over all {heads} "
@@ -152,41 +155,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "开始：这是“{query}”在全部 {heads} 个头里平均分到权重最多的 token"
         "（用模型自己的权重，不算 [CLS]、[SEP] 和 [UNK]）。",
     },
-    "mla.rank.col.rank": {"en": "rank", "zh": "名次"},
-    "mla.rank.col.head": {"en": "head", "zh": "头"},
-    "mla.rank.col.weight": {"en": "weight to the target", "zh": "给目标的权重"},
-    "mla.rank.col.predicted": {"en": "position alone predicts", "zh": "仅凭位置的预测"},
-    "mla.rank.col.verdict": {"en": "verdict", "zh": "结论"},
-    "mla.rank.col.top": {"en": "the row's largest key", "zh": "该行权重最大的键"},
-    "mla.verdict.previous": {"en": "previous-token head", "zh": "看前一个 token 的头"},
-    "mla.verdict.next": {"en": "next-token head", "zh": "看后一个 token 的头"},
-    "mla.verdict.same": {"en": "looks at itself", "zh": "看自己"},
-    "mla.verdict.first_word": {"en": "looks at the first word", "zh": "看第一个词"},
-    "mla.verdict.first": {"en": "parks on the first key", "zh": "停放在第一个键上"},
-    "mla.verdict.last": {"en": "parks on the last key", "zh": "停放在最后一个键上"},
-    "mla.verdict.above": {"en": "above: over {ratio}×", "zh": "高于：超过 {ratio} 倍"},
-    "mla.verdict.not_above": {"en": "not {ratio}× above", "zh": "未超过 {ratio} 倍"},
-    "mla.place.first": {"en": "the first key", "zh": "第一个键"},
-    "mla.place.last": {"en": "the last key", "zh": "最后一个键"},
-    "mla.place.same": {"en": "itself", "zh": "自己"},
-    "mla.place.back": {
+    "minilm_attention.rank.col.rank": {"en": "rank", "zh": "名次"},
+    "minilm_attention.rank.col.head": {"en": "head", "zh": "头"},
+    "minilm_attention.rank.col.weight": {"en": "weight to the target", "zh": "给目标的权重"},
+    "minilm_attention.rank.col.predicted": {
+        "en": "position alone predicts",
+        "zh": "仅凭位置的预测",
+    },
+    "minilm_attention.rank.col.verdict": {"en": "verdict", "zh": "结论"},
+    "minilm_attention.rank.col.top": {"en": "the row's largest key", "zh": "该行权重最大的键"},
+    "minilm_attention.verdict.previous": {"en": "previous-token head", "zh": "看前一个 token 的头"},
+    "minilm_attention.verdict.next": {"en": "next-token head", "zh": "看后一个 token 的头"},
+    "minilm_attention.verdict.same": {"en": "looks at itself", "zh": "看自己"},
+    "minilm_attention.verdict.first_word": {"en": "looks at the first word", "zh": "看第一个词"},
+    "minilm_attention.verdict.first": {"en": "parks on the first key", "zh": "停放在第一个键上"},
+    "minilm_attention.verdict.last": {"en": "parks on the last key", "zh": "停放在最后一个键上"},
+    "minilm_attention.verdict.above": {"en": "above: over {ratio}×", "zh": "高于：超过 {ratio} 倍"},
+    "minilm_attention.verdict.not_above": {"en": "not {ratio}× above", "zh": "未超过 {ratio} 倍"},
+    "minilm_attention.place.first": {"en": "the first key", "zh": "第一个键"},
+    "minilm_attention.place.last": {"en": "the last key", "zh": "最后一个键"},
+    "minilm_attention.place.same": {"en": "itself", "zh": "自己"},
+    "minilm_attention.place.back": {
         "en": "the key {k} {k:place|places} back",
         "zh": "往前第 {k} 个键",
     },
-    "mla.place.ahead": {
+    "minilm_attention.place.ahead": {
         "en": "the key {k} {k:place|places} ahead",
         "zh": "往后第 {k} 个键",
     },
-    "mla.basis.mean": {
+    "minilm_attention.basis.mean": {
         "en": "this head's mean weight from the {pairs} other {pairs:word|words} of the sentence "
         "to {place}",
         "zh": "这个头里句中其余 {pairs} 个词给{place}的平均权重",
     },
-    "mla.basis.even": {
+    "minilm_attention.basis.even": {
         "en": "no other word of the sentence has {place}, so an even share",
         "zh": "句中没有别的词有{place}，所以取平均分配的份额",
     },
-    "mla.rank.says.above": {
+    "minilm_attention.rank.says.above": {
         "en": "**{head}** gives “{target}” {weight} of “{query}”'s weight. Position alone "
         "predicts {predicted}: {basis}. {weight} is more than {ratio} times that and more than "
         "an even share ({uniform}), so it is **above** what position alone predicts.",
@@ -194,7 +200,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{predicted}：{basis}。{weight} 超过它的 {ratio} 倍，也超过平均分配的份额（{uniform}），"
         "所以**高于**仅凭位置的预测。",
     },
-    "mla.rank.says.not_above": {
+    "minilm_attention.rank.says.not_above": {
         "en": "**{head}** gives “{target}” {weight} of “{query}”'s weight. Position alone "
         "predicts {predicted}: {basis}. Above would take more than {ratio} times that and more "
         "than an even share ({uniform}), so it is **not above** what position alone predicts.",
@@ -202,7 +208,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{predicted}：{basis}。要算高于，需要超过它的 {ratio} 倍并超过平均分配的份额"
         "（{uniform}），所以**不高于**仅凭位置的预测。",
     },
-    "mla.rank.says.previous": {
+    "minilm_attention.rank.says.previous": {
         "en": "**{head}** is a previous-token head: in this sentence a word gives the token just "
         "before it {share} of its weight on average, and “{target}” is just before “{query}”. "
         "Its {weight} is what position alone predicts.",
@@ -210,7 +216,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "紧挨在它前面的 token，而“{target}”正好在“{query}”前面。它的 {weight} 正是仅凭位置"
         "就能预测的。",
     },
-    "mla.rank.says.next": {
+    "minilm_attention.rank.says.next": {
         "en": "**{head}** is a next-token head: in this sentence a word gives the token just "
         "after it {share} of its weight on average, and “{target}” is just after “{query}”. "
         "Its {weight} is what position alone predicts.",
@@ -218,60 +224,60 @@ MESSAGES: dict[str, dict[str, str]] = {
         "紧跟在它后面的 token，而“{target}”正好在“{query}”后面。它的 {weight} 正是仅凭位置"
         "就能预测的。",
     },
-    "mla.rank.says.first_word": {
+    "minilm_attention.rank.says.first_word": {
         "en": "**{head}** looks at the sentence's first word: in this sentence the other words "
         "give it {share} of their weight on average, and “{target}” is that word. Its {weight} "
         "is what position alone predicts.",
         "zh": "**{head}** 看的是句子的第一个词：在这句话里，其他词平均把 {share} 的权重给它，"
         "而“{target}”正是这个词。它的 {weight} 正是仅凭位置就能预测的。",
     },
-    "mla.rank.says.same": {
+    "minilm_attention.rank.says.same": {
         "en": "**{head}** looks at the token itself: in this sentence a word gives itself "
         "{share} of its weight on average, and the target is the query. Its {weight} is what "
         "position alone predicts.",
         "zh": "**{head}** 看的是 token 自己：在这句话里，一个词平均把 {share} 的权重给自己，"
         "而目标就是查询本身。它的 {weight} 正是仅凭位置就能预测的。",
     },
-    "mla.rank.says.first": {
+    "minilm_attention.rank.says.first": {
         "en": "**{head}** parks on the first key: in this sentence a word gives it {share} of "
         "its weight on average, and “{target}” is that key. Its {weight} is what position alone "
         "predicts.",
         "zh": "**{head}** 把权重停放在第一个键上：在这句话里，一个词平均把 {share} 的权重给它，"
         "而“{target}”正是这个键。它的 {weight} 正是仅凭位置就能预测的。",
     },
-    "mla.rank.says.last": {
+    "minilm_attention.rank.says.last": {
         "en": "**{head}** parks on the last key: in this sentence a word gives it {share} of "
         "its weight on average, and “{target}” is that key. Its {weight} is what position alone "
         "predicts.",
         "zh": "**{head}** 把权重停放在最后一个键上：在这句话里，一个词平均把 {share} 的权重给它，"
         "而“{target}”正是这个键。它的 {weight} 正是仅凭位置就能预测的。",
     },
-    "mla.rank.count": {
+    "minilm_attention.rank.count": {
         "en": "Of all {heads} heads, {above} {above:gives|give} “{target}” more weight from "
         "“{query}” than position alone predicts, in {patterns} a position pattern explains the "
         "weight, and {half} {half:gives|give} it more than half of the row.",
         "zh": "全部 {heads} 个头中，有 {above} 个从“{query}”给“{target}”的权重高于仅凭位置的预测，"
         "有 {patterns} 个的权重可以用位置模式解释，有 {half} 个给它的权重超过该行的一半。",
     },
-    "mla.rank.baseline": {
+    "minilm_attention.rank.baseline": {
         "en": "For scale: a row spread evenly over its {m} keys would give each {uniform}.",
         "zh": "作为参照：如果一行把权重平均分给 {m} 个键，每个键得到 {uniform}。",
     },
-    "mla.rank.shown_all": {
+    "minilm_attention.rank.shown_all": {
         "en": "The heat maps show the query's whole row ({m} keys) in each top head.",
         "zh": "热图展示的是查询在每个排名靠前的头里的整行权重（{m} 个键）。",
     },
-    "mla.rank.shown_window": {
+    "minilm_attention.rank.shown_window": {
         "en": "The heat maps show keys {first}–{last} of the {m} in the query's row (the window "
         "chosen above); the tables and sentences use all {m}.",
         "zh": "热图只显示查询这一行 {m} 个键中的第 {first}–{last} 个（即上面选的窗口）；"
         "表格和文字用的是全部 {m} 个。",
     },
-    "mla.habits.title": {
+    "minilm_attention.habits.title": {
         "en": "Position habits of the ranked heads",
         "zh": "排名靠前的头的位置习惯",
     },
-    "mla.habits.body": {
+    "minilm_attention.habits.body": {
         "en": "How each head ranked above spends a word's weight by position alone in this "
         "sentence: the mean, over the words ([CLS] and [SEP] left out as queries), of the weight "
         "each gives the token just before it, the token just after it, itself, the first key, "
@@ -284,18 +290,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "如果一个头的词平均把超过 {share} "
         "的权重给其中某一个，这个头就有这种模式，它在那里给出的权重就归因于位置。",
     },
-    "mla.habits.previous": {"en": "token just before", "zh": "前一个 token"},
-    "mla.habits.next": {"en": "token just after", "zh": "后一个 token"},
-    "mla.habits.same": {"en": "itself", "zh": "自己"},
-    "mla.habits.first_word": {"en": "first word ({token})", "zh": "第一个词（{token}）"},
-    "mla.habits.first": {"en": "first key ({token})", "zh": "第一个键（{token}）"},
-    "mla.habits.last": {"en": "last key ({token})", "zh": "最后一个键（{token}）"},
-    "mla.habits.uniform": {"en": "even share 1/m", "zh": "平均份额 1/m"},
-    "mla.ctrl.title": {
+    "minilm_attention.habits.previous": {"en": "token just before", "zh": "前一个 token"},
+    "minilm_attention.habits.next": {"en": "token just after", "zh": "后一个 token"},
+    "minilm_attention.habits.same": {"en": "itself", "zh": "自己"},
+    "minilm_attention.habits.first_word": {
+        "en": "first word ({token})",
+        "zh": "第一个词（{token}）",
+    },
+    "minilm_attention.habits.first": {"en": "first key ({token})", "zh": "第一个键（{token}）"},
+    "minilm_attention.habits.last": {"en": "last key ({token})", "zh": "最后一个键（{token}）"},
+    "minilm_attention.habits.uniform": {"en": "even share 1/m", "zh": "平均份额 1/m"},
+    "minilm_attention.ctrl.title": {
         "en": "The same head in other sentences",
         "zh": "同一个头在别的句子里",
     },
-    "mla.ctrl.body": {
+    "minilm_attention.ctrl.body": {
         "en": "One sentence is one draw: a head can favour a token there because of where it "
         "stands, or by chance. Here one head is tried on {total} sentences in which a possessive "
         "pronoun (his, her) refers back to its owner, the owner at different distances and not "
@@ -313,78 +322,78 @@ MESSAGES: dict[str, dict[str, str]] = {
         "当代词给主人的权重高于仅凭位置的预测（规则同上面的表格），并且主人是代词分到"
         "权重最多的词时，这句话才算这个头通过。",
     },
-    "mla.ctrl.head": {"en": "Head to test", "zh": "要检验的头"},
-    "mla.ctrl.col.sentence": {"en": "sentence", "zh": "句子"},
-    "mla.ctrl.col.pair": {"en": "pronoun → owner", "zh": "代词 → 主人"},
-    "mla.ctrl.col.top": {"en": "top word", "zh": "最看重的词"},
-    "mla.ctrl.col.weight": {"en": "weight", "zh": "权重"},
-    "mla.ctrl.col.predicted": {"en": "by position", "zh": "按位置预测"},
-    "mla.ctrl.help.weight": {
+    "minilm_attention.ctrl.head": {"en": "Head to test", "zh": "要检验的头"},
+    "minilm_attention.ctrl.col.sentence": {"en": "sentence", "zh": "句子"},
+    "minilm_attention.ctrl.col.pair": {"en": "pronoun → owner", "zh": "代词 → 主人"},
+    "minilm_attention.ctrl.col.top": {"en": "top word", "zh": "最看重的词"},
+    "minilm_attention.ctrl.col.weight": {"en": "weight", "zh": "权重"},
+    "minilm_attention.ctrl.col.predicted": {"en": "by position", "zh": "按位置预测"},
+    "minilm_attention.ctrl.help.weight": {
         "en": "The weight the head gives from the pronoun to its owner.",
         "zh": "这个头从代词给主人的权重。",
     },
-    "mla.ctrl.help.predicted": {
+    "minilm_attention.ctrl.help.predicted": {
         "en": "What position alone predicts for that weight (the rule of the ranking's tables).",
         "zh": "仅凭位置对这个权重的预测（规则同上面排名表格）。",
     },
-    "mla.ctrl.help.top": {
+    "minilm_attention.ctrl.help.top": {
         "en": "The word the pronoun gives the most weight in this head, by position and text.",
         "zh": "在这个头里，代词分到权重最多的词（位置 · 文字）。",
     },
-    "mla.ctrl.summary": {
+    "minilm_attention.ctrl.summary": {
         "en": "In {above} of {total} sentences {head}'s weight from the pronoun to its owner is "
         "above what position alone predicts; in {links} of them the owner is also the word the "
         "pronoun gives the most weight.",
         "zh": "在 {total} 个句子中，有 {above} 个句子里 {head} 从代词给主人的权重高于仅凭位置的"
         "预测；其中有 {links} 个句子里，主人也是代词分到权重最多的词。",
     },
-    "mla.ctrl.verdict.all": {
+    "minilm_attention.ctrl.verdict.all": {
         "en": "So {head} passes in every sentence tried: a pronoun-to-owner pattern that position "
         "does not explain — still a pattern, not proof that the model resolves the reference.",
         "zh": "所以 {head} 在试过的每个句子里都通过了：这是一个位置解释不了的“代词指向主人”的"
         "模式——但仍只是模式，不能证明模型解决了指代问题。",
     },
-    "mla.ctrl.verdict.most": {
+    "minilm_attention.ctrl.verdict.most": {
         "en": "So {head} passes in most of the sentences tried ({links} of {total}), not in all.",
         "zh": "所以 {head} 在试过的大多数句子里通过了（{total} 个中的 {links} 个），但不是全部。",
     },
-    "mla.ctrl.verdict.some": {
+    "minilm_attention.ctrl.verdict.some": {
         "en": "So {head} passes in only {links} of the {total}: a strong weight in one sentence "
         "does not make it a pronoun-to-owner head.",
         "zh": "所以 {head} 只在 {total} 个中的 {links} 个里通过：在一句话里权重大，"
         "并不能让它成为“代词指向主人”的头。",
     },
-    "mla.ctrl.verdict.none": {
+    "minilm_attention.ctrl.verdict.none": {
         "en": "So {head} passes in none of them: it does not link a pronoun to its owner in "
         "these sentences.",
         "zh": "所以 {head} 一个也没有通过：在这些句子里，它并不把代词连向它的主人。",
     },
-    "mla.ctrl.habit.offset_after": {
+    "minilm_attention.ctrl.habit.offset_after": {
         "en": "In every one of them {head}'s top word is the token {k} {k:place|places} after "
         "the pronoun: a position habit, which finds the owner only where the owner stands there.",
         "zh": "在每一个句子里，{head} 权重最大的词都是代词后面第 {k} 个 token：这是位置习惯，"
         "只有主人恰好站在那里时它才会找到主人。",
     },
-    "mla.ctrl.habit.offset_before": {
+    "minilm_attention.ctrl.habit.offset_before": {
         "en": "In every one of them {head}'s top word is the token {k} {k:place|places} before "
         "the pronoun: a position habit, which finds the owner only where the owner stands there.",
         "zh": "在每一个句子里，{head} 权重最大的词都是代词前面第 {k} 个 token：这是位置习惯，"
         "只有主人恰好站在那里时它才会找到主人。",
     },
-    "mla.ctrl.habit.first_word": {
+    "minilm_attention.ctrl.habit.first_word": {
         "en": "In every one of them {head}'s top word is the sentence's first word: a position "
         "habit, which finds the owner only where the owner comes first.",
         "zh": "在每一个句子里，{head} 权重最大的词都是句子的第一个词：这是位置习惯，"
         "只有主人恰好排在最前面时它才会找到主人。",
     },
-    "mla.ctrl.own_left_out": {
+    "minilm_attention.ctrl.own_left_out": {
         "en": "“{sentence}” is your own sentence, so it is left out of the controls: a head "
         "picked on a sentence passes that one by construction.",
         "zh": "“{sentence}”就是你自己的句子，所以不算作对照：在某句话上挑出来的头，"
         "在这句话上必然通过。",
     },
-    "mla.off.title": {"en": "Switch one head off", "zh": "关掉一个头"},
-    "mla.off.body": {
+    "minilm_attention.off.title": {"en": "Switch one head off", "zh": "关掉一个头"},
+    "minilm_attention.off.body": {
         "en": "A large weight says where a head looks, not whether what it brings back matters. "
         "To ask that, the sentence is run once more with one head switched off: its output (the "
         "values weighted by its attention, $n \\times d_k$) is set to 0 before the heads are "
@@ -407,23 +416,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "它是按排名用的同一个量挑出来的，而不是按关掉它的效果挑的，而且在同样的深度起作用。"
         "要关掉的头默认是你第一组查询-目标 {query} → {target} 最强的头；也可以换成别的。",
     },
-    "mla.off.head": {"en": "Head to switch off", "zh": "要关掉的头"},
-    "mla.off.col.run": {"en": "heads", "zh": "头"},
-    "mla.off.row.all": {"en": "all on", "zh": "全部开着"},
-    "mla.off.row.off": {"en": "{head} off", "zh": "关掉 {head}"},
-    "mla.off.row.control": {"en": "{head} off (control)", "zh": "关掉 {head}（对照）"},
-    "mla.off.col.weight": {
+    "minilm_attention.off.head": {"en": "Head to switch off", "zh": "要关掉的头"},
+    "minilm_attention.off.col.run": {"en": "heads", "zh": "头"},
+    "minilm_attention.off.row.all": {"en": "all on", "zh": "全部开着"},
+    "minilm_attention.off.row.off": {"en": "{head} off", "zh": "关掉 {head}"},
+    "minilm_attention.off.row.control": {"en": "{head} off (control)", "zh": "关掉 {head}（对照）"},
+    "minilm_attention.off.col.weight": {
         "en": "weight {query} → {target} in it",
         "zh": "它里面 {query} → {target} 的权重",
     },
-    "mla.off.col.query": {
+    "minilm_attention.off.col.query": {
         "en": "cos, {query}'s last hidden state",
         "zh": "余弦：{query} 最后一层的隐藏状态",
     },
-    "mla.off.col.change": {"en": "1 − cos ({query})", "zh": "{query} 的 1 − cos"},
-    "mla.off.col.sentence": {"en": "cos, sentence embedding", "zh": "余弦：句子向量"},
-    "mla.off.col.nearest": {"en": "{query}'s nearest token", "zh": "离 {query} 最近的 token"},
-    "mla.off.caption": {
+    "minilm_attention.off.col.change": {"en": "1 − cos ({query})", "zh": "{query} 的 1 − cos"},
+    "minilm_attention.off.col.sentence": {"en": "cos, sentence embedding", "zh": "余弦：句子向量"},
+    "minilm_attention.off.col.nearest": {
+        "en": "{query}'s nearest token",
+        "zh": "离 {query} 最近的 token",
+    },
+    "minilm_attention.off.caption": {
         "en": "Each cosine is between that run and the run with every head on. Nearest token: of "
         "the sentence's other tokens ([CLS] and [SEP] left out), the one whose last hidden state "
         "has the highest cosine with {query}'s, in that run.",
@@ -431,7 +443,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "在那一次运行里，句子其余的 token（不算 [CLS] 和 [SEP]）中，最后一层隐藏状态与 "
         "{query} 的余弦最高的那个。",
     },
-    "mla.off.verdict.more": {
+    "minilm_attention.off.verdict.more": {
         "en": "Switching {head} off moves {query}'s last hidden state more than {ratio} times as "
         "far as switching off the control {control} (1 − cos: {change} against "
         "{control_change}): in this sentence what {head} brings back counts for {query} more "
@@ -440,7 +452,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{ratio} 倍以上（1 − cos：{change} 对 {control_change}）：在这句话里，{head} "
         "带回来的东西对 {query} 的分量，比同一层一个居中的头更重。",
     },
-    "mla.off.verdict.less": {
+    "minilm_attention.off.verdict.less": {
         "en": "Switching off the control {control} moves {query}'s last hidden state more than "
         "{ratio} times as far as switching off {head} (1 − cos: {control_change} against "
         "{change}): the large weight of {head} does not make its output count more for {query} "
@@ -449,7 +461,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{ratio} 倍以上（1 − cos：{control_change} 对 {change}）：{head} 的权重大，"
         "并没有让它的输出对 {query} 更要紧——在这里反而更轻。",
     },
-    "mla.off.verdict.similar": {
+    "minilm_attention.off.verdict.similar": {
         "en": "Switching {head} off and switching off the control {control} move {query}'s last "
         "hidden state by amounts within a factor of {ratio} of each other (1 − cos: {change} "
         "against {control_change}): by this test there is no clear difference between {head} "
@@ -458,7 +470,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "相差不到 {ratio} 倍（1 − cos：{change} 对 {control_change}）：按这个检验，"
         "不管 {head} 的权重多大，都看不出它和同一层一个居中的头有明显差别。",
     },
-    "mla.off.verdict.neither": {
+    "minilm_attention.off.verdict.neither": {
         "en": "Neither switch moves {query}'s last hidden state by {floor} or more (1 − cos: "
         "{change} with {head} off, {control_change} with {control} off): without either head "
         "the rest of the model leaves {query}'s state almost as it was, so the two cannot be "
@@ -467,11 +479,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "关掉 {head} 时为 {change}，关掉 {control} 时为 {control_change}）：少了其中任何一个头，"
         "模型的其余部分都让 {query} 的状态几乎保持原样，所以这里分不出两者的高低。",
     },
-    "mla.know.title": {
+    "minilm_attention.know.title": {
         "en": "How we know: the controls on this page",
         "zh": "我们凭什么这么说：本页用到的对照",
     },
-    "mla.know.body": {
+    "minilm_attention.know.body": {
         "en": "- **Position alone.** Beside each ranked head's weight stands what position alone "
         "predicts: the mean weight the other words of the same sentence give the key at the "
         "same distance from them (for the first and the last key, that key itself). A weight is "
@@ -520,7 +532,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所有对照都在重新归一化后的权重上计算。\n\n"
         "这些对照都不能说明模型用到了某个权重，也不能说明它已经解决了指代：见下面的提示。",
     },
-    "mla.caveat": {
+    "minilm_attention.caveat": {
         "en": "Attention weights are not linguistic truth. They are intermediate numbers the "
         "model computes; a head with a large weight from *his* to *tom* is a pattern worth "
         "noticing, not proof that the model has resolved the reference, and a small weight "
@@ -534,7 +546,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "权重同样不是重要性、因果或句法的度量。让这一切有意义的是训练——学出来的 "
         "$W^Q$ 和 $W^K$——而不是点积本身。",
     },
-    "mla.solved": {
+    "minilm_attention.solved": {
         "en": "a trained model's attention for your own sentence, all 6 × 12 heads, computed "
         "by our own code — and, for any query and target you pick, the heads ranked by the "
         "weight they give it, each beside what position alone predicts, with the winner tried "
@@ -543,7 +555,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "计算；对你挑选的任意查询和目标，所有头按给目标的权重排了名，每个头旁边都有仅凭位置的"
         "预测，冠军还放到具有同一种关系的别的句子上检验过。",
     },
-    "mla.hurts": {
+    "minilm_attention.hurts": {
         "en": "weights are only where information is read from; what each token becomes is in "
         "its hidden states — the next page follows them layer by layer.",
         "zh": "权重只说明信息从哪里读取；每个 token 最终变成了什么，要看它的隐藏状态——"

@@ -1,8 +1,8 @@
 """Words of the Multi-head attention page (prefix ``mh.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "mh.title": {"en": "Multi-head attention", "zh": "多头注意力"},
-    "mh.intro": {
+    "multi_head.title": {"en": "Multi-head attention", "zh": "多头注意力"},
+    "multi_head.intro": {
         "en": "A single head projects the tokens into one query/key/value space, and its softmax "
         "gives each token one distribution of weight. Multi-head attention runs $h$ heads side "
         "by side, each with its **own** learned projections $W_i^Q, W_i^K, W_i^V$: the same "
@@ -15,19 +15,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "计算注意力，结果再拼接起来，由另一个矩阵 $W^O$ 混合。每个头的宽度是 "
         "$d_k = d_{\\text{model}} / h$。",
     },
-    "mh.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "mh.d_model_help": {
+    "multi_head.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
+    "multi_head.d_model_help": {
         "en": "The width of every token's vector in the toy model (the original base model "
         "used 512).",
         "zh": "玩具模型中每个 token 向量的宽度（原始 Transformer 基础模型用的是 512）。",
     },
-    "mh.h_help": {
+    "multi_head.h_help": {
         "en": "The number of heads. It must divide d_model, so that each head gets a whole "
         "number of columns, d_k = d_model / h.",
         "zh": "注意力头的个数。它必须整除 d_model，这样每个头才能分到整数个列，"
         "即 d_k = d_model / h。",
     },
-    "mh.invalid": {
+    "multi_head.invalid": {
         "en": "h = {h} does not divide d_model = {d_model} (it would give d_k = {ratio}, and a "
         "head cannot have a fraction of a column). For d_model = {d_model} the valid choices "
         "are h = {valid}. Showing h = {used}, the nearest one, until you pick again.",
@@ -35,35 +35,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "零点几列）。d_model = {d_model} 时，可选的 h 是 {valid}。在你重新选择之前，"
         "这里先显示最接近的 h = {used}。",
     },
-    "mh.n": {"en": "n (tokens)", "zh": "n（token 数）"},
-    "mh.window_help": {
+    "multi_head.n": {"en": "n (tokens)", "zh": "n（token 数）"},
+    "multi_head.window_help": {
         "en": "The small matrices show {shown} of the {n} tokens at a time.",
         "zh": "小矩阵一次显示 {n} 个 token 中的 {shown} 个。",
     },
-    "mh.window_note": {
+    "multi_head.window_note": {
         "en": "Showing tokens {first}–{last} of {n}; everything was computed over all {n}.",
         "zh": "当前显示第 {first}–{last} 个 token（共 {n} 个）；所有数字都在全部 {n} 个 token "
         "上计算。",
     },
     # --- heads side by side -----------------------------------------------------------------
-    "mh.heads.title": {"en": "h heads, h matrices", "zh": "h 个头，h 张矩阵"},
-    "mh.heads.body": {
+    "multi_head.heads.title": {"en": "h heads, h matrices", "zh": "h 个头，h 张矩阵"},
+    "multi_head.heads.body": {
         "en": "One weight matrix per head, all for the same sentence and the same layer. They "
         "differ because each head has its own $W_i^Q$ and $W_i^K$. Change h above and watch "
         "the number of matrices follow.",
         "zh": "每个头一张权重矩阵，句子相同、层也相同。它们之所以不同，是因为每个头都有自己的 "
         "$W_i^Q$ 和 $W_i^K$。在上面改变 h，看看矩阵的数量怎样随之变化。",
     },
-    "mh.head_label": {"en": "head {number}", "zh": "第 {number} 个头"},
-    "mh.axis.query": {"en": "query i", "zh": "查询 i"},
-    "mh.axis.key": {"en": "key j", "zh": "键 j"},
-    "mh.axis.head": {"en": "head", "zh": "注意力头"},
+    "multi_head.head_label": {"en": "head {number}", "zh": "第 {number} 个头"},
+    "multi_head.axis.query": {"en": "query i", "zh": "查询 i"},
+    "multi_head.axis.key": {"en": "key j", "zh": "键 j"},
+    "multi_head.axis.head": {"en": "head", "zh": "注意力头"},
     # --- one token, many heads --------------------------------------------------------------
-    "mh.his.title": {
+    "multi_head.his.title": {
         "en": "One token, several relations: one row per head",
         "zh": "一个 token，多种关系：每个头一行",
     },
-    "mh.his.body": {
+    "multi_head.his.body": {
         "en": "A word often stands in more than one relation at once: a pronoun points back to "
         "the noun it stands for and also marks the noun that follows it. One softmax row can "
         "hold only one distribution, so a single head must squeeze every such relation into one "
@@ -75,7 +75,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "有了多个头，每个查询在每个头里各有一行，每一行都可以偏向不同的地方。"
         "下面是你所选 token 在每个头里的那一行，由玩具模型实际算出。",
     },
-    "mh.his.example": {
+    "multi_head.his.example": {
         "en": "In the running example *Tom loves his dog*, *his* refers back to *Tom* (whose "
         "dog?) and is the determiner of *dog* (which dog?). A trained model could give these "
         "two relations to two different heads; the sentence below the table says what this "
@@ -84,28 +84,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "同时又是 *dog* 的限定词（哪条狗？）。训练好的模型可能把这两种关系交给两个不同的头；"
         "表格下方的句子说明这个未经训练的玩具模型的各个头实际上是怎样分配权重的。",
     },
-    "mh.his.pick": {"en": "Query token", "zh": "查询 token"},
-    "mh.his.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
-    "mh.his.col.top": {"en": "largest weight on", "zh": "权重最大的键"},
-    "mh.his.col.weight": {"en": "weight", "zh": "权重"},
-    "mh.his.top_one": {"en": "{tokens}", "zh": "{tokens}"},
-    "mh.his.top_tie": {
+    "multi_head.his.pick": {"en": "Query token", "zh": "查询 token"},
+    "multi_head.his.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
+    "multi_head.his.col.top": {"en": "largest weight on", "zh": "权重最大的键"},
+    "multi_head.his.col.weight": {"en": "weight", "zh": "权重"},
+    "multi_head.his.top_one": {"en": "{tokens}", "zh": "{tokens}"},
+    "multi_head.his.top_tie": {
         "en": "tie of {count}: {tokens}",
         "zh": "{count} 个并列：{tokens}",
     },
-    "mh.his.split": {
+    "multi_head.his.split": {
         "en": "For {query}, the {h} heads put their largest weights on {count} different keys: "
         "{keys}. Each head's row is its own distribution.",
         "zh": "对 {query} 来说，{h} 个头的最大权重落在 {count} 个不同的键上：{keys}。"
         "每个头的那一行都是它自己的分布。",
     },
-    "mh.his.agree": {
+    "multi_head.his.agree": {
         "en": "For {query}, all {h} heads put their largest weight on the same key, {key}: here "
         "the heads did not spread this row over different tokens.",
         "zh": "对 {query} 来说，全部 {h} 个头都把最大权重放在同一个键 {key} 上："
         "这里各个头没有把这一行分散到不同的 token 上。",
     },
-    "mh.his.random": {
+    "multi_head.his.random": {
         "en": "Read these rows as mechanics, not meaning. The toy model's weights are **random "
         "and untrained**, so which head leans towards which token here is arbitrary — change "
         "d_model or h and it changes. Nobody assigns roles to heads: in a trained model, what "
@@ -119,8 +119,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "“真实模型”下的“MiniLM 的注意力”页会展示训练好的网络中的注意力头。",
     },
     # --- concat and W^O ---------------------------------------------------------------------
-    "mh.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
-    "mh.concat.body": {
+    "multi_head.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
+    "multi_head.concat.body": {
         "en": "Each head returns an $n \\times d_k$ matrix: one $d_k$-wide vector per token. "
         "Concat places the $h$ head vectors of the same token next to each other, giving every "
         "token a vector of width $h \\cdot d_k = d_{\\text{model}}$ again. $W^O$ then mixes "
@@ -131,14 +131,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$h \\cdot d_k = d_{\\text{model}}$ 的向量。随后 $W^O$ 把各个头的列混合起来，"
         "输出因此能把不同的头找到的信息结合在一起。",
     },
-    "mh.value": {"en": "value", "zh": "数值"},
-    "mh.concat.more": {
+    "multi_head.value": {"en": "value", "zh": "数值"},
+    "multi_head.concat.more": {
         "en": "… and {more} more {more:head|heads}, each the same shape.",
         "zh": "……还有 {more} 个头，形状都一样。",
     },
-    "mh.concat.columns": {"en": "columns {first}–{last}", "zh": "第 {first}–{last} 列"},
-    "mh.concat.cols": {"en": "head · column", "zh": "头 · 列"},
-    "mh.concat.check": {
+    "multi_head.concat.columns": {"en": "columns {first}–{last}", "zh": "第 {first}–{last} 列"},
+    "multi_head.concat.cols": {"en": "head · column", "zh": "头 · 列"},
+    "multi_head.concat.check": {
         "en": "Checked on the trace: the concat's column blocks are the heads' outputs (largest "
         "difference {concat}), and $\\operatorname{{Concat}} \\cdot W^O$ is the attention "
         "output the model recorded (largest difference {out}): both within rounding error.",
@@ -146,7 +146,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$\\operatorname{{Concat}} \\cdot W^O$ 就是模型记录的注意力输出（最大差值 {out}）："
         "两者都在舍入误差之内。",
     },
-    "mh.concat.check_apart": {
+    "multi_head.concat.check_apart": {
         "en": "Checked on the trace: the concat's column blocks differ from the heads' outputs by "
         "up to {concat}, and $\\operatorname{{Concat}} \\cdot W^O$ from the attention output "
         "the model recorded by up to {out}: more than rounding error.",
@@ -154,17 +154,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$\\operatorname{{Concat}} \\cdot W^O$ 与模型记录的注意力输出最多相差 {out}："
         "超出了舍入误差。",
     },
-    "mh.concat.not_sentences": {
+    "multi_head.concat.not_sentences": {
         "en": "Concat joins features, not sentences: the number of rows stays n, and each row "
         "is still one token.",
         "zh": "拼接的是特征，不是句子：行数仍然是 n，每一行仍然对应一个 token。",
     },
     # --- 512 --------------------------------------------------------------------------------
-    "mh.base.title": {
+    "multi_head.base.title": {
         "en": "512, 8, 64: chosen sizes, not limits",
         "zh": "512、8、64：是选定的尺寸，不是上限",
     },
-    "mh.base.body": {
+    "multi_head.base.body": {
         "en": "The original Transformer's base model used $d_{\\text{model}} = 512$ and $h = 8$, "
         "so $d_k = 512 / 8 = 64$. These are hyper-parameters — a trade between how much a "
         "vector can express, how much computation and memory it costs, and how stably the "
@@ -175,11 +175,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "以及训练的稳定性之间权衡的结果。更大的版本用的是 $d_{\\text{model}} = 1024$；"
         "现代模型则采用各种各样的宽度。这里的玩具模型用很小的尺寸，好让每个数字都能显示在屏幕上。",
     },
-    "mh.base.row": {"en": "configuration", "zh": "配置"},
-    "mh.base.row.base": {"en": "Transformer base (2017)", "zh": "Transformer 基础版（2017）"},
-    "mh.base.row.big": {"en": "Transformer big (2017)", "zh": "Transformer 大型版（2017）"},
-    "mh.base.row.toy": {"en": "this toy, as set above", "zh": "本页的玩具模型（上面的设置）"},
-    "mh.base.not_length": {
+    "multi_head.base.row": {"en": "configuration", "zh": "配置"},
+    "multi_head.base.row.base": {
+        "en": "Transformer base (2017)",
+        "zh": "Transformer 基础版（2017）",
+    },
+    "multi_head.base.row.big": {"en": "Transformer big (2017)", "zh": "Transformer 大型版（2017）"},
+    "multi_head.base.row.toy": {
+        "en": "this toy, as set above",
+        "zh": "本页的玩具模型（上面的设置）",
+    },
+    "multi_head.base.not_length": {
         "en": "512 is the width of each token's vector, not a maximum sentence length. Your "
         "sentence has n = {n} {n:token|tokens}; in the base model it would enter as an n × 512 "
         "matrix, and a sentence of 10 tokens as a 10 × 512 one. The length n and the width d_model "
@@ -188,8 +194,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "在基础模型里它会以 n × 512 的矩阵进入；10 个 token 的句子则是 10 × 512。"
         "长度 n 和宽度 d_model 是两个互不相干的数。",
     },
-    "mh.params.title": {"en": "What the projections cost", "zh": "这些投影需要多少参数"},
-    "mh.params.body": {
+    "multi_head.params.title": {"en": "What the projections cost", "zh": "这些投影需要多少参数"},
+    "multi_head.params.body": {
         "en": "Each head's $W_i^Q$, $W_i^K$, $W_i^V$ is a $d_{\\text{model}} \\times d_k$ "
         "matrix, and $W^O$ is $d_{\\text{model}} \\times d_{\\text{model}}$. Since "
         "$h \\cdot d_k = d_{\\text{model}}$, the three projections together hold "
@@ -200,21 +206,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$h \\cdot d_k = d_{\\text{model}}$，无论 $h$ 取多少，三种投影加起来都是 "
         "$3\\,d_{\\text{model}}^2$ 个权重，$W^O$ 再加上 $d_{\\text{model}}^2$（不计偏置）：",
     },
-    "mh.params.total": {"en": "total", "zh": "合计"},
-    "mh.params.same": {
+    "multi_head.params.total": {"en": "total", "zh": "合计"},
+    "multi_head.params.same": {
         "en": "Every valid h for d_model = {d_model} costs the same: more heads means narrower "
         "heads, not more weights.",
         "zh": "d_model = {d_model} 时，每一种合法的 h 参数量都相同：头越多，每个头就越窄，"
         "权重总数并不增加。",
     },
     # --- summary ----------------------------------------------------------------------------
-    "mh.solved": {
+    "multi_head.solved": {
         "en": "each token can gather several different mixtures at once, in several learned "
         "subspaces, for the same number of weights as one wide head.",
         "zh": "每个 token 可以在多个学到的子空间里同时汇集几种不同的混合信息，"
         "而参数量与一个宽的单头相同。",
     },
-    "mh.hurts": {
+    "multi_head.hurts": {
         "en": "attention by itself ignores word order — shuffle the tokens and each one gets "
         "the same output, only moved. Positional encodings put the order back.",
         "zh": "注意力本身不理会词序——把 token 打乱，每个 token 的输出不变，只是位置跟着移动。"

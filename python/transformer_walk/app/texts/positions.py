@@ -1,8 +1,8 @@
 """Words of the Positions page (prefix ``pos.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "pos.title": {"en": "Positions", "zh": "位置编码"},
-    "pos.intro": {
+    "positions.title": {"en": "Positions", "zh": "位置编码"},
+    "positions.intro": {
         "en": "Self-attention decides how much token $i$ listens to token $j$ from their "
         "**contents** alone: $q_i \\cdot k_j$ does not know where $i$ and $j$ sit. Left as it "
         "is, the layer has no built-in sense of order — *Tom loves his dog* and *dog his loves "
@@ -14,9 +14,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "只是排列顺序不同。因此 Transformer 在第一个块之前，把一个位置向量加到每个 token 的"
         "词向量上：",
     },
-    "pos.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
-    "pos.pe.title": {"en": "The sinusoidal encoding", "zh": "正弦位置编码"},
-    "pos.pe.body": {
+    "positions.computing": {"en": "Running the toy model…", "zh": "正在运行玩具模型…"},
+    "positions.pe.title": {"en": "The sinusoidal encoding", "zh": "正弦位置编码"},
+    "positions.pe.body": {
         "en": "The original Transformer does not learn these vectors; it writes them down with "
         "sines and cosines. Column pair $(2i, 2i+1)$ turns at its own speed: the first pair "
         "changes quickly from one position to the next, the last ones barely move across "
@@ -28,17 +28,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "几乎不动。于是每个位置都有自己独特的模式，就像一只有很多根指针的钟。下图每一行是一个"
         "位置，每一列是 $d_{\\text{model}}$ 个维度之一。",
     },
-    "pos.pe.count": {"en": "Positions shown", "zh": "显示的位置数"},
-    "pos.axis.pos": {"en": "position", "zh": "位置"},
-    "pos.axis.dim": {"en": "dimension", "zh": "维度"},
-    "pos.pe.waves": {
+    "positions.pe.count": {"en": "Positions shown", "zh": "显示的位置数"},
+    "positions.axis.pos": {"en": "position", "zh": "位置"},
+    "positions.axis.dim": {"en": "dimension", "zh": "维度"},
+    "positions.pe.waves": {
         "en": "With d_model = {d_model}, column 0 repeats every {fast} positions and the last "
         "column every {slow} positions.",
         "zh": "当 d_model = {d_model} 时，第 0 列每 {fast} 个位置重复一次，最后一列每 {slow} "
         "个位置才重复一次。",
     },
-    "pos.numbers.title": {"en": "The numbers for your sentence", "zh": "你的句子对应的数值"},
-    "pos.numbers.body": {
+    "positions.numbers.title": {"en": "The numbers for your sentence", "zh": "你的句子对应的数值"},
+    "positions.numbers.body": {
         "en": "The toy model adds these rows to its embeddings: $n = {n}$ tokens (tokens, not "
         "words), $d_{{\\text{{model}}}} = {d_model}$. Row $pos$ depends only on the position, "
         "never on the word that sits there. Rows count positions from 0, as $pos$ does in the "
@@ -52,20 +52,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "第 $i$ 列是向量的第 $i$ 维：偶数维用 sin（列名如“0 · sin”），"
         "奇数维用 cos（如“1 · cos”）。",
     },
-    "pos.numbers.more": {
+    "positions.numbers.more": {
         "en": "First {shown} of {n} positions shown.",
         "zh": "只显示了 {n} 个位置中的前 {shown} 个。",
     },
-    "pos.numbers.pick": {"en": "Work out one position", "zh": "选择一个位置来计算"},
-    "pos.numbers.check": {
+    "positions.numbers.pick": {"en": "Work out one position", "zh": "选择一个位置来计算"},
+    "positions.numbers.check": {
         "en": "The model's own PE matrix holds {value} in that cell.",
         "zh": "模型自己的 PE 矩阵在这个位置上的值是 {value}。",
     },
-    "pos.row.embedding": {"en": "embedding E[token]", "zh": "词向量 E[token]"},
-    "pos.row.position": {"en": "position PE[pos]", "zh": "位置 PE[pos]"},
-    "pos.row.sum": {"en": "input x = E + PE", "zh": "输入 x = E + PE"},
-    "pos.shuffle.title": {"en": "Shuffle the tokens", "zh": "打乱 token 的顺序"},
-    "pos.shuffle.body": {
+    "positions.row.embedding": {"en": "embedding E[token]", "zh": "词向量 E[token]"},
+    "positions.row.position": {"en": "position PE[pos]", "zh": "位置 PE[pos]"},
+    "positions.row.sum": {"en": "input x = E + PE", "zh": "输入 x = E + PE"},
+    "positions.shuffle.title": {"en": "Shuffle the tokens", "zh": "打乱 token 的顺序"},
+    "positions.shuffle.body": {
         "en": "Reordering the tokens multiplies $X$ by a permutation matrix $P$. Without "
         "positions, every step of the block treats rows alike: the projections and the FFN act "
         "on each row separately, and in attention the reordering of the scores' rows and columns "
@@ -79,24 +79,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "*置换等变*的。加上位置编码后，换了位置的词得到新的输入向量，输出就真的变了。下面让"
         "玩具模型分别运行你的句子和它的打乱版本，一次令 $PE = 0$，一次使用正弦 $PE$。",
     },
-    "pos.shuffle.too_short": {
+    "positions.shuffle.too_short": {
         "en": "One token has only one order: add a second token to shuffle.",
         "zh": "只有一个 token 时只有一种顺序：再加一个 token 才能打乱。",
     },
-    "pos.shuffle.again": {"en": "Shuffle again", "zh": "再打乱一次"},
-    "pos.shuffle.orders": {
+    "positions.shuffle.again": {"en": "Shuffle again", "zh": "再打乱一次"},
+    "positions.shuffle.orders": {
         "en": "Original: {original}  \nShuffled: {shuffled}",
         "zh": "原句：{original}  \n打乱后：{shuffled}",
     },
-    "pos.shuffle.without": {
+    "positions.shuffle.without": {
         "en": "max |out_shuffled − P·out|, no positions",
         "zh": "max |out_打乱后 − P·out|，无位置编码",
     },
-    "pos.shuffle.with": {
+    "positions.shuffle.with": {
         "en": "max |out_shuffled − P·out|, with positions",
         "zh": "max |out_打乱后 − P·out|，有位置编码",
     },
-    "pos.shuffle.equivariant": {
+    "positions.shuffle.equivariant": {
         "en": "Without positions the largest difference is {off}: rounding error, nothing more. "
         "The model cannot tell the shuffled sentence from the original; it sees the same bag of "
         "tokens and gives each the same output, only listed in another order. With positions the "
@@ -105,62 +105,62 @@ MESSAGES: dict[str, dict[str, str]] = {
         "它看到的是同一袋 token，给每个 token 的输出都不变，只是排列顺序不同。"
         "有了位置编码，最大差值是 {on}：顺序改变了输出。",
     },
-    "pos.shuffle.both_rounding": {
+    "positions.shuffle.both_rounding": {
         "en": "Both largest differences are within rounding error ({off} without positions, "
         "{on} with them): this shuffle changed no output, with or without positions.",
         "zh": "两个最大差值都在舍入误差之内（无位置编码 {off}，有位置编码 {on}）："
         "这次打乱没有改变任何输出，无论有没有位置编码。",
     },
-    "pos.shuffle.not_equivariant": {
+    "positions.shuffle.not_equivariant": {
         "en": "Without positions the largest difference is {off}, more than rounding error: here "
         "the outputs are not just the original rows in a new order. With positions it is {on}.",
         "zh": "没有位置编码时，最大差值是 {off}，超出了舍入误差：这里的输出并不只是原来的行换了"
         "顺序。有位置编码时，最大差值是 {on}。",
     },
-    "pos.shuffle.diff_title": {
+    "positions.shuffle.diff_title": {
         "en": "**With positions:** how far each shuffled token's output moved from the output it "
         "had in the original order.",
         "zh": "**有位置编码时**：每个打乱后的 token 的输出，与它在原顺序中的输出相差多少。",
     },
-    "pos.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
-    "pos.shuffle.row": {"en": "token at its new place", "zh": "新位置上的 token"},
-    "pos.shuffle.row_label": {
+    "positions.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
+    "positions.shuffle.row": {"en": "token at its new place", "zh": "新位置上的 token"},
+    "positions.shuffle.row_label": {
         "en": "{place} · {token} (was {source})",
         "zh": "{place} · {token}（原 {source}）",
     },
-    "pos.shuffle.stayed": {
+    "positions.shuffle.stayed": {
         "en": "“{token}” kept its place in this shuffle, and its output still moved by {diff}: "
         "the tokens around it moved, so what it attends to changed too.",
         "zh": "“{token}” 在这次打乱中留在了原位，它的输出仍然变了 {diff}：它周围的 token "
         "换了位置，它所关注的内容也随之改变。",
     },
-    "pos.shuffle.stayed_same": {
+    "positions.shuffle.stayed_same": {
         "en": "“{token}” kept its place in this shuffle, and its output did not change to three "
         "decimals (largest difference {diff}).",
         "zh": "“{token}” 在这次打乱中留在了原位，它的输出在三位小数内没有变化（最大差值 {diff}）。",
     },
-    "pos.shuffle.copy_moved": {
+    "positions.shuffle.copy_moved": {
         "en": "No token kept its place in this shuffle. “{token}” holds the same word as before, "
         "but it is the copy that stood at “{source}”: it moved, and its output is {diff} away "
         "from the output it had there.",
         "zh": "这次打乱没有让任何 token 留在原位。“{token}” 上的词和原来一样，但它是原来位于"
         "“{source}” 的那一个：它换了位置，它的输出与它在原位置时的输出相差 {diff}。",
     },
-    "pos.shuffle.note_none": {
+    "positions.shuffle.note_none": {
         "en": "No token kept its place in this shuffle; shuffle again for one that leaves a token "
         "where it was, to see whether its output moves too.",
         "zh": "这次打乱没有让任何 token 留在原位；再打乱一次，找一个让某个 token 留在原位的排列，"
         "看看它的输出是否也会改变。",
     },
-    "pos.shuffle.failed": {
+    "positions.shuffle.failed": {
         "en": "This sentence could not be shuffled token by token; try another one.",
         "zh": "这个句子无法按 token 打乱，请换一个句子试试。",
     },
-    "pos.learned.title": {
+    "positions.learned.title": {
         "en": "Learned positions: MiniLM",
         "zh": "可学习的位置：MiniLM",
     },
-    "pos.learned.body": {
+    "positions.learned.body": {
         "en": "Many models learn their position vectors instead, as one more table: "
         "all-MiniLM-L6-v2 has 512 rows of 384 numbers (`embeddings.position_embeddings`), "
         "one per position. That table, not $d_{\\text{model}}$, is why MiniLM stops at 512 "
@@ -174,44 +174,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "位置之间的余弦相似度：在两种方法中，对角线附近相邻的位置都彼此相似；可学习的表是从数据中"
         "自己学到这一点的。此外还有其他方案（相对位置编码、RoPE 等）。",
     },
-    "pos.learned.count": {"en": "Positions compared", "zh": "比较的位置数"},
-    "pos.learned.sinusoidal": {
+    "positions.learned.count": {"en": "Positions compared", "zh": "比较的位置数"},
+    "positions.learned.sinusoidal": {
         "en": "**Sinusoidal**, d_model = {d_model}",
         "zh": "**正弦编码**，d_model = {d_model}",
     },
-    "pos.learned.minilm": {"en": "**MiniLM, learned**", "zh": "**MiniLM，可学习**"},
-    "pos.learned.series_sin": {"en": "sinusoidal", "zh": "正弦编码"},
-    "pos.learned.series_minilm": {"en": "MiniLM (learned)", "zh": "MiniLM（可学习）"},
-    "pos.learned.distance": {"en": "distance |i − j|", "zh": "距离 |i − j|"},
-    "pos.learned.mean_cos": {"en": "mean cosine", "zh": "平均余弦相似度"},
-    "pos.learned.neighbour": {
+    "positions.learned.minilm": {"en": "**MiniLM, learned**", "zh": "**MiniLM，可学习**"},
+    "positions.learned.series_sin": {"en": "sinusoidal", "zh": "正弦编码"},
+    "positions.learned.series_minilm": {"en": "MiniLM (learned)", "zh": "MiniLM（可学习）"},
+    "positions.learned.distance": {"en": "distance |i − j|", "zh": "距离 |i − j|"},
+    "positions.learned.mean_cos": {"en": "mean cosine", "zh": "平均余弦相似度"},
+    "positions.learned.neighbour": {
         "en": "Neighbours (distance 1): mean cosine {learned} learned, {sin} sinusoidal; at "
         "distance {far} the learned rows are at {learned_far}.",
         "zh": "相邻位置（距离 1）：可学习的平均余弦为 {learned}，正弦编码为 {sin}；在距离 {far} "
         "处，可学习的行之间为 {learned_far}。",
     },
-    "pos.learned.numpy": {
+    "positions.learned.numpy": {
         "en": "The cosines are computed with NumPy from the weights as stored.",
         "zh": "余弦相似度由 NumPy 直接根据存储的权重计算。",
     },
-    "pos.other": {
+    "positions.other": {
         "en": "Adding PE to the embedding is one choice among several: learned tables (BERT, "
         "MiniLM), relative position terms inside attention, and RoPE, which rotates $q$ and $k$ "
         "by their position so that $q_i \\cdot k_j$ depends on $i - j$.",
         "zh": "把 PE 加到词向量上只是几种做法之一：还有可学习的位置表（BERT、MiniLM）、在注意力内部"
         "加入相对位置项，以及 RoPE——它按位置旋转 $q$ 和 $k$，使 $q_i \\cdot k_j$ 取决于 $i - j$。",
     },
-    "pos.solved": {
+    "positions.solved": {
         "en": "Order is back: the same words in another order now give other representations.",
         "zh": "顺序回来了：同样的词换一种顺序，现在会得到不同的表示。",
     },
-    "pos.hurts": {
+    "positions.hurts": {
         "en": "Attention only mixes tokens; a Transformer still needs per-token processing and a "
         "way to stack many layers stably — the block.",
         "zh": "注意力只负责混合 token；Transformer 还需要逐 token 的处理，以及稳定堆叠多层的办法"
         "——这就是 Transformer 块。",
     },
     # --- words inside formulas (through views.latex.tex_words) ---
-    "pos.tex.position": {"en": "position", "zh": "位置"},
-    "pos.tex.shuffled": {"en": "shuffled", "zh": "打乱后"},
+    "positions.tex.position": {"en": "position", "zh": "位置"},
+    "positions.tex.shuffled": {"en": "shuffled", "zh": "打乱后"},
 }

@@ -304,10 +304,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "纯 Python 还要先把输入转换成列表，这部分也要付出代价。",
     },
     "speed.download": {"en": "Download every cell as CSV", "zh": "下载全部结果（CSV）"},
-    "lane.python": {"en": "Pure Python", "zh": "纯 Python"},
-    "lane.numpy": {"en": "NumPy", "zh": "NumPy"},
-    "lane.rust-1": {"en": "Rust · 1 thread", "zh": "Rust · 单线程"},
-    "lane.rust-all": {
+    "speed.lane.python": {"en": "Pure Python", "zh": "纯 Python"},
+    "speed.lane.numpy": {"en": "NumPy", "zh": "NumPy"},
+    "speed.lane.rust-1": {"en": "Rust · 1 thread", "zh": "Rust · 单线程"},
+    "speed.lane.rust-all": {
         "en": "Rust · all {cores} {cores:thread|threads}",
         "zh": "Rust · 全部 {cores} 个线程",
     },
@@ -323,7 +323,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "许多生成句向量的服务用的是 ONNX Runtime；安装后它也能在这里参赛："
         "`pip install onnxruntime==1.32.0`，然后重启应用。",
     },
-    "lane.onnxruntime": {
+    "speed.lane.onnxruntime": {
         "en": "ONNX Runtime · {cores} {cores:thread|threads}",
         "zh": "ONNX Runtime · {cores} 个线程",
     },

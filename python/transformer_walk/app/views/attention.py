@@ -213,7 +213,8 @@ def _top_weight_holds(
         said.fields["weight"] == f"{row.max():.3f}"
         and [position_of(label) for label in labels] == tied
         and all(_names_positions(label, tokens, p) for label, p in zip(labels, tied, strict=True))
-        and said.message == ("sam.row.top_one" if len(tied) == 1 else "sam.row.top_tie")
+        and said.message
+        == ("self_attention.row.top_one" if len(tied) == 1 else "self_attention.row.top_tie")
         and said.fields.get("count", 1) == len(tied)
     )
 
@@ -236,8 +237,8 @@ def top_weight(
     labels = token_labels(tokens, tied)
     fields = {"tokens": [labels[p] for p in tied], "weight": f"{shown.max():.3f}"}
     if len(tied) == 1:
-        return Claim("sam.row.top_one", {**fields, "tokens": fields["tokens"][0]})
-    return Claim("sam.row.top_tie", {**fields, "count": len(tied)})
+        return Claim("self_attention.row.top_one", {**fields, "tokens": fields["tokens"][0]})
+    return Claim("self_attention.row.top_tie", {**fields, "count": len(tied)})
 
 
 def _lopsided_holds(said: Claim, weights: np.ndarray, tokens: Sequence[str]) -> bool:
@@ -264,4 +265,6 @@ def lopsided_pair(weights: np.ndarray, tokens: Sequence[str]) -> Claim | None:
     if f"{gap:.3f}" in ("0.000", "-0.000"):
         return None
     labels = token_labels(tokens, [i, j])
-    return Claim("sam.dir.largest", {"ti": labels[i], "tj": labels[j], "gap": f"{gap:.3f}"})
+    return Claim(
+        "self_attention.dir.largest", {"ti": labels[i], "tj": labels[j], "gap": f"{gap:.3f}"}
+    )

@@ -31,9 +31,9 @@ def bpe_split(tokenizer: SmolTokenizer, text: str) -> BpeSplit:
 
 #: The summary by how the BPE count compares with WordPiece's (without [CLS] and [SEP]).
 SUMMARIES = {
-    "fewer": "tok.bpe.summary.fewer",
-    "same": "tok.bpe.summary.same",
-    "more": "tok.bpe.summary.more",
+    "fewer": "tokens.bpe.summary.fewer",
+    "same": "tokens.bpe.summary.same",
+    "more": "tokens.bpe.summary.more",
 }
 
 
@@ -44,7 +44,7 @@ def bpe_summary(
     there, against its pieces (``wordpiece`` without [CLS]/[SEP]; None when it is missing)."""
     fields: dict[str, object] = {"n": split.n, "words": words, "spaced": split.spaced}
     if wordpiece is None:
-        return "tok.bpe.summary.alone", fields
+        return "tokens.bpe.summary.alone", fields
     fields["wordpiece"] = wordpiece
     verdict = "fewer" if split.n < wordpiece else "more" if split.n > wordpiece else "same"
     return SUMMARIES[verdict], fields

@@ -67,10 +67,13 @@ def _winner_fields(scores: Scores, names: Sequence[str], query: str) -> Claim | 
     weight = f"{weights_of(scores)[top[0]]:.3f}"
     if len(top) == 1:
         return Claim(
-            "abh.reveal.answer", {"token": names[top[0]], "weight": weight, "query": query}
+            "attention_by_hand.reveal.answer",
+            {"token": names[top[0]], "weight": weight, "query": query},
         )
     tied = [names[i] for i in top]
-    return Claim("abh.reveal.answer_tie", {"token": tied, "weight": weight, "query": query})
+    return Claim(
+        "attention_by_hand.reveal.answer_tie", {"token": tied, "weight": weight, "query": query}
+    )
 
 
 def _winner_holds(said: Claim, scores: Scores, names: Sequence[str], query: str) -> bool:
@@ -88,11 +91,12 @@ def _lead_fields(scores: Scores, names: Sequence[str]) -> Claim | None:
     s = [float(x) for x in scores]
     if len(top) > 1 and len({s[i] for i in top}) == 1:
         return Claim(
-            "abh.reveal.tie", {"top": [names[i] for i in top], "s_top": _number(s[top[0]])}
+            "attention_by_hand.reveal.tie",
+            {"top": [names[i] for i in top], "s_top": _number(s[top[0]])},
         )
     if len(top) > 1:  # tied as shown, not in score
         return Claim(
-            "abh.reveal.tie_shown",
+            "attention_by_hand.reveal.tie_shown",
             {
                 "top": [names[i] for i in top],
                 "weight": f"{weights_of(scores)[top[0]]:.3f}",
@@ -104,7 +108,9 @@ def _lead_fields(scores: Scores, names: Sequence[str]) -> Claim | None:
     w = weights_of(scores)
     ratio = f"{w[top[0]] / w[second]:.2f}"
     return Claim(
-        "abh.reveal.clear" if float(ratio) >= CLEAR_RATIO else "abh.reveal.close",
+        "attention_by_hand.reveal.clear"
+        if float(ratio) >= CLEAR_RATIO
+        else "attention_by_hand.reveal.close",
         {
             "top": names[top[0]],
             "second": names[second],
@@ -123,7 +129,7 @@ def _lead_holds(said: Claim, scores: Scores, names: Sequence[str]) -> bool:
     equal)."""
     w = weights_of(scores)
     shown = np.round(w, 3)
-    if said.message in ("abh.reveal.tie", "abh.reveal.tie_shown"):
+    if said.message in ("attention_by_hand.reveal.tie", "attention_by_hand.reveal.tie_shown"):
         named = said.fields["top"]
         if not isinstance(named, list):
             return False
@@ -132,11 +138,11 @@ def _lead_holds(said: Claim, scores: Scores, names: Sequence[str]) -> bool:
         return (
             len(tied) > 1
             and len(set(shown[tied])) == 1
-            and same_score == (said.message == "abh.reveal.tie")
+            and same_score == (said.message == "attention_by_hand.reveal.tie")
             and said == _lead_fields(scores, names)
         )
     ratio = float(str(said.fields["ratio"]))
-    clear = said.message == "abh.reveal.clear"
+    clear = said.message == "attention_by_hand.reveal.clear"
     return said == _lead_fields(scores, names) and (
         ratio >= CLEAR_RATIO if clear else ratio < CLEAR_RATIO
     )
@@ -158,10 +164,10 @@ def _changed(scores: Scores, article: Scores) -> list[int]:
 
 def _origin_holds(said: Claim, scores: Scores, article: Scores, names: Sequence[str]) -> bool:
     changed = _changed(scores, article)
-    if said.message == "abh.illustrative":
+    if said.message == "attention_by_hand.illustrative":
         return not changed and not said.fields
     return (
-        said.message == "abh.edited"
+        said.message == "attention_by_hand.edited"
         and bool(changed)
         and list(said.fields) == ["tokens"]
         and said.fields["tokens"] == [names[j] for j in changed]
@@ -173,8 +179,8 @@ def origin(scores: Scores, article: Scores, names: Sequence[str]) -> Claim:
     """ "Illustrative" only while every score is the article's; else whose scores were edited."""
     changed = _changed(scores, article)
     if not changed:
-        return Claim("abh.illustrative")
-    return Claim("abh.edited", {"tokens": [names[j] for j in changed]})
+        return Claim("attention_by_hand.illustrative")
+    return Claim("attention_by_hand.edited", {"tokens": [names[j] for j in changed]})
 
 
 # --- the learner's guess ----------------------------------------------------------------------
@@ -183,7 +189,7 @@ def origin(scores: Scores, article: Scores, names: Sequence[str]) -> Claim:
 def _then_holds(said: Claim, guessed_on: Scores, scores: Scores) -> bool:
     return (
         list(map(float, guessed_on)) != list(map(float, scores))
-        and said.message == "abh.reveal.then"
+        and said.message == "attention_by_hand.reveal.then"
         and dict(said.fields) == {"scores": scores_text(guessed_on)}
     )
 
@@ -194,27 +200,27 @@ def guessed_on_other_scores(guessed_on: Scores, scores: Scores) -> Claim | None:
     below it are about those. None while the scores are the same."""
     if list(map(float, guessed_on)) == list(map(float, scores)):
         return None
-    return Claim("abh.reveal.then", {"scores": scores_text(guessed_on)})
+    return Claim("attention_by_hand.reveal.then", {"scores": scores_text(guessed_on)})
 
 
 def _verdict(guess: int | None, guessed_on: Scores, names: Sequence[str]) -> Claim:
     if guess is None:
-        return Claim("abh.reveal.no_guess")
+        return Claim("attention_by_hand.reveal.no_guess")
     top = winners(guessed_on)
     if len(top) > 1:
         tied = [names[i] for i in top]
         if guess in top:
-            return Claim("abh.reveal.right_tie", {"token": names[guess]})
-        return Claim("abh.reveal.wrong_tie", {"guess": names[guess], "token": tied})
+            return Claim("attention_by_hand.reveal.right_tie", {"token": names[guess]})
+        return Claim("attention_by_hand.reveal.wrong_tie", {"guess": names[guess], "token": tied})
     if guess == top[0]:
-        return Claim("abh.reveal.right", {"token": names[guess]})
-    return Claim("abh.reveal.wrong", {"guess": names[guess], "token": names[top[0]]})
+        return Claim("attention_by_hand.reveal.right", {"token": names[guess]})
+    return Claim("attention_by_hand.reveal.wrong", {"guess": names[guess], "token": names[top[0]]})
 
 
 def _verdict_holds(
     said: Claim, guess: int | None, guessed_on: Scores, names: Sequence[str]
 ) -> bool:
-    right = said.message.startswith("abh.reveal.right")
+    right = said.message.startswith("attention_by_hand.reveal.right")
     return said == _verdict(guess, guessed_on, names) and (
         guess is None or right == (guess in winners(guessed_on))
     )
@@ -235,12 +241,20 @@ def _weight_verdict(guess: float, token: int, guessed_on: Scores, names: Sequenc
         "weight": f"{weight:.3f}",
     }
     if abs(error) <= WEIGHT_TOLERANCE:
-        return Claim("abh.reveal.weight_close", {**fields, "tolerance": f"{WEIGHT_TOLERANCE:g}"})
+        return Claim(
+            "attention_by_hand.reveal.weight_close",
+            {**fields, "tolerance": f"{WEIGHT_TOLERANCE:g}"},
+        )
     if error > 0:
-        return Claim("abh.reveal.weight_high", fields)
+        return Claim("attention_by_hand.reveal.weight_high", fields)
     # "a modest gap becomes a large share" explains a low guess only for the key that won
     top = token in winners(guessed_on)
-    return Claim("abh.reveal.weight_low" if top else "abh.reveal.weight_low_other", fields)
+    return Claim(
+        "attention_by_hand.reveal.weight_low"
+        if top
+        else "attention_by_hand.reveal.weight_low_other",
+        fields,
+    )
 
 
 def _weight_holds(
@@ -248,10 +262,11 @@ def _weight_holds(
 ) -> bool:
     weight = float(weights_of(guessed_on)[token])
     agrees = {
-        "abh.reveal.weight_close": abs(guess - weight) <= WEIGHT_TOLERANCE,
-        "abh.reveal.weight_high": guess - weight > WEIGHT_TOLERANCE,
-        "abh.reveal.weight_low": weight - guess > WEIGHT_TOLERANCE and token in winners(guessed_on),
-        "abh.reveal.weight_low_other": weight - guess > WEIGHT_TOLERANCE
+        "attention_by_hand.reveal.weight_close": abs(guess - weight) <= WEIGHT_TOLERANCE,
+        "attention_by_hand.reveal.weight_high": guess - weight > WEIGHT_TOLERANCE,
+        "attention_by_hand.reveal.weight_low": weight - guess > WEIGHT_TOLERANCE
+        and token in winners(guessed_on),
+        "attention_by_hand.reveal.weight_low_other": weight - guess > WEIGHT_TOLERANCE
         and token not in winners(guessed_on),
     }.get(said.message, False)
     return agrees and said == _weight_verdict(guess, token, guessed_on, names)

@@ -53,10 +53,10 @@ def _positions(labels: object, tokens: Sequence[str]) -> list[int]:
 
 def _top_holds(said: Claim, row: np.ndarray, tokens: Sequence[str]) -> bool:
     tied = top_keys(row)
-    if said.message == "mh.his.top_one":
+    if said.message == "multi_head.his.top_one":
         return len(tied) == 1 and _positions(said.fields["tokens"], tokens) == tied
     return (
-        said.message == "mh.his.top_tie"
+        said.message == "multi_head.his.top_tie"
         and len(tied) > 1
         and not isinstance(said.fields["tokens"], str)
         and _positions(said.fields["tokens"], tokens) == tied
@@ -73,8 +73,8 @@ def head_top(row: np.ndarray, tokens: Sequence[str]) -> Claim | None:
         return None
     labels = [_label(tokens, p) for p in tied]
     if len(tied) == 1:
-        return Claim("mh.his.top_one", {"tokens": labels[0]})
-    return Claim("mh.his.top_tie", {"tokens": labels, "count": len(tied)})
+        return Claim("multi_head.his.top_one", {"tokens": labels[0]})
+    return Claim("multi_head.his.top_tie", {"tokens": labels, "count": len(tied)})
 
 
 # --- one key for every head, or several? -------------------------------------------------------
@@ -94,10 +94,10 @@ def _split_holds(said: Claim, rows: np.ndarray, tokens: Sequence[str], query: in
         and said.fields["h"] == len(tops)
         and _positions(said.fields["query"], tokens) == [query]
     )
-    if said.message == "mh.his.agree":
+    if said.message == "multi_head.his.agree":
         return common and agree and _positions(said.fields["key"], tokens) == union
     return (
-        said.message == "mh.his.split"
+        said.message == "multi_head.his.split"
         and common
         and not agree
         and said.fields["count"] == len(union)
@@ -117,9 +117,9 @@ def heads_split(rows: np.ndarray, tokens: Sequence[str], query: int) -> Claim | 
     union = sorted({p for keys in tops for p in keys})
     fields: dict[str, object] = {"query": _label(tokens, query), "h": len(tops)}
     if len(union) == 1:
-        return Claim("mh.his.agree", {**fields, "key": _label(tokens, union[0])})
+        return Claim("multi_head.his.agree", {**fields, "key": _label(tokens, union[0])})
     keys = [_label(tokens, p) for p in union]
-    return Claim("mh.his.split", {**fields, "count": len(union), "keys": keys})
+    return Claim("multi_head.his.split", {**fields, "count": len(union), "keys": keys})
 
 
 # --- the concat and W^O, checked on the trace --------------------------------------------------
@@ -135,7 +135,7 @@ def _concat_fields(concat: float, out: float) -> dict[str, object]:
 
 def _concat_message(concat: float, out: float) -> str:
     within = concat <= ROUNDING and out <= ROUNDING
-    return "mh.concat.check" if within else "mh.concat.check_apart"
+    return "multi_head.concat.check" if within else "multi_head.concat.check_apart"
 
 
 def _concat_holds(said: Claim, concat: float, out: float) -> bool:

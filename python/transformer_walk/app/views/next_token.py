@@ -91,13 +91,13 @@ def perplexity_reading(value: float | None, vocab: int) -> tuple[str, dict[str, 
     average, as a uniform choice among that many tokens; "sure" below 2, "lost" when beyond a
     tenth of the vocabulary."""
     if value is None:
-        return "nt.ppl.none", {}
+        return "next_token.ppl.none", {}
     fields = {"ppl": f"{value:,.1f}", "vocab": f"{vocab:,}", "share": f"{value / vocab:.0%}"}
     if value < 2:
-        return "nt.ppl.sure", fields
+        return "next_token.ppl.sure", fields
     if value > vocab / 10:
-        return "nt.ppl.lost", fields
-    return "nt.ppl.between", fields
+        return "next_token.ppl.lost", fields
+    return "next_token.ppl.between", fields
 
 
 @dataclass(frozen=True)
@@ -131,12 +131,12 @@ def speed_reading(prefill: float | None, decode: float | None) -> tuple[str, dic
     """(message id, fields): how many times faster a prompt token was read than a new token
     was made, or why that cannot be said yet."""
     if prefill is None or decode is None:
-        return "nt.speed.pending", {}
+        return "next_token.speed.pending", {}
     ratio = prefill / decode
     fields = {"ratio": f"{ratio:,.1f}", "prefill": f"{prefill:,.0f}", "decode": f"{decode:,.1f}"}
     if ratio >= 1.5:
-        return "nt.speed.faster", fields
-    return ("nt.speed.similar" if ratio >= 1 else "nt.speed.slower"), fields
+        return "next_token.speed.faster", fields
+    return ("next_token.speed.similar" if ratio >= 1 else "next_token.speed.slower"), fields
 
 
 def masked_attention(weights: np.ndarray) -> np.ndarray:

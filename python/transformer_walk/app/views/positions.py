@@ -41,8 +41,10 @@ def _shows(value: float) -> str:
 
 def _verdict_message(off: ShuffleResult, on: ShuffleResult) -> str:
     if not off.within_rounding:
-        return "pos.shuffle.not_equivariant"
-    return "pos.shuffle.both_rounding" if on.within_rounding else "pos.shuffle.equivariant"
+        return "positions.shuffle.not_equivariant"
+    return (
+        "positions.shuffle.both_rounding" if on.within_rounding else "positions.shuffle.equivariant"
+    )
 
 
 def _verdict_holds(said: Claim, off: ShuffleResult, on: ShuffleResult) -> bool:
@@ -77,22 +79,23 @@ def _note_holds(
 ) -> bool:
     order = [int(p) for p in perm]
     stayed = [k for k, p in enumerate(order) if p == k]
-    if said.message == "pos.shuffle.note_none":
+    if said.message == "positions.shuffle.note_none":
         copies = [k for k, p in enumerate(order) if tokens[p] == tokens[k]]
         return not stayed and not copies and not said.fields
     k = place_of(said.fields["token"], tokens)  # a copy holds the same word as tokens[k]
     diff = float(differences[k])
     if said.fields["diff"] != _shows(diff):
         return False
-    if said.message in ("pos.shuffle.stayed", "pos.shuffle.stayed_same"):
+    if said.message in ("positions.shuffle.stayed", "positions.shuffle.stayed_same"):
         moved = _shows(diff) != _shows(0.0)
         return (
             bool(stayed)
             and k == stayed[0]
-            and said.message == ("pos.shuffle.stayed" if moved else "pos.shuffle.stayed_same")
+            and said.message
+            == ("positions.shuffle.stayed" if moved else "positions.shuffle.stayed_same")
             and set(said.fields) == {"token", "diff"}
         )
-    if said.message == "pos.shuffle.copy_moved":
+    if said.message == "positions.shuffle.copy_moved":
         source = place_of(said.fields["source"], tokens)
         copies = [j for j, p in enumerate(order) if tokens[p] == tokens[j]]
         return not stayed and bool(copies) and k == copies[0] and source == order[k] != k
@@ -111,17 +114,19 @@ def kept_place_note(perm: np.ndarray, tokens: Sequence[str], differences: np.nda
     if stayed:
         k = stayed[0]
         diff = _shows(float(differences[k]))
-        message = "pos.shuffle.stayed" if diff != _shows(0.0) else "pos.shuffle.stayed_same"
+        message = (
+            "positions.shuffle.stayed" if diff != _shows(0.0) else "positions.shuffle.stayed_same"
+        )
         return Claim(message, {"token": place_label(tokens, k), "diff": diff})
     copies = [k for k, p in enumerate(order) if tokens[p] == tokens[k]]
     if copies:
         k = copies[0]
         return Claim(
-            "pos.shuffle.copy_moved",
+            "positions.shuffle.copy_moved",
             {
                 "token": place_label([tokens[p] for p in order], k),
                 "source": place_label(tokens, order[k]),
                 "diff": _shows(float(differences[k])),
             },
         )
-    return Claim("pos.shuffle.note_none")
+    return Claim("positions.shuffle.note_none")

@@ -34,7 +34,7 @@ FASTER = 1.1
 
 
 def lane_name(lane: str, cores: int) -> str:
-    return t(f"lane.{lane}", cores=cores)
+    return t(f"speed.lane.{lane}", cores=cores)
 
 
 def cell_text(cell: Cell | None) -> str:

@@ -12,9 +12,9 @@ from transformer_walk.topics.claims import Claim, claim
 
 #: The RoPE sentence by ``tan.spread_verdict``.
 ROPE_SAYS = {
-    "same": "tan.rope.same",
-    "rope_varies": "tan.rope.rope_varies",
-    "added_same": "tan.rope.added_same",
+    "same": "then_and_now.rope.same",
+    "rope_varies": "then_and_now.rope.rope_varies",
+    "added_same": "then_and_now.rope.added_same",
 }
 #: The model's trace is float32: its turned q · k and the same dot product turned here in float64
 #: agree to about 1e-7 of their size; this much apart is still rounding, not another score.
@@ -73,7 +73,8 @@ def _trace_holds(
         and said.fields["here"] == f"{float(here.rope[0]):.4f}"
         and said.fields["low"] == f"{float(dots.rope.min()):.4f}"
         and said.fields["high"] == f"{float(dots.rope.max()):.4f}"
-        and said.message == ("tan.rope.trace" if agrees else "tan.rope.trace_apart")
+        and said.message
+        == ("then_and_now.rope.trace" if agrees else "then_and_now.rope.trace_apart")
     )
 
 
@@ -97,7 +98,7 @@ def rope_trace_check(
         "high": f"{float(dots.rope.max()):.4f}",
     }
     agrees = _trace_agrees(dots, here, traced)
-    return Claim("tan.rope.trace" if agrees else "tan.rope.trace_apart", fields)
+    return Claim("then_and_now.rope.trace" if agrees else "then_and_now.rope.trace_apart", fields)
 
 
 def _gqa_holds(said: Claim, cfg: SmolLM2Config) -> bool:
@@ -105,11 +106,11 @@ def _gqa_holds(said: Claim, cfg: SmolLM2Config) -> bool:
     times as many without grouping."""
     per_token = 2 * cfg.n_layers * cfg.h_kv * cfg.d_head
     f = said.fields
-    if said.message == "tan.gqa.no_saving":
+    if said.message == "then_and_now.gqa.no_saving":
         return cfg.h_kv == cfg.h and f == {"values": f"{per_token:,}", "h": cfg.h}
     context = cfg.context_length
     return (
-        said.message == "tan.gqa.saving"
+        said.message == "then_and_now.gqa.saving"
         and cfg.h_kv < cfg.h
         and f["values"] == f"{per_token:,}"
         and f["h"] == cfg.h
@@ -128,9 +129,9 @@ def gqa_sentence(cfg: SmolLM2Config) -> Claim:
     full = cfg.kv_bytes_per_token(cfg.h)
     values = f"{cfg.kv_bytes_per_token(nbytes=1):,}"
     if cfg.h_kv == cfg.h:
-        return Claim("tan.gqa.no_saving", {"values": values, "h": cfg.h})
+        return Claim("then_and_now.gqa.no_saving", {"values": values, "h": cfg.h})
     return Claim(
-        "tan.gqa.saving",
+        "then_and_now.gqa.saving",
         {
             "values": values,
             "h": cfg.h,
@@ -150,7 +151,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
     centred = _shows_zero(cmp.rms_out_mean) or not _close(cmp.layer_out_mean, 0.0)
     if centred:  # nothing for RMSNorm to keep that shows (or LayerNorm did not centre)
         return Claim(
-            "tan.norm.says_centred",
+            "then_and_now.norm.says_centred",
             {
                 "mean": f"{cmp.mean:.1e}",
                 "share": percent(cmp.mean_share),
@@ -159,7 +160,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
             },
         )
     return Claim(
-        "tan.norm.says",
+        "then_and_now.norm.says",
         {
             "mean": f"{cmp.mean:.4f}",
             "share": percent(cmp.mean_share),
@@ -184,7 +185,7 @@ def norm_sentence(cmp: tan.NormComparison) -> Claim:
 
 def _norm_check_message(error: float, size: float) -> str:
     within = error <= TRACE_TOLERANCE * max(1.0, size)
-    return "tan.norm.check" if within else "tan.norm.check_apart"
+    return "then_and_now.norm.check" if within else "then_and_now.norm.check_apart"
 
 
 def _norm_check_holds(said: Claim, error: float, size: float) -> bool:
@@ -222,7 +223,7 @@ def _ffn_holds(said: Claim, gate: np.ndarray, relu: np.ndarray, toy_token: str) 
     contrast = exact < near and g.min() < 0
     f = said.fields
     return (
-        said.message == ("tan.ffn.says" if contrast else "tan.ffn.counts")
+        said.message == ("then_and_now.ffn.says" if contrast else "then_and_now.ffn.counts")
         and f["exact"] == percent(exact / g.size)
         and f["near"] == percent(near / g.size)
         and f["negative"] == percent(np.count_nonzero(g < 0) / g.size)
@@ -243,7 +244,8 @@ def ffn_sentence(gate: np.ndarray, relu: np.ndarray, toy_token: str) -> Claim | 
     g = tan.zero_shares(gate)
     contrast = g.exact < g.near and g.minimum < 0
     return Claim(
-        "tan.ffn.says" if contrast else "tan.ffn.counts", _ffn_fields(gate, relu, toy_token)
+        "then_and_now.ffn.says" if contrast else "then_and_now.ffn.counts",
+        _ffn_fields(gate, relu, toy_token),
     )
 
 

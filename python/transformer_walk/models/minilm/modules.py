@@ -22,7 +22,7 @@ want them) self-attention asks the backend for its output only, not for the atte
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,27 +30,9 @@ import numpy as np
 from transformer_walk.core import Backend
 from transformer_walk.models.heads import merge_heads, split_heads
 from transformer_walk.models.minilm.config import MiniLMConfig
+from transformer_walk.models.record import Record
 
 Tensors = dict[str, np.ndarray]
-
-
-class Record:
-    """Where a module's forward leaves its intermediates, under the names of the traces below.
-
-    ``keep`` names what to hold (``run`` without a trace keeps only each layer's ``weights``);
-    None holds everything. A module asks ``wants(name)`` before computing something only a
-    record needs, such as the attention weights.
-    """
-
-    def __init__(self, keep: Collection[str] | None = None) -> None:
-        self.keep = keep
-        self.values: dict[str, np.ndarray] = {}
-
-    def wants(self, name: str) -> bool:
-        return self.keep is None or name in self.keep
-
-    def put(self, **values: np.ndarray) -> None:
-        self.values.update((name, v) for name, v in values.items() if self.wants(name))
 
 
 def _switched_off(per_head: np.ndarray, heads: Sequence[int]) -> np.ndarray:

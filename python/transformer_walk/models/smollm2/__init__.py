@@ -21,6 +21,7 @@ Q4_1 blocks, the embedding in Q8_0, the norms in float32. The products run over 
     model.py      SmolLM2 (tokenize / logits / run / generate / stream) and load_smollm2
 """
 
+from transformer_walk.models.errors import WeightsError
 from transformer_walk.models.smollm2.cache import KVCache, LayerCache
 from transformer_walk.models.smollm2.config import SMOLLM2_135M, SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFFile, GGUFTensor, open_gguf
@@ -33,7 +34,6 @@ from transformer_walk.models.smollm2.load import (
     REINSTALL_HINT,
     Checkpoint,
     SmolLM2Unavailable,
-    WeightsError,
     default_model_path,
     file_sha256,
     load_checkpoint,

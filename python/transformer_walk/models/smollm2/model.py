@@ -35,13 +35,14 @@ import numpy as np
 
 from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
+from transformer_walk.models.checks import is_int
+from transformer_walk.models.record import Record
 from transformer_walk.models.smollm2.cache import KVCache
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.smollm2.load import Checkpoint, load_checkpoint
 from transformer_walk.models.smollm2.modules import (
     DecoderLayer,
     Embedding,
-    Record,
     RMSNorm,
     Weight,
 )
@@ -75,13 +76,9 @@ PYTHON_LIMIT_S = 40.0
 FINISH_LENGTH, FINISH_STOP, FINISH_CONTEXT = "length", "stop", "context"
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
 def _as_int(name: str, value: object) -> int:
     """``value`` as an int; TypeError naming ``name`` for anything else (a bool included)."""
-    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+    if is_int(value):
         return int(value)
     raise TypeError(f"{name} must be an int, got {type(value).__name__}")
 
@@ -257,7 +254,7 @@ class SmolLM2:
         inputs go on chunk by chunk over the key/value cache (the same numbers, within float32
         rounding; with the default chunk, the last row is bit for bit generate's first)."""
         arr = self.check_ids(ids)
-        if not _is_int(chunk) or chunk < 1:
+        if not is_int(chunk) or chunk < 1:
             raise ValueError(f"chunk must be a whole number ≥ 1, got {chunk!r}")
         if len(arr) <= chunk:
             return self.forward(arr).logits
@@ -389,10 +386,10 @@ class SmolLM2:
             )
         sampler = Sampler.make(temperature, top_k, top_p, seed)
         state = _GenerationState(prompt_ids)
-        steps = self._steps(state, count, sampler, keep, bool(stop_at_end))
+        steps = self._timed_steps(state, count, sampler, keep, bool(stop_at_end))
         return steps, state
 
-    def _steps(
+    def _timed_steps(
         self,
         state: _GenerationState,
         max_new_tokens: int,
@@ -400,25 +397,49 @@ class SmolLM2:
         candidates: int,
         stop_at_end: bool,
     ) -> Iterator[Step]:
-        n = len(state.prompt)
-        room = self.config.context_length - n  # new tokens that still fit in the context
+        """The prefill, then the steps of ``_steps``, timed here so that the loop only computes:
+        ``prefill_seconds`` is the prompt's one forward; a step's ``seconds``, the forward its
+        logits came from (the prefill, for step 0) and its sampling. Both are timed the same way,
+        and what a caller does between two steps (a page drawing) is not counted."""
         if max_new_tokens == 0:
             return
-        if room <= 0:
+        if len(state.prompt) >= self.config.context_length:
             state.finish_reason = FINISH_CONTEXT
             return
-        rng = sampler.rng()
         cache = self.new_cache()
-        utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        start = time.perf_counter()
+        begin = time.perf_counter()
         logits = self._prefill(state.prompt, cache)  # (V,)
-        state.prefill_seconds = forward_seconds = time.perf_counter() - start
-        for index in range(max_new_tokens):
+        state.prefill_seconds = forward_seconds = time.perf_counter() - begin
+        steps = self._steps(state, logits, cache, max_new_tokens, sampler, candidates, stop_at_end)
+        while True:
             begin = time.perf_counter()
-            token, probs = sampler.choose(logits, rng)
-            step = self._step(index, n + index, token, logits, probs, candidates, utf8)
+            step = next(steps, None)  # step 0: its sampling; a later one: its forward too
+            if step is None:
+                return
             step.seconds = forward_seconds + time.perf_counter() - begin
+            forward_seconds = 0.0
             yield step
+
+    def _steps(
+        self,
+        state: _GenerationState,
+        logits: np.ndarray,
+        cache: KVCache,
+        max_new_tokens: int,
+        sampler: Sampler,
+        candidates: int,
+        stop_at_end: bool,
+    ) -> Iterator[Step]:
+        """Up to ``max_new_tokens`` new tokens, the first chosen from ``logits`` [V] (the
+        prompt's last, with the prompt in ``cache``), each later one from a one-token forward
+        over the cache; ``state.finish_reason`` says why it stopped."""
+        n = len(state.prompt)
+        room = self.config.context_length - n  # new tokens that still fit in the context
+        rng = sampler.rng()
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        for index in range(max_new_tokens):
+            token, probs = sampler.choose(logits, rng)
+            yield self._step(index, n + index, token, logits, probs, candidates, utf8)
             if stop_at_end and token in self.tokenizer.end_ids:
                 state.finish_reason = FINISH_STOP
                 return
@@ -427,10 +448,8 @@ class SmolLM2:
             if index + 1 >= room:
                 state.finish_reason = FINISH_CONTEXT
                 return
-            begin = time.perf_counter()
             ids = np.array([token], dtype=np.int64)  # (1,): the new token, at position n + index
             logits = self.forward(ids, cache, last_only=True).logits[-1]
-            forward_seconds = time.perf_counter() - begin
 
     def _step(
         self,

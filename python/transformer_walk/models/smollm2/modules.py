@@ -20,33 +20,19 @@ the names of ``trace.LayerTrace``: the trace is written by the code that compute
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from transformer_walk.core import Backend
 from transformer_walk.models.heads import merge_heads, split_heads
+from transformer_walk.models.record import Record
 from transformer_walk.models.smollm2.cache import LayerCache
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFTensor
 
 Tensors = Mapping[str, GGUFTensor]
-
-
-class Record:
-    """Where a layer's forward leaves its intermediates. ``keep`` names what to hold (``run``
-    without a trace keeps only the attention ``weights``: all of a layer's intermediates for 512
-    tokens are 25 MB); None holds everything."""
-
-    def __init__(self, keep: Collection[str] | None = None) -> None:
-        self.keep = keep
-        self.values: dict[str, np.ndarray] = {}
-
-    def put(self, **values: np.ndarray) -> None:
-        self.values.update(
-            (name, v) for name, v in values.items() if self.keep is None or name in self.keep
-        )
 
 
 @dataclass(frozen=True)

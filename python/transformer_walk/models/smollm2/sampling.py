@@ -20,15 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from transformer_walk.models.checks import is_int
+
 
 def _is_real(value: object) -> bool:
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
         value, bool | np.bool_
     )
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
 def softmax64(logits: np.ndarray) -> np.ndarray:
@@ -67,9 +65,9 @@ class Sampler:
             )
         k: int | None = None
         if top_k is not None:
-            if not _is_int(top_k):
+            if not is_int(top_k):
                 raise TypeError(f"top_k must be an int or None, got {type(top_k).__name__}")
-            k = int(top_k)  # type: ignore[call-overload]
+            k = int(top_k)
             if k < 1:
                 raise ValueError(f"top_k must be at least 1 (or None for no cut), got {k}")
         p: float | None = None
@@ -81,9 +79,9 @@ class Sampler:
                 raise ValueError(f"top_p must be in (0, 1] (or None for no cut), got {top_p!r}")
         s: int | None = None
         if seed is not None:
-            if not _is_int(seed):
+            if not is_int(seed):
                 raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-            s = int(seed)  # type: ignore[call-overload]
+            s = int(seed)
             if s < 0:
                 raise ValueError(f"seed must be ≥ 0, got {s}")
         return cls(t, k, p, s)

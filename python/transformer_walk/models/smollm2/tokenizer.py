@@ -31,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
-import numpy as np
 from tokenizers import AddedToken, Encoding, Regex, Tokenizer, models, pre_tokenizers
+
+from transformer_walk.models.checks import check_text, is_int
 
 #: The file's token types this code handles (llama.cpp's enum llama_token_type).
 NORMAL, CONTROL, USER_DEFINED = 1, 3, 4
@@ -194,17 +195,7 @@ class SmolTokenizer:
     def encode_full(self, text: str) -> Encoding:
         """The ``tokenizers`` Encoding of ``text`` (ids, byte-level tokens, character offsets).
         TypeError for a non-str; ValueError for a lone surrogate, which is not a character."""
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}")
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as error:  # the tokenizer's own error says "must be str"
-                raise ValueError(
-                    f"the text has a lone surrogate (U+{ord(text[error.start]):04X}) at position "
-                    f"{error.start}: half of a UTF-16 pair, not a character, so it cannot be "
-                    "tokenized; remove it, or decode the text's bytes with errors='replace'"
-                ) from None
+        check_text(text)
         return self.tokenizer.encode(text, add_special_tokens=False)
 
     def encode(self, text: str) -> list[int]:
@@ -217,7 +208,7 @@ class SmolTokenizer:
         """TypeError for an id that is not an integer; VocabularyError naming the first id
         outside [0, vocab_size)."""
         for position, i in enumerate(ids):
-            if isinstance(i, bool | np.bool_) or not isinstance(i, int | np.integer):
+            if not is_int(i):
                 raise TypeError(
                     f"token ids must be integers, got {i!r} ({type(i).__name__}) at position "
                     f"{position}"
