@@ -62,9 +62,12 @@ lint: $(VENV)/.requirements
 
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (set on some machines here for old OpenBLAS builds) slow a
 # current NumPy down; the race is against NumPy at its best, so they are unset for this command.
+# `make bench BENCH_JSON=1` also keeps both tables, with the machine, in
+# bench/results/<date>-<cpu>.json, so that a figure in docs/performance.md names its run.
+BENCH_RECORD = $(if $(BENCH_JSON),--record bench/results)
 bench: setup
-	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench $(BENCH_ARGS)
-	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench --goals
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench $(BENCH_ARGS) $(BENCH_RECORD)
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench --goals $(BENCH_RECORD)
 
 # A class on one server: STUDENTS simulated students for SECONDS (scripts/classroom.py), on a
 # server of its own with Streamlit's agent API on (off in the default config).

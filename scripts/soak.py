@@ -643,7 +643,7 @@ def run(
     asyncio.run(_soak(url, pid, report, chromium, warm_up, health_check=5.0))
     if pid is not None:
         # Read once the sessions are over and their runs done: mid-run, a long sentence's arrays
-        # put ~300 MB more on top for a moment (measured), which says nothing about leaks.
+        # add hundreds of MB for a moment, which says nothing about leaks.
         time.sleep(2.0)  # let the server drop the closed sessions
         report.rss_end_kb = rss_kb(pid)
         report.rss_peak_kb = max(report.rss_peak_kb, report.rss_end_kb)

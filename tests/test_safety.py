@@ -1,5 +1,5 @@
 """Safety: weights only from safetensors, no code run from input, the server on localhost, uploads
-bounded. These guard the promises in the README's "Errors and guarantees" section."""
+bounded. These guard the promises in docs/architecture.md, "The rules the tests hold"."""
 
 from __future__ import annotations
 

@@ -46,9 +46,9 @@ def toy_model(config: ToyConfig, backend: str) -> ToyTransformer:
     return ToyTransformer(config, backend)
 
 
-#: Texts with more tokens than this are traced into a small cache of their own. A trace holds
-#: several n×n matrices per layer: about 100–200 MB at the sidebar's 2,000 characters (measured
-#: in the soak), so 64 of them could hold GBs on a server shared by many sessions.
+#: Texts with more tokens than this are traced into a small cache of their own: a trace holds
+#: several n×n matrices per layer, so 64 long ones could hold GBs on a server shared by many
+#: sessions (docs/performance.md has the sizes).
 LONG_TEXT_TOKENS = 256
 LONG_TRACES_KEPT = 4
 
@@ -131,7 +131,7 @@ def _on_rust_or_numpy(load: Callable[..., Model]) -> Model:
 
 @st.cache_resource(show_spinner=False)
 def loaded_smollm2() -> SmolLM2:
-    """SmolLM2-135M's weights and tokenizer, read once per process (about 3 s; raises one of
+    """SmolLM2-135M's weights and tokenizer, read once per process (raises one of
     ``models.smollm2.LOAD_ERRORS``)."""
     return _on_rust_or_numpy(load_smollm2)
 

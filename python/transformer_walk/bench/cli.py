@@ -3,6 +3,7 @@
 python -m transformer_walk.bench                       # quick preset, all ops
 python -m transformer_walk.bench --ops attention --sizes standard --repeats 7 --json out.json
 python -m transformer_walk.bench --goals                 # the performance goals, as ratios
+python -m transformer_walk.bench --record bench/results  # also keep it in <date>-<cpu>.json
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from transformer_walk.bench import goals
+from transformer_walk.bench import goals, machine
 from transformer_walk.bench.cases import DEFAULT_PRESET, OPS, PRESETS
 from transformer_walk.bench.report import report
 from transformer_walk.bench.results import EXTERNAL_LANES, LANES, Progress
@@ -80,6 +81,11 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--json", metavar="PATH", help="also write every cell, with its samples, to PATH"
     )
     parser.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also write the results, with the machine, to DIR/<date>-<cpu>.json",
+    )
+    parser.add_argument(
         "--goals",
         action="store_true",
         help="instead, measure the performance goals against NumPy (transformer_walk.bench.goals)",
@@ -95,7 +101,10 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(argv)
     if args.goals:
-        return goals.main(["--json", args.json] if args.json else [])
+        forward = (["--json", args.json] if args.json else []) + (
+            ["--record", args.record] if args.record else []
+        )
+        return goals.main(forward)
     cases = [case for op in args.ops for case in PRESETS[args.sizes][op]]
 
     def show(p: Progress) -> None:
@@ -124,4 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         result.write_json(args.json)
         print(f"\nwrote {args.json}")
+    if args.record:
+        print(f"\nwrote {machine.record(args.record, 'race', result.to_dict())}")
     return 0

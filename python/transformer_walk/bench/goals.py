@@ -5,6 +5,7 @@ against.
     python -m transformer_walk.bench.goals            # both tables (a few minutes)
     python -m transformer_walk.bench.goals --anchors  # only the first
     python -m transformer_walk.bench.goals --json out.json
+    python -m transformer_walk.bench.goals --record bench/results  # <date>-<cpu>.json, "goals"
 
 Each row times the goal's own NumPy formula and rust_core on the same float32 inputs, in the same
 process, as medians of several rounds (each round: one call of each, alternating, so drift on a
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.bench import anchors
+from transformer_walk.bench import anchors, machine
 from transformer_walk.bench.timing import (
     BLAS_SETTLE_S,
     SYSTEM_CLOCK,
@@ -43,8 +44,7 @@ from transformer_walk.core import Backend, get_backend
 
 ROUNDS = 7
 #: The rows against ONNX Runtime and llama.cpp take more rounds: their single calls after a pause
-#: vary more than a kernel's (ONNX Runtime's one short sentence took either about 4 or about
-#: 8.5 ms here, 25 rounds each, never between), and with 7 rounds the median fell on either.
+#: fall in two modes (docs/performance.md), and with 7 rounds the median could land on either.
 ANCHOR_ROUNDS = 15
 
 
@@ -331,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also write the report as JSON")
     parser.add_argument(
+        "--record", metavar="DIR", help="also write it, with the machine, to DIR/<date>-<cpu>.json"
+    )
+    parser.add_argument(
         "--anchors", action="store_true", help="only the rows against ONNX Runtime and llama.cpp"
     )
     args = parser.parse_args(argv)
@@ -339,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=2)
+    if args.record:
+        print(f"\nwrote {machine.record(args.record, 'goals', report)}")
     return 0
 
 

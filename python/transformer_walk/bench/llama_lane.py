@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 LLAMA_PIN = "llama-cpp-python==0.3.36"
-INSTALL_HINT = f"pip install {LLAMA_PIN} (README: 'Against ONNX Runtime and llama.cpp')"
+INSTALL_HINT = f"pip install {LLAMA_PIN} (docs/performance.md: 'How to reproduce')"
 N_CTX = 2048
 N_BATCH = 512
 
@@ -54,8 +54,7 @@ class LlamaSmolLM2:
             n_threads=threads,
             n_threads_batch=threads,
             # llama.cpp's own default ("auto") turns flash attention on for the CPU; the Python
-            # wrapper's is off, which measured slower here (88 against 110 tokens a second) and
-            # parted from our greedy text sooner.
+            # wrapper's is off, which decodes slower and parts from our greedy text sooner.
             flash_attn=True,
             verbose=False,
         )

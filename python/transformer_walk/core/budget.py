@@ -13,16 +13,9 @@ from __future__ import annotations
 
 #: Multiply-adds a second of the ``python`` backend, and what one query–key score costs on top
 #: of its dot product (the Python loop around it, the exp and the division of the softmax), in
-#: multiply-adds. Measured on the development machine (2 cores shared with other work, Python
-#: 3.11): the python backend's ``attention`` and ``attention_weights`` on float64 [h, n, d_k]
-#: inputs for (h, n, d_k) in (1, 64, 64), (1, 48, 128), (2, 64, 4), (2, 200, 4), (8, 64, 8),
-#: (12, 16, 32), (4, 100, 16), (1, 128, 2), the best of 5 calls each, then a least-squares fit of
-#: time = (multiply-adds + scores · per-score cost) / rate, counting as ``attention_multiply_adds``
-#: does. Seven fits at load averages 2.6–4.5 gave 11–22 million multiply-adds a second and
-#: 0.9–1.8 µs a score (15–30 multiply-adds); its ``linear``, MiniLM's bulk, ran at 16–23 million
-#: a second. Taken a little below the middle, so that an estimate that errs makes a page fall
-#: back early rather than hang: with these two numbers the last two fits' 16 timings came out 0.7 to
-#: 2.0 times the estimate (median 0.8–1.2).
+#: multiply-adds: least-squares fits of time = (multiply-adds + scores · per-score cost) / rate
+#: over the python backend's ``attention`` (docs/performance.md), taken a little below the middle
+#: so that an estimate that errs makes a page fall back early rather than hang.
 PYTHON_MULTIPLY_ADDS_PER_S = 1.5e7
 SCORE_MULTIPLY_ADDS = 20
 

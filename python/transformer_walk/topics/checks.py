@@ -369,7 +369,7 @@ def prefill_vs_decode(model: SmolLM2, text: str, most: int = REAL_TOKENS) -> Pre
     used, _ = check_text(text)
     ids = model.tokenize(used)[:most]
     # One untimed pass first: the first call after loading also pays for first touches of the
-    # weights and the buffers, which made reading look slower than writing (638 ms against 284).
+    # weights and the buffers, which would make reading look slower than writing.
     model.generate(ids, 2, stop_at_end=False)
     gen = model.generate(ids, len(ids) + 1, stop_at_end=False)
     decode = float(sum(gen.token_seconds[1:]))  # steps 1 … n: one position each

@@ -3,7 +3,7 @@
 Encodings are typed channel objects (``alt.X("n:Q")``, ``alt.YDatum(1.0)``,
 ``alt.ColorValue(MUTED, condition={...})``; a fixed position is a mark property, ``x=0``), never
 shorthand strings, ``alt.value``, ``alt.datum`` or ``alt.condition``: Altair converts those
-through ``from_dict``, about 5 ms each (tests/test_app_robustness.py holds every page to this).
+through its slow ``from_dict`` (tests/test_app_robustness.py holds every page to this).
 """
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ def heatmap(
     position and shown by label.
 
     The Vega-Lite spec is written out as a dict rather than built with Altair: the pages draw
-    some thirty of these per rerun, and Altair's objects and its schema check took about 30 ms
-    a chart. ``tests/test_chart_grid.py`` checks the spec against the Vega-Lite schema instead.
+    some thirty of these per rerun, and Altair's objects and schema check would dominate the
+    rerun. ``tests/test_chart_grid.py`` checks the spec against the Vega-Lite schema instead.
     """
     values = np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2:

@@ -141,8 +141,8 @@ def load_tensors(
     (``models.large_pages``), from which the products stream them faster than from 4 KB pages. The
     file is read a few MB at a time straight into the block, so loading holds no second copy of
     the weights. It is memory-mapped meanwhile, as safetensors' own ``load_file`` does (its
-    ``pread`` backend took 0.52–0.58 s here instead of 36–50 ms): a file cut short by another
-    process during those milliseconds ends this one with SIGBUS.
+    ``pread`` backend is an order of magnitude slower): a file cut short by another process
+    during those milliseconds ends this one with SIGBUS.
 
     Raises WeightsError, naming the file (and the key) and ending with ``hint`` (what to do), when
     the file is not safetensors, or a tensor the forward needs is missing, has another shape than

@@ -64,10 +64,8 @@ PREFILL_CHUNK = 512
 RUN_MAX_TOKENS = 512
 #: How many candidates each generation step keeps by default.
 CANDIDATES = 10
-#: How much slower the pure-Python backend runs SmolLM2's products than ``core.budget``'s rate
-#: (1.5·10⁷ multiply-adds a second, measured on float ``linear``): its ``quantized_linear``
-#: unpacks every 4-bit weight in Python too. Measured 5.2–6.6·10⁶ a second on SmolLM2's
-#: matrices, and one token's whole forward took 29 s (the budget's rate says 9 s).
+#: How much slower the pure-Python backend runs SmolLM2's products than ``core.budget``'s rate:
+#: its ``quantized_linear`` unpacks every 4-bit weight in Python too (docs/performance.md).
 PYTHON_QUANTIZED_SLOWDOWN = 3.0
 #: The longest call the pure-Python backend is given, in seconds by that estimate: one token
 #: (about 27 s, to show that it can be done), not the three of "Tom loves his". Use numpy or rust.
