@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use crate::error::{CoreError, Result};
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// Rows per parallel task: copying a row is cheap, so tasks need many of them to pay for the split.
 const ROWS_PER_TASK: usize = 256;

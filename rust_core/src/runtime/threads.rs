@@ -185,7 +185,7 @@ pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
     match current()?.1 {
         Some(pool) if work >= PARALLEL_MIN_WORK => {
-            crate::team::park(); // its helpers would spin on the pool's cores
+            crate::runtime::team::park(); // its helpers would spin on the pool's cores
             Ok(pool.install(f))
         }
         _ => Ok(f()),
@@ -217,7 +217,7 @@ pub fn for_each_part(parts: usize, work: usize, body: &(dyn Fn(usize) + Sync)) {
     }
     let n = num_threads();
     if n > 1 && parts > 1 && work >= TEAM_MIN_WORK {
-        crate::team::run(n, parts, body);
+        crate::runtime::team::run(n, parts, body);
     } else {
         (0..parts).for_each(body);
     }
