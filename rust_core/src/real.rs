@@ -1,4 +1,5 @@
-//! The element types the kernels compute in: `f32` and `f64`, natively (no silent up-casting).
+//! The element types: `f32` and `f64`, which the kernels compute in natively (no silent
+//! up-casting), and the integer types of ids and positions.
 //!
 //! `Real` is numbers only: arithmetic (from `num_traits::Float`) and conversion. Which code a
 //! type runs (a float32 SIMD loop, a float64 libm loop) is chosen by a small trait beside each
@@ -23,3 +24,8 @@ impl Real for f64 {
         x
     }
 }
+
+/// An id of any integer type: widening to `i128` keeps every value of every type exact, so
+/// `u64::MAX` is reported as itself rather than wrapping to −1.
+pub trait Id: Copy + Send + Sync + Into<i128> {}
+impl<I: Copy + Send + Sync + Into<i128>> Id for I {}

@@ -15,9 +15,8 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::error::{checked_len, fmt_shape, py_float_repr, CoreError, Result};
-use crate::kernels::embedding::Id;
 use crate::linalg::rows::Rows;
-use crate::real::Real;
+use crate::real::{Id, Real};
 use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// The shape of a `rope` call: x is [batch, n, d] once its leading dimensions are flattened.

@@ -12,8 +12,7 @@
 //! d ≈ 16) to split.
 
 use crate::error::{fmt_shape, CoreError, Result};
-use crate::kernels::embedding::Id;
-use crate::real::Real;
+use crate::real::{Id, Real};
 
 /// The sizes of one call, checked by `check_skipgram`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

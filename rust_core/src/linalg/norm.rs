@@ -83,10 +83,10 @@ impl NormRows for f32 {
 
 impl NormRows for f64 {}
 
-type Rows = fn(Norm<f32>, f32, usize, &[f32], &mut [f32]);
+type Kernel = fn(Norm<f32>, f32, usize, &[f32], &mut [f32]);
 
 /// The implementation for a level this CPU supports.
-fn variant(cpu: Supported) -> Rows {
+fn variant(cpu: Supported) -> Kernel {
     match cpu.level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu` proves AVX2 (with FMA, unused here), the feature this copy needs.
@@ -99,7 +99,7 @@ fn variant(cpu: Supported) -> Rows {
 
 /// `norm_rows` for float32: each row of x (`d` values) normalised into y.
 pub fn norm_rows_f32(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
-    static CHOSEN: OnceLock<Rows> = OnceLock::new();
+    static CHOSEN: OnceLock<Kernel> = OnceLock::new();
     simd::pick(&CHOSEN, variant)(norm, eps, d, x, y)
 }
 

@@ -211,12 +211,13 @@ mod tests {
 
     #[test]
     fn rows_of_a_column_block_and_of_a_head_view() {
-        let data: Vec<u32> = (0..48).collect(); // a [2, 3, 8] array
-                                                // Its columns 4..8, a column block: [2, 3, 4] with rows 8 apart.
+        // A [2, 3, 8] array; its columns 4..8, a column block: [2, 3, 4] with rows 8 apart.
+        let data: Vec<u32> = (0..48).collect();
         let block = Rows::strided(&data[4..], Layout::strided(&[2], &[24], 8), 3, 4);
         assert_eq!(block.row(0), &[4, 5, 6, 7]);
         assert_eq!(block.row(4), &[36, 37, 38, 39]); // batch 1, row 1
-                                                     // Batch 0 seen as [3, 2, 4] and split into heads: [2, 3, 4], head 1 at column 4.
+
+        // Batch 0 seen as [3, 2, 4] and split into heads: [2, 3, 4], head 1 at column 4.
         let heads = Rows::strided(&data, Layout::strided(&[2], &[4], 8), 3, 4);
         assert_eq!(heads.row(3), &[4, 5, 6, 7]); // head 1, row 0
         assert_eq!(heads.row(5), &[20, 21, 22, 23]); // head 1, row 2

@@ -40,8 +40,8 @@ pub fn as_ndarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntyped
 
 /// NumPy's name of `arr`'s dtype ("float32", "int64", …). The plain numeric kinds are named here
 /// from the kind and size, as NumPy names them; any other dtype (datetime, structured, …) asks
-/// Python. Every call reads it, and `dtype.name` through Python cost about 1.5 µs a time: a
-/// tenth of a small `linear`.
+/// Python: every call reads it, and asking Python for `dtype.name` costs a noticeable part of a
+/// small `linear`.
 pub fn dtype_name(arr: &Bound<'_, PyUntypedArray>) -> PyResult<String> {
     let dtype = arr.dtype();
     let bits = dtype.itemsize() * 8;

@@ -5,7 +5,6 @@ use numpy::{Element, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods}
 use pyo3::prelude::*;
 
 use crate::kernels::dense;
-use crate::kernels::embedding::Id;
 use crate::kernels::rope as rp;
 use crate::linalg::norm::NormRows;
 use crate::linalg::rows::rows_and_cols;
@@ -17,7 +16,7 @@ use crate::py::convert::{
     RealArg,
 };
 use crate::py::output::{fill_output, Fill};
-use crate::real::Real;
+use crate::real::{Id, Real};
 use crate::simd::gelu::Gelu;
 use crate::simd::silu::Silu;
 

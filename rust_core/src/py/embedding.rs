@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::error::CoreError;
-use crate::kernels::embedding::{self, Id};
+use crate::kernels::embedding;
 use crate::kernels::skipgram as sg;
 use crate::py::arrays::{with_ids, CArray};
 use crate::py::convert::{
@@ -13,7 +13,7 @@ use crate::py::convert::{
     Int64Arg,
 };
 use crate::py::output::{fill_output, fill_outputs, Fill};
-use crate::real::Real;
+use crate::real::{Id, Real};
 
 /// Rows of `table` [V, d] picked by `ids` (any integer dtype, any shape) → [*ids.shape, d].
 #[pyfunction]

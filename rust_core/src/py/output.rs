@@ -30,8 +30,8 @@ struct PooledMemory {
 /// whole is made over a `pool::Block` (recycled from an earlier block of the same size: no page
 /// faults); any other is allocated by NumPy, which raises MemoryError itself when memory
 /// runs out. Through NumPy's C API (`PyArray_Empty` / `PyArray_Zeros` / `PyArray_NewFromDescr`,
-/// what `numpy.empty` and the like call): looking the functions up in Python took microseconds a
-/// call.
+/// what `numpy.empty` and the like call), since looking the functions up in Python costs more than
+/// a small kernel.
 fn new_output<'py, T: Element>(
     py: Python<'py>,
     shape: &[usize],

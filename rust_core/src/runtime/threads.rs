@@ -275,7 +275,7 @@ impl<'a, T> Disjoint<'a, T> {
 
 /// Whether `rows` rows of `cols` elements, `stride` apart, fit in `len` elements without
 /// overlapping (a single row may have any stride); no extent overflows `usize`. Nothing (`rows`
-/// or `cols` 0) fits anywhere. `matmul::Mat` and `Disjoint::block` check their extents by it.
+/// or `cols` 0) fits anywhere. `linalg::mat::Mat` and `Disjoint::block` check their extents by it.
 pub fn rows_fit(len: usize, rows: usize, cols: usize, stride: usize) -> bool {
     rows == 0
         || cols == 0
