@@ -25,7 +25,7 @@ fn viewable(arr: &Bound<'_, PyUntypedArray>) -> bool {
         && (item == 0 || arr.strides().iter().all(|&s| s % item == 0))
 }
 
-/// `arr` as a readonly array of `T`, with two cases that could not be read directly made readable
+/// `arr` as a readonly array of `T`, with the cases that could not be read directly made readable
 /// first, by NumPy (after every check, E23 included, so the copies are known to fit):
 /// - a byte-swapped array ('>f4' on x86) has the same dtype name, so it passed the dtype checks,
 ///   but its numbers are not native: it is read from a native copy;
@@ -80,6 +80,7 @@ fn collect_c_order<A, B>(view: ArrayViewD<'_, A>, mut f: impl FnMut(&A) -> B) ->
     Ok(data)
 }
 
+/// `collect_c_order` as an array of `view`'s shape.
 pub fn owned_c_order<A, B>(view: ArrayViewD<'_, A>, f: impl FnMut(&A) -> B) -> PyResult<ArrayD<B>> {
     let shape = view.raw_dim();
     let data = collect_c_order(view, f)?;
@@ -97,22 +98,34 @@ impl<'py, T: Element + Clone> CArray<'py, T> {
     /// `arr` read as `readonly` reads it, then copied when it is still not in C order.
     pub fn read(arr: &Bound<'py, PyUntypedArray>) -> PyResult<Self> {
         let array = readonly::<T>(arr)?;
-        let view = array.as_array();
-        let copy = if view.is_standard_layout() {
-            None
-        } else {
-            Some(owned_c_order(view, T::clone)?)
+        let view = (!array.is_c_contiguous()).then(|| array.as_array());
+        let copy = match view {
+            Some(view) if !view.is_standard_layout() => Some(owned_c_order(view, T::clone)?),
+            _ => None,
         };
         Ok(CArray { array, copy })
     }
 
     /// The elements in C order.
     pub fn slice(&self) -> &[T] {
-        // Both are in standard layout, for which `as_slice` is always Some.
-        match &self.copy {
-            Some(copy) => copy.as_slice().unwrap_or(&[]),
-            None => self.array.as_array().to_slice().unwrap_or(&[]),
-        }
+        c_order(&self.array, self.copy.as_ref())
+    }
+}
+
+/// The elements of `array` in C order: `copy`'s when there is one, else the array's own, which
+/// are then in C order: straight from NumPy's data pointer when it is aligned (no ndarray view to
+/// build, a noticeable part of a small call), else through a view.
+fn c_order<'a, T: Element>(
+    array: &'a PyReadonlyArrayDyn<'_, T>,
+    copy: Option<&'a ArrayD<T>>,
+) -> &'a [T] {
+    // Both are in C order, for which a view's `to_slice` always succeeds.
+    match copy {
+        Some(copy) => copy.as_slice().unwrap_or(&[]),
+        None => match array.as_slice() {
+            Ok(slice) => slice,
+            Err(_) => array.as_array().to_slice().unwrap_or(&[]),
+        },
     }
 }
 
@@ -179,8 +192,8 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
     }
 
     /// The elements the kernel reads and their layout: the array itself when read in place,
-    /// else its C-ordered elements with `c_order`, the layout of C order.
-    pub fn elements(&self, c_order: &Layout) -> (&[T], Layout) {
+    /// else its C-ordered elements with `c_order_layout`.
+    pub fn elements(&self, c_order_layout: &Layout) -> (&[T], Layout) {
         match &self.view {
             Some((layout, len)) => {
                 // SAFETY: `view_layout` checked that `len` elements from the array's first one
@@ -191,7 +204,10 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
                     unsafe { std::slice::from_raw_parts(self.array.as_array().as_ptr(), *len) };
                 (data, layout.clone())
             }
-            None => (self.c_order(), c_order.clone()),
+            None => (
+                c_order(&self.array, self.copy.as_ref()),
+                c_order_layout.clone(),
+            ),
         }
     }
 
@@ -204,14 +220,10 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
                 let (data, _) = self.elements(layout);
                 Rows::strided(data, layout.clone(), n, cols)
             }
-            None => Rows::contiguous(self.c_order(), shape.last().copied().unwrap_or(1)),
-        }
-    }
-
-    fn c_order(&self) -> &[T] {
-        match &self.copy {
-            Some(copy) => copy.as_slice().unwrap_or(&[]),
-            None => self.array.as_array().to_slice().unwrap_or(&[]),
+            None => {
+                let cols = shape.last().copied().unwrap_or(1);
+                Rows::contiguous(c_order(&self.array, self.copy.as_ref()), cols)
+            }
         }
     }
 }
