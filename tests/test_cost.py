@@ -55,7 +55,7 @@ def test_memory_full_matrix_is_quadratic_tile_is_constant() -> None:
 
 
 def test_tile_sizes_match_rust_core_source() -> None:
-    source = (ROOT / "rust_core" / "src" / "attention.rs").read_text()
+    source = (ROOT / "rust_core" / "src" / "kernels" / "attention.rs").read_text()
     block_q = int(re.search(r"const BLOCK_Q: usize = (\d+);", source).group(1))
     block_k = int(re.search(r"const BLOCK_K: usize = (\d+);", source).group(1))
     assert (cost.TILE_QUERIES, cost.TILE_KEYS) == (block_q, block_k)

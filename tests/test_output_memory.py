@@ -1,6 +1,6 @@
-"""Big outputs live in memory that rust_core recycles (rust_core/src/pool.rs): each such array
-is owned by its base object, outlives nothing it should not, and a freed block serves the next
-allocation of its size without a single new page."""
+"""Big outputs live in memory that rust_core recycles (rust_core/src/runtime/pool.rs): each such
+array is owned by its base object, outlives nothing it should not, and a freed block serves the
+next allocation of its size without a single new page."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-//! The one error type of the kernels. Each variant becomes one Python exception class in `py.rs`
-//! (`Type` → TypeError, `Value` → ValueError, `Index` → IndexError, `Memory` → MemoryError), so a
-//! kernel never needs to know about Python, and Python never sees a Rust panic.
+//! The one error type of the kernels. Each variant becomes one Python exception class in
+//! `py::convert` (`Type` → TypeError, `Value` → ValueError, `Index` → IndexError, `Memory` →
+//! MemoryError), so a kernel never needs to know about Python, and Python never sees a Rust panic.
 
 use std::fmt;
 

@@ -3,38 +3,27 @@
 //! embedding, products with GGML-quantized weights (Q4_1, Q8_0), and word2vec's skip-gram SGD
 //! over NumPy arrays.
 //!
-//! The kernels (`embedding`, `softmax`, `attention`, `dense`) are plain Rust over slices and know nothing of
-//! Python; `py` is the thin binding that converts arrays, releases the GIL and maps errors.
+//! Layers, each using only those below it (tests/test_rust_layout.py holds the rule):
+//!
+//! - `py`: the thin binding that converts arrays, releases the GIL and maps errors;
+//! - `kernels`: the operations of the Python API, plain Rust over slices;
+//! - `linalg`: matrix views, products, transposes and row norms;
+//! - `simd`: run-time CPU dispatch and the vectorised exp, erf and SiLU;
+//! - `runtime`: the thread pool, the low-latency team and the recycling allocator;
+//! - `real` (the element types) and `error` (the one error type) at the bottom.
 
-pub mod attention;
-pub mod dense;
-pub mod embedding;
 pub mod error;
-pub mod fastexp;
-pub mod fastgelu;
-pub mod fastnorm;
-pub mod fastsilu;
-pub mod matmul;
-pub mod pool;
-pub mod qlinear;
-pub mod quant;
+pub mod kernels;
+pub mod linalg;
 pub mod real;
-pub mod rope;
-pub mod round16;
-pub mod rows;
+pub mod runtime;
 pub mod simd;
-pub mod skinny;
-pub mod skipgram;
-pub mod softmax;
-pub mod team;
-pub mod threads;
-pub mod transpose;
 
 mod py;
 
-/// Big blocks recycled instead of returned to the OS (see `pool`).
+/// Big blocks recycled instead of returned to the OS (see `runtime::pool`).
 #[global_allocator]
-static ALLOCATOR: pool::Recycling = pool::Recycling;
+static ALLOCATOR: runtime::pool::Recycling = runtime::pool::Recycling;
 
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
@@ -46,24 +35,5 @@ use pyo3::prelude::*;
 #[pyo3(name = "_rust_core")]
 fn rust_core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(py::embedding_lookup, m)?)?;
-    m.add_function(wrap_pyfunction!(py::one_hot, m)?)?;
-    m.add_function(wrap_pyfunction!(py::softmax, m)?)?;
-    m.add_function(wrap_pyfunction!(py::attention, m)?)?;
-    m.add_function(wrap_pyfunction!(py::attention_weights, m)?)?;
-    m.add_function(wrap_pyfunction!(py::attention_with_weights, m)?)?;
-    m.add_function(wrap_pyfunction!(py::linear, m)?)?;
-    m.add_function(wrap_pyfunction!(py::layer_norm, m)?)?;
-    m.add_function(wrap_pyfunction!(py::gelu, m)?)?;
-    m.add_function(wrap_pyfunction!(py::rms_norm, m)?)?;
-    m.add_function(wrap_pyfunction!(py::rope, m)?)?;
-    m.add_function(wrap_pyfunction!(py::silu, m)?)?;
-    m.add_function(wrap_pyfunction!(py::swiglu, m)?)?;
-    m.add_function(wrap_pyfunction!(py::dequantize, m)?)?;
-    m.add_function(wrap_pyfunction!(py::quantized_linear, m)?)?;
-    m.add_function(wrap_pyfunction!(py::skipgram_sgd, m)?)?;
-    m.add_function(wrap_pyfunction!(py::set_num_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(py::get_num_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(py::simd_level, m)?)?;
-    Ok(())
+    py::register(m)
 }

@@ -1,12 +1,14 @@
 //! The kernels without Python: each against a plain reference or a hand-checked value.
 
-use rust_core::attention::{self, check_shapes, Dims, Mask, MaskLayout, MaskValues, Options};
-use rust_core::embedding::{
+use rust_core::error::{fmt_shape, CoreError};
+use rust_core::kernels::attention::{
+    self, check_shapes, Dims, Mask, MaskLayout, MaskValues, Options,
+};
+use rust_core::kernels::embedding::{
     check_ids, check_table_shape, check_vocab_size, embedding_lookup, one_hot,
 };
-use rust_core::error::{fmt_shape, CoreError};
-use rust_core::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
-use rust_core::threads;
+use rust_core::kernels::softmax::{softmax_in_place, softmax_rows, softmax_rows_into};
+use rust_core::runtime::threads;
 
 mod support;
 use support::{close, lcg};
@@ -379,7 +381,7 @@ fn id_and_table_errors() {
 
 #[test]
 fn dense_kernels_match_plain_loops() {
-    use rust_core::dense::{check_layer_norm, check_linear, gelu, layer_norm, linear};
+    use rust_core::kernels::dense::{check_layer_norm, check_linear, gelu, layer_norm, linear};
     let (rows, d_in, d_out) = (300, 128, 120); // above the pool threshold; row blocks with a remainder
     let x = lcg(30, rows * d_in);
     let w = lcg(31, d_out * d_in);
@@ -437,8 +439,8 @@ fn dense_kernels_match_plain_loops() {
 fn linear_with_few_rows_matches_a_plain_loop() {
     // MAX_ROWS + 1 rows cross from the few-rows kernel to gemm; k and n leave remainders after
     // the SIMD lanes and the 4×4 tiles; n = 130 splits over several tasks in the pool.
-    use rust_core::dense::linear;
-    use rust_core::skinny::MAX_ROWS;
+    use rust_core::kernels::dense::linear;
+    use rust_core::linalg::skinny::MAX_ROWS;
     for m in [
         1usize,
         3,
@@ -485,7 +487,8 @@ fn a_product_split_by_columns_over_threads_equals_one_call() {
     // than threads (800 columns), one thread, with and without a start (the bias) that each
     // block writes into its own columns before its product adds to them; short rows of b and
     // long ones (transposed first).
-    use rust_core::matmul::{matmul_abt, matmul_abt_threaded, Mat};
+    use rust_core::linalg::mat::Mat;
+    use rust_core::linalg::matmul::{matmul_abt, matmul_abt_threaded};
     // k = 515: rows of b 4120 bytes long, which are transposed before the product.
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     for (n, k) in [1usize, 2, 3, 7, 130, 800]
@@ -542,7 +545,7 @@ fn a_product_split_by_columns_over_threads_equals_one_call() {
 
 #[test]
 fn a_matrix_view_must_fit_in_its_slice() {
-    use rust_core::matmul::Mat;
+    use rust_core::linalg::mat::Mat;
     let data = [0.0f32; 10];
     // Exactly fitting: the last row ends at the last element; a single row ignores the stride.
     assert!(Mat::try_new(&data, 2, 4, 6).is_ok());
@@ -577,13 +580,14 @@ fn a_matrix_view_must_fit_in_its_slice() {
 #[should_panic(expected = "does not fit")]
 fn mat_new_refuses_a_view_past_the_end() {
     let data = [1.0f64; 12];
-    let _ = rust_core::matmul::Mat::new(&data, 4, 4, 4);
+    let _ = rust_core::linalg::mat::Mat::new(&data, 4, 4, 4);
 }
 
 #[test]
 #[should_panic(expected = "output")]
 fn a_product_refuses_an_output_that_is_too_short() {
-    use rust_core::matmul::{matmul_ab, Mat};
+    use rust_core::linalg::mat::Mat;
+    use rust_core::linalg::matmul::matmul_ab;
     let (a, b) = ([1.0f64; 6], [1.0f64; 6]);
     let mut c = [0.0f64; 8]; // 3 × 3 needs 9
     matmul_ab(
@@ -598,7 +602,8 @@ fn a_product_refuses_an_output_that_is_too_short() {
 
 #[test]
 fn products_read_strided_views() {
-    use rust_core::matmul::{matmul_ab, matmul_abt, Mat};
+    use rust_core::linalg::mat::Mat;
+    use rust_core::linalg::matmul::{matmul_ab, matmul_abt};
     // a: 2 × 3 in rows of 4 (one padding element, NaN, that must never be read).
     let a = [1.0, 2.0, 3.0, f64::NAN, 4.0, 5.0, 6.0];
     // b: 3 × 2 in rows of 3; bt: the same matrix transposed, 2 × 3 in rows of 5.
@@ -629,7 +634,7 @@ fn products_read_strided_views() {
 
 #[test]
 fn axes_resolve_as_numpy_counts_them() {
-    use rust_core::softmax::resolve_axis;
+    use rust_core::kernels::softmax::resolve_axis;
     assert_eq!(resolve_axis(-1, &[2, 3]), Ok(1));
     assert_eq!(resolve_axis(-2, &[2, 3]), Ok(0));
     assert_eq!(resolve_axis(1, &[2, 3]), Ok(1));
@@ -666,7 +671,7 @@ fn softmax_slices_by_hand(x: &mut [f64], shape: &[usize], axis: usize) {
 
 #[test]
 fn softmax_along_any_axis_equals_each_slice_normalised() {
-    use rust_core::softmax::softmax_along;
+    use rust_core::kernels::softmax::softmax_along;
     // Small, with dimensions of 1 and 0, and big enough for the pool (32 per element: 2^22 from
     // 131,072 elements).
     let shapes: [&[usize]; 6] = [
@@ -708,7 +713,7 @@ fn softmax_along_any_axis_equals_each_slice_normalised() {
 
 #[test]
 fn e23_counts_each_result_of_attention_in_order() {
-    use rust_core::attention::Results;
+    use rust_core::kernels::attention::Results;
     let dims = check_shapes(&[2, 3, 4], &[2, 5, 4], Some(&[2, 5, 6])).unwrap();
     assert_eq!(
         Results::Output.shapes(&dims),
@@ -729,9 +734,9 @@ fn e23_counts_each_result_of_attention_in_order() {
 
 #[test]
 fn rms_norm_rope_and_swiglu_match_plain_loops_on_one_and_many_threads() {
-    use rust_core::dense::{check_rms_norm, check_swiglu, rms_norm, silu};
-    use rust_core::rope::{angles, check_positions, check_rope, rope};
-    use rust_core::rows::{Layout, Rows};
+    use rust_core::kernels::dense::{check_rms_norm, check_swiglu, rms_norm, silu};
+    use rust_core::kernels::rope::{angles, check_positions, check_rope, rope};
+    use rust_core::linalg::rows::{Layout, Rows};
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     // d = 2 (one pair) and d = 64; odd n; 7 heads; big enough (7·301·64) to split on the pool.
     for &(heads, n, d) in &[(1usize, 1usize, 2usize), (3, 5, 2), (7, 301, 64)] {
@@ -860,7 +865,7 @@ fn grouped_query_attention_reads_kv_head_j_over_g() {
 
 #[test]
 fn quantized_shapes_and_bytes_are_checked() {
-    use rust_core::quant::{check_bytes, check_shape, dequantize, Kind};
+    use rust_core::kernels::quant::{check_bytes, check_shape, dequantize, Kind};
     assert_eq!(check_shape(&[3, 64], Some(2)).unwrap(), vec![3, 64]);
     assert_eq!(
         check_shape(&[3, 40], Some(2)).unwrap_err().to_string(),
@@ -894,7 +899,7 @@ fn quantized_shapes_and_bytes_are_checked() {
 
 #[test]
 fn skipgram_first_step_from_zero_outputs_costs_ln2_per_target_and_leaves_e() {
-    use rust_core::skipgram::{check_skipgram, skipgram_sgd};
+    use rust_core::kernels::skipgram::{check_skipgram, skipgram_sgd};
     // V = 3, d = 2; U = 0 makes every score 0: each of the 1 + k targets costs ln 2, and E's
     // gradient (slope · u) is 0, while U moves by −lr · slope · e_c with slope −1/2 or +1/2.
     let mut e = vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
@@ -915,7 +920,7 @@ fn skipgram_first_step_from_zero_outputs_costs_ln2_per_target_and_leaves_e() {
 
 #[test]
 fn skipgram_shapes_are_checked_in_order() {
-    use rust_core::skipgram::check_skipgram;
+    use rust_core::kernels::skipgram::check_skipgram;
     let msg = |r: rust_core::error::Result<_>| r.unwrap_err().to_string();
     assert!(msg(check_skipgram(&[3, 2], &[3, 1], &[5, 4], &[3], 2)).starts_with("output_table"));
     assert!(msg(check_skipgram(&[3, 2], &[3, 2], &[5, 1], &[3], 2)).starts_with("pairs must"));

@@ -16,9 +16,9 @@ from scipy import stats
 
 from transformer_walk.topics.claims import Claim, claim
 
-# rust_core's tiled attention (rust_core/src/attention.rs, BLOCK_Q and BLOCK_K): a task takes 128
-# query rows and walks the keys 256 at a time, so it holds at most a 128 × 256 tile of scores,
-# whatever n is. tests/test_cost.py reads the Rust source to keep these in step.
+# rust_core's tiled attention (rust_core/src/kernels/attention.rs, BLOCK_Q and BLOCK_K): a task
+# takes 128 query rows and walks the keys 256 at a time, so it holds at most a 128 × 256 tile of
+# scores, whatever n is. tests/test_cost.py reads the Rust source to keep these in step.
 TILE_QUERIES = 128
 TILE_KEYS = 256
 

@@ -204,13 +204,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "float32, per head. rust_core never builds that matrix: each task takes {q} query rows "
         "and walks the keys {k} at a time, keeping a running maximum and sum per row (the "
         '"online softmax" of FlashAttention), so it holds at most a {q} × {k} tile of scores '
-        "whatever n is (rust_core/src/attention.rs, BLOCK_Q and BLOCK_K). The arithmetic is "
-        "still n²·d — tiling saves memory, not multiplications.",
+        "whatever n is (rust_core/src/kernels/attention.rs, BLOCK_Q and BLOCK_K). The "
+        "arithmetic is still n²·d — tiling saves memory, not multiplications.",
         "zh": "直接写出公式时，softmax(q kᵀ/√d) 需要同时保存全部 n × n 个分数：float32 下每个头占 "
         "n²·4 字节。rust_core 从不构造这个矩阵：每个任务取 {q} 行查询，每次处理 {k} 个键，并为每行"
         "维护一个运行中的最大值和总和（FlashAttention 的“在线 softmax”），因此无论 n 多大，它最多"
-        "只保存一个 {q} × {k} 的分数块（见 rust_core/src/attention.rs 中的 BLOCK_Q 和 BLOCK_K）。"
-        "计算量仍然是 n²·d——分块省的是内存，不是乘法。",
+        "只保存一个 {q} × {k} 的分数块（见 rust_core/src/kernels/attention.rs 中的 "
+        "BLOCK_Q 和 BLOCK_K）。计算量仍然是 n²·d——分块省的是内存，不是乘法。",
     },
     "cost.mem.full": {"en": "full n × n matrix", "zh": "完整的 n × n 矩阵"},
     "cost.mem.tile": {"en": "one tile (tiled kernel)", "zh": "一个块（分块内核）"},

@@ -21,7 +21,7 @@
 
 use std::sync::OnceLock;
 
-use crate::quant::BLOCK;
+use crate::kernels::quant::BLOCK;
 use crate::simd::{self, Level, Supported};
 
 /// 1.5 · 2²³: adding and subtracting it rounds a float32 of magnitude below 2²² to an integer,

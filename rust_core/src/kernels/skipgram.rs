@@ -11,9 +11,8 @@
 //! One thread: the steps are sequential and each is far too small (128 pairs × 6 dot products of
 //! d ≈ 16) to split.
 
-use crate::embedding::Id;
 use crate::error::{fmt_shape, CoreError, Result};
-use crate::real::Real;
+use crate::real::{Id, Real};
 
 /// The sizes of one call, checked by `check_skipgram`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

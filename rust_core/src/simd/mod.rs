@@ -1,5 +1,5 @@
-//! Run-time SIMD dispatch: one idiom for every vectorised kernel (`fastexp`, `fastgelu`,
-//! `fastnorm`, `skinny`).
+//! Run-time SIMD dispatch: one idiom for every vectorised kernel (`exp`, `gelu`, `silu` here,
+//! `linalg::norm`, `linalg::skinny`, `linalg::transpose`, the quantized products).
 //!
 //! The wheel is built for baseline x86-64 (no `target-cpu=native`), so that it runs on any x86-64
 //! CPU. A kernel compiles its loop once per `Level` with `#[target_feature]`, maps each level to
@@ -13,6 +13,10 @@
 //! `gemm` crate's products keep their own choice). An unknown value is ignored.
 
 use std::sync::OnceLock;
+
+pub mod exp;
+pub mod gelu;
+pub mod silu;
 
 /// The instruction sets a kernel may be compiled for, from slowest to fastest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

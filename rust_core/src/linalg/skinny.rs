@@ -11,9 +11,10 @@
 
 use std::sync::OnceLock;
 
-use crate::matmul::Mat;
+use crate::linalg::mat::Mat;
+use crate::real::Real;
+use crate::runtime::threads::{for_each_part, Disjoint};
 use crate::simd::{self, Level, Supported};
-use crate::threads::{for_each_part, Disjoint};
 
 /// At most this many rows of x take this path: a sentence of up to 128 tokens. Measured on the
 /// 2-core Zen 4 of 2026-12-03, MiniLM's forward on n tokens (ms, two threads, this path vs gemm
@@ -143,6 +144,74 @@ fn accumulate_with(kernel: Accumulate, p: &[f32], v: Mat<f32>, z: &mut [f32]) {
         return;
     }
     kernel(p, n, v_data, v_stride, d, z);
+}
+
+/// Which element types have these kernels: float32 does (on a CPU with AVX2 or AVX-512), float64
+/// keeps gemm. Each method returns false when the caller should use gemm instead.
+pub trait FewRows: Real {
+    /// Whether `linear` may take a few rows here (float32, on a CPU with the kernel).
+    const SKINNY: bool;
+
+    /// `y = x · wᵀ (+ bias)` by `linear_few_rows` when x has at most `MAX_ROWS` rows.
+    fn skinny_linear(
+        _x: &[Self],
+        _w: &[Self],
+        _bias: Option<&[Self]>,
+        _d_in: usize,
+        _y: &mut [Self],
+    ) -> bool {
+        false
+    }
+
+    /// `s = scale · (q · kᵀ)` by `scores` for at most `FEW_QUERIES` query rows.
+    fn few_rows_scores(_q: Mat<Self>, _k: Mat<Self>, _scale: Self, _s: &mut [Self]) -> bool {
+        false
+    }
+
+    /// `z += p · v` by `accumulate`, on the same terms as `few_rows_scores`.
+    fn few_rows_accumulate(_p: &[Self], _v: Mat<Self>, _z: &mut [Self]) -> bool {
+        false
+    }
+}
+
+impl FewRows for f32 {
+    const SKINNY: bool = true;
+
+    fn skinny_linear(
+        x: &[f32],
+        w: &[f32],
+        bias: Option<&[f32]>,
+        d_in: usize,
+        y: &mut [f32],
+    ) -> bool {
+        let rows = x.len().checked_div(d_in).unwrap_or(usize::MAX);
+        if rows > MAX_ROWS || d_in == 0 || !available() {
+            return false;
+        }
+        linear_few_rows(x, w, bias, d_in, y);
+        true
+    }
+
+    fn few_rows_scores(q: Mat<f32>, k: Mat<f32>, scale: f32, s: &mut [f32]) -> bool {
+        if q.parts().1 > FEW_QUERIES || !available() {
+            return false;
+        }
+        scores(q, k, scale, s);
+        true
+    }
+
+    fn few_rows_accumulate(p: &[f32], v: Mat<f32>, z: &mut [f32]) -> bool {
+        let d = v.parts().2;
+        if d == 0 || z.len() / d > FEW_QUERIES || !available() {
+            return false;
+        }
+        accumulate(p, v, z);
+        true
+    }
+}
+
+impl FewRows for f64 {
+    const SKINNY: bool = false;
 }
 
 type Accumulate = fn(p: &[f32], n: usize, v: &[f32], v_stride: usize, d: usize, z: &mut [f32]);
@@ -474,7 +543,7 @@ mod tests {
                 let mut here = vec![f32::NAN; m * n];
                 linear_with(block, &x, &w, Some(&b), k, &mut here);
                 let mut pooled = vec![f32::NAN; m * n];
-                crate::threads::run(usize::MAX, || {
+                crate::runtime::threads::run(usize::MAX, || {
                     linear_with(block, &x, &w, Some(&b), k, &mut pooled)
                 })
                 .unwrap();

@@ -1,7 +1,7 @@
 //! A vectorised SiLU for float32, y = x · σ(x), and the fused SwiGLU y = silu(gate) · up.
 //!
 //! σ(x) = 1 / (1 + e^(−x)) is computed from e = exp(−|x|) ≤ 1 only (the vectorised exp of
-//! `fastexp`, whose argument must be ≤ 0): x / (1 + e) for x ≥ 0 and x · e / (1 + e) for x < 0, so
+//! `simd::exp`, whose argument must be ≤ 0): x / (1 + e) for x ≥ 0 and x · e / (1 + e) for x < 0, so
 //! no exponential overflows for large |x|. Below −87.3 e is exactly 0 and silu(x) is −0.0, as
 //! x / (1 + e^(−x)) with e^(−x) = inf gives (the true value there is under 1e−36); silu(−inf) is
 //! −0.0 too, its limit (the plain formula would say −inf / inf = NaN). The loops are compiled once
@@ -9,7 +9,8 @@
 
 use std::sync::OnceLock;
 
-use crate::fastexp::exp_f32;
+use crate::real::Real;
+use crate::simd::exp::exp_f32;
 use crate::simd::{self, Level, Supported};
 
 /// silu(x) in float32, branch-free (the selects compile to blends).
@@ -111,6 +112,32 @@ fn variant(cpu: Supported) -> Body {
 pub fn silu_f32_slice(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
     static CHOSEN: OnceLock<Body> = OnceLock::new();
     simd::pick(&CHOSEN, variant)(x, up, y)
+}
+
+/// SiLU and SwiGLU for each element type.
+pub trait Silu: Real {
+    /// `y[i] = silu(x[i])`, or `silu(x[i]) · up[i]` (SwiGLU) when `up` is given. f32 uses the
+    /// vectorised exp; f64 keeps libm's exp.
+    fn silu_into(x: &[Self], up: Option<&[Self]>, y: &mut [Self]);
+}
+
+impl Silu for f32 {
+    fn silu_into(x: &[f32], up: Option<&[f32]>, y: &mut [f32]) {
+        silu_f32_slice(x, up, y)
+    }
+}
+
+impl Silu for f64 {
+    fn silu_into(x: &[f64], up: Option<&[f64]>, y: &mut [f64]) {
+        match up {
+            None => y.iter_mut().zip(x).for_each(|(o, &v)| *o = silu_f64(v)),
+            Some(up) => {
+                for ((o, &v), &u) in y.iter_mut().zip(x).zip(up) {
+                    *o = silu_f64(v) * u;
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -27,14 +27,16 @@
 use rayon::prelude::*;
 
 use crate::error::{checked_len, fmt_shape, py_float_repr, CoreError, Result};
-use crate::matmul::{matmul_ab, matmul_abt, Mat};
+use crate::kernels::softmax::{max_and_nan, softmax_in_place};
+use crate::linalg::mat::Mat;
+use crate::linalg::matmul::{matmul_ab, matmul_abt};
+use crate::linalg::rows::{unravel, Layout};
+use crate::linalg::skinny::FewRows;
 use crate::real::Real;
-use crate::rows::unravel;
-use crate::rows::Layout;
-use crate::softmax::softmax_in_place;
-use crate::threads::{
+use crate::runtime::threads::{
     for_each_part, in_pool, num_threads, Disjoint, PARALLEL_MIN_WORK, TEAM_MIN_WORK,
 };
+use crate::simd::exp::ExpSum;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dims {
@@ -381,7 +383,7 @@ impl<T: Real> Scratch<T> {
 
 /// One task of `attention`: query rows i0..i0+rows of batch b into `z` ([rows, d_v]).
 #[allow(clippy::too_many_arguments)]
-fn attention_block<T: Real>(
+fn attention_block<T: ExpSum + FewRows>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -435,7 +437,7 @@ fn attention_block<T: Real>(
             .zip(state.iter_mut())
             .zip(z.chunks_mut(d_v))
         {
-            let (tile_max, nan) = crate::softmax::max_and_nan(p);
+            let (tile_max, nan) = max_and_nan(p);
             if nan || tile_max == T::infinity() {
                 st.poisoned = true;
             }
@@ -480,7 +482,7 @@ fn attention_block<T: Real>(
 
 /// One task of `attention_weights`: rows i0.. of batch b into `a` ([rows, m], rows ≤ BLOCK_Q).
 /// Returns, per row, whether it attends to anything (false: all its weights are 0).
-fn weights_block<T: Real>(
+fn weights_block<T: ExpSum>(
     q: &[T],
     k: &[T],
     dims: &Dims,
@@ -512,7 +514,7 @@ fn weights_block<T: Real>(
 /// One task of `attention_with_weights`: the weights of rows i0.. of batch b into `a`
 /// ([rows, m]), then z ([rows, d_v]) = a · v_b by one matrix product.
 #[allow(clippy::too_many_arguments)]
-fn weights_and_output_block<T: Real>(
+fn weights_and_output_block<T: ExpSum>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -633,7 +635,14 @@ fn for_each_block_pair<T, F>(
 }
 
 /// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v, tiled (see the module's documentation).
-pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+pub fn attention<T: ExpSum + FewRows>(
+    q: &[T],
+    k: &[T],
+    v: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    out: &mut [T],
+) {
     debug_assert_eq!(out.len(), dims.batch * dims.n * dims.d_v);
     for_each_block(
         out,
@@ -647,7 +656,13 @@ pub fn attention<T: Real>(q: &[T], k: &[T], v: &[T], dims: &Dims, opt: &Options<
 
 /// weights [batch, n, m] = softmax(q kᵀ·scale + mask): the scores of a block of rows by one
 /// matrix product, then a softmax per row.
-pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T>, out: &mut [T]) {
+pub fn attention_weights<T: ExpSum>(
+    q: &[T],
+    k: &[T],
+    dims: &Dims,
+    opt: &Options<T>,
+    out: &mut [T],
+) {
     debug_assert_eq!(out.len(), dims.batch * dims.n * dims.m);
     // No scratch (0 keys' room): each block's scores are its rows of `out`.
     for_each_block(
@@ -665,7 +680,7 @@ pub fn attention_weights<T: Real>(q: &[T], k: &[T], dims: &Dims, opt: &Options<T
 /// Both results of one computation: the weights [batch, n, m] as `attention_weights` computes them
 /// (bit for bit), and z [batch, n, d_v] = weights · v, one matrix product per block of rows. QKᵀ
 /// and the softmax run once, where calling `attention` and `attention_weights` runs them twice.
-pub fn attention_with_weights<T: Real>(
+pub fn attention_with_weights<T: ExpSum>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -731,7 +746,7 @@ mod tests {
     }
 
     /// The plain reference of both kernels: one query row at a time, then Σ_j a_ij v_j.
-    fn reference<T: Real>(
+    fn reference<T: ExpSum>(
         q: &[T],
         k: &[T],
         v: &[T],
@@ -767,7 +782,7 @@ mod tests {
     /// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
     #[test]
     fn tiled_kernels_equal_the_reference_on_every_path() {
-        fn check<T: Real>(tol: f64) {
+        fn check<T: ExpSum + FewRows>(tol: f64) {
             for &(batch, n, m, d_k, d_v) in &[
                 (1, 1, 1, 1, 1),
                 (2, 65, 257, 8, 5),
@@ -829,11 +844,11 @@ mod tests {
                     };
                     let (want_z, want_w) = reference(&q, &k, &v, &dims, &opt);
                     for threads in [1, 3] {
-                        crate::threads::set_num_threads(threads).unwrap();
+                        crate::runtime::threads::set_num_threads(threads).unwrap();
                         let mut z = vec![T::zero(); batch * n * d_v];
                         let mut w = vec![T::zero(); batch * n * m];
                         let (mut z2, mut w2) = (vec![T::nan(); z.len()], vec![T::nan(); w.len()]);
-                        crate::threads::run(usize::MAX, || {
+                        crate::runtime::threads::run(usize::MAX, || {
                             attention(&q, &k, &v, &dims, &opt, &mut z);
                             attention_weights(&q, &k, &dims, &opt, &mut w);
                             attention_with_weights(&q, &k, &v, &dims, &opt, &mut z2, &mut w2);

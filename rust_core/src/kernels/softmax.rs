@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use crate::error::{checked_len, fmt_shape, CoreError, Result};
 use crate::real::Real;
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::simd::exp::ExpSum;
 
 /// Elements per parallel task.
 const ELEMENTS_PER_TASK: usize = 1 << 13;
@@ -44,7 +45,7 @@ pub fn max_and_nan<T: Real>(row: &[T]) -> (T, bool) {
 
 /// Softmax of one slice in place. Returns `false` when the slice had nothing to normalise (empty or
 /// all −inf; it is then all zeros), so attention can give such a query a zero output.
-pub fn softmax_in_place<T: Real>(row: &mut [T]) -> bool {
+pub fn softmax_in_place<T: ExpSum>(row: &mut [T]) -> bool {
     if row.is_empty() {
         return false;
     }
@@ -67,7 +68,7 @@ pub fn softmax_in_place<T: Real>(row: &mut [T]) -> bool {
 
 /// Softmax of every row of a row-major [rows, len] buffer, in place; split across the pool when
 /// large and called on it (see `threads::run`).
-pub fn softmax_rows<T: Real>(data: &mut [T], len: usize) {
+pub fn softmax_rows<T: ExpSum>(data: &mut [T], len: usize) {
     if len == 0 || data.is_empty() {
         return;
     }
@@ -87,7 +88,7 @@ pub fn softmax_rows<T: Real>(data: &mut [T], len: usize) {
 
 /// Softmax of every row of a row-major [rows, len] `src` into `dst`. Each row is copied and then
 /// normalised in place while it is still in cache, so `src` is read once and `dst` written once.
-pub fn softmax_rows_into<T: Real>(src: &[T], dst: &mut [T], len: usize) {
+pub fn softmax_rows_into<T: ExpSum>(src: &[T], dst: &mut [T], len: usize) {
     debug_assert_eq!(src.len(), dst.len());
     if len == 0 || dst.is_empty() {
         return;
@@ -135,7 +136,7 @@ pub fn resolve_axis(axis: i64, shape: &[usize]) -> Result<usize> {
 /// slices, normalised there, and transposed back: each slice is then a contiguous row computed in
 /// the same order as along the last axis. The scratch, one block, is asked for fallibly (a
 /// MemoryError rather than an abort when the OS refuses it).
-pub fn softmax_along<T: Real>(
+pub fn softmax_along<T: ExpSum>(
     src: &[T],
     dst: &mut [T],
     shape: &[usize],

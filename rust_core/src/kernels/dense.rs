@@ -12,10 +12,16 @@
 use rayon::prelude::*;
 
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
-use crate::matmul::{matmul_abt_threaded, Mat};
+use crate::linalg::mat::Mat;
+use crate::linalg::matmul::matmul_abt_threaded;
+use crate::linalg::norm::{Norm, NormRows};
+use crate::linalg::rows::Rows;
+use crate::linalg::skinny::{self, FewRows};
+use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::rows::Rows;
-use crate::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::simd::gelu::Gelu;
+use crate::simd::silu::Silu;
 
 /// Check the shapes of `linear` (E17–E20): x [..., in], weight [out, in], bias [out].
 /// Returns (rows, in, out) with rows the product of x's leading dimensions.
@@ -114,8 +120,8 @@ fn check_vector(
 }
 
 /// Multiply-adds of `linear`, for `threads::run`.
-pub fn linear_work<T: Real>(rows: usize, d_in: usize, d_out: usize) -> usize {
-    if T::SKINNY && rows <= crate::skinny::MAX_ROWS && crate::skinny::available() {
+pub fn linear_work<T: FewRows>(rows: usize, d_in: usize, d_out: usize) -> usize {
+    if T::SKINNY && rows <= skinny::MAX_ROWS && skinny::available() {
         return 0; // a few rows split over the low-latency team (`skinny`), not the pool
     }
     rows.saturating_mul(d_in).saturating_mul(d_out)
@@ -125,7 +131,7 @@ pub fn linear_work<T: Real>(rows: usize, d_in: usize, d_out: usize) -> usize {
 /// `skinny`; more make one product, which on the pool is split by blocks of output columns
 /// (`matmul_abt_threaded`: each block packs only its rows of the weights; row blocks, each
 /// repacking all of them, measured slower than NumPy here).
-pub fn linear<T: Real>(
+pub fn linear<T: FewRows + Transpose>(
     x: &[T],
     weight: &[T],
     bias: Option<&[T]>,
@@ -153,14 +159,14 @@ pub fn linear<T: Real>(
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads
 /// (`for_each_part`).
-pub fn layer_norm<T: Real>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y: &mut [T]) {
+pub fn layer_norm<T: NormRows>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y: &mut [T]) {
     by_rows(x, d, y, &|x, y| {
         T::norm_rows(Norm::Layer { gamma, beta }, eps, d, x, y)
     })
 }
 
 /// RMSNorm of each row of x [rows, d] into y: y = x / √(mean(x²) + eps) · w.
-pub fn rms_norm<T: Real>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
+pub fn rms_norm<T: NormRows>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
     by_rows(x, d, y, &|x, y| {
         T::norm_rows(Norm::Rms { weight }, eps, d, x, y)
     })
@@ -188,44 +194,10 @@ fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &(dyn Fn(&[T], &mut [T
     });
 }
 
-/// Which norm `norm_rows` computes, with its parameters ([d] each).
-#[derive(Clone, Copy)]
-pub enum Norm<'a, T> {
-    /// (x − mean) / √(var + eps) · gamma + beta
-    Layer { gamma: &'a [T], beta: &'a [T] },
-    /// x / √(mean(x²) + eps) · weight
-    Rms { weight: &'a [T] },
-}
-
-/// The norm of each row of x (`d` values) into y, for any `Real`: LayerNorm in two passes (the
-/// mean, then the centred sum of squares) and then the output; `fastnorm` does the same in the
-/// same order with AVX2 for float32.
-pub fn norm_rows<T: Real>(norm: Norm<T>, eps: T, d: usize, x: &[T], y: &mut [T]) {
-    let inv_d = T::one() / T::from_f64_lossy(d as f64);
-    for (y_row, x_row) in y.chunks_mut(d).zip(x.chunks(d)) {
-        match norm {
-            Norm::Layer { gamma, beta } => {
-                let mean = sum_map(x_row, |v| v) * inv_d;
-                let var = sum_map(x_row, |v| (v - mean) * (v - mean)) * inv_d;
-                let inv_std = T::one() / (var + eps).sqrt();
-                for (((o, &v), &g), &b) in y_row.iter_mut().zip(x_row).zip(gamma).zip(beta) {
-                    *o = (v - mean) * inv_std * g + b;
-                }
-            }
-            Norm::Rms { weight } => {
-                let inv_rms = T::one() / (sum_map(x_row, |v| v * v) * inv_d + eps).sqrt();
-                for ((o, &v), &w) in y_row.iter_mut().zip(x_row).zip(weight) {
-                    *o = v * inv_rms * w;
-                }
-            }
-        }
-    }
-}
-
 /// SiLU of every element of x into y, or SwiGLU, silu(x) · up, when `up` is given (same shape).
 /// x and up may be column blocks of a wider array (gate and up out of one product): they are
 /// then read row by row where they lie.
-pub fn silu<T: Real>(x: &Rows<T>, up: Option<&Rows<T>>, y: &mut [T]) {
+pub fn silu<T: Silu>(x: &Rows<T>, up: Option<&Rows<T>>, y: &mut [T]) {
     const CHUNK: usize = 1 << 14; // 64 KB of float32 per task
     let cols = x.cols();
     if y.is_empty() || cols == 0 {
@@ -261,7 +233,7 @@ pub fn silu_work(elements: usize) -> usize {
 }
 
 /// GELU of every element of x into y.
-pub fn gelu<T: Real>(x: &[T], y: &mut [T]) {
+pub fn gelu<T: Gelu>(x: &[T], y: &mut [T]) {
     if gelu_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
         T::gelu_into(x, y);
     } else {
@@ -280,24 +252,4 @@ pub fn gelu_work(elements: usize) -> usize {
 /// Work of `layer_norm` or `rms_norm` over `elements` numbers.
 pub fn layer_norm_work(elements: usize) -> usize {
     elements.saturating_mul(16)
-}
-
-/// Σ f(x_i) in eight independent partial sums: a single running sum is a serial dependency chain
-/// that the compiler may not reorder (floating-point addition is not associative), while eight
-/// lanes let it use SIMD registers.
-#[inline]
-pub fn sum_map<T: Real>(x: &[T], f: impl Fn(T) -> T) -> T {
-    const LANES: usize = 8;
-    let mut acc = [T::zero(); LANES];
-    let (main, tail) = x.split_at(x.len() - x.len() % LANES);
-    for c in main.chunks_exact(LANES) {
-        for l in 0..LANES {
-            acc[l] = acc[l] + f(c[l]);
-        }
-    }
-    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-    for &v in tail {
-        sum = sum + f(v);
-    }
-    sum
 }

@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use crate::real::Real;
 use crate::simd::{self, mul_add, Level, Supported};
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
@@ -107,6 +108,31 @@ fn variant(cpu: Supported) -> ExpSubSum {
 pub fn exp_sub_sum_f32(row: &mut [f32], max: f32) -> f32 {
     static CHOSEN: OnceLock<ExpSubSum> = OnceLock::new();
     simd::pick(&CHOSEN, variant)(row, max)
+}
+
+/// The softmax's exp for each element type.
+pub trait ExpSum: Real {
+    /// `row[j] = exp(row[j] − max)` for every j, returning the sum. `max` is the row's finite
+    /// maximum. f32 uses the vectorised exp above; f64 keeps libm's exp, whose last-bit accuracy
+    /// float64 users expect.
+    fn exp_sub_sum(row: &mut [Self], max: Self) -> Self;
+}
+
+impl ExpSum for f32 {
+    fn exp_sub_sum(row: &mut [f32], max: f32) -> f32 {
+        exp_sub_sum_f32(row, max)
+    }
+}
+
+impl ExpSum for f64 {
+    fn exp_sub_sum(row: &mut [f64], max: f64) -> f64 {
+        let mut sum = 0.0;
+        for x in row.iter_mut() {
+            *x = (*x - max).exp();
+            sum += *x;
+        }
+        sum
+    }
 }
 
 #[cfg(test)]

@@ -185,7 +185,7 @@ pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> Result<R> {
     match current()?.1 {
         Some(pool) if work >= PARALLEL_MIN_WORK => {
-            crate::team::park(); // its helpers would spin on the pool's cores
+            crate::runtime::team::park(); // its helpers would spin on the pool's cores
             Ok(pool.install(f))
         }
         _ => Ok(f()),
@@ -217,7 +217,7 @@ pub fn for_each_part(parts: usize, work: usize, body: &(dyn Fn(usize) + Sync)) {
     }
     let n = num_threads();
     if n > 1 && parts > 1 && work >= TEAM_MIN_WORK {
-        crate::team::run(n, parts, body);
+        crate::runtime::team::run(n, parts, body);
     } else {
         (0..parts).for_each(body);
     }
@@ -275,7 +275,7 @@ impl<'a, T> Disjoint<'a, T> {
 
 /// Whether `rows` rows of `cols` elements, `stride` apart, fit in `len` elements without
 /// overlapping (a single row may have any stride); no extent overflows `usize`. Nothing (`rows`
-/// or `cols` 0) fits anywhere. `matmul::Mat` and `Disjoint::block` check their extents by it.
+/// or `cols` 0) fits anywhere. `linalg::mat::Mat` and `Disjoint::block` check their extents by it.
 pub fn rows_fit(len: usize, rows: usize, cols: usize, stride: usize) -> bool {
     rows == 0
         || cols == 0

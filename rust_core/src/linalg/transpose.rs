@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use crate::matmul::Mat;
+use crate::linalg::mat::Mat;
 use crate::real::Real;
 use crate::simd::{self, Level, Supported};
 
@@ -52,6 +52,22 @@ pub fn transpose_f32(b: Mat<f32>, out: &mut [f32]) {
 
 type Kernel = fn(Mat<f32>, &mut [f32]);
 
+/// The transpose for each element type: by AVX registers for float32, plainly otherwise.
+pub trait Transpose: Real {
+    /// out [cols, rows] = bᵀ in C order.
+    fn transpose_into(b: Mat<Self>, out: &mut [Self]) {
+        transpose_plain(b, out)
+    }
+}
+
+impl Transpose for f32 {
+    fn transpose_into(b: Mat<f32>, out: &mut [f32]) {
+        transpose_f32(b, out)
+    }
+}
+
+impl Transpose for f64 {}
+
 fn variant(cpu: Supported) -> Kernel {
     match cpu.level() {
         #[cfg(target_arch = "x86_64")]
@@ -65,7 +81,7 @@ fn variant(cpu: Supported) -> Kernel {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use crate::matmul::Mat;
+    use crate::linalg::mat::Mat;
 
     /// See `transpose_f32`.
     #[target_feature(enable = "avx")]

@@ -4,75 +4,10 @@
 
 use gemm::Parallelism;
 
-use crate::error::{CoreError, Result};
+use crate::linalg::mat::Mat;
+use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::threads::Disjoint;
-
-/// A row-major matrix view: `rows × cols` elements, row `i` starting at `i * stride`.
-///
-/// The products read it through raw pointers, so a `Mat` always fits in its slice: the fields are
-/// private and the constructors check the extent, in safe code, once.
-#[derive(Clone, Copy, Debug)]
-pub struct Mat<'a, T> {
-    data: &'a [T],
-    rows: usize,
-    cols: usize,
-    stride: usize,
-}
-
-impl<'a, T> Mat<'a, T> {
-    /// The view, or an error when it would reach past the end of `data` (or its extent overflows
-    /// `usize`), or when rows overlap (`stride < cols` with more than one row). An empty matrix
-    /// (`rows` or `cols` 0) fits any slice.
-    pub fn try_new(data: &'a [T], rows: usize, cols: usize, stride: usize) -> Result<Self> {
-        if crate::threads::rows_fit(data.len(), rows, cols, stride) {
-            Ok(Mat {
-                data,
-                rows,
-                cols,
-                // Unread when there is no second row or no column: made the row length, so that
-                // every stride passed on fits in an isize.
-                stride: if rows <= 1 || cols == 0 { cols } else { stride },
-            })
-        } else {
-            Err(CoreError::Value(format!(
-                "a {rows} × {cols} matrix with row stride {stride} does not fit in {} elements",
-                data.len()
-            )))
-        }
-    }
-
-    /// `try_new` for extents the caller has just computed from the slice itself.
-    ///
-    /// # Panics
-    ///
-    /// When the matrix does not fit in `data` (see `try_new`): a bug in the caller, caught before
-    /// any product can read past the slice.
-    pub fn new(data: &'a [T], rows: usize, cols: usize, stride: usize) -> Self {
-        match Self::try_new(data, rows, cols, stride) {
-            Ok(mat) => mat,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// (elements, rows, columns, row stride): for kernels that walk the rows themselves. Row i
-    /// is `data[i * stride .. i * stride + cols]`, within `data` (checked when built).
-    pub fn parts(&self) -> (&'a [T], usize, usize, usize) {
-        (self.data, self.rows, self.cols, self.stride)
-    }
-}
-
-impl<T: Real> Mat<'_, T> {
-    /// Whether every element is finite (no NaN, no ±inf).
-    pub fn all_finite(&self) -> bool {
-        (0..self.rows).all(|r| {
-            let start = r * self.stride;
-            self.data[start..start + self.cols]
-                .iter()
-                .all(|x| x.is_finite())
-        })
-    }
-}
+use crate::runtime::threads::Disjoint;
 
 /// `c = beta·(a · bᵀ) (+ c when accumulate)`: a [m × k], b [n × k] (so bᵀ is [k × n]),
 /// c [m × n] row-major with row stride `ldc`.
@@ -87,9 +22,9 @@ pub fn matmul_abt<T: Real>(
     // a · bᵀ: element (p, j) of bᵀ is b[j, p], at j·stride + p: column stride b.stride, row stride 1.
     product(
         a,
-        b.rows,
-        (b.data, 1, b.stride as isize),
-        b.cols,
+        b.rows(),
+        (b.data(), 1, b.stride() as isize),
+        b.cols(),
         beta,
         c,
         ldc,
@@ -105,24 +40,24 @@ pub fn matmul_abt<T: Real>(
 ///
 /// As `product_raw`: c's a.rows × b.rows block at row stride `ldc` lies within one allocation
 /// that nothing else reads or writes during the call, and `ldc` ≥ b.rows.
-pub unsafe fn matmul_abt_raw<T: Real>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usize) {
+pub unsafe fn matmul_abt_raw<T: Transpose>(a: Mat<T>, b: Mat<T>, c: *mut T, ldc: usize) {
     let mut scratch = Vec::new();
     let rhs = rhs_of(b, &mut scratch);
     // SAFETY: the caller's contract is product_raw's.
-    unsafe { product_raw(a, b.rows, rhs, b.cols, T::one(), c, ldc, false) }
+    unsafe { product_raw(a, b.rows(), rhs, b.cols(), T::one(), c, ldc, false) }
 }
 
 /// bᵀ as gemm's right-hand side (its elements, row and column strides): b's rows where they lie,
 /// or, when there are two or more and they are `TRANSPOSE_MIN_ROW_BYTES` or more apart, b
 /// transposed into `scratch` ([k, n] in C order), which gemm packs faster (`transpose`).
-fn rhs_of<'a, T: Real>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T], isize, isize) {
-    if b.stride * std::mem::size_of::<T>() < TRANSPOSE_MIN_ROW_BYTES || b.rows < 2 {
-        return (b.data, 1, b.stride as isize);
+fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T], isize, isize) {
+    if b.stride() * std::mem::size_of::<T>() < TRANSPOSE_MIN_ROW_BYTES || b.rows() < 2 {
+        return (b.data(), 1, b.stride() as isize);
     }
     scratch.clear();
-    scratch.resize(b.rows * b.cols, T::zero());
+    scratch.resize(b.rows() * b.cols(), T::zero());
     T::transpose_into(b, scratch);
-    (&scratch[..], b.rows as isize, 1)
+    (&scratch[..], b.rows() as isize, 1)
 }
 
 /// `c = a · bᵀ (+ start)` for one big product, split into blocks for the threads of the current
@@ -143,7 +78,7 @@ fn rhs_of<'a, T: Real>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T], isiz
 /// MiniLM's forward on 8 × 128 tokens while the other thread waited; a layer's four products of
 /// 1024 rows, alternating within one process, 60 rounds, three times: 21.3 → 20.7, 21.1 → 20.6,
 /// 22.9 → 22.4 ms (2026-12-03).
-pub fn matmul_abt_threaded<T: Real>(
+pub fn matmul_abt_threaded<T: Transpose>(
     a: Mat<T>,
     b: Mat<T>,
     c: &mut [T],
@@ -151,8 +86,8 @@ pub fn matmul_abt_threaded<T: Real>(
     threads: usize,
     start: Option<&[T]>,
 ) {
-    let n = b.rows;
-    let ldc = checked_output(&*c, a.rows, n, ldc);
+    let n = b.rows();
+    let ldc = checked_output(&*c, a.rows(), n, ldc);
     if let Some(s) = start {
         assert_eq!(s.len(), n, "one starting value a column");
     }
@@ -167,13 +102,13 @@ pub fn matmul_abt_threaded<T: Real>(
         let width = j1 - j0;
         let mut scratch = Vec::new();
         let rhs = rhs_of(
-            Mat::new(&b.data[j0 * b.stride..], width, b.cols, b.stride),
+            Mat::new(&b.data()[j0 * b.stride()..], width, b.cols(), b.stride()),
             &mut scratch,
         );
         // Columns j0 .. j1 of every row: in range (checked by `block`).
-        let band = out.block(j0, a.rows, width, ldc);
+        let band = out.block(j0, a.rows(), width, ldc);
         if let Some(s) = start {
-            for i in 0..a.rows {
+            for i in 0..a.rows() {
                 // SAFETY: row i's columns j0 .. j1 lie in this task's block, which no other task
                 // touches; the slice ends before the product below starts.
                 unsafe { std::slice::from_raw_parts_mut(band.add(i * ldc), width) }
@@ -182,7 +117,16 @@ pub fn matmul_abt_threaded<T: Real>(
         }
         // SAFETY: this task alone writes its block; c does not alias a or b.
         unsafe {
-            product_raw(a, width, rhs, b.cols, T::one(), band, ldc, start.is_some());
+            product_raw(
+                a,
+                width,
+                rhs,
+                b.cols(),
+                T::one(),
+                band,
+                ldc,
+                start.is_some(),
+            );
         }
     };
     if parts == 1 {
@@ -223,9 +167,9 @@ pub fn matmul_ab<T: Real>(
 ) {
     product(
         a,
-        b.cols,
-        (b.data, b.stride as isize, 1),
-        b.rows,
+        b.cols(),
+        (b.data(), b.stride() as isize, 1),
+        b.rows(),
         beta,
         c,
         ldc,
@@ -237,7 +181,7 @@ pub fn matmul_ab<T: Real>(
 /// (no overflow, no overlapping rows).
 fn checked_output<T>(c: &[T], m: usize, n: usize, ldc: usize) -> usize {
     match Mat::try_new(c, m, n, ldc) {
-        Ok(view) => view.stride,
+        Ok(view) => view.stride(),
         Err(e) => panic!("output: {e}"),
     }
 }
@@ -253,7 +197,7 @@ fn product<T: Real>(
     ldc: usize,
     accumulate: bool,
 ) {
-    let ldc = checked_output(&*c, a.rows, n, ldc);
+    let ldc = checked_output(&*c, a.rows(), n, ldc);
     // SAFETY: c is a distinct &mut holding the m × n output at stride ldc (checked just above).
     unsafe { product_raw(a, n, rhs, k_rhs, beta, c.as_mut_ptr(), ldc, accumulate) }
 }
@@ -275,7 +219,7 @@ unsafe fn product_raw<T: Real>(
     ldc: usize,
     accumulate: bool,
 ) {
-    let (m, k) = (a.rows, a.cols);
+    let (m, k) = (a.rows(), a.cols());
     assert_eq!(k, k_rhs, "inner dimensions differ");
     if m == 0 || n == 0 {
         return;
@@ -302,9 +246,9 @@ unsafe fn product_raw<T: Real>(
             1,
             ldc as isize,
             accumulate,
-            a.data.as_ptr(),
+            a.data().as_ptr(),
             1,
-            a.stride as isize,
+            a.stride() as isize,
             rhs.as_ptr(),
             rhs_cs,
             rhs_rs,

@@ -15,7 +15,10 @@
 use rayon::prelude::*;
 
 use crate::error::{fmt_shape, CoreError, Result};
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
+
+pub mod qlinear;
+pub mod round16;
 
 /// Values per block, in every format here.
 pub const BLOCK: usize = 32;
@@ -356,8 +359,23 @@ pub fn dequantize(kind: Kind, data: &[u8], out: &mut [f32]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::test_support::lcg;
+
+    /// Random blocks of `kind`: random bytes, with scales that are ordinary, negative, subnormal.
+    pub(crate) fn random_blocks(kind: Kind, blocks: usize, seed: u64) -> Vec<u8> {
+        let bytes = lcg(seed, blocks * kind.block_bytes());
+        let mut data: Vec<u8> = bytes.iter().map(|v| ((v + 1.0) * 127.9) as u8).collect();
+        let scales = [0x2E66u16, 0xAE66, 0x0123, 0x8010, 0x1C00, 0x3C00];
+        for (b, block) in data.chunks_exact_mut(kind.block_bytes()).enumerate() {
+            block[..2].copy_from_slice(&scales[b % scales.len()].to_le_bytes());
+            if kind == Kind::Q4_1 {
+                block[2..4].copy_from_slice(&scales[(b + 3) % scales.len()].to_le_bytes());
+            }
+        }
+        data
+    }
 
     #[test]
     fn every_half_converts_exactly() {
@@ -391,7 +409,7 @@ mod tests {
     fn every_block_decoder_gives_the_portable_bits() {
         for kind in [Kind::Q4_1, Kind::Q8_0] {
             let blocks = 37;
-            let data = crate::qlinear::tests::random_blocks(kind, blocks, 5);
+            let data = random_blocks(kind, blocks, 5);
             let mut want = vec![0.0f32; blocks * BLOCK];
             let variants = block_variants(kind, crate::simd::Supported::best());
             variants[0](&data, &mut want);

@@ -1,22 +1,92 @@
-//! LayerNorm and RMSNorm rows in float32 with AVX2 registers, bit for bit what `dense::norm_rows`
-//! computes: its sums are eight partial sums (`dense::sum_map`), which here are the eight lanes of
-//! one register, added and at the end combined in the same order; its outputs are the same
-//! operations on each value in the same order (Rust never fuses a · b + c into one rounding).
+//! LayerNorm and RMSNorm of rows, for any `Real`, and for float32 with AVX2 registers bit for bit
+//! what the generic code computes: its sums are eight partial sums (`sum_map`), which there are the
+//! eight lanes of one register, added and at the end combined in the same order; its outputs are
+//! the same operations on each value in the same order (Rust never fuses a · b + c into one
+//! rounding).
 //!
-//! Why: compiled for baseline x86-64, LLVM spread `sum_map`'s eight sums over shuffled halves of
-//! 128-bit registers, and the LayerNorm of [1024, 384] took 190 µs on one thread of this
-//! project's Zen 4. The loop is picked at run time as `simd` describes; both levels above the
-//! baseline have AVX2.
+//! Why the float32 copy: compiled for baseline x86-64, LLVM spread `sum_map`'s eight sums over
+//! shuffled halves of 128-bit registers, several times slower than one AVX2 register. The loop is
+//! picked at run time as `simd` describes; both levels above the baseline have AVX2.
 
 use std::sync::OnceLock;
 
-use crate::dense::{norm_rows, Norm};
+use crate::real::Real;
 use crate::simd::{self, Level, Supported};
 
-type Rows = fn(Norm<f32>, f32, usize, &[f32], &mut [f32]);
+/// Which norm `norm_rows` computes, with its parameters ([d] each).
+#[derive(Clone, Copy)]
+pub enum Norm<'a, T> {
+    /// (x − mean) / √(var + eps) · gamma + beta
+    Layer { gamma: &'a [T], beta: &'a [T] },
+    /// x / √(mean(x²) + eps) · weight
+    Rms { weight: &'a [T] },
+}
+
+/// The norm of each row of x (`d` values) into y, for any `Real`: LayerNorm in two passes (the
+/// mean, then the centred sum of squares) and then the output; `norm_rows_f32` does the same in
+/// the same order with AVX2.
+pub fn norm_rows<T: Real>(norm: Norm<T>, eps: T, d: usize, x: &[T], y: &mut [T]) {
+    let inv_d = T::one() / T::from_f64_lossy(d as f64);
+    for (y_row, x_row) in y.chunks_mut(d).zip(x.chunks(d)) {
+        match norm {
+            Norm::Layer { gamma, beta } => {
+                let mean = sum_map(x_row, |v| v) * inv_d;
+                let var = sum_map(x_row, |v| (v - mean) * (v - mean)) * inv_d;
+                let inv_std = T::one() / (var + eps).sqrt();
+                for (((o, &v), &g), &b) in y_row.iter_mut().zip(x_row).zip(gamma).zip(beta) {
+                    *o = (v - mean) * inv_std * g + b;
+                }
+            }
+            Norm::Rms { weight } => {
+                let inv_rms = T::one() / (sum_map(x_row, |v| v * v) * inv_d + eps).sqrt();
+                for ((o, &v), &w) in y_row.iter_mut().zip(x_row).zip(weight) {
+                    *o = v * inv_rms * w;
+                }
+            }
+        }
+    }
+}
+
+/// Σ f(x_i) in eight independent partial sums: a single running sum is a serial dependency chain
+/// that the compiler may not reorder (floating-point addition is not associative), while eight
+/// lanes let it use SIMD registers.
+#[inline]
+pub fn sum_map<T: Real>(x: &[T], f: impl Fn(T) -> T) -> T {
+    const LANES: usize = 8;
+    let mut acc = [T::zero(); LANES];
+    let (main, tail) = x.split_at(x.len() - x.len() % LANES);
+    for c in main.chunks_exact(LANES) {
+        for l in 0..LANES {
+            acc[l] = acc[l] + f(c[l]);
+        }
+    }
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for &v in tail {
+        sum = sum + f(v);
+    }
+    sum
+}
+
+/// The norms for each element type: float32 through `norm_rows_f32`, others by `norm_rows`.
+pub trait NormRows: Real {
+    /// LayerNorm or RMSNorm of each row of x (`d` values) into y.
+    fn norm_rows(norm: Norm<Self>, eps: Self, d: usize, x: &[Self], y: &mut [Self]) {
+        norm_rows(norm, eps, d, x, y)
+    }
+}
+
+impl NormRows for f32 {
+    fn norm_rows(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
+        norm_rows_f32(norm, eps, d, x, y)
+    }
+}
+
+impl NormRows for f64 {}
+
+type Kernel = fn(Norm<f32>, f32, usize, &[f32], &mut [f32]);
 
 /// The implementation for a level this CPU supports.
-fn variant(cpu: Supported) -> Rows {
+fn variant(cpu: Supported) -> Kernel {
     match cpu.level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu` proves AVX2 (with FMA, unused here), the feature this copy needs.
@@ -27,9 +97,9 @@ fn variant(cpu: Supported) -> Rows {
     }
 }
 
-/// `dense::norm_rows` for float32: each row of x (`d` values) normalised into y.
+/// `norm_rows` for float32: each row of x (`d` values) normalised into y.
 pub fn norm_rows_f32(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
-    static CHOSEN: OnceLock<Rows> = OnceLock::new();
+    static CHOSEN: OnceLock<Kernel> = OnceLock::new();
     simd::pick(&CHOSEN, variant)(norm, eps, d, x, y)
 }
 
@@ -37,7 +107,7 @@ pub fn norm_rows_f32(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f3
 mod x86 {
     use std::arch::x86_64::*;
 
-    use crate::dense::Norm;
+    use super::Norm;
 
     const LANES: usize = 8;
 
@@ -70,7 +140,7 @@ mod x86 {
         total
     }
 
-    /// See `dense::norm_rows`; x and y hold whole rows of `d` values, the parameters `d` each.
+    /// See `super::norm_rows`; x and y hold whole rows of `d` values, the parameters `d` each.
     #[target_feature(enable = "avx2")]
     pub unsafe fn norm_rows(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f32]) {
         if d == 0 {

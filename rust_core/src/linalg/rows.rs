@@ -7,7 +7,7 @@
 //! are `row_stride` elements apart. `Rows` is an array seen as its flat list of rows, for the
 //! elementwise and row-wise kernels.
 
-use crate::matmul::Mat;
+use crate::linalg::mat::Mat;
 
 /// Where the matrices of one array lie in its slice: batch b's matrix starts at `start(b)` and its
 /// rows are `row_stride` elements apart, each row contiguous. Batch offsets are computed, not
@@ -77,6 +77,62 @@ impl Layout {
             self.start(b) + r0 * self.row_stride
         };
         Mat::new(&data[start.min(data.len())..], rows, cols, self.row_stride)
+    }
+}
+
+/// Where the matrices of an array [..., rows, cols] lie when it is read in place: from its shape,
+/// its strides and its item size (both in bytes), the layout and the elements from its first to
+/// the last one it reaches. None when it must be copied instead: fewer than 2 dimensions, nothing
+/// to read, rows that are not contiguous or that overlap, a negative stride or one that is not a
+/// whole number of items. Axes of length 1 are never stepped along, so their strides (which NumPy
+/// leaves arbitrary) are taken as 0.
+pub fn strided_layout(
+    shape: &[usize],
+    strides: &[isize],
+    item: isize,
+    rows: usize,
+    cols: usize,
+) -> Option<(Layout, usize)> {
+    let nd = shape.len();
+    if nd < 2
+        || strides.len() != nd
+        || item <= 0
+        || cols == 0
+        || shape.contains(&0)
+        || (cols > 1 && strides[nd - 1] != item)
+    {
+        return None;
+    }
+    // Element strides; 0 along axes of length 1.
+    let mut steps = Vec::with_capacity(nd - 1);
+    for (&size, &stride) in shape[..nd - 1].iter().zip(strides) {
+        if size == 1 {
+            steps.push(0);
+        } else if stride < 0 || stride % item != 0 {
+            return None;
+        } else {
+            steps.push((stride / item) as usize);
+        }
+    }
+    let row_stride = if rows > 1 { steps[nd - 2] } else { cols };
+    if rows > 1 && row_stride < cols {
+        return None; // rows overlap
+    }
+    let last = shape[..nd - 1]
+        .iter()
+        .zip(&steps)
+        .map(|(&size, &step)| (size - 1) * step)
+        .sum::<usize>();
+    let layout = Layout::strided(&shape[..nd - 2], &steps[..nd - 2], row_stride);
+    Some((layout, last + cols))
+}
+
+/// (rows, columns) of an array [..., rows, cols]: (1, cols) for one dimension, (1, 1) for none.
+pub fn rows_and_cols(shape: &[usize]) -> (usize, usize) {
+    match shape {
+        [.., n, cols] => (*n, *cols),
+        [cols] => (1, *cols),
+        [] => (1, 1),
     }
 }
 
@@ -155,15 +211,38 @@ mod tests {
 
     #[test]
     fn rows_of_a_column_block_and_of_a_head_view() {
-        let data: Vec<u32> = (0..48).collect(); // a [2, 3, 8] array
-                                                // Its columns 4..8, a column block: [2, 3, 4] with rows 8 apart.
+        // A [2, 3, 8] array; its columns 4..8, a column block: [2, 3, 4] with rows 8 apart.
+        let data: Vec<u32> = (0..48).collect();
         let block = Rows::strided(&data[4..], Layout::strided(&[2], &[24], 8), 3, 4);
         assert_eq!(block.row(0), &[4, 5, 6, 7]);
         assert_eq!(block.row(4), &[36, 37, 38, 39]); // batch 1, row 1
-                                                     // Batch 0 seen as [3, 2, 4] and split into heads: [2, 3, 4], head 1 at column 4.
+
+        // Batch 0 seen as [3, 2, 4] and split into heads: [2, 3, 4], head 1 at column 4.
         let heads = Rows::strided(&data, Layout::strided(&[2], &[4], 8), 3, 4);
         assert_eq!(heads.row(3), &[4, 5, 6, 7]); // head 1, row 0
         assert_eq!(heads.row(5), &[20, 21, 22, 23]); // head 1, row 2
         assert_eq!(Rows::contiguous(&data, 8).row(5), &data[40..48]);
+    }
+
+    #[test]
+    fn strided_layouts_of_views_read_in_place() {
+        // Columns 4..8 of a float32 [2, 3, 8] array: [2, 3, 4], rows 32 bytes apart.
+        let (layout, len) = strided_layout(&[2, 3, 4], &[96, 32, 4], 4, 3, 4).unwrap();
+        assert_eq!(layout, Layout::strided(&[2], &[24], 8));
+        assert_eq!(len, 24 + 2 * 8 + 4);
+        // An axis of length 1 steps nowhere, whatever NumPy says its stride is.
+        let (layout, _) = strided_layout(&[1, 3, 4], &[-7, 32, 4], 4, 3, 4).unwrap();
+        assert_eq!(layout, Layout::strided(&[1], &[0], 8));
+        // Copied instead: strided columns, overlapping rows, a negative stride, a part of an
+        // item, nothing to read, one dimension.
+        assert!(strided_layout(&[3, 4], &[32, 8], 4, 3, 4).is_none());
+        assert!(strided_layout(&[3, 4], &[8, 4], 4, 3, 4).is_none());
+        assert!(strided_layout(&[2, 3, 4], &[-96, 32, 4], 4, 3, 4).is_none());
+        assert!(strided_layout(&[3, 4], &[33, 4], 4, 3, 4).is_none());
+        assert!(strided_layout(&[0, 4], &[16, 4], 4, 0, 4).is_none());
+        assert!(strided_layout(&[4], &[4], 4, 1, 4).is_none());
+        assert_eq!(rows_and_cols(&[2, 3, 4]), (3, 4));
+        assert_eq!(rows_and_cols(&[4]), (1, 4));
+        assert_eq!(rows_and_cols(&[]), (1, 1));
     }
 }

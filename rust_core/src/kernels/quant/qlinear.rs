@@ -20,11 +20,12 @@
 
 use std::sync::OnceLock;
 
-use crate::matmul::{matmul_abt_raw, Mat};
-use crate::quant::{dequantize_blocks, Kind, BLOCK};
-use crate::round16::{rounded_values, Rounded, RoundedRow};
+use crate::kernels::quant::round16::{rounded_values, Rounded, RoundedRow};
+use crate::kernels::quant::{dequantize_blocks, Kind, BLOCK};
+use crate::linalg::mat::Mat;
+use crate::linalg::matmul::matmul_abt_raw;
+use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
 use crate::simd::{self, Level, Supported};
-use crate::threads::{for_each_part, num_threads, Disjoint};
 
 /// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
 /// is shared by enough rows to pay for its decoding. Measured here (2 threads, SmolLM2's
@@ -77,7 +78,7 @@ type Dot = unsafe fn(w_row: &[u8], x: RoundedRow<'_>) -> f32;
 /// The portable reference: each block's integer sum, scaled and added in order.
 mod portable {
     use super::*;
-    use crate::quant::f16_to_f32;
+    use crate::kernels::quant::f16_to_f32;
 
     fn half(block: &[u8], at: usize) -> f32 {
         f16_to_f32(u16::from_le_bytes([block[at], block[at + 1]]))
@@ -378,24 +379,11 @@ thread_local! {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::quant::dequantize;
+    use crate::kernels::quant::dequantize;
+    use crate::kernels::quant::tests::random_blocks;
     use crate::test_support::lcg;
-
-    /// Random blocks of `kind`: random bytes, with scales that are ordinary, negative, subnormal.
-    pub(crate) fn random_blocks(kind: Kind, blocks: usize, seed: u64) -> Vec<u8> {
-        let bytes = lcg(seed, blocks * kind.block_bytes());
-        let mut data: Vec<u8> = bytes.iter().map(|v| ((v + 1.0) * 127.9) as u8).collect();
-        let scales = [0x2E66u16, 0xAE66, 0x0123, 0x8010, 0x1C00, 0x3C00];
-        for (b, block) in data.chunks_exact_mut(kind.block_bytes()).enumerate() {
-            block[..2].copy_from_slice(&scales[b % scales.len()].to_le_bytes());
-            if kind == Kind::Q4_1 {
-                block[2..4].copy_from_slice(&scales[(b + 3) % scales.len()].to_le_bytes());
-            }
-        }
-        data
-    }
 
     /// Σ x_i w_i and Σ |x_i| |w|_i in float64, for each (row of x, row of the blocks `w`), where
     /// |w|_i is |d q_i| + |m| for Q4_1 (the dots sum d Σ q x and m Σ x of a block apart, so their
@@ -561,10 +549,10 @@ pub(crate) mod tests {
                 for (name, run) in &runs {
                     let mut outs = Vec::new();
                     for threads in [1, 3] {
-                        crate::threads::set_num_threads(threads).unwrap();
+                        crate::runtime::threads::set_num_threads(threads).unwrap();
                         let mut y = vec![f32::NAN; rows * d_out];
                         // In the pool (the prompt's way) and outside it (the team's).
-                        crate::threads::run(usize::MAX, || run(&mut y)).unwrap();
+                        crate::runtime::threads::run(usize::MAX, || run(&mut y)).unwrap();
                         let what =
                             format!("{kind:?} {name} threads={threads} {rows}×{d_in}→{d_out}");
                         assert_close(&y, &want, &reach, d_in, &what);

@@ -6,15 +6,11 @@
 use rayon::prelude::*;
 
 use crate::error::{CoreError, Result};
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::real::Id;
+use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// Rows per parallel task: copying a row is cheap, so tasks need many of them to pay for the split.
 const ROWS_PER_TASK: usize = 256;
-
-/// An id of any integer type: widening to `i128` keeps every value of every type exact, so
-/// `u64::MAX` is reported as itself rather than wrapping to −1.
-pub trait Id: Copy + Send + Sync + Into<i128> {}
-impl<I: Copy + Send + Sync + Into<i128>> Id for I {}
 
 /// Check every id against the vocabulary: an IndexError naming the first bad id (in order).
 pub fn check_ids<I: Id>(ids: &[I], vocab_size: usize) -> Result<()> {

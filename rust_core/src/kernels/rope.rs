@@ -14,11 +14,10 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::embedding::Id;
 use crate::error::{checked_len, fmt_shape, py_float_repr, CoreError, Result};
-use crate::real::Real;
-use crate::rows::Rows;
-use crate::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::linalg::rows::Rows;
+use crate::real::{Id, Real};
+use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
 
 /// The shape of a `rope` call: x is [batch, n, d] once its leading dimensions are flattened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

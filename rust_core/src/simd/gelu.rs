@@ -8,6 +8,7 @@
 
 use std::sync::OnceLock;
 
+use crate::real::Real;
 use crate::simd::{self, mul_add, Level, Supported};
 
 /// erf(z) for float32. GELU built on it is within 2·ε·|x| of the float64 value everywhere (tested).
@@ -79,10 +80,10 @@ fn gelu_baseline(x: &[f32], y: &mut [f32]) {
     gelu_body::<false>(x, y)
 }
 
-type Gelu = fn(&[f32], &mut [f32]);
+type Body = fn(&[f32], &mut [f32]);
 
 /// The implementation for a level this CPU supports.
-fn variant(cpu: Supported) -> Gelu {
+fn variant(cpu: Supported) -> Body {
     match cpu.level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu` proves AVX-512F, the feature this body was compiled for.
@@ -96,8 +97,29 @@ fn variant(cpu: Supported) -> Gelu {
 
 /// `y[i] = GELU(x[i])` with the best variant for this CPU.
 pub fn gelu_f32_slice(x: &[f32], y: &mut [f32]) {
-    static CHOSEN: OnceLock<Gelu> = OnceLock::new();
+    static CHOSEN: OnceLock<Body> = OnceLock::new();
     simd::pick(&CHOSEN, variant)(x, y)
+}
+
+/// The exact GELU for each element type.
+pub trait Gelu: Real {
+    /// `y[i] = 0.5 · x[i] · (1 + erf(x[i] / √2))`. f32 uses the vectorised erf above; f64 keeps
+    /// libm's erf.
+    fn gelu_into(x: &[Self], y: &mut [Self]);
+}
+
+impl Gelu for f32 {
+    fn gelu_into(x: &[f32], y: &mut [f32]) {
+        gelu_f32_slice(x, y)
+    }
+}
+
+impl Gelu for f64 {
+    fn gelu_into(x: &[f64], y: &mut [f64]) {
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = 0.5 * v * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2));
+        }
+    }
 }
 
 #[cfg(test)]
