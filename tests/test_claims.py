@@ -400,7 +400,24 @@ def gate_and_relu(text: str) -> Iterator[tuple[Any, ...]]:
             yield gate, relu, label
 
 
+def prompt_losses(text: str) -> Iterator[tuple[Any, ...]]:
+    """Losses along a prompt of the sentence's tokens: drawn from the sentence, one of them large
+    (as a word guessed from almost nothing), and all alike."""
+    from transformer_walk.models.toy import tokenize
+
+    tokens = tokenize(text)[:40]
+    if len(tokens) < 2:
+        return
+    labels = [f"{p + 1} · {token}" for p, token in enumerate(tokens)][1:]
+    rng = np.random.default_rng(len(text))
+    losses = rng.gamma(2.0, 1.0, size=len(labels))
+    yield losses, labels
+    yield np.where(np.arange(len(labels)) == 0, 40.0, losses), labels
+    yield np.full(len(labels), 3.0), labels
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
+    "transformer_walk.app.views.next_token.one_token_loss": prompt_losses,
     "transformer_walk.app.views.then_and_now.gqa_sentence": cache_configs,
     "transformer_walk.app.views.then_and_now.ffn_sentence": gate_and_relu,
     "transformer_walk.topics.cnn.paths_claim": comparisons,

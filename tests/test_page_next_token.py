@@ -130,6 +130,22 @@ def test_the_loss_and_perplexity_follow_the_logits(language: str, model: SmolLM2
     assert translate(key, language, **fields) in markdowns(at)
 
 
+def test_a_short_prompts_perplexity_is_traced_to_its_token(model: SmolLM2) -> None:
+    """Guards against a canned "far from what the model expects" under "Tom loves his": its
+    perplexity rests on " loves", guessed from "Tom" alone, and the page says so."""
+    at = open_page("en")
+    no_exception(at)
+    ids = model.tokenize("Tom loves his")
+    z = model.logits(ids).astype(np.float64)
+    logp = z - z.max(axis=1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
+    losses = -logp[np.arange(len(ids) - 1), ids[1:]]
+    assert losses[0] > losses.sum() / 2  # " loves" carries most of it
+    said = [m for m in markdowns(at) if m.startswith("Most of it comes from one token")]
+    assert len(said) == 1 and "2 · " in said[0], markdowns(at)
+    assert not any("far from what the model expects" in m for m in markdowns(at))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_chinese_an_empty_and_a_long_prompt(language: str) -> None:
     at = open_page(language)

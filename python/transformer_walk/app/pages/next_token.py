@@ -17,7 +17,7 @@ import streamlit as st
 
 from transformer_walk.app.caches import smollm2_attention, smollm2_on, smollm2_scoring
 from transformer_walk.app.charts import next_token as charts
-from transformer_walk.app.i18n import t
+from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
 from transformer_walk.app.views import next_token as views
@@ -229,6 +229,10 @@ def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> No
         left.metric(t("next_token.metric.loss"), f"{float(np.mean(losses)):.3f}")
         right.metric(t("next_token.metric.ppl"), f"{ppl:,.1f}")
     st.markdown(t(key, **fields))
+    if ppl is not None:
+        labels = token_axis(_labels(model, prompt_ids))[1:]
+        if (one := say(views.one_token_loss(losses, labels))) is not None:
+            st.markdown(one)
 
 
 def _speed_and_cache(model: SmolLM2, state: dict[str, Any], n_total: int) -> None:

@@ -186,10 +186,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（词表共 {vocab} 个）。",
     },
     "next_token.ppl.lost": {
-        "en": "A perplexity of {ppl}: as unsure as a uniform choice among {share} of its {vocab} "
-        "tokens — this text is far from what the model expects.",
-        "zh": "困惑度为 {ppl}：相当于在全部 {vocab} 个 token 的 {share} 里平均地选一个——"
-        "这段文字与模型的预期相差很远。",
+        "en": "A perplexity of {ppl}: on average as unsure as a uniform choice among {share} of "
+        "its {vocab} tokens.",
+        "zh": "困惑度为 {ppl}：平均而言，相当于在全部 {vocab} 个 token 的 {share} 里平均地选一个。",
+    },
+    "next_token.ppl.one_token": {
+        "en": "Most of it comes from one token: **{token}** has a loss of {loss} nats of the "
+        "{total} in all, guessed with {before} {before:token|tokens} before it. Without it the "
+        "perplexity would be {rest}.",
+        "zh": "其中大部分来自一个 token：**{token}** 的损失是 {loss} 奈特（总共 {total}），"
+        "猜它的时候前面只有 {before} 个 token。去掉它，困惑度会是 {rest}。",
     },
     "next_token.speed.title": {
         "en": "Reading in one pass, writing one at a time",

@@ -15,6 +15,7 @@ import numpy as np
 
 from transformer_walk.models.smollm2 import Sampler, SmolLM2Config
 from transformer_walk.models.smollm2.sampling import softmax64
+from transformer_walk.topics.claims import Claim, claim, position_of
 
 #: The visible mark of a byte-level BPE token's leading space ("Ġ" in the vocabulary).
 FLOAT32_BYTES = 4
@@ -84,6 +85,43 @@ def token_losses(logits: np.ndarray, ids: Sequence[int]) -> np.ndarray:
 def perplexity(losses: np.ndarray) -> float | None:
     """exp(mean loss); None without a loss (a one-token prompt)."""
     return float(math.exp(float(np.mean(losses)))) if len(losses) else None
+
+
+def _one_token_holds(said: Claim, losses: np.ndarray, labels: Sequence[str]) -> bool:
+    """The named token's loss is over half the total, and the fields are its numbers."""
+    loss = np.asarray(losses, dtype=np.float64)
+    k = list(labels).index(str(said.fields["token"]))
+    rest = np.delete(loss, k)
+    return (
+        len(loss) >= 2
+        and loss[k] > loss.sum() / 2
+        and said.fields["loss"] == f"{loss[k]:.2f}"
+        and said.fields["total"] == f"{loss.sum():.2f}"
+        and said.fields["before"] == position_of(said.fields["token"])
+        and said.fields["rest"] == f"{math.exp(float(rest.mean())):,.1f}"
+    )
+
+
+@claim(_one_token_holds)
+def one_token_loss(losses: np.ndarray, labels: Sequence[str]) -> Claim | None:
+    """When one predicted token carries more than half of the prompt's loss, which one, with how
+    many tokens before it, and the perplexity without it: a short prompt's perplexity often rests
+    on a word guessed from almost nothing. ``labels``: the predicted tokens ("2 · loves"), one
+    per loss. None for fewer than two losses or a loss spread over the tokens."""
+    loss = np.asarray(losses, dtype=np.float64)
+    if len(loss) < 2 or len(labels) != len(loss):
+        return None
+    k = int(np.argmax(loss))
+    if not loss[k] > loss.sum() / 2:
+        return None
+    fields = {
+        "token": labels[k],
+        "loss": f"{loss[k]:.2f}",
+        "total": f"{loss.sum():.2f}",
+        "before": position_of(labels[k]),
+        "rest": f"{math.exp(float(np.delete(loss, k).mean())):,.1f}",
+    }
+    return Claim("next_token.ppl.one_token", fields)
 
 
 def perplexity_reading(value: float | None, vocab: int) -> tuple[str, dict[str, str]]:
