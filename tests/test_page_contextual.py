@@ -212,7 +212,7 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     )
     verdict = "not_closer" if dist[-1] <= dist[0] else ("closer" if rank == 1 else "all_closer")
     message = translate(
-        f"contextual.track.{verdict}", language, a="his", b="tom", first=f"{dist[0]:.3f}",
+        f"contextual.track.{verdict}", language, a="4 · his", b="2 · tom", first=f"{dist[0]:.3f}",
         last=f"{dist[-1]:.3f}", best=f"{dist.max():.3f}", at=int(np.argmax(dist)), rank=rank,
         rank0=by_cos0.index(1) + 1, m=len(others),
     )  # fmt: skip
@@ -223,7 +223,7 @@ def test_his_tracked_toward_tom(language: str, model) -> None:  # noqa: ANN001
     tide_text = translate(
         f"contextual.track.{alike}",
         language,
-        a="his",
+        a="4 · his",
         o_first=f"{tide[0]:.3f}",
         o_last=f"{tide[-1]:.3f}",
     )
@@ -575,7 +575,8 @@ def test_toward_without_tom_starts_on_the_most_attended_token(language: str, mod
         atol=1e-5,
     )  # fmt: skip
     caption = translate(
-        "contextual.track.by_attention", language, preferred="tom", a="his", b="daughter",
+        "contextual.track.by_attention", language, preferred="tom", a=f"{i + 1} · his",
+        b=f"{j + 1} · daughter",
         weight=f"{mean[j]:.3f}", layers=6, heads=12,
     )  # fmt: skip
     assert any(c.value == caption for c in at.caption), [c.value for c in at.caption]

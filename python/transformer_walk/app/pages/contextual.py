@@ -321,8 +321,8 @@ def _track(backend: str) -> None:
             t(
                 "contextual.track.by_attention",
                 preferred=minilm_tokens.DEFAULT_TARGETS[0],
-                a=out.tokens[i],
-                b=out.tokens[j],
+                a=options[i],
+                b=options[j],
                 weight=f"{weight:.3f}",
                 layers=out.attentions.shape[0],
                 heads=out.attentions.shape[1],
@@ -368,7 +368,7 @@ def _track(backend: str) -> None:
             t("contextual.track.col.dist"): st.column_config.NumberColumn(format="%.2f"),
         },
     )
-    ti, tj = out.tokens[i], out.tokens[j]
+    ti, tj = options[i], options[j]  # "3 · 行": a word can occur twice
     verdict = vector_views.drift_verdict(list(dist.cosine), [int(r) for r in ranks])
     st.markdown(
         t(

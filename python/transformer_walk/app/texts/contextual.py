@@ -359,8 +359,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "contextual.track.token": {"en": "Token to follow", "zh": "要跟踪的 token"},
     "contextual.track.toward": {"en": "Toward", "zh": "是否靠近"},
     "contextual.track.by_attention": {
-        "en": "This sentence has no “{preferred}”, so “Toward” starts on “{b}”: the token “{a}” "
-        "gives the most attention, averaged over all {layers} layers × {heads} heads (mean "
+        "en": "This sentence has no “{preferred}”, so “Toward” starts on “{b}”, the token “{a}” "
+        "gives the most attention to, averaged over all {layers} layers × {heads} heads (mean "
         "weight {weight}; [CLS], [SEP], [UNK] and tokens without a letter or digit left "
         "out).",
         "zh": "这个句子里没有 “{preferred}”，所以“是否靠近”一开始选的是 “{b}”："
