@@ -202,8 +202,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "minilm_attention.rank.says.not_above": {
         "en": "**{head}** gives “{target}” {weight} of “{query}”'s weight. Position alone "
-        "predicts {predicted}: {basis}. Above would take more than {ratio} times that and more "
-        "than an even share ({uniform}), so it is **not above** what position alone predicts.",
+        "predicts {predicted}: {basis}. To count as above, the weight would have to exceed "
+        "{ratio} times that and an even share ({uniform}); it does not, so it is **not above** "
+        "what position alone predicts.",
         "zh": "**{head}** 把“{query}”的 {weight} 权重给了“{target}”。仅凭位置预测的是 "
         "{predicted}：{basis}。要算高于，需要超过它的 {ratio} 倍并超过平均分配的份额"
         "（{uniform}），所以**不高于**仅凭位置的预测。",

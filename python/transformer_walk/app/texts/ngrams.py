@@ -224,10 +224,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "These columns count the n-grams a text really contains, without the ⟨s⟩ and ⟨/s⟩ "
         "markers the probability chain above adds at its ends: your {words} "
         "{words:token holds|tokens hold} {bigrams} {bigrams:bigram|bigrams} here, and make "
-        "{factors} bigram {factors:factor|factors} there.",
+        "{factors} {factors:factor|factors} in the chain there (one per token, and one for ⟨/s⟩).",
         "zh": "这几列统计的是文本里实际包含的 n-gram，不含上面概率链在两端补上的 ⟨s⟩ 和 ⟨/s⟩："
         "你的 {words} 个 token 在这里是 {bigrams} 个 bigram，"
-        "在上面的二元模型里则是 {factors} 个因子。",
+        "在上面的概率链里则是 {factors} 个因子（每个 token 一个，⟨/s⟩ 再一个）。",
     },
     "ngrams.sparse.summary": {
         "en": "At n = {n} the training text contains {seen} different n-grams out of {possible} "
