@@ -71,7 +71,9 @@ def test_page_renders_with_computed_numbers(language: str) -> None:
     assert metrics(at, label) == [f"{off:.3f}"]
     assert metrics(at, translate("scaling.sat.metric.max_on", language, d_k=64)) == [f"{on:.3f}"]
     rust = translate("backend.rust", language)
-    caption = translate("scaling.sat.computed", language, backend=rust, rows=2 * 11 * 200, n=4)
+    caption = translate(
+        "scaling.sat.computed", language, backend=rust, rows=f"{2 * 11 * 200:,}", n=4
+    )
     if backend_status("rust").available:
         assert any(c.value == caption for c in at.caption)
 
@@ -172,7 +174,7 @@ def test_long_sentences_cap_the_keys() -> None:
 def test_every_backend(app_backend: str) -> None:
     at = open_page()
     label = pick_backend(at, app_backend)
-    assert any(f"**{label}**" in c.value and "4400 rows" in c.value for c in at.caption)
+    assert any(f"**{label}**" in c.value and "4,400 rows" in c.value for c in at.caption)
     off, _on = saturation_at(64, n_keys=4, trials=200)
     assert metrics(at, "largest weight, d_k = 64, unscaled") == [f"{off:.3f}"]
 

@@ -85,7 +85,7 @@ def _sequence(patches: vit.Patches, image: np.ndarray) -> None:
     m1.metric("p", str(p))
     m2.metric(t("beyond_text.metric.grid"), shape_label((rows, cols), times=True))
     m3.metric(t("beyond_text.metric.n"), str(patches.n))
-    m4.metric(t("beyond_text.metric.width"), str(width))
+    m4.metric(t("beyond_text.metric.width"), f"{width:,}")
     h, w = image.shape[:2]
     st.latex(
         rf"n = \frac{{H}}{{p}}\cdot\frac{{W}}{{p}} = \frac{{{h}}}{{{p}}}\cdot\frac{{{w}}}{{{p}}}"

@@ -247,7 +247,7 @@ def _memory(sizes: tuple[int, ...]) -> None:
     )  # fmt: skip
     st.dataframe(
         pd.DataFrame(
-            {"n": ns, label_full: [human_bytes(b) for b in full],
+            {"n": [f"{n:,}" for n in ns], label_full: [human_bytes(b) for b in full],
              label_tile: [human_bytes(b) for b in tiled]}
         ),
         hide_index=True,

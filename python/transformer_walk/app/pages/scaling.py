@@ -124,7 +124,7 @@ def _variance_section() -> None:
     )
     samples = st.select_slider(
         t("scaling.samples"), options=[200, 500, 1000, 2000, 5000, 10000], value=2000,
-        key=SAMPLES_KEY, help=t("scaling.samples_help"),
+        key=SAMPLES_KEY, help=t("scaling.samples_help"), format_func=lambda v: f"{v:,}",
     )  # fmt: skip
     result = _variance(int(samples))
     raw, scaled, theory = (
@@ -179,7 +179,7 @@ def _variance_section() -> None:
     st.caption(
         t(
             "scaling.var.note",
-            samples=result.samples,
+            samples=f"{result.samples:,}",
             d_k=ORIGINAL_D_K,
             var=f"{result.unscaled[at]:.1f}",
             std=f"{np.sqrt(result.unscaled[at]):.1f}",
@@ -226,7 +226,7 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
         t(
             "scaling.sat.computed",
             backend=t(f"backend.{backend}"),
-            rows=2 * len(result.d_ks) * result.trials,
+            rows=f"{2 * len(result.d_ks) * result.trials:,}",
             n=n_keys,
         )
     )
