@@ -303,8 +303,8 @@ pub fn attention_work(dims: &Dims) -> usize {
 }
 
 /// Query rows per task: with BLOCK_K keys per tile, a 128 × 256 score tile (128 KB of float32) and
-/// the matching K and V tiles stay within a core's L2 cache for d_k up to a few hundred. 128 rows
-/// rather than 64 made [1, 4, 4096, 64] about 8 % faster here (fewer, larger products).
+/// the matching K and V tiles stay within a core's L2 cache for d_k up to a few hundred, and 128
+/// rows give gemm fewer, larger products than 64 would (docs/performance.md).
 const BLOCK_Q: usize = 128;
 /// Keys per tile.
 const BLOCK_K: usize = 256;
@@ -371,7 +371,7 @@ struct Scratch<T> {
 
 impl<T: Real> Scratch<T> {
     /// Room for one tile of a call with n query rows and m keys: a generated token's (n = 1) is
-    /// 1 × m, where a full tile's 128 KB was zeroed (and its pages faulted in) on every call.
+    /// 1 × m, so that its calls do not zero a full tile's 128 KB (and fault its pages in).
     fn new(n: usize, m: usize) -> Self {
         let rows = n.min(BLOCK_Q);
         Scratch {
@@ -546,9 +546,10 @@ fn weights_and_output_block<T: ExpSum>(
 
 /// Split `out` ([batch, n, row_len]) into (batch, first query row, block of BLOCK_Q rows) tasks and
 /// run them: across the pool when the call is big and on it; off the pool, over the low-latency
-/// team (`threads::for_each_part`) from a generated token's size up (one query row per head
-/// against a cache of a few hundred keys: 2048 keys 1.6–1.8× faster on two threads, alone);
-/// else one after another here. Each task gets scratch with room for a tile of `keys` keys.
+/// team (`threads::for_each_part`) from a generated token's size up (one query row per head against
+/// a cache of a few hundred keys, a call of microseconds that still gains from a second thread when
+/// the team wakes it; docs/performance.md); else one after another here. Each task gets scratch
+/// with room for a tile of `keys` keys.
 fn for_each_block<T, F>(out: &mut [T], n: usize, row_len: usize, keys: usize, work: usize, f: F)
 where
     T: Real,

@@ -129,8 +129,8 @@ pub fn linear_work<T: FewRows>(rows: usize, d_in: usize, d_out: usize) -> usize 
 
 /// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in]. A few rows go to
 /// `skinny`; more make one product, which on the pool is split by blocks of output columns
-/// (`matmul_abt_threaded`: each block packs only its rows of the weights; row blocks, each
-/// repacking all of them, measured slower than NumPy here).
+/// (`matmul_abt_threaded`: each block packs only its rows of the weights, where blocks of rows
+/// would each repack all of them; docs/performance.md).
 pub fn linear<T: FewRows + Transpose>(
     x: &[T],
     weight: &[T],
@@ -177,8 +177,8 @@ const NORM_ROWS_PER_PART: usize = 32;
 
 /// `rows(x_part, y_part)` over parts of `NORM_ROWS_PER_PART` whole rows (`d` values each),
 /// spread over the threads by `for_each_part`: on the low-latency team when called outside the
-/// pool, as the binding calls the norms (on this machine rayon's hand-off, waking a pool thread
-/// and then the caller, cost about as much as the LayerNorm of [1024, 384] on one thread).
+/// pool, as the binding calls the norms (rayon's hand-off, waking a pool thread and then the
+/// caller, costs about as much as the norms themselves; docs/performance.md).
 fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &(dyn Fn(&[T], &mut [T]) + Sync)) {
     if d == 0 || y.is_empty() {
         return;

@@ -26,8 +26,9 @@ pub fn check_ids<I: Id>(ids: &[I], vocab_size: usize) -> Result<()> {
     }
 }
 
-/// The work of copying `elements` numbers, for `threads::run`: one unit per number. Measured
-/// here at 4.7M float32 (a [30522, 384] table), two threads took 0.73 ms against 1.01 ms on one.
+/// The work of copying `elements` numbers, for `threads::run`: one unit per number, which puts a
+/// copy of a [30522, 384] table (4.7M float32) on the pool, where a second thread speeds it up
+/// (docs/performance.md).
 pub fn lookup_work(elements: usize) -> usize {
     elements
 }
@@ -58,13 +59,13 @@ const STREAM_MIN_BYTES: usize = 1 << 22;
 
 /// Rows shorter than this are copied normally. A row that does not start on a cache line (NumPy
 /// aligns arrays to 16 bytes) begins and ends with part-lines, written with normal stores; in
-/// short rows those dominate and streaming lost: measured here at d = 64 float32 (256-byte rows),
-/// 100,000 ids took 1.45 ms streamed against 0.97 ms copied; at d = 384, 0.67 against 1.32 ms.
+/// short rows (d = 64 float32: 256 bytes) those dominate and streaming loses, while rows of
+/// d = 384 (1.5 KB) gain from it (docs/performance.md).
 const STREAM_MIN_ROW_BYTES: usize = 1024;
 
 /// Rows are prefetched this many ids ahead: a table row is a random address, so the hardware
-/// prefetcher cannot guess it. Measured here on [32, 512] ids of a [30522, 384] table: 2.3 ms
-/// without, 1.5 ms at 4–8 rows ahead (one thread).
+/// prefetcher cannot guess it, and a few rows' lead gives each read time to arrive before its
+/// copy (docs/performance.md).
 const PREFETCH_AHEAD: usize = 8;
 
 /// `out[i, :] = table[ids[i], :]` for a row-major `table` with `d` columns; `out` is

@@ -64,20 +64,15 @@ fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T],
 /// rayon pool, `threads` of them (for `linear`, where nothing outside the product runs in
 /// parallel): each task computes a block of c's columns (`MIN_PART_COLUMNS` says how many
 /// blocks), from its own rows of b, by one gemm call on its thread, so each task packs only its
-/// share of b (a weight matrix: the big operand). Measured on the 2-core Zen 4 of 2026-12-03
-/// against gemm splitting the product itself, alternating within one process (one block a
-/// thread): MiniLM's forward on 8 × 128 tokens median 167 vs 173 ms over 12 rounds (faster in 8);
-/// its products of 1024 rows 151 vs 144 GFLOP/s through [384, 384], 172 vs 156 through [384, 1536]
-/// (faster in 13 of 15 rounds), within the noise through the others.
+/// share of b (a weight matrix: the big operand), which beats letting gemm split the product
+/// itself (docs/performance.md).
 ///
 /// A block whose rows of b are long is transposed first (`rhs_of`).
 ///
 /// `start` [n] (a bias), when given, is what every row of c starts from: each task writes its
 /// columns of it into its own block just before its product adds to them, so that pass is split
-/// over the threads too. Written beforehand on the caller's thread, it took 2 % of the samples of
-/// MiniLM's forward on 8 × 128 tokens while the other thread waited; a layer's four products of
-/// 1024 rows, alternating within one process, 60 rounds, three times: 21.3 → 20.7, 21.1 → 20.6,
-/// 22.9 → 22.4 ms (2026-12-03).
+/// over the threads too, instead of running on the caller's thread while the others wait
+/// (docs/performance.md).
 pub fn matmul_abt_threaded<T: Transpose>(
     a: Mat<T>,
     b: Mat<T>,
@@ -137,23 +132,16 @@ pub fn matmul_abt_threaded<T: Transpose>(
 }
 
 /// Rows of b at least this far apart (in bytes) are transposed before gemm packs them
-/// (`transpose`). Measured on the 2-core Zen 4 of 2026-12-03, 1024 rows, both builds alternating in
-/// one process: through [384, 1536] (6 KB rows) 1–5 % faster on two threads (three runs) and 4 %
-/// on one; through MiniLM's other weights (1.5 KB rows) between 3 % faster and 6 % slower, so
-/// those are not transposed. MiniLM's forward on 8 × 128 tokens: 139.2 → 135.7, 142.1 → 137.0
-/// and 142.2 → 139.6 ms (medians of 24–30 rounds). `quantized_linear`'s tiles (32 rows of 1536
-/// dequantized inputs in SmolLM2's down projection), three of SmolLM2's shapes at 357 rows:
-/// 153.3 → 158.7 GFLOP/s on two threads, 91.6 → 95.3 on one; its prefill 652.8 → 638.2 and
-/// 687.6 → 692.0 ms (within the noise).
+/// (`transpose`): gemm's gather across rows this long crowds a few sets of the L1 cache, so the
+/// extra pass pays for MiniLM's 6 KB rows and `quantized_linear`'s tiles from 1536 inputs, not
+/// for MiniLM's 1.5 KB rows (docs/performance.md).
 const TRANSPOSE_MIN_ROW_BYTES: usize = 4096;
 
 /// A lone big product's blocks of columns have at least this many when there are enough columns
 /// for one block a thread (each block packs all of a, the activations, again), and there are up to
 /// 4 blocks a thread, handed out one at a time, so that a thread slowed by another process leaves
-/// its remaining blocks to the others. Measured against
-/// one block a thread, alternating within one process (2-core Zen 4, 2026-12-03): MiniLM's forward
-/// on 8 × 128 tokens median 161 vs 167 ms over 16 rounds (faster in 11, and the slowest round 172
-/// vs 198 ms); 8 blocks of [384, 384]'s 384 columns were slower than 2.
+/// its remaining blocks to the others; narrower blocks would repack a too often to pay
+/// (docs/performance.md).
 const MIN_PART_COLUMNS: usize = 192;
 
 /// `c = beta·(a · b) (+ c when accumulate)`: a [m × k], b [k × n], c [m × n] with row stride `ldc`.

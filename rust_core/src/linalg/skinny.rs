@@ -2,12 +2,11 @@
 //! Linear layer.
 //!
 //! A general matrix product first repacks W into panels, which for a handful of rows costs more
-//! than the product itself: measured here, gemm took 430 µs for 4 rows through a [384, 1536]
-//! weight, where NumPy took 130 µs. Here each row of W (contiguous, as [out, in] is stored) is
-//! read once, straight from memory, and dotted with every row of x while it is in cache. The dot
-//! products use AVX-512 or AVX2+FMA explicitly (the compiler did not vectorise the generic loop);
-//! other CPUs, and float64, keep gemm. Attention uses the same dots for a generated token's few
-//! query rows against a tile of keys (`scores`), and `accumulate` for their weighted values.
+//! than the product itself (docs/performance.md). Here each row of W (contiguous, as [out, in] is
+//! stored) is read once, straight from memory, and dotted with every row of x while it is in cache.
+//! The dot products use AVX-512 or AVX2+FMA explicitly (the compiler did not vectorise the generic
+//! loop); other CPUs, and float64, keep gemm. Attention uses the same dots for a generated token's
+//! few query rows against a tile of keys (`scores`), and `accumulate` for their weighted values.
 
 use std::sync::OnceLock;
 
@@ -16,11 +15,9 @@ use crate::real::Real;
 use crate::runtime::threads::{for_each_part, Disjoint};
 use crate::simd::{self, Level, Supported};
 
-/// At most this many rows of x take this path: a sentence of up to 128 tokens. Measured on the
-/// 2-core Zen 4 of 2026-12-03, MiniLM's forward on n tokens (ms, two threads, this path vs gemm
-/// for every product): n = 48: 11 vs 22, 64: 13 vs 22, 96: 18 vs 25, 128: 27 vs 29; on one
-/// thread equal to 128 tokens, and beyond it gemm is faster (192 tokens on one thread: 69 vs 64).
-/// gemm repacks all of W each call and splits small products poorly over the pool's threads.
+/// At most this many rows of x take this path: a sentence of up to 128 tokens. Up to there it
+/// beats gemm, which repacks all of W each call and splits small products poorly over the pool's
+/// threads; beyond it gemm's packing pays for itself (docs/performance.md).
 pub const MAX_ROWS: usize = 128;
 
 /// Rows of W per parallel task.
@@ -105,8 +102,7 @@ fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usiz
 
 /// Query rows up to which attention's tiles use `scores` and `accumulate` instead of gemm (a
 /// generated token has one row per head). gemm packs each tile of K and V before multiplying,
-/// which for a row or two costs more than the products: one query row against 2048 keys ran at
-/// about 20 GFLOP/s through gemm.
+/// which for a row or two costs more than the products (docs/performance.md).
 pub const FEW_QUERIES: usize = 4;
 
 /// s [rows, n] = scale · (x · wᵀ) for x [rows, k] and w [n, k], rows at any stride, on this
@@ -328,10 +324,8 @@ mod x86 {
                     while p < full {
                         // The same columns of W two blocks on, fetched while this block is
                         // multiplied, into L2 (T1), not L1 (T0): a core has only a few L1 miss
-                        // buffers, and prefetches held there capped its reads from memory. Six
-                        // rows through MiniLM's 24 weights (42.5 MB) on one thread: 8.7 GB/s
-                        // with T0 one block ahead, 16–19 with T1 one to four blocks ahead;
-                        // MiniLM's forward on one short sentence, two threads: 2.4 → 1.7 ms.
+                        // buffers, and prefetches held there cap its reads from memory
+                        // (docs/performance.md).
                         for &r in &wr {
                             _mm_prefetch::<_MM_HINT_T1>(r.add(p).wrapping_add(ahead) as *const i8);
                         }

@@ -2,12 +2,13 @@
 //!
 //! gemm packs the weights of `linear` into panels along the output columns, which in W stored
 //! [out, in] means one value from each of many rows at a time (64 rows for float32 with AVX-512),
-//! a gather. With 1536 inputs a row is 6 KB long, so 64 such rows fall in 2 of the 64 sets of
-//! this project's Zen 4 L1 data cache (32 KB, 8 ways), which hold 16 of their lines. Handed the
-//! block transposed ([in, out]: rows of consecutive output columns), gemm packs by copying rows.
+//! a gather. With 1536 inputs a row is 6 KB long, so 64 such rows fall in 2 of the 64 sets of a
+//! Zen 4 core's L1 data cache (32 KB, 8 ways), which hold 16 of their lines. Handed the block
+//! transposed ([in, out]: rows of consecutive output columns), gemm packs by copying rows.
 //! Transposing first, in tiles of 8 × 8 (eight values, 32 bytes, of a row read and written at a
-//! time), made such products faster; when to do it is a measured rule of thumb on the rows' length
-//! (`matmul`'s `TRANSPOSE_MIN_ROW_BYTES`), not a model of the cache.
+//! time), costs a pass over the block that long rows repay; when to do it is a rule of thumb on
+//! the rows' length (`matmul`'s `TRANSPOSE_MIN_ROW_BYTES`; docs/performance.md), not a model of
+//! the cache.
 
 use std::sync::OnceLock;
 

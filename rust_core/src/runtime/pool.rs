@@ -3,15 +3,13 @@
 //! back to the OS.
 //!
 //! Why: a forward pass makes the same few big arrays layer after layer (MiniLM on 8 × 128 tokens:
-//! ten outputs of 1.5 to 6 MB a layer), and every product asks for the same packing scratch
-//! (inside the gemm crate). Through malloc, freed blocks that size go back to the OS and the next
-//! one is faulted in again, 4 KiB at a time: 3,300 page faults a MiniLM forward, and on this
-//! project's virtual machine a fault costs about 1.8 µs (GELU of [8, 128, 1536]: 1.6 ms with its
-//! 515 faults, 0.66 ms without). With malloc told to keep freed memory (glibc's trim and mmap
-//! thresholds raised, which is a setting of the whole process, not a library's to make), the
-//! forward took 5 to 16 % less in three alternating runs. This allocator does the same for
-//! rust_core's own memory only: its results (`Block`, which `py` makes arrays over) and every
-//! allocation its kernels and crates make.
+//! ten outputs of 1.5 to 6 MB a layer), and every product asks for the same packing scratch (inside
+//! the gemm crate). Through malloc, freed blocks that size go back to the OS and the next one is
+//! faulted in again, 4 KiB at a time, and on a virtual machine those faults are a sizeable share of
+//! a forward (docs/performance.md). glibc can be told to keep freed memory (its trim and mmap
+//! thresholds), but that is a setting of the whole process, not a library's to make, so this
+//! allocator keeps it for rust_core's own memory only: its results (`Block`, which `py` makes
+//! arrays over) and every allocation its kernels and crates make.
 //!
 //! Blocks below `MIN_BYTES` are left to malloc, which reuses small freed blocks itself. Idle
 //! blocks are kept up to `MAX_IDLE_BYTES` and `SLOTS` blocks in all; beyond that the longest idle

@@ -1,14 +1,13 @@
 //! A team of threads for short parallel loops: the calling thread and `n − 1` helpers that spin
 //! for a moment after each loop, so that the next one starts on all cores at once.
 //!
-//! Rayon's pool (`threads`) suits calls of milliseconds. For the calls of a generated token — a
-//! few hundred products of tens of microseconds each — its hand-offs cost more than they save:
-//! the calling thread sleeps until the pool is done, and on this project's virtual machine waking
-//! a sleeping thread took some 50 µs (one row through a [1536, 576] Q4_1 matrix: 86 µs on one
-//! thread, 134 µs on two). Here the caller never sleeps: it publishes the loop, takes parts of it
-//! itself, and spins until the parts the helpers took are done; helpers that were already
-//! spinning join at once, and helpers that were parked simply take no part (the
-//! caller does them), so a loop is never slower than running it alone by more than its hand-off.
+//! Rayon's pool (`threads`) suits calls of milliseconds. For the calls of a generated token — a few
+//! hundred products of tens of microseconds each — its hand-offs cost more than they save: the
+//! calling thread sleeps until the pool is done, and waking a sleeping thread costs as much as such
+//! a product (docs/performance.md). Here the caller never sleeps: it publishes the loop, takes
+//! parts of it itself, and spins until the parts the helpers took are done; helpers that were
+//! already spinning join at once, and helpers that were parked simply take no part (the caller does
+//! them), so a loop is never slower than running it alone by more than its hand-off.
 //!
 //! Parts are claimed one at a time from a shared counter, so a helper that the OS has descheduled
 //! delays nothing it has not claimed. A loop started while another runs (a second Python thread,
@@ -197,8 +196,8 @@ fn next_job(shared: &Shared, seen: usize) -> Option<usize> {
 
 /// Keep this thread off `cpu` (the caller's), when another CPU is allowed: Linux wakes a thread
 /// on the CPU of the thread that woke it and moves it away only milliseconds later, and until
-/// then a helper and its caller shared one core — one short sentence through MiniLM after an
-/// idle pause took 10 ms on two threads against 7 ms on one, before this.
+/// then a helper and its caller would share one core, which makes a short call after an idle
+/// pause slower on two threads than on one (docs/performance.md).
 #[cfg(target_os = "linux")]
 fn avoid_cpu(cpu: usize) {
     let process = PROCESS_CPUS.get_or_init(|| {

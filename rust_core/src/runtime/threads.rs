@@ -82,13 +82,8 @@ fn build(n: usize) -> Result<Arc<ThreadPool>> {
 /// (unless `RUST_CORE_PIN=0`).
 ///
 /// Without this, the pool can lose its second core after an idle moment: a woken worker is put
-/// on the core of the thread that woke it, and the OS moves it away only milliseconds later.
-/// Measured on this project's shared 2-core machine (median ms, two threads, pinned vs not, in
-/// three interleaved runs of 80–96 calls each): MiniLM's [128, 384] × [1536, 384] linear 1.18–1.34
-/// vs 1.60–1.86 back to back and 1.52–1.73 vs 1.72–2.06 after 50 ms pauses; attention
-/// [1, 8, 1024, 64] after pauses 33–53 vs 36–63; softmax [8192, 1024] after pauses 17–35 vs
-/// 20–42; back to back, attention and softmax were within the noise (one-thread runs, which
-/// pinning cannot affect, varied by up to 20% between the two columns).
+/// on the core of the thread that woke it, and the OS moves it away only milliseconds later, so
+/// until then the two threads share one core (docs/performance.md).
 #[cfg(target_os = "linux")]
 fn pin_to_cpu(i: usize, n: usize) {
     // SAFETY: `cpu_set_t` is plain bits, valid when zeroed; both calls only read and write the
@@ -135,10 +130,9 @@ fn choose(old: Option<&Pools>, n: usize) -> Result<Pools> {
 /// The setting and, when it is more than 1, its pool; created on first use from
 /// `default_num_threads`.
 fn current() -> Result<(usize, Option<Arc<ThreadPool>>)> {
-    // Look and create the default under one lock. With the lock dropped in between (as before), a
+    // Look and create the default under one lock: with the lock dropped in between, a
     // `set_num_threads` from another Python thread could land in the gap and then be overwritten
-    // by the default: a kernel's first call racing `set_num_threads(5)` ended with 2 threads in 3
-    // to 14% of fresh processes (tests/test_concurrency.py).
+    // by the default (tests/test_concurrency.py races the two).
     let mut guard = lock();
     let pools = match &mut *guard {
         Some(pools) => pools,
@@ -173,9 +167,9 @@ pub fn get_num_threads() -> Result<usize> {
 }
 
 /// Below this much work (in multiply-adds of a matrix product; see each kernel's `*_work`) a call
-/// stays on the calling thread: waking the pool and joining it (tens of µs here) costs more than
-/// it saves. Measured on this project's 2-core machine: attention at 2·8·32² keys (2M) was
-/// slower on two threads, at 2·8·128² (34M) clearly faster.
+/// stays on the calling thread: waking the pool and joining it costs more than it saves. 2²² lies
+/// between attention over 2·8·32² scores (2M), which loses from a second thread, and over
+/// 2·8·128² (34M), which gains (docs/performance.md).
 pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 
 /// Run a call of about `work` elementary operations: inside the pool when it is big enough to share

@@ -1,10 +1,10 @@
 //! A vectorised exact GELU for float32: y = 0.5 · x · (1 + erf(x / √2)).
 //!
-//! libm's `erff` works one value at a time with branches (about 4 ns a value here, a third of a
-//! MiniLM forward). This erf is the rational approximation Eigen and XLA use for float32,
-//! erf(z) ≈ z · P(z²) / Q(z²) on z clamped to [−4, 4] (beyond that erf rounds to ±1 in float32),
-//! written branch-free so each loop compiles to SIMD code, once per `simd::Level`, picked at run
-//! time as `simd` describes.
+//! libm's `erff` works one value at a time with branches, slow enough to weigh on a whole MiniLM
+//! forward (docs/performance.md). This erf is the rational approximation Eigen and XLA use for
+//! float32, erf(z) ≈ z · P(z²) / Q(z²) on z clamped to [−4, 4] (beyond that erf rounds to ±1 in
+//! float32), written branch-free so each loop compiles to SIMD code, once per `simd::Level`, picked
+//! at run time as `simd` describes.
 
 use std::sync::OnceLock;
 

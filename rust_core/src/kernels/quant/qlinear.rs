@@ -7,8 +7,8 @@
 //! - **few rows** (a generated token): x is rounded to int16 once, then each row of W is decoded
 //!   block by block in registers and its integer products with x's summed exactly (AVX2, or a
 //!   portable loop), so a decoding step reads each weight once, from memory, with the next
-//!   weights prefetched while it computes. Measured on SmolLM2's token: 6.2–7.0 ms of products,
-//!   where widening each weight to float32 took 8.0–9.2.
+//!   weights prefetched while it computes, and integer products cost less than widening each
+//!   weight to float32 (docs/performance.md).
 //! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
 //!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a
 //!   fast GEMM (`matmul`), so decoding a weight is shared by every row and the product runs near
@@ -28,20 +28,18 @@ use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
 use crate::simd::{self, Level, Supported};
 
 /// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
-/// is shared by enough rows to pay for its decoding. Measured here (2 threads, SmolLM2's
-/// [576, 1536] Q4_1 matrix, in the cache): 1, 2, 3, 4 rows by the dots 41, 75, 103, 120 µs; 5, 6
-/// and 8 rows by the tiles 170, 205 and 257 µs. The dots grow by about 26 µs a row, so they may
-/// still win at 5 or 6 rows; 4 is kept from the float32 dots, and a prompt that short is rare.
+/// is shared by enough rows to pay for its decoding. The dots might still win at 5 or 6 rows, but
+/// a prompt that short is rare, so the limit stays that of the float32 dots (docs/performance.md).
 pub const FEW_ROWS: usize = 4;
 /// The few-rows path splits W's rows into this many stretches per thread: long stretches, so that
 /// each thread streams its weights through the prefetchers with few hand-offs, and more than one,
-/// so that a thread held up by the machine leaves its second to the others. Measured here (2
-/// threads, a SmolLM2 token's 121 products, with an 8-bit version of these dots): parts of 32
-/// rows 6.7 ms, 128 rows 5.6 ms, two per thread 5.4 ms, one per thread 5.35 ms.
+/// so that a thread held up by the machine leaves its second to the others (docs/performance.md).
 const DOT_PARTS_PER_THREAD: usize = 2;
-/// ... but no part shorter than this many rows (16 rows of 576 values: about 0.6 µs of work).
+/// ... but no part shorter than this many rows (16 rows of 576 values), so that a part is worth
+/// its hand-off (docs/performance.md).
 const DOT_MIN_ROWS_PER_PART: usize = 16;
-/// Rows of x per part of the GEMM path's rounding (16 rows of 576 values: about 5 µs).
+/// Rows of x per part of the GEMM path's rounding (16 rows of 576 values), enough work to be
+/// worth a hand-off (docs/performance.md).
 const ROUND_ROWS_PER_PART: usize = 16;
 /// Float32 values in a tile of the GEMM path's dequantized weights: 56 Ki values (224 KB) stay in
 /// a core's 1 MB L2 cache while every row of x passes.
@@ -49,12 +47,10 @@ const TILE_VALUES: usize = 56 * 1024;
 
 /// Rows of W per tile of the GEMM path: as many as `TILE_VALUES` holds, in steps of 32 (gemm's
 /// micro-tiles are 16, 32, 48 or 64 of them wide), from 32 to 96. Wider tiles let gemm use its
-/// widest micro-kernel: SmolLM2's products from 576 inputs ran 96-row tiles at 97–103 GFLOP/s
-/// where 32-row tiles ran 92–96 (one thread, 357 rows); 96 also splits its 576 and 192 outputs
-/// evenly between two threads. From 1536 inputs the tile stays 32 rows (its 64-row tiles were
-/// slower; with the tile transposed for gemm, `matmul::rhs_of`, 3 % slower on two threads and
-/// 1.5 % faster on one). No wider than 96 (the widest measured), so that a few hundred outputs
-/// from few inputs still make a part for each thread.
+/// widest micro-kernel, and 96 splits SmolLM2's 576 and 192 outputs evenly between two threads;
+/// from 1536 inputs the tile stays 32 rows, as wider ones do not pay there, transposed for gemm
+/// (`matmul::rhs_of`) or not (docs/performance.md). No wider than 96, so that a few hundred
+/// outputs from few inputs still make a part for each thread.
 fn tile_rows(d_in: usize) -> usize {
     (TILE_VALUES / d_in.max(1) / 32 * 32).clamp(32, 96)
 }
@@ -129,8 +125,7 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// Bytes ahead of the block being read that the dots prefetch: a decoding step's weights
-    /// come from memory, and 4 KB ahead was the best of 0.5–16 KB on one (measured with an
-    /// 8-bit version of these dots: 8.5 against 12.6 ms a token without prefetching).
+    /// come from memory, and 4 KB ahead hides that latency best (docs/performance.md).
     pub const PREFETCH_AHEAD: usize = 4096;
 
     /// [d, m] of a Q4_1 block header (two f16) as float32 in lanes 0 and 1 (for Q8_0, lane 0).
