@@ -79,7 +79,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "block.stage.attn_in": {"en": "LayerNorm of X", "zh": "X 的 LayerNorm"},
     "block.stage.attn_out": {"en": "attention output", "zh": "注意力输出"},
     "block.stage.resid1": {"en": "first residual sum", "zh": "第一次残差相加"},
-    "block.stage.norm1": {"en": "first LayerNorm", "zh": "第一次 LayerNorm"},
+    "block.stage.norm1": {"en": "LayerNorm before the FFN", "zh": "FFN 前的 LayerNorm"},
     "block.stage.ffn_hidden": {"en": "FFN hidden (ReLU)", "zh": "FFN 隐藏层（ReLU）"},
     "block.stage.ffn_out": {"en": "FFN output", "zh": "FFN 输出"},
     "block.stage.resid2": {"en": "second residual sum", "zh": "第二次残差相加"},

@@ -113,7 +113,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ngrams.chain.unknown": {
         "en": "Not in the corpus at all: {words}. Every n-gram that contains them has count 0.",
-        "zh": "语料里根本没有这些词：{words}。任何包含它们的 n-gram 计数都是 0。",
+        "zh": "语料里从未出现过：{words}。含有这样一个词的 n-gram，计数都是 0。",
     },
     "ngrams.col.context": {"en": "context", "zh": "上下文"},
     "ngrams.col.count": {"en": "c(context w)", "zh": "c(上下文 w)"},

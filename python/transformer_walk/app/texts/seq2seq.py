@@ -183,7 +183,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所以那里的测试串多半是两个模型都见过的：成绩相当，可能是记住了，"
         "而不只是一个向量装得下这个串。）",
     },
-    "seq2seq.curve.seen_all": {"en": "over 99.9%", "zh": "超过 99.9%"},
+    "seq2seq.curve.seen_all": {"en": "over 99.9%", "zh": "99.9% 以上"},
     "seq2seq.curve.still_learning": {
         "en": "The fixed context has not finished learning even the training lengths: its "
         "training loss over the last {window} steps is {fixed_loss}, against {attention_loss} "

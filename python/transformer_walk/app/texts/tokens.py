@@ -200,7 +200,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "for "
         "{count:it|them} (this English vocabulary lacks most emoji and many Chinese characters). "
         "The model still reads a position there, but every such character looks the same to it.",
-        "zh": "有 {count} 个 token 变成了 [UNK]（{pieces}）：词表里没有能表示它们的片段"
+        "zh": "有 {count} 个 token 变成了 [UNK]（{pieces}）：词表里没有对应的片段"
         "（这个英文词表缺少大多数"
         "表情符号和许多汉字）。模型在那里仍然占用一个位置，但所有这类字符在它看来都一模一样。",
     },
