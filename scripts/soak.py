@@ -169,13 +169,16 @@ def serve_app(
     startup_timeout: float = 60.0,
     *,
     agent_api: bool = False,
+    agent_sessions: int = 400,
     port: int | None = None,
     address: str = "127.0.0.1",
     env: dict[str, str] | None = None,
 ) -> Iterator[Server]:
     """Run ``streamlit run <app>`` headless on ``port`` (a free one by default) until the block
     ends; with ``agent_api``, also Streamlit's browserless client API (``POST
-    /_stcore/agent/interact``); ``env`` adds to the server's environment."""
+    /_stcore/agent/interact``), holding up to ``agent_sessions`` of its sessions at once
+    (Streamlit's default, 100, refuses the 101st student of a class); ``env`` adds to the
+    server's environment."""
     port = free_port() if port is None else port
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
@@ -194,6 +197,7 @@ def serve_app(
                     "--browser.gatherUsageStats=false",
                     "--server.fileWatcherType=none",
                     f"--server.enableAgentApi={str(agent_api).lower()}",
+                    f"--server.agentMaxSessions={agent_sessions}",
                 ],
                 cwd=ROOT,
                 env={**os.environ, **(env or {})},
