@@ -26,6 +26,7 @@ from tokenizers import Tokenizer
 
 from transformer_walk.app.views.minilm_vectors import nearest_rows
 from transformer_walk.app.views.next_token import token_losses
+from transformer_walk.bench.lookup_race import LookupRace, race
 from transformer_walk.core import get_backend
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
@@ -69,6 +70,20 @@ def toy_trace(text: str, config: ToyConfig, backend: str) -> Trace:
     tokens. At most ``LONG_TRACES_KEPT`` traces of long texts are kept."""
     cached = _long_trace if len(tokenize(text)) > LONG_TEXT_TOKENS else _short_trace
     return cached(text, config, backend)
+
+
+# --- timing races --------------------------------------------------------------------------------
+
+#: A race is timed once for its inputs and then shared by every session for this long: a class
+#: opening the One-hot page together would otherwise time the same race sixty times, each
+#: filling a core.
+RACE_KEPT_S = 600
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=RACE_KEPT_S)
+def lookup_race(ids: tuple[int, ...], vocab_size: int, backend: str) -> LookupRace:
+    """One-hot × E against the lookup for ``ids`` at ``vocab_size`` on ``backend``, timed."""
+    return race(backend, get_backend(backend), list(ids), vocab_size)
 
 
 # --- the trained seq2seq models (Seq2seq page) ---------------------------------------------------
@@ -178,14 +193,36 @@ def model_on(backend: str) -> MiniLM:
     return loaded_model().with_backend(backend)  # same arrays, another backend
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+#: Texts longer than this (characters; WordPiece makes at most about one token of each) are run
+#: into a small cache of their own, as the toy's long traces are: an output holds L·h·n² weights.
+#: A class's short sentences, the pages' own examples among them, all stay.
+LONG_MINILM_CHARS = 160
+MINILM_SHORT_KEPT, MINILM_LONG_KEPT = 48, 4
+
+
 def minilm_run(text: str, backend: str) -> EncoderOutput:
-    """``MiniLM.run(text)`` on ``backend`` (hidden states, attentions, embeddings; no layer trace).
-    The model's TruncationWarning is dropped here: pages read ``truncated`` and show their own."""
+    """``MiniLM.run(text)`` on ``backend`` (hidden states, attentions, embeddings; no layer trace),
+    cached. The model's TruncationWarning is dropped here: pages read ``truncated`` and show
+    their own."""
+    cached = _long_minilm_run if len(text) > LONG_MINILM_CHARS else _short_minilm_run
+    return cached(text, backend)
+
+
+def _minilm_run(text: str, backend: str) -> EncoderOutput:
     model = model_on(backend)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TruncationWarning)
         return model.run(text)
+
+
+@st.cache_data(show_spinner=False, max_entries=MINILM_SHORT_KEPT)
+def _short_minilm_run(text: str, backend: str) -> EncoderOutput:
+    return _minilm_run(text, backend)
+
+
+@st.cache_data(show_spinner=False, max_entries=MINILM_LONG_KEPT)
+def _long_minilm_run(text: str, backend: str) -> EncoderOutput:
+    return _minilm_run(text, backend)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

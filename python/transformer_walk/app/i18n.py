@@ -91,6 +91,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本页需要一个计算后端，但目前没有可用的——请查看侧边栏。",
     },
     "common.window": {"en": "First token shown", "zh": "从第几个 token 开始显示"},
+    "common.waiting_core": {
+        "en": "Waiting for a free core: this server runs {slots} long "
+        "{slots:computation|computations} (timing, training, generating, pure Python) at a time "
+        "so that the rest of the class stays quick. Yours starts as soon as one ends.",
+        "zh": "正在等待空闲的 CPU 核心：为了让全班其他人的页面保持流畅，这台服务器同一时间只运行 "
+        "{slots} 个耗时计算（计时、训练、生成、纯 Python）。前一个结束后，你的计算就会马上开始。",
+    },
     "common.computed_with": {
         "en": "Computed with the **{backend}** backend (switch it in the sidebar).",
         "zh": "本页的数字由 **{backend}** 后端计算（可在侧边栏切换）。",

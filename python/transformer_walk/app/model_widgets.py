@@ -17,6 +17,7 @@ from transformer_walk.app.caches import (
     toy_trace,
     wordpiece_tokenizer,
 )
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.views.labels import UNKNOWN_SHOWN, unknown_labels
 from transformer_walk.app.widgets import backend_within_budget
@@ -48,7 +49,8 @@ def toy_backend(selected: str, config: ToyConfig, texts: Sequence[str]) -> str:
 def toy_trace_or_none(text: str, config: ToyConfig, backend: str) -> Trace | None:
     """The trace, or None after telling the learner (friendly message) that the text is empty."""
     try:
-        return toy_trace(text, config, backend)
+        with heavy_work(heavy=backend == "python"):  # pure Python holds the interpreter
+            return toy_trace(text, config, backend)
     except EmptyInputError:
         st.info(t("common.empty_text"), icon=":material/edit_note:")
         return None
@@ -114,7 +116,7 @@ def use_model(selected: str) -> str | None:
 
 def run_with_spinner(text: str, backend: str) -> EncoderOutput:
     """``minilm_run`` under a spinner, with the visible warning when the text was truncated."""
-    with st.spinner(t("model_widgets.minilm.computing")):
+    with heavy_work(heavy=backend == "python"), st.spinner(t("model_widgets.minilm.computing")):
         out = minilm_run(text, backend)
     if out.truncated:
         st.warning(

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
@@ -235,8 +236,9 @@ def _step_softmax(trace: AttentionTrace) -> None:
         st.markdown(t("attention_by_hand.step2.stable"))
         st.latex(latex_steps.softmax_of_top(trace))
     with right:
-        st.altair_chart(
-            charts.attention_weights(
+        st.vega_lite_chart(
+            chart_spec(
+                charts.attention_weights,
                 trace.tokens,
                 trace.weights,
                 trace.top_index,

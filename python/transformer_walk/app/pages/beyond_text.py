@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 from transformer_walk.app import charts, style
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import current_language, t, translated_radio
 from transformer_walk.app.views.labels import shape_label
 from transformer_walk.app.views.latex import tex_words
@@ -112,7 +113,8 @@ def _embeddings(patches: vit.Patches, att: vit.PatchAttention) -> None:
     )
     labels = [str(i + 1) for i in range(patches.n)]
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             att.x,
             labels,
             [str(j + 1) for j in range(d)],
@@ -134,7 +136,8 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
     )
     labels = [str(i + 1) for i in range(n)]
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             att.weights,
             labels,
             labels,
@@ -166,7 +169,8 @@ def _attention_views(image: np.ndarray, patches: vit.Patches, att: vit.PatchAtte
         title = t("beyond_text.grid.title")
         st.markdown(f"**{title}**")
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 vit.weights_on_grid(row, patches.grid),
                 [str(r + 1) for r in range(rows)],
                 [str(c + 1) for c in range(cols)],

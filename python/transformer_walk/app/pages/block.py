@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import toy_trace
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import t, translated_radio
@@ -122,8 +123,9 @@ def _stage_table(trace: Trace, block_index: int) -> None:
         ]
     )
     st.markdown(t("block.stages.chart"))
-    st.altair_chart(
-        charts.stage_dots(
+    st.vega_lite_chart(
+        chart_spec(
+            charts.stage_dots,
             frame,
             stage_order=[t(STAGE_NAMES[s.stage]) for s in summaries],
             token_order=tokens,
@@ -142,7 +144,8 @@ def _stage_table(trace: Trace, block_index: int) -> None:
     dims = shape_label(views.stage_array(block, stage).shape, times=True, latex=True)
     st.latex(rf"{views.FORMULAS[norm][stage]} \in \mathbb{{R}}^{{{dims}}}")
     st.vega_lite_chart(
-        heatmap(
+        chart_spec(
+            heatmap,
             values,
             token_axis(trace.tokens, 0, shown),
             [str(c + 1) for c in range(values.shape[1])],
@@ -221,8 +224,8 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
             for i in range(shown)
         ]
     )
-    st.altair_chart(
-        charts.lines(
+    st.vega_lite_chart(
+        chart_spec(charts.lines,
             frame, x="block", y="cos", series="token", x_title=t("block.stack.block"),
             y_title=t("block.stack.cos"), series_order=tokens, points=True,
         ),
@@ -252,8 +255,8 @@ def _stack(text: str, layers: int, backend: str, trace: Trace) -> None:
             {"block": layer, "norm": float(np.mean(stats.row_norm[layer])), "series": label}
             for layer in range(layers + 1)
         ]
-    st.altair_chart(
-        charts.lines(
+    st.vega_lite_chart(
+        chart_spec(charts.lines,
             pd.DataFrame(rows), x="block", y="norm", series="series",
             x_title=t("block.stack.block"), y_title=t("block.compare.length"),
             series_order=list(norm_labels.values()), points=True,

@@ -15,6 +15,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import smollm2_on
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import join_names, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
@@ -58,7 +59,8 @@ def _matrix(
 ) -> None:  # values: [n, n]
     st.markdown(f"**{title}**")
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             values,
             token_axis(tokens),
             token_axis(tokens),
@@ -77,7 +79,8 @@ def _query_rows(
 ) -> None:
     """One query's weights over the keys, [k, n]: a row per model, head or variant."""
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             rows,
             labels,
             token_axis(tokens),

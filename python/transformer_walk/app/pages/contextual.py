@@ -15,6 +15,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import minilm_embed, sense_calibration
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import HIGHLIGHT
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import say, t
@@ -163,8 +164,9 @@ def _against_calibration(word: str, cosines: np.ndarray) -> None:
             for name, v in lines.items()
         ]
     )
-    st.altair_chart(
-        charts_minilm.per_layer_lines(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_minilm.per_layer_lines,
             frame,
             layer_title=t("contextual.axis.layer"),
             value_title=t("contextual.axis.cosine", word=word.strip()),
@@ -198,8 +200,9 @@ def _separation(calibrations: dict[str, senses.Calibration]) -> None:
             for lang, cal in calibrations.items()
         ]
     )
-    st.altair_chart(
-        charts_minilm.per_layer_lines(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_minilm.per_layer_lines,
             frame,
             layer_title=t("contextual.axis.layer"),
             value_title=t("contextual.cal.axis.auc"),
@@ -251,7 +254,8 @@ def _similarity(backend: str) -> None:
     sims = vector_views.cosine_matrix(embeddings)  # (m, m)
     labels = [f"{i + 1}. {s if len(s) <= 40 else s[:39] + '…'}" for i, s in enumerate(sentences)]
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             sims,
             labels,
             [str(i + 1) for i in range(len(sentences))],
@@ -341,8 +345,9 @@ def _track(backend: str) -> None:
         }
     )
     a, b = content.index(i), content.index(j)
-    st.altair_chart(
-        charts_minilm.token_paths(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_minilm.token_paths,
             frame,
             layer_title=t("contextual.axis.layer"),
             token_title=t("contextual.track.token_axis"),

@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import cost as charts_cost
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import human_bytes
@@ -102,8 +104,8 @@ def _crossover(n: int, d: int) -> None:
             pd.DataFrame({"x": ns, "y": dense, "series": "n·d²"}),
         ]
     )
-    st.altair_chart(
-        charts_cost.loglog_lines(
+    st.vega_lite_chart(
+        chart_spec(charts_cost.loglog_lines,
             frame, x_title=t("cost.axis.n"), y_title=t("cost.axis.ops"),
             series_title=t("cost.axis.term"), series_order=["n²·d", "n·d²"], points=False,
             marker_x=costs.crossover_n(d), marker_label=f"n = d = {d}",
@@ -124,6 +126,7 @@ def _lanes() -> tuple[dict[str, AttentionLane], Backend | None]:
     return lanes, rust
 
 
+@heavy_work()
 def _measure(sizes: tuple[int, ...], on_one_thread: bool) -> list[Timing]:
     lanes, rust = _lanes()
     bar = st.progress(0.0, text=t("cost.time.progress"))
@@ -185,8 +188,8 @@ def _timings() -> None:
         {"x": [r.n for r in results], "y": [r.seconds for r in results],
          "series": [lanes[r.lane] for r in results]}
     )  # fmt: skip
-    st.altair_chart(
-        charts_cost.loglog_lines(
+    st.vega_lite_chart(
+        chart_spec(charts_cost.loglog_lines,
             frame, x_title=t("cost.axis.n"), y_title=t("cost.axis.seconds"),
             series_title=t("cost.axis.lane"), series_order=list(lanes.values()),
         ),
@@ -238,8 +241,8 @@ def _memory(sizes: tuple[int, ...]) -> None:
             pd.DataFrame({"x": ns, "y": tiled, "series": label_tile}),
         ]
     )
-    st.altair_chart(
-        charts_cost.loglog_lines(
+    st.vega_lite_chart(
+        chart_spec(charts_cost.loglog_lines,
             frame, x_title=t("cost.axis.n"), y_title=t("cost.axis.bytes"),
             series_title=t("cost.axis.memory"), series_order=[label_full, label_tile],
         ),

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import dimensionality as charts_dimensionality
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
@@ -102,8 +104,9 @@ def _volume() -> None:
         # MiniLM's and the original Transformer's d_model, labelled at two heights (pixels from
         # the top) so the close pair stays readable.
         marks = pd.DataFrame({"d": [384, 512], "label": ["384", "512"], "y": [10, 26]})
-        st.altair_chart(
-            charts_dimensionality.volume_shares(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_dimensionality.volume_shares,
                 frame,
                 d_title=t("dimensionality.volume.chart_d"),
                 share_title=t("dimensionality.volume.chart_share"),
@@ -195,7 +198,8 @@ def _concentration() -> None:
     )
     rows = []
     for done, d in enumerate(DEFAULT_DIMENSIONS, start=1):
-        rows.append(_contrast_row(d, n_points, seed))
+        with heavy_work():
+            rows.append(_contrast_row(d, n_points, seed))
         progress.progress(
             done / total,
             text=t("dimensionality.contrast.progress", d=f"{d:,}", done=done, total=total),
@@ -212,8 +216,9 @@ def _concentration() -> None:
     )
     left, right = st.columns(2, gap="large")
     with left:
-        st.altair_chart(
-            charts_dimensionality.contrast_curve(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_dimensionality.contrast_curve,
                 pd.DataFrame(
                     {
                         "d": [r.d for r in rows],
@@ -230,8 +235,9 @@ def _concentration() -> None:
         st.caption(t("dimensionality.contrast.chart_band"))
     with right:
         st.markdown("**" + t("dimensionality.hist.title") + "**")
-        st.altair_chart(
-            charts_dimensionality.distance_densities(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_dimensionality.distance_densities,
                 pd.concat([_histogram(d, n_points, seed) for d in HISTOGRAM_DIMENSIONS]),
                 x_title=t("dimensionality.hist.chart_x"),
                 y_title=t("dimensionality.hist.chart_y"),

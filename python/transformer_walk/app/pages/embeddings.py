@@ -12,7 +12,9 @@ import streamlit as st
 
 from transformer_walk.app import charts, navigation
 from transformer_walk.app.caches import minilm_neighbours
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import embeddings as charts_embeddings
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import join_names, join_sentences, say, t
 from transformer_walk.app.model_widgets import minilm_model
 from transformer_walk.app.sidebar import current_sentence
@@ -145,8 +147,9 @@ def _training_results(result: Word2VecResult) -> None:
     p = result.params
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.altair_chart(
-            charts_embeddings.loss_curve(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_embeddings.loss_curve,
                 result.losses,
                 epoch_title=t("embeddings.train.epoch"),
                 loss_title=t("embeddings.train.loss"),
@@ -203,7 +206,8 @@ def _lookup(result: Word2VecResult, backend_name: str, backend: Backend, words: 
     st.code(f"ids = [{ids_text}{', …' if len(known) > MAX_ROWS else ''}]", language=None)
     shown = rows[:MAX_ROWS]
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             shown,
             token_axis(known, 0, len(shown)),
             [str(j + 1) for j in range(shown.shape[1])],
@@ -233,7 +237,8 @@ def _cosines(result: Word2VecResult, known: list[str]) -> None:
     table = result.embeddings[[result.vocab.index(w) for w in distinct]]  # (m, d); known words
     sims = cosine_matrix(table)  # (m, m)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             sims,
             distinct,
             distinct,
@@ -346,8 +351,9 @@ def _maps(
             }
         )
         with col:
-            st.altair_chart(
-                charts_embeddings.word_map(
+            st.vega_lite_chart(
+                chart_spec(
+                    charts_embeddings.word_map,
                     frame,
                     title=title,
                     category_title=t("embeddings.map.category"),
@@ -493,7 +499,8 @@ def render() -> None:
     chosen = say(corpus.corpus_choice(words))
     if chosen:
         st.info(chosen, icon=":material/translate:")
-    result = trained(params, language, _progress_label=t("embeddings.train.progress"))
+    with heavy_work():
+        result = trained(params, language, _progress_label=t("embeddings.train.progress"))
     _training_results(result)
     _lookup(result, name, module, words)
     _neighbours(result, words, language)

@@ -17,6 +17,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import minilm_heads_off
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import minilm as charts_minilm
 from transformer_walk.app.i18n import join_names, join_sentences, say, t
 from transformer_walk.app.model_widgets import run_with_spinner, use_model
@@ -138,8 +139,9 @@ def _grid(
         t("minilm_attention.grid.sinks", cls=sinks["[CLS]"], sep=sinks["[SEP]"], heads=heads)
     )
     start, stop = rows
-    st.altair_chart(
-        charts_minilm.head_grid(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_minilm.head_grid,
             weights[:, :, start:stop, start:stop],
             labels[start:stop],
             layer_title=t("minilm_attention.axis.layer"),
@@ -167,7 +169,8 @@ def _enlarged(
     start, stop = rows
     matrix = weights[layer - 1, head - 1, start:stop, start:stop]  # (m, m)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             matrix,
             labels[start:stop],
             labels[start:stop],
@@ -211,8 +214,9 @@ def _head_view(
     row = weights[layer - 1, head - 1, i, start:stop]  # (m,)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.altair_chart(
-            charts_minilm.head_view(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_minilm.head_view,
                 [out.tokens[p] for p in shown],
                 row,
                 shown.index(query),
@@ -323,7 +327,8 @@ def _ranked_keys_chart(
     ``UPRIGHT_KEYS`` keys — keys down the rows and heads across, so every key label reads."""
     upright = len(keys) > UPRIGHT_KEYS
     head_title, key_title = t("minilm_attention.axis.head"), t("minilm_attention.axis.key")
-    return charts.heatmap(
+    return chart_spec(
+        charts.heatmap,
         rows_of_heads.T if upright else rows_of_heads,
         keys if upright else heads,
         heads if upright else keys,

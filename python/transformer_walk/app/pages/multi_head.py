@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import grid
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -129,7 +130,8 @@ def _heads_side_by_side(trace: Trace, rows: tuple[int, int]) -> None:
             with col:
                 st.markdown(t("multi_head.head_label", number=head + 1))
                 st.vega_lite_chart(
-                    charts.heatmap(
+                    chart_spec(
+                        charts.heatmap,
                         weights[head, start:stop, start:stop],
                         tokens,
                         tokens,
@@ -156,7 +158,8 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     # the whole row while it fits the page, so each head's largest weight is in the picture
     start, stop = (0, trace.n) if trace.n <= MAX_ROW_KEYS else keys
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             rows[:, start:stop],
             head_names,
             token_axis(trace.tokens, start, stop),
@@ -213,7 +216,8 @@ def _wide_rows(
         if width > WRAP_COLUMNS:
             st.caption(t("multi_head.concat.columns", first=first + 1, last=last))
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 values[:, first:last],
                 row_labels,
                 col_labels[first:last],
@@ -249,7 +253,8 @@ def _concat(trace: Trace, w_o: np.ndarray, rows: tuple[int, int]) -> None:  # w_
     ) -> None:
         st.markdown(title)
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 values,
                 row_labels,
                 col_labels,

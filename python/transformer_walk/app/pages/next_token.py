@@ -16,7 +16,9 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import smollm2_attention, smollm2_on, smollm2_scoring
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import next_token as charts
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS
@@ -65,6 +67,7 @@ def _step_record(step: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
+@heavy_work()
 def _generate(
     model: SmolLM2, state: dict[str, Any], count: int, sampler: dict[str, Any], shown: Any
 ) -> None:
@@ -141,11 +144,11 @@ def _candidates(
     probs = views.distribution(last_logits, **sampler)
     top = views.top_candidates(last_logits, probs, SHOWN_CANDIDATES)
     labels = [_labels(model, [c.id], before=ids)[0] for c in top]
-    chart = charts.candidate_bars(
-        labels, [c.probability for c in top], 0,
+    chart = chart_spec(
+        charts.candidate_bars, labels, [c.probability for c in top], 0,
         token_title=t("next_token.axis.token"), prob_title=t("next_token.axis.prob"),
     )  # fmt: skip
-    st.altair_chart(chart, width="stretch")
+    st.vega_lite_chart(chart, width="stretch")
     if sampler["temperature"] == 0:
         st.caption(t("next_token.greedy_note"))
     st.markdown(t(
@@ -206,9 +209,10 @@ def _attention(model: SmolLM2, ids: list[int], backend: str) -> None:
         st.caption(t("next_token.attn.capped", n=len(ids), shown=len(shown)))
     weights = smollm2_attention(tuple(shown), backend)[layer - 1, head - 1]  # (m, m)
     labels = token_axis(_labels(model, shown))
-    spec = charts.causal_heatmap(
-        views.masked_attention(weights), labels, query_title=t("next_token.axis.query"),
-        key_title=t("next_token.axis.key"), value_title=t("next_token.axis.weight"),
+    spec = chart_spec(
+        charts.causal_heatmap, views.masked_attention(weights), labels,
+        query_title=t("next_token.axis.query"), key_title=t("next_token.axis.key"),
+        value_title=t("next_token.axis.weight"),
     )  # fmt: skip
     st.vega_lite_chart(spec, width="content")
 
@@ -220,8 +224,8 @@ def _loss(model: SmolLM2, prompt_ids: tuple[int, ...], losses: np.ndarray) -> No
     key, fields = views.perplexity_reading(ppl, model.config.vocab_size)
     if ppl is not None:
         labels = token_axis(_labels(model, prompt_ids))[1:]  # the first token is not predicted
-        st.altair_chart(
-            charts.loss_bars(labels, losses, token_title=t("next_token.axis.predicted"),
+        st.vega_lite_chart(
+            chart_spec(charts.loss_bars, labels, losses, token_title=t("next_token.axis.predicted"),
                              loss_title=t("next_token.axis.loss")),
             width="stretch",
         )  # fmt: skip
@@ -249,8 +253,8 @@ def _speed_and_cache(model: SmolLM2, state: dict[str, Any], n_total: int) -> Non
         names.append(t("next_token.speed.decode", n=decoded[0]))
         rates.append(decode)
     if rates:
-        st.altair_chart(charts.speed_bars(names, rates, rate_title=t("next_token.axis.rate")),
-                        width="stretch")  # fmt: skip
+        bars = chart_spec(charts.speed_bars, names, rates, rate_title=t("next_token.axis.rate"))
+        st.vega_lite_chart(bars, width="stretch")
     key, fields = views.speed_reading(prefill, decode)
     st.markdown(t(key, **fields))
 

@@ -10,6 +10,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
 from transformer_walk.app.sidebar import current_sentence
@@ -181,8 +182,9 @@ def _next_words(model: NgramCounts, words: list[str], language: Language) -> Non
     if not found:
         st.info(t("ngrams.next.none", word=word))
         return
-    st.altair_chart(
-        charts_ngrams.continuations(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_ngrams.continuations,
             [_shown(w) for w, _, _ in found],
             [p for _, _, p in found],
             [c for _, c, _ in found],
@@ -219,8 +221,9 @@ def _sparsity(
             )
         ]
     )
-    st.altair_chart(
-        charts_ngrams.sparsity(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_ngrams.sparsity,
             long,
             series_order=[series_possible, series_heldout, series_sentence],
             n_title="n",

@@ -8,7 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.caches import RACE_KEPT_S, lookup_race
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import one_hot as charts_one_hot
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import (
     tokenizer_or_reason,
@@ -28,7 +31,6 @@ from transformer_walk.bench.lookup_race import (
     RACE_D,
     RACE_DEFAULT_VOCABULARY,
     RACE_VOCABULARY_SIZES,
-    race,
     race_multiply_adds,
     race_tokens,
 )
@@ -74,8 +76,9 @@ def _sentence(trace: Trace) -> None:
     vocab = len(trace.vocab)
     st.markdown(t("one_hot.sentence.body", vocab=vocab, n=trace.n))
     shown = min(trace.n, MAX_GRID_ROWS)
-    st.altair_chart(
-        charts_one_hot.one_hot_grid(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_one_hot.one_hot_grid,
             token_axis(trace.tokens, 0, shown),  # "4 · the": the same word, two rows
             np.argmax(trace.one_hot[:shown], axis=1).tolist(),  # where the backend put the 1
             vocab,
@@ -154,7 +157,8 @@ def _memory(trace: Trace) -> None:
 def _cosine_heatmap(cos: np.ndarray, words: list[str]) -> None:
     """The [m, m] cosines of one-hot vectors: 1 on the diagonal, 0 everywhere else."""
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             cos,
             words,
             words,
@@ -269,7 +273,7 @@ def _lookup(trace: Trace, name: str, module: Backend) -> None:
 
 def _race(trace: Trace, name: str) -> None:
     st.subheader(t("one_hot.race.title"))
-    st.markdown(t("one_hot.race.body", d=RACE_D))
+    st.markdown(t("one_hot.race.body", d=RACE_D, minutes=RACE_KEPT_S // 60))
     # Every option must hold the sentence's ids (a long sentence grows the toy vocabulary).
     sizes = [s for s in RACE_VOCABULARY_SIZES if s >= len(trace.vocab)] or [len(trace.vocab)]
     if st.session_state.get(VOCAB_KEY) not in sizes:
@@ -290,8 +294,8 @@ def _race(trace: Trace, name: str) -> None:
         vocab = f"{vocab_size:,}"
         st.caption(t("one_hot.race.capped", kept=kept, n=len(ids), vocab=vocab, size=full))
     race_name = backend_within_budget(name, race_multiply_adds(kept, vocab_size))
-    with st.spinner(t("one_hot.race.running")):
-        result = race(race_name, get_backend(race_name), ids[:kept], vocab_size)
+    with heavy_work(), st.spinner(t("one_hot.race.running")):
+        result = lookup_race(tuple(ids[:kept]), vocab_size, race_name)
 
     route_one_hot, route_lookup = t("one_hot.race.route_one_hot"), t("one_hot.race.route_lookup")
     m1, m2, m3 = st.columns(3)
@@ -314,8 +318,9 @@ def _race(trace: Trace, name: str) -> None:
         _ms(result.one_hot_total_s if route == route_one_hot else result.lookup_s)
         for route in frame["route"]
     ]
-    st.altair_chart(
-        charts_one_hot.race_bars(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_one_hot.race_bars,
             frame,
             route_title=t("one_hot.race.chart_route"),
             part_title=t("one_hot.race.chart_part"),

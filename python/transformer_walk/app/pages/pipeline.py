@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
@@ -156,7 +157,7 @@ def _numbers(stop: views.Stop, trace: Trace) -> None:
         st.caption(t("pipeline.window", rows=shown_r, cols=shown_c))
     is_weights = stop.key == "weights"
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(charts.heatmap,
             matrix[:shown_r, :shown_c], rows[:shown_r], cols[:shown_c],
             row_title=t("pipeline.axis.row"), col_title=t("pipeline.axis.col"),
             value_title=t("pipeline.axis.value"),

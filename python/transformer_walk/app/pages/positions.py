@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import toy_trace
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import grid
 from transformer_walk.app.charts import positions as charts
 from transformer_walk.app.i18n import say, t
@@ -63,8 +64,9 @@ def _pe_matrix() -> None:
     with right:
         count = st.slider(t("positions.pe.count"), 8, 100, 50, key=PE_POSITIONS_KEY)
     pe = positional_encoding(count, d_model)  # (count, d_model)
-    st.altair_chart(
-        charts.index_heatmap(
+    st.vega_lite_chart(
+        chart_spec(
+            charts.index_heatmap,
             pe,
             row_title=t("positions.axis.pos"),
             col_title=t("positions.axis.dim"),
@@ -177,8 +179,9 @@ def _shuffle(text: str, backend: str) -> None:
         for k, p in enumerate(perm)
     ]
     differences = on.row_differences()
-    st.altair_chart(
-        charts.row_bars(
+    st.vega_lite_chart(
+        chart_spec(
+            charts.row_bars,
             shuffled_labels,
             differences,
             x_title=t("positions.shuffle.row_diff"),
@@ -193,8 +196,8 @@ def _shuffle(text: str, backend: str) -> None:
 
 def _position_cosines(cos: np.ndarray) -> None:
     """[count, count] cosines between the vectors of positions i and j."""
-    st.altair_chart(
-        charts.index_heatmap(
+    st.vega_lite_chart(
+        chart_spec(charts.index_heatmap,
             cos, row_title=t("positions.axis.pos"), col_title=t("positions.axis.pos"),
             value_title="cos",
             width=grid.HALF,
@@ -234,8 +237,8 @@ def _learned() -> None:
             for k, v in enumerate(values)
         ]
     )
-    st.altair_chart(
-        charts.lines(
+    st.vega_lite_chart(
+        chart_spec(charts.lines,
             frame, x="k", y="cos", series="series", x_title=t("positions.learned.distance"),
             y_title=t("positions.learned.mean_cos"), series_order=list(by_distance),
         ),

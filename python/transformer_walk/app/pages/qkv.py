@@ -14,6 +14,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import toy_trace
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import MAX_SENTENCE_CHARS, current_sentence
@@ -82,7 +83,8 @@ def _heat(
 ) -> None:
     shown = min(len(rows), SHOWN_ROWS)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             matrix[:shown],
             rows[:shown],
             cols,
@@ -202,7 +204,8 @@ def _pair(trace: Trace, config: ToyConfig, backend: str) -> tuple[int, int]:
         M = qkv.matching_matrix(weights, head, config.d_k)
         st.markdown(t("qkv.pair.matrix", d=d))
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 M,
                 dims,
                 dims,

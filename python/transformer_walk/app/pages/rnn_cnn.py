@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import rnn as charts_rnn
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -89,8 +90,9 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
     sens = rnn.sensitivity_to_first(states, weights)
     shown = min(trace.n, CHAIN_NODES)
     st.markdown(t("rnn_cnn.chain.title"))
-    st.altair_chart(
-        charts_rnn.rnn_chain(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_rnn.rnn_chain,
             trace.tokens[:shown],
             sens.log10_norms[:shown],
             color_title=t("rnn_cnn.chart.log_sens"),
@@ -102,7 +104,8 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
 
     rows = min(trace.n, HEATMAP_ROWS)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             states[:rows],
             [f"h{t_ + 1} · {tok}" for t_, tok in enumerate(trace.tokens[:rows])],
             [str(u + 1) for u in range(d)],
@@ -165,8 +168,9 @@ def _gradient_section(trace: Trace, weights: rnn.RNNWeights) -> None:
         ignore_index=True,
     )
     plottable = frame[np.isfinite(frame["norm"]) & (frame["norm"] > 0)]
-    st.altair_chart(
-        charts_rnn.sensitivity(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_rnn.sensitivity,
             plottable,
             x_title="t",
             y_title=t("rnn_cnn.chart.sens"),
@@ -244,7 +248,8 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
         st.markdown(t("rnn_cnn.cnn.windows", count=len(spans), k=k, d_in=k * d, d=d))
         rows = min(len(spans), HEATMAP_ROWS)
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 features[:rows],
                 [f"c{i + 1} · {label}" for i, label in enumerate(window_labels[:rows])],
                 [str(u + 1) for u in range(d)],
@@ -286,8 +291,9 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
         st.info(t("rnn_cnn.field.same" if n > 1 else "rnn_cnn.field.one_token"))
     left, right = st.columns(2, gap="large")
     with left:
-        st.altair_chart(
-            charts_rnn.receptive_field(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_rnn.receptive_field,
                 k,
                 layers,
                 distance + 1,
@@ -305,8 +311,9 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
             covered = [
                 range(r.start - first, r.stop - first) for r in cnn.coverage(lo, k, layers, last)
             ]
-            st.altair_chart(
-                charts_rnn.coverage_grid(
+            st.vega_lite_chart(
+                chart_spec(
+                    charts_rnn.coverage_grid,
                     trace.tokens[first:last],
                     covered,
                     i - first,

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -97,7 +98,8 @@ def _weights_panel(trace: Trace, head: int, title: str, width: int) -> None:
     )  # fmt: skip
     shown, keys = min(trace.n, SHOWN), min(trace.n, MAX_SHOWN_KEYS)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             weights[:shown, :keys],  # (shown, keys): the first queries' rows, all their keys
             token_axis(trace.tokens, 0, shown),
             token_axis(trace.tokens, 0, keys),
@@ -145,8 +147,9 @@ def _variance_section() -> None:
     )
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.altair_chart(
-            charts_scaling.curves(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_scaling.curves,
                 frame,
                 x_title="d_k",
                 y_title=t("scaling.var.y"),
@@ -244,8 +247,9 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
     c1, c2, c3 = st.columns(3)
     with c1:
         st.markdown(t("scaling.sat.max_title"))
-        st.altair_chart(
-            charts_scaling.curves(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_scaling.curves,
                 frame(result.max_weight, 1.0 / n_keys),
                 x_title="d_k",
                 y_title=t("scaling.sat.max_y"),
@@ -258,8 +262,9 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
         )
     with c2:
         st.markdown(t("scaling.sat.entropy_title"))
-        st.altair_chart(
-            charts_scaling.curves(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_scaling.curves,
                 frame(result.entropy, float(np.log(n_keys))),
                 x_title="d_k",
                 y_title=t("scaling.sat.entropy_y"),
@@ -271,8 +276,9 @@ def _saturation_section(n_tokens: int, backend: str) -> None:
         )
     with c3:
         st.markdown(t("scaling.sat.jac_title"))
-        st.altair_chart(
-            charts_scaling.curves(
+        st.vega_lite_chart(
+            chart_spec(
+                charts_scaling.curves,
                 frame(result.jacobian),
                 x_title="d_k",
                 y_title=t("scaling.sat.jac_y"),

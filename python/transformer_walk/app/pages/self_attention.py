@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import join_names, say, t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -98,7 +99,8 @@ def _matrix(trace: Trace, head: int) -> None:
     )
     tokens = token_axis(trace.tokens, start, stop)
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             weights[start:stop, start:stop],
             tokens,
             tokens,
@@ -128,8 +130,9 @@ def _query_row(trace: Trace, head: int) -> None:
     else:
         right, left = st.container(), st.container()
     with left:
-        st.altair_chart(
-            charts.attention_weights(
+        st.vega_lite_chart(
+            chart_spec(
+                charts.attention_weights,
                 token_axis(trace.tokens),
                 row.weights,
                 row.top,
@@ -230,7 +233,8 @@ def _direction(trace: Trace, head: int) -> None:
             )  # fmt: skip
         )
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             gap[rows[0] : rows[1], cols[0] : cols[1]],  # (queries shown, keys shown)
             token_axis(trace.tokens, *rows),
             token_axis(trace.tokens, *cols),
@@ -311,9 +315,12 @@ def _cost(trace: Trace) -> None:
     m3.metric(t("self_attention.cost.layer", h=h), f"{views.score_count(n, h):,}")
     m4.metric(t("self_attention.cost.double"), f"{views.score_count(2 * n):,}")
     st.latex(r"QK^{\mathrm T} \in \mathbb{R}^{n \times n}:\quad O(n^2)\ \to\ O(n^2 d)")
-    st.altair_chart(
-        charts_attention.quadratic_cost(
-            n, n_title=t("self_attention.cost.n"), count_title=t("self_attention.cost.per_head")
+    st.vega_lite_chart(
+        chart_spec(
+            charts_attention.quadratic_cost,
+            n,
+            n_title=t("self_attention.cost.n"),
+            count_title=t("self_attention.cost.per_head"),
         ),
         width="stretch",
     )

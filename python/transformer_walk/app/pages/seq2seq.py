@@ -19,6 +19,7 @@ import streamlit as st
 
 from transformer_walk.app import charts
 from transformer_walk.app.caches import gru_comparison
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
 from transformer_walk.app.i18n import join_sentences, t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
@@ -208,8 +209,9 @@ def _curve(comparison: Comparison) -> None:
         ]
     )  # fmt: skip
     chance = 1 / len(config.alphabet)
-    st.altair_chart(
-        charts_seq2seq.accuracy_by_length(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_seq2seq.accuracy_by_length,
             frame,
             chance,
             config.train_max_len,
@@ -374,7 +376,8 @@ def _alignment(config: GruConfig, attention: Translation) -> None:
     )
     step_axis = [f"{k + 1} · {letter}" for k, letter in enumerate(step_letters)]
     st.vega_lite_chart(
-        charts.heatmap(
+        chart_spec(
+            charts.heatmap,
             weights,
             step_axis,
             source_axis,
@@ -421,7 +424,8 @@ def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> 
         st.markdown(f"**{title}**")
         st.latex(latex)
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 tr.contexts,
                 [f"{k + 1} · {letter}" for k, letter in enumerate(letters)],
                 dims,
@@ -461,8 +465,9 @@ def _bottleneck() -> None:
         ]
     )
     chance = 1 / READBACK_VOCAB
-    st.altair_chart(
-        charts_seq2seq.readback(
+    st.vega_lite_chart(
+        chart_spec(
+            charts_seq2seq.readback,
             frame,
             chance,
             series_order=[first, mean, own],

@@ -9,6 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer_walk.app import charts
+from transformer_walk.app.chart_specs import chart_spec
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import say, t, translated_radio
 from transformer_walk.app.views import speed_tables
 from transformer_walk.app.views.speed_choices import (
@@ -84,6 +86,7 @@ def lanes_of(op: str) -> list[str]:
     return [*LANES, *installed]
 
 
+@heavy_work()
 def _run(op: str, cases: list[Case], repeats: int, budget: float) -> None:
     bar = st.progress(0.0, text=t("speed.progress.start"))
     cores = available_cores()
@@ -174,8 +177,9 @@ def _show(result: BenchResult, op: str) -> None:
     if not frame.empty:
         st.subheader(t("speed.chart.title"))
         lanes = [speed_tables.lane_name(lane, meta["cores"]) for lane in meta["lanes"]]
-        st.altair_chart(
-            charts.timings(
+        st.vega_lite_chart(
+            chart_spec(
+                charts.timings,
                 frame,
                 x_title=speed_tables.x_title(op),
                 y_title=t("speed.chart.y"),

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app.caches import smollm2_traced
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import then_and_now as charts
 from transformer_walk.app.i18n import say, t
@@ -117,8 +118,9 @@ def _rope(
     )  # fmt: skip
     be = get_backend(out.backend)
     dots = tan.offset_dots(be, q, k, STARTS, delta, cfg.rope_base)
-    st.altair_chart(
-        charts.offset_dots(
+    st.vega_lite_chart(
+        chart_spec(
+            charts.offset_dots,
             dots.starts,
             {
                 t("then_and_now.rope.lane_rope"): dots.rope,
@@ -163,7 +165,8 @@ def _gqa(model: SmolLM2) -> None:
     left, right = st.columns([1, 1])
     with left:
         st.vega_lite_chart(
-            heatmap(
+            chart_spec(
+                heatmap,
                 tan.kv_head_map(cfg),
                 [str(j) for j in range(cfg.h)],
                 [str(g) for g in range(cfg.h_kv)],
@@ -230,8 +233,9 @@ def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, sele
     st.subheader(t("then_and_now.ffn.title"))
     st.markdown(t("then_and_now.ffn.body", d_ff=len(gate), token=label, layer=layer + 1))
     counts, edges = tan.histogram(gate)
-    st.altair_chart(
-        charts.histogram(
+    st.vega_lite_chart(
+        chart_spec(
+            charts.histogram,
             counts,
             edges,
             x_title=t("then_and_now.ffn.axis_value"),

@@ -8,6 +8,7 @@ import streamlit as st
 from tokenizers import Tokenizer
 
 from transformer_walk.app import charts, navigation
+from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import (
     smollm2_model,
@@ -90,7 +91,8 @@ def _pipeline(trace: Trace) -> None:
         shown = min(n, MAX_HEATMAP_ROWS)
         rows = trace.embeddings[:shown]  # (shown, d_model)
         st.vega_lite_chart(
-            charts.heatmap(
+            chart_spec(
+                charts.heatmap,
                 rows,
                 [
                     f"{p + 1} · {visible(tok)} ({i})"

@@ -172,14 +172,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "one_hot.race.body": {
         "en": "With a realistic vocabulary the difference is measurable. Below, your sentence's "
-        "ids are looked up in a random table E of |V| rows and d = {d} columns, both ways, on "
-        "this machine, now: the one-hot route builds the [n, |V|] matrix and multiplies it by E "
-        "(n × |V| × d multiply-adds, nearly all of them with 0); the lookup copies n rows "
-        "(n × d numbers).",
+        "ids are looked up in a random table E of |V| rows and d = {d} columns, both ways, on the "
+        "machine serving this page: the one-hot route builds the [n, |V|] matrix and multiplies "
+        "it by E (n × |V| × d multiply-adds, nearly all of them with 0); the lookup copies n rows "
+        "(n × d numbers). A race is timed the first time its sentence and size are asked for, "
+        "then shared by everyone on this server for {minutes} minutes.",
         "zh": "词表一旦接近真实规模，差距就能测出来。下面用你的句子的编号，在一张 |V| 行、"
-        "d = {d} 列的随机表 E 上，用两种方式各算一遍，就在这台机器上、此刻现场计时："
+        "d = {d} 列的随机表 E 上，用两种方式各算一遍，在运行这个页面的机器上现场计时："
         "One-Hot 路线先构造 [n, |V|] 矩阵，再与 E 相乘（n × |V| × d 次乘加，几乎全是在乘 0）；"
-        "查表路线只复制 n 行（n × d 个数）。",
+        "查表路线只复制 n 行（n × d 个数）。同一句子和词表大小第一次被请求时计时一次，"
+        "之后 {minutes} 分钟内由这台服务器上的所有人共享。",
     },
     "one_hot.race.vocab": {"en": "Vocabulary size |V| for the race", "zh": "计时用的词表大小 |V|"},
     "one_hot.race.vocab_help": {
