@@ -25,7 +25,10 @@ $(VENV)/.requirements: requirements/dev.txt
 setup: $(VENV)/.requirements
 	$(PIP) install --quiet --no-build-isolation --no-deps --force-reinstall .
 
+# scripts/prewarm.py opens every page once as soon as the server answers, so the first students
+# find the models read and the pages' default computations done.
 run: setup
+	$(PY) scripts/prewarm.py --url http://$(HOST):$(PORT) --wait 120 & \
 	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
 
 # A class on REPLICAS copies of the app on this machine behind HAProxy (Debian's haproxy) on
@@ -70,11 +73,13 @@ bench: setup
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m transformer_walk.bench --goals $(BENCH_RECORD)
 
 # A class on one server: STUDENTS simulated students for SECONDS (scripts/classroom.py), on a
-# server of its own with Streamlit's agent API on (off in the default config).
+# server of its own with Streamlit's agent API on (off in the default config), prewarmed as
+# `make run` is. ARRIVE: the seconds over which students arrive.
 STUDENTS ?= 60
 SECONDS  ?= 180
+ARRIVE   ?= 10
 classroom: setup
-	$(PY) scripts/classroom.py --students $(STUDENTS) --seconds $(SECONDS)
+	$(PY) scripts/classroom.py --students $(STUDENTS) --seconds $(SECONDS) --arrive $(ARRIVE)
 
 clean:
 	rm -rf $(VENV) target dist

@@ -13,6 +13,10 @@ random page of the road in English or Chinese; then, after a think time drawn ar
 of: type a sentence into the sidebar, move one of the page's own widgets to another legal value,
 or open another page. No new action starts after ``--seconds``; actions under way finish.
 
+Without ``--url`` the class gets a server of its own, opened page by page first
+(scripts/prewarm.py) as ``make run`` and ``make serve`` open theirs, and allowed a session per
+student and renewal (Streamlit's agent API holds 100 by default).
+
 Reported: p50, p95 and max latency per kind of action (the first opens apart from the later
 ones), the errors (an exception on the page, an HTTP failure, a run that did not finish within
 ``--timeout``), and the server's resident memory (its process and children) at the start, its
@@ -47,6 +51,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 if importlib.util.find_spec("transformer_walk") is None:
     sys.path.insert(0, str(ROOT / "python"))
 
+import prewarm  # noqa: E402  (scripts/prewarm.py: every page once, before the class)
 import soak  # noqa: E402  (scripts/soak.py: the server, its memory)
 
 from transformer_walk.app.i18n import translate  # noqa: E402
@@ -143,6 +148,15 @@ def exceptions(answer: dict[str, Any]) -> list[str]:
     if answer.get("status") == "error" and not messages:
         messages = ["the app raised (status: error)"]
     return messages
+
+
+def submit_key(tree: Any, form: str) -> str | None:
+    """The key of form ``form``'s submit button in an answer's tree (None when it has none)."""
+    for node in nodes(tree):
+        if node["type"] == "form" and node.get("key") == form:
+            buttons = [n for n in nodes(node) if n["type"] == "form_submit_button"]
+            return str(buttons[0]["key"]) if buttons else None
+    return None
 
 
 def _number(text: object) -> float:
@@ -269,7 +283,10 @@ class Student(threading.Thread):
                 self.tally.skipped += 1
             return
         key, value = self.rng.choice(moves)
-        self._call("widget", {"widget_state": {key: value}})
+        body: dict[str, Any] = {"widget_state": {key: value}}
+        if form := widgets[key].get("form_id"):  # a form's field counts when the form is sent
+            body["trigger"] = {"key": submit_key(self.answer.get("tree"), form)}
+        self._call("widget", body)
 
     def run(self) -> None:
         start = self.args.started + self.rng.uniform(0, self.args.arrive)
@@ -341,7 +358,8 @@ def server(args: argparse.Namespace) -> Iterator[tuple[str, int | None]]:
     if args.url:
         yield args.url.rstrip("/"), None
         return
-    with soak.serve_app(agent_api=True) as running:
+    with soak.serve_app(agent_api=True, agent_sessions=2 * args.students + 100) as running:
+        prewarm.prewarm(running.url)  # as `make run` and `make serve` do before a class
         yield running.url, running.process.pid
 
 

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 if importlib.util.find_spec("transformer_walk") is None:
     sys.path.insert(0, str(ROOT / "python"))
 
+import prewarm  # noqa: E402  (scripts/prewarm.py)
 import soak  # noqa: E402  (scripts/soak.py: starting and stopping one server)
 
 TEMPLATE = ROOT / "deploy" / "haproxy.cfg"
@@ -117,6 +118,7 @@ def serve_class(
             started[name] = stack.enter_context(
                 soak.serve_app(agent_api=agent_api, port=port + 10 + k, env={"TW_REPLICA": name})
             )
+            prewarm.prewarm(started[name].url)  # before the balancer sends it a student
         addresses = [(name, server.url.removeprefix("http://")) for name, server in started.items()]
         url = stack.enter_context(balancer(port, addresses, host))
         yield url, started

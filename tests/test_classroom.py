@@ -51,6 +51,17 @@ def test_a_student_moves_a_widget_to_another_legal_value() -> None:
     assert classroom.other_value(ranged, rng) is None
 
 
+def test_a_field_of_a_form_is_sent_with_the_forms_submit_button() -> None:
+    field = {"type": "radio", "key": "guess", "form_id": "quiz", "value": "a"}
+    submit = {"type": "form_submit_button", "key": "FormSubmitter:quiz-Reveal"}
+    other = {"type": "form", "key": "other", "children": []}
+    tree = {"type": "main", "children": [other, {"type": "form", "key": "quiz",
+            "children": [field, submit]}]}  # fmt: skip
+    assert classroom.submit_key(tree, "quiz") == "FormSubmitter:quiz-Reveal"
+    assert classroom.submit_key(tree, "other") is None
+    assert classroom.submit_key(tree, "missing") is None
+
+
 def test_exceptions_are_read_from_the_tree_and_the_status() -> None:
     raised = {"status": "error", "tree": {"type": "root", "children": []}}
     assert classroom.exceptions(raised) == ["the app raised (status: error)"]
