@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.charts import dimensionality as charts_dimensionality
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -79,6 +80,7 @@ def _volume() -> None:
         + tex_words(t("dimensionality.tex.boundary"))
         + r" 1-(1-\varepsilon)^d \xrightarrow[d\to\infty]{} 1"
     )
+    links.linked(EPS_KEY, DEFAULT_EPS, links.Span(0.01, 0.5, 0.01))
     eps = st.slider(
         t("dimensionality.volume.eps"),
         min_value=0.01,
