@@ -28,6 +28,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -97,6 +98,25 @@ def open_page(
     assert at._finished_page_script_hash == wanted, f"AppTest did not open {page_file}"
     if assert_no_exception:
         no_exception(at)
+    return at
+
+
+def open_address(address: str, timeout: float = TIMEOUT) -> AppTest:
+    """The app opened as a browser opens ``address`` (a link such as the share box's,
+    "http://localhost:8501/q-k-v?h=4"): a new session, nothing set beforehand, whose first run
+    gets the address's query as ``st.query_params`` and the address as ``st.context.url``, on
+    the page its path names (the start of the road for "/")."""
+    parts = urlsplit(address)
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at._bidi_component_manager = _components()
+    at.context = {"url": urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))}
+    at.query_params.update(parse_qsl(parts.query, keep_blank_values=True))
+    path = parts.path.strip("/")
+    if path:
+        at._page_hash = calc_hash(path)
+    at.run()
+    if path:
+        assert at._finished_page_script_hash == calc_hash(path), f"AppTest did not open /{path}"
     return at
 
 

@@ -17,17 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import altair as alt
 import pyarrow as pa
 import streamlit as st
 from streamlit import dataframe_util
 
 # Private to Streamlit (pinned in requirements/dev.txt): the conversion st.altair_chart makes,
 # theme and Arrow datasets included; tests/test_chart_specs.py fails if it changes.
-from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
+from streamlit.elements.vega_charts import AltairChart, _convert_altair_to_vega_lite_spec
 
 Spec = dict[str, Any]
-Builder = Callable[..., alt.TopLevelMixin | Spec]
+Builder = Callable[..., AltairChart | Spec]
 
 #: Distinct charts kept (least recently drawn dropped first): a few tens of KB each.
 CHART_SPECS_KEPT = 1024
@@ -45,9 +44,9 @@ def chart_spec(build: Builder, /, *args: Any, **kwargs: Any) -> Spec:
 def _spec(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], _build: Builder) -> Spec:
     """The spec of ``_build`` (named by ``name``, which keys the cache) on these arguments."""
     chart = _build(*args, **kwargs)
-    if isinstance(chart, alt.TopLevelMixin):
-        return _convert_altair_to_vega_lite_spec(chart)
-    return _arrow_values(chart)
+    if isinstance(chart, dict):
+        return _arrow_values(chart)
+    return _convert_altair_to_vega_lite_spec(chart)
 
 
 def _arrow_values(spec: Spec) -> Spec:

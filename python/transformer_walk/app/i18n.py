@@ -55,6 +55,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这个页面原来所在的课堂服务器已经停止，所以它在另一台服务器上重新打开了。"
         "只保存在那台服务器上的内容（生成的文字、测量结果、本页没有显示的选择）需要重新开始。",
     },
+    "sidebar.share": {"en": "Share this page", "zh": "分享本页"},
+    "sidebar.share_help": {
+        "en": "This address opens this page with the same sentence, language, backend and "
+        "settings. Copy it with the button at its top right, then put it on the board or in the "
+        "class chat: everyone who opens it starts where you are.",
+        "zh": "这个地址会用相同的句子、语言、计算后端和设置打开本页。用它右上角的按钮复制，"
+        "再写到黑板上或发到班级群里：打开它的每个人都会从你现在的状态开始。",
+    },
+    "sidebar.share_too_long": {
+        "en": "Too long for an address, so left out: {params}. Whoever opens the link sees "
+        "the default there.",
+        "zh": "{params} 太长，放不进地址，已经省略：打开链接的人在这一项看到的是默认值。",
+    },
+    "common.link_left_out": {
+        "en": "This link's {params} could not be used on this page, so the default is shown "
+        "instead.",
+        "zh": "链接里的 {params} 在本页无法使用，因此改为显示默认值。",
+    },
     "input.enter": {"en": "Press Enter to apply", "zh": "按 Enter 应用"},
     "input.ctrl_enter": {"en": "Press Ctrl+Enter to apply", "zh": "按 Ctrl（Mac：⌘）+ Enter 应用"},
     "common.solved": {"en": "What this solved:", "zh": "这一步解决了什么："},

@@ -1,4 +1,5 @@
-"""The sidebar every page shares: the language and the backend, kept in ``st.session_state``."""
+"""The sidebar every page shares: the sentence, the language and the backend, kept in
+``st.session_state`` and linked in the address (``links``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from transformer_walk.app.i18n import (
     t,
     translated_radio,
 )
+from transformer_walk.app.links import Text, linked
 from transformer_walk.core import Backend
 from transformer_walk.core.status import backend_status, backend_statuses, default_backend
 from transformer_walk.models.toy import DEFAULT_SENTENCE
@@ -54,23 +56,22 @@ def moved_here(pinned: str | None, own: str | None) -> bool:
     return bool(pinned) and bool(own) and pinned != own
 
 
-def _language_from_url() -> str:
-    """``?lang=zh`` from the URL if given, so links can pick the language."""
-    wanted = st.query_params.get(LANGUAGE_KEY, DEFAULT_LANGUAGE)
-    return wanted if wanted in LANGUAGES else DEFAULT_LANGUAGE
-
-
 def render_sidebar() -> None:
     """Language and backend pickers. Call before building the navigation (titles are translated)."""
     new_session = KEPT + LANGUAGE_KEY not in st.session_state
-    _kept(LANGUAGE_KEY, _language_from_url)
+    statuses = backend_statuses()
+    available = [name for name, status in statuses.items() if status.available]
+    # In the address (?lang=zh&sentence=…&backend=numpy), and taken from it by a new session.
+    linked(LANGUAGE_KEY, DEFAULT_LANGUAGE, list(LANGUAGES))
+    linked(SENTENCE_KEY, DEFAULT_SENTENCE, Text(MAX_SENTENCE_CHARS))
+    if available:
+        linked(BACKEND_KEY, default_backend(available), available)
+    _kept(LANGUAGE_KEY, lambda: DEFAULT_LANGUAGE)
     if new_session and moved_here(
         st.context.headers.get(PINNED_HEADER), os.environ.get(REPLICA_ENV)
     ):
         # The replica this student was on stopped and the balancer sent them here: a new session.
         st.info(t("sidebar.moved"), icon=":material/sync:")
-    statuses = backend_statuses()
-    available = [name for name, status in statuses.items() if status.available]
     _kept(BACKEND_KEY, lambda: default_backend(available))
     if st.session_state.get(BACKEND_KEY) not in available:
         st.session_state[BACKEND_KEY] = default_backend(available)

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.i18n import t
 from transformer_walk.app.sidebar import selected_backend
 from transformer_walk.app.views.labels import cell_label, text_width
@@ -116,10 +117,21 @@ def token_window(n: int, shown: int, key: str, *, help_id: str, note: str) -> tu
     return (start, stop)
 
 
-def pick(label: str, key: str, options: dict[Any, str], default: Any, **kwargs: Any) -> Any:
+def pick(
+    label: str,
+    key: str,
+    options: dict[Any, str],
+    default: Any,
+    *,
+    linked: bool = False,
+    **kwargs: Any,
+) -> Any:
     """A selectbox over ``options`` ({value: shown label}) whose stored choice stays valid as the
     options change (``keep_valid_choice``) and whose box shows the choice's current label when
-    the labels change (a shape that follows the sentence); ``kwargs`` go to ``st.selectbox``."""
+    the labels change (a shape that follows the sentence); ``kwargs`` go to ``st.selectbox``.
+    ``linked``: one of the page's main settings, carried by its address (``links.linked``)."""
+    if linked:
+        links.linked(key, default, list(options))
     keep_valid_choice(key, list(options), default)
     labels_key = f"{key}__labels"  # the labels drawn last time, a plain state key
     labels = list(options.values())

@@ -322,7 +322,13 @@ def _your_sentence(selected: str) -> None:
         t("attention_by_hand.mine.body", d_model=config.d_model, h=config.h, d_k=config.d_k)
     )
     labels = token_labels(trace.tokens)
-    i = pick(t("attention_by_hand.mine.query"), MINE_QUERY_KEY, labels, default_query(trace.tokens))
+    i = pick(
+        t("attention_by_hand.mine.query"),
+        MINE_QUERY_KEY,
+        labels,
+        default_query(trace.tokens),
+        linked=True,
+    )
     mine = worked_example(
         selected,
         scores=block.scores[0, i].tolist(),  # (n,): q_i·k_j / √d_k, head 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from transformer_walk.app import charts, style
+from transformer_walk.app import charts, links, style
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import current_language, t, translated_radio
 from transformer_walk.app.views.labels import shape_label
@@ -192,6 +192,7 @@ def render() -> None:
         return
     st.markdown(t("beyond_text.intro"))
     image = _image()
+    links.linked(PATCH_KEY, 16, list(vit.PATCH_SIZES))
     st.session_state.setdefault(PATCH_KEY, 16)
     p = st.select_slider(
         t("beyond_text.patch"),

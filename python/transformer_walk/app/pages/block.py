@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import heatmap
@@ -42,8 +43,10 @@ STAGE_NAMES = {
 
 
 def _controls() -> tuple[Norm, int]:
-    st.session_state.setdefault(NORM_KEY, "post")
     norm_labels: dict[Norm, str] = {"post": t("block.norm.post"), "pre": t("block.norm.pre")}
+    links.linked(NORM_KEY, "post", list(norm_labels))
+    links.linked(LAYERS_KEY, DEFAULT_LAYERS, range(1, MAX_LAYERS + 1))
+    st.session_state.setdefault(NORM_KEY, "post")
     left, right = st.columns(2)
     with left:
         norm = st.radio(

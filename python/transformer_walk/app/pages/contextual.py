@@ -311,7 +311,11 @@ def _track(backend: str) -> None:
     left, right = st.columns(2)
     with left:
         i = pick(
-            t("contextual.track.token"), TRACK_KEY, options, minilm_tokens.pronoun_query(out.tokens)
+            t("contextual.track.token"),
+            TRACK_KEY,
+            options,
+            minilm_tokens.pronoun_query(out.tokens),
+            linked=True,
         )
     with right:
         others = {p: label for p, label in options.items() if p != i}

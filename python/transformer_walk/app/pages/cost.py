@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import cost as charts_cost
 from transformer_walk.app.heavy_work import heavy_work
@@ -51,6 +52,9 @@ def _paths(default_n: int) -> tuple[int, int]:
     if st.session_state.get(N_FOR_KEY) != default_n or N_KEY not in st.session_state:
         st.session_state[N_FOR_KEY] = default_n
         st.session_state[N_KEY] = max(default_n, 1)
+    links.linked(N_KEY, max(default_n, 1), range(1, 1_000_001))
+    links.linked(K_KEY, 3, range(2, 10))
+    links.linked(D_KEY, 512, D_CHOICES)
     with left:
         n = int(st.number_input(t("cost.n"), 1, 1_000_000, key=N_KEY, help=t("cost.n_help")))
     with middle:

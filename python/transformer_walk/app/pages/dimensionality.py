@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import dimensionality as charts_dimensionality
 from transformer_walk.app.heavy_work import heavy_work
@@ -81,6 +82,7 @@ def _volume() -> None:
         + tex_words(t("dimensionality.tex.boundary"))
         + r" 1-(1-\varepsilon)^d \xrightarrow[d\to\infty]{} 1"
     )
+    links.linked(EPS_KEY, DEFAULT_EPS, links.Span(0.01, 0.5, 0.01))
     eps = st.slider(
         t("dimensionality.volume.eps"),
         min_value=0.01,

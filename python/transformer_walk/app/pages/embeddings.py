@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts, navigation
+from transformer_walk.app import charts, links, navigation
 from transformer_walk.app.caches import minilm_neighbours
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import embeddings as charts_embeddings
@@ -122,6 +122,9 @@ def _training_controls() -> Word2VecParams:
         r" - \sum_{j=1}^{k} \log \sigma(-\boldsymbol{u}_{j}^{\mathsf T}\boldsymbol{e}_c),"
         r"\qquad E \leftarrow E - \eta\,\frac{\partial \mathcal{L}}{\partial E}"
     )
+    links.linked(DIM_KEY, 16, DIM_OPTIONS)
+    links.linked(EPOCHS_KEY, 8, range(21))
+    links.linked(WINDOW_KEY, 2, range(1, 5))
     c1, c2, c3 = st.columns(3)
     dim = c1.select_slider(t("embeddings.train.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
     epochs = c2.slider(

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.caches import minilm_heads_off
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import minilm as charts_minilm
@@ -93,16 +93,18 @@ OFF_SAYS = {  # head_views.ABLATION_VERDICTS
 def _forget_picks_of_another_sentence(out: EncoderOutput) -> None:
     """A new sentence starts from its own defaults: its "his" (or another pronoun), its "tom"
     and "dog" (or the tokens that query attends to most), and the head where the query attends
-    most to the first."""
+    most to the first (the layer and head a link leaves out)."""
     picked = (WINDOW_KEY, VIEW_QUERY_KEY, QUERY_KEY, *TARGET_KEYS, CONTROL_HEAD_KEY, OFF_HEAD_KEY)
     fresh = forget_picks_of_another_sentence(out.tokens, picked, PICKS_FOR_KEY)
-    if not fresh and LAYER_KEY in st.session_state and HEAD_KEY in st.session_state:
-        return  # (widget keys are dropped when the learner visits another page)
     query = minilm_tokens.pronoun_query(out.tokens)
     target = head_views.ranking_targets(out.attentions, out.tokens, query)[0].position
     best = head_views.rank_heads(out.attentions, query, target, top=1)[0]
-    st.session_state[LAYER_KEY] = best.layer + 1
-    st.session_state[HEAD_KEY] = best.head + 1
+    # (widget keys are also dropped when the learner visits another page)
+    if fresh or LAYER_KEY not in st.session_state or HEAD_KEY not in st.session_state:
+        st.session_state[LAYER_KEY] = best.layer + 1
+        st.session_state[HEAD_KEY] = best.head + 1
+    links.linked(LAYER_KEY, best.layer + 1, range(1, CONFIG.n_layers + 1))
+    links.linked(HEAD_KEY, best.head + 1, range(1, CONFIG.h + 1))
 
 
 def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import grid
 from transformer_walk.app.i18n import say, t
@@ -59,6 +59,8 @@ def _intro() -> None:
 def _sizes() -> tuple[int, int, int]:
     """The sliders; returns (d_model, h asked for, h used). An h that does not divide d_model
     gets a friendly message and the nearest valid h is shown instead."""
+    links.linked(D_MODEL_KEY, ToyConfig.d_model, range(views.D_MODEL_MIN, views.D_MODEL_MAX + 1))
+    links.linked(H_KEY, ToyConfig.h, range(1, views.H_MAX + 1))
     st.session_state.setdefault(D_MODEL_KEY, ToyConfig.d_model)
     st.session_state.setdefault(H_KEY, ToyConfig.h)
     left, right = st.columns(2)
@@ -149,7 +151,11 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     st.header(t("multi_head.his.title"), divider="gray")
     st.markdown(t("multi_head.his.body"))
     i = pick(
-        t("multi_head.his.pick"), QUERY_KEY, token_labels(trace.tokens), default_query(trace.tokens)
+        t("multi_head.his.pick"),
+        QUERY_KEY,
+        token_labels(trace.tokens),
+        default_query(trace.tokens),
+        linked=True,
     )
     if mh_views.shows_running_example(trace.tokens, i):
         st.markdown(t("multi_head.his.example"))

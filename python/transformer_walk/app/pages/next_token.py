@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.caches import smollm2_attention, smollm2_on, smollm2_scoring
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import next_token as charts
@@ -121,6 +122,7 @@ def _labels(model: SmolLM2, ids: Any, before: Any = ()) -> list[str]:
 
 
 def _sampler_controls() -> dict[str, Any]:
+    links.linked(TEMPERATURE_KEY, 1.0, links.Span(0.0, 3.0, 0.05))
     left, mid, right = st.columns(3)
     with left:
         temperature = st.slider(t("next_token.temperature"), 0.0, 3.0, 1.0, 0.05,
@@ -277,6 +279,7 @@ def render() -> None:
     st.markdown(t("next_token.intro"))
     if selected is None:
         return
+    links.linked(PROMPT_KEY, DEFAULT_PROMPT, links.Text(MAX_SENTENCE_CHARS))
     prompt = st.text_area(t("next_token.prompt"), DEFAULT_PROMPT, max_chars=MAX_SENTENCE_CHARS,
                           key=PROMPT_KEY, help=t("next_token.prompt_help"), height=90)  # fmt: skip
     loaded = smollm2_model()

@@ -10,6 +10,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import ngrams as charts_ngrams
 from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
@@ -88,6 +89,8 @@ def _chain_rule(model: NgramCounts, words: list[str], language: Language) -> Non
     st.markdown(t("ngrams.chain.body"))
     left, right = st.columns(2)
     labels = {2: t("ngrams.order.2"), 3: t("ngrams.order.3")}
+    links.linked(ORDER_KEY, 2, list(labels))
+    links.linked(SMOOTH_KEY, False, links.ON_OFF)
     n = left.radio(
         t("ngrams.order"), options=[2, 3], format_func=labels.__getitem__,
         key=translated_radio(ORDER_KEY), horizontal=True,

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.caches import RACE_KEPT_S, lookup_race
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import one_hot as charts_one_hot
@@ -276,10 +276,10 @@ def _race(trace: Trace, name: str) -> None:
     st.markdown(t("one_hot.race.body", d=RACE_D, minutes=RACE_KEPT_S // 60))
     # Every option must hold the sentence's ids (a long sentence grows the toy vocabulary).
     sizes = [s for s in RACE_VOCABULARY_SIZES if s >= len(trace.vocab)] or [len(trace.vocab)]
+    default = RACE_DEFAULT_VOCABULARY if RACE_DEFAULT_VOCABULARY in sizes else sizes[-1]
+    links.linked(VOCAB_KEY, default, sizes)
     if st.session_state.get(VOCAB_KEY) not in sizes:
-        st.session_state[VOCAB_KEY] = (
-            RACE_DEFAULT_VOCABULARY if RACE_DEFAULT_VOCABULARY in sizes else sizes[-1]
-        )
+        st.session_state[VOCAB_KEY] = default
     vocab_size = st.select_slider(
         t("one_hot.race.vocab"),
         options=sizes,

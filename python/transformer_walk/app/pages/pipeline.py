@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
@@ -79,6 +79,7 @@ def _framing() -> None:
 
 def _controls() -> tuple[int, int]:
     """(number of blocks L, 0-based block whose inside is shown)."""
+    links.linked(LAYERS_KEY, ToyConfig.n_layers, range(1, 5))
     left, right = st.columns(2)
     with left:
         layers = st.slider(t("pipeline.layers"), 1, 4, ToyConfig.n_layers, key=LAYERS_KEY)
@@ -196,7 +197,7 @@ def render() -> None:
     diagram, detail = st.columns([2, 3])
     with detail:
         st.subheader(t("pipeline.open.title"))
-        key = pick(t("pipeline.open"), STOP_KEY, option_labels, "weights")
+        key = pick(t("pipeline.open"), STOP_KEY, option_labels, "weights", linked=True)
         stop = by_key[key]
         st.caption(t("pipeline.stage_of", stage=_stage_names()[stop.stage]))
         _numbers(stop, trace)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import grid
@@ -33,6 +34,7 @@ PE_POSITIONS_KEY = "pos_pe_positions"
 TOKEN_KEY = "pos_token"
 SHUFFLE_KEY = "pos_shuffle_seed"
 LEARNED_KEY = "pos_learned_positions"
+PE_D_MODELS = [8, 16, 32, 64, 128]
 MAX_TABLE_ROWS = 12  # PE rows of the sentence printed as numbers
 MAX_LISTED = 20  # tokens listed in the shuffled order
 MINILM_D_MODEL = 384
@@ -56,11 +58,10 @@ def _pe_matrix() -> None:
         r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right),\qquad "
         r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{\text{model}}}}\right)"
     )
+    links.linked(PE_D_MODEL_KEY, 64, PE_D_MODELS)
     left, right = st.columns(2)
     with left:
-        d_model = st.select_slider(
-            "d_model", options=[8, 16, 32, 64, 128], value=64, key=PE_D_MODEL_KEY
-        )
+        d_model = st.select_slider("d_model", options=PE_D_MODELS, value=64, key=PE_D_MODEL_KEY)
     with right:
         count = st.slider(t("positions.pe.count"), 8, 100, 50, key=PE_POSITIONS_KEY)
     pe = positional_encoding(count, d_model)  # (count, d_model)
@@ -99,7 +100,8 @@ def _sentence_numbers(trace: Trace) -> None:
     if shown < trace.n:
         st.caption(t("positions.numbers.more", shown=shown, n=trace.n))
 
-    i = pick(t("positions.numbers.pick"), TOKEN_KEY, labels, min(2, shown - 1))  # "his" by default
+    default = min(2, shown - 1)  # "his"
+    i = pick(t("positions.numbers.pick"), TOKEN_KEY, labels, default, linked=True)
     column = 2 if d > 2 else 0
     angle = pos.pe_angle(i, column, d)
     value = pos.pe_value(i, column, d)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import t
@@ -58,10 +58,14 @@ def _vector(values: np.ndarray) -> str:
 
 
 def _controls() -> ToyConfig:
+    links.linked(D_MODEL_KEY, D_MODELS[1], D_MODELS)
+    links.linked(SEED_KEY, 0, range(10_000))
     c1, c2, c3 = st.columns(3)
     d_model = c1.selectbox("d_model", D_MODELS, index=1, key=D_MODEL_KEY, help=t("qkv.d_help"))
     heads = [h for h in (1, 2, 4) if d_model % h == 0]
-    keep_valid_choice(H_KEY, heads, 2 if 2 in heads else heads[0])
+    default_h = 2 if 2 in heads else heads[0]
+    links.linked(H_KEY, default_h, heads)
+    keep_valid_choice(H_KEY, heads, default_h)
     h = c2.selectbox(t("qkv.h"), heads, key=H_KEY, help=t("qkv.h_help"))
     seed = c3.number_input(
         t("qkv.seed"), min_value=0, max_value=9999, value=0, step=1, key=SEED_KEY,

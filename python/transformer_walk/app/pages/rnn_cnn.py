@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import rnn as charts_rnn
 from transformer_walk.app.i18n import say, t
@@ -64,6 +64,7 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
             r" + \boldsymbol{b}\right), \qquad \boldsymbol{h}_0 = \boldsymbol{0}"
         )
     with right:
+        links.linked(RHO_KEY, 0.9, links.Span(0.1, 6.0, 0.1))
         rho = st.slider(
             t("rnn_cnn.rho"),
             min_value=0.1,
@@ -234,6 +235,7 @@ def _cnn_section(trace: Trace) -> tuple[int, int, int]:
         r" \boldsymbol{x}_{i+k-1}]\, W + \boldsymbol{b}\right)"
     )
     n = trace.n
+    links.linked(K_KEY, 3, range(2, 8))
     k = st.slider(
         t("rnn_cnn.k"), min_value=2, max_value=7, value=3, key=K_KEY, help=t("rnn_cnn.k_help")
     )

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import scaling as charts_scaling
 from transformer_walk.app.i18n import join_sentences, t
@@ -52,9 +52,11 @@ def _saturation(backend: str, n_keys: int, trials: int) -> scaling.Saturation:
 def _sentence(text: str, backend: str) -> None:
     st.header(t("scaling.sent.title"), divider="gray")
     st.markdown(t("scaling.sent.body"))
+    links.linked(D_MODEL_KEY, D_MODELS[3], D_MODELS)
     c1, c2, c3 = st.columns(3)
     d_model = c1.selectbox("d_model", D_MODELS, index=3, key=D_MODEL_KEY, help=t("scaling.d_help"))
     heads = [h for h in (1, 2, 4, 8) if d_model % h == 0]
+    links.linked(H_KEY, 2, heads)
     keep_valid_choice(H_KEY, heads, 2)
     h = c2.selectbox(t("scaling.h"), heads, key=H_KEY)
     head_labels = {r: t("scaling.head_label", number=r + 1) for r in range(h)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import join_names, say, t, translated_radio
@@ -69,6 +69,7 @@ def _controls(h: int) -> None:
     left, right = st.columns([3, 2])
     with left:
         labels = {i: t("self_attention.head_label", number=i + 1) for i in range(h)}
+        links.linked(HEAD_KEY, 0, range(h))
         keep_valid_choice(HEAD_KEY, range(h), 0)
         st.radio(
             t("self_attention.head"),
@@ -121,7 +122,13 @@ def _query_row(trace: Trace, head: int) -> None:
     st.header(t("self_attention.row.title"), divider="gray")
     st.markdown(t("self_attention.row.body"))
     labels = token_labels(trace.tokens)
-    i = pick(t("self_attention.row.pick"), QUERY_KEY, labels, picks.default_query(trace.tokens))
+    i = pick(
+        t("self_attention.row.pick"),
+        QUERY_KEY,
+        labels,
+        picks.default_query(trace.tokens),
+        linked=True,
+    )
     row = views.query_row(trace, head, i)
     # Beside its numbers while the bars are wide enough to label; a long sentence's row takes
     # the full width, its numbers above it (40 bars in 3/5 of the page were 8 px apart).
@@ -333,6 +340,7 @@ def render() -> None:
     _intro()
 
     text = current_sentence()
+    links.linked(CAUSAL_KEY, False, links.ON_OFF)
     config = ToyConfig(causal=bool(st.session_state.get(CAUSAL_KEY, False)))
     _controls(config.h)
     run_on = toy_backend(name, config, [text])

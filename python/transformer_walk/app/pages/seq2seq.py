@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.caches import gru_comparison
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
@@ -162,6 +162,7 @@ def _training() -> Comparison:
             r"\boldsymbol c_t &= \textstyle\sum_i \alpha_{t,i}\boldsymbol h_i"
             r"\end{aligned}"
         )
+    links.linked(SEED_KEY, SEEDS[0], SEEDS)
     column, _ = st.columns([1, 2])
     seed = column.select_slider(
         t("seq2seq.train.seed"), options=SEEDS, value=SEEDS[0], key=SEED_KEY,
@@ -446,6 +447,7 @@ def _contexts(config: GruConfig, fixed: Translation, attention: Translation) -> 
 def _bottleneck() -> None:
     st.header(t("seq2seq.neck.title"), divider="gray")
     st.markdown(t("seq2seq.neck.body", vocab=READBACK_VOCAB))
+    links.linked(DIM_KEY, 16, DIM_OPTIONS)
     column, _ = st.columns([1, 2])
     d = column.select_slider(t("seq2seq.dim"), options=DIM_OPTIONS, value=16, key=DIM_KEY)
     with st.spinner(t("seq2seq.neck.running")):

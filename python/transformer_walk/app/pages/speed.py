@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_walk.app import charts
+from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import say, t, translated_radio
@@ -219,6 +219,7 @@ def render() -> None:
         st.markdown(t("speed.what.body"))
 
     op_labels = {name: t(f"speed.op.{name}") for name in OPS}
+    links.linked(OP_KEY, next(iter(OPS)), list(OPS))
     op = st.radio(
         t("speed.op"),
         options=list(OPS),

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.caches import smollm2_traced
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import heatmap
@@ -267,6 +268,8 @@ def _per_token(model: SmolLM2, selected: str) -> None:
         return
     pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in out.ids])
     labels = token_labels(pieces)
+    links.linked(LAYER_KEY, 1, range(1, model.config.n_layers + 1))
+    links.linked(TOKEN_KEY, out.n - 1, range(out.n))
     left, right = st.columns(2)
     layer = left.slider(t("then_and_now.layer"), 1, model.config.n_layers, 1, key=LAYER_KEY) - 1
     keep_valid_choice(TOKEN_KEY, range(out.n), out.n - 1)

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 from tokenizers import Tokenizer
 
-from transformer_walk.app import charts, navigation
+from transformer_walk.app import charts, links, navigation
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.i18n import join_names, t
 from transformer_walk.app.model_widgets import (
@@ -30,6 +30,7 @@ MAX_POSITIONS = 512  # MiniLM's position table
 PIECES_PER_ROW = 10  # columns of a strip that fit the page's width with whole cells
 MAX_STRIPS = 8  # a 2,000-character text has hundreds of pieces: the first 80 tell the story
 MAX_TRY_CHARS = 100  # one word, even a long one; the field is not for whole texts
+TRY_DEFAULT = "unbelievably"
 
 
 def _welcome() -> None:
@@ -196,9 +197,10 @@ def _wordpiece(text: str, tokenizer: Tokenizer | None, reason: str) -> None:
     if pieces.n > MAX_POSITIONS:
         st.warning(t("tokens.wp.long", n=pieces.n), icon=":material/content_cut:")
 
+    links.linked(TRY_KEY, TRY_DEFAULT, links.Text(MAX_TRY_CHARS))
     word = st.text_input(
         t("tokens.try.label"),
-        value="unbelievably",
+        value=TRY_DEFAULT,
         key=TRY_KEY,
         help=t("tokens.try.help"),
         max_chars=MAX_TRY_CHARS,
