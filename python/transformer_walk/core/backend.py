@@ -108,6 +108,54 @@ class Backend(Protocol):
         shape: tuple[int, ...] | list[int],
     ) -> npt.NDArray[np.float32]: ...
 
+    def linear_backward(
+        self, x: npt.ArrayLike, weight: npt.ArrayLike, grad_y: npt.ArrayLike, *, bias: bool = ...
+    ) -> tuple[FloatArray, FloatArray, FloatArray | None]: ...
+
+    def layer_norm_backward(
+        self, x: npt.ArrayLike, gamma: npt.ArrayLike, grad_y: npt.ArrayLike, eps: float = ...
+    ) -> tuple[FloatArray, FloatArray, FloatArray]: ...
+
+    def gelu_backward(self, x: npt.ArrayLike, grad_y: npt.ArrayLike) -> FloatArray: ...
+
+    def relu_backward(self, x: npt.ArrayLike, grad_y: npt.ArrayLike) -> FloatArray: ...
+
+    def attention_backward(
+        self,
+        q: npt.ArrayLike,
+        k: npt.ArrayLike,
+        v: npt.ArrayLike,
+        grad_out: npt.ArrayLike,
+        *,
+        mask: npt.ArrayLike | None = ...,
+        causal: bool = ...,
+        scale: float | None = ...,
+    ) -> tuple[FloatArray, FloatArray, FloatArray]: ...
+
+    def cross_entropy(
+        self, logits: npt.ArrayLike, targets: npt.ArrayLike, *, ignore_index: int = ...
+    ) -> tuple[float, FloatArray]: ...
+
+    def embedding_backward(
+        self, ids: npt.ArrayLike, grad_out: npt.ArrayLike, vocab_size: int
+    ) -> FloatArray: ...
+
+    # param, exp_avg and exp_avg_sq are updated in place, so they must be arrays (E50).
+    def adamw_step(
+        self,
+        param: FloatArray,
+        grad: npt.ArrayLike,
+        exp_avg: FloatArray,
+        exp_avg_sq: FloatArray,
+        *,
+        step: int,
+        lr: float,
+        beta1: float = ...,
+        beta2: float = ...,
+        eps: float = ...,
+        weight_decay: float = ...,
+    ) -> None: ...
+
     def set_num_threads(self, n: int) -> None: ...
 
     def get_num_threads(self) -> int: ...

@@ -1,7 +1,7 @@
 """Validation shared by the two Python backends, written once so that it matches docs/api.md.
 
 ``docs/api.md`` fixes, for every function, which checks run, in which order, and the exact text of
-every error (E1–E42). ``rust_core`` implements the same table in Rust; the ``"python"`` and
+every error (E1–E53). ``rust_core`` implements the same table in Rust; the ``"python"`` and
 ``"numpy"`` backends both call the helpers here, so there is a single Python copy of the contract
 and the tests can hold all three backends to the same messages.
 
@@ -731,6 +731,233 @@ def validate_skipgram_sgd(
     check_all_fit(table_arr.shape, table_arr.dtype, args)
     check_ids_in_range(pairs_arr, table_arr.shape[0])
     return _native(table_arr), _native(output_arr), _native(pairs_arr), _native(rates), batch
+
+
+# --- training: the backward kernels, cross_entropy and adamw_step (E43–E53) ---------------------
+
+
+def _check_grad_shape(name: str, arr: np.ndarray, expected: tuple[int, ...]) -> None:
+    """E43: an upstream gradient has exactly the shape of the forward's output; no broadcasting,
+    which would silently sum a gradient the forward never produced."""
+    if arr.shape != expected:
+        raise ValueError(
+            f"{name} has shape {_shape(arr.shape)}; expected {_shape(expected)}, the shape of the "
+            "forward's output"
+        )
+
+
+def validate_linear_backward(
+    x: Any, weight: Any, grad_y: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Order: E1/E2 for x, weight, grad_y; E17, E18, E19, E43, E23 (grad_x at x's shape, then
+    the arguments). Returns the arrays."""
+    x_arr, w_arr, g_arr = as_float_arrays([("x", x), ("weight", weight), ("grad_y", grad_y)])
+    _check_has_last_axis(x_arr)
+    if w_arr.ndim != 2:
+        raise ValueError(f"weight must be 2-D [out, in], got shape {_shape(w_arr.shape)}")
+    if x_arr.shape[-1] != w_arr.shape[1]:
+        raise ValueError(
+            f"x has shape {_shape(x_arr.shape)} and weight has shape {_shape(w_arr.shape)}: "
+            f"x's last dimension must equal weight's second (in)"
+        )
+    _check_grad_shape("grad_y", g_arr, (*x_arr.shape[:-1], w_arr.shape[0]))
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr), ("grad_y", g_arr)])
+    return _native(x_arr), _native(w_arr), _native(g_arr)
+
+
+def validate_layer_norm_backward(
+    x: Any, gamma: Any, grad_y: Any, eps: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Order: eps read; E1/E2 for x, gamma, grad_y; E17, E20 (gamma), E43, E21, E23. Returns the
+    arrays and eps."""
+    value = as_real(eps)
+    x_arr, g_arr, dy = as_float_arrays([("x", x), ("gamma", gamma), ("grad_y", grad_y)])
+    _check_has_last_axis(x_arr)
+    _check_vector("gamma", g_arr, x_arr.shape[-1], "x", x_arr.shape)
+    _check_grad_shape("grad_y", dy, x_arr.shape)
+    _check_eps(value)
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("gamma", g_arr), ("grad_y", dy)])
+    return _native(x_arr), _native(g_arr), _native(dy), value
+
+
+def validate_gelu_backward(x: Any, grad_y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Order: E1/E2 for x, grad_y; E43; E23. Also ``relu_backward``'s: both are elementwise."""
+    x_arr, dy = as_float_arrays([("x", x), ("grad_y", grad_y)])
+    _check_grad_shape("grad_y", dy, x_arr.shape)
+    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("grad_y", dy)])
+    return _native(x_arr), _native(dy)
+
+
+def validate_attention_backward(
+    q: Any, k: Any, v: Any, grad_out: Any, mask: Any, causal: bool, scale: Any
+) -> tuple[AttentionInputs, np.ndarray]:
+    """Order: all of ``validate_attention``'s checks (the forward's call must be valid first);
+    then E1/E2 for grad_out (against q), E43, E23 (grad_out). Returns the inputs and grad_out."""
+    a = validate_attention(q, k, v, mask, causal, scale, with_v=True)
+    assert a.v is not None
+    # q is passed as it is (already read) so that E2 names q and its dtype as the first input.
+    _, dz = as_float_arrays([("q", a.q), ("grad_out", grad_out)])
+    _check_grad_shape("grad_out", dz, (*a.lead, a.n, a.v.shape[-1]))
+    check_fits("grad_out", dz.shape, dz.dtype)
+    return a, _native(dz)
+
+
+def _matches(values: np.ndarray, target: int) -> np.ndarray:
+    """``values == target`` for an integer array of any width, without wrapping ``target``
+    (a uint8 array never equals -100)."""
+    info = np.iinfo(values.dtype)
+    if not info.min <= target <= info.max:
+        return np.zeros(values.shape, dtype=bool)
+    return values == values.dtype.type(target)
+
+
+def validate_cross_entropy(
+    logits: Any, targets: Any, ignore_index: Any
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Order: ignore_index read (E24); E1 (logits), E45, E46, E47, E23 (the result at logits'
+    shape, then logits, targets), E48. Returns ``(logits, targets, ignore_index)``."""
+    ignore = as_int64("ignore_index", ignore_index)
+    z = as_float_array("logits", logits)
+    t = np.asarray(targets)
+    if t.dtype.kind not in "iu":
+        raise TypeError(f"targets has dtype {t.dtype.name}; expected an integer dtype")
+    if z.ndim != 2:
+        raise ValueError(f"logits must be 2-D [N, C], got shape {_shape(z.shape)}")
+    if t.shape != (z.shape[0],):
+        raise ValueError(
+            f"targets has shape {_shape(t.shape)}; expected ({z.shape[0]},) to match logits of "
+            f"shape {_shape(z.shape)}"
+        )
+    check_all_fit(z.shape, z.dtype, [("logits", z), ("targets", t)])
+    _check_targets_in_range(t, z.shape[1], ignore)
+    return _native(z), _native(t), ignore
+
+
+def _check_targets_in_range(targets: np.ndarray, classes: int, ignore: int) -> None:
+    """E48: every target that is not ``ignore`` names a class in ``[0, C)``; the first bad one is
+    reported. Compared without converting, as ``check_ids_in_range`` does."""
+    if targets.size == 0:
+        return
+    info = np.iinfo(targets.dtype)
+    bad = targets < 0 if info.min < 0 else np.zeros(targets.shape, dtype=bool)
+    if classes <= info.max:
+        bad = bad | (targets >= classes)
+    bad &= ~_matches(targets, ignore)
+    if bad.any():
+        first = int(targets[np.flatnonzero(bad)[0]])
+        raise IndexError(f"target {first} is out of range for {classes} classes")
+
+
+def validate_embedding_backward(
+    ids: Any, grad_out: Any, vocab_size: Any
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Order: vocab_size read (E24); E3, E1 (grad_out), E16, E44, E23 (the result [V, d], then
+    ids, grad_out), E6. Returns ``(ids, grad_out, vocab_size)``."""
+    size = as_int64("vocab_size", vocab_size)
+    ids_arr = as_ids(ids)
+    dz = as_float_array("grad_out", grad_out)
+    check_vocab_size(size)
+    if dz.ndim != ids_arr.ndim + 1 or dz.shape[:-1] != ids_arr.shape:
+        raise ValueError(
+            f"grad_out has shape {_shape(dz.shape)} and ids has shape {_shape(ids_arr.shape)}: "
+            "grad_out must be [*ids.shape, d]"
+        )
+    check_all_fit((size, dz.shape[-1]), dz.dtype, [("ids", ids_arr), ("grad_out", dz)])
+    check_ids_in_range(ids_arr, size)
+    return _native(ids_arr), _native(dz), size
+
+
+@dataclass(frozen=True)
+class AdamWInputs:
+    """Validated arguments of ``adamw_step``: ``param``, ``exp_avg`` and ``exp_avg_sq`` are the
+    caller's own arrays (updated in place), ``grad`` a native array of their shape."""
+
+    param: np.ndarray
+    grad: np.ndarray
+    exp_avg: np.ndarray
+    exp_avg_sq: np.ndarray
+    step: int
+    lr: float
+    beta1: float
+    beta2: float
+    eps: float
+    weight_decay: float
+
+
+def _check_updatable(name: str, value: Any) -> None:
+    """E50: an array updated in place must be the caller's own C-contiguous, writeable, native
+    ndarray — a copy (of a list, a strided view, swapped bytes) would take the update with it."""
+    ok = (
+        isinstance(value, np.ndarray)
+        and value.flags.c_contiguous
+        and value.flags.writeable
+        and value.dtype.isnative
+    )
+    if not ok:
+        raise ValueError(
+            f"{name} must be a C-contiguous, writeable NumPy array in native byte order, as "
+            "adamw_step updates it in place"
+        )
+
+
+def _check_hyperparameters(
+    lr: float, beta1: float, beta2: float, eps: float, weight_decay: float
+) -> None:
+    """E52, in the order lr, beta1, beta2, eps, weight_decay: rates and terms ≥ 0 and finite,
+    betas in [0, 1) (a beta of 1 makes the bias correction 1 − β^t zero)."""
+    named = [("lr", lr), ("beta1", beta1), ("beta2", beta2), ("eps", eps)]
+    for name, value in [*named, ("weight_decay", weight_decay)]:
+        if name in ("beta1", "beta2"):
+            if not 0 <= value < 1:  # NaN fails too
+                raise ValueError(f"{name} must be in [0, 1), got {value!r}")
+        elif not math.isfinite(value) or value < 0:
+            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+
+
+def validate_adamw_step(
+    param: Any,
+    grad: Any,
+    exp_avg: Any,
+    exp_avg_sq: Any,
+    *,
+    step: Any,
+    lr: Any,
+    beta1: Any,
+    beta2: Any,
+    eps: Any,
+    weight_decay: Any,
+) -> AdamWInputs:
+    """Order: step read (E24), lr, beta1, beta2, eps, weight_decay read; E1/E2 for param, grad,
+    exp_avg, exp_avg_sq; E49, E50, E53, E51, E52."""
+    n = as_int64("step", step)
+    reals = [as_real(value) for value in (lr, beta1, beta2, eps, weight_decay)]
+    names = ["param", "grad", "exp_avg", "exp_avg_sq"]
+    values = [param, grad, exp_avg, exp_avg_sq]
+    arrays = as_float_arrays(list(zip(names, values, strict=True)))
+    for name, arr in zip(names[1:], arrays[1:], strict=True):
+        if arr.shape != arrays[0].shape:
+            raise ValueError(
+                f"{name} has shape {_shape(arr.shape)} and param has shape "
+                f"{_shape(arrays[0].shape)}: they must have the same shape"
+            )
+    for name, value in (("param", param), ("exp_avg", exp_avg), ("exp_avg_sq", exp_avg_sq)):
+        _check_updatable(name, value)
+    _check_separate(names, arrays)
+    if n < 1:
+        raise ValueError(f"step must be at least 1, got {n}")
+    _check_hyperparameters(*reals)
+    return AdamWInputs(param, _native(arrays[1]), exp_avg, exp_avg_sq, n, *reals)
+
+
+def _check_separate(names: list[str], arrays: list[np.ndarray]) -> None:
+    """E53: no two of the four arrays overlap in memory, or an update of one would change
+    another's input halfway (and the result would depend on the order of the loop)."""
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            if np.may_share_memory(arrays[i], arrays[j]):
+                raise ValueError(
+                    f"{names[i]} and {names[j]} share memory; adamw_step needs four separate arrays"
+                )
 
 
 # --- threads ------------------------------------------------------------------------------------

@@ -317,6 +317,187 @@ def skipgram_sgd(
     return E, U, losses
 
 
+# --- training -----------------------------------------------------------------------------------
+
+
+def linear_backward(
+    x: Any, weight: Any, grad_y: Any, *, bias: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Gradients of ``y = x · Wᵀ + b``: (grad_y · W, Σ grad_yᵀ · x, Σ grad_y) over every row."""
+    x, weight, grad_y = contract.validate_linear_backward(x, weight, grad_y)
+    n_out, n_in = weight.shape
+    x_rows = x.reshape(-1, n_in)  # (..., in) → (rows, in)
+    g_rows = grad_y.reshape(-1, n_out)  # (..., out) → (rows, out)
+    with np.errstate(all="ignore"):
+        grad_x = np.matmul(grad_y, weight)  # (..., out) @ (out, in) → (..., in)
+        grad_w = np.matmul(g_rows.T, x_rows)  # (out, rows) @ (rows, in) → (out, in)
+        grad_b = g_rows.sum(axis=0) if bias else None  # (out,)
+    return (
+        np.ascontiguousarray(grad_x, dtype=x.dtype),
+        np.ascontiguousarray(grad_w, dtype=x.dtype),
+        None if grad_b is None else np.ascontiguousarray(grad_b, dtype=x.dtype),
+    )
+
+
+def layer_norm_backward(
+    x: Any, gamma: Any, grad_y: Any, eps: float = 1e-5
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gradients of layer_norm over the last axis: with x̂ = (x − mean) · r, r = 1/√(var + eps),
+    grad_x = r · (ĝ − mean(ĝ) − x̂ · mean(ĝ · x̂)) for ĝ = grad_y · gamma."""
+    x, gamma, grad_y, eps = contract.validate_layer_norm_backward(x, gamma, grad_y, eps)
+    d = x.shape[-1]
+    lead = tuple(range(x.ndim - 1))  # the axes summed for gamma's and beta's gradients
+    if d == 0:
+        empty = np.zeros((0,), dtype=x.dtype)
+        return np.zeros(x.shape, dtype=x.dtype), empty, empty.copy()
+    with np.errstate(all="ignore"):
+        mean = x.mean(-1, keepdims=True)
+        centred = x - mean
+        rstd = 1 / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + x.dtype.type(eps))
+        x_hat = centred * rstd
+        g_hat = grad_y * gamma
+        grad_x = rstd * (
+            g_hat
+            - g_hat.mean(-1, keepdims=True)
+            - x_hat * np.mean(g_hat * x_hat, axis=-1, keepdims=True)
+        )
+        grad_gamma = np.sum(grad_y * x_hat, axis=lead)
+        grad_beta = np.sum(grad_y, axis=lead)
+    return (
+        np.ascontiguousarray(grad_x, dtype=x.dtype),
+        np.ascontiguousarray(grad_gamma, dtype=x.dtype),
+        np.ascontiguousarray(grad_beta, dtype=x.dtype),
+    )
+
+
+def gelu_backward(x: Any, grad_y: Any) -> np.ndarray:
+    """``grad_y · (Φ(x) + x · φ(x))``: the derivative of the exact-erf GELU, elementwise."""
+    x, grad_y = contract.validate_gelu_backward(x, grad_y)
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        cdf = t(0.5) * (1 + special.erf(x * t(1 / math.sqrt(2.0))))
+        pdf = np.exp(t(-0.5) * x * x) * t(1 / math.sqrt(2 * math.pi))
+        out = grad_y * (cdf + x * pdf)
+    return np.asarray(out, dtype=x.dtype, order="C")
+
+
+def relu_backward(x: Any, grad_y: Any) -> np.ndarray:
+    """``grad_y`` where x > 0, else 0 (also at x = 0 and where x is NaN), elementwise."""
+    x, grad_y = contract.validate_gelu_backward(x, grad_y)
+    return np.asarray(np.where(x > 0, grad_y, np.zeros((), x.dtype)), dtype=x.dtype, order="C")
+
+
+def _sum_groups(a: contract.AttentionInputs, grad: np.ndarray) -> np.ndarray:
+    """Undo ``_repeat_kv``: the gradients of the ``group`` query heads that read one key/value
+    head, (..., h, m, d) → (..., h_kv, m, d), summed."""
+    if a.group == 1:
+        return grad
+    *lead, h, m, d = grad.shape
+    return grad.reshape(*lead, h // a.group, a.group, m, d).sum(axis=-3)
+
+
+def attention_backward(
+    q: Any,
+    k: Any,
+    v: Any,
+    grad_out: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gradients of attention: with P the weights and dP = grad_out · vᵀ, the scores' gradient is
+    dS = P ⊙ (dP − rowsum(P ⊙ dP)); then grad_q = dS · k · scale, grad_k = dSᵀ · q · scale and
+    grad_v = Pᵀ · grad_out, summed over the query heads that share a key/value head."""
+    a, grad_out = contract.validate_attention_backward(q, k, v, grad_out, mask, causal, scale)
+    assert a.v is not None
+    weights = _weights(a)  # (..., h, n, m)
+    # A query that may attend to nothing has output 0 whatever q, k, v are: no gradient flows
+    # through it (not even a NaN from an inf in grad_out times a zero weight).
+    attends = np.any(weights != 0, axis=-1, keepdims=True)  # (..., h, n, 1)
+    dz = np.where(attends, grad_out, np.zeros((), a.dtype))
+    k_rep, v_rep = _repeat_kv(a, a.k), _repeat_kv(a, a.v)  # (..., h, m, d_k), (..., h, m, d_v)
+    s = a.dtype.type(a.scale)
+    with np.errstate(all="ignore"):
+        d_weights = np.matmul(dz, np.swapaxes(v_rep, -1, -2))  # (..., h, n, m)
+        d_scores = weights * (d_weights - np.sum(weights * d_weights, axis=-1, keepdims=True))
+        d_scores = np.where(attends, d_scores, np.zeros((), a.dtype))  # 0 · (inf in v) is NaN
+        grad_q = np.matmul(d_scores, k_rep) * s  # (..., h, n, d_k)
+        grad_k = np.matmul(np.swapaxes(d_scores, -1, -2), a.q) * s  # (..., h, m, d_k)
+        grad_v = np.matmul(np.swapaxes(weights, -1, -2), dz)  # (..., h, m, d_v)
+    return (
+        np.ascontiguousarray(grad_q, dtype=a.dtype),
+        np.ascontiguousarray(_sum_groups(a, grad_k), dtype=a.dtype),
+        np.ascontiguousarray(_sum_groups(a, grad_v), dtype=a.dtype),
+    )
+
+
+def cross_entropy(
+    logits: Any, targets: Any, *, ignore_index: int = -100
+) -> tuple[float, np.ndarray]:
+    """Mean over the counted rows of logsumexp(row) − row[target], and its gradient
+    (softmax(row) − onehot(target)) / count; ignored rows get 0, and no counted row gives NaN."""
+    logits, targets, ignore = contract.validate_cross_entropy(logits, targets, ignore_index)
+    counted = ~contract._matches(targets, ignore)  # (N,)
+    count = int(counted.sum())
+    grad = np.zeros(logits.shape, dtype=logits.dtype)
+    if count == 0:
+        return math.nan, grad
+    rows = np.flatnonzero(counted)
+    z = logits[rows]  # (count, C)
+    t = targets[rows].astype(np.intp)  # in [0, C): checked
+    with np.errstate(all="ignore"):
+        probs = _softmax(z, axis=-1)
+        mx = np.max(z, axis=-1, keepdims=True)
+        shift = np.where(np.isfinite(mx), mx, np.zeros_like(mx))
+        lse = np.log(np.sum(np.exp(z - shift), axis=-1)) + shift[:, 0]  # (count,)
+        loss = np.sum(lse - z[np.arange(len(rows)), t]) / logits.dtype.type(count)
+        probs[np.arange(len(rows)), t] -= 1
+        grad[rows] = probs / logits.dtype.type(count)
+    return float(loss), grad
+
+
+def embedding_backward(ids: Any, grad_out: Any, vocab_size: int) -> np.ndarray:
+    """``[vocab_size, d]``: row v sums the rows of grad_out whose id is v (0 for ids not met)."""
+    ids, grad_out, vocab_size = contract.validate_embedding_backward(ids, grad_out, vocab_size)
+    d = grad_out.shape[-1]
+    out = np.zeros((vocab_size, d), dtype=grad_out.dtype)
+    # add.at, not out[ids] += …, so that a repeated id accumulates every one of its rows.
+    with np.errstate(all="ignore"):
+        np.add.at(out, ids.reshape(-1).astype(np.intp), grad_out.reshape(-1, d))
+    return out
+
+
+def adamw_step(
+    param: Any,
+    grad: Any,
+    exp_avg: Any,
+    exp_avg_sq: Any,
+    *,
+    step: int,
+    lr: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    eps: float = 1e-8,
+    weight_decay: float = 0.01,
+) -> None:
+    """One step of torch.optim.AdamW (foreach=False), in place on param, exp_avg, exp_avg_sq."""
+    a = contract.validate_adamw_step(
+        param, grad, exp_avg, exp_avg_sq,
+        step=step, lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
+    )  # fmt: skip
+    t = a.param.dtype.type  # the scalars are computed in float64, then used in the arrays' dtype
+    bc1, bc2 = 1 - a.beta1**a.step, 1 - a.beta2**a.step
+    p, m, v, g = a.param, a.exp_avg, a.exp_avg_sq, a.grad  # the caller's arrays, and grad
+    with np.errstate(all="ignore"):
+        p *= t(1 - a.lr * a.weight_decay)
+        m *= t(a.beta1)
+        m += t(1 - a.beta1) * g
+        v *= t(a.beta2)
+        v += t(1 - a.beta2) * g * g
+        p -= t(a.lr / bc1) * m / (np.sqrt(v) / t(math.sqrt(bc2)) + t(a.eps))
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (NumPy itself is not re-configured)."""
     _threads.set(n)
@@ -328,17 +509,25 @@ def get_num_threads() -> int:
 
 
 __all__ = [
+    "adamw_step",
     "attention",
+    "attention_backward",
     "attention_weights",
     "attention_with_weights",
+    "cross_entropy",
     "dequantize",
+    "embedding_backward",
     "embedding_lookup",
     "gelu",
+    "gelu_backward",
     "get_num_threads",
     "layer_norm",
+    "layer_norm_backward",
     "linear",
+    "linear_backward",
     "one_hot",
     "quantized_linear",
+    "relu_backward",
     "rms_norm",
     "rope",
     "set_num_threads",

@@ -407,6 +407,257 @@ def skipgram_sgd(
     )
 
 
+# --- training -----------------------------------------------------------------------------------
+
+
+def linear_backward(
+    x: Any, weight: Any, grad_y: Any, *, bias: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Gradients of ``y = x · Wᵀ + b``, row by row: grad_x[r] = Σ_o grad_y[r, o] W[o],
+    grad_W[o] = Σ_r grad_y[r, o] x[r], grad_b[o] = Σ_r grad_y[r, o]."""
+    x, weight, grad_y = contract.validate_linear_backward(x, weight, grad_y)
+    n_out, n_in = weight.shape
+    w_rows = weight.tolist()  # out rows of length in
+    x_rows = x.reshape(-1, n_in).tolist()  # (..., in) → (rows, in)
+    g_rows = grad_y.reshape(-1, n_out).tolist()  # (..., out) → (rows, out)
+    w_cols = [list(col) for col in zip(*w_rows, strict=True)] if n_out else [[]] * n_in
+    grad_x = [[_dot(g, col) for col in w_cols] for g in g_rows]
+    grad_w = [[0.0] * n_in for _ in range(n_out)]
+    for g, row in zip(g_rows, x_rows, strict=True):
+        for o, g_o in enumerate(g):
+            grad_w[o] = [acc + g_o * v for acc, v in zip(grad_w[o], row, strict=True)]
+    grad_b = [math.fsum(g[o] for g in g_rows) for o in range(n_out)] if bias else None
+    return (
+        _to_array(grad_x, x.dtype, x.shape),
+        _to_array(grad_w, x.dtype, weight.shape),
+        None if grad_b is None else _to_array(grad_b, x.dtype, (n_out,)),
+    )
+
+
+def _layer_norm_row_backward(
+    row: list[float], dy: list[float], g: list[float], eps: float
+) -> tuple[list[float], list[float]]:
+    """One row of layer_norm's backward: (grad_x, x̂). With r = 1/√(var + eps), x̂ = (x − mean) · r
+    and ĝ = grad_y · gamma, grad_x = r · (ĝ − mean(ĝ) − x̂ · mean(ĝ · x̂))."""
+    d = len(row)
+    mean = math.fsum(row) / d
+    root = math.sqrt(math.fsum((v - mean) ** 2 for v in row) / d + eps)
+    r = 1.0 / root if root else math.inf  # IEEE's 1/0, as in layer_norm
+    x_hat = [(v - mean) * r for v in row]
+    g_hat = [a * b for a, b in zip(dy, g, strict=True)]
+    mean_g = math.fsum(g_hat) / d
+    mean_gx = math.fsum(a * b for a, b in zip(g_hat, x_hat, strict=True)) / d
+    grad = [r * (gh - mean_g - xh * mean_gx) for gh, xh in zip(g_hat, x_hat, strict=True)]
+    return grad, x_hat
+
+
+def layer_norm_backward(
+    x: Any, gamma: Any, grad_y: Any, eps: float = 1e-5
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gradients of layer_norm, row by row: grad_x, then Σ grad_y · x̂ and Σ grad_y over the rows."""
+    x, gamma, grad_y, eps = contract.validate_layer_norm_backward(x, gamma, grad_y, eps)
+    d = x.shape[-1]
+    if d == 0:
+        return np.zeros(x.shape, dtype=x.dtype), *(np.zeros((0,), dtype=x.dtype),) * 2
+    g = gamma.tolist()
+    grad_x, grad_gamma, grad_beta = [], [0.0] * d, [0.0] * d
+    for row, dy in zip(x.reshape(-1, d).tolist(), grad_y.reshape(-1, d).tolist(), strict=True):
+        grad, x_hat = _layer_norm_row_backward(row, dy, g, eps)
+        grad_x.append(grad)
+        grad_gamma = [acc + a * b for acc, a, b in zip(grad_gamma, dy, x_hat, strict=True)]
+        grad_beta = [acc + a for acc, a in zip(grad_beta, dy, strict=True)]
+    return (
+        _to_array(grad_x, x.dtype, x.shape),
+        _to_array(grad_gamma, x.dtype, (d,)),
+        _to_array(grad_beta, x.dtype, (d,)),
+    )
+
+
+def _gelu_slope(v: float) -> float:
+    """GELU'(v) = Φ(v) + v · φ(v), Φ and φ the standard normal CDF and density."""
+    cdf = 0.5 * (1.0 + math.erf(v / math.sqrt(2.0)))
+    pdf = math.exp(-0.5 * v * v) / math.sqrt(2.0 * math.pi)
+    return cdf + v * pdf
+
+
+def gelu_backward(x: Any, grad_y: Any) -> np.ndarray:
+    """``grad_y · (Φ(x) + x · φ(x))`` for every element."""
+    x, grad_y = contract.validate_gelu_backward(x, grad_y)
+    pairs = zip(x.reshape(-1).tolist(), grad_y.reshape(-1).tolist(), strict=True)
+    return _to_array([g * _gelu_slope(v) for v, g in pairs], x.dtype, x.shape)
+
+
+def relu_backward(x: Any, grad_y: Any) -> np.ndarray:
+    """``grad_y`` where x > 0, else 0, for every element."""
+    x, grad_y = contract.validate_gelu_backward(x, grad_y)
+    pairs = zip(x.reshape(-1).tolist(), grad_y.reshape(-1).tolist(), strict=True)
+    return _to_array([g if v > 0 else 0.0 for v, g in pairs], x.dtype, x.shape)
+
+
+def _zeros(rows: int, cols: int) -> list[list[float]]:
+    return [[0.0] * cols for _ in range(rows)]
+
+
+def attention_backward(
+    q: Any,
+    k: Any,
+    v: Any,
+    grad_out: Any,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gradients of attention, query by query: with a_i the weights and dp_ij = grad_out_i · v_j,
+    ds_ij = a_ij (dp_ij − Σ_j' a_ij' dp_ij'); grad_q_i = scale Σ_j ds_ij k_j,
+    grad_k_j += scale · ds_ij q_i and grad_v_j += a_ij grad_out_i (into the shared key/value head
+    with grouped-query attention)."""
+    a, grad_out = contract.validate_attention_backward(q, k, v, grad_out, mask, causal, scale)
+    assert a.v is not None
+    batch, d_v = math.prod(a.lead), a.v.shape[-1]
+    qs = a.q.reshape(batch, a.n, a.d_k).tolist()
+    ks = a.k.reshape(batch // a.group, a.m, a.d_k).tolist()
+    vs = a.v.reshape(batch // a.group, a.m, d_v).tolist()
+    dzs = grad_out.reshape(batch, a.n, d_v).tolist()
+    grad_q = [_zeros(a.n, a.d_k) for _ in range(batch)]
+    grad_k = [_zeros(a.m, a.d_k) for _ in range(batch // a.group)]
+    grad_v = [_zeros(a.m, d_v) for _ in range(batch // a.group)]
+    for b, rows in enumerate(_weight_rows(a)):
+        kv = b // a.group  # the key/value head query batch b reads
+        for i, row in enumerate(rows):
+            if all(w == 0.0 for w in row):
+                continue  # attends to nothing: its output is 0 whatever q, k, v are
+            dz = dzs[b][i]
+            dp = [_dot(dz, vs[kv][j]) for j in range(a.m)]
+            centre = _dot(row, dp)
+            ds = [w * (p - centre) * a.scale for w, p in zip(row, dp, strict=True)]
+            for j, (w, s) in enumerate(zip(row, ds, strict=True)):
+                grad_q[b][i] = [
+                    acc + s * kk for acc, kk in zip(grad_q[b][i], ks[kv][j], strict=True)
+                ]
+                grad_k[kv][j] = [
+                    acc + s * qq for acc, qq in zip(grad_k[kv][j], qs[b][i], strict=True)
+                ]
+                grad_v[kv][j] = [acc + w * g for acc, g in zip(grad_v[kv][j], dz, strict=True)]
+    return (
+        _to_array(grad_q, a.dtype, a.q.shape),
+        _to_array(grad_k, a.dtype, a.k.shape),
+        _to_array(grad_v, a.dtype, a.v.shape),
+    )
+
+
+def _logsumexp(row: list[float]) -> float:
+    """log Σ exp(row), shifted by the maximum so that nothing overflows; an infinite maximum is
+    the result itself (an all −inf row gives −inf)."""
+    if any(math.isnan(z) for z in row):
+        return math.nan
+    mx = max(row)
+    if math.isinf(mx):
+        return mx
+    return mx + math.log(math.fsum(math.exp(z - mx) for z in row))
+
+
+def cross_entropy(
+    logits: Any, targets: Any, *, ignore_index: int = -100
+) -> tuple[float, np.ndarray]:
+    """Mean over the counted rows (target ≠ ignore_index) of logsumexp(row) − row[target], and
+    its gradient (softmax(row) − onehot(target)) / count, row by row; ignored rows get 0, and
+    with no counted row the loss is NaN."""
+    logits, targets, ignore = contract.validate_cross_entropy(logits, targets, ignore_index)
+    n, c = logits.shape
+    rows, ts = logits.tolist(), targets.tolist()
+    count = sum(1 for t in ts if t != ignore)
+    grad = _zeros(n, c)
+    if count == 0:
+        return math.nan, _to_array(grad, logits.dtype, (n, c))
+    losses = []
+    for r, (row, t) in enumerate(zip(rows, ts, strict=True)):
+        if t == ignore:
+            continue
+        losses.append(_logsumexp(row) - row[t])
+        grad[r] = [p / count for p in _softmax_slice(row)]
+        grad[r][t] -= 1.0 / count
+    # Rounded once to the logits' dtype, as the other backends compute it in that dtype.
+    loss = float(np.array(math.fsum(losses) / count, dtype=logits.dtype))
+    return loss, _to_array(grad, logits.dtype, (n, c))
+
+
+def embedding_backward(ids: Any, grad_out: Any, vocab_size: int) -> np.ndarray:
+    """``[vocab_size, d]``: each row of grad_out added to the row of its id (repeats add up)."""
+    ids, grad_out, vocab_size = contract.validate_embedding_backward(ids, grad_out, vocab_size)
+    d = grad_out.shape[-1]
+    table = _zeros(vocab_size, d)
+    # Edge: the grad rows as lists, one per id (a 0-d ids is one id with one row).
+    for i, row in zip(ids.reshape(-1).tolist(), grad_out.reshape(-1, d).tolist(), strict=True):
+        table[i] = [acc + g for acc, g in zip(table[i], row, strict=True)]
+    return _to_array(table, grad_out.dtype, (vocab_size, d))
+
+
+def _f32_or_inf(v: float) -> float:
+    """``_f32``, with IEEE's overflow to ±inf where ``struct`` raises (a value that rounds beyond
+    float32's largest)."""
+    try:
+        return _f32(v)
+    except OverflowError:
+        return math.copysign(math.inf, v)
+
+
+def _sqrt(v: float) -> float:
+    """IEEE's square root: NaN below zero (and for NaN), where ``math.sqrt`` raises."""
+    return math.sqrt(v) if v >= 0 else math.nan
+
+
+def _divide(a: float, b: float, r: Any) -> float:
+    """IEEE's a / b, rounded by ``r``: ±inf or NaN for b = 0, where Python's ``/`` raises."""
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return float(r(a / b))
+
+
+def adamw_step(
+    param: Any,
+    grad: Any,
+    exp_avg: Any,
+    exp_avg_sq: Any,
+    *,
+    step: int,
+    lr: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    eps: float = 1e-8,
+    weight_decay: float = 0.01,
+) -> None:
+    """One step of torch.optim.AdamW (foreach=False), element by element, written back in place.
+
+    Python floats are doubles, so for float32 every operation is rounded to float32 (``_f32``):
+    that is what float32 arithmetic is (each of +, −, ×, ÷ and √ of doubles rounded once to float32
+    is the float32 operation's exact result), so this lane gives NumPy's float32 bits.
+    """
+    a = contract.validate_adamw_step(
+        param, grad, exp_avg, exp_avg_sq,
+        step=step, lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
+    )  # fmt: skip
+    r = _f32_or_inf if a.param.dtype == np.float32 else float
+    # The scalars, computed in float64 and then rounded once to the arrays' dtype.
+    decay, b1, c1 = r(1 - a.lr * a.weight_decay), r(a.beta1), r(1 - a.beta1)
+    b2, c2, e = r(a.beta2), r(1 - a.beta2), r(a.eps)
+    step_size = r(a.lr / (1 - a.beta1**a.step))
+    root_bc2 = r(math.sqrt(1 - a.beta2**a.step))
+    ps, ms, vs = (arr.reshape(-1).tolist() for arr in (a.param, a.exp_avg, a.exp_avg_sq))
+    for idx, g in enumerate(a.grad.reshape(-1).tolist()):
+        m = r(r(b1 * ms[idx]) + r(c1 * g))
+        v = r(r(b2 * vs[idx]) + r(r(c2 * g) * g))
+        denom = r(r(r(_sqrt(v)) / root_bc2) + e)
+        p = r(ps[idx] * decay)
+        ps[idx], ms[idx], vs[idx] = r(p - _divide(r(step_size * m), denom, r)), m, v
+    # Edge: write the new values back into the caller's arrays (checked C-contiguous).
+    a.param[...] = np.array(ps, dtype=a.param.dtype).reshape(a.param.shape)
+    a.exp_avg[...] = np.array(ms, dtype=a.param.dtype).reshape(a.param.shape)
+    a.exp_avg_sq[...] = np.array(vs, dtype=a.param.dtype).reshape(a.param.shape)
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count this backend reports (it always computes on one thread)."""
     _threads.set(n)
@@ -418,17 +669,25 @@ def get_num_threads() -> int:
 
 
 __all__ = [
+    "adamw_step",
     "attention",
+    "attention_backward",
     "attention_weights",
     "attention_with_weights",
+    "cross_entropy",
     "dequantize",
+    "embedding_backward",
     "embedding_lookup",
     "gelu",
+    "gelu_backward",
     "get_num_threads",
     "layer_norm",
+    "layer_norm_backward",
     "linear",
+    "linear_backward",
     "one_hot",
     "quantized_linear",
+    "relu_backward",
     "rms_norm",
     "rope",
     "set_num_threads",
