@@ -4,7 +4,8 @@ Every function validates its inputs with ``contract`` (same checks, order and me
 ``rust_core``), then computes in the dtype of its input: float32 stays float32. IEEE special
 values (-inf scores from masks, NaN) are part of the contract, so the arithmetic runs under
 ``np.errstate(all="ignore")`` — they are expected, not worth a warning. Results are new
-C-contiguous arrays; inputs are never modified.
+C-contiguous arrays; inputs are never modified, but for ``adamw_step``'s, which it updates in
+place.
 """
 
 from __future__ import annotations

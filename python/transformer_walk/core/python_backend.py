@@ -3,8 +3,10 @@
 This is the slow, obviously-correct lane: the arithmetic is plain loops over Python lists that a
 learner can read line by line next to docs/api.md. NumPy is used only at the edges — to read
 and validate the inputs (``contract``), to turn them into nested lists (``tolist``), and to
-build the result array (``np.array(..., dtype=...)`` and ``reshape``). Python floats are IEEE
-doubles, so float32 inputs are computed in double precision and rounded once, at the end.
+build the result array (``np.array(..., dtype=...)`` and ``reshape``), or, for ``adamw_step``,
+to write the new values back into the caller's arrays. Python floats are IEEE doubles, so float32
+inputs are computed in double precision and rounded once, at the end (``adamw_step`` rounds every
+operation instead, to give float32's own bits).
 """
 
 from __future__ import annotations
