@@ -802,13 +802,13 @@ def validate_attention_backward(
     return a, _native(dz)
 
 
-def _matches(values: np.ndarray, target: int) -> np.ndarray:
-    """``values == target`` for an integer array of any width, without wrapping ``target``
-    (a uint8 array never equals -100)."""
-    info = np.iinfo(values.dtype)
-    if not info.min <= target <= info.max:
-        return np.zeros(values.shape, dtype=bool)
-    return values == values.dtype.type(target)
+def is_ignored(targets: np.ndarray, ignore_index: int) -> np.ndarray:
+    """``targets == ignore_index`` for integer targets of any width, without wrapping
+    ``ignore_index`` into their range (uint8 targets are never -100)."""
+    info = np.iinfo(targets.dtype)
+    if not info.min <= ignore_index <= info.max:
+        return np.zeros(targets.shape, dtype=bool)
+    return targets == targets.dtype.type(ignore_index)
 
 
 def validate_cross_entropy(
@@ -842,7 +842,7 @@ def _check_targets_in_range(targets: np.ndarray, classes: int, ignore: int) -> N
     bad = targets < 0 if info.min < 0 else np.zeros(targets.shape, dtype=bool)
     if classes <= info.max:
         bad = bad | (targets >= classes)
-    bad &= ~_matches(targets, ignore)
+    bad &= ~is_ignored(targets, ignore)
     if bad.any():
         first = int(targets[np.flatnonzero(bad)[0]])
         raise IndexError(f"target {first} is out of range for {classes} classes")

@@ -439,7 +439,7 @@ def cross_entropy(
     """Mean over the counted rows of logsumexp(row) − row[target], and its gradient
     (softmax(row) − onehot(target)) / count; ignored rows get 0, and no counted row gives NaN."""
     logits, targets, ignore = contract.validate_cross_entropy(logits, targets, ignore_index)
-    counted = ~contract._matches(targets, ignore)  # (N,)
+    counted = ~contract.is_ignored(targets, ignore)  # (N,)
     count = int(counted.sum())
     grad = np.zeros(logits.shape, dtype=logits.dtype)
     if count == 0:
