@@ -428,10 +428,10 @@ def test_adamw_step_defaults_and_grad_views(backend_name: str) -> None:
 @pytest.mark.parametrize("dtype", [F32, F64])
 def test_adamw_backends_agree_bit_for_bit(dtype: Any) -> None:
     r = rng(32)
-    states = {name: [r.normal(size=7).astype(dtype)] for name in TRAIN_BACKENDS}
     start = r.normal(size=7).astype(dtype)
-    for name in TRAIN_BACKENDS:
-        states[name] = [start.copy(), np.zeros(7, dtype), np.zeros(7, dtype)]
+    states = {
+        name: [start.copy(), np.zeros(7, dtype), np.zeros(7, dtype)] for name in TRAIN_BACKENDS
+    }
     for step in range(1, 4):
         grad = r.normal(size=7).astype(dtype)
         for name in TRAIN_BACKENDS:
