@@ -1,0 +1,162 @@
+"""The learner's forward pass, keeping what its backward pass needs, and the backward pass.
+
+Per block (Pre-LN, causal): a = LN₁(x); Q, K, V = a·W^Qᵀ + b^Q, …; heads = attention(Q, K, V,
+causal); x ← x + Concat(heads)·W^Oᵀ + b^O; then, with the FFN, x ← x + GELU(LN₂(x)·W₁ᵀ + b₁)·W₂ᵀ
++ b₂. At the end: logits = LN_f(x)·W_Uᵀ. Every product, norm, activation and attention goes
+through the backend; the glue (adding, reshaping, summing positions over the batch) is NumPy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from transformer_walk.core import Backend
+from transformer_walk.models.heads import merge_heads, split_heads
+from transformer_walk.models.learner.params import LearnerConfig
+
+Params = dict[str, np.ndarray]
+
+
+@dataclass
+class BlockTape:
+    """One block's inputs and intermediates, as the backward pass reads them."""
+
+    x: np.ndarray  # the block's input [B, n, d]
+    a: np.ndarray  # LN₁(x)
+    q: np.ndarray  # [B, h, n, d_k]
+    k: np.ndarray
+    v: np.ndarray
+    heads: np.ndarray  # Concat(heads) [B, n, d]
+    mid: np.ndarray  # x + attention sub-layer [B, n, d]
+    f: np.ndarray | None = None  # LN₂(mid)
+    u: np.ndarray | None = None  # f·W₁ᵀ + b₁ [B, n, d_ff]
+    g: np.ndarray | None = None  # GELU(u)
+
+
+@dataclass
+class Tape:
+    inputs: np.ndarray  # [B, n] int64
+    blocks: list[BlockTape] = field(default_factory=list)
+    last: np.ndarray | None = None  # the last block's output [B, n, d]
+    final: np.ndarray | None = None  # LN_f(last)
+    attention: list[np.ndarray] = field(default_factory=list)  # per block [B, h, n, n], if asked
+
+
+def check_inputs(inputs: np.ndarray, config: LearnerConfig, vocab_size: int) -> None:
+    if inputs.ndim != 2 or inputs.shape[1] < 1:
+        raise ValueError(f"inputs must be [B, n] with n >= 1, got shape {inputs.shape}")
+    if inputs.shape[1] > config.max_positions:
+        raise ValueError(
+            f"inputs have {inputs.shape[1]} positions, more than the model's "
+            f"max_positions = {config.max_positions}"
+        )
+
+
+def forward(
+    backend: Backend,
+    params: Params,
+    config: LearnerConfig,
+    inputs: np.ndarray,
+    *,
+    keep_attention: bool = False,
+) -> tuple[np.ndarray, Tape]:
+    """inputs [B, n] ids → (logits [B·n, V], tape). ``keep_attention`` also records each block's
+    attention weights (one more pass over the scores)."""
+    vocab_size = params["token_embedding"].shape[0]
+    check_inputs(inputs, config, vocab_size)
+    n = inputs.shape[1]
+    tape = Tape(inputs=inputs)
+    x = backend.embedding_lookup(params["token_embedding"], inputs)  # [B, n, d]
+    x = x + params["position_embedding"][:n]
+    for layer in range(config.layers):
+        p = f"layers.{layer}."
+        a = backend.layer_norm(x, params[p + "ln_1.gamma"], params[p + "ln_1.beta"])
+        q, k, v = (
+            split_heads(
+                backend.linear(a, params[f"{p}attn.w_{w}"], params[f"{p}attn.b_{w}"]), config.h
+            )
+            for w in "qkv"
+        )  # each [B, n, d] → [B, h, n, d_k]
+        if keep_attention:
+            tape.attention.append(backend.attention_weights(q, k, causal=True))
+        heads = merge_heads(backend.attention(q, k, v, causal=True))  # [B, h, n, d_k] → [B, n, d]
+        mid = x + backend.linear(heads, params[p + "attn.w_o"], params[p + "attn.b_o"])
+        block = BlockTape(x=x, a=a, q=q, k=k, v=v, heads=heads, mid=mid)
+        x = mid
+        if config.ffn:
+            block.f = backend.layer_norm(mid, params[p + "ln_2.gamma"], params[p + "ln_2.beta"])
+            block.u = backend.linear(block.f, params[p + "ffn.w_1"], params[p + "ffn.b_1"])
+            block.g = backend.gelu(block.u)
+            x = mid + backend.linear(block.g, params[p + "ffn.w_2"], params[p + "ffn.b_2"])
+        tape.blocks.append(block)
+    tape.last = x
+    tape.final = backend.layer_norm(x, params["ln_f.gamma"], params["ln_f.beta"])
+    logits = backend.linear(tape.final, params["unembed.weight"])  # [B, n, V]
+    return logits.reshape(-1, vocab_size), tape  # → [B·n, V]
+
+
+def backward(
+    backend: Backend, params: Params, config: LearnerConfig, tape: Tape, grad_logits: np.ndarray
+) -> Params:
+    """∂loss/∂parameter for every parameter, from ∂loss/∂logits [B·n, V] and the forward's tape."""
+    assert tape.last is not None and tape.final is not None
+    batch, n = tape.inputs.shape
+    vocab_size = params["token_embedding"].shape[0]
+    grads: Params = {}
+    grad_final, grads["unembed.weight"], _ = backend.linear_backward(
+        tape.final, params["unembed.weight"], grad_logits.reshape(batch, n, vocab_size), bias=False
+    )  # [B·n, V] → [B, n, V]
+    gx, grads["ln_f.gamma"], grads["ln_f.beta"] = backend.layer_norm_backward(
+        tape.last, params["ln_f.gamma"], grad_final
+    )
+    for layer in reversed(range(config.layers)):
+        gx = _block_backward(backend, params, config, tape.blocks[layer], layer, gx, grads)
+    grads["token_embedding"] = backend.embedding_backward(tape.inputs, gx, vocab_size)
+    grad_positions = np.zeros_like(params["position_embedding"])
+    grad_positions[:n] = gx.sum(axis=0)  # every sequence of the batch adds to the same rows
+    grads["position_embedding"] = grad_positions
+    return grads
+
+
+def _block_backward(
+    backend: Backend,
+    params: Params,
+    config: LearnerConfig,
+    block: BlockTape,
+    layer: int,
+    gx: np.ndarray,
+    grads: Params,
+) -> np.ndarray:
+    """One block's backward: ∂loss/∂(block output) → ∂loss/∂(block input), filling ``grads``."""
+    p = f"layers.{layer}."
+    if config.ffn:
+        assert block.f is not None and block.u is not None and block.g is not None
+        grad_g, grads[p + "ffn.w_2"], grads[p + "ffn.b_2"] = backend.linear_backward(
+            block.g, params[p + "ffn.w_2"], gx
+        )
+        grad_u = backend.gelu_backward(block.u, grad_g)
+        grad_f, grads[p + "ffn.w_1"], grads[p + "ffn.b_1"] = backend.linear_backward(
+            block.f, params[p + "ffn.w_1"], grad_u
+        )
+        grad_mid, grads[p + "ln_2.gamma"], grads[p + "ln_2.beta"] = backend.layer_norm_backward(
+            block.mid, params[p + "ln_2.gamma"], grad_f
+        )
+        gx = gx + grad_mid  # the residual carries gx past the FFN
+    grad_heads, grads[p + "attn.w_o"], grads[p + "attn.b_o"] = backend.linear_backward(
+        block.heads, params[p + "attn.w_o"], gx
+    )
+    grad_q, grad_k, grad_v = backend.attention_backward(
+        block.q, block.k, block.v, split_heads(grad_heads, config.h), causal=True
+    )  # [B, n, d] → [B, h, n, d_k] and back
+    grad_a = np.zeros_like(block.a)
+    for w, grad in zip("qkv", (grad_q, grad_k, grad_v), strict=True):
+        grad_in, grads[f"{p}attn.w_{w}"], grads[f"{p}attn.b_{w}"] = backend.linear_backward(
+            block.a, params[f"{p}attn.w_{w}"], merge_heads(grad)
+        )
+        grad_a += grad_in
+    grad_x, grads[p + "ln_1.gamma"], grads[p + "ln_1.beta"] = backend.layer_norm_backward(
+        block.x, params[p + "ln_1.gamma"], grad_a
+    )
+    return gx + grad_x
