@@ -277,15 +277,12 @@ pub fn relu_backward_work(elements: usize) -> usize {
     elements
 }
 
+/// An elementwise backward body: (x, grad_y, grad_x) of one length.
+type Body<T> = dyn Fn(&[T], &[T], &mut [T]) + Sync;
+
 /// `f(x_chunk, gy_chunk, out_chunk)` over matching chunks, in parallel when in the pool and the
 /// work is worth it.
-fn elementwise<T: Real>(
-    x: &[T],
-    grad_y: &[T],
-    out: &mut [T],
-    work: usize,
-    f: &(dyn Fn(&[T], &[T], &mut [T]) + Sync),
-) {
+fn elementwise<T: Real>(x: &[T], grad_y: &[T], out: &mut [T], work: usize, f: &Body<T>) {
     if work < PARALLEL_MIN_WORK || !in_pool() {
         f(x, grad_y, out);
     } else {
