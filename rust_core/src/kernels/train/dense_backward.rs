@@ -70,44 +70,49 @@ pub fn linear_backward<T: Transpose>(
     } else {
         1
     };
-    if let Some(gb) = grad_b {
-        gb.fill(T::zero());
-        if d_out > 0 {
-            for row in grad_y.chunks_exact(d_out) {
-                for (b, &g) in gb.iter_mut().zip(row) {
-                    *b = *b + g;
+    // grad_x = grad_y [rows, out] · W [out, in], by blocks of rows, then grad_b.
+    let grad_x_and_b = move || {
+        if !grad_x.is_empty() {
+            let w = Mat::new(weight, d_out, d_in, d_in);
+            let per_part = rows.div_ceil(2 * threads).max(1);
+            let block = |(p, gx): (usize, &mut [T])| {
+                let r0 = p * per_part;
+                let r = gx.len() / d_in;
+                let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
+                matmul_ab(gy, w, T::one(), gx, d_in, false);
+            };
+            if threads > 1 {
+                grad_x
+                    .par_chunks_mut(per_part * d_in)
+                    .enumerate()
+                    .for_each(block);
+            } else {
+                grad_x
+                    .chunks_mut(per_part * d_in)
+                    .enumerate()
+                    .for_each(block);
+            }
+        }
+        if let Some(gb) = grad_b {
+            gb.fill(T::zero());
+            if d_out > 0 {
+                for row in grad_y.chunks_exact(d_out) {
+                    for (b, &g) in gb.iter_mut().zip(row) {
+                        *b = *b + g;
+                    }
                 }
             }
         }
-    }
-    if rows == 0 {
-        grad_w.fill(T::zero());
-        return Ok(());
-    }
-    // grad_x = grad_y [rows, out] · W [out, in], by blocks of rows.
-    if !grad_x.is_empty() {
-        let w = Mat::new(weight, d_out, d_in, d_in);
-        let per_part = rows.div_ceil(2 * threads).max(1);
-        let block = |(p, gx): (usize, &mut [T])| {
-            let r0 = p * per_part;
-            let r = gx.len() / d_in;
-            let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
-            matmul_ab(gy, w, T::one(), gx, d_in, false);
-        };
-        if threads > 1 {
-            grad_x
-                .par_chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        } else {
-            grad_x
-                .chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        }
-    }
+    };
     // grad_w = grad_yᵀ [out, rows] · x [rows, in], by blocks of W's rows.
-    if !grad_w.is_empty() {
+    let mut grad_w_only = move || -> Result<()> {
+        if rows == 0 {
+            grad_w.fill(T::zero());
+            return Ok(());
+        }
+        if grad_w.is_empty() {
+            return Ok(());
+        }
         let mut gy_t = scratch(rows * d_out, T::zero())?;
         T::transpose_into(Mat::new(grad_y, rows, d_out, d_out), &mut gy_t);
         let x_mat = Mat::new(x, rows, d_in, d_in);
@@ -130,8 +135,15 @@ pub fn linear_backward<T: Transpose>(
                 .enumerate()
                 .for_each(block);
         }
+        Ok(())
+    };
+    // The two products side by side: the pool's work stealing balances their blocks.
+    if threads > 1 {
+        rayon::join(grad_x_and_b, grad_w_only).1
+    } else {
+        grad_x_and_b();
+        grad_w_only()
     }
-    Ok(())
 }
 
 /// Check the shapes of `layer_norm_backward`: E17, E20 (gamma), E43 (grad_y), E21 (eps).
