@@ -7,17 +7,24 @@ import numpy.typing as npt
 
 __all__ = [
     "__version__",
+    "adamw_step",
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "cross_entropy",
     "dequantize",
+    "embedding_backward",
     "embedding_lookup",
     "gelu",
+    "gelu_backward",
     "get_num_threads",
     "layer_norm",
+    "layer_norm_backward",
     "linear",
+    "linear_backward",
     "one_hot",
     "quantized_linear",
+    "relu_backward",
     "rms_norm",
     "rope",
     "set_num_threads",
@@ -121,6 +128,56 @@ def skipgram_sgd(
     """word2vec's skip-gram SGD with negative sampling: pairs [P, 2 + k] rows (centre, context,
     k negatives), batch_size rows a step, one rate a step → (new table, new output_table, each
     step's summed loss before its update)."""
+
+def linear_backward(
+    x: npt.ArrayLike, weight: npt.ArrayLike, grad_y: npt.ArrayLike, *, bias: bool = True
+) -> tuple[
+    npt.NDArray[np.floating[Any]],
+    npt.NDArray[np.floating[Any]],
+    npt.NDArray[np.floating[Any]] | None,
+]:
+    """(grad_x [..., in], grad_weight [out, in], grad_bias [out] or None when bias=False) of
+    y = x · weightᵀ + b, summed over x's leading dimensions."""
+
+def layer_norm_backward(
+    x: npt.ArrayLike, gamma: npt.ArrayLike, grad_y: npt.ArrayLike, eps: float = 1e-05
+) -> tuple[
+    npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]
+]:
+    """(grad_x, grad_gamma, grad_beta) of layer_norm(x, gamma, beta, eps) over the last axis."""
+
+def gelu_backward(x: npt.ArrayLike, grad_y: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """grad_x of the exact-erf GELU: grad_y · (Φ(x) + x · φ(x))."""
+
+def relu_backward(x: npt.ArrayLike, grad_y: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """grad_x of ReLU: grad_y where x > 0, else 0."""
+
+def cross_entropy(
+    logits: npt.ArrayLike, targets: npt.ArrayLike, *, ignore_index: int = -100
+) -> tuple[float, npt.NDArray[np.floating[Any]]]:
+    """(mean loss over rows whose target ≠ ignore_index, grad_logits [N, C]) for logits [N, C] and
+    integer targets [N]; nan and a zero gradient when no row counts."""
+
+def embedding_backward(
+    ids: npt.ArrayLike, grad_out: npt.ArrayLike, vocab_size: int
+) -> npt.NDArray[np.floating[Any]]:
+    """grad_table [vocab_size, d] of embedding_lookup: grad_out [*ids.shape, d] summed by id."""
+
+def adamw_step(
+    param: npt.NDArray[np.floating[Any]],
+    grad: npt.ArrayLike,
+    exp_avg: npt.NDArray[np.floating[Any]],
+    exp_avg_sq: npt.NDArray[np.floating[Any]],
+    *,
+    step: int,
+    lr: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    eps: float = 1e-08,
+    weight_decay: float = 0.01,
+) -> None:
+    """One AdamW step (torch.optim.AdamW, foreach=False) in place on param, exp_avg and
+    exp_avg_sq (C-contiguous, writeable arrays that share no memory)."""
 
 def dequantize(
     data: npt.ArrayLike, kind: str, shape: tuple[int, ...] | list[int]

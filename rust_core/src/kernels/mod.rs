@@ -9,3 +9,4 @@ pub mod quant;
 pub mod rope;
 pub mod skipgram;
 pub mod softmax;
+pub mod train;

@@ -10,6 +10,7 @@ mod embedding;
 mod output;
 mod quantized;
 mod runtime;
+mod train;
 
 use pyo3::prelude::*;
 
@@ -31,6 +32,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(quantized::dequantize, m)?)?;
     m.add_function(wrap_pyfunction!(quantized::quantized_linear, m)?)?;
     m.add_function(wrap_pyfunction!(embedding::skipgram_sgd, m)?)?;
+    m.add_function(wrap_pyfunction!(train::linear_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(train::layer_norm_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(train::gelu_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(train::relu_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(train::cross_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(train::embedding_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(train::adamw_step, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::get_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::simd_level, m)?)?;

@@ -1,0 +1,323 @@
+//! Backward of `linear`, `layer_norm`, `gelu` and ReLU.
+//!
+//! - linear: y = x · Wᵀ + b, so grad_x = grad_y · W, grad_W = grad_yᵀ · x, grad_b = Σ_rows grad_y.
+//!   Both products go through `matmul_ab` (gemm), split into blocks of output rows over the pool:
+//!   grad_x by blocks of x's rows (each packs all of W), grad_W by blocks of W's rows from
+//!   grad_yᵀ (transposed once, a pass over grad_y) times x.
+//! - layer_norm: with x̂ = (x − mean) · rstd and g = grad_y · γ per row,
+//!   grad_x = rstd · (g − mean(g) − x̂ · mean(g · x̂)), grad_γ = Σ_rows grad_y · x̂,
+//!   grad_β = Σ_rows grad_y; rows in parts of 32, each part's γ/β sums in its own slot, added in
+//!   part order afterwards, so the result does not depend on the number of threads.
+//! - gelu: grad_y · (Φ(x) + x · φ(x)), Φ the normal CDF (through erf), φ its density.
+//! - relu: grad_y where x > 0, else 0.
+
+use rayon::prelude::*;
+
+use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
+use crate::kernels::dense::{check_linear, last_dim};
+use crate::kernels::train::{check_grad_shape, scratch};
+use crate::linalg::mat::Mat;
+use crate::linalg::matmul::matmul_ab;
+use crate::linalg::norm::sum_map;
+use crate::linalg::transpose::Transpose;
+use crate::real::Real;
+use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::simd::gelu::erf_f32;
+
+/// Dimensions of `linear_backward`: rows (the product of x's leading dimensions), in, out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinearDims {
+    pub rows: usize,
+    pub d_in: usize,
+    pub d_out: usize,
+}
+
+/// Check the shapes of `linear_backward`: E17, E18, E19 as `linear`, then E43 for grad_y.
+pub fn check_linear_backward(
+    x: &[usize],
+    weight: &[usize],
+    grad_y: &[usize],
+) -> Result<LinearDims> {
+    let (rows, d_in, d_out) = check_linear(x, weight, None)?;
+    let expected = [&x[..x.len() - 1], &[d_out]].concat();
+    check_grad_shape("grad_y", grad_y, &expected)?;
+    Ok(LinearDims { rows, d_in, d_out })
+}
+
+/// Multiply-adds of `linear_backward` (two products), for `threads::run`.
+pub fn linear_backward_work(dims: LinearDims) -> usize {
+    dims.rows
+        .saturating_mul(dims.d_in)
+        .saturating_mul(dims.d_out)
+        .saturating_mul(2)
+}
+
+/// grad_x [rows, in] = grad_y · W, grad_w [out, in] = grad_yᵀ · x, grad_b [out] = Σ_rows grad_y
+/// (when asked for). x [rows, in], weight [out, in], grad_y [rows, out], all C order.
+#[allow(clippy::too_many_arguments)]
+pub fn linear_backward<T: Transpose>(
+    x: &[T],
+    weight: &[T],
+    grad_y: &[T],
+    dims: LinearDims,
+    grad_x: &mut [T],
+    grad_w: &mut [T],
+    grad_b: Option<&mut [T]>,
+) -> Result<()> {
+    let LinearDims { rows, d_in, d_out } = dims;
+    let threads = if linear_backward_work(dims) >= PARALLEL_MIN_WORK && in_pool() {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    // grad_x = grad_y [rows, out] · W [out, in], by blocks of rows, then grad_b.
+    let grad_x_and_b = move || {
+        if !grad_x.is_empty() {
+            let w = Mat::new(weight, d_out, d_in, d_in);
+            let per_part = rows.div_ceil(2 * threads).max(1);
+            let block = |(p, gx): (usize, &mut [T])| {
+                let r0 = p * per_part;
+                let r = gx.len() / d_in;
+                let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
+                matmul_ab(gy, w, T::one(), gx, d_in, false);
+            };
+            if threads > 1 {
+                grad_x
+                    .par_chunks_mut(per_part * d_in)
+                    .enumerate()
+                    .for_each(block);
+            } else {
+                grad_x
+                    .chunks_mut(per_part * d_in)
+                    .enumerate()
+                    .for_each(block);
+            }
+        }
+        if let Some(gb) = grad_b {
+            gb.fill(T::zero());
+            if d_out > 0 {
+                for row in grad_y.chunks_exact(d_out) {
+                    for (b, &g) in gb.iter_mut().zip(row) {
+                        *b = *b + g;
+                    }
+                }
+            }
+        }
+    };
+    // grad_w = grad_yᵀ [out, rows] · x [rows, in], by blocks of W's rows.
+    let mut grad_w_only = move || -> Result<()> {
+        if rows == 0 {
+            grad_w.fill(T::zero());
+            return Ok(());
+        }
+        if grad_w.is_empty() {
+            return Ok(());
+        }
+        let mut gy_t = scratch(rows * d_out, T::zero())?;
+        T::transpose_into(Mat::new(grad_y, rows, d_out, d_out), &mut gy_t);
+        let x_mat = Mat::new(x, rows, d_in, d_in);
+        let per_part = d_out.div_ceil(threads).max(1);
+        let gy_t = &gy_t[..];
+        let block = |(p, gw): (usize, &mut [T])| {
+            let j0 = p * per_part;
+            let n = gw.len() / d_in;
+            let a = Mat::new(&gy_t[j0 * rows..], n, rows, rows);
+            matmul_ab(a, x_mat, T::one(), gw, d_in, false);
+        };
+        if threads > 1 {
+            grad_w
+                .par_chunks_mut(per_part * d_in)
+                .enumerate()
+                .for_each(block);
+        } else {
+            grad_w
+                .chunks_mut(per_part * d_in)
+                .enumerate()
+                .for_each(block);
+        }
+        Ok(())
+    };
+    // The two products side by side: the pool's work stealing balances their blocks.
+    if threads > 1 {
+        rayon::join(grad_x_and_b, grad_w_only).1
+    } else {
+        grad_x_and_b();
+        grad_w_only()
+    }
+}
+
+/// Check the shapes of `layer_norm_backward`: E17, E20 (gamma), E43 (grad_y), E21 (eps).
+/// Returns d, x's last dimension.
+pub fn check_layer_norm_backward(
+    x: &[usize],
+    gamma: &[usize],
+    grad_y: &[usize],
+    eps: f64,
+) -> Result<usize> {
+    let d = last_dim(x)?;
+    if gamma != [d] {
+        return Err(CoreError::Value(format!(
+            "gamma has shape {}; expected ({d},) to match x of shape {}",
+            fmt_shape(gamma),
+            fmt_shape(x)
+        )));
+    }
+    check_grad_shape("grad_y", grad_y, x)?;
+    if !(eps.is_finite() && eps >= 0.0) {
+        return Err(CoreError::Value(format!(
+            "eps must be a finite number >= 0, got {}",
+            py_float_repr(eps)
+        )));
+    }
+    Ok(d)
+}
+
+/// Rows per part of `layer_norm_backward`, as the forward norms.
+const NORM_ROWS_PER_PART: usize = 32;
+
+/// Work of `layer_norm_backward` over `elements` numbers (for `for_each_part`).
+pub fn layer_norm_backward_work(elements: usize) -> usize {
+    elements.saturating_mul(24)
+}
+
+/// Backward of LayerNorm over rows of `d`: x, grad_y and grad_x [rows, d], gamma, grad_gamma and
+/// grad_beta [d].
+#[allow(clippy::too_many_arguments)]
+pub fn layer_norm_backward<T: Real>(
+    x: &[T],
+    gamma: &[T],
+    grad_y: &[T],
+    eps: T,
+    d: usize,
+    grad_x: &mut [T],
+    grad_gamma: &mut [T],
+    grad_beta: &mut [T],
+) -> Result<()> {
+    grad_gamma.fill(T::zero());
+    grad_beta.fill(T::zero());
+    if d == 0 || x.is_empty() {
+        return Ok(());
+    }
+    let part = NORM_ROWS_PER_PART * d;
+    let parts = x.len().div_ceil(part);
+    // Each part's Σ grad_y · x̂ and Σ grad_y, [parts, 2, d].
+    let mut sums = scratch(parts * 2 * d, T::zero())?;
+    let inv_d = T::one() / T::from_f64_lossy(d as f64);
+    {
+        let out = Disjoint::new(grad_x);
+        let partial = Disjoint::new(&mut sums);
+        for_each_part(parts, layer_norm_backward_work(x.len()), &|p| {
+            let start = p * part;
+            let len = part.min(x.len() - start);
+            // SAFETY: part p alone writes these rows of grad_x and its own slot of the sums.
+            let (gx, acc) = unsafe { (out.part(start, len), partial.part(p * 2 * d, 2 * d)) };
+            let (acc_gamma, acc_beta) = acc.split_at_mut(d);
+            let rows = x[start..start + len]
+                .chunks_exact(d)
+                .zip(grad_y[start..start + len].chunks_exact(d))
+                .zip(gx.chunks_exact_mut(d));
+            for ((xr, gyr), gxr) in rows {
+                let mean = sum_map(xr, |v| v) * inv_d;
+                let var = sum_map(xr, |v| (v - mean) * (v - mean)) * inv_d;
+                let rstd = T::one() / (var + eps).sqrt();
+                let (mut sum_g, mut sum_gx) = (T::zero(), T::zero());
+                for ((&v, &gy), &g) in xr.iter().zip(gyr).zip(gamma) {
+                    let xhat = (v - mean) * rstd;
+                    let gg = gy * g;
+                    sum_g = sum_g + gg;
+                    sum_gx = sum_gx + gg * xhat;
+                }
+                let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
+                for j in 0..d {
+                    let xhat = (xr[j] - mean) * rstd;
+                    gxr[j] = rstd * (gyr[j] * gamma[j] - a - xhat * b);
+                    acc_gamma[j] = acc_gamma[j] + gyr[j] * xhat;
+                    acc_beta[j] = acc_beta[j] + gyr[j];
+                }
+            }
+        });
+    }
+    for acc in sums.chunks_exact(2 * d) {
+        let (ag, ab) = acc.split_at(d);
+        for j in 0..d {
+            grad_gamma[j] = grad_gamma[j] + ag[j];
+            grad_beta[j] = grad_beta[j] + ab[j];
+        }
+    }
+    Ok(())
+}
+
+/// The derivative of the exact GELU for each element type: Φ(x) + x · φ(x).
+pub trait GeluGrad: Real {
+    /// `out[i] = grad_y[i] · (Φ(x[i]) + x[i] · φ(x[i]))`.
+    fn gelu_grad_into(x: &[Self], grad_y: &[Self], out: &mut [Self]);
+}
+
+/// 1/√(2π).
+const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
+
+impl GeluGrad for f32 {
+    fn gelu_grad_into(x: &[f32], grad_y: &[f32], out: &mut [f32]) {
+        for ((o, &v), &g) in out.iter_mut().zip(x).zip(grad_y) {
+            let cdf = 0.5 * (1.0 + erf_f32::<false>(v * std::f32::consts::FRAC_1_SQRT_2));
+            let pdf = (-0.5 * v * v).exp() * INV_SQRT_2PI as f32;
+            *o = g * (cdf + v * pdf);
+        }
+    }
+}
+
+impl GeluGrad for f64 {
+    fn gelu_grad_into(x: &[f64], grad_y: &[f64], out: &mut [f64]) {
+        for ((o, &v), &g) in out.iter_mut().zip(x).zip(grad_y) {
+            let cdf = 0.5 * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2));
+            let pdf = (-0.5 * v * v).exp() * INV_SQRT_2PI;
+            *o = g * (cdf + v * pdf);
+        }
+    }
+}
+
+/// Elements per parallel task of the elementwise backward passes (64 KB of float32).
+const CHUNK: usize = 1 << 14;
+
+/// Work of `gelu_backward` over `elements` numbers (an erf and an exp).
+pub fn gelu_backward_work(elements: usize) -> usize {
+    elements.saturating_mul(32)
+}
+
+/// Work of `relu_backward` over `elements` numbers.
+pub fn relu_backward_work(elements: usize) -> usize {
+    elements
+}
+
+/// An elementwise backward body: (x, grad_y, grad_x) of one length.
+type Body<T> = dyn Fn(&[T], &[T], &mut [T]) + Sync;
+
+/// `f(x_chunk, gy_chunk, out_chunk)` over matching chunks, in parallel when in the pool and the
+/// work is worth it.
+fn elementwise<T: Real>(x: &[T], grad_y: &[T], out: &mut [T], work: usize, f: &Body<T>) {
+    if work < PARALLEL_MIN_WORK || !in_pool() {
+        f(x, grad_y, out);
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .zip(x.par_chunks(CHUNK).zip(grad_y.par_chunks(CHUNK)))
+            .for_each(|(o, (x, g))| f(x, g, o));
+    }
+}
+
+/// grad_x of the exact GELU, elementwise (x, grad_y and grad_x of one length).
+pub fn gelu_backward<T: GeluGrad>(x: &[T], grad_y: &[T], grad_x: &mut [T]) {
+    let work = gelu_backward_work(grad_x.len());
+    elementwise(x, grad_y, grad_x, work, &|x, g, o| {
+        T::gelu_grad_into(x, g, o)
+    });
+}
+
+/// grad_x of ReLU: grad_y where x > 0, else 0 (0 at x = 0 and at NaN).
+pub fn relu_backward<T: Real>(x: &[T], grad_y: &[T], grad_x: &mut [T]) {
+    let work = relu_backward_work(grad_x.len());
+    elementwise(x, grad_y, grad_x, work, &|x, g, o| {
+        for ((o, &v), &g) in o.iter_mut().zip(x).zip(g) {
+            *o = if v > T::zero() { g } else { T::zero() };
+        }
+    });
+}
