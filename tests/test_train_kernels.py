@@ -2,8 +2,7 @@
 its forward in float64, the backends against each other in float32 and float64, adamw_step
 against an independent loop of torch's formula, and every error word for word.
 
-``TRAIN_BACKENDS`` lists the backends that have these kernels; rust_core gets them separately
-and joins the tuple then (the cases here run unchanged on it).
+Every case runs on every backend (``conftest.BACKEND_NAMES``).
 """
 
 from __future__ import annotations
@@ -19,10 +18,14 @@ import pytest
 
 from transformer_walk.core import contract, get_backend
 
+from conftest import BACKEND_NAMES, HAVE_RUST
+
 F32, F64 = np.float32, np.float64
 
-#: The backends that implement the training kernels so far.
-TRAIN_BACKENDS = ("python", "numpy")
+#: Every backend implements the training kernels (pytest params, rust skipped where unbuilt).
+TRAIN_BACKENDS = BACKEND_NAMES
+#: Their plain names, for tests that compare them within one case.
+TRAIN_BACKEND_IDS = ("python", "numpy", "rust") if HAVE_RUST else ("python", "numpy")
 
 #: The forwards the finite differences are taken of (the NumPy lane, itself tested elsewhere).
 FWD = get_backend("numpy")
@@ -430,15 +433,15 @@ def test_adamw_backends_agree_bit_for_bit(dtype: Any) -> None:
     r = rng(32)
     start = r.normal(size=7).astype(dtype)
     states = {
-        name: [start.copy(), np.zeros(7, dtype), np.zeros(7, dtype)] for name in TRAIN_BACKENDS
+        name: [start.copy(), np.zeros(7, dtype), np.zeros(7, dtype)] for name in TRAIN_BACKEND_IDS
     }
     for step in range(1, 4):
         grad = r.normal(size=7).astype(dtype)
-        for name in TRAIN_BACKENDS:
+        for name in TRAIN_BACKEND_IDS:
             p, m, v = states[name]
             get_backend(name).adamw_step(p, grad, m, v, step=step, lr=0.1, weight_decay=0.5)
-    first = states[TRAIN_BACKENDS[0]]
-    for name in TRAIN_BACKENDS[1:]:
+    first = states[TRAIN_BACKEND_IDS[0]]
+    for name in TRAIN_BACKEND_IDS[1:]:
         for got, want in zip(states[name], first, strict=True):
             np.testing.assert_array_equal(got, want)
 

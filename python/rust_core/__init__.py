@@ -1,23 +1,31 @@
 """rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear,
 LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary position embedding and products with GGML-quantized
-weights (Q4_1, Q8_0) and word2vec's skip-gram SGD over NumPy arrays, in Rust.
+weights (Q4_1, Q8_0) and word2vec's skip-gram SGD over NumPy arrays, in Rust, with the backward passes, loss and
+optimiser step that train a small Transformer.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """
 
 from rust_core._rust_core import (
     __version__,
+    adamw_step,
     attention,
     attention_weights,
     attention_with_weights,
+    cross_entropy,
     dequantize,
+    embedding_backward,
     embedding_lookup,
     gelu,
+    gelu_backward,
     get_num_threads,
     layer_norm,
+    layer_norm_backward,
     linear,
+    linear_backward,
     one_hot,
     quantized_linear,
+    relu_backward,
     rms_norm,
     rope,
     set_num_threads,
@@ -30,17 +38,24 @@ from rust_core._rust_core import (
 
 __all__ = [
     "__version__",
+    "adamw_step",
     "attention",
     "attention_weights",
     "attention_with_weights",
+    "cross_entropy",
     "dequantize",
+    "embedding_backward",
     "embedding_lookup",
     "gelu",
+    "gelu_backward",
     "get_num_threads",
     "layer_norm",
+    "layer_norm_backward",
     "linear",
+    "linear_backward",
     "one_hot",
     "quantized_linear",
+    "relu_backward",
     "rms_norm",
     "rope",
     "set_num_threads",
