@@ -8,6 +8,7 @@ The compiled module is private (``rust_core._rust_core``); this package re-expor
 from rust_core._rust_core import (
     __version__,
     attention,
+    attention_backward,
     attention_weights,
     attention_with_weights,
     dequantize,
@@ -31,6 +32,7 @@ from rust_core._rust_core import (
 __all__ = [
     "__version__",
     "attention",
+    "attention_backward",
     "attention_weights",
     "attention_with_weights",
     "dequantize",
