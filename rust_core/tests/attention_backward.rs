@@ -388,6 +388,19 @@ fn few_queries_many_keys_and_the_reverse() {
 }
 
 #[test]
+fn keys_beyond_the_cache_are_recomputed() {
+    // 2 · 128 · 4500 scores and dP values are more than a task caches: the second pass
+    // recomputes them (causal cuts the keys to the block's, which it caches again).
+    let (n, m) = (130, 4500);
+    let mut c = Case::new(&[1], &[1], n, m, 4, 3);
+    let allow: Vec<bool> = (0..n * m).map(|x| x % 3 != 0 && x / m != 9).collect();
+    c.mask = Some(RefMask::Allow(allow, vec![n, m]));
+    check_case(&c, "long rows of keys");
+    c.causal = true;
+    check_case(&c, "long rows of keys, causal");
+}
+
+#[test]
 fn empty_dimensions() {
     for (n, m, d_k, d_v) in [(0, 5, 4, 3), (5, 0, 4, 3), (5, 6, 0, 3), (5, 6, 4, 0)] {
         let mut c = Case::new(&[2], &[2], n, m, d_k, d_v);
@@ -408,6 +421,21 @@ fn nan_spreads_as_in_the_plain_formulas() {
     assert!(gq[5 * 4..6 * 4].iter().all(|x| x.is_nan()));
     assert!(gk[..30 * 4].iter().all(|x| x.is_nan()) && gv[..30 * 3].iter().all(|x| x.is_nan()));
     assert!(gk[30 * 4..].iter().all(|x| x.is_finite()));
+}
+
+#[test]
+fn an_infinite_score_under_causal_reaches_the_hidden_keys() {
+    // +inf from the float mask: query 4's softmax row is NaN at the keys causal hides from its
+    // block too, which the second pass may then not skip.
+    let (n, m) = (20, 30);
+    let mut c = Case::new(&[1], &[1], n, m, 4, 3);
+    let mut add = vec![0.0; n * m];
+    add[4 * m + 2] = f64::INFINITY;
+    c.mask = Some(RefMask::Add(add, vec![n, m]));
+    c.causal = true;
+    check_case(&c, "+inf score, causal");
+    let (_, gk, _) = kernel::<f64>(&c, 1);
+    assert!(gk.iter().all(|x| x.is_nan()));
 }
 
 /// Σ grad_out ∘ attention(q, k, v): the loss whose gradients are those of `reference_backward`.
