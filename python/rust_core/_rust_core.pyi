@@ -9,6 +9,7 @@ __all__ = [
     "__version__",
     "adamw_step",
     "attention",
+    "attention_backward",
     "attention_weights",
     "attention_with_weights",
     "cross_entropy",
@@ -85,6 +86,24 @@ def attention_with_weights(
     """(attention(...), attention_weights(...)) of one computation: QKᵀ and the softmax run once.
 
     q [..., n, d_k], k [..., m, d_k], v [..., m, d_v] → ([..., n, d_v], [..., n, m]).
+    """
+
+def attention_backward(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    grad_out: npt.ArrayLike,
+    *,
+    mask: npt.ArrayLike | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> tuple[
+    npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]]
+]:
+    """(grad_q, grad_k, grad_v) of attention(q, k, v, ...) for grad_out [..., n, d_v].
+
+    Each has its input's shape: grouped-query k, v get the sum over the query heads sharing them.
+    A query that attends to nothing has zero gradients and adds nothing to grad_k, grad_v.
     """
 
 def linear(

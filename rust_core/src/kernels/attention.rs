@@ -312,7 +312,14 @@ const BLOCK_K: usize = 256;
 /// Scores of the tile rows i0.. and keys j0.. in `s` (row stride `cols`): add the mask — a bool
 /// mask adds 0 (True) or −inf (False), so a NaN or +inf score stays NaN, as in PyTorch's
 /// reference — then set −inf where causal hides the key, whatever the score.
-fn mask_tile<T: Real>(s: &mut [T], b: usize, i0: usize, j0: usize, cols: usize, opt: &Options<T>) {
+pub(crate) fn mask_tile<T: Real>(
+    s: &mut [T],
+    b: usize,
+    i0: usize,
+    j0: usize,
+    cols: usize,
+    opt: &Options<T>,
+) {
     let batch_offset = opt.mask.as_ref().map_or(0, |mask| mask.layout.offset(b));
     for (r, row) in s.chunks_mut(cols).enumerate() {
         let i = i0 + r;

@@ -3,6 +3,7 @@
 //! `runtime`.
 
 pub mod attention;
+pub mod attention_backward;
 pub mod dense;
 pub mod embedding;
 pub mod quant;

@@ -1,15 +1,18 @@
-//! `softmax`, `attention`, `attention_weights` and `attention_with_weights`.
+//! `softmax`, `attention`, `attention_weights`, `attention_with_weights` and
+//! `attention_backward`.
 
 use numpy::{Element, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::error::{check_fits, CoreError};
+use crate::error::{check_fits, fmt_shape, CoreError};
 use crate::kernels::attention::{
     self as attn, Dims, Mask, MaskLayout, MaskValues, Options, Results,
 };
+use crate::kernels::attention_backward as attn_bwd;
 use crate::kernels::softmax as sm;
 use crate::linalg::skinny::FewRows;
+use crate::linalg::transpose::Transpose;
 use crate::py::arrays::{owned_c_order, CArray, Operand};
 use crate::py::convert::{
     as_ndarray, check_all_fit, check_args_fit, dtype_name, float_kind, shared_float_kind, Flag,
@@ -118,98 +121,143 @@ fn attention_entry<'py>(
     scale: Option<RealArg>,
     returns: Results,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let q = as_ndarray(q)?;
-    let k = as_ndarray(k)?;
-    let v = v.map(as_ndarray).transpose()?;
-    let floats = [("q", Some(&q)), ("k", Some(&k)), ("v", v.as_ref())];
-    let kind = shared_float_kind(&floats)?;
-    let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
-    let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
-    // E4 and E13 from the mask's dtype and shape, before any of its data is read or converted.
-    let layout = match &mask {
-        Some(m) => {
-            mask_is_bool(m)?;
-            Some(MaskLayout::new(m.shape(), &dims)?)
-        }
-        None => None,
-    };
-    let scale = attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
-    // E23: the results in the order they are returned, then the arguments.
-    let (dtype, item_size) = (dtype_name(&q)?, q.dtype().itemsize());
-    for (what, shape) in returns.shapes(&dims) {
-        check_fits(what, &shape, &dtype, item_size)?;
-    }
-    check_args_fit(&[floats[0], floats[1], floats[2], ("mask", mask.as_ref())])?;
-    let call = AttentionCall {
-        q: &q,
-        k: &k,
-        v: v.as_ref(),
-        dims,
-        mask: mask.as_ref().zip(layout),
-        causal: causal.0,
-        scale,
-        returns,
-    };
-    match kind {
-        Float::F32 => attention_typed::<f32>(py, call),
-        Float::F64 => attention_typed::<f64>(py, call),
+    let args = AttentionArgs::check(q, k, v, mask, causal, scale, returns)?;
+    match args.kind {
+        Float::F32 => attention_typed::<f32>(py, &args, returns),
+        Float::F64 => attention_typed::<f64>(py, &args, returns),
     }
 }
 
-/// The arguments of one attention call, all checked.
-struct AttentionCall<'a, 'py> {
-    q: &'a Bound<'py, PyUntypedArray>,
-    k: &'a Bound<'py, PyUntypedArray>,
-    v: Option<&'a Bound<'py, PyUntypedArray>>,
+/// The arguments of one attention call, all checked, as attention's entry points and
+/// `attention_backward` check them.
+struct AttentionArgs<'py> {
+    q: Bound<'py, PyUntypedArray>,
+    k: Bound<'py, PyUntypedArray>,
+    v: Option<Bound<'py, PyUntypedArray>>,
+    kind: Float,
     dims: Dims,
-    mask: Option<(&'a Bound<'py, PyUntypedArray>, MaskLayout)>,
+    mask: Option<(Bound<'py, PyUntypedArray>, MaskLayout)>,
     causal: bool,
     scale: f64,
-    returns: Results,
+}
+
+impl<'py> AttentionArgs<'py> {
+    /// The checks of docs/api.md in their order: E1/E2 over q, k, v; the shapes (E9–E12, E30);
+    /// the mask's dtype (E4) and shape (E13); the scale (E14); E23 for `returns`' results, then
+    /// for q, k, v and the mask.
+    fn check(
+        q: &Bound<'py, PyAny>,
+        k: &Bound<'py, PyAny>,
+        v: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
+        causal: Flag,
+        scale: Option<RealArg>,
+        returns: Results,
+    ) -> PyResult<Self> {
+        let q = as_ndarray(q)?;
+        let k = as_ndarray(k)?;
+        let v = v.map(as_ndarray).transpose()?;
+        let floats = [("q", Some(&q)), ("k", Some(&k)), ("v", v.as_ref())];
+        let kind = shared_float_kind(&floats)?;
+        let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
+        let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
+        // E4 and E13 from the mask's dtype and shape, before any of its data is read or converted.
+        let layout = match &mask {
+            Some(m) => {
+                mask_is_bool(m)?;
+                Some(MaskLayout::new(m.shape(), &dims)?)
+            }
+            None => None,
+        };
+        let scale =
+            attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
+        // E23: the results in the order they are returned, then the arguments.
+        let (dtype, item_size) = (dtype_name(&q)?, q.dtype().itemsize());
+        for (what, shape) in returns.shapes(&dims) {
+            check_fits(what, &shape, &dtype, item_size)?;
+        }
+        check_args_fit(&[floats[0], floats[1], floats[2], ("mask", mask.as_ref())])?;
+        Ok(AttentionArgs {
+            q,
+            k,
+            v,
+            kind,
+            dims,
+            mask: mask.zip(layout),
+            causal: causal.0,
+            scale,
+        })
+    }
+}
+
+/// q, k, v and the mask of checked arguments, read as the kernels read them.
+struct AttentionInputs<'py, T: Element> {
+    q: Operand<'py, T>,
+    k: Operand<'py, T>,
+    v: Option<Operand<'py, T>>,
+    mask: Option<(MaskArray<'py, T>, MaskLayout)>,
+}
+
+impl<'py, T: Real + Element> AttentionInputs<'py, T> {
+    /// Operands are read in place when their rows are contiguous: the heads of a fused Q·K·V
+    /// product and a key/value cache's first positions would otherwise be copied every layer.
+    fn read(args: &AttentionArgs<'py>) -> PyResult<Self> {
+        let dims = &args.dims;
+        let mask = match &args.mask {
+            Some((arr, layout)) => Some((MaskArray::<T>::read(arr)?, layout.clone())),
+            None => None,
+        };
+        Ok(AttentionInputs {
+            q: Operand::<T>::read(&args.q, dims.n, dims.d_k)?,
+            k: Operand::<T>::read(&args.k, dims.m, dims.d_k)?,
+            v: args
+                .v
+                .as_ref()
+                .map(|v| Operand::<T>::read(v, dims.m, dims.d_v))
+                .transpose()?,
+            mask,
+        })
+    }
+
+    /// The elements of q, k and v (v's empty when there is none) and `dims` with their layouts.
+    fn slices(&self, dims: &Dims) -> (&[T], &[T], &[T], Dims) {
+        let mut dims = dims.clone();
+        let (q_s, q_layout) = self.q.elements(&dims.q_layout);
+        let (k_s, k_layout) = self.k.elements(&dims.k_layout);
+        let (v_s, v_layout) = match &self.v {
+            Some(v) => v.elements(&dims.v_layout),
+            None => (&[][..], dims.v_layout.clone()), // attention_weights: no v
+        };
+        (dims.q_layout, dims.k_layout, dims.v_layout) = (q_layout, k_layout, v_layout);
+        (q_s, k_s, v_s, dims)
+    }
+
+    /// The kernels' options for these inputs.
+    fn options(&self, args: &AttentionArgs<'py>) -> Options<'_, T> {
+        Options {
+            mask: self.mask.as_ref().map(|(m, layout)| Mask {
+                values: m.values(),
+                layout: layout.clone(),
+            }),
+            causal: args.causal,
+            // A finite scale beyond float32's range becomes ±inf, as NumPy's cast makes it.
+            scale: T::from_f64_lossy(args.scale),
+        }
+    }
 }
 
 fn attention_typed<'py, T: ExpSum + FewRows + Element>(
     py: Python<'py>,
-    call: AttentionCall<'_, 'py>,
+    args: &AttentionArgs<'py>,
+    returns: Results,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mask_array = call
-        .mask
-        .as_ref()
-        .map(|(arr, _)| MaskArray::<T>::read(arr))
-        .transpose()?;
-    let mask = mask_array
-        .as_ref()
-        .zip(call.mask)
-        .map(|(m, (_, layout))| Mask {
-            values: m.values(),
-            layout,
-        });
-    let opt = Options {
-        mask,
-        causal: call.causal,
-        // A finite scale beyond float32's range becomes ±inf, as NumPy's cast makes it.
-        scale: T::from_f64_lossy(call.scale),
-    };
-    // Operands are read in place when their rows are contiguous: the heads of a fused Q·K·V
-    // product and a key/value cache's first positions would otherwise be copied every layer.
-    let mut dims = call.dims;
-    let q = Operand::<T>::read(call.q, dims.n, dims.d_k)?;
-    let k = Operand::<T>::read(call.k, dims.m, dims.d_k)?;
-    let v = call
-        .v
-        .map(|v| Operand::<T>::read(v, dims.m, dims.d_v))
-        .transpose()?;
-    let (q_s, q_layout) = q.elements(&dims.q_layout);
-    let (k_s, k_layout) = k.elements(&dims.k_layout);
-    let (v_s, v_layout) = match &v {
-        Some(v) => v.elements(&dims.v_layout),
-        None => (&[][..], dims.v_layout.clone()), // attention_weights: no v
-    };
-    (dims.q_layout, dims.k_layout, dims.v_layout) = (q_layout, k_layout, v_layout);
+    let inputs = AttentionInputs::<T>::read(args)?;
+    let opt = inputs.options(args);
+    let (q_s, k_s, v_s, dims) = inputs.slices(&args.dims);
     let dims = &dims;
     let work = attn::attention_work(dims);
     let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
-    match call.returns {
+    match returns {
         Results::Output => fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
             attn::attention(q_s, k_s, v_s, dims, &opt, out)
         }),
@@ -224,6 +272,67 @@ fn attention_typed<'py, T: ExpSum + FewRows + Element>(
             Ok(PyTuple::new(py, [z, w])?.into_any())
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// attention_backward
+
+/// (grad_q, grad_k, grad_v) of `attention(q, k, v, mask=mask, causal=causal, scale=scale)` for
+/// the gradient `grad_out` [..., n, d_v] of its output.
+#[pyfunction]
+#[pyo3(
+    signature = (q, k, v, grad_out, *, mask=None, causal=Flag(false), scale=None),
+    text_signature = "(q, k, v, grad_out, *, mask=None, causal=False, scale=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn attention_backward<'py>(
+    py: Python<'py>,
+    q: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    v: &Bound<'py, PyAny>,
+    grad_out: &Bound<'py, PyAny>,
+    mask: Option<&Bound<'py, PyAny>>,
+    causal: Flag,
+    scale: Option<RealArg>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // attention's checks, E23 for its result included, then grad_out's: E1/E2, E43, E23.
+    let args = AttentionArgs::check(q, k, Some(v), mask, causal, scale, Results::Output)?;
+    let grad_out = as_ndarray(grad_out)?;
+    shared_float_kind(&[("q", Some(&args.q)), ("grad_out", Some(&grad_out))])?;
+    let expected = args.dims.output_shape();
+    if grad_out.shape() != expected.as_slice() {
+        return Err(CoreError::Value(format!(
+            "grad_out has shape {}; expected {}, the shape of the forward's output",
+            fmt_shape(grad_out.shape()),
+            fmt_shape(&expected)
+        ))
+        .into());
+    }
+    check_args_fit(&[("grad_out", Some(&grad_out))])?;
+    match args.kind {
+        Float::F32 => attention_backward_typed::<f32>(py, &args, &grad_out),
+        Float::F64 => attention_backward_typed::<f64>(py, &args, &grad_out),
+    }
+}
+
+fn attention_backward_typed<'py, T: ExpSum + Transpose + Element>(
+    py: Python<'py>,
+    args: &AttentionArgs<'py>,
+    grad_out: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inputs = AttentionInputs::<T>::read(args)?;
+    let d_o = CArray::<T>::read(grad_out)?;
+    let d_o = d_o.slice();
+    let opt = inputs.options(args);
+    let (q_s, k_s, v_s, dims) = inputs.slices(&args.dims);
+    let dims = &dims;
+    let work = attn_bwd::attention_backward_work(dims);
+    let v_shape = args.v.as_ref().map_or(&[][..], |v| v.shape());
+    let shapes = [args.q.shape(), args.k.shape(), v_shape];
+    let [gq, gk, gv] = fill_outputs(py, shapes, Fill::Overwritten, work, |[gq, gk, gv]| {
+        attn_bwd::attention_backward(q_s, k_s, v_s, d_o, dims, &opt, gq, gk, gv)
+    })?;
+    Ok(PyTuple::new(py, [gq, gk, gv])?.into_any())
 }
 
 /// A mask as read from Python: bool, float of q's dtype, or float of another dtype converted to

@@ -22,6 +22,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(attention::attention, m)?)?;
     m.add_function(wrap_pyfunction!(attention::attention_weights, m)?)?;
     m.add_function(wrap_pyfunction!(attention::attention_with_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(attention::attention_backward, m)?)?;
     m.add_function(wrap_pyfunction!(dense::linear, m)?)?;
     m.add_function(wrap_pyfunction!(dense::layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(dense::gelu, m)?)?;
