@@ -1,7 +1,7 @@
 """rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear,
 LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary position embedding and products with GGML-quantized
-weights (Q4_1, Q8_0) and word2vec's skip-gram SGD over NumPy arrays, in Rust, with the backward passes, loss and
-optimiser step that train a small Transformer.
+weights (Q4_1, Q8_0), word2vec's skip-gram SGD, and the backward passes, loss and optimiser step
+that train a small Transformer, over NumPy arrays, in Rust.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """

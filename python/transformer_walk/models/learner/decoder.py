@@ -105,14 +105,15 @@ def backward(
     batch, n = tape.inputs.shape
     vocab_size = params["token_embedding"].shape[0]
     grads: Params = {}
-    grad_final, grads["unembed.weight"], _ = backend.linear_backward(
-        tape.final, params["unembed.weight"], grad_logits.reshape(batch, n, vocab_size), bias=False
-    )  # [B·n, V] → [B, n, V]
-    gx, grads["ln_f.gamma"], grads["ln_f.beta"] = backend.layer_norm_backward(
-        tape.last, params["ln_f.gamma"], grad_final
+    grad_logits = grad_logits.reshape(batch, n, vocab_size)  # [B·n, V] → [B, n, V]
+    grad_final = _linear_back(
+        backend, params, grads, tape.final, "unembed.weight", None, grad_logits
     )
+    gx = _norm_back(backend, params, grads, tape.last, "ln_f", grad_final)
     for layer in reversed(range(config.layers)):
-        gx = _block_backward(backend, params, config, tape.blocks[layer], layer, gx, grads)
+        gx = _block_backward(
+            backend, params, config, tape.blocks[layer], f"layers.{layer}.", gx, grads
+        )
     grads["token_embedding"] = backend.embedding_backward(tape.inputs, gx, vocab_size)
     grad_positions = np.zeros_like(params["position_embedding"])
     grad_positions[:n] = gx.sum(axis=0)  # every sequence of the batch adds to the same rows
@@ -120,43 +121,61 @@ def backward(
     return grads
 
 
+def _linear_back(
+    backend: Backend,
+    params: Params,
+    grads: Params,
+    x: np.ndarray,
+    weight: str,
+    bias: str | None,
+    grad_y: np.ndarray,
+) -> np.ndarray:
+    """For y = linear(x, W, b): store the gradients of W and b, return x's."""
+    grad_x, grads[weight], grad_bias = backend.linear_backward(
+        x, params[weight], grad_y, bias=bias is not None
+    )
+    if bias is not None:
+        assert grad_bias is not None
+        grads[bias] = grad_bias
+    return grad_x
+
+
+def _norm_back(
+    backend: Backend, params: Params, grads: Params, x: np.ndarray, norm: str, grad_y: np.ndarray
+) -> np.ndarray:
+    """For y = layer_norm(x, gamma, beta): store gamma's and beta's gradients, return x's."""
+    grad_x, grads[norm + ".gamma"], grads[norm + ".beta"] = backend.layer_norm_backward(
+        x, params[norm + ".gamma"], grad_y
+    )
+    return grad_x
+
+
 def _block_backward(
     backend: Backend,
     params: Params,
     config: LearnerConfig,
     block: BlockTape,
-    layer: int,
+    p: str,
     gx: np.ndarray,
     grads: Params,
 ) -> np.ndarray:
-    """One block's backward: ∂loss/∂(block output) → ∂loss/∂(block input), filling ``grads``."""
-    p = f"layers.{layer}."
+    """One block's backward (parameter names start with ``p``): ∂loss/∂(block output) →
+    ∂loss/∂(block input), filling ``grads``."""
     if config.ffn:
         assert block.f is not None and block.u is not None and block.g is not None
-        grad_g, grads[p + "ffn.w_2"], grads[p + "ffn.b_2"] = backend.linear_backward(
-            block.g, params[p + "ffn.w_2"], gx
-        )
+        grad_g = _linear_back(backend, params, grads, block.g, p + "ffn.w_2", p + "ffn.b_2", gx)
         grad_u = backend.gelu_backward(block.u, grad_g)
-        grad_f, grads[p + "ffn.w_1"], grads[p + "ffn.b_1"] = backend.linear_backward(
-            block.f, params[p + "ffn.w_1"], grad_u
-        )
-        grad_mid, grads[p + "ln_2.gamma"], grads[p + "ln_2.beta"] = backend.layer_norm_backward(
-            block.mid, params[p + "ln_2.gamma"], grad_f
-        )
-        gx = gx + grad_mid  # the residual carries gx past the FFN
-    grad_heads, grads[p + "attn.w_o"], grads[p + "attn.b_o"] = backend.linear_backward(
-        block.heads, params[p + "attn.w_o"], gx
+        grad_f = _linear_back(backend, params, grads, block.f, p + "ffn.w_1", p + "ffn.b_1", grad_u)
+        gx = gx + _norm_back(backend, params, grads, block.mid, p + "ln_2", grad_f)  # the residual
+    grad_heads = _linear_back(
+        backend, params, grads, block.heads, p + "attn.w_o", p + "attn.b_o", gx
     )
     grad_q, grad_k, grad_v = backend.attention_backward(
         block.q, block.k, block.v, split_heads(grad_heads, config.h), causal=True
     )  # [B, n, d] → [B, h, n, d_k] and back
     grad_a = np.zeros_like(block.a)
     for w, grad in zip("qkv", (grad_q, grad_k, grad_v), strict=True):
-        grad_in, grads[f"{p}attn.w_{w}"], grads[f"{p}attn.b_{w}"] = backend.linear_backward(
-            block.a, params[f"{p}attn.w_{w}"], merge_heads(grad)
+        grad_a += _linear_back(
+            backend, params, grads, block.a, f"{p}attn.w_{w}", f"{p}attn.b_{w}", merge_heads(grad)
         )
-        grad_a += grad_in
-    grad_x, grads[p + "ln_1.gamma"], grads[p + "ln_1.beta"] = backend.layer_norm_backward(
-        block.x, params[p + "ln_1.gamma"], grad_a
-    )
-    return gx + grad_x
+    return gx + _norm_back(backend, params, grads, block.x, p + "ln_1", grad_a)

@@ -44,8 +44,8 @@ class LearnerConfig:
             "max_positions": self.max_positions,
         }
         for name, value in sizes.items():
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be an integer of at least 1, got {value!r}")
+            if value < 1:
+                raise ValueError(f"{name} must be at least 1, got {value!r}")
         if self.d_model % self.h:
             raise ValueError(
                 f"h = {self.h} does not divide d_model = {self.d_model}: each head needs "

@@ -56,8 +56,8 @@ def train(
     ``checkpoint_every = k`` keeps the parameters at step 0, every k-th step and the last step.
     """
     config.validate()
-    if not isinstance(steps, int) or steps < 0:
-        raise ValueError(f"steps must be an integer >= 0, got {steps!r}")
+    if steps < 0:
+        raise ValueError(f"steps must be >= 0, got {steps!r}")
     if checkpoint_every is not None and checkpoint_every < 1:
         raise ValueError(f"checkpoint_every must be at least 1, got {checkpoint_every!r}")
     kernels = get_backend(backend)
