@@ -32,8 +32,9 @@ def reference(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(grad_q, grad_k, grad_v) in float64 by the textbook formulas over the whole P."""
     q, k, v, g = (np.asarray(a, np.float64) for a in (q, k, v, grad_out))
-    scale = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
-    group = q.shape[-3] // k.shape[-3] if q.ndim >= 3 else 1
+    if scale is None:  # attention's default; 1 when d_k = 0
+        scale = 1 / np.sqrt(q.shape[-1]) if q.shape[-1] else 1.0
+    group = q.shape[-3] // k.shape[-3] if q.ndim >= 3 and k.shape[-3] else 1
     kk, vv = (np.repeat(a, group, axis=-3) for a in (k, v)) if group > 1 else (k, v)
     s = q @ np.swapaxes(kk, -1, -2) * scale
     if mask is not None:
@@ -42,7 +43,7 @@ def reference(
     n, m = s.shape[-2:]
     if causal:
         s = np.where(np.triu(np.ones((n, m), bool), 1), -np.inf, s)
-    top = s.max(-1, keepdims=True)
+    top = s.max(-1, keepdims=True, initial=-np.inf)
     dead = np.isneginf(top)
     e = np.exp(s - np.where(dead, 0, top))
     p = np.where(dead, 0, e / np.where(dead, 1, e.sum(-1, keepdims=True)))
