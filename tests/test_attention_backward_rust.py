@@ -118,6 +118,37 @@ def test_float32_agrees_with_the_reference(variant: str) -> None:
         assert (grads[0][:, :, 7] == 0).all()
 
 
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((3, 4), (5, 4), (5, 2)),
+        ((0, 4), (5, 4), (5, 2)),
+        ((3, 4), (0, 4), (0, 2)),
+        ((3, 0), (5, 0), (5, 2)),
+        ((3, 4), (5, 4), (5, 0)),
+        ((0, 2, 3, 4), (0, 1, 5, 4), (0, 1, 5, 2)),
+        ((2, 0, 3, 4), (2, 0, 5, 4), (2, 0, 5, 2)),
+        # keys beyond what a task keeps between its passes (recomputed), grouped
+        ((1, 2, 130, 8), (1, 1, 2100, 8), (1, 1, 2100, 4)),
+    ],
+)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_edge_shapes(
+    shapes: tuple[tuple[int, ...], ...], causal: bool, dtype: type[np.floating[Any]]
+) -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal(s).astype(dtype) for s in shapes)
+    g = rng.standard_normal((*shapes[0][:-1], shapes[2][-1])).astype(dtype)
+    grads = rc.attention_backward(q, k, v, g, causal=causal)
+    tol = 1e-12 if dtype == np.float64 else 3e-5
+    for got, want, arg in zip(grads, reference(q, k, v, g, causal=causal), (q, k, v), strict=True):
+        assert got.shape == arg.shape and got.dtype == dtype
+        np.testing.assert_allclose(
+            got, want, rtol=0, atol=tol * max(1.0, np.abs(want).max(initial=0))
+        )
+
+
 def test_a_query_that_attends_to_nothing_adds_nothing() -> None:
     rng = np.random.default_rng(2)
     q, k, v = (rng.standard_normal((1, 6, 4)) for _ in range(3))
