@@ -32,8 +32,9 @@ def reference(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(grad_q, grad_k, grad_v) in float64 by the textbook formulas over the whole P."""
     q, k, v, g = (np.asarray(a, np.float64) for a in (q, k, v, grad_out))
-    scale = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
-    group = q.shape[-3] // k.shape[-3] if q.ndim >= 3 else 1
+    if scale is None:  # attention's default; 1 when d_k = 0
+        scale = 1 / np.sqrt(q.shape[-1]) if q.shape[-1] else 1.0
+    group = q.shape[-3] // k.shape[-3] if q.ndim >= 3 and k.shape[-3] else 1
     kk, vv = (np.repeat(a, group, axis=-3) for a in (k, v)) if group > 1 else (k, v)
     s = q @ np.swapaxes(kk, -1, -2) * scale
     if mask is not None:
@@ -42,7 +43,7 @@ def reference(
     n, m = s.shape[-2:]
     if causal:
         s = np.where(np.triu(np.ones((n, m), bool), 1), -np.inf, s)
-    top = s.max(-1, keepdims=True)
+    top = s.max(-1, keepdims=True, initial=-np.inf)
     dead = np.isneginf(top)
     e = np.exp(s - np.where(dead, 0, top))
     p = np.where(dead, 0, e / np.where(dead, 1, e.sum(-1, keepdims=True)))
@@ -115,6 +116,37 @@ def test_float32_agrees_with_the_reference(variant: str) -> None:
         np.testing.assert_allclose(got, want, rtol=0, atol=2e-5 * np.abs(want).max())
     if variant == "bool mask":
         assert (grads[0][:, :, 7] == 0).all()
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((3, 4), (5, 4), (5, 2)),
+        ((0, 4), (5, 4), (5, 2)),
+        ((3, 4), (0, 4), (0, 2)),
+        ((3, 0), (5, 0), (5, 2)),
+        ((3, 4), (5, 4), (5, 0)),
+        ((0, 2, 3, 4), (0, 1, 5, 4), (0, 1, 5, 2)),
+        ((2, 0, 3, 4), (2, 0, 5, 4), (2, 0, 5, 2)),
+        # keys beyond what a task keeps between its passes (recomputed), grouped
+        ((1, 2, 130, 8), (1, 1, 2100, 8), (1, 1, 2100, 4)),
+    ],
+)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_edge_shapes(
+    shapes: tuple[tuple[int, ...], ...], causal: bool, dtype: type[np.floating[Any]]
+) -> None:
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal(s).astype(dtype) for s in shapes)
+    g = rng.standard_normal((*shapes[0][:-1], shapes[2][-1])).astype(dtype)
+    grads = rc.attention_backward(q, k, v, g, causal=causal)
+    tol = 1e-12 if dtype == np.float64 else 3e-5
+    for got, want, arg in zip(grads, reference(q, k, v, g, causal=causal), (q, k, v), strict=True):
+        assert got.shape == arg.shape and got.dtype == dtype
+        np.testing.assert_allclose(
+            got, want, rtol=0, atol=tol * max(1.0, np.abs(want).max(initial=0))
+        )
 
 
 def test_a_query_that_attends_to_nothing_adds_nothing() -> None:

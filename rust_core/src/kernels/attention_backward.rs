@@ -153,7 +153,7 @@ impl<T: Real> Scratch<T> {
         Scratch {
             q: vec![T::zero(); rows * dims.d_k],
             d_o: vec![T::zero(); rows * dims.d_v],
-            cache: if 2 * rows * dims.m <= CACHE_MAX {
+            cache: if (2 * rows).saturating_mul(dims.m) <= CACHE_MAX {
                 vec![T::zero(); 2 * rows * dims.m]
             } else {
                 Vec::new()
