@@ -51,6 +51,9 @@ KERNEL_TESTS = [
     "test_strided_rows.py",
     "test_robustness_kernels.py",
     "test_word2vec.py",
+    "test_train_kernels.py",
+    "test_train_rust_smoke.py",
+    "test_attention_backward_rust.py",
 ]
 #: The models' tests that compare two ways to the same numbers: backends, a reference computed
 #: elsewhere (Hugging Face, llama.cpp, gguf's dequantization), prefill against cached steps, the
@@ -64,6 +67,8 @@ MODEL_TESTS = [
     "test_smollm2_generate.py::test_chunks_over_the_cache_equal_one_pass",
     "test_smollm2_generate.py::test_greedy_with_the_cache_is_the_arg_max_of_a_full_recomputation",
     "test_next_token_views.py::test_the_page_reshaping_is_what_generate_samples_from",
+    "test_learner.py::test_gradient_matches_finite_differences",
+    "test_learner.py::test_backends_agree_step_by_step",
     "test_minilm.py::test_parity_with_hugging_face",
     "test_minilm.py::test_rust_matches_numpy",
     "test_minilm.py::test_python_backend_agrees_with_numpy_on_a_short_text",
