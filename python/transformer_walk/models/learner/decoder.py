@@ -42,6 +42,7 @@ class Tape:
     last: np.ndarray | None = None  # the last block's output [B, n, d]
     final: np.ndarray | None = None  # LN_f(last)
     attention: list[np.ndarray] = field(default_factory=list)  # per block [B, h, n, n], if asked
+    masked: bool = False  # a head_mask scaled some head: backward does not apply
 
 
 def check_inputs(inputs: np.ndarray, config: LearnerConfig, vocab_size: int) -> None:
@@ -61,13 +62,20 @@ def forward(
     inputs: np.ndarray,
     *,
     keep_attention: bool = False,
+    head_mask: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Tape]:
     """inputs [B, n] ids → (logits [B·n, V], tape). ``keep_attention`` also records each block's
-    attention weights (one more pass over the scores)."""
+    attention weights (one more pass over the scores). ``head_mask`` [layers, h]: each head's
+    output is multiplied by its entry before W^O (0 switches the head off; None keeps all)."""
     vocab_size = params["token_embedding"].shape[0]
     check_inputs(inputs, config, vocab_size)
+    if head_mask is not None and np.shape(head_mask) != (config.layers, config.h):
+        raise ValueError(
+            f"head_mask must have shape ({config.layers}, {config.h}) [layers, h], "
+            f"got {np.shape(head_mask)}"
+        )
     n = inputs.shape[1]
-    tape = Tape(inputs=inputs)
+    tape = Tape(inputs=inputs, masked=head_mask is not None)
     x = backend.embedding_lookup(params["token_embedding"], inputs)  # [B, n, d]
     x = x + params["position_embedding"][:n]
     for layer in range(config.layers):
@@ -81,7 +89,11 @@ def forward(
         )  # each [B, n, d] → [B, h, n, d_k]
         if keep_attention:
             tape.attention.append(backend.attention_weights(q, k, causal=True))
-        heads = merge_heads(backend.attention(q, k, v, causal=True))  # [B, h, n, d_k] → [B, n, d]
+        per_head = backend.attention(q, k, v, causal=True)  # [B, h, n, d_k]
+        if head_mask is not None:
+            scale = np.asarray(head_mask[layer], dtype=per_head.dtype)
+            per_head = per_head * scale[:, None, None]  # [h] → [h, 1, 1], over B, n, d_k
+        heads = merge_heads(per_head)  # [B, h, n, d_k] → [B, n, d]
         mid = x + backend.linear(heads, params[p + "attn.w_o"], params[p + "attn.b_o"])
         block = BlockTape(x=x, a=a, q=q, k=k, v=v, heads=heads, mid=mid)
         x = mid
@@ -102,6 +114,8 @@ def backward(
 ) -> Params:
     """∂loss/∂parameter for every parameter, from ∂loss/∂logits [B·n, V] and the forward's tape."""
     assert tape.last is not None and tape.final is not None
+    if tape.masked:
+        raise ValueError("backward needs a forward without head_mask (ablation is for reading)")
     batch, n = tape.inputs.shape
     vocab_size = params["token_embedding"].shape[0]
     grads: Params = {}

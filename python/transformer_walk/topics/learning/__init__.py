@@ -1,0 +1,1 @@
+"""The tasks the learner is trained on, and what is measured while it learns them."""
