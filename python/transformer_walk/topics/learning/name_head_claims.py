@@ -1,0 +1,189 @@
+"""What the numbers of task a allow the page to say, each with the predicate that checks it.
+
+Heads are named "layer 1 · head 2" (counted from 1), tokens "3 · his"; weights and losses are
+given as the page prints them, so a predicate recomputes the same strings from the raw numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.learning.name_head import LOOKS_AT_NAME
+
+#: Switching heads off "brings the loss back" when it reaches at least this share of the loss
+#: of guessing between the two possessives (ln 2): the model then knows no better than a coin.
+BACK_SHARE = 0.5
+
+
+def head_label(layer: int, head: int) -> str:
+    return f"layer {layer + 1} · head {head + 1}"
+
+
+def share(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def loss(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def _found(weights: Sequence[float], control: Sequence[float], chance: float) -> bool:
+    return weights[-1] >= LOOKS_AT_NAME * chance and control[-1] < LOOKS_AT_NAME * chance
+
+
+def _name_head_holds(
+    said: Claim,
+    head: str,
+    steps: Sequence[int],
+    weights: Sequence[float],
+    control: Sequence[float],
+    chance: float,
+) -> bool:
+    return (
+        said.message == "learning.claim.name_head"
+        and _found(weights, control, chance)
+        and dict(said.fields)
+        == {
+            "head": head,
+            "steps": steps[-1],
+            "start": share(weights[0]),
+            "end": share(weights[-1]),
+            "chance": share(chance),
+            "control": share(control[-1]),
+        }
+    )
+
+
+@claim(_name_head_holds)
+def name_head_claim(
+    head: str,
+    steps: Sequence[int],
+    weights: Sequence[float],
+    control: Sequence[float],
+    chance: float,
+) -> Claim | None:
+    """The watched head's weight on the name went from its start to at least LOOKS_AT_NAME ×
+    chance, while the same head trained on the control task stayed below that; None otherwise
+    or without checkpoints."""
+    if len(steps) < 2 or not _found(weights, control, chance):
+        return None
+    return Claim(
+        "learning.claim.name_head",
+        {
+            "head": head,
+            "steps": steps[-1],
+            "start": share(weights[0]),
+            "end": share(weights[-1]),
+            "chance": share(chance),
+            "control": share(control[-1]),
+        },
+    )
+
+
+def _ablation_fields(
+    heads: Sequence[str], base: float, group: float, others: float, guess: float
+) -> dict[str, object]:
+    return {
+        "count": len(heads),
+        "heads": ", ".join(heads),
+        "base": loss(base),
+        "group": loss(group),
+        "others": loss(others),
+        "guess": loss(guess),
+    }
+
+
+def _ablation_message(base: float, group: float, others: float, guess: float) -> str | None:
+    if group >= BACK_SHARE * guess and others < BACK_SHARE * guess:
+        return "learning.claim.ablation_back"
+    if group < BACK_SHARE * guess:
+        return "learning.claim.ablation_kept"
+    return None
+
+
+def _ablation_holds(
+    said: Claim, heads: Sequence[str], base: float, group: float, others: float, guess: float
+) -> bool:
+    return bool(heads) and (
+        said.message == _ablation_message(base, group, others, guess)
+        and dict(said.fields) == _ablation_fields(heads, base, group, others, guess)
+    )
+
+
+@claim(_ablation_holds)
+def ablation_claim(
+    heads: Sequence[str], base: float, group: float, others: float, guess: float
+) -> Claim | None:
+    """Switching off the heads that look at the name brings the loss on possessives back to at
+    least BACK_SHARE of guessing while as many other heads off do not ("back"), or it does not
+    ("kept"); None without such heads or when the other heads matter as much."""
+    message = _ablation_message(base, group, others, guess) if heads else None
+    if message is None:
+        return None
+    return Claim(message, _ablation_fields(heads, base, group, others, guess))
+
+
+def _single_fields(single_off: np.ndarray) -> dict[str, object]:
+    layer, head = np.unravel_index(np.argmax(single_off), single_off.shape)
+    return {"head": head_label(int(layer), int(head)), "loss": loss(float(single_off.max()))}
+
+
+def _single_message(single_off: np.ndarray, guess: float) -> str:
+    if float(np.max(single_off)) < BACK_SHARE * guess:
+        return "learning.claim.no_single_head"
+    return "learning.claim.single_head"
+
+
+def _single_holds(said: Claim, single_off: np.ndarray, guess: float) -> bool:
+    single_off = np.asarray(single_off, dtype=float)
+    return (
+        single_off.size > 0
+        and said.message == _single_message(single_off, guess)
+        and dict(said.fields) == _single_fields(single_off)
+    )
+
+
+@claim(_single_holds)
+def single_head_claim(single_off: np.ndarray, guess: float) -> Claim | None:
+    """Whether one head alone carries the name: the worst loss with a single head off, and
+    whether it reaches BACK_SHARE of guessing; None without heads."""
+    single_off = np.asarray(single_off, dtype=float)
+    if single_off.size == 0:
+        return None
+    return Claim(_single_message(single_off, guess), _single_fields(single_off))
+
+
+def _sentence_fields(
+    head: str, query: str, name: str, weight: float, chance: float
+) -> dict[str, object]:
+    return {
+        "head": head,
+        "query": query,
+        "name": name,
+        "weight": share(weight),
+        "chance": share(chance),
+    }
+
+
+def _sentence_holds(
+    said: Claim, head: str, query: str, name: str, weight: float, chance: float
+) -> bool:
+    return (
+        said.message == "learning.claim.your_sentence"
+        and weight >= LOOKS_AT_NAME * chance
+        and dict(said.fields) == _sentence_fields(head, query, name, weight, chance)
+    )
+
+
+@claim(_sentence_holds)
+def sentence_claim(head: str, query: str, name: str, weight: float, chance: float) -> Claim | None:
+    """In the learner's own sentence, the watched head puts at least LOOKS_AT_NAME × chance of
+    the query's attention on the name; None otherwise."""
+    if weight < LOOKS_AT_NAME * chance:
+        return None
+    return Claim(
+        "learning.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
+    )
