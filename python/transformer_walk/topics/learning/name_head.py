@@ -20,7 +20,7 @@ from transformer_walk.models.learner import decoder as decoder_module
 from transformer_walk.models.learner.decoder import Params
 from transformer_walk.models.learner.params import LearnerConfig, checked_params
 from transformer_walk.models.learner.reading import read, token_losses
-from transformer_walk.models.learner.trainer import train
+from transformer_walk.models.learner.trainer import TrainResult, train
 from transformer_walk.topics.learning import pronouns as pronouns_module
 from transformer_walk.topics.learning import store
 from transformer_walk.topics.learning.pronouns import PronounTask, Sentence
@@ -173,15 +173,15 @@ def study(
     settings.validate()
     config = settings.config
     total = 2 * settings.steps
-    runs = {}
-    for index, control in enumerate((False, True)):
-        task = PronounTask(settings.language, control=control)
+    runs: dict[bool, tuple[PronounTask, TrainResult]] = {}
+    for index, is_control in enumerate((False, True)):
+        task = PronounTask(settings.language, control=is_control)
 
         def progress(step: int, _loss: float, offset: int = index * settings.steps) -> None:
             if on_step is not None:
                 on_step(offset + step, total)
 
-        runs[control] = (
+        runs[is_control] = (
             task,
             train(
                 task,
