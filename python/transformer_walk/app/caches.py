@@ -24,16 +24,19 @@ import numpy as np
 import streamlit as st
 from tokenizers import Tokenizer
 
+from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.views.minilm_vectors import nearest_rows
 from transformer_walk.app.views.next_token import token_losses
 from transformer_walk.bench.lookup_race import LookupRace, race
 from transformer_walk.core import get_backend
+from transformer_walk.core.status import available_backends
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
+from transformer_walk.topics.learning import name_head
 from transformer_walk.topics.senses import Calibration, calibrate
 
 log = logging.getLogger(__name__)
@@ -128,6 +131,43 @@ def gru_comparison(
     except OSError as error:  # a read-only home: the models still serve this server
         log.warning("could not keep the trained seq2seq models in %s: %s", directory, error)
     return comparison
+
+
+# --- the learner, trained on this server -------------------------------------------------------
+
+#: Progress bar updates while a learner trains: one every this many steps.
+PROGRESS_EVERY = 5
+
+
+def training_backend() -> str:
+    """Rust when the extension is built, else NumPy: pure Python would take minutes a step."""
+    return "rust" if "rust" in available_backends() else "numpy"
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def name_head_study(
+    settings: name_head.NameHeadSettings, backend: str, _progress: str = ""
+) -> name_head.NameHeadStudy:
+    """Task a trained and measured with ``settings`` on ``backend``: read from the disk cache,
+    or else trained in one of the server's heavy-work slots (seconds) and written there.
+    ``_progress`` is the bar's text, a message with fields ``step`` and ``steps``."""
+    directory = disk_cache_dir()
+    if (stored := name_head.load(settings, directory, backend)) is not None:
+        return stored
+    with heavy_work():
+        bar = st.progress(0.0, text=_progress.format(step=0, steps=2 * settings.steps))
+
+        def report(done: int, total: int) -> None:
+            if done % PROGRESS_EVERY == 0 or done == total:
+                bar.progress(done / total, text=_progress.format(step=done, steps=total))
+
+        study = name_head.study(settings, backend=backend, on_step=report)
+        bar.empty()
+    try:
+        name_head.save(study, directory, backend)
+    except OSError as error:  # a read-only home: the study still serves this server
+        log.warning("could not keep the possessive study in %s: %s", directory, error)
+    return study
 
 
 def _on_rust_or_numpy(load: Callable[..., Model]) -> Model:

@@ -36,6 +36,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "nav.before_attention": {"en": "Before attention", "zh": "注意力之前"},
     "nav.attention": {"en": "Attention", "zh": "注意力"},
     "nav.transformer": {"en": "Transformer", "zh": "Transformer 结构"},
+    "nav.learning": {"en": "Learning", "zh": "训练"},
     "nav.real_model": {"en": "Real model", "zh": "真实模型"},
     "nav.generation": {"en": "Generation", "zh": "生成"},
     "nav.speed": {"en": "Speed", "zh": "速度"},

@@ -1,5 +1,5 @@
 """The pages of the road, grouped as the learner walks it: Representation → Before attention →
-Attention → Transformer → Real model → Generation → Speed → Check yourself.
+Attention → Transformer → Learning → Real model → Generation → Speed → Check yourself.
 
 Page files are addressed by absolute path inside the installed package, so the app runs the same
 from a checkout or from a wheel.
@@ -64,6 +64,10 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
             ("cost.py", "cost", "cost.title", ":material/monitoring:"),
             ("beyond_text.py", "beyond-text", "beyond_text.title", ":material/image:"),
         ],
+    ),
+    (
+        "nav.learning",
+        [("watch_it_learn.py", "watch-it-learn", "learning.title", ":material/school:")],
     ),
     (
         "nav.real_model",

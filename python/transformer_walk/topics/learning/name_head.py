@@ -10,6 +10,7 @@ possessives with the heads that look at the name off, against as many other head
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,8 @@ class NameHeadStudy:
     others_off: float  # … with as many of the other heads off (the least name-looking ones)
     params: Params  # the trained model's at the end
     checkpoints: dict[int, Params]  # the trained model's at each checkpoint step
+    seconds: float  # the task's training, measured (the control's is not counted)
+    from_disk: bool = False  # read back from a file rather than trained by this process
 
     @property
     def watched_head(self) -> tuple[int, int]:
@@ -174,6 +177,7 @@ def study(
     config = settings.config
     total = 2 * settings.steps
     runs: dict[bool, tuple[PronounTask, TrainResult]] = {}
+    seconds = 0.0
     for index, is_control in enumerate((False, True)):
         task = PronounTask(settings.language, control=is_control)
 
@@ -181,6 +185,7 @@ def study(
             if on_step is not None:
                 on_step(offset + step, total)
 
+        started = time.perf_counter()
         runs[is_control] = (
             task,
             train(
@@ -194,6 +199,8 @@ def study(
                 callback=progress,
             ),
         )
+        if not is_control:
+            seconds = time.perf_counter() - started
     (task, trained), (control_task, control) = runs[False], runs[True]
     held, control_held = held_out(task), held_out(control_task)
     steps = tuple(sorted(trained.checkpoints))
@@ -232,6 +239,7 @@ def study(
         others_off=off(other_heads(final, chance)),
         params=trained.params,
         checkpoints=trained.checkpoints,
+        seconds=seconds,
     )
 
 
@@ -239,7 +247,7 @@ def study(
 
 _CURVES = ("losses", "control_losses")
 _ARRAYS = ("name_weight", "control_name_weight", "eval_loss", "control_eval_loss", "single_off")
-_SCALARS = ("chance", "base_loss", "group_off", "others_off")
+_SCALARS = ("chance", "base_loss", "group_off", "others_off", "seconds")
 
 
 def stored_name(settings: NameHeadSettings, backend: str) -> str:
@@ -284,6 +292,8 @@ def load(settings: NameHeadSettings, directory: Path, backend: str) -> NameHeadS
             others_off=float(data["others_off"]),
             params=_params(data, "param/", settings),
             checkpoints=checkpoints,
+            seconds=float(data["seconds"]),
+            from_disk=True,
         )
     except (KeyError, ValueError, TypeError):
         return None
@@ -293,3 +303,31 @@ def _params(data: dict[str, np.ndarray], prefix: str, settings: NameHeadSettings
     found = {name[len(prefix) :]: value for name, value in data.items() if name.startswith(prefix)}
     vocab_size = PronounTask(settings.language).vocab_size
     return checked_params(found, settings.config, vocab_size)
+
+
+# --- one sentence read -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SentenceReading:
+    """What the model at one checkpoint does with one sentence at its query."""
+
+    weights: np.ndarray  # [layers, h, n]: each head's attention from the query over the tokens
+    his: float  # the probability of the "his" word at the query
+    her: float
+
+
+def read_sentence(
+    params: Params, config: LearnerConfig, task: PronounTask, sentence: Sentence, backend: str
+) -> SentenceReading:
+    inputs = np.array([[task.ids[word] for word in sentence.tokens]])  # [1, n]
+    reading = read(params, config, inputs, backend=backend)
+    logits = reading.logits[0, sentence.query_position].astype(np.float64)  # [V]
+    probs = np.exp(logits - logits.max())
+    probs /= probs.sum()
+    weights = np.stack([a[0, :, sentence.query_position, :] for a in reading.attention])
+    return SentenceReading(
+        weights=weights,
+        his=float(probs[task.ids[task.words.his]]),
+        her=float(probs[task.ids[task.words.her]]),
+    )

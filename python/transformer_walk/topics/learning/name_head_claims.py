@@ -1,6 +1,6 @@
 """What the numbers of task a allow the page to say, each with the predicate that checks it.
 
-Heads are named "layer 1 · head 2" (counted from 1), tokens "3 · his"; weights and losses are
+Heads are named "L1·H2" (layer 1, head 2, counted from 1), tokens "3 · his"; weights and losses are
 given as the page prints them, so a predicate recomputes the same strings from the raw numbers.
 """
 
@@ -19,7 +19,8 @@ BACK_SHARE = 0.5
 
 
 def head_label(layer: int, head: int) -> str:
-    return f"layer {layer + 1} · head {head + 1}"
+    """ "L1·H2": layer 1, head 2 (counted from 1), the same in both languages."""
+    return f"L{layer + 1}·H{head + 1}"
 
 
 def share(value: float) -> str:

@@ -16,6 +16,7 @@ carries no information about it, and a head has no reason to look at the name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -177,3 +178,51 @@ class PronounTask:
 
     def batch(self, step: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         return self.encode(self.sentences(step, seed))
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A learner's text cut into the task's words: the words it knows, those it does not, and
+    the sentence (name → possessive) when the known words hold one."""
+
+    tokens: tuple[str, ...]
+    unknown: tuple[str, ...]
+    sentence: Sentence | None
+
+
+def parse(task: PronounTask, text: str) -> Parsed:
+    """Cut ``text`` into the task's words (English: lower-cased words, punctuation dropped;
+    Chinese: the longest known word at each place, spaces and punctuation dropped)."""
+    known = task.ids
+    tokens: list[str] = []
+    unknown: list[str] = []
+    if task.language == "en":
+        for word in re.findall(r"\w+", text.lower()):
+            (tokens if word in known else unknown).append(word)
+    else:
+        longest = max(map(len, known))
+        for chunk in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]+", text):
+            rest = "".join(ch for ch in chunk if ch.isalnum())  # punctuation dropped
+            stray = ""
+            while rest:
+                sizes = range(min(longest, len(rest)), 0, -1)
+                word = next((rest[:k] for k in sizes if rest[:k] in known), "")
+                if not word:
+                    stray, rest = stray + rest[0], rest[1:]
+                    continue
+                tokens.append(word)
+                unknown += [stray] if stray else []
+                stray, rest = "", rest[len(word) :]
+            unknown += [stray] if stray else []
+    return Parsed(tuple(tokens), tuple(dict.fromkeys(unknown)), _find_sentence(task, tokens))
+
+
+def _find_sentence(task: PronounTask, tokens: list[str]) -> Sentence | None:
+    """The first possessive with a name before it: the nearest such name, the query before it."""
+    names = set(task.words.male) | set(task.words.female)
+    for position, word in enumerate(tokens):
+        if word in (task.words.his, task.words.her) and position > 0:
+            before = [i for i in range(position) if tokens[i] in names]
+            if before:
+                return Sentence(tuple(tokens), before[-1], position - 1)
+    return None

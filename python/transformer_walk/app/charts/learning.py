@@ -1,0 +1,136 @@
+"""Altair charts of the Watch-it-learn page. Labels come in as arguments: the charts know no
+language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
+
+CONTROL_HUE = "#f4a259"
+IDLE_HUE = "#7a7a7a"
+
+
+def _level(value: float, label: str) -> alt.LayerChart:
+    """A dashed rule at ``value`` labelled at the plot's right edge, just above it."""
+    data = pd.DataFrame({"value": [value], "label": [label]})
+    rule = alt.Chart(data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("value:Q"))
+    text = (
+        alt.Chart(data)
+        .mark_text(align="right", x="width", dx=-4, dy=-6, color=MUTED)
+        .encode(y=alt.Y("value:Q"), text=alt.Text("label:N"))
+    )
+    return rule + text
+
+
+def _at_step(step: int) -> alt.Chart:
+    """A vertical rule at the checkpoint the slider is on."""
+    return (
+        alt.Chart(pd.DataFrame({"step": [step]}))
+        .mark_rule(color=HIGHLIGHT, strokeWidth=2)
+        .encode(x=alt.X("step:Q"))
+    )
+
+
+def loss_curves(
+    frame: pd.DataFrame,
+    guess: float,
+    step: int,
+    *,
+    series_order: Sequence[str],
+    step_title: str,
+    loss_title: str,
+    series_title: str,
+    guess_label: str,
+) -> alt.LayerChart:
+    """The loss per training step (log scale: it falls over three decades), one line per model;
+    ``frame`` has ``step``, ``loss`` and ``series``."""
+    lines = (
+        alt.Chart(frame)
+        .mark_line(strokeWidth=1.5)
+        .encode(
+            x=alt.X("step:Q", title=step_title),
+            y=alt.Y("loss:Q", title=loss_title, axis=y_axis(loss_title),
+                    scale=alt.Scale(type="log")),
+            color=alt.Color(
+                "series:N", title=series_title,
+                scale=alt.Scale(domain=list(series_order), range=[HIGHLIGHT, CONTROL_HUE]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
+            ),
+            tooltip=[alt.Tooltip("series:N", title=series_title),
+                     alt.Tooltip("step:Q", title=step_title),
+                     alt.Tooltip("loss:Q", title=loss_title, format=".4f")],
+        )
+    )  # fmt: skip
+    return (lines + _level(guess, guess_label) + _at_step(step)).properties(
+        height=300, autosize=FIT_WIDTH
+    )
+
+
+def weight_over_steps(
+    frame: pd.DataFrame,
+    chance: float,
+    step: int,
+    *,
+    series_order: Sequence[str],
+    step_title: str,
+    weight_title: str,
+    series_title: str,
+    chance_label: str,
+) -> alt.LayerChart:
+    """Mean weight on the name at each checkpoint, one line per head (the watched one first);
+    ``frame`` has ``step``, ``weight`` and ``series``."""
+    lines = (
+        alt.Chart(frame)
+        .mark_line(point=True, strokeWidth=2)
+        .encode(
+            x=alt.X("step:Q", title=step_title),
+            y=alt.Y("weight:Q", title=weight_title, axis=y_axis(weight_title, format="%"),
+                    scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "series:N", title=series_title,
+                scale=alt.Scale(domain=list(series_order),
+                                range=[HIGHLIGHT, CONTROL_HUE, IDLE_HUE][: len(series_order)]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
+            ),
+            tooltip=[alt.Tooltip("series:N", title=series_title),
+                     alt.Tooltip("step:Q", title=step_title),
+                     alt.Tooltip("weight:Q", title=weight_title, format=".1%")],
+        )
+    )  # fmt: skip
+    return (lines + _level(chance, chance_label) + _at_step(step)).properties(
+        height=300, autosize=FIT_WIDTH
+    )
+
+
+def ablation_bars(
+    frame: pd.DataFrame, guess: float, *, loss_title: str, guess_label: str
+) -> alt.LayerChart:
+    """One horizontal bar per switch-off (``label``, ``loss``, ``kind`` in "none", "one",
+    "group", "others"), in the frame's order; the coin toss dashed."""
+    order = list(frame["label"])
+    hues = {"none": MUTED, "one": "#b9c3de", "group": HIGHLIGHT, "others": CONTROL_HUE}
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(cornerRadiusTopRight=3, cornerRadiusBottomRight=3)
+        .encode(
+            y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+            x=alt.X("loss:Q", title=loss_title),
+            color=alt.Color("kind:N", legend=None,
+                            scale=alt.Scale(domain=list(hues), range=list(hues.values()))),
+            tooltip=[alt.Tooltip("label:N", title=" "),
+                     alt.Tooltip("loss:Q", title=loss_title, format=".4f")],
+        )
+    )  # fmt: skip
+    labels = bars.mark_text(align="left", dx=4).encode(
+        text=alt.Text("loss:Q", format=".3f"), color=alt.ColorValue("#333333")
+    )
+    rule = (
+        alt.Chart(pd.DataFrame({"value": [guess], "label": [guess_label]}))
+        .mark_rule(color=MUTED, strokeDash=[5, 4])
+        .encode(x=alt.X("value:Q"))
+    )
+    return (bars + labels + rule).properties(height=22 * len(order) + 20, autosize=FIT_WIDTH)

@@ -1,0 +1,293 @@
+"""Watch it learn: the learner trained on the possessive task (and its control) on this server,
+the loss falling, one head's attention from the possessive's query moving to the name checkpoint
+by checkpoint, the learner's own sentence read at any step, and heads switched off.
+
+Renders ``transformer_walk.topics.learning.name_head`` (trained once per settings, kept on disk,
+``app.caches.name_head_study``); every sentence about a number comes from
+``topics.learning.name_head_claims``. Holds no math.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from transformer_walk.app import links
+from transformer_walk.app.caches import name_head_study, training_backend
+from transformer_walk.app.chart_specs import chart_spec
+from transformer_walk.app.charts import attention_weights, heatmap
+from transformer_walk.app.charts import learning as charts_learning
+from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
+from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.widgets import page_start
+from transformer_walk.models.learner.params import param_shapes
+from transformer_walk.topics.learning.name_head import (
+    EVAL_SENTENCES,
+    GUESS_LOSS,
+    NameHeadSettings,
+    NameHeadStudy,
+    name_heads,
+    other_heads,
+    read_sentence,
+)
+from transformer_walk.topics.learning.name_head_claims import (
+    ablation_claim,
+    head_label,
+    name_head_claim,
+    sentence_claim,
+    single_head_claim,
+)
+from transformer_walk.topics.learning.pronouns import LANGUAGES, PronounTask, Sentence, parse
+
+DATA_KEY = translated_radio("learn_data")
+SEED_KEY = "learn_seed"
+STEP_KEY = "learn_step"
+SEEDS = [0, 1, 2, 3]
+EXAMPLES = 4
+HINTS = {"en": "Anna sees the cat and loves her dog", "zh": "安娜 看见 猫 ， 又 爱 她的 狗"}
+
+
+def label(position: int, word: str) -> str:
+    """ "3 · his": a token by position (from 1) and text, so a repeated word stays two tokens."""
+    return f"{position + 1} · {word}"
+
+
+def default_data() -> str:
+    """The data the learner's sentence is written in (Chinese when it has a Chinese character),
+    else the page's language."""
+    if any("\u4e00" <= ch <= "\u9fff" for ch in current_sentence()):
+        return "zh"
+    if parse(PronounTask("en"), current_sentence()).sentence is not None:
+        return "en"
+    return current_language()
+
+
+def _settings() -> NameHeadSettings:
+    links.linked(DATA_KEY, default_data(), list(LANGUAGES))
+    links.linked(SEED_KEY, SEEDS[0], SEEDS)
+    if st.session_state.get(DATA_KEY) not in LANGUAGES:
+        st.session_state[DATA_KEY] = default_data()
+    left, right = st.columns(2)
+    language = left.radio(
+        t("learning.data"), LANGUAGES, key=DATA_KEY, horizontal=True,
+        format_func=lambda code: t(f"learning.data.{code}"),
+    )  # fmt: skip
+    seed = right.select_slider(
+        t("learning.seed"), options=SEEDS, key=SEED_KEY, help=t("learning.seed_help")
+    )
+    return NameHeadSettings(language=str(language), seed=int(seed))
+
+
+def _model_line(study: NameHeadStudy, backend: str) -> None:
+    config = study.settings.config
+    task = PronounTask(study.settings.language)
+    count = sum(int(np.prod(s)) for s in param_shapes(config, task.vocab_size).values())
+    st.caption(
+        t(
+            "learning.model", layers=config.layers, h=config.h, d_model=config.d_model,
+            d_k=config.d_k, d_ff=config.d_ff, params=f"{count:,}", steps=study.settings.steps,
+            batch=task.batch_size, lr=study.settings.lr, backend=t(f"backend.{backend}"),
+            seconds=f"{study.seconds:.1f}", disk=t("learning.from_disk") if study.from_disk else "",
+        )
+    )  # fmt: skip
+
+
+def _task(task: PronounTask) -> None:
+    st.header(t("learning.task.title"), divider="gray")
+    st.markdown(t("learning.task.body", words=task.vocab_size - 1))
+    rows = []
+    for s in PronounTask(task.language, batch_size=EXAMPLES).sentences(0, 7):
+        rows.append(
+            {
+                t("learning.task.col.sentence"): " ".join(s.tokens),
+                t("learning.task.col.name"): label(s.name_position, s.tokens[s.name_position]),
+                t("learning.task.col.query"): label(s.query_position, s.tokens[s.query_position]),
+                t("learning.task.col.answer"): s.tokens[s.possessive_position],
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+def _loss(study: NameHeadStudy) -> int:
+    """The loss curves under the checkpoint slider; returns the checkpoint picked."""
+    st.header(t("learning.loss.title"), divider="gray")
+    st.markdown(t("learning.loss.body", guess=f"{GUESS_LOSS:.3f}"))
+    links.linked(STEP_KEY, study.steps[-1], list(study.steps))
+    if st.session_state.get(STEP_KEY) not in study.steps:
+        st.session_state[STEP_KEY] = study.steps[-1]
+    step = int(st.select_slider(t("learning.watch.step"), options=list(study.steps), key=STEP_KEY))
+    names = [t("learning.series.task"), t("learning.series.control")]
+    frame = pd.DataFrame(
+        [
+            {"step": i + 1, "loss": max(loss, 1e-6), "series": name}
+            for name, losses in zip(names, (study.losses, study.control_losses), strict=True)
+            for i, loss in enumerate(losses)
+        ]
+    )
+    st.vega_lite_chart(
+        chart_spec(
+            charts_learning.loss_curves, frame, GUESS_LOSS, step, series_order=names,
+            step_title=t("learning.loss.axis_step"), loss_title=t("learning.loss.axis_loss"),
+            series_title=t("learning.loss.series"), guess_label=t("learning.loss.guess"),
+        ),
+        width="stretch",
+    )  # fmt: skip
+    return step
+
+
+def _shown_sentence(task: PronounTask) -> tuple[Sentence, str | None]:
+    """The learner's sentence when the task's vocabulary holds a name → possessive in it (and a
+    note of the words left out), else a generated one (and why)."""
+    parsed = parse(task, current_sentence())
+    if parsed.sentence is not None:
+        note = t("learning.watch.yours")
+        if parsed.unknown:
+            note += " " + t(
+                "learning.watch.dropped",
+                words=task.vocab_size - 1,
+                unknown=join_names(list(parsed.unknown), most=8),
+            )
+        return parsed.sentence, note
+    example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
+    return example, t("learning.watch.example", hint=HINTS[task.language])
+
+
+def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
+    layer, head = study.watched_head
+    watched = head_label(layer, head)
+    sentence, note = _shown_sentence(task)
+    config = study.settings.config
+    reading = read_sentence(study.checkpoints[step], config, task, sentence, training_backend())
+    tokens = [label(i, w) for i, w in enumerate(sentence.tokens)]
+    query = tokens[sentence.query_position]
+    name = tokens[sentence.name_position]
+    if note:
+        st.caption(note)
+    st.markdown(t("learning.watch.sentence", step=step, sentence=" ".join(sentence.tokens)))
+    row = reading.weights[layer, head, : sentence.query_position + 1]  # causal: keys ≤ query
+    st.markdown(f"**{t('learning.watch.row_title', head=watched, query=query)}**")
+    st.vega_lite_chart(
+        chart_spec(
+            attention_weights, tokens[: sentence.query_position + 1], row, int(np.argmax(row)),
+            token_title=t("learning.watch.axis_token"),
+            weight_title=t("learning.watch.axis_weight"),
+        ),
+        width="stretch",
+    )  # fmt: skip
+    st.markdown(
+        t("learning.watch.probs", query=query, his=task.words.his, her=task.words.her,
+          p_his=f"{reading.his:.1%}", p_her=f"{reading.her:.1%}")
+    )  # fmt: skip
+    chance_here = 1.0 / (sentence.query_position + 1)
+    said = say(
+        sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)
+    )
+    if said:
+        st.markdown(said)
+
+
+def _weights(study: NameHeadStudy, step: int) -> None:
+    layer, head = study.watched_head
+    idle = study.idle_head
+    watched, idle_name = head_label(layer, head), head_label(*idle)
+    st.subheader(t("learning.weight.title"))
+    st.markdown(t("learning.weight.body", count=EVAL_SENTENCES, idle=idle_name))
+    series = [
+        (t("learning.weight.watched", head=watched), study.name_weight[:, layer, head]),
+        (t("learning.weight.control", head=watched), study.control_name_weight[:, layer, head]),
+    ]
+    if idle != (layer, head):
+        series.append((t("learning.weight.idle", head=idle_name), study.name_weight[:, *idle]))
+    frame = pd.DataFrame(
+        [
+            {"step": s, "weight": float(w), "series": name}
+            for name, values in series
+            for s, w in zip(study.steps, values, strict=True)
+        ]
+    )
+    st.vega_lite_chart(
+        chart_spec(
+            charts_learning.weight_over_steps, frame, study.chance, step,
+            series_order=[name for name, _ in series], step_title=t("learning.loss.axis_step"),
+            weight_title=t("learning.weight.axis"), series_title=t("learning.loss.series"),
+            chance_label=t("learning.weight.chance"),
+        ),
+        width="stretch",
+    )  # fmt: skip
+    said = say(
+        name_head_claim(
+            watched,
+            study.steps,
+            [float(w) for w in study.name_weight[:, layer, head]],
+            [float(w) for w in study.control_name_weight[:, layer, head]],
+            study.chance,
+        )
+    )
+    if said:
+        st.markdown(said)
+    index = study.steps.index(step)
+    config = study.settings.config
+    st.markdown(f"**{t('learning.grid.title', step=step)}**")
+    st.vega_lite_chart(
+        chart_spec(
+            heatmap, study.name_weight[index], [str(i + 1) for i in range(config.layers)],
+            [str(h + 1) for h in range(config.h)], row_title=t("learning.grid.layer"),
+            col_title=t("learning.grid.head"), value_title=t("learning.weight.axis"),
+            fmt=".0%", domain=(0.0, 1.0), width=320,
+        ),
+    )  # fmt: skip
+
+
+def _switch_off(study: NameHeadStudy) -> None:
+    st.header(t("learning.off.title"), divider="gray")
+    st.markdown(t("learning.off.body"))
+    final = study.name_weight[-1]
+    group = [head_label(*map(int, i)) for i in np.argwhere(name_heads(final, study.chance))]
+    others = int(other_heads(final, study.chance).sum())
+    rows = [{"label": t("learning.off.none"), "loss": study.base_loss, "kind": "none"}]
+    rows += [
+        {"label": t("learning.off.one", head=head_label(lay, h)), "loss": float(v), "kind": "one"}
+        for (lay, h), v in np.ndenumerate(study.single_off)
+    ]
+    if group:
+        rows.append({"label": t("learning.off.group", count=len(group)), "loss": study.group_off,
+                     "kind": "group"})  # fmt: skip
+        rows.append({"label": t("learning.off.others", count=others), "loss": study.others_off,
+                     "kind": "others"})  # fmt: skip
+    st.vega_lite_chart(
+        chart_spec(
+            charts_learning.ablation_bars, pd.DataFrame(rows), GUESS_LOSS,
+            loss_title=t("learning.off.axis"), guess_label=t("learning.loss.guess"),
+        ),
+        width="stretch",
+    )  # fmt: skip
+    claims = [
+        say(single_head_claim(study.single_off, GUESS_LOSS)),
+        say(ablation_claim(group, study.base_loss, study.group_off, study.others_off, GUESS_LOSS)),
+    ]
+    for said in claims:
+        if said:
+            st.markdown(said)
+    st.info(t("learning.caveat"), icon=":material/info:")
+
+
+def render() -> None:
+    page_start("learning.title", caption=None, uses_backend=False)
+    st.markdown(t("learning.intro"))
+    settings = _settings()
+    task = PronounTask(settings.language)
+    backend = training_backend()
+    study = name_head_study(settings, backend, _progress=t("learning.progress"))
+    _model_line(study, backend)
+    _task(task)
+    step = _loss(study)
+    st.header(t("learning.watch.title"), divider="gray")
+    layer, head = study.watched_head
+    st.markdown(t("learning.watch.body", head=head_label(layer, head)))
+    _watch(study, task, step)
+    _weights(study, step)
+    _switch_off(study)
+
+
+render()
