@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import claim_inputs_by_hand
+import claim_inputs_learning
 import claim_inputs_timings
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ from transformer_walk.topics.word2vec import (
 )
 
 for package in (transformer_walk.topics, transformer_walk.app.views):  # every claim registered
-    for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(module.name)
 
 CORPUS = [
@@ -445,7 +446,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.minilm_heads.controls_claim": head_controls,
     "transformer_walk.topics.minilm_heads.habit_claim": head_habits,
 }
-INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
+INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS | claim_inputs_learning.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:

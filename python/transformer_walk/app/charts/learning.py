@@ -12,18 +12,8 @@ from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 CONTROL_HUE = "#f4a259"
 IDLE_HUE = "#7a7a7a"
-
-
-def _level(value: float, label: str) -> alt.LayerChart:
-    """A dashed rule at ``value`` labelled at the plot's right edge, just above it."""
-    data = pd.DataFrame({"value": [value], "label": [label]})
-    rule = alt.Chart(data).mark_rule(color=MUTED, strokeDash=[5, 4]).encode(y=alt.Y("value:Q"))
-    text = (
-        alt.Chart(data)
-        .mark_text(align="right", x="width", dx=-4, dy=-6, color=MUTED)
-        .encode(y=alt.Y("value:Q"), text=alt.Text("label:N"))
-    )
-    return rule + text
+#: The series' colours in order: the level compared with, the watched model, its controls.
+HUES = [MUTED, HIGHLIGHT, CONTROL_HUE, IDLE_HUE]
 
 
 def _at_step(step: int) -> alt.Chart:
@@ -35,19 +25,28 @@ def _at_step(step: int) -> alt.Chart:
     )
 
 
+def _dashed_first(series_order: Sequence[str]) -> alt.StrokeDash:
+    """The first series (a level to compare with: chance, a coin toss) dashed, the rest solid;
+    in the legend too, where a label beside the line would sit on the other lines."""
+    return alt.StrokeDash(
+        "series:N",
+        scale=alt.Scale(domain=list(series_order),
+                        range=[[5, 4]] + [[1, 0]] * (len(series_order) - 1)),
+        legend=None,
+    )  # fmt: skip
+
+
 def loss_curves(
     frame: pd.DataFrame,
-    guess: float,
     step: int,
     *,
     series_order: Sequence[str],
     step_title: str,
     loss_title: str,
     series_title: str,
-    guess_label: str,
 ) -> alt.LayerChart:
-    """The loss per training step (log scale: it falls over three decades), one line per model;
-    ``frame`` has ``step``, ``loss`` and ``series``."""
+    """The loss per training step (log scale: it falls over three decades), one line per series,
+    the first (the coin toss) dashed; ``frame`` has ``step``, ``loss`` and ``series``."""
     lines = (
         alt.Chart(frame)
         .mark_line(strokeWidth=1.5)
@@ -57,32 +56,29 @@ def loss_curves(
                     scale=alt.Scale(type="log")),
             color=alt.Color(
                 "series:N", title=series_title,
-                scale=alt.Scale(domain=list(series_order), range=[HIGHLIGHT, CONTROL_HUE]),
+                scale=alt.Scale(domain=list(series_order), range=HUES[: len(series_order)]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
             ),
+            strokeDash=_dashed_first(series_order),
             tooltip=[alt.Tooltip("series:N", title=series_title),
                      alt.Tooltip("step:Q", title=step_title),
                      alt.Tooltip("loss:Q", title=loss_title, format=".4f")],
         )
     )  # fmt: skip
-    return (lines + _level(guess, guess_label) + _at_step(step)).properties(
-        height=300, autosize=FIT_WIDTH
-    )
+    return (lines + _at_step(step)).properties(height=300, autosize=FIT_WIDTH)
 
 
 def weight_over_steps(
     frame: pd.DataFrame,
-    chance: float,
     step: int,
     *,
     series_order: Sequence[str],
     step_title: str,
     weight_title: str,
     series_title: str,
-    chance_label: str,
 ) -> alt.LayerChart:
-    """Mean weight on the name at each checkpoint, one line per head (the watched one first);
-    ``frame`` has ``step``, ``weight`` and ``series``."""
+    """Mean weight on the name at each checkpoint, one line per series: chance (dashed) first,
+    then the watched head and its controls; ``frame`` has ``step``, ``weight`` and ``series``."""
     lines = (
         alt.Chart(frame)
         .mark_line(point=True, strokeWidth=2)
@@ -92,18 +88,16 @@ def weight_over_steps(
                     scale=alt.Scale(domain=[0, 1])),
             color=alt.Color(
                 "series:N", title=series_title,
-                scale=alt.Scale(domain=list(series_order),
-                                range=[HIGHLIGHT, CONTROL_HUE, IDLE_HUE][: len(series_order)]),
+                scale=alt.Scale(domain=list(series_order), range=HUES[: len(series_order)]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
             ),
+            strokeDash=_dashed_first(series_order),
             tooltip=[alt.Tooltip("series:N", title=series_title),
                      alt.Tooltip("step:Q", title=step_title),
                      alt.Tooltip("weight:Q", title=weight_title, format=".1%")],
         )
     )  # fmt: skip
-    return (lines + _level(chance, chance_label) + _at_step(step)).properties(
-        height=300, autosize=FIT_WIDTH
-    )
+    return (lines + _at_step(step)).properties(height=300, autosize=FIT_WIDTH)
 
 
 def ablation_bars(
@@ -128,9 +122,10 @@ def ablation_bars(
     labels = bars.mark_text(align="left", dx=4).encode(
         text=alt.Text("loss:Q", format=".3f"), color=alt.ColorValue("#333333")
     )
-    rule = (
-        alt.Chart(pd.DataFrame({"value": [guess], "label": [guess_label]}))
-        .mark_rule(color=MUTED, strokeDash=[5, 4])
-        .encode(x=alt.X("value:Q"))
+    level = alt.Chart(pd.DataFrame({"value": [guess], "label": [guess_label]}))
+    rule = level.mark_rule(color=MUTED, strokeDash=[5, 4]).encode(x=alt.X("value:Q"))
+    # the rule's label above the plot, where no bar is
+    text = level.mark_text(align="right", dx=-4, y=-8, color=MUTED).encode(
+        x=alt.X("value:Q"), text=alt.Text("label:N")
     )
-    return (bars + labels + rule).properties(height=22 * len(order) + 20, autosize=FIT_WIDTH)
+    return (bars + labels + rule + text).properties(height=22 * len(order) + 20, autosize=FIT_WIDTH)

@@ -18,7 +18,14 @@ from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention_weights, heatmap
 from transformer_walk.app.charts import learning as charts_learning
-from transformer_walk.app.i18n import current_language, join_names, say, t, translated_radio
+from transformer_walk.app.i18n import (
+    current_language,
+    join_names,
+    join_sentences,
+    say,
+    t,
+    translated_radio,
+)
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import param_shapes
@@ -117,47 +124,56 @@ def _loss(study: NameHeadStudy) -> int:
     if st.session_state.get(STEP_KEY) not in study.steps:
         st.session_state[STEP_KEY] = study.steps[-1]
     step = int(st.select_slider(t("learning.watch.step"), options=list(study.steps), key=STEP_KEY))
-    names = [t("learning.series.task"), t("learning.series.control")]
+    names = [t("learning.loss.guess"), t("learning.series.task"), t("learning.series.control")]
+    guess = [GUESS_LOSS] * len(study.losses)
+    curves = (guess, study.losses, study.control_losses)
     frame = pd.DataFrame(
         [
             {"step": i + 1, "loss": max(loss, 1e-6), "series": name}
-            for name, losses in zip(names, (study.losses, study.control_losses), strict=True)
+            for name, losses in zip(names, curves, strict=True)
             for i, loss in enumerate(losses)
         ]
     )
     st.vega_lite_chart(
         chart_spec(
-            charts_learning.loss_curves, frame, GUESS_LOSS, step, series_order=names,
+            charts_learning.loss_curves, frame, step, series_order=names,
             step_title=t("learning.loss.axis_step"), loss_title=t("learning.loss.axis_loss"),
-            series_title=t("learning.loss.series"), guess_label=t("learning.loss.guess"),
+            series_title=t("learning.loss.series"),
         ),
         width="stretch",
     )  # fmt: skip
     return step
 
 
-def _shown_sentence(task: PronounTask) -> tuple[Sentence, str | None]:
-    """The learner's sentence when the task's vocabulary holds a name → possessive in it (and a
-    note of the words left out), else a generated one (and why)."""
-    parsed = parse(task, current_sentence())
+def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str | None]:
+    """The learner's sentence when the task's vocabulary holds a name → possessive in its first
+    ``limit`` words (and a note of the words left out), else a generated one (and why)."""
+    parsed = parse(task, current_sentence(), limit)
     if parsed.sentence is not None:
-        note = t("learning.watch.yours")
+        notes = [t("learning.watch.yours")]
         if parsed.unknown:
-            note += " " + t(
-                "learning.watch.dropped",
-                words=task.vocab_size - 1,
-                unknown=join_names(list(parsed.unknown), most=8),
+            notes.append(
+                t(
+                    "learning.watch.dropped",
+                    words=task.vocab_size - 1,
+                    unknown=join_names(list(parsed.unknown), most=8),
+                )
             )
-        return parsed.sentence, note
+        if parsed.dropped:
+            notes.append(t("learning.watch.cut", limit=limit, dropped=parsed.dropped))
+        return parsed.sentence, join_sentences(notes)
     example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
+    other = next(code for code in LANGUAGES if code != task.language)
+    if parse(PronounTask(other), current_sentence()).sentence is not None:
+        return example, t("learning.watch.other_data", data=t(f"learning.data.{other}"))
     return example, t("learning.watch.example", hint=HINTS[task.language])
 
 
 def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
     layer, head = study.watched_head
     watched = head_label(layer, head)
-    sentence, note = _shown_sentence(task)
     config = study.settings.config
+    sentence, note = _shown_sentence(task, config.max_positions)
     reading = read_sentence(study.checkpoints[step], config, task, sentence, training_backend())
     tokens = [label(i, w) for i, w in enumerate(sentence.tokens)]
     query = tokens[sentence.query_position]
@@ -194,6 +210,7 @@ def _weights(study: NameHeadStudy, step: int) -> None:
     st.subheader(t("learning.weight.title"))
     st.markdown(t("learning.weight.body", count=EVAL_SENTENCES, idle=idle_name))
     series = [
+        (t("learning.weight.chance"), np.full(len(study.steps), study.chance)),
         (t("learning.weight.watched", head=watched), study.name_weight[:, layer, head]),
         (t("learning.weight.control", head=watched), study.control_name_weight[:, layer, head]),
     ]
@@ -208,10 +225,9 @@ def _weights(study: NameHeadStudy, step: int) -> None:
     )
     st.vega_lite_chart(
         chart_spec(
-            charts_learning.weight_over_steps, frame, study.chance, step,
+            charts_learning.weight_over_steps, frame, step,
             series_order=[name for name, _ in series], step_title=t("learning.loss.axis_step"),
             weight_title=t("learning.weight.axis"), series_title=t("learning.loss.series"),
-            chance_label=t("learning.weight.chance"),
         ),
         width="stretch",
     )  # fmt: skip

@@ -6,17 +6,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "看它学会：一个注意力头找到名字",
     },
     "learning.intro": {
-        "en": "On the toy pages W^Q, W^K and W^V were random, so whichever pair lit up did so by "
-        "chance. Here a small Transformer of the same kind starts from random weights and is "
-        "trained on this server: every step of gradient descent changes W^Q, W^K and W^V (and "
-        "every other weight) a little. The task is chosen so that one word can only be guessed "
-        "by looking back at another — and you can watch a head learn to do exactly that. "
-        "(From *从词向量到 Transformer*: the projection matrices are updated during training and "
-        "fixed afterwards; what each head does is not set by hand but emerges.)",
-        "zh": "在前面的玩具页面里，W^Q、W^K、W^V 都是随机的，哪一对 token 被点亮纯属偶然。"
-        "这里，一个同类的小 Transformer 从随机权重出发，在这台服务器上训练：梯度下降的每一步都会"
-        "把 W^Q、W^K、W^V（以及其他所有权重）改动一点。任务经过专门设计：某个词只有回头看另一个词"
-        "才能猜出来——你可以亲眼看到一个注意力头学会这件事。"
+        "en": "On the toy pages $W^Q$, $W^K$ and $W^V$ were random, so whichever pair lit up "
+        "did so by chance. Here a small Transformer of the same kind starts from random weights "
+        "and is trained on this server: every step of gradient descent changes $W^Q$, $W^K$ and "
+        "$W^V$ (and every other weight) a little. The task is chosen so that one word can only "
+        "be guessed by looking back at another — and you can watch a head learn to do exactly "
+        "that. (From *从词向量到 Transformer*: the projection matrices are updated during "
+        "training and fixed afterwards; what each head does is not set by hand but emerges.)",
+        "zh": "在前面的玩具页面里，$W^Q$、$W^K$、$W^V$ 都是随机的，哪一对 token 被点亮纯属偶然。"
+        "这里，一个同类的小 Transformer 从随机权重出发，在这台服务器上训练：梯度下降的每一步"
+        "都会把 $W^Q$、$W^K$、$W^V$（以及其他所有权重）改动一点。任务经过专门设计：某个词只有"
+        "回头看另一个词才能猜出来——你可以亲眼看到一个注意力头学会这件事。"
         "（参见《从词向量到 Transformer》：投影矩阵在训练中不断更新、训练后固定；"
         "每个头的分工不是人为指定的，而是在训练中自己形成的。）",
     },
@@ -116,11 +116,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Words outside the model's {words}-word vocabulary are left out: {unknown}.",
         "zh": "模型的词表只有 {words} 个词，表外的词被略去：{unknown}。",
     },
+    "learning.watch.cut": {
+        "en": "The model has {limit} positions, so it reads your first {limit} words; "
+        "{dropped} more are left out.",
+        "zh": "模型只有 {limit} 个位置，所以只读你的前 {limit} 个词，其余 {dropped} 个被略去。",
+    },
     "learning.watch.example": {
         "en": "Your sentence has no name followed by *his* or *her* in this vocabulary, so a "
         "generated one is shown. Try e.g. “{hint}”.",
         "zh": "在这个词表里，你的句子没有“名字……他的/她的”这样的结构，所以这里显示一个生成的"
         "句子。可以试试“{hint}”。",
+    },
+    "learning.watch.other_data": {
+        "en": "Your sentence reads as {data}: pick them under “Training data” above to have the "
+        "model trained on them read it.",
+        "zh": "你的句子属于{data}：在上面的“训练数据”中选择它，"
+        "就能让在这类句子上训练的模型来读它。",
     },
     "learning.watch.row_title": {
         "en": "{head}: attention from {query}",
@@ -163,8 +174,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "learning.off.title": {"en": "Switch heads off", "zh": "关掉注意力头"},
     "learning.off.body": {
         "en": "Attention weights suggest; switching a head off tests. With a head off its output "
-        "is zero before W^O, and we measure the loss on possessives of the trained model again.",
-        "zh": "注意力权重只是线索，关掉头才是检验。关掉一个头就是让它的输出在乘 W^O 之前变成零，"
+        "is zero before $W^O$, and we measure the loss on possessives of the trained model again.",
+        "zh": "注意力权重只是线索，关掉头才是检验。关掉一个头就是让它的输出在乘 $W^O$ 之前变成零，"
         "然后重新测量训练后模型在物主代词上的损失。",
     },
     "learning.off.axis": {"en": "loss on possessives", "zh": "物主代词上的损失"},

@@ -188,11 +188,13 @@ class Parsed:
     tokens: tuple[str, ...]
     unknown: tuple[str, ...]
     sentence: Sentence | None
+    dropped: int = 0  # known words past ``limit``, left out
 
 
-def parse(task: PronounTask, text: str) -> Parsed:
+def parse(task: PronounTask, text: str, limit: int | None = None) -> Parsed:
     """Cut ``text`` into the task's words (English: lower-cased words, punctuation dropped;
-    Chinese: the longest known word at each place, spaces and punctuation dropped)."""
+    Chinese: the longest known word at each place, spaces and punctuation dropped), keeping the
+    first ``limit`` of them (a model reads at most its ``max_positions``)."""
     known = task.ids
     tokens: list[str] = []
     unknown: list[str] = []
@@ -214,7 +216,11 @@ def parse(task: PronounTask, text: str) -> Parsed:
                 unknown += [stray] if stray else []
                 stray, rest = "", rest[len(word) :]
             unknown += [stray] if stray else []
-    return Parsed(tuple(tokens), tuple(dict.fromkeys(unknown)), _find_sentence(task, tokens))
+    dropped = 0 if limit is None else max(0, len(tokens) - limit)
+    tokens = tokens[: len(tokens) - dropped]
+    return Parsed(
+        tuple(tokens), tuple(dict.fromkeys(unknown)), _find_sentence(task, tokens), dropped
+    )
 
 
 def _find_sentence(task: PronounTask, tokens: list[str]) -> Sentence | None:

@@ -1,0 +1,84 @@
+"""Arguments for the claim functions of the Watch-it-learn page, from the possessive study trained
+once per test process (seconds): the study's own numbers for every head, the same numbers with the
+task and the control swapped (a model that learned nothing), and, for a sentence of the corpus that
+the task's words can read, each head's weight from its query on its name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from transformer_walk.topics.learning.name_head import (
+    GUESS_LOSS,
+    NameHeadSettings,
+    NameHeadStudy,
+    name_heads,
+    read_sentence,
+    study,
+)
+from transformer_walk.topics.learning.name_head_claims import head_label
+from transformer_walk.topics.learning.pronouns import LANGUAGES, PronounTask, parse
+
+
+@cache
+def trained(language: str = "en") -> NameHeadStudy:
+    return study(NameHeadSettings(language=language))
+
+
+def name_heads_over_steps(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, steps, weights, control weights, chance) for every head, as trained and swapped."""
+    s = trained()
+    for (layer, head), _ in np.ndenumerate(s.name_weight[-1]):
+        task = [float(w) for w in s.name_weight[:, layer, head]]
+        control = [float(w) for w in s.control_name_weight[:, layer, head]]
+        yield (head_label(layer, head), s.steps, task, control, s.chance)
+        yield (head_label(layer, head), s.steps, control, task, s.chance)
+
+
+def switch_offs(text: str) -> Iterator[tuple[Any, ...]]:
+    """(name heads, base, group off, others off, guess): as measured, and with the two swapped."""
+    s = trained()
+    group = [head_label(*map(int, i)) for i in np.argwhere(name_heads(s.name_weight[-1], s.chance))]
+    yield (group, s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+    yield (group, s.base_loss, s.others_off, s.group_off, GUESS_LOSS)
+    yield (group, s.base_loss, s.group_off, s.group_off, GUESS_LOSS)
+    yield ([], s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+
+
+def single_offs(text: str) -> Iterator[tuple[Any, ...]]:
+    """(loss with each single head off, guess): as measured, and with one head made essential."""
+    s = trained()
+    yield (s.single_off, GUESS_LOSS)
+    essential = s.single_off.copy()
+    essential[s.watched_head] = s.group_off
+    yield (essential, GUESS_LOSS)
+
+
+def sentence_rows(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, query, name, weight, chance) for every head, at the first and last checkpoint, in
+    each language whose task reads a sentence in ``text``."""
+    for language in LANGUAGES:
+        task = PronounTask(language)
+        sentence = parse(task, text).sentence
+        if sentence is None:
+            continue
+        s = trained(language)
+        query = f"{sentence.query_position + 1} · {sentence.tokens[sentence.query_position]}"
+        name = f"{sentence.name_position + 1} · {sentence.tokens[sentence.name_position]}"
+        chance = 1.0 / (sentence.query_position + 1)
+        for step in (s.steps[0], s.steps[-1]):
+            reading = read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+            for (layer, head), _ in np.ndenumerate(reading.weights[..., 0]):
+                weight = float(reading.weights[layer, head, sentence.name_position])
+                yield (head_label(layer, head), query, name, weight, chance)
+
+
+INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
+    "transformer_walk.topics.learning.name_head_claims.name_head_claim": name_heads_over_steps,
+    "transformer_walk.topics.learning.name_head_claims.ablation_claim": switch_offs,
+    "transformer_walk.topics.learning.name_head_claims.single_head_claim": single_offs,
+    "transformer_walk.topics.learning.name_head_claims.sentence_claim": sentence_rows,
+}

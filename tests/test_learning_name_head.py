@@ -1,0 +1,235 @@
+"""Task a ("his" finds "tom"): the generated sentences, the learner's own sentence cut into the
+task's words, the study's measurements against what they claim, and the study kept on disk."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from transformer_walk.models.learner.params import LearnerConfig, init_params
+from transformer_walk.models.learner.reading import read, token_losses
+from transformer_walk.topics.learning import name_head
+from transformer_walk.topics.learning.name_head import (
+    GUESS_LOSS,
+    LOOKS_AT_NAME,
+    NameHeadSettings,
+    held_out,
+    name_heads,
+    other_heads,
+    read_sentence,
+    study,
+)
+from transformer_walk.topics.learning.pronouns import IGNORE, LANGUAGES, PronounTask, parse
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("control", [False, True])
+def test_a_batch_scores_only_the_possessive(language: str, control: bool) -> None:
+    task = PronounTask(language, control=control, batch_size=64)
+    inputs, targets = task.batch(3, 5)
+    assert inputs.shape == targets.shape and inputs.shape[0] == 64
+    assert inputs.shape[1] <= task.max_length
+    words = task.words
+    agree = 0
+    for row, sentence in enumerate(task.sentences(3, 5)):
+        n = len(sentence.tokens)
+        assert list(inputs[row, :n]) == [task.ids[w] for w in sentence.tokens]
+        assert (inputs[row, n:] == 0).all()  # <pad>
+        scored = np.flatnonzero(targets[row] != IGNORE)
+        assert list(scored) == [sentence.query_position]
+        possessive = sentence.tokens[sentence.possessive_position]
+        assert targets[row, sentence.query_position] == task.ids[possessive]
+        name = sentence.tokens[sentence.name_position]
+        assert name in words.male + words.female
+        male = name in words.male
+        agree += possessive == (words.his if male else words.her)
+    # The task: the possessive always agrees; the control: about half the time, by chance.
+    assert agree == 64 if not control else 16 < agree < 48
+
+
+def test_batches_are_seeded() -> None:
+    task = PronounTask("en")
+    first, again, other = task.batch(0, 1), task.batch(0, 1), task.batch(1, 1)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0], other[0])
+
+
+def test_the_name_moves_and_the_distance_varies() -> None:
+    sentences = PronounTask("zh", batch_size=200).sentences(0, 0)
+    assert len({s.name_position for s in sentences}) == 4  # 0–3 opening words
+    assert len({s.query_position - s.name_position for s in sentences}) >= 4
+
+
+def test_bad_task_settings_raise() -> None:
+    with pytest.raises(ValueError, match="language"):
+        PronounTask("fr")
+    with pytest.raises(ValueError, match="batch_size"):
+        PronounTask("en", batch_size=0)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "tokens", "name", "query"),
+    [
+        ("en", "Tom loves his dog", ("tom", "loves", "his", "dog"), 0, 1),
+        ("en", "At home, MARY finds her cat!", ("at", "home", "mary", "finds", "her", "cat"), 2, 3),
+        ("zh", "小红在家里喜欢她的猫。", ("小红", "在", "家里", "喜欢", "她的", "猫"), 0, 3),
+        ("zh", "汤姆 爱 他的 狗", ("汤姆", "爱", "他的", "狗"), 0, 1),
+        # the nearest name before the first possessive
+        (
+            "en",
+            "tom sees anna and loves her dog",
+            ("tom", "sees", "anna", "and", "loves", "her", "dog"),
+            2,
+            4,
+        ),
+    ],
+)
+def test_a_learners_sentence_is_cut_into_the_tasks_words(
+    language: str, text: str, tokens: tuple[str, ...], name: int, query: int
+) -> None:
+    parsed = parse(PronounTask(language), text)
+    assert parsed.tokens == tokens
+    assert parsed.sentence is not None
+    assert (parsed.sentence.name_position, parsed.sentence.query_position) == (name, query)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "unknown"),
+    [
+        ("en", "the cat saw the cat", ("saw",)),
+        ("en", "", ()),
+        ("en", "tom", ()),
+        ("en", "3.14 + 2,000!", ("3", "14", "2", "000")),
+        ("en", "a" * 30, ("a" * 30,)),
+        ("zh", "Tom loves his dog", ("Tom", "loves", "his", "dog")),
+        ("zh", "我爱北京", ("我", "北京")),
+        ("en", "his dog", ()),  # a possessive with no name before it
+    ],
+)
+def test_a_sentence_without_name_and_possessive_has_none(
+    language: str, text: str, unknown: tuple[str, ...]
+) -> None:
+    parsed = parse(PronounTask(language), text)
+    assert parsed.sentence is None
+    assert parsed.unknown == unknown
+
+
+def test_a_long_text_is_cut_without_trouble() -> None:
+    parsed = parse(PronounTask("en"), "tom loves his dog " * 120)  # 2,160 characters
+    assert parsed.sentence is not None and len(parsed.tokens) == 480 and parsed.dropped == 0
+    cut = parse(PronounTask("en"), "tom loves his dog " * 120, limit=32)
+    assert len(cut.tokens) == 32 and cut.dropped == 448 and cut.sentence is not None
+
+
+def test_the_chosen_heads_follow_their_rule() -> None:
+    weights = np.array([[0.9, 0.1, 0.5, 0.2], [0.15, 0.12, 0.4, 0.05]])
+    chosen = name_heads(weights, chance=0.2)
+    assert chosen.tolist() == [[True, False, True, False], [False, False, True, False]]
+    others = other_heads(weights, chance=0.2)  # the three least among the rest
+    assert others.tolist() == [[False, True, False, False], [False, True, False, True]]
+    assert not (chosen & others).any()
+
+
+@cache
+def trained(language: str) -> name_head.NameHeadStudy:
+    return study(NameHeadSettings(language=language))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_head_learns_to_find_the_name_and_the_control_does_not(language: str) -> None:
+    s = trained(language)
+    assert s.steps[0] == 0 and s.steps[-1] == s.settings.steps
+    assert len(s.losses) == len(s.control_losses) == s.settings.steps
+    layer, head = s.watched_head
+    assert s.name_weight[-1, layer, head] >= LOOKS_AT_NAME * s.chance
+    assert s.name_weight[0, layer, head] < LOOKS_AT_NAME * s.chance  # it started at chance
+    assert s.control_name_weight[-1].max() < LOOKS_AT_NAME * s.chance
+    assert s.eval_loss[-1] < 0.05 < GUESS_LOSS * 0.9 < s.control_eval_loss[-1]
+    # switching off the heads that look at the name brings the loss back; as many others do not
+    assert s.group_off > GUESS_LOSS / 2 > s.others_off
+    assert math.isclose(s.base_loss, s.eval_loss[-1], rel_tol=1e-6)
+
+
+def test_the_measurements_are_the_models_own() -> None:
+    """The study's numbers, recomputed from its stored parameters by another path."""
+    s = trained("en")
+    task = PronounTask("en")
+    held = held_out(task)
+    config = s.settings.config
+    reading = read(s.params, config, held.inputs, backend="numpy")
+    rows = np.arange(len(held.sentences))
+    weights = np.stack([a[rows, :, held.queries, held.names].mean(0) for a in reading.attention])
+    np.testing.assert_allclose(weights, s.name_weight[-1], atol=1e-4)
+    losses = token_losses(reading.logits, held.targets)
+    assert math.isclose(float(np.nanmean(losses)), s.base_loss, rel_tol=1e-3, abs_tol=1e-5)
+    one = np.ones((config.layers, config.h))
+    layer, head = s.watched_head
+    one[layer, head] = 0
+    off = token_losses(read(s.params, config, held.inputs, head_mask=one).logits, held.targets)
+    assert math.isclose(float(np.nanmean(off)), s.single_off[layer, head], rel_tol=1e-3)
+
+
+def test_reading_one_sentence_gives_its_query_row() -> None:
+    s = trained("en")
+    task = PronounTask("en")
+    sentence = parse(task, "in the park tom loves his dog").sentence
+    assert sentence is not None
+    reading = read_sentence(s.params, s.settings.config, task, sentence, "rust")
+    n = len(sentence.tokens)
+    assert reading.weights.shape == (2, 4, n)
+    np.testing.assert_allclose(reading.weights.sum(-1), 1.0, atol=1e-5)
+    assert (reading.weights[..., sentence.query_position + 1 :] == 0).all()  # causal
+    assert reading.his > 0.9 > reading.her
+
+
+def test_the_study_is_kept_and_read_back(tmp_path: Path) -> None:
+    s = trained("en")
+    path = name_head.save(s, tmp_path, "rust")
+    back = name_head.load(s.settings, tmp_path, "rust")
+    assert back is not None and back.from_disk and not s.from_disk
+    assert back.steps == s.steps and back.losses == s.losses and back.seconds == s.seconds
+    np.testing.assert_array_equal(back.name_weight, s.name_weight)
+    assert back.watched_head == s.watched_head and back.group_off == s.group_off
+    for step in s.steps:
+        for key, value in s.checkpoints[step].items():
+            np.testing.assert_array_equal(back.checkpoints[step][key], value)
+    # another backend, other settings: another file
+    assert name_head.load(s.settings, tmp_path, "numpy") is None
+    assert name_head.load(NameHeadSettings(seed=1), tmp_path, "rust") is None
+    path.write_bytes(path.read_bytes()[:1000])  # damaged
+    assert name_head.load(s.settings, tmp_path, "rust") is None
+
+
+@pytest.mark.parametrize(
+    ("settings", "match"),
+    [
+        (NameHeadSettings(steps=0), "steps"),
+        (NameHeadSettings(steps=3000), "steps"),
+        (NameHeadSettings(checkpoint_every=0), "checkpoint_every"),
+        (NameHeadSettings(lr=0.0), "lr"),
+        (NameHeadSettings(config=LearnerConfig(max_positions=8)), "max_positions"),
+        (NameHeadSettings(language="fr"), "language"),
+    ],
+)
+def test_bad_study_settings_raise(settings: NameHeadSettings, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        study(settings)
+
+
+def test_reading_checks_its_inputs() -> None:
+    config = LearnerConfig()
+    params = init_params(config, 10, 0)
+    with pytest.raises(TypeError, match="integer"):
+        read(params, config, np.zeros((1, 3)))
+    with pytest.raises(IndexError, match="12"):
+        read(params, config, np.array([1, 12]))
+    with pytest.raises(ValueError, match="head_mask"):
+        read(params, config, np.array([1, 2]), head_mask=np.ones((3, 4)))
+    with pytest.raises(ValueError, match="max_positions"):
+        read(params, config, np.ones(40, dtype=np.int64))
+    with pytest.raises(ValueError, match="targets"):
+        token_losses(np.zeros((1, 3, 10)), np.zeros((1, 4), dtype=np.int64))

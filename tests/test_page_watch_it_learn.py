@@ -1,0 +1,101 @@
+"""The Watch-it-learn page through AppTest: trained once per test process (the page's
+``st.cache_resource`` lives here), its sections and claims in both languages, the learner's own
+sentence — read when the task's words hold a name and a possessive, a generated one otherwise,
+with the reason — and the checkpoint slider."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from transformer_walk.app.caches import name_head_study, training_backend
+from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.topics.learning.name_head import NameHeadSettings, NameHeadStudy
+from transformer_walk.topics.learning.name_head_claims import head_label
+
+import apptest_support
+
+open_page = partial(apptest_support.open_page, "watch_it_learn.py", assert_no_exception=True)
+DATA, STEP = "learn_data", "learn_step"
+
+
+def studied(language: str) -> NameHeadStudy:
+    return name_head_study(NameHeadSettings(language=language), training_backend())
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
+    at = open_page(language)
+    assert at.title[0].value == translate("learning.title", language)
+    headers = [h.value for h in at.header]
+    for key in ("learning.task.title", "learning.loss.title", "learning.watch.title",
+                "learning.off.title"):  # fmt: skip
+        assert translate(key, language) in headers
+    # the loss, the query's row, the weight over training, the head grid, the switch-offs
+    assert len(at.get("vega_lite_chart")) == 5
+    s = studied("en")  # "Tom loves his dog" is read by the model trained on English
+    assert at.session_state[DATA] == "en"
+    layer, head = s.watched_head
+    body = texts(at)
+    assert head_label(layer, head) in body
+    assert f"{s.name_weight[-1, layer, head]:.0%}" in body  # the claim's end weight
+    assert f"{s.group_off:.3f}" in body  # the switch-off claim
+
+
+def test_the_default_sentence_is_read_at_the_slider_step() -> None:
+    at = open_page("en")
+    assert "Read by the model at step 150: **tom loves his dog**" in texts(at)
+    at.select_slider(key=STEP).set_value(0).run()
+    apptest_support.no_exception(at)
+    body = texts(at)
+    assert "Read by the model at step 0: **tom loves his dog**" in body
+    assert "In this sentence, head" not in body  # at step 0 no head looks at the name
+
+
+def test_a_chinese_sentence_is_read_by_the_model_trained_on_chinese() -> None:
+    at = open_page("zh", sentence="小红在家里喜欢她的猫。")
+    assert at.session_state[DATA] == "zh"
+    assert "小红 在 家里 喜欢 她的 猫" in texts(at)
+    s = studied("zh")
+    assert s.settings.language == "zh" and s.name_weight.shape == (31, 2, 4)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "note"),
+    [
+        ("the cat saw the cat", "Your sentence has no name followed by"),
+        ("tom", "Your sentence has no name followed by"),
+        ("3.14 + 2,000!", "Your sentence has no name followed by"),
+        ("Pneumonoultramicroscopicsilicovolcanoconiosis", "Your sentence has no name followed"),
+        ("tom loves his dog and " * 90 + "x", "so it reads your first 32 words; 418 more"),
+    ],
+    ids=["repeated", "one word", "digits", "long word", "2000 characters"],
+)
+def test_any_sentence_gets_a_reading_and_a_reason(sentence: str, note: str) -> None:
+    at = open_page("en", sentence=sentence[:2000])
+    body = texts(at)
+    assert note in body
+    assert "Read by the model at step 150:" in body
+
+
+def test_a_chinese_sentence_under_english_data_says_where_to_switch() -> None:
+    at = open_page("en", sentence="小红喜欢她的猫", state={DATA: "en"})
+    assert "Your sentence reads as Chinese sentences" in texts(at)
+
+
+def test_the_seed_and_data_are_kept_and_change_the_model() -> None:
+    at = open_page("en")
+    at.radio(key=DATA).set_value("zh").run()
+    apptest_support.no_exception(at)
+    assert at.session_state[DATA] == "zh"
+    body = texts(at)
+    assert "Read by the model at step 150:" in body
+    assert any(word in body for word in ("他的", "她的"))
+    assert np.isfinite(studied("zh").base_loss)
