@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             viewport={"width": args.width, "height": args.height}, device_scale_factor=1
         )
         if args.page:
-            page.goto(f"{url}/{args.page}?lang={args.lang}")
+            joiner = "&" if "?" in args.page else "?"  # a page given with its own settings
+            page.goto(f"{url}/{args.page}{joiner}lang={args.lang}")
         else:
             _reveal_attention_by_hand(page, url, args.lang)
         if args.sentence is not None:

@@ -89,7 +89,7 @@ def _ablation_fields(
 ) -> dict[str, object]:
     return {
         "count": len(heads),
-        "heads": ", ".join(heads),
+        "heads": tuple(heads),  # a list: the page joins it as its language writes lists
         "base": loss(base),
         "group": loss(group),
         "others": loss(others),
