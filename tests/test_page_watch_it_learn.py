@@ -33,10 +33,14 @@ def texts(at: AppTest) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
     at = open_page(language)
-    assert at.title[0].value == translate("learning.title", language)
+    assert at.title[0].value == translate("watch_it_learn.title", language)
     headers = [h.value for h in at.header]
-    for key in ("learning.task.title", "learning.loss.title", "learning.watch.title",
-                "learning.off.title"):  # fmt: skip
+    for key in (
+        "watch_it_learn.task.title",
+        "watch_it_learn.loss.title",
+        "watch_it_learn.watch.title",
+        "watch_it_learn.off.title",
+    ):
         assert translate(key, language) in headers
     # the loss, the query's row, the weight over training, the head grid, the switch-offs
     assert len(at.get("vega_lite_chart")) == 5

@@ -67,7 +67,7 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     ),
     (
         "nav.learning",
-        [("watch_it_learn.py", "watch-it-learn", "learning.title", ":material/school:")],
+        [("watch_it_learn.py", "watch-it-learn", "watch_it_learn.title", ":material/school:")],
     ),
     (
         "nav.real_model",

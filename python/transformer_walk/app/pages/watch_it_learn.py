@@ -52,6 +52,8 @@ SEED_KEY = "learn_seed"
 STEP_KEY = "learn_step"
 SEEDS = [0, 1, 2, 3]
 EXAMPLES = 4
+#: The name of each language's data, written out so that the message id check finds them.
+DATA_NAMES = {"en": "watch_it_learn.data.en", "zh": "watch_it_learn.data.zh"}
 HINTS = {"en": "Anna sees the cat and loves her dog", "zh": "安娜 看见 猫 ， 又 爱 她的 狗"}
 
 
@@ -77,11 +79,14 @@ def _settings() -> NameHeadSettings:
         st.session_state[DATA_KEY] = default_data()
     left, right = st.columns(2)
     language = left.radio(
-        t("learning.data"), LANGUAGES, key=DATA_KEY, horizontal=True,
-        format_func=lambda code: t(f"learning.data.{code}"),
-    )  # fmt: skip
+        t("watch_it_learn.data"),
+        LANGUAGES,
+        key=DATA_KEY,
+        horizontal=True,
+        format_func=lambda code: t(DATA_NAMES[code]),
+    )
     seed = right.select_slider(
-        t("learning.seed"), options=SEEDS, key=SEED_KEY, help=t("learning.seed_help")
+        t("watch_it_learn.seed"), options=SEEDS, key=SEED_KEY, help=t("watch_it_learn.seed_help")
     )
     return NameHeadSettings(language=str(language), seed=int(seed))
 
@@ -92,25 +97,38 @@ def _model_line(study: NameHeadStudy, backend: str) -> None:
     count = sum(int(np.prod(s)) for s in param_shapes(config, task.vocab_size).values())
     st.caption(
         t(
-            "learning.model", layers=config.layers, h=config.h, d_model=config.d_model,
-            d_k=config.d_k, d_ff=config.d_ff, params=f"{count:,}", steps=study.settings.steps,
-            batch=task.batch_size, lr=study.settings.lr, backend=t(f"backend.{backend}"),
-            seconds=f"{study.seconds:.1f}", disk=t("learning.from_disk") if study.from_disk else "",
+            "watch_it_learn.model",
+            layers=config.layers,
+            h=config.h,
+            d_model=config.d_model,
+            d_k=config.d_k,
+            d_ff=config.d_ff,
+            params=f"{count:,}",
+            steps=study.settings.steps,
+            batch=task.batch_size,
+            lr=study.settings.lr,
+            backend=t(f"backend.{backend}"),
+            seconds=f"{study.seconds:.1f}",
+            disk=t("watch_it_learn.from_disk") if study.from_disk else "",
         )
-    )  # fmt: skip
+    )
 
 
 def _task(task: PronounTask) -> None:
-    st.header(t("learning.task.title"), divider="gray")
-    st.markdown(t("learning.task.body", words=task.vocab_size - 1))
+    st.header(t("watch_it_learn.task.title"), divider="gray")
+    st.markdown(t("watch_it_learn.task.body", words=task.vocab_size - 1))
     rows = []
     for s in PronounTask(task.language, batch_size=EXAMPLES).sentences(0, 7):
         rows.append(
             {
-                t("learning.task.col.sentence"): " ".join(s.tokens),
-                t("learning.task.col.name"): label(s.name_position, s.tokens[s.name_position]),
-                t("learning.task.col.query"): label(s.query_position, s.tokens[s.query_position]),
-                t("learning.task.col.answer"): s.tokens[s.possessive_position],
+                t("watch_it_learn.task.col.sentence"): " ".join(s.tokens),
+                t("watch_it_learn.task.col.name"): label(
+                    s.name_position, s.tokens[s.name_position]
+                ),
+                t("watch_it_learn.task.col.query"): label(
+                    s.query_position, s.tokens[s.query_position]
+                ),
+                t("watch_it_learn.task.col.answer"): s.tokens[s.possessive_position],
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True)
@@ -118,13 +136,19 @@ def _task(task: PronounTask) -> None:
 
 def _loss(study: NameHeadStudy) -> int:
     """The loss curves under the checkpoint slider; returns the checkpoint picked."""
-    st.header(t("learning.loss.title"), divider="gray")
-    st.markdown(t("learning.loss.body", guess=f"{GUESS_LOSS:.3f}"))
+    st.header(t("watch_it_learn.loss.title"), divider="gray")
+    st.markdown(t("watch_it_learn.loss.body", guess=f"{GUESS_LOSS:.3f}"))
     links.linked(STEP_KEY, study.steps[-1], list(study.steps))
     if st.session_state.get(STEP_KEY) not in study.steps:
         st.session_state[STEP_KEY] = study.steps[-1]
-    step = int(st.select_slider(t("learning.watch.step"), options=list(study.steps), key=STEP_KEY))
-    names = [t("learning.loss.guess"), t("learning.series.task"), t("learning.series.control")]
+    step = int(
+        st.select_slider(t("watch_it_learn.watch.step"), options=list(study.steps), key=STEP_KEY)
+    )
+    names = [
+        t("watch_it_learn.loss.guess"),
+        t("watch_it_learn.series.task"),
+        t("watch_it_learn.series.control"),
+    ]
     guess = [GUESS_LOSS] * len(study.losses)
     curves = (guess, study.losses, study.control_losses)
     frame = pd.DataFrame(
@@ -136,12 +160,16 @@ def _loss(study: NameHeadStudy) -> int:
     )
     st.vega_lite_chart(
         chart_spec(
-            charts_learning.loss_curves, frame, step, series_order=names,
-            step_title=t("learning.loss.axis_step"), loss_title=t("learning.loss.axis_loss"),
-            series_title=t("learning.loss.series"),
+            charts_learning.loss_curves,
+            frame,
+            step,
+            series_order=names,
+            step_title=t("watch_it_learn.loss.axis_step"),
+            loss_title=t("watch_it_learn.loss.axis_loss"),
+            series_title=t("watch_it_learn.loss.series"),
         ),
         width="stretch",
-    )  # fmt: skip
+    )
     return step
 
 
@@ -150,23 +178,23 @@ def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str | None
     ``limit`` words (and a note of the words left out), else a generated one (and why)."""
     parsed = parse(task, current_sentence(), limit)
     if parsed.sentence is not None:
-        notes = [t("learning.watch.yours")]
+        notes = [t("watch_it_learn.watch.yours")]
         if parsed.unknown:
             notes.append(
                 t(
-                    "learning.watch.dropped",
+                    "watch_it_learn.watch.dropped",
                     words=task.vocab_size - 1,
                     unknown=join_names(list(parsed.unknown), most=8),
                 )
             )
         if parsed.dropped:
-            notes.append(t("learning.watch.cut", limit=limit, dropped=parsed.dropped))
+            notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
         return parsed.sentence, join_sentences(notes)
     example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
     other = next(code for code in LANGUAGES if code != task.language)
     if parse(PronounTask(other), current_sentence()).sentence is not None:
-        return example, t("learning.watch.other_data", data=t(f"learning.data.{other}"))
-    return example, t("learning.watch.example", hint=HINTS[task.language])
+        return example, t("watch_it_learn.watch.other_data", data=t(DATA_NAMES[other]))
+    return example, t("watch_it_learn.watch.example", hint=HINTS[task.language])
 
 
 def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
@@ -180,21 +208,30 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
     name = tokens[sentence.name_position]
     if note:
         st.caption(note)
-    st.markdown(t("learning.watch.sentence", step=step, sentence=" ".join(sentence.tokens)))
+    st.markdown(t("watch_it_learn.watch.sentence", step=step, sentence=" ".join(sentence.tokens)))
     row = reading.weights[layer, head, : sentence.query_position + 1]  # causal: keys ≤ query
-    st.markdown(f"**{t('learning.watch.row_title', head=watched, query=query)}**")
+    st.markdown(f"**{t('watch_it_learn.watch.row_title', head=watched, query=query)}**")
     st.vega_lite_chart(
         chart_spec(
-            attention_weights, tokens[: sentence.query_position + 1], row, int(np.argmax(row)),
-            token_title=t("learning.watch.axis_token"),
-            weight_title=t("learning.watch.axis_weight"),
+            attention_weights,
+            tokens[: sentence.query_position + 1],
+            row,
+            int(np.argmax(row)),
+            token_title=t("watch_it_learn.watch.axis_token"),
+            weight_title=t("watch_it_learn.watch.axis_weight"),
         ),
         width="stretch",
-    )  # fmt: skip
+    )
     st.markdown(
-        t("learning.watch.probs", query=query, his=task.words.his, her=task.words.her,
-          p_his=f"{reading.his:.1%}", p_her=f"{reading.her:.1%}")
-    )  # fmt: skip
+        t(
+            "watch_it_learn.watch.probs",
+            query=query,
+            his=task.words.his,
+            her=task.words.her,
+            p_his=f"{reading.his:.1%}",
+            p_her=f"{reading.her:.1%}",
+        )
+    )
     chance_here = 1.0 / (sentence.query_position + 1)
     said = say(
         sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)
@@ -207,15 +244,20 @@ def _weights(study: NameHeadStudy, step: int) -> None:
     layer, head = study.watched_head
     idle = study.idle_head
     watched, idle_name = head_label(layer, head), head_label(*idle)
-    st.subheader(t("learning.weight.title"))
-    st.markdown(t("learning.weight.body", count=EVAL_SENTENCES, idle=idle_name))
+    st.subheader(t("watch_it_learn.weight.title"))
+    st.markdown(t("watch_it_learn.weight.body", count=EVAL_SENTENCES, idle=idle_name))
     series = [
-        (t("learning.weight.chance"), np.full(len(study.steps), study.chance)),
-        (t("learning.weight.watched", head=watched), study.name_weight[:, layer, head]),
-        (t("learning.weight.control", head=watched), study.control_name_weight[:, layer, head]),
+        (t("watch_it_learn.weight.chance"), np.full(len(study.steps), study.chance)),
+        (t("watch_it_learn.weight.watched", head=watched), study.name_weight[:, layer, head]),
+        (
+            t("watch_it_learn.weight.control", head=watched),
+            study.control_name_weight[:, layer, head],
+        ),
     ]
     if idle != (layer, head):
-        series.append((t("learning.weight.idle", head=idle_name), study.name_weight[:, *idle]))
+        series.append(
+            (t("watch_it_learn.weight.idle", head=idle_name), study.name_weight[:, *idle])
+        )
     frame = pd.DataFrame(
         [
             {"step": s, "weight": float(w), "series": name}
@@ -225,12 +267,16 @@ def _weights(study: NameHeadStudy, step: int) -> None:
     )
     st.vega_lite_chart(
         chart_spec(
-            charts_learning.weight_over_steps, frame, step,
-            series_order=[name for name, _ in series], step_title=t("learning.loss.axis_step"),
-            weight_title=t("learning.weight.axis"), series_title=t("learning.loss.series"),
+            charts_learning.weight_over_steps,
+            frame,
+            step,
+            series_order=[name for name, _ in series],
+            step_title=t("watch_it_learn.loss.axis_step"),
+            weight_title=t("watch_it_learn.weight.axis"),
+            series_title=t("watch_it_learn.loss.series"),
         ),
         width="stretch",
-    )  # fmt: skip
+    )
     said = say(
         name_head_claim(
             watched,
@@ -244,40 +290,63 @@ def _weights(study: NameHeadStudy, step: int) -> None:
         st.markdown(said)
     index = study.steps.index(step)
     config = study.settings.config
-    st.markdown(f"**{t('learning.grid.title', step=step)}**")
+    st.markdown(f"**{t('watch_it_learn.grid.title', step=step)}**")
     st.vega_lite_chart(
         chart_spec(
-            heatmap, study.name_weight[index], [str(i + 1) for i in range(config.layers)],
-            [str(h + 1) for h in range(config.h)], row_title=t("learning.grid.layer"),
-            col_title=t("learning.grid.head"), value_title=t("learning.weight.axis"),
-            fmt=".0%", domain=(0.0, 1.0), width=320,
+            heatmap,
+            study.name_weight[index],
+            [str(i + 1) for i in range(config.layers)],
+            [str(h + 1) for h in range(config.h)],
+            row_title=t("watch_it_learn.grid.layer"),
+            col_title=t("watch_it_learn.grid.head"),
+            value_title=t("watch_it_learn.weight.axis"),
+            fmt=".0%",
+            domain=(0.0, 1.0),
+            width=320,
         ),
-    )  # fmt: skip
+    )
 
 
 def _switch_off(study: NameHeadStudy) -> None:
-    st.header(t("learning.off.title"), divider="gray")
-    st.markdown(t("learning.off.body"))
+    st.header(t("watch_it_learn.off.title"), divider="gray")
+    st.markdown(t("watch_it_learn.off.body"))
     final = study.name_weight[-1]
     group = [head_label(*map(int, i)) for i in np.argwhere(name_heads(final, study.chance))]
     others = int(other_heads(final, study.chance).sum())
-    rows = [{"label": t("learning.off.none"), "loss": study.base_loss, "kind": "none"}]
+    rows = [{"label": t("watch_it_learn.off.none"), "loss": study.base_loss, "kind": "none"}]
     rows += [
-        {"label": t("learning.off.one", head=head_label(lay, h)), "loss": float(v), "kind": "one"}
+        {
+            "label": t("watch_it_learn.off.one", head=head_label(lay, h)),
+            "loss": float(v),
+            "kind": "one",
+        }
         for (lay, h), v in np.ndenumerate(study.single_off)
     ]
     if group:
-        rows.append({"label": t("learning.off.group", count=len(group)), "loss": study.group_off,
-                     "kind": "group"})  # fmt: skip
-        rows.append({"label": t("learning.off.others", count=others), "loss": study.others_off,
-                     "kind": "others"})  # fmt: skip
+        rows.append(
+            {
+                "label": t("watch_it_learn.off.group", count=len(group)),
+                "loss": study.group_off,
+                "kind": "group",
+            }
+        )
+        rows.append(
+            {
+                "label": t("watch_it_learn.off.others", count=others),
+                "loss": study.others_off,
+                "kind": "others",
+            }
+        )
     st.vega_lite_chart(
         chart_spec(
-            charts_learning.ablation_bars, pd.DataFrame(rows), GUESS_LOSS,
-            loss_title=t("learning.off.axis"), guess_label=t("learning.loss.guess"),
+            charts_learning.ablation_bars,
+            pd.DataFrame(rows),
+            GUESS_LOSS,
+            loss_title=t("watch_it_learn.off.axis"),
+            guess_label=t("watch_it_learn.loss.guess"),
         ),
         width="stretch",
-    )  # fmt: skip
+    )
     claims = [
         say(single_head_claim(study.single_off, GUESS_LOSS)),
         say(ablation_claim(group, study.base_loss, study.group_off, study.others_off, GUESS_LOSS)),
@@ -285,22 +354,22 @@ def _switch_off(study: NameHeadStudy) -> None:
     for said in claims:
         if said:
             st.markdown(said)
-    st.info(t("learning.caveat"), icon=":material/info:")
+    st.info(t("watch_it_learn.caveat"), icon=":material/info:")
 
 
 def render() -> None:
-    page_start("learning.title", caption=None, uses_backend=False)
-    st.markdown(t("learning.intro"))
+    page_start("watch_it_learn.title", caption=None, uses_backend=False)
+    st.markdown(t("watch_it_learn.intro"))
     settings = _settings()
     task = PronounTask(settings.language)
     backend = training_backend()
-    study = name_head_study(settings, backend, _progress=t("learning.progress"))
+    study = name_head_study(settings, backend, _progress=t("watch_it_learn.progress"))
     _model_line(study, backend)
     _task(task)
     step = _loss(study)
-    st.header(t("learning.watch.title"), divider="gray")
+    st.header(t("watch_it_learn.watch.title"), divider="gray")
     layer, head = study.watched_head
-    st.markdown(t("learning.watch.body", head=head_label(layer, head)))
+    st.markdown(t("watch_it_learn.watch.body", head=head_label(layer, head)))
     _watch(study, task, step)
     _weights(study, step)
     _switch_off(study)

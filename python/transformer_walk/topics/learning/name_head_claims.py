@@ -44,7 +44,7 @@ def _name_head_holds(
     chance: float,
 ) -> bool:
     return (
-        said.message == "learning.claim.name_head"
+        said.message == "watch_it_learn.claim.name_head"
         and _found(weights, control, chance)
         and dict(said.fields)
         == {
@@ -72,7 +72,7 @@ def name_head_claim(
     if len(steps) < 2 or not _found(weights, control, chance):
         return None
     return Claim(
-        "learning.claim.name_head",
+        "watch_it_learn.claim.name_head",
         {
             "head": head,
             "steps": steps[-1],
@@ -99,9 +99,9 @@ def _ablation_fields(
 
 def _ablation_message(base: float, group: float, others: float, guess: float) -> str | None:
     if group >= BACK_SHARE * guess and others < BACK_SHARE * guess:
-        return "learning.claim.ablation_back"
+        return "watch_it_learn.claim.ablation_back"
     if group < BACK_SHARE * guess:
-        return "learning.claim.ablation_kept"
+        return "watch_it_learn.claim.ablation_kept"
     return None
 
 
@@ -134,8 +134,8 @@ def _single_fields(single_off: np.ndarray) -> dict[str, object]:
 
 def _single_message(single_off: np.ndarray, guess: float) -> str:
     if float(np.max(single_off)) < BACK_SHARE * guess:
-        return "learning.claim.no_single_head"
-    return "learning.claim.single_head"
+        return "watch_it_learn.claim.no_single_head"
+    return "watch_it_learn.claim.single_head"
 
 
 def _single_holds(said: Claim, single_off: np.ndarray, guess: float) -> bool:
@@ -173,7 +173,7 @@ def _sentence_holds(
     said: Claim, head: str, query: str, name: str, weight: float, chance: float
 ) -> bool:
     return (
-        said.message == "learning.claim.your_sentence"
+        said.message == "watch_it_learn.claim.your_sentence"
         and weight >= LOOKS_AT_NAME * chance
         and dict(said.fields) == _sentence_fields(head, query, name, weight, chance)
     )
@@ -186,5 +186,5 @@ def sentence_claim(head: str, query: str, name: str, weight: float, chance: floa
     if weight < LOOKS_AT_NAME * chance:
         return None
     return Claim(
-        "learning.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
+        "watch_it_learn.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
     )
