@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     GUESS_LOSS,
     NameHeadSettings,
@@ -76,9 +77,37 @@ def sentence_rows(text: str) -> Iterator[tuple[Any, ...]]:
                 yield (head_label(layer, head), query, name, weight, chance)
 
 
+def separations(text: str) -> Iterator[tuple[Any, ...]]:
+    """(before, after, control before, control after) for the names by gender, and swapped with
+    the control split, in both languages."""
+    for language in LANGUAGES:
+        s, task = trained(language), PronounTask(language)
+        first, last = s.checkpoints[s.steps[0]], s.checkpoints[s.steps[-1]]
+        gender = [inside.separation(p, task, *inside.gender_split(task)) for p in (first, last)]
+        control = [inside.separation(p, task, *inside.control_split(task)) for p in (first, last)]
+        yield (*gender, *control)
+        yield (*control, *gender)
+
+
+def score_blocks(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, scores on names, scores on nouns) of every first-layer head, before and after."""
+    s, task = trained(), PronounTask("en")
+    w = task.words
+    queries, names, nouns = list(w.verbs[:4]), list(w.male[:2] + w.female[:2]), list(w.nouns[:4])
+    for step in (s.steps[0], s.steps[-1]):
+        for head in range(s.settings.config.h):
+            m = inside.word_scores(
+                s.checkpoints[step], s.settings.config, task, head, queries, names + nouns
+            )
+            yield (head_label(0, head), m[:, : len(names)], m[:, len(names) :])
+            yield (head_label(0, head), m[:, len(names) :], m[:, : len(names)])
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.learning.name_head_claims.name_head_claim": name_heads_over_steps,
     "transformer_walk.topics.learning.name_head_claims.ablation_claim": switch_offs,
     "transformer_walk.topics.learning.name_head_claims.single_head_claim": single_offs,
     "transformer_walk.topics.learning.name_head_claims.sentence_claim": sentence_rows,
+    "transformer_walk.topics.learning.name_head_claims.names_apart_claim": separations,
+    "transformer_walk.topics.learning.name_head_claims.names_first_claim": score_blocks,
 }

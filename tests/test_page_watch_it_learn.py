@@ -39,11 +39,13 @@ def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
         "watch_it_learn.task.title",
         "watch_it_learn.loss.title",
         "watch_it_learn.watch.title",
+        "watch_it_learn.inside.title",
         "watch_it_learn.off.title",
     ):
         assert translate(key, language) in headers
-    # the loss, the query's row, the weight over training, the head grid, the switch-offs
-    assert len(at.get("vega_lite_chart")) == 5
+    # the loss, the query's row, the weight over training, the head grid, two embedding maps,
+    # two score matrices (the watched head is in the first layer), the switch-offs
+    assert len(at.get("vega_lite_chart")) == 9
     s = studied("en")  # "Tom loves his dog" is read by the model trained on English
     assert at.session_state[DATA] == "en"
     layer, head = s.watched_head

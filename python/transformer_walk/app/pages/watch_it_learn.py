@@ -16,8 +16,9 @@ import streamlit as st
 from transformer_walk.app import links
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.chart_specs import chart_spec
-from transformer_walk.app.charts import attention_weights, heatmap
+from transformer_walk.app.charts import HALF, attention_weights, heatmap
 from transformer_walk.app.charts import learning as charts_learning
+from transformer_walk.app.charts.embeddings import word_map
 from transformer_walk.app.i18n import (
     current_language,
     join_names,
@@ -29,6 +30,7 @@ from transformer_walk.app.i18n import (
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import param_shapes
+from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     EVAL_SENTENCES,
     GUESS_LOSS,
@@ -42,6 +44,8 @@ from transformer_walk.topics.learning.name_head_claims import (
     ablation_claim,
     head_label,
     name_head_claim,
+    names_apart_claim,
+    names_first_claim,
     sentence_claim,
     single_head_claim,
 )
@@ -307,6 +311,85 @@ def _weights(study: NameHeadStudy, step: int) -> None:
     )
 
 
+ROLE_NAMES = {
+    "male": "watch_it_learn.role.male", "female": "watch_it_learn.role.female",
+    "verb": "watch_it_learn.role.verb", "noun": "watch_it_learn.role.noun",
+    "place": "watch_it_learn.role.place", "possessive": "watch_it_learn.role.possessive",
+    "other": "watch_it_learn.role.other",
+}  # fmt: skip
+#: Words per group in the score matrix: it stays legible in a half column.
+SCORE_WORDS = 4
+
+
+def _inside(study: NameHeadStudy, task: PronounTask) -> None:
+    st.header(t("watch_it_learn.inside.title"), divider="gray")
+    st.markdown(t("watch_it_learn.inside.body"))
+    role_of = inside.roles(task)
+    order = [t(ROLE_NAMES[r]) for r in inside.ROLES]
+    first, last = study.steps[0], study.steps[-1]
+    columns = st.columns(2)
+    for column, step in zip(columns, (first, last), strict=True):
+        mapped = inside.embedding_map(study.checkpoints[step], task)
+        frame = pd.DataFrame(
+            {
+                "x": mapped.coords[:, 0],
+                "y": mapped.coords[:, 1],
+                "word": list(mapped.words),
+                "category": [t(ROLE_NAMES[role_of[w]]) for w in mapped.words],
+            }
+        )
+        title = t("watch_it_learn.inside.map", step=step, explained=f"{mapped.explained:.0%}")
+        column.vega_lite_chart(
+            chart_spec(
+                word_map, frame, title=title, category_title=t("watch_it_learn.inside.role"),
+                category_order=order,
+            ),
+            width="stretch",
+        )  # fmt: skip
+    split = [
+        inside.separation(study.checkpoints[s], task, *pick(task))
+        for pick in (inside.gender_split, inside.control_split)
+        for s in (first, last)
+    ]
+    if said := say(names_apart_claim(*split)):
+        st.markdown(said)
+    _scores(study, task)
+
+
+def _scores(study: NameHeadStudy, task: PronounTask) -> None:
+    layer, head = study.watched_head
+    watched = head_label(layer, head)
+    st.subheader(t("watch_it_learn.scores.title", head=watched))
+    if layer != 0:
+        st.caption(t("watch_it_learn.scores.later_layer", head=watched, layer=layer + 1))
+        return
+    st.markdown(t("watch_it_learn.scores.body"))
+    w = task.words
+    queries = list(w.verbs[:SCORE_WORDS])
+    names = list(w.male[: SCORE_WORDS // 2] + w.female[: SCORE_WORDS // 2])
+    nouns = list(w.nouns[:SCORE_WORDS])
+    config = study.settings.config
+    matrices = {
+        s: inside.word_scores(study.checkpoints[s], config, task, head, queries, names + nouns)
+        for s in (study.steps[0], study.steps[-1])
+    }
+    extent = max(float(np.abs(m).max()) for m in matrices.values()) or 1.0
+    for column, (step, matrix) in zip(st.columns(2), matrices.items(), strict=True):
+        column.markdown(f"**{t('watch_it_learn.scores.step', step=step)}**")
+        column.vega_lite_chart(
+            chart_spec(
+                heatmap, matrix, queries, names + nouns,
+                row_title=t("watch_it_learn.scores.query"),
+                col_title=t("watch_it_learn.scores.key"),
+                value_title=t("watch_it_learn.scores.value"), fmt=".1f",
+                domain=(-extent, extent), width=HALF,
+            ),
+        )  # fmt: skip
+    last = matrices[study.steps[-1]]
+    if said := say(names_first_claim(watched, last[:, : len(names)], last[:, len(names) :])):
+        st.markdown(said)
+
+
 def _switch_off(study: NameHeadStudy) -> None:
     st.header(t("watch_it_learn.off.title"), divider="gray")
     st.markdown(t("watch_it_learn.off.body"))
@@ -372,6 +455,7 @@ def render() -> None:
     st.markdown(t("watch_it_learn.watch.body", head=head_label(layer, head)))
     _watch(study, task, step)
     _weights(study, step)
+    _inside(study, task)
     _switch_off(study)
 
 

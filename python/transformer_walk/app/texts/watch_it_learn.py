@@ -173,6 +173,68 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.grid.layer": {"en": "layer", "zh": "层"},
     "watch_it_learn.grid.head": {"en": "head", "zh": "头"},
+    # --- inside the weights -----------------------------------------------------------------
+    "watch_it_learn.inside.title": {
+        "en": "Inside the weights, before and after",
+        "zh": "权重内部：训练前后对比",
+    },
+    "watch_it_learn.inside.body": {
+        "en": "The token embedding is learned too: the gradient of the loss on possessives "
+        "reaches the rows of the words that were read. Below, its rows in two dimensions "
+        "(principal component analysis, fitted separately at each step; the axes have no "
+        "units), at step 0 and at the last step.",
+        "zh": "词向量表也是学出来的：物主代词上损失的梯度会传到被读到的那些词的行。"
+        "下面是它的各行在二维平面上的投影（主成分分析，每一步单独拟合，坐标轴没有单位），"
+        "分别是第 0 步和最后一步。",
+    },
+    "watch_it_learn.inside.map": {
+        "en": "step {step} ({explained} of the variance shown)",
+        "zh": "第 {step} 步（图中保留了 {explained} 的方差）",
+    },
+    "watch_it_learn.inside.role": {"en": "word", "zh": "词类"},
+    "watch_it_learn.role.male": {"en": "male name", "zh": "男性名字"},
+    "watch_it_learn.role.female": {"en": "female name", "zh": "女性名字"},
+    "watch_it_learn.role.verb": {"en": "verb", "zh": "动词"},
+    "watch_it_learn.role.noun": {"en": "noun", "zh": "名词"},
+    "watch_it_learn.role.place": {"en": "place word", "zh": "方位词"},
+    "watch_it_learn.role.possessive": {"en": "possessive", "zh": "物主代词"},
+    "watch_it_learn.role.other": {"en": "other", "zh": "其他"},
+    "watch_it_learn.scores.title": {
+        "en": "What {head}'s $W_h^Q (W_h^K)^\\top$ gives pairs of words",
+        "zh": "{head} 的 $W_h^Q (W_h^K)^\\top$ 给词对打的分",
+    },
+    "watch_it_learn.scores.body": {
+        "en": "Each cell: a verb as the query against a word as the key, "
+        "(LN(e_q) $W^Q_h$)·(LN(e_k) $W^K_h$) / √d_k with the first layer's LayerNorm and biases, "
+        "positions left out — so it is the word's part of the score, not the whole score.",
+        "zh": "每个格子：以动词为查询、以另一个词为键，计算 "
+        "(LN(e_q) $W^Q_h$)·(LN(e_k) $W^K_h$) / √d_k（含第一层的 LayerNorm 和偏置，"
+        "不含位置）——这是分数中来自词本身的部分，不是完整的分数。",
+    },
+    "watch_it_learn.scores.later_layer": {
+        "en": "The watched head {head} is in layer {layer}: its queries and keys read the first "
+        "layer's output, not the word vectors alone, so this view is left out.",
+        "zh": "被观察的头 {head} 位于第 {layer} 层：它的查询和键读的是第一层的输出，"
+        "而不只是词向量，所以这里不画这张图。",
+    },
+    "watch_it_learn.scores.step": {"en": "step {step}", "zh": "第 {step} 步"},
+    "watch_it_learn.scores.query": {"en": "query word", "zh": "查询词"},
+    "watch_it_learn.scores.key": {"en": "key word", "zh": "键词"},
+    "watch_it_learn.scores.value": {"en": "score", "zh": "分数"},
+    "watch_it_learn.claim.names_apart": {
+        "en": "Male and female names moved apart: their separation in the embedding (the "
+        "distance between the two groups' means over the spread within them) went from "
+        "{before} to {after}. The control, the verbs cut into two halves that no target tells "
+        "apart: {control_before} → {control_after}.",
+        "zh": "男性名字和女性名字在词向量中分开了：两组均值之间的距离与组内离散程度之比从 "
+        "{before} 变为 {after}。对照：把动词随意分成两半（没有任何目标区分它们），"
+        "这个比值是 {control_before} → {control_after}。",
+    },
+    "watch_it_learn.claim.names_first": {
+        "en": "After training, for each of the {rows} verbs, {head} scores every name above "
+        "every noun.",
+        "zh": "训练后，对这 {rows} 个动词中的每一个，{head} 给每个名字的分数都高于任何名词。",
+    },
     # --- switching heads off ---------------------------------------------------------------
     "watch_it_learn.off.title": {"en": "Switch heads off", "zh": "关掉注意力头"},
     "watch_it_learn.off.body": {

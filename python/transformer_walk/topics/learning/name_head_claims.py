@@ -188,3 +188,73 @@ def sentence_claim(head: str, query: str, name: str, weight: float, chance: floa
     return Claim(
         "watch_it_learn.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
     )
+
+
+#: The male and female names "moved apart" when their separation grew at least this many times
+#: and ends at least this many times the control split's.
+APART = 2.0
+
+
+def _apart(before: float, after: float, control_after: float) -> bool:
+    return after >= APART * before and after >= APART * control_after
+
+
+def _apart_fields(
+    before: float, after: float, control_before: float, control_after: float
+) -> dict[str, object]:
+    return {
+        "before": f"{before:.1f}",
+        "after": f"{after:.1f}",
+        "control_before": f"{control_before:.1f}",
+        "control_after": f"{control_after:.1f}",
+    }
+
+
+def _apart_holds(
+    said: Claim, before: float, after: float, control_before: float, control_after: float
+) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.names_apart"
+        and _apart(before, after, control_after)
+        and dict(said.fields) == _apart_fields(before, after, control_before, control_after)
+    )
+
+
+@claim(_apart_holds)
+def names_apart_claim(
+    before: float, after: float, control_before: float, control_after: float
+) -> Claim | None:
+    """The names' separation by gender grew at least APART times in training and ends at least
+    APART times the control split's (the verbs in halves); None otherwise."""
+    if not _apart(before, after, control_after):
+        return None
+    return Claim(
+        "watch_it_learn.claim.names_apart",
+        _apart_fields(before, after, control_before, control_after),
+    )
+
+
+def _names_first(names: np.ndarray, nouns: np.ndarray) -> bool:
+    names, nouns = np.asarray(names, dtype=float), np.asarray(nouns, dtype=float)
+    if names.size == 0 or nouns.size == 0 or names.shape[0] != nouns.shape[0]:
+        return False
+    return bool((names.min(axis=1) > nouns.max(axis=1)).all())
+
+
+def _names_first_holds(said: Claim, head: str, names: np.ndarray, nouns: np.ndarray) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.names_first"
+        and _names_first(names, nouns)
+        and dict(said.fields) == {"head": head, "rows": int(np.asarray(names).shape[0])}
+    )
+
+
+@claim(_names_first_holds)
+def names_first_claim(head: str, names: np.ndarray, nouns: np.ndarray) -> Claim | None:
+    """For every query word (a row), head ``head`` scores every name above every noun; None
+    otherwise. ``names`` [rows, names] and ``nouns`` [rows, nouns] are its word scores."""
+    if not _names_first(names, nouns):
+        return None
+    return Claim(
+        "watch_it_learn.claim.names_first", {"head": head, "rows": int(np.asarray(names).shape[0])}
+    )
