@@ -241,3 +241,31 @@ def test_one_token_has_no_pair_and_nothing_to_mask(language: str) -> None:
     assert any(i.value == translate("self_attention.dir.one", language) for i in at.info)
     assert any(i.value == translate("self_attention.causal.one", language) for i in at.info)
     assert not [s for s in at.selectbox if s.key == "sam_i"]  # no pair to pick
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "shown"),
+    [
+        ("en", "Tom loves his dog", "**tom loves his dog**"),
+        ("zh", "小红在家里喜欢她的猫", "**小红 在 家里 喜欢 她的 猫**"),
+    ],
+)
+def test_the_trained_switch_reads_the_sentence_with_the_trained_learner(
+    language: str, sentence: str, shown: str
+) -> None:
+    at = apptest_support.open_page(
+        "self_attention.py", language, sentence=sentence, state={"sam_weights": "trained"},
+        assert_no_exception=True, timeout=120,
+    )  # fmt: skip
+    body = "\n".join(m.value for m in at.markdown)
+    assert shown in body
+    claim = "In this sentence, head" if language == "en" else "在这个句子里，头"
+    assert claim in body  # the trained head looks at the name, with the number beside chance
+
+
+def test_the_trained_switch_explains_a_sentence_it_cannot_read() -> None:
+    at = apptest_support.open_page(
+        "self_attention.py", "en", sentence="the cat saw the cat",
+        state={"sam_weights": "trained"}, assert_no_exception=True, timeout=120,
+    )  # fmt: skip
+    assert any("The trained model knows 43 words" in i.value for i in at.info)

@@ -16,6 +16,7 @@ from transformer_walk.app.charts import attention as charts_attention
 from transformer_walk.app.i18n import join_names, say, t, translated_radio
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.trained_toy import render_switch
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import latex as latex_steps
 from transformer_walk.app.views.labels import (
@@ -45,6 +46,7 @@ QUERY_KEY = "sam_query"
 SIDE_BY_SIDE_KEYS = 16  # keys of the one-query bar chart drawn beside its metrics
 PAIR_I_KEY = "sam_i"
 PAIR_J_KEY = "sam_j"
+TRAINED_KEY = "sam_weights"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
 EXPAND_UP_TO = 6  # write z_i = Σⱼ αᵢⱼ vⱼ term by term for at most this many tokens
@@ -291,6 +293,7 @@ def _causal(trace: Trace, head: int) -> None:
 def _caveat() -> None:
     st.header(t("self_attention.caveat.title"), divider="gray")
     st.warning(t("self_attention.caveat.body"), icon=":material/psychology_alt:")
+    render_switch(TRAINED_KEY)
 
 
 def _versus_cross_attention() -> None:

@@ -49,7 +49,13 @@ from transformer_walk.topics.learning.name_head_claims import (
     sentence_claim,
     single_head_claim,
 )
-from transformer_walk.topics.learning.pronouns import LANGUAGES, PronounTask, Sentence, parse
+from transformer_walk.topics.learning.pronouns import (
+    LANGUAGES,
+    PronounTask,
+    Sentence,
+    language_of,
+    parse,
+)
 
 DATA_KEY = translated_radio("learn_data")
 SEED_KEY = "learn_seed"
@@ -67,13 +73,8 @@ def label(position: int, word: str) -> str:
 
 
 def default_data() -> str:
-    """The data the learner's sentence is written in (Chinese when it has a Chinese character),
-    else the page's language."""
-    if any("\u4e00" <= ch <= "\u9fff" for ch in current_sentence()):
-        return "zh"
-    if parse(PronounTask("en"), current_sentence()).sentence is not None:
-        return "en"
-    return current_language()
+    """The data the learner's sentence is written in, else the page's language."""
+    return language_of(current_sentence()) or current_language()
 
 
 def _settings() -> NameHeadSettings:
@@ -82,12 +83,13 @@ def _settings() -> NameHeadSettings:
     if st.session_state.get(DATA_KEY) not in LANGUAGES:
         st.session_state[DATA_KEY] = default_data()
     left, right = st.columns(2)
+    names = {code: t(DATA_NAMES[code]) for code in LANGUAGES}  # built in the run
     language = left.radio(
         t("watch_it_learn.data"),
         LANGUAGES,
         key=DATA_KEY,
         horizontal=True,
-        format_func=lambda code: t(DATA_NAMES[code]),
+        format_func=names.__getitem__,
     )
     seed = right.select_slider(
         t("watch_it_learn.seed"), options=SEEDS, key=SEED_KEY, help=t("watch_it_learn.seed_help")

@@ -201,14 +201,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "weights are **random and untrained**, so whichever pair lights up above does so by "
         "chance. Heads of a trained model often line up with relations a linguist would "
         "recognise, but that is something to check, never something a weight tells you by "
-        "itself.",
+        "itself. Switch below to a small model trained on such a relation, and see the "
+        "Watch-it-learn page for how its claim is checked.",
         "zh": "权重 $\\alpha_{ij}$ 只描述信息在**某一层的某一个头**里怎样流动，"
         "它不是关于句子的标注事实："
         "比如在 *Tom loves his dog* 里，即使 $\\alpha_{\\text{his},\\text{Tom}}$ 很大，"
         "也不能证明 *his* 指代 *Tom*，更不能当作因果或重要性的度量。"
         "在这里更要小心：玩具模型的权重是**随机初始化、未经训练的**，"
         "上面哪一对格子亮起来纯属偶然。训练好的模型里，一些头确实常与语言学家熟悉的关系吻合，"
-        "但那需要验证，而不是权重本身就能告诉你的。",
+        "但那需要验证，而不是权重本身就能告诉你的。"
+        "在下面可以切换到一个在这种关系上训练过的小模型；它的结论如何检验，见“看它学会”页面。",
     },
     # --- self vs cross ----------------------------------------------------------------------
     "self_attention.cross.title": {

@@ -313,6 +313,7 @@ class SentenceReading:
     """What the model at one checkpoint does with one sentence at its query."""
 
     weights: np.ndarray  # [layers, h, n]: each head's attention from the query over the tokens
+    matrices: np.ndarray  # [layers, h, n, n]: every head's whole attention matrix
     his: float  # the probability of the "his" word at the query
     her: float
 
@@ -325,9 +326,10 @@ def read_sentence(
     logits = reading.logits[0, sentence.query_position].astype(np.float64)  # [V]
     probs = np.exp(logits - logits.max())
     probs /= probs.sum()
-    weights = np.stack([a[0, :, sentence.query_position, :] for a in reading.attention])
+    matrices = np.stack([a[0] for a in reading.attention])  # layers × [1, h, n, n] → [L, h, n, n]
     return SentenceReading(
-        weights=weights,
+        weights=matrices[:, :, sentence.query_position, :],
+        matrices=matrices,
         his=float(probs[task.ids[task.words.his]]),
         her=float(probs[task.ids[task.words.her]]),
     )

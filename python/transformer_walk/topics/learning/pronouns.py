@@ -232,3 +232,13 @@ def _find_sentence(task: PronounTask, tokens: list[str]) -> Sentence | None:
             if before:
                 return Sentence(tuple(tokens), before[-1], position - 1)
     return None
+
+
+def language_of(text: str) -> str | None:
+    """The task language ``text`` is written in: "zh" when it holds a Chinese character, "en"
+    when the English task finds a name and a possessive in it, else None."""
+    if any("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return "zh"
+    if parse(PronounTask("en"), text).sentence is not None:
+        return "en"
+    return None
