@@ -23,10 +23,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "trained_toy.reads": {
         "en": "Head {head} of the trained model (the head that learned to look at the name) on "
-        "**{sentence}**: each row a query, each column a key; the causal mask leaves the upper "
-        "right empty.",
+        "**{sentence}**: each row a query, each column a key; the causal mask sets the upper "
+        "right to 0.",
         "zh": "训练后模型的头 {head}（学会了看名字的那个头）读 **{sentence}**："
-        "每行是一个查询，每列是一个键；因果掩码让右上角为空。",
+        "每行是一个查询，每列是一个键；因果掩码让右上角的权重都为 0。",
     },
     "trained_toy.query": {"en": "query token", "zh": "查询 token"},
     "trained_toy.key": {"en": "key token", "zh": "键 token"},
