@@ -81,12 +81,12 @@ def forward(
     for layer in range(config.layers):
         p = f"layers.{layer}."
         a = backend.layer_norm(x, params[p + "ln_1.gamma"], params[p + "ln_1.beta"])
-        q, k, v = (
-            split_heads(
-                backend.linear(a, params[f"{p}attn.w_{w}"], params[f"{p}attn.b_{w}"]), config.h
-            )
-            for w in "qkv"
-        )  # each [B, n, d] → [B, h, n, d_k]
+        # One product for Q, K and V: W^Q, W^K, W^V stacked [3d, d] (fewer, larger calls).
+        w_qkv, b_qkv = _stacked_qkv(params, p)
+        qkv = backend.linear(a, w_qkv, b_qkv)  # [B, n, 3d]
+        d = config.d_model
+        q, k, v = (split_heads(qkv[..., i * d : (i + 1) * d], config.h) for i in range(3))
+        # each a view [B, n, d] → [B, h, n, d_k]
         if keep_attention:
             tape.attention.append(backend.attention_weights(q, k, causal=True))
         per_head = backend.attention(q, k, v, causal=True)  # [B, h, n, d_k]
@@ -187,9 +187,20 @@ def _block_backward(
     grad_q, grad_k, grad_v = backend.attention_backward(
         block.q, block.k, block.v, split_heads(grad_heads, config.h), causal=True
     )  # [B, n, d] → [B, h, n, d_k] and back
-    grad_a = np.zeros_like(block.a)
-    for w, grad in zip("qkv", (grad_q, grad_k, grad_v), strict=True):
-        grad_a += _linear_back(
-            backend, params, grads, block.a, f"{p}attn.w_{w}", f"{p}attn.b_{w}", merge_heads(grad)
-        )
+    grad_qkv = np.concatenate([merge_heads(g) for g in (grad_q, grad_k, grad_v)], axis=-1)
+    # [B, h, n, d_k] ×3 → [B, n, 3d], the gradient of the stacked product's output
+    w_qkv, _ = _stacked_qkv(params, p)
+    grad_a, grad_w, grad_b = backend.linear_backward(block.a, w_qkv, grad_qkv)
+    assert grad_b is not None
+    d = config.d_model
+    for i, w in enumerate("qkv"):
+        grads[f"{p}attn.w_{w}"] = grad_w[i * d : (i + 1) * d]
+        grads[f"{p}attn.b_{w}"] = grad_b[i * d : (i + 1) * d]
     return gx + _norm_back(backend, params, grads, block.x, p + "ln_1", grad_a)
+
+
+def _stacked_qkv(params: Params, p: str) -> tuple[np.ndarray, np.ndarray]:
+    """(W^Q; W^K; W^V) [3d, d] and (b^Q; b^K; b^V) [3d] of the block whose names start with p."""
+    weight = np.concatenate([params[f"{p}attn.w_{w}"] for w in "qkv"])
+    bias = np.concatenate([params[f"{p}attn.b_{w}"] for w in "qkv"])
+    return weight, bias
