@@ -27,12 +27,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from transformer_walk.models.learner import LearnerConfig, train
+from transformer_walk.models.learner import decoder as decoder_module
 from transformer_walk.models.learner.decoder import Params
+from transformer_walk.models.learner.params import checked_params
 from transformer_walk.models.learner.reading import read, token_losses
+from transformer_walk.topics.learning import store
 
 IGNORE = -100
 BOS = 0
@@ -252,6 +256,7 @@ class InductionStudy:
     ablations: Ablations
     params: Params  # after the last step
     checkpoint_params: dict[int, Params]  # step → params
+    from_disk: bool = False  # read back from a file rather than trained by this process
 
 
 def _copy_loss(
@@ -377,3 +382,99 @@ def study(
         params=result.params,
         checkpoint_params=dict(result.checkpoints),
     )
+
+
+# --- kept on disk ---------------------------------------------------------------------------
+
+_ARRAYS = (
+    "second_copy_loss", "first_copy_loss", "prefix_matching", "prefix_matching_control",
+    "previous_token",
+)  # fmt: skip
+_SCALARS = ("seconds", "prefix_matching_chance", "previous_token_chance")
+
+
+def _settings(backend: str) -> str:
+    """What a study of the recipe depends on besides the code: its constants and the backend."""
+    return repr((CONFIG, STEPS, LR, SEED, BATCH_SIZE, CHECKPOINT_EVERY, HELD_OUT, backend))
+
+
+def stored_name(backend: str) -> str:
+    code = [*sorted(Path(decoder_module.__file__).parent.glob("*.py")), Path(__file__)]
+    return store.file_name("induction", _settings(backend), [str(path) for path in code])
+
+
+def save(s: InductionStudy, directory: Path, backend: str) -> Path:
+    """Keep the recipe's study ``s`` (trained with the module's constants) on disk."""
+    arrays: dict[str, np.ndarray] = {"settings": np.array(_settings(backend))}
+    arrays["checkpoint_steps"] = np.array(s.checkpoint_steps)
+    arrays["losses"] = np.array(s.losses)
+    arrays |= {name: np.asarray(getattr(s, name)) for name in _ARRAYS}
+    arrays |= {name: np.array(getattr(s, name)) for name in _SCALARS}
+    arrays["heads"] = np.array([*s.induction_head, *s.previous_token_head])
+    arrays["steps_found"] = np.array([s.jump_step, s.score_rise_step])
+    a = s.ablations
+    arrays["ablations"] = np.array(
+        [a.intact, a.untrained, a.head_off, a.other_heads_off, a.layer_off,
+         a.previous_token_head_off, a.other_lower_heads_off]
+    )  # fmt: skip
+    arrays["each_other_head_off"] = np.array(a.each_other_head_off, dtype=np.float64)
+    arrays |= {f"param/{name}": value for name, value in s.params.items()}
+    for step, params in s.checkpoint_params.items():
+        arrays |= {f"checkpoint/{step}/{name}": value for name, value in params.items()}
+    return store.write(directory / stored_name(backend), arrays)
+
+
+def load(directory: Path, backend: str) -> InductionStudy | None:
+    """The recipe's study kept for ``backend``, or None (missing, damaged, other settings)."""
+    data = store.read(directory / stored_name(backend))
+    if data is None or str(data.get("settings")) != _settings(backend):
+        return None
+    try:
+        steps = tuple(int(x) for x in data["checkpoint_steps"])
+        layer, head, prev_layer, prev_head = (int(x) for x in data["heads"])
+        jump, rise = (int(x) for x in data["steps_found"])
+        intact, untrained, head_off, others, layer_off, prev_off, lower_off = (
+            float(x) for x in data["ablations"]
+        )
+        return InductionStudy(
+            config=CONFIG,
+            steps=STEPS,
+            lr=LR,
+            seed=SEED,
+            seconds=float(data["seconds"]),
+            checkpoint_steps=steps,
+            losses=tuple(float(x) for x in data["losses"]),
+            second_copy_loss=data["second_copy_loss"],
+            first_copy_loss=data["first_copy_loss"],
+            prefix_matching=data["prefix_matching"],
+            prefix_matching_control=data["prefix_matching_control"],
+            previous_token=data["previous_token"],
+            prefix_matching_chance=float(data["prefix_matching_chance"]),
+            previous_token_chance=float(data["previous_token_chance"]),
+            induction_head=(layer, head),
+            previous_token_head=(prev_layer, prev_head),
+            jump_step=jump,
+            score_rise_step=rise,
+            ablations=Ablations(
+                intact=intact,
+                untrained=untrained,
+                head_off=head_off,
+                each_other_head_off=tuple(
+                    (int(h), float(v)) for h, v in data["each_other_head_off"]
+                ),
+                other_heads_off=others,
+                layer_off=layer_off,
+                previous_token_head_off=prev_off,
+                other_lower_heads_off=lower_off,
+            ),
+            params=_params(data, "param/"),
+            checkpoint_params={step: _params(data, f"checkpoint/{step}/") for step in steps},
+            from_disk=True,
+        )
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def _params(data: dict[str, np.ndarray], prefix: str) -> Params:
+    found = {name[len(prefix) :]: value for name, value in data.items() if name.startswith(prefix)}
+    return checked_params(found, CONFIG, VOCAB_SIZE)
