@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import claim_inputs_by_hand
+import claim_inputs_induction
 import claim_inputs_learning
 import claim_inputs_timings
 import numpy as np
@@ -446,7 +447,8 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.minilm_heads.controls_claim": head_controls,
     "transformer_walk.topics.minilm_heads.habit_claim": head_habits,
 }
-INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS | claim_inputs_learning.INPUTS
+INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
+INPUTS |= claim_inputs_learning.INPUTS | claim_inputs_induction.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:

@@ -36,7 +36,7 @@ from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
-from transformer_walk.topics.learning import name_head
+from transformer_walk.topics.learning import induction, name_head
 from transformer_walk.topics.senses import Calibration, calibrate
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,30 @@ def name_head_study(
         name_head.save(study, directory, backend)
     except OSError as error:  # a read-only home: the study still serves this server
         log.warning("could not keep the possessive study in %s: %s", directory, error)
+    return study
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def induction_study(backend: str, _progress: str = "") -> induction.InductionStudy:
+    """Task b's recipe trained and measured on ``backend``: read from the disk cache, or else
+    trained in a heavy-work slot (seconds) and written there. ``_progress``: the bar's text, a
+    message with fields ``step`` and ``steps``. RuntimeError when no induction head formed."""
+    directory = disk_cache_dir()
+    if (stored := induction.load(directory, backend)) is not None:
+        return stored
+    with heavy_work():
+        bar = st.progress(0.0, text=_progress.format(step=0, steps=induction.STEPS))
+
+        def report(done: int, total: int) -> None:
+            if done % PROGRESS_EVERY == 0 or done == total:
+                bar.progress(done / total, text=_progress.format(step=done, steps=total))
+
+        study = induction.study(backend=backend, on_step=report)
+        bar.empty()
+    try:
+        induction.save(study, directory, backend)
+    except OSError as error:  # a read-only home: the study still serves this server
+        log.warning("could not keep the induction study in %s: %s", directory, error)
     return study
 
 

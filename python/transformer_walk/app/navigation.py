@@ -67,7 +67,15 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
     ),
     (
         "nav.learning",
-        [("watch_it_learn.py", "watch-it-learn", "watch_it_learn.title", ":material/school:")],
+        [
+            ("watch_it_learn.py", "watch-it-learn", "watch_it_learn.title", ":material/school:"),
+            (
+                "head_that_copies.py",
+                "a-head-that-copies",
+                "head_that_copies.title",
+                ":material/content_copy:",
+            ),
+        ],
     ),
     (
         "nav.real_model",

@@ -26,6 +26,7 @@ tokens the same positions get little weight: the head matches content, not an of
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -281,11 +282,13 @@ def study(
     checkpoint_every: int = CHECKPOINT_EVERY,
     held_out: int = HELD_OUT,
     backend: str = "rust",
+    on_step: Callable[[int, int], None] | None = None,
 ) -> InductionStudy:
     """Train the recipe, then measure every checkpoint on held-out sequences and ablate the heads
     the scores pick out. The induction head is the head with the highest final prefix-matching
     score; the previous-token head the one with the highest final previous-token score in the layers
-    below it. RuntimeError if the best prefix-matching head is in layer 0 (nothing composed)."""
+    below it. RuntimeError if the best prefix-matching head is in layer 0 (nothing composed).
+    ``on_step(done, steps)`` is called after each training step."""
     if not 2 * JUMP_WINDOW <= steps <= MAX_STEPS:
         raise ValueError(f"steps must be in [{2 * JUMP_WINDOW}, {MAX_STEPS}], got {steps!r}")
     if checkpoint_every < 1 or steps // checkpoint_every + 2 > MAX_CHECKPOINTS:
@@ -306,6 +309,7 @@ def study(
         seed=seed,
         backend=backend,
         checkpoint_every=checkpoint_every,
+        callback=None if on_step is None else lambda step, _loss: on_step(step, steps),
     )
     seconds = time.perf_counter() - start
 
