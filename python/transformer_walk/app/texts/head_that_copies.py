@@ -107,7 +107,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "head_that_copies.scores.prefix_axis": {"en": "prefix matching", "zh": "前缀匹配"},
     "head_that_copies.scores.previous_axis": {"en": "previous token", "zh": "前一个 token"},
     "head_that_copies.scores.uniform": {"en": "uniform", "zh": "均匀水平"},
-    "head_that_copies.scores.head": {"en": "{head}", "zh": "{head}"},
     "head_that_copies.scores.no_repeat": {
         "en": "{head}, no repeat (control)",
         "zh": "{head}，无重复（对照）",
