@@ -112,7 +112,7 @@ def _train_step_goal() -> Goal:
     """The learner's training step at the issue's size, through ``train`` on each backend."""
     sizes = {"batch": 32, "n": 32}
     return Goal(
-        name="learner training step, batch 32 × 32 tokens (vs the numpy backend)",
+        name="learner training step, batch 32 × 32 (numpy backend)",
         target=5.0,
         make=lambda rng: (train_step.make_inputs(rng, sizes, np.dtype(np.float32)),),
         numpy=functools.partial(train_step.step_loss, "numpy"),
