@@ -1,7 +1,8 @@
-"""Arguments for the claim functions that read timings (Cost's fitted slope, Speed's threads and
-prompt-versus-generation), made from a sentence of the corpus: the sentence seeds synthetic,
-fixed medians — a power law with noise, rates and thread counts drawn from it — so that over the
-corpus every kind of claim is made, and none depends on a clock."""
+"""Arguments for the claim functions that read timings (Cost's fitted slope, Speed's threads,
+prompt-versus-generation and training steps against NumPy), made from a sentence of the corpus:
+the sentence seeds synthetic, fixed medians — a power law with noise, rates and thread counts
+drawn from it — so that over the corpus every kind of claim is made, and none depends on a
+clock."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def _bench(op: str, axis: str, medians: dict[tuple[int, str], float], cores: int
 
 def _fixed(op: str) -> dict[str, int]:
     """The sizes of ``op`` other than its axis."""
-    return {"softmax": {"cols": 64}, "smollm2_prefill": {}, "smollm2_decode": {}}[op]
+    return {"softmax": {"cols": 64}, "smollm2_prefill": {}, "smollm2_decode": {},
+            "train_step": {"n": 32}}[op]  # fmt: skip
 
 
 def thread_races(text: str) -> Iterator[tuple[Any, ...]]:
@@ -73,8 +75,29 @@ def prompt_races(text: str) -> Iterator[tuple[Any, ...]]:
         yield (prefill, _bench("smollm2_decode", "past", {(1, "python"): 1.0}, 2), lane)
 
 
+def step_races(text: str) -> Iterator[tuple[Any, ...]]:
+    """(race, op, lane): training steps at batches 1, 8 and 32, each lane from 100× slower to 10×
+    faster than NumPy (so at and around the page's threshold too); pure Python at batch 1 only,
+    NumPy now and then missing a size; the reference lane itself and an op that is not a step."""
+    rng = _rng(text)
+    medians: dict[tuple[int, str], float] = {}
+    for batch in (1, 8, 32):
+        numpy = batch * float(rng.uniform(1e-3, 5e-3))
+        if batch == 1 or rng.random() < 0.8:
+            medians[(batch, "numpy")] = numpy
+        for lane in ("rust-1", "rust-all"):
+            medians[(batch, lane)] = numpy / float(rng.choice([0.5, 1.0, 1.1, 1.09, 2.5, 10.0]))
+    medians[(1, "python")] = medians[(1, "numpy")] * float(rng.uniform(30, 100))
+    race = _bench("train_step", "batch", medians, 2)
+    for lane in ("python", "numpy", "rust-1", "rust-all"):
+        yield (race, "train_step", lane)
+    yield (_bench("softmax", "rows", {(16, "numpy"): 1e-4, (16, "rust-1"): 1e-5}, 2), "softmax",
+           "rust-1")  # fmt: skip
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.cost.growth": cost_timings,
     "transformer_walk.app.views.speed_tables.threads": thread_races,
     "transformer_walk.app.views.speed_tables.prompt_versus_generation": prompt_races,
+    "transformer_walk.app.views.speed_steps.steps_versus_numpy": step_races,
 }

@@ -416,6 +416,12 @@ def test_speed_smallest_case_runs_for_real(op: str, monkeypatch: pytest.MonkeyPa
     # every built-in lane, plus an external one (ONNX Runtime) only where it is installed
     assert set(bench.LANES) <= set(statuses) <= set(bench.LANES) | set(bench.EXTERNAL_LANES)
     assert statuses["numpy"] == bench.OK
+    if OPS[op].python_call_s is not None and statuses["python"] == bench.SKIPPED:
+        # an op bounding pure Python before its first call (a training step, whose AdamW alone
+        # outlasts the smallest budget) skips it on that estimate, which the page explains
+        python = next(c for c in result.cells if c.lane == "python")
+        assert python.skipped_for == bench.BUDGET and python.estimate_by_rate, python
+        del statuses["python"]
     assert set(statuses.values()) <= {bench.OK, bench.UNAVAILABLE}, statuses
     label = result.cells[0].label
     assert any(label in d.value.index for d in at.dataframe)  # the medians table shows the size

@@ -413,3 +413,125 @@ def test_overlapping_measurements_from_two_sessions_restore_the_pool() -> None:
         assert seen == [1] and rust.get_num_threads() == 2
     finally:
         rust.set_num_threads(before)
+
+
+# --- the learner's training step ------------------------------------------------------------------
+
+
+def test_train_step_inputs_are_one_next_token_batch_and_the_learners_weights() -> None:
+    from transformer_walk.bench import train_step
+    from transformer_walk.models.learner import param_shapes
+
+    task, init = train_step.make_inputs(
+        np.random.default_rng(0), {"batch": 3, "n": 5}, np.dtype(np.float64)
+    )
+    assert task.inputs.shape == task.targets.shape == (3, 5)
+    assert task.inputs.dtype == task.targets.dtype == np.int64
+    assert task.vocab_size == train_step.VOCAB
+    assert 0 <= task.inputs.min() and task.inputs.max() < train_step.VOCAB
+    np.testing.assert_array_equal(task.targets[:, :-1], task.inputs[:, 1:])  # the next symbol
+    assert task.batch(7, 11) == (task.inputs, task.targets)  # every step trains on this batch
+    shapes = param_shapes(train_step.CONFIG, train_step.VOCAB)
+    assert {name: a.shape for name, a in init.items()} == shapes
+    assert all(a.dtype == np.float32 for a in init.values())  # the learner's, whatever dtype
+    assert train_step.parameter_count() == sum(int(np.prod(s)) for s in shapes.values())
+    with pytest.raises(ValueError, match="32 positions"):
+        train_step.make_inputs(np.random.default_rng(0), {"batch": 1, "n": 33}, np.float32)
+
+
+def test_the_quick_race_has_the_issues_training_step() -> None:
+    sizes = [case.sizes for case in PRESETS["quick"]["train_step"]]
+    assert {"batch": 32, "n": 32} in sizes and min(s["batch"] for s in sizes) == 1
+    case = Case.of("train_step", batch=32, n=32)
+    assert case.x == 32 and case.work > 32 * Case.of("train_step", batch=1, n=32).work * 0.9
+
+
+@pytest.mark.skipif(not HAVE["rust"], reason="rust_core is not built")
+def test_every_lane_computes_the_same_training_step() -> None:
+    """NumPy and Rust (1 and all threads) from the same batch and weights take a step with the
+    same loss; each call starts from the case's weights again, so repeated calls agree too."""
+    from transformer_walk.bench import train_step
+
+    args = train_step.make_inputs(np.random.default_rng(1), {"batch": 4, "n": 8}, np.float32)
+    before = {name: a.copy() for name, a in args[1].items()}
+    losses = {name: train_step.step_loss(name, args) for name in ("numpy", "rust")}
+    assert losses["numpy"].shape == (1,) and 3.0 < losses["numpy"][0] < 5.0  # about ln 64
+    np.testing.assert_allclose(losses["rust"], losses["numpy"], rtol=1e-5)
+    np.testing.assert_array_equal(train_step.step_loss("numpy", args), losses["numpy"])
+    assert all(np.array_equal(args[1][name], a) for name, a in before.items())  # not updated
+
+    cases = [Case.of("train_step", batch=2, n=8)]
+    result = run_benchmark(cases, lanes=["numpy", "rust-1", "rust-all"], repeats=1)
+    assert [c.status for c in result.cells] == [OK, OK, OK]
+    assert all(c.matches_reference for c in result.cells if c.lane != "numpy")
+    text = bench.report(result)
+    assert "train_step: training steps per second" in text and "d_model 64" in text
+
+
+@pytest.mark.skipif(not HAVE["python"], reason="the pure-Python backend is not importable")
+def test_pure_python_takes_the_same_training_step() -> None:
+    from transformer_walk.bench import train_step
+
+    args = train_step.make_inputs(np.random.default_rng(2), {"batch": 1, "n": 4}, np.float32)
+    np.testing.assert_allclose(
+        train_step.step_loss("python", args), train_step.step_loss("numpy", args), rtol=1e-5
+    )
+
+
+def test_pure_python_training_steps_are_bounded_before_it_runs_one(
+    monkeypatch: pytest.MonkeyPatch, fake_clock: FakeClock
+) -> None:
+    """Guards against pure Python starting a step of minutes because it is the smallest size the
+    run has (the one that otherwise always runs): core.budget's estimate is checked first. A size
+    that fits runs; the larger ones are then scaled from it, as for every op."""
+    from transformer_walk.bench import train_step
+
+    calls = install_fake_race(monkeypatch, fake_clock, RATES, OVERHEAD_S)
+    big = Case.of("train_step", batch=32, n=32)
+    result = run_benchmark([big], lanes=["python", "numpy"], python_budget_s=2.0, clock=fake_clock)
+    python = result.cell("train_step", big.label, "python")
+    assert python and (python.status, python.skipped_for) == (SKIPPED, bench.BUDGET)
+    assert python.estimate_by_rate
+    assert python.estimate_s == train_step.python_step_seconds(big.sizes)
+    assert python.estimate_s > 2.0 and "core.budget" in python.note
+    assert [name for name, _ in calls if name == "python"] == []  # never started
+    assert "core.budget's rate" in bench.report(result)
+
+    calls.clear()
+    cases = bench.ladder("train_step", (1, 32), n=32)
+    result = run_benchmark(cases, lanes=["python"], python_budget_s=2.0, clock=fake_clock)
+    small, large = result.cells
+    assert train_step.python_step_seconds(cases[0].sizes) < 2.0  # so batch 1 runs
+    assert small.status == OK and large.status == SKIPPED and not large.estimate_by_rate
+    assert large.estimate_s == pytest.approx(small.median_s * cases[1].work / cases[0].work)
+    assert "estimated from batch=1 n=32" in large.note
+
+    unbounded = run_benchmark([big], lanes=["python"], python_budget_s=None, clock=fake_clock)
+    assert unbounded.cells[0].status == OK  # no budget: the estimate holds nothing back
+
+
+def test_the_report_counts_training_steps_a_second() -> None:
+    case = Case.of("train_step", batch=8, n=32)
+    cells = [
+        bench.Cell("train_step", case.label, case.sizes, case.x, case.work, lane, OK, median)
+        for lane, median in (("numpy", 0.025), ("rust-all", 0.01))
+    ]
+    meta = {"lanes": ["numpy", "rust-all"], "cores": 2, "python_budget_s": 2.0, "dtype": "float32",
+            "repeats": 5, "warmup": 1}  # fmt: skip
+    text = bench.report(bench.BenchResult(cells, meta))
+    block = text.split("-- train_step: training steps per second")[1]
+    assert "40.0" in block and "100" in block  # 1 / 25 ms and 1 / 10 ms
+    assert "2.50×" in text  # the speed-up vs NumPy beside it
+    assert bench.steps_per_second(cells[0]) == pytest.approx(40.0)
+
+
+def test_page_training_step_choices_are_capped() -> None:
+    choices = CHOICES["train_step"]
+    assert [c.sizes for c in choices.cases("train_step", [8, 1], n=32)] == [
+        {"batch": 1, "n": 32},
+        {"batch": 8, "n": 32},
+    ]
+    with pytest.raises(ValueError):
+        choices.cases("train_step", [64], n=32)
+    with pytest.raises(ValueError):
+        choices.cases("train_step", [1], n=64)

@@ -21,6 +21,8 @@ def test_every_goal_compares_equal_results():
         want, got = np.asarray(goal.numpy(*args)), np.asarray(goal.rust(*args))
         assert got.shape == want.shape and got.dtype == want.dtype, goal.name
         np.testing.assert_allclose(got, want, rtol=1e-3, atol=2e-4, err_msg=goal.name)
+    step = next(goal for goal in goals if goal.name.startswith("learner training step"))
+    assert step.target == 5.0 and "batch 32 × 32" in step.name  # the goal
 
 
 def test_report_lists_every_row_with_its_verdict():

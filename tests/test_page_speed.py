@@ -1,6 +1,8 @@
 """The Speed page through AppTest, on fixed races (no clock): its sentence about threads follows
 the medians in the table beside it — two threads slower than one are said not to have helped —
-and nothing on the page says the kernels use every core, in both languages."""
+and nothing on the page says the kernels use every core, in both languages; a training-step
+race shows its steps a second, says each lane against NumPy, and explains estimates made before
+pure Python ran."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.bench import OK, BenchResult, Case, Cell
+from transformer_walk.bench import BUDGET, OK, OPS, SKIPPED, BenchResult, Case, Cell
 
 from apptest_support import open_page
 
@@ -55,3 +57,34 @@ def test_threads_that_helped_are_said_to_with_the_measured_speed_up(language: st
                      helped="rows=1024 cols=64", other="rows=64 cols=64",
                      other_span="0.833×")  # fmt: skip
     assert said in texts(at)
+
+
+def step_race() -> BenchResult:
+    """Training steps: NumPy 25 ms and Rust on all threads 10 ms at batch 32; pure Python skipped
+    there on core.budget's estimate, before it ran any size."""
+    case = Case.of("train_step", batch=32, n=32)
+    cells = [
+        Cell("train_step", case.label, case.sizes, case.x, case.work, lane, OK, median, [median])
+        for lane, median in (("numpy", 0.025), ("rust-all", 0.01))
+    ]
+    skipped = Cell("train_step", case.label, case.sizes, case.x, case.work, "python", SKIPPED,
+                   estimate_s=24.1, skipped_for=BUDGET, estimate_by_rate=True)  # fmt: skip
+    return BenchResult([skipped, *cells], {**META, "lanes": ["python", "numpy", "rust-all"]})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_training_steps_a_second_are_shown_and_said_against_numpy(language: str) -> None:
+    at = open_page("speed.py", language, assert_no_exception=True,
+                   state={"speed_results": {"train_step": step_race()},
+                          "speed_op": "train_step"})  # fmt: skip
+    lane = translate("speed.lane.rust-all", language, cores=2)
+    said = translate("speed.steps.faster", language, lane=lane, size="batch=32 n=32",
+                     rate="100", numpy="40.0", ratio="2.50×")  # fmt: skip
+    assert any(said in text for text in texts(at))
+    assert translate("speed.steps.title", language) in [h.value for h in at.subheader]
+    steps = at.dataframe[1].value  # after the medians: steps a second
+    assert list(steps.loc["batch=32 n=32"]) == ["40.0", "100"]
+    assert translate("speed.skipped_rate_note", language) in texts(at)
+    assert translate("speed.skipped_note", language, scaling=OPS["train_step"].scaling) not in (
+        texts(at)
+    )

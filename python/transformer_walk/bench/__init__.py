@@ -3,7 +3,8 @@
     python -m transformer_walk.bench                       # quick preset, all ops
     python -m transformer_walk.bench --goals                 # the performance goals, as ratios
 
-By job: ``cases`` (the ops and their sizes), ``timing`` (how a call is timed, the clock, the
+By job: ``cases`` (the ops and their sizes; ``train_step`` the learner's training step among
+them), ``timing`` (how a call is timed, the clock, the
 deadline, the thread-count lock), ``runner`` (the race), ``results`` (what it produces),
 ``report`` (as text), ``cli`` (the command line), ``attention_curve`` (the Cost page's
 measurement) and ``goals`` (the performance goals). The names below are what the app and the
@@ -23,6 +24,7 @@ from transformer_walk.bench.report import (
     format_seconds,
     format_speedup,
     report,
+    steps_per_second,
     tokens_per_second,
 )
 from transformer_walk.bench.results import (
@@ -102,6 +104,7 @@ __all__ = [
     "random_qkv",
     "report",
     "run_benchmark",
+    "steps_per_second",
     "threads",
     "time_attention",
     "tokens_per_second",

@@ -8,12 +8,14 @@
 - ``smollm2_prefill``  SmolLM2-135M reading a prompt of n tokens in one pass (30 layers, the
   products over the file's 4-bit blocks; the last position scored), as generation starts;
 - ``smollm2_decode``   SmolLM2-135M generating one token after ``past`` cached ones: one position
-  through the key/value cache, scored by the whole output head (both need the model package).
+  through the key/value cache, scored by the whole output head (both need the model package);
+- ``train_step`` one AdamW step of the learner's toy on a fixed [batch, n] batch (``train_step``).
 
 Each op knows its work count (``OpSpec.work``), from which a time measured at one size is scaled
 to another: rows·cols for softmax, batch·heads·n²·(4d + 5) for attention, ids·d for embedding;
 the models count their multiply-adds. The models also count the tokens one call reads
-(``OpSpec.tokens``), so their medians read as tokens a second.
+(``OpSpec.tokens``), so their medians read as tokens a second; a training step is counted as
+itself (``OpSpec.rate_of``), so its medians read as steps a second.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.bench import train_step
 from transformer_walk.core import BACKENDS, Backend
 from transformer_walk.core.budget import python_seconds
 from transformer_walk.core.status import backend_status
@@ -57,6 +60,14 @@ class OpSpec:
     external: Mapping[str, tuple[Callable[[], str | None], ExternalCall]] = field(
         default_factory=dict
     )
+    # What one call is, when its medians read as calls a second ("training steps").
+    rate_of: str | None = None
+    # Pure Python's estimated seconds for one call at some sizes (core.budget's rate), for an op
+    # whose smallest size may already be too slow: the runner checks it against the budget before
+    # pure Python has run the op, so even its first size is not started when it cannot fit.
+    python_call_s: Callable[[Mapping[str, int]], float] | None = None
+    # A line the report prints under the op's heading: what the sizes do not say.
+    about: str = ""
 
     @property
     def unavailable(self) -> dict[str, str]:
@@ -248,6 +259,23 @@ OPS: dict[str, OpSpec] = {
         tokens=lambda p: 1,
         tolerance=SMOLLM2_TOLERANCE,
     ),
+    "train_step": OpSpec(
+        name="train_step",
+        params=("batch", "n"),
+        axis="batch",
+        scaling=train_step.SCALING,
+        work=train_step.step_flops,
+        make_inputs=train_step.make_inputs,
+        call=lambda backend, args: train_step.step_loss(_backend_name(backend), args),
+        rate_of="training steps",
+        python_call_s=train_step.python_step_seconds,
+        about=(
+            f"one AdamW step of the learner (d_model {train_step.CONFIG.d_model}, "
+            f"{train_step.CONFIG.h} heads, d_ff {train_step.CONFIG.d_ff}, "
+            f"{train_step.CONFIG.layers} layers) on {train_step.VOCAB} symbols, next-token "
+            "targets; float32 whatever --dtype; every lane from the same batch and weights"
+        ),
+    ),
 }
 
 
@@ -309,6 +337,8 @@ PRESETS: dict[str, dict[str, list[Case]]] = {
         "minilm": ladder("minilm", (16, 64, 128), batch=1),
         "smollm2_prefill": ladder("smollm2_prefill", (16, 64, 256)),
         "smollm2_decode": ladder("smollm2_decode", (16, 256, 1024)),
+        # batch 32 × 32 tokens is the issue's size; pure Python fits its budget at batch 1 only
+        "train_step": ladder("train_step", (1, 8, 32), n=32),
     },
     "standard": {
         "softmax": ladder("softmax", (64, 256, 1024, 4096), cols=512),
@@ -317,6 +347,7 @@ PRESETS: dict[str, dict[str, list[Case]]] = {
         "minilm": ladder("minilm", (32, 128), batch=8),
         "smollm2_prefill": ladder("smollm2_prefill", (16, 128, 512)),
         "smollm2_decode": ladder("smollm2_decode", (16, 512, 2048)),
+        "train_step": ladder("train_step", (1, 8, 32, 64), n=32),
     },
     "large": {
         "softmax": ladder("softmax", (256, 1024, 4096, 16384), cols=1024),
@@ -325,6 +356,7 @@ PRESETS: dict[str, dict[str, list[Case]]] = {
         "minilm": ladder("minilm", (128, 256, 512), batch=8),
         "smollm2_prefill": ladder("smollm2_prefill", (64, 512, 2048)),
         "smollm2_decode": ladder("smollm2_decode", (64, 1024, 4096)),
+        "train_step": ladder("train_step", (1, 32, 128), n=32),
     },
 }
 DEFAULT_PRESET = "quick"

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.bench import anchors, machine
+from transformer_walk.bench import anchors, machine, train_step
 from transformer_walk.bench.timing import (
     BLAS_SETTLE_S,
     SYSTEM_CLOCK,
@@ -108,6 +108,19 @@ def _minilm_goal() -> Goal:
     )
 
 
+def _train_step_goal() -> Goal:
+    """The learner's training step at the issue's size, through ``train`` on each backend."""
+    sizes = {"batch": 32, "n": 32}
+    return Goal(
+        name="learner training step, batch 32 × 32 (numpy backend)",
+        target=5.0,
+        make=lambda rng: (train_step.make_inputs(rng, sizes, np.dtype(np.float32)),),
+        numpy=functools.partial(train_step.step_loss, "numpy"),
+        rust=functools.partial(train_step.step_loss, "rust"),
+        flops=train_step.step_flops(sizes),
+    )
+
+
 def goals() -> list[Goal]:
     rust_core = _rust()
     table = np.random.default_rng(1).standard_normal((30_522, 384), dtype=np.float32)
@@ -132,6 +145,7 @@ def goals() -> list[Goal]:
             0.0,
         ),
     ]
+    out.append(_train_step_goal())
     try:
         out.append(_minilm_goal())
     except ImportError as exc:  # the model package is optional

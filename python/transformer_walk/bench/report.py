@@ -46,6 +46,14 @@ def tokens_per_second(cell: Cell | None) -> float | None:
     return tokens(cell.sizes) / cell.median_s
 
 
+def steps_per_second(cell: Cell | None) -> float | None:
+    """Calls a second (1 / median) of an op whose call is one counted step (``OpSpec.rate_of``,
+    the training step); None for the other ops and for cells without a median."""
+    if cell is None or OPS[cell.op].rate_of is None or not cell.median_s:
+        return None
+    return 1.0 / cell.median_s
+
+
 def format_rate(per_second: float) -> str:
     """3 significant digits, thousands grouped: 27.4, 312, 1,250."""
     if per_second >= 99.95:
@@ -107,7 +115,9 @@ def report(result: BenchResult) -> str:
             [label, *(cell_text(result.cell(op, label, lane)) for lane in lanes)]
             for label, _ in cases
         ]
-        out += ["", f"== {op}: time per call", format_table(rows)]
+        out += ["", f"== {op}: time per call"]
+        out += [f"   ({OPS[op].about})"] if OPS[op].about else []
+        out.append(format_table(rows))
         others = [lane for lane in lanes if lane != REFERENCE_LANE]
         if REFERENCE_LANE in lanes and others:
             rows = [["size", *(lane_title(lane, cores) for lane in others)]]
@@ -124,9 +134,21 @@ def report(result: BenchResult) -> str:
                 rates = (tokens_per_second(result.cell(op, label, lane)) for lane in lanes)
                 rows.append([label, *("—" if r is None else format_rate(r) for r in rates)])
             out += [f"-- {op}: tokens per second", format_table(rows)]
-        if any(c.op == op and c.skipped_for == BUDGET for c in result.cells):
+        if (unit := OPS[op].rate_of) is not None:
+            rows = [["size", *(lane_title(lane, cores) for lane in lanes)]]
+            for label, _ in cases:
+                rates = (steps_per_second(result.cell(op, label, lane)) for lane in lanes)
+                rows.append([label, *("—" if r is None else format_rate(r) for r in rates)])
+            out += [f"-- {op}: {unit} per second", format_table(rows)]
+        budget_skips = [c for c in result.cells if c.op == op and c.skipped_for == BUDGET]
+        if any(not c.estimate_by_rate for c in budget_skips):
             out.append(
                 f"   pure Python estimates scale the largest size it ran by {OPS[op].scaling}"
+            )
+        if any(c.estimate_by_rate for c in budget_skips):
+            out.append(
+                "   pure Python estimates made before it had run a size come from core.budget's "
+                "rate of pure-Python arithmetic, not from a measurement"
             )
         for c in result.cells:
             if c.op == op and c.status in (UNAVAILABLE, ERROR) and c.label == cases[0][0]:

@@ -46,6 +46,9 @@ class Cell:
     samples_s: list[float] = field(default_factory=list)  # time per call of every sample
     calls_per_sample: int = 1
     estimate_s: float | None = None  # only for SKIPPED, when known: extrapolated time per call
+    # only for SKIPPED: the estimate is core.budget's rate (OpSpec.python_call_s), not a size
+    # pure Python ran, scaled
+    estimate_by_rate: bool = False
     skipped_for: str = ""  # only for SKIPPED: BUDGET or DEADLINE
     note: str = ""  # estimate basis, import error or exception text
     matches_reference: bool | None = None  # output ≈ NumPy's; None when not compared

@@ -11,7 +11,9 @@ Two bounds keep a run short, both from estimates: a cell's time per call is its 
 the largest case of the same op run so far, scaled by work (``OpSpec.work``, see ``cases``).
 
 - Pure Python has a budget per cell: it always runs the smallest size, and a larger size only if
-  its estimate fits the budget.
+  its estimate fits the budget. An op whose smallest size may already be too slow (a training
+  step) estimates pure Python's first call from ``core.budget``'s rate (``OpSpec.python_call_s``),
+  so that size too runs only if it fits.
 - The whole run may have a deadline: a cell that would start after it, or whose estimated call
   would end after it, is not started. A cell that is started takes no sample that would end past
   the deadline. So a run ends by its deadline, give or take the first call of a lane (which has
@@ -199,17 +201,23 @@ def run_benchmark(
             cell = Cell(case.op, case.label, case.sizes, case.x, case.work, lane, OK)
             budget = python_budget_s if lane == BUDGETED_LANE else None
             estimate = _estimate(basis.get((case.op, lane)), case)
+            by_rate = False
+            rate_estimate = case.spec.python_call_s if budget is not None else None
+            if estimate is None and rate_estimate is not None:
+                # nothing measured yet to scale: core.budget's rate bounds pure Python's first call
+                estimate, by_rate = rate_estimate(case.sizes), True
             why_not, call, threaded = _lane_call(lane, case, statuses, cores)
             if why_not is not None:
                 cell.status, cell.note = UNAVAILABLE, why_not
             elif lane in case.spec.unavailable:
                 cell.status, cell.note = UNAVAILABLE, case.spec.unavailable[lane]
             elif estimate is not None and budget is not None and estimate > budget:
-                basis_case = basis[(case.op, lane)][0]
-                _skip(
-                    cell, BUDGET, estimate,
-                    f"estimated from {basis_case.label} assuming time ∝ {case.spec.scaling}",
-                )  # fmt: skip
+                if by_rate:
+                    basis_text = "estimated by core.budget's pure-Python rate before any size ran"
+                else:
+                    basis_text = f"estimated from {basis[(case.op, lane)][0].label}"
+                _skip(cell, BUDGET, estimate, f"{basis_text} assuming time ∝ {case.spec.scaling}")
+                cell.estimate_by_rate = by_rate
             elif deadline.passed() or (estimate is not None and not deadline.allows(estimate)):
                 _skip(cell, DEADLINE, estimate, f"not started: past the {deadline_s:g} s deadline")
             else:

@@ -12,7 +12,7 @@ from transformer_walk.app import charts, links
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import say, t, translated_radio
-from transformer_walk.app.views import speed_tables
+from transformer_walk.app.views import speed_steps, speed_tables
 from transformer_walk.app.views.speed_choices import (
     BUDGET_RANGE_S,
     CHOICES,
@@ -138,6 +138,8 @@ def _show(result: BenchResult, op: str) -> None:
     st.dataframe(speed_tables.medians_table(result, op), width="stretch")
     if speed_tables.any_skipped(result, op, BUDGET):
         st.caption(t("speed.skipped_note", scaling=OPS[op].scaling))
+    if speed_tables.any_skipped(result, op, BUDGET, by_rate=True):
+        st.caption(t("speed.skipped_rate_note"))
     if speed_tables.any_skipped(result, op, DEADLINE):
         st.caption(t("speed.deadline_note", limit=f"{result.meta['deadline_s']:g}"))
     for cell in speed_tables.mismatches(result, op):
@@ -159,6 +161,14 @@ def _show(result: BenchResult, op: str) -> None:
         st.caption(t("speed.tokens.note"))
     if op in (speed_tables.PREFILL, speed_tables.DECODE):
         _prefill_vs_decode()
+    steps = speed_steps.steps_table(result, op)
+    if steps is not None:
+        st.subheader(t("speed.steps.title"))
+        st.dataframe(steps, width="stretch")
+        st.caption(t("speed.steps.note"))
+        said = speed_steps.steps_said(result, op)
+        if said:
+            st.markdown("\n".join(f"- {say(claim)}" for claim in said))
 
     st.subheader(t("speed.speedups.title"))
     for col, versus in zip(st.columns(2), ("numpy", "python"), strict=True):

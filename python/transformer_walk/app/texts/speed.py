@@ -8,11 +8,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "speed.intro": {
         "en": "The operations the pages rely on — softmax, attention, embedding lookup, the "
-        "whole MiniLM forward pass and SmolLM2 reading a prompt or generating a token — run "
+        "whole MiniLM forward pass, SmolLM2 reading a prompt or generating a token, and a "
+        "training step of a small decoder — run "
         "in every backend and are timed on this machine when you press the button. Nothing "
         "here is precomputed: every number is a measurement.",
         "zh": "各个页面依赖的运算——softmax、注意力、词向量查表、MiniLM 的整个前向计算，"
-        "以及 SmolLM2 读入提示或生成一个 token——"
+        "SmolLM2 读入提示或生成一个 token，"
+        "以及训练一个小型解码器的一步——"
         "会在每个后端中运行，"
         "并在你按下按钮时于这台机器上现场计时。这里没有任何预先算好的结果：每个数字都是实测值。",
     },
@@ -99,6 +101,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所以它每次调用都要先把每个矩阵展开成 float32："
         "只算一个 token 时，大部分时间都花在这次展开上。",
     },
+    "speed.op.train_step": {"en": "a training step", "zh": "训练一步"},
+    "speed.op.train_step.shape": {
+        "en": "One step of training a small decoder (d_model 64, 4 heads, d_ff 256, 2 layers) on "
+        "a fixed batch of `batch` sequences of n random symbols out of 64, each position "
+        "learning to predict the next one: the forward pass, the loss, the backward pass (its "
+        "gradients cost about two forwards) and the AdamW update of every weight. Every lane "
+        "starts from the same weights and batch, and its loss is checked against NumPy's. Pure "
+        "Python races only the sizes its time budget allows; the others show its estimate.",
+        "zh": "训练一个小型解码器（d_model 64、4 个头、d_ff 256、2 层）的一步：固定的一批 "
+        "`batch` 条序列，每条是从 64 个符号里随机取的 n 个，每个位置学着预测下一个符号。"
+        "一步包括前向计算、损失、反向传播（求梯度的开销约为两次前向计算）"
+        "以及对每个权重的 AdamW 更新。"
+        "每条赛道都从同样的权重和同一批数据出发，"
+        "它算出的损失要与 NumPy 的结果核对。纯 Python 只跑时间预算允许的规模，"
+        "其余的格子显示它的估计耗时。",
+    },
     "speed.op.softmax.shape": {
         "en": "softmax over the last axis of x [rows, cols].",
         "zh": "对 x [rows, cols] 的最后一维做 softmax。",
@@ -117,6 +135,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.axis.rows": {"en": "rows", "zh": "行数 rows"},
     "speed.axis.n": {"en": "sequence length n", "zh": "序列长度 n"},
     "speed.axis.ids": {"en": "number of ids", "zh": "id 个数"},
+    "speed.axis.batch": {"en": "batch (sequences a step)", "zh": "批大小 batch（每步的序列数）"},
     "speed.axis.past": {
         "en": "tokens already cached (past)",
         "zh": "缓存中已有的 token 数（past）",
@@ -131,6 +150,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "speed.param.batch": {"en": "batch", "zh": "批大小 batch"},
     "speed.param.heads": {"en": "heads", "zh": "头数 heads"},
     "speed.param.d": {"en": "d (per head)", "zh": "d（每个头）"},
+    "speed.param.n": {"en": "tokens per sequence n", "zh": "每条序列的 token 数 n"},
     "speed.param.vocab": {"en": "vocabulary size V", "zh": "词表大小 V"},
     "speed.repeats": {"en": "Timed repeats per cell", "zh": "每格计时的重复次数"},
     "speed.budget": {
@@ -187,6 +207,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "skipped. Pick fewer or smaller sizes, or fewer repeats, to measure them.",
         "zh": "一次比赛最多运行 {limit} 秒：会在此之后开始或结束的格子都被跳过了。"
         "少选几个或更小的规模，或减少重复次数，就能测到它们。",
+    },
+    "speed.skipped_rate_note": {
+        "en": "Where pure Python had not yet run a size, its estimate comes from the rate of "
+        "plain-Python arithmetic measured on the project's machine (`core.budget`), applied to "
+        "the step's multiply-adds: it is not a measurement either, and it alone kept those "
+        "cells from running.",
+        "zh": "在纯 Python 还没有跑过任何规模的地方，估计值来自在本项目的机器上实测的纯 Python "
+        "算术速度（`core.budget`），按这一步的乘加次数换算而来：它同样不是实测值，"
+        "这些格子正是因为这个估计才没有运行。",
     },
     "speed.cell.unavailable": {"en": "unavailable", "zh": "不可用"},
     "speed.cell.error": {"en": "error", "zh": "出错"},
@@ -259,6 +288,32 @@ MESSAGES: dict[str, dict[str, str]] = {
         "注意力计算：每层 9 · (past + 1) · (64 + 64 + 20) 次运算（一次查询·键乘积、一次值的加权，"
         "softmax 约 20 次），而每层的矩阵约 350 万次乘加；还有要读取的缓存，每多缓存一个 token "
         "多 45 KiB。所以一步的耗时应当随 `past` 缓慢上升。",
+    },
+    "speed.chart.slope.train_step": {
+        "en": "Each sequence of the batch adds the same products, so the work grows with the "
+        "batch and the lines tend towards a slope of 1, while the AdamW update — the same "
+        "weights whatever the batch — is a fixed cost a step that larger batches share.",
+        "zh": "批里每多一条序列，就多一份同样的矩阵乘法，所以计算量随 batch 增长，"
+        "线的斜率趋近 1；而 AdamW 更新无论 batch 多大都是同样那些权重，"
+        "是每一步的固定开销，batch 越大，分摊得越薄。",
+    },
+    "speed.steps.title": {"en": "Training steps per second", "zh": "每秒训练的步数"},
+    "speed.steps.note": {
+        "en": "1 ÷ the median time of a step: how many such steps a lane would train in a "
+        "second, each on a batch of that size.",
+        "zh": "1 ÷ 每一步耗时的中位数：这条赛道一秒钟能训练多少步，每步都用这个规模的一批数据。",
+    },
+    "speed.steps.faster": {
+        "en": "{lane} trained at {rate} steps a second at {size}, NumPy at {numpy}: {ratio} "
+        "as many steps in the same time.",
+        "zh": "{lane} 在 {size} 上每秒训练 {rate} 步，NumPy 每秒 {numpy} 步："
+        "同样的时间里步数是 NumPy 的 {ratio}。",
+    },
+    "speed.steps.not_faster": {
+        "en": "{lane} trained at {rate} steps a second at {size}, NumPy at {numpy}: {ratio} "
+        "as many, under the {threshold} this page counts as faster.",
+        "zh": "{lane} 在 {size} 上每秒训练 {rate} 步，NumPy 每秒 {numpy} 步："
+        "是 NumPy 的 {ratio}，低于本页算作更快的 {threshold}。",
     },
     "speed.tokens.title": {"en": "Tokens per second", "zh": "每秒处理的 token 数"},
     "speed.tokens.note": {

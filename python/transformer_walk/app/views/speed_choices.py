@@ -68,6 +68,13 @@ CHOICES: dict[str, SizeChoices] = {
         axis_options=(1, 16, 64, 256, 1024),
         axis_default=(1, 64, 256),
     ),
+    # n stops at the learner's 32 positions; pure Python fits its default budget at batch 1
+    "train_step": SizeChoices(
+        fixed_options={"n": (8, 16, 32)},
+        fixed_default={"n": 32},
+        axis_options=(1, 2, 4, 8, 16, 32),
+        axis_default=(1, 8, 32),
+    ),
 }
 
 #: One click's deadline: cells that would start or end later are skipped (``bench.run_benchmark``).

@@ -239,9 +239,17 @@ def measured_at(result: BenchResult) -> str:
     return str(result.meta["finished_at"]).replace("T", " ").removesuffix("+00:00")
 
 
-def any_skipped(result: BenchResult, op: str, why: str) -> bool:
-    """Whether a cell of ``op`` was skipped for ``why`` (``bench.BUDGET`` or ``bench.DEADLINE``)."""
-    return any(c.op == op and c.status == SKIPPED and c.skipped_for == why for c in result.cells)
+def any_skipped(result: BenchResult, op: str, why: str, *, by_rate: bool = False) -> bool:
+    """Whether a cell of ``op`` was skipped for ``why`` (``bench.BUDGET`` or ``bench.DEADLINE``)
+    on an estimate scaled from a measured size, or with ``by_rate`` on ``core.budget``'s rate
+    before pure Python had run any (``OpSpec.python_call_s``): the page explains each apart."""
+    return any(
+        c.op == op
+        and c.status == SKIPPED
+        and c.skipped_for == why
+        and c.estimate_by_rate == by_rate
+        for c in result.cells
+    )
 
 
 def mismatches(result: BenchResult, op: str) -> list[Cell]:
