@@ -27,7 +27,8 @@ def studied(language: str) -> NameHeadStudy:
 
 
 def texts(at: AppTest) -> str:
-    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+    shown = [*at.markdown, *at.caption, *at.info]
+    return "\n".join(m.value for m in shown)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

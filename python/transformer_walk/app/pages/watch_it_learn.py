@@ -179,9 +179,10 @@ def _loss(study: NameHeadStudy) -> int:
     return step
 
 
-def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str | None]:
+def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str, bool]:
     """The learner's sentence when the task's vocabulary holds a name → possessive in its first
-    ``limit`` words (and a note of the words left out), else a generated one (and why)."""
+    ``limit`` words (and a note of the words left out), else a generated one (and why); and
+    whether it is the generated one."""
     parsed = parse(task, current_sentence(), limit)
     if parsed.sentence is not None:
         notes = [t("watch_it_learn.watch.yours")]
@@ -195,24 +196,28 @@ def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str | None
             )
         if parsed.dropped:
             notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
-        return parsed.sentence, join_sentences(notes)
+        return parsed.sentence, join_sentences(notes), False
     example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
+    if not parsed.tokens and not parsed.unknown:  # nothing that reads as a word at all
+        return example, t("watch_it_learn.watch.no_words"), True
     other = next(code for code in LANGUAGES if code != task.language)
     if parse(PronounTask(other), current_sentence()).sentence is not None:
-        return example, t("watch_it_learn.watch.other_data", data=t(DATA_NAMES[other]))
-    return example, t("watch_it_learn.watch.example", hint=HINTS[task.language])
+        return example, t("watch_it_learn.watch.other_data", data=t(DATA_NAMES[other])), True
+    return example, t("watch_it_learn.watch.example", hint=HINTS[task.language]), True
 
 
 def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
     layer, head = study.watched_head
     watched = head_label(layer, head)
     config = study.settings.config
-    sentence, note = _shown_sentence(task, config.max_positions)
+    sentence, note, generated = _shown_sentence(task, config.max_positions)
     reading = read_sentence(study.checkpoints[step], config, task, sentence, training_backend())
     tokens = [label(i, w) for i, w in enumerate(sentence.tokens)]
     query = tokens[sentence.query_position]
     name = tokens[sentence.name_position]
-    if note:
+    if generated:  # the learner's own sentence is not what the model reads: say why, visibly
+        st.info(note, icon=":material/info:")
+    else:
         st.caption(note)
     st.markdown(t("watch_it_learn.watch.sentence", step=step, sentence=" ".join(sentence.tokens)))
     row = reading.weights[layer, head, : sentence.query_position + 1]  # causal: keys ≤ query

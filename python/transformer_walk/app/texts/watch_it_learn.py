@@ -121,6 +121,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{dropped} more are left out.",
         "zh": "模型只有 {limit} 个位置，所以只读你的前 {limit} 个词，其余 {dropped} 个被略去。",
     },
+    "watch_it_learn.watch.no_words": {
+        "en": "The sidebar's text has no words to read, so the model reads a generated sentence.",
+        "zh": "侧边栏中的文本里没有可读的词，所以模型读的是一个生成的句子。",
+    },
     "watch_it_learn.watch.example": {
         "en": "Your sentence has no name followed by *his* or *her* in this vocabulary, so a "
         "generated one is shown. Try e.g. “{hint}”.",
