@@ -254,7 +254,7 @@ def test_the_trained_switch_reads_the_sentence_with_the_trained_learner(
     language: str, sentence: str, shown: str
 ) -> None:
     at = apptest_support.open_page(
-        "self_attention.py", language, sentence=sentence, state={"sam_weights": "trained"},
+        "self_attention.py", language, sentence=sentence, state={"sam_model": "trained"},
         assert_no_exception=True, timeout=120,
     )  # fmt: skip
     body = "\n".join(m.value for m in at.markdown)
@@ -266,6 +266,6 @@ def test_the_trained_switch_reads_the_sentence_with_the_trained_learner(
 def test_the_trained_switch_explains_a_sentence_it_cannot_read() -> None:
     at = apptest_support.open_page(
         "self_attention.py", "en", sentence="the cat saw the cat",
-        state={"sam_weights": "trained"}, assert_no_exception=True, timeout=120,
+        state={"sam_model": "trained"}, assert_no_exception=True, timeout=120,
     )  # fmt: skip
     assert any("The trained model knows 43 words" in i.value for i in at.info)
