@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.topics.learning import inside
 from transformer_walk.models.learner.params import INIT_STD
+from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     FAR,
     GUESS_LOSS,

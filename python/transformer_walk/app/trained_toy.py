@@ -86,6 +86,7 @@ def _trained_reading() -> None:
             int(np.argmax(shown)),
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
+            stacked=True,
         ),
         width="stretch",
     )

@@ -42,17 +42,17 @@ from transformer_walk.topics.learning.name_head import (
     read_sentence,
 )
 from transformer_walk.topics.learning.name_head_claims import (
-    above_guess_claim,
     ablation_claim,
+    above_guess_claim,
     far_claim,
     flat_start_claim,
     gender_claim,
     head_label,
-    share,
     name_head_claim,
     names_apart_claim,
     names_first_claim,
     sentence_claim,
+    share,
     single_head_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
@@ -178,7 +178,7 @@ def _loss(study: NameHeadStudy) -> int:
             step,
             series_order=names,
             step_title=t("watch_it_learn.loss.axis_step"),
-            loss_title=t("watch_it_learn.loss.axis_loss"),
+            loss_title=t("watch_it_learn.loss.axis_loss_log"),
             series_title=t("watch_it_learn.loss.series"),
         ),
         width="stretch",
@@ -232,6 +232,7 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             int(np.argmax(row)),
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
+            stacked=True,
         ),
         width="stretch",
     )
@@ -330,18 +331,19 @@ def _gender_and_distance(study: NameHeadStudy) -> None:
     layer, head = study.watched_head
     watched = head_label(layer, head)
     male, female = (float(w) for w in study.gender_weight[:, layer, head])
-    st.markdown(
-        t(
-            "watch_it_learn.weight.by_gender",
-            head=watched,
-            male=share(male),
-            female=share(female),
-            chance=share(study.chance),
-        )
-    )
     losses = [float(x) for x in study.gender_loss]
     if said := say(gender_claim(watched, male, female, study.chance, losses, GUESS_LOSS)):
-        st.markdown(said)
+        st.markdown(said)  # it gives both numbers
+    else:
+        st.markdown(
+            t(
+                "watch_it_learn.weight.by_gender",
+                head=watched,
+                male=share(male),
+                female=share(female),
+                chance=share(study.chance),
+            )
+        )
     far = float(study.far_weight[layer, head])
     if said := say(far_claim(watched, far, study.far_chance, study.far_count, FAR)):
         st.markdown(said)

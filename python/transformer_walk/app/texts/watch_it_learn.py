@@ -97,7 +97,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "关掉注意力头的检验用的则是训练结束时的模型。",
     },
     "watch_it_learn.loss.axis_step": {"en": "training step", "zh": "训练步数"},
-    "watch_it_learn.loss.axis_loss": {"en": "loss on possessives", "zh": "物主代词上的损失"},
+    "watch_it_learn.loss.axis_loss_log": {
+        "en": "loss on possessives (log scale)",
+        "zh": "物主代词上的损失（对数刻度）",
+    },
     "watch_it_learn.loss.series": {"en": "curve", "zh": "曲线"},
     "watch_it_learn.series.task": {"en": "trained on the task", "zh": "在任务上训练"},
     "watch_it_learn.series.control": {
@@ -142,8 +145,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.watch.other_data": {
         "en": "Your sentence reads as {data}: pick them under “Training data” above to have the "
         "model trained on them read it.",
-        "zh": "你的句子是{data}：在上面的“训练数据”中选择它，"
-        "就能让在这类句子上训练的模型来读它。",
+        "zh": "你的句子是{data}：在上面的“训练数据”中选择它，就能让在这类句子上训练的模型来读它。",
     },
     "watch_it_learn.watch.row_title": {
         "en": "{head}: attention from {query}",
@@ -201,17 +203,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.grid.head": {"en": "head", "zh": "头"},
     # --- inside the weights -----------------------------------------------------------------
     "watch_it_learn.inside.title": {
-        "en": "Inside the weights, before and after",
+        "en": "Inside the model, before and after",
         "zh": "模型内部：训练前后对比",
     },
     "watch_it_learn.inside.body": {
         "en": "The token embedding is learned too: the gradient of the loss on possessives "
         "reaches the rows of the words read up to the query. The possessives themselves come "
         "after the query, so no gradient reaches their rows: *his* and *her* keep their random "
-        "start. Below, the rows in two dimensions (principal component analysis, fitted "
+        "start (only the weight decay shrinks them, by less than 1%). Below, the rows in two "
+        "dimensions (principal component analysis, fitted "
         "separately at each step; the axes have no units), at step 0 and at the last step.",
         "zh": "词向量表也是学出来的：物主代词上损失的梯度会传到查询位置及其之前读到的那些词的行。"
-        "物主代词本身在查询之后，梯度传不到它们的行：「他的」和「她的」一直保持随机初始值。"
+        "物主代词本身在查询之后，梯度传不到它们的行：「他的」和「她的」一直保持随机初始值"
+        "（只有权重衰减让它们缩小了不到 1%）。"
         "下面是各行在二维平面上的投影（主成分分析，每一步单独拟合，坐标轴没有单位），"
         "分别是第 0 步和最后一步。",
     },
@@ -236,13 +240,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$\\big(\\mathrm{LN}_1(e_q)W^Q_h+b^Q_h\\big)\\big(\\mathrm{LN}_1(e_k)W^K_h+b^K_h"
         "\\big)^{\\top}/\\sqrt{d_k}$, with $e$ the word's embedding row and $\\mathrm{LN}_1$ the "
         "first layer's LayerNorm: the score this head would give the two words if positions "
-        "were absent. The real score also adds each token's position vector before the "
-        "LayerNorm.",
+        "were absent. In the model the LayerNorm reads the word's vector plus its position "
+        "vector, so the real score also depends on where the two words stand.",
         "zh": "每个格子：以动词为查询、以另一个词为键，计算 "
         "$\\big(\\mathrm{LN}_1(e_q)W^Q_h+b^Q_h\\big)\\big(\\mathrm{LN}_1(e_k)W^K_h+b^K_h"
         "\\big)^{\\top}/\\sqrt{d_k}$，其中 $e$ 是词向量表中这个词的行，$\\mathrm{LN}_1$ "
         "是第一层的 LayerNorm：如果没有位置信息，这个头就会给这两个词打这个分。"
-        "实际的分数还会在 LayerNorm 之前加上每个 token 的位置向量。",
+        "在模型里，LayerNorm 读到的是词向量加上位置向量，所以实际的分数还取决于两个词所在的位置。",
     },
     "watch_it_learn.scores.later_layer": {
         "en": "The watched head {head} is in layer {layer}: its queries and keys read the first "
@@ -354,7 +358,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "或者别的头。",
     },
     "watch_it_learn.claim.far": {
-        "en": "Even on the {count} held-out sentences whose name is {far} or more tokens before the "
+        "en": "Even on the {count} held-out sentences whose name is {far} or more tokens before "
+        "the "
         "query, {head} puts {weight} of the query's attention on it (uniform there: {chance}): "
         "a head that only looks at the previous token could not do that.",
         "zh": "即使在名字位于查询之前 {far} 个 token 或更远的 {count} 个未参与训练的句子上，"

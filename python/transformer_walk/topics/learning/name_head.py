@@ -5,8 +5,9 @@ The two controls the claims stand beside: the same head in the model trained on 
 (where the name says nothing about the possessive), and the head of the trained model whose final
 weight on the name ended closest to chance. At the end the weight is also split by the name's
 gender and kept for the sentences whose name is FAR or more tokens before the query (where a head
-that looks at the previous token cannot reach it). Switching heads off (``head_mask``) checks what the weights suggest: the loss on
-possessives with the heads that look at the name off, against as many other heads off.
+that looks at the previous token cannot reach it). Switching heads off (``head_mask``) checks
+what the weights suggest: the loss on possessives with the heads that look at the name off,
+against as many other heads off, and how often the model is still right then.
 """
 
 from __future__ import annotations
@@ -283,11 +284,19 @@ def study(
         group_off=off(name_heads(final, chance)),
         others_off=off(other_heads(final, chance)),
         group_off_right=possessive_right(
-            trained.params, config, task, held, backend,
+            trained.params,
+            config,
+            task,
+            held,
+            backend,
             (~name_heads(final, chance)).astype(np.float32),
         ),
-        gender_weight=np.stack([name_weight(trained.params, config, h, backend) for h in by_gender]),
-        gender_loss=np.array([possessive_loss(trained.params, config, h, backend) for h in by_gender]),
+        gender_weight=np.stack(
+            [name_weight(trained.params, config, h, backend) for h in by_gender]
+        ),
+        gender_loss=np.array(
+            [possessive_loss(trained.params, config, h, backend) for h in by_gender]
+        ),
         far_weight=name_weight(trained.params, config, far, backend),
         far_chance=far.chance,
         far_count=len(far.sentences),

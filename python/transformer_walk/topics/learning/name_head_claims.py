@@ -73,7 +73,8 @@ def _name_head_holds(
         said.message == "watch_it_learn.claim.name_head"
         and len(steps) >= 2
         and _found(weights, control, control_max, chance)
-        and dict(said.fields) == _name_head_fields(head, steps, weights, control, control_max, chance)
+        and dict(said.fields)
+        == _name_head_fields(head, steps, weights, control, control_max, chance)
     )
 
 
@@ -317,6 +318,10 @@ def names_first_claim(head: str, names: np.ndarray, nouns: np.ndarray) -> Claim 
     )
 
 
+#: The message for each gender the head alone looks at, written out for the message id check.
+ONLY = {"female": "watch_it_learn.claim.only_female", "male": "watch_it_learn.claim.only_male"}
+
+
 def _one_gender(male: float, female: float, chance: float) -> str | None:
     """The gender whose names alone the head looks at, or None."""
     level = LOOKS_AT_NAME * chance
@@ -353,7 +358,7 @@ def _gender_holds(
         return False
     other_loss = float(losses[0] if gender == "female" else losses[1])
     return (
-        said.message == f"watch_it_learn.claim.only_{gender}"
+        said.message == ONLY[gender]
         and other_loss < BACK_SHARE * guess
         and dict(said.fields) == _gender_fields(head, male, female, chance, other_loss)
     )
@@ -374,14 +379,12 @@ def gender_claim(
     if other_loss >= BACK_SHARE * guess:
         return None
     return Claim(
-        f"watch_it_learn.claim.only_{gender}",
+        ONLY[gender],
         _gender_fields(head, male, female, chance, other_loss),
     )
 
 
-def _far_fields(
-    head: str, weight: float, chance: float, count: int, far: int
-) -> dict[str, object]:
+def _far_fields(head: str, weight: float, chance: float, count: int, far: int) -> dict[str, object]:
     return {
         "head": head,
         "weight": share(weight),
