@@ -108,23 +108,20 @@ def _model_line(study: NameHeadStudy, backend: str) -> None:
     task = PronounTask(study.settings.language)
     count = sum(int(np.prod(s)) for s in param_shapes(config, task.vocab_size).values())
     timing = "watch_it_learn.timing.disk" if study.from_disk else "watch_it_learn.timing.now"
-    st.caption(
-        t(
-            "watch_it_learn.model",
-            layers=config.layers,
-            h=config.h,
-            d_model=config.d_model,
-            d_k=config.d_k,
-            d_ff=config.d_ff,
-            params=f"{count:,}",
-            steps=study.settings.steps,
-            batch=task.batch_size,
-            lr=study.settings.lr,
-            backend=t(f"backend.{backend}"),
-        )
-        + " "
-        + t(timing, seconds=f"{study.seconds:.1f}")
+    model = t(
+        "watch_it_learn.model",
+        layers=config.layers,
+        h=config.h,
+        d_model=config.d_model,
+        d_k=config.d_k,
+        d_ff=config.d_ff,
+        params=f"{count:,}",
+        steps=study.settings.steps,
+        batch=task.batch_size,
+        lr=study.settings.lr,
+        backend=t(f"backend.{backend}"),
     )
+    st.caption(join_sentences([model, t(timing, seconds=f"{study.seconds:.1f}")]))
 
 
 def _task(task: PronounTask) -> None:
