@@ -130,8 +130,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "模型的词表只有 {words} 个词，表外的词被略去：{unknown}。",
     },
     "watch_it_learn.watch.cut": {
-        "en": "The model has $n \\le {limit}$ positions, one per token (here a word is a token), "
-        "so it reads your first {limit} words; {dropped} more are left out.",
+        "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
+        "token; a Chinese token is a whole word such as 旁边的), so it reads your first {limit} "
+        "words; {dropped} more are left out.",
         "zh": "模型最多只有 $n \\le {limit}$ 个位置，每个 token 占一个（这里一个词就是一个 token，"
         "中文的 token 也是整个词，例如“旁边的”），所以只读你的前 {limit} 个词，"
         "其余 {dropped} 个被略去。",
