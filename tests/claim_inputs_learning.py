@@ -11,12 +11,15 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.models.learner.params import INIT_STD
 from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
+    FAR,
     GUESS_LOSS,
     NameHeadSettings,
     NameHeadStudy,
     name_heads,
+    other_heads,
     read_sentence,
     study,
 )
@@ -30,23 +33,83 @@ def trained(language: str = "en") -> NameHeadStudy:
 
 
 def name_heads_over_steps(text: str) -> Iterator[tuple[Any, ...]]:
-    """(head, steps, weights, control weights, chance) for every head, as trained and swapped."""
+    """(head, steps, weights, control weights, control's largest, chance) for every head, as
+    trained and swapped, and with a control head made to look at the name."""
     s = trained()
+    control_max = float(s.control_name_weight[-1].max())
+    task_max = float(s.name_weight[-1].max())
     for (layer, head), _ in np.ndenumerate(s.name_weight[-1]):
         task = [float(w) for w in s.name_weight[:, layer, head]]
         control = [float(w) for w in s.control_name_weight[:, layer, head]]
-        yield (head_label(layer, head), s.steps, task, control, s.chance)
-        yield (head_label(layer, head), s.steps, control, task, s.chance)
+        yield (head_label(layer, head), s.steps, task, control, control_max, s.chance)
+        yield (head_label(layer, head), s.steps, control, task, task_max, s.chance)
+        # another control head looks at the name: the claim must not be made
+        yield (head_label(layer, head), s.steps, task, control, task_max, s.chance)
 
 
 def switch_offs(text: str) -> Iterator[tuple[Any, ...]]:
     """(name heads, base, group off, others off, guess): as measured, and with the two swapped."""
     s = trained()
     group = [head_label(*map(int, i)) for i in np.argwhere(name_heads(s.name_weight[-1], s.chance))]
-    yield (group, s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
-    yield (group, s.base_loss, s.others_off, s.group_off, GUESS_LOSS)
-    yield (group, s.base_loss, s.group_off, s.group_off, GUESS_LOSS)
-    yield ([], s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+    others = int(other_heads(s.name_weight[-1], s.chance).sum())
+    yield (group, others, s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+    yield (group, others, s.base_loss, s.others_off, s.group_off, GUESS_LOSS)
+    yield (group, others, s.base_loss, s.group_off, s.group_off, GUESS_LOSS)
+    yield ([], others, s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+    # fewer other heads than name heads (seven of eight heads look at the name)
+    yield (group * 3, 1, s.base_loss, s.group_off, s.others_off, GUESS_LOSS)
+
+
+def above_guess(text: str) -> Iterator[tuple[Any, ...]]:
+    """(group off, share right, guess) in both languages (zh's group off is above ln 2, en's
+    below), and made up around the levels: above ln 2 but mostly right, below ln 2."""
+    for language in LANGUAGES:
+        s = trained(language)
+        yield (s.group_off, s.group_off_right, GUESS_LOSS)
+    yield (GUESS_LOSS * 1.5, 0.9, GUESS_LOSS)  # mostly right: no claim
+    yield (GUESS_LOSS * 1.5, 0.5, GUESS_LOSS)
+    yield (GUESS_LOSS * 0.9, 0.5, GUESS_LOSS)  # below the coin toss: no claim
+
+
+def genders(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, male weight, female weight, chance, losses by gender, guess) for every head in both
+    languages (zh's heads look at female names only), swapped, and with a high loss."""
+    for language in LANGUAGES:
+        s = trained(language)
+        losses = [float(x) for x in s.gender_loss]
+        for (layer, head), _ in np.ndenumerate(s.name_weight[-1]):
+            male, female = (float(w) for w in s.gender_weight[:, layer, head])
+            label = head_label(layer, head)
+            yield (label, male, female, s.chance, losses, GUESS_LOSS)
+            yield (label, female, male, s.chance, losses[::-1], GUESS_LOSS)
+            yield (label, male, female, s.chance, [GUESS_LOSS, GUESS_LOSS], GUESS_LOSS)
+
+
+def far_names(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, weight on far names, chance there, count, FAR) for every head in both languages,
+    and with no such sentence."""
+    for language in LANGUAGES:
+        s = trained(language)
+        for (layer, head), w in np.ndenumerate(s.far_weight):
+            yield (head_label(layer, head), float(w), s.far_chance, s.far_count, FAR)
+            yield (head_label(layer, head), float(w), s.far_chance, 0, FAR)
+
+
+def start_rows(text: str) -> Iterator[tuple[Any, ...]]:
+    """(step, the watched head's row from the query, INIT_STD) for a sentence of the corpus the
+    task reads, at every checkpoint (only step 0's is flat)."""
+    for language in LANGUAGES:
+        task = PronounTask(language)
+        sentence = parse(task, text).sentence
+        if sentence is None:
+            continue
+        s = trained(language)
+        layer, head = s.watched_head
+        for step in s.steps[:3] + s.steps[-1:]:
+            reading = read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+            row = reading.weights[layer, head, : sentence.query_position + 1]
+            yield (step, row, INIT_STD)
+            yield (step + 1, row, INIT_STD)
 
 
 def single_offs(text: str) -> Iterator[tuple[Any, ...]]:
@@ -110,4 +173,8 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.learning.name_head_claims.sentence_claim": sentence_rows,
     "transformer_walk.topics.learning.name_head_claims.names_apart_claim": separations,
     "transformer_walk.topics.learning.name_head_claims.names_first_claim": score_blocks,
+    "transformer_walk.topics.learning.name_head_claims.above_guess_claim": above_guess,
+    "transformer_walk.topics.learning.name_head_claims.gender_claim": genders,
+    "transformer_walk.topics.learning.name_head_claims.far_claim": far_names,
+    "transformer_walk.topics.learning.name_head_claims.flat_start_claim": start_rows,
 }

@@ -14,6 +14,7 @@ from transformer_walk.models.learner.params import LearnerConfig, init_params
 from transformer_walk.models.learner.reading import read, token_losses
 from transformer_walk.topics.learning import name_head
 from transformer_walk.topics.learning.name_head import (
+    FAR,
     GUESS_LOSS,
     LOOKS_AT_NAME,
     NameHeadSettings,
@@ -22,6 +23,16 @@ from transformer_walk.topics.learning.name_head import (
     other_heads,
     read_sentence,
     study,
+)
+from transformer_walk.topics.learning.name_head_claims import (
+    ONLY,
+    ablation_claim,
+    above_guess_claim,
+    far_claim,
+    flat_start_claim,
+    gender_claim,
+    head_label,
+    name_head_claim,
 )
 from transformer_walk.topics.learning.pronouns import IGNORE, LANGUAGES, PronounTask, parse
 
@@ -173,6 +184,129 @@ def test_the_measurements_are_the_models_own() -> None:
     assert math.isclose(float(np.nanmean(off)), s.single_off[layer, head], rel_tol=1e-3)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_weight_by_gender_and_on_far_names_is_the_models_own(language: str) -> None:
+    """The per-gender and far-name weights, recomputed sentence by sentence by another path."""
+    s = trained(language)
+    task = PronounTask(language)
+    held = held_out(task)
+    config = s.settings.config
+    reading = read(s.params, config, held.inputs, backend="numpy")
+    female = np.array(
+        [sen.tokens[sen.name_position] in task.words.female for sen in held.sentences]
+    )
+    far = np.array([sen.query_position - sen.name_position >= FAR for sen in held.sentences])
+    assert 0 < female.sum() < len(female) and 0 < far.sum() < len(far)
+    for layer, attention in enumerate(reading.attention):  # [B, h, n, n]
+        on_name = np.stack(
+            [attention[b, :, sen.query_position, sen.name_position]
+             for b, sen in enumerate(held.sentences)]
+        )  # fmt: skip  # [B, h]
+        np.testing.assert_allclose(s.gender_weight[0, layer], on_name[~female].mean(0), atol=1e-4)
+        np.testing.assert_allclose(s.gender_weight[1, layer], on_name[female].mean(0), atol=1e-4)
+        np.testing.assert_allclose(s.far_weight[layer], on_name[far].mean(0), atol=1e-4)
+    assert s.far_count == far.sum()
+    queries = np.array([sen.query_position for sen in held.sentences])
+    assert math.isclose(s.far_chance, float(np.mean(1 / (queries[far] + 1))))
+    # with the name heads off: the share where the right possessive beats the other
+    mask = (~name_heads(s.name_weight[-1], s.chance)).astype(np.float32)
+    logits = read(s.params, config, held.inputs, backend="numpy", head_mask=mask).logits
+    his, her = task.ids[task.words.his], task.ids[task.words.her]
+    right = [
+        logits[b, sen.query_position, task.ids[sen.tokens[sen.possessive_position]]]
+        > logits[
+            b,
+            sen.query_position,
+            her if sen.tokens[sen.possessive_position] != task.words.her else his,
+        ]
+        for b, sen in enumerate(held.sentences)
+    ]
+    assert math.isclose(s.group_off_right, float(np.mean(right)))
+
+
+def test_the_possessives_rows_keep_their_random_start() -> None:
+    """No gradient reaches the embedding rows of his and her (they come after the query): only
+    AdamW's weight decay shrinks them, by (1 − lr·decay) a step."""
+    s = trained("en")
+    task = PronounTask("en")
+    rows = [task.ids[task.words.his], task.ids[task.words.her]]
+    start = s.checkpoints[0]["token_embedding"][rows]
+    end = s.params["token_embedding"][rows]
+    shrink = (1 - s.settings.lr * s.settings.config.weight_decay) ** s.settings.steps
+    assert 0.99 < shrink < 1  # "less than 1%"
+    np.testing.assert_allclose(end, start * shrink, rtol=1e-4, atol=1e-7)
+    name = task.ids[task.words.male[0]]  # a name's row does move
+    assert not np.allclose(
+        s.params["token_embedding"][name],
+        s.checkpoints[0]["token_embedding"][name] * shrink,
+        rtol=1e-2,
+    )
+
+
+def test_the_claims_the_review_asked_for() -> None:
+    en, zh = trained("en"), trained("zh")
+    # zh: the watched head looks at female names only and the model still answers his
+    layer, head = zh.watched_head
+    male, female = zh.gender_weight[:, layer, head]
+    said = gender_claim(
+        "H", float(male), float(female), zh.chance, list(zh.gender_loss), GUESS_LOSS
+    )
+    assert said is not None and said.message == ONLY["female"]
+    # en: both genders, no claim
+    layer, head = en.watched_head
+    male, female = en.gender_weight[:, layer, head]
+    assert (
+        gender_claim("H", float(male), float(female), en.chance, list(en.gender_loss), GUESS_LOSS)
+        is None
+    )
+    # the other way round, and not when the neglected gender's answers are poor
+    assert gender_claim("H", 0.9, 0.1, 0.15, [0.001, 0.001], GUESS_LOSS).message == ONLY["male"]  # type: ignore[union-attr]
+    assert gender_claim("H", 0.9, 0.1, 0.15, [0.001, 0.6], GUESS_LOSS) is None
+    # far names: the watched head reaches them in both languages
+    for s in (en, zh):
+        layer, head = s.watched_head
+        said = far_claim("H", float(s.far_weight[layer, head]), s.far_chance, s.far_count, FAR)
+        assert said is not None and said.fields["count"] == s.far_count
+    assert far_claim("H", 0.9, 0.1, 0, FAR) is None
+    assert far_claim("H", 0.9, 0.1, 10, 1) is None  # the previous token: not "far"
+    # the coin toss: zh's group-off loss is above it, en's is not
+    assert above_guess_claim(zh.group_off, zh.group_off_right, GUESS_LOSS) is not None
+    assert above_guess_claim(en.group_off, en.group_off_right, GUESS_LOSS) is None
+    assert above_guess_claim(1.0, 0.9, GUESS_LOSS) is None  # mostly right: not "often wrong"
+    # the others' count is its own, not the name heads'
+    said = ablation_claim(["a", "b", "c"], 1, 0.003, 0.6, 0.003, GUESS_LOSS)
+    assert said is not None and (said.fields["count"], said.fields["others_count"]) == (3, 1)
+    # no control head above the level, with the largest given
+    layer, head = en.watched_head
+    said = name_head_claim(
+        head_label(layer, head), en.steps, list(en.name_weight[:, layer, head]),
+        list(en.control_name_weight[:, layer, head]), float(en.control_name_weight[-1].max()),
+        en.chance,
+    )  # fmt: skip
+    assert (
+        said is not None and said.fields["control_max"] == f"{en.control_name_weight[-1].max():.0%}"
+    )
+    assert name_head_claim("H", en.steps, [0.1, 0.9], [0.1, 0.1], 0.9, en.chance) is None
+
+
+def test_the_start_is_flat_and_only_at_step_0() -> None:
+    s = trained("en")
+    task = PronounTask("en")
+    sentence = parse(task, "in the park tom loves his dog").sentence
+    assert sentence is not None
+    layer, head = s.watched_head
+    rows = {
+        step: read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust").weights[
+            layer, head, : sentence.query_position + 1
+        ]
+        for step in (0, s.steps[-1])
+    }
+    said = flat_start_claim(0, rows[0], 0.02)
+    assert said is not None and said.fields["std"] == "0.02"
+    assert flat_start_claim(s.steps[-1], rows[s.steps[-1]], 0.02) is None
+    assert flat_start_claim(0, np.array([0.9, 0.1]), 0.02) is None
+
+
 def test_reading_one_sentence_gives_its_query_row() -> None:
     s = trained("en")
     task = PronounTask("en")
@@ -194,6 +328,10 @@ def test_the_study_is_kept_and_read_back(tmp_path: Path) -> None:
     assert back.steps == s.steps and back.losses == s.losses and back.seconds == s.seconds
     np.testing.assert_array_equal(back.name_weight, s.name_weight)
     assert back.watched_head == s.watched_head and back.group_off == s.group_off
+    for name in ("gender_weight", "gender_loss", "far_weight"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(s, name))
+    assert (back.far_chance, back.far_count) == (s.far_chance, s.far_count)
+    assert back.group_off_right == s.group_off_right
     for step in s.steps:
         for key, value in s.checkpoints[step].items():
             np.testing.assert_array_equal(back.checkpoints[step][key], value)

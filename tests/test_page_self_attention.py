@@ -3,6 +3,7 @@ numbers checked against attention recomputed here from the toy model's own weigh
 
 from __future__ import annotations
 
+import json
 import math
 from functools import partial
 
@@ -254,18 +255,41 @@ def test_the_trained_switch_reads_the_sentence_with_the_trained_learner(
     language: str, sentence: str, shown: str
 ) -> None:
     at = apptest_support.open_page(
-        "self_attention.py", language, sentence=sentence, state={"sam_weights": "trained"},
+        "self_attention.py", language, sentence=sentence, state={"sam_model": "trained"},
         assert_no_exception=True, timeout=120,
     )  # fmt: skip
     body = "\n".join(m.value for m in at.markdown)
     assert shown in body
     claim = "In this sentence, head" if language == "en" else "在这个句子里，头"
     assert claim in body  # the trained head looks at the name, with the number beside chance
+    # where to look: the row of the word before the possessive, drawn as bars too
+    where = "the looking back happens in the row of" if language == "en" else "“回头看”发生在"
+    assert where in body
+    query = "2 · loves" if language == "en" else "4 · 喜欢"
+    assert query in body
+    masked = (
+        "above the diagonal are masked" if language == "en" else "对角线以上的格子被因果遮罩遮住"
+    )
+    assert masked in body
+    switch = next(r for r in at.radio if r.key == "sam_model")
+    assert switch.label == ("Model parameters" if language == "en" else "模型参数")
+    # the query row's bars: a layer of bars over the token axis of the Watch-it-learn page
+    axis = translate("watch_it_learn.watch.axis_token", language)
+    layers = [
+        layer
+        for c in at.get("vega_lite_chart")
+        for layer in json.loads(c.proto.spec).get("layer", [])
+    ]
+    assert any(
+        layer.get("mark", {}).get("type") == "bar"
+        and layer.get("encoding", {}).get("x", {}).get("title") == axis
+        for layer in layers
+    )
 
 
 def test_the_trained_switch_explains_a_sentence_it_cannot_read() -> None:
     at = apptest_support.open_page(
         "self_attention.py", "en", sentence="the cat saw the cat",
-        state={"sam_weights": "trained"}, assert_no_exception=True, timeout=120,
+        state={"sam_model": "trained"}, assert_no_exception=True, timeout=120,
     )  # fmt: skip
     assert any("The trained model knows 43 words" in i.value for i in at.info)

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.i18n import LANGUAGES, translate
-from transformer_walk.topics.learning.name_head import NameHeadSettings, NameHeadStudy
+from transformer_walk.topics.learning.name_head import GUESS_LOSS, NameHeadSettings, NameHeadStudy
 from transformer_walk.topics.learning.name_head_claims import head_label
 
 import apptest_support
@@ -54,6 +54,44 @@ def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
     assert head_label(layer, head) in body
     assert f"{s.name_weight[-1, layer, head]:.0%}" in body  # the claim's end weight
     assert f"{s.group_off:.3f}" in body  # the switch-off claim
+    male, female = s.gender_weight[:, layer, head]
+    assert f"{male:.0%}" in body and f"{female:.0%}" in body  # the weights by gender
+    assert f"{s.control_name_weight[-1].max():.0%}" in body  # no control head above it
+    assert translate("watch_it_learn.timing.now", language, seconds=f"{s.seconds:.1f}") in body or (
+        translate("watch_it_learn.timing.disk", language, seconds=f"{s.seconds:.1f}") in body
+    )
+
+
+def test_the_english_model_looks_at_both_genders_and_at_far_names() -> None:
+    at = open_page("en")
+    s = studied("en")
+    layer, head = s.watched_head
+    body = texts(at)
+    assert "split by the name's gender" in body  # both numbers, no claim
+    assert "looks almost only at" not in body
+    assert f"Even on the {s.far_count} held-out sentences whose name is 3 or more" in body
+    assert "up to a dozen tokens back" in body
+    assert "even above a coin toss" not in body  # en's group-off loss stays below ln 2
+    assert "Switching off any one head alone leaves the loss" in body
+
+
+def test_the_chinese_model_looks_almost_only_at_female_names() -> None:
+    at = open_page("zh", sentence="小红在家里喜欢她的猫。")
+    s = studied("zh")
+    layer, head = s.watched_head
+    male, female = s.gender_weight[:, layer, head]
+    body = texts(at)
+    said = translate(
+        "watch_it_learn.claim.only_female", "zh", head=head_label(layer, head),
+        male=f"{male:.0%}", female=f"{female:.0%}", chance=f"{s.chance:.0%}",
+        loss=f"{s.gender_loss[0]:.3f}",
+    )  # fmt: skip
+    assert said in body
+    assert s.group_off > GUESS_LOSS and "甚至高于掷硬币" in body  # the coin-toss claim
+    for term in ("因果遮罩", "参数", "均匀水平", "。训练用时"):
+        assert term in body
+    for old in ("因果掩码", "随机水平", "对照组", "全部开启", "*他的*"):
+        assert old not in body
 
 
 def test_the_default_sentence_is_read_at_the_slider_step() -> None:
@@ -64,6 +102,9 @@ def test_the_default_sentence_is_read_at_the_slider_step() -> None:
     body = texts(at)
     assert "Read by the model at step 0: **tom loves his dog**" in body
     assert "In this sentence, head" not in body  # at step 0 no head looks at the name
+    assert "At step 0 this row is nearly flat" in body and "standard deviation 0.02" in body
+    at.select_slider(key=STEP).set_value(5).run()
+    assert "nearly flat" not in texts(at)  # the flat start is said at step 0 only
 
 
 def test_a_chinese_sentence_is_read_by_the_model_trained_on_chinese() -> None:
@@ -82,8 +123,9 @@ def test_a_chinese_sentence_is_read_by_the_model_trained_on_chinese() -> None:
         ("3.14 + 2,000!", "Your sentence has no name followed by"),
         ("Pneumonoultramicroscopicsilicovolcanoconiosis", "Your sentence has no name followed"),
         ("tom loves his dog and " * 90 + "x", "so it reads your first 32 words; 418 more"),
+        ("tom loves his dog and " * 90 + "x", "$n \\le 32$ positions, one per token"),
     ],
-    ids=["repeated", "one word", "digits", "long word", "2000 characters"],
+    ids=["repeated", "one word", "digits", "long word", "2000 characters", "n ≤ 32"],
 )
 def test_any_sentence_gets_a_reading_and_a_reason(sentence: str, note: str) -> None:
     at = open_page("en", sentence=sentence[:2000])

@@ -5,12 +5,13 @@ the claim the numbers allow. Renders ``topics.learning``; holds no math."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from transformer_walk.app import links
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.chart_specs import chart_spec
-from transformer_walk.app.charts import heatmap
+from transformer_walk.app.charts import attention_weights, heatmap
 from transformer_walk.app.i18n import current_language, say, t, translated_radio
 from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
@@ -19,17 +20,17 @@ from transformer_walk.topics.learning.name_head import NameHeadSettings, read_se
 from transformer_walk.topics.learning.name_head_claims import head_label, sentence_claim
 from transformer_walk.topics.learning.pronouns import PronounTask, language_of, parse
 
-WEIGHTS = ("random", "trained")
-WEIGHT_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
+MODELS = ("random", "trained")
+MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
 
 
 def render_switch(key: str) -> None:
     """The radio (session key ``key``) and, with "trained" picked, the trained reading."""
-    links.linked(key, WEIGHTS[0], list(WEIGHTS))
-    names = {w: t(WEIGHT_NAMES[w]) for w in WEIGHTS}  # built in the run: AppTest formats later
+    links.linked(key, MODELS[0], list(MODELS))
+    names = {m: t(MODEL_NAMES[m]) for m in MODELS}  # built in the run: AppTest formats later
     choice = st.radio(
         t("trained_toy.switch"),
-        WEIGHTS,
+        MODELS,
         key=translated_radio(key),
         horizontal=True,
         format_func=names.__getitem__,
@@ -66,11 +67,33 @@ def _trained_reading() -> None:
             value_title=t("trained_toy.weight"), domain=(0.0, 1.0),
         ),
     )  # fmt: skip
+    query = labels[sentence.query_position]
+    st.markdown(
+        t(
+            "trained_toy.where",
+            query=query,
+            possessive=labels[sentence.possessive_position],
+        )
+    )
     row = reading.weights[layer, head]
+    shown = row[: sentence.query_position + 1]  # causal: keys ≤ query
+    st.markdown(f"**{t('watch_it_learn.watch.row_title', head=watched, query=query)}**")
+    st.vega_lite_chart(
+        chart_spec(
+            attention_weights,
+            labels[: sentence.query_position + 1],
+            shown,
+            int(np.argmax(shown)),
+            token_title=t("watch_it_learn.watch.axis_token"),
+            weight_title=t("watch_it_learn.watch.axis_weight"),
+            stacked=True,
+        ),
+        width="stretch",
+    )
     said = say(
         sentence_claim(
             watched,
-            labels[sentence.query_position],
+            query,
             labels[sentence.name_position],
             float(row[sentence.name_position]),
             1.0 / (sentence.query_position + 1),

@@ -87,9 +87,12 @@ def attention_weights(
     *,
     token_title: str,
     weight_title: str,
+    stacked: bool = False,
 ) -> alt.Chart:
     """One bar per key, in sentence order, the largest weight highlighted and labelled. Bars are
-    keyed by position, so a word that occurs twice keeps two bars."""
+    keyed by position, so a word that occurs twice keeps two bars. With ``stacked`` the labels
+    ("3 · his") are set upright on two lines, the position over the word, instead of turned 90°
+    past eight keys (a turned Chinese word reads sideways)."""
     keys = [f"{i}:{token}" for i, token in enumerate(tokens)]
     data = pd.DataFrame(
         {
@@ -100,7 +103,9 @@ def attention_weights(
         }
     )
     strip = "join(slice(split(datum.value, ':'), 1), ':')"  # "3:dog" → "dog"
-    angle = 0 if len(tokens) <= 8 else -90
+    angle = 0 if len(tokens) <= 8 or stacked else -90
+    if stacked:  # "3:3 · his" → ["3", "his"]: two lines
+        strip = f"split({strip}, ' · ')"
     base = alt.Chart(data).encode(
         x=alt.X(
             "key:N", sort=keys, title=token_title,

@@ -10,7 +10,7 @@ import pandas as pd
 
 from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
-CONTROL_HUE = "#f4a259"
+CONTROL_HUE = "#1b9e77"  # teal: apart from the watched model's red
 IDLE_HUE = "#7a7a7a"
 #: The series' colours in order: the level compared with, the watched model, its controls.
 HUES = [MUTED, HIGHLIGHT, CONTROL_HUE, IDLE_HUE]
@@ -46,12 +46,14 @@ def loss_curves(
     series_title: str,
 ) -> alt.LayerChart:
     """The loss per training step (log scale: it falls over three decades), one line per series,
-    the first (the coin toss) dashed; ``frame`` has ``step``, ``loss`` and ``series``."""
+    the first (the coin toss) dashed; ``frame`` has ``step``, ``loss`` and ``series``. The x axis
+    ends at the last step."""
+    last = int(frame["step"].max()) if len(frame) else 1
     lines = (
         alt.Chart(frame)
         .mark_line(strokeWidth=1.5)
         .encode(
-            x=alt.X("step:Q", title=step_title),
+            x=alt.X("step:Q", title=step_title, scale=alt.Scale(domain=[0, last], nice=False)),
             y=alt.Y("loss:Q", title=loss_title, axis=y_axis(loss_title),
                     scale=alt.Scale(type="log")),
             color=alt.Color(
@@ -78,12 +80,15 @@ def weight_over_steps(
     series_title: str,
 ) -> alt.LayerChart:
     """Mean weight on the name at each checkpoint, one line per series: chance (dashed) first,
-    then the watched head and its controls; ``frame`` has ``step``, ``weight`` and ``series``."""
+    then the watched head and its controls, with a point at each checkpoint (not on the dashed
+    level, whose legend symbol would become a blob); ``frame`` has ``step``, ``weight`` and
+    ``series``."""
+    last = int(frame["step"].max()) if len(frame) else 1
     lines = (
         alt.Chart(frame)
-        .mark_line(point=True, strokeWidth=2)
+        .mark_line(strokeWidth=2)
         .encode(
-            x=alt.X("step:Q", title=step_title),
+            x=alt.X("step:Q", title=step_title, scale=alt.Scale(domain=[0, last], nice=False)),
             y=alt.Y("weight:Q", title=weight_title, axis=y_axis(weight_title, format="%"),
                     scale=alt.Scale(domain=[0, 1])),
             color=alt.Color(
@@ -97,7 +102,19 @@ def weight_over_steps(
                      alt.Tooltip("weight:Q", title=weight_title, format=".1%")],
         )
     )  # fmt: skip
-    return (lines + _at_step(step)).properties(height=300, autosize=FIT_WIDTH)
+    points = (
+        lines.mark_point(filled=True, size=18)
+        .encode(
+            color=alt.Color(
+                "series:N",
+                legend=None,
+                scale=alt.Scale(domain=list(series_order), range=HUES[: len(series_order)]),
+            ),
+            strokeDash=alt.StrokeDash("series:N", legend=None),
+        )
+        .transform_filter(alt.FieldOneOfPredicate(field="series", oneOf=list(series_order[1:])))
+    )
+    return (lines + points + _at_step(step)).properties(height=300, autosize=FIT_WIDTH)
 
 
 def ablation_bars(

@@ -46,7 +46,7 @@ QUERY_KEY = "sam_query"
 SIDE_BY_SIDE_KEYS = 16  # keys of the one-query bar chart drawn beside its metrics
 PAIR_I_KEY = "sam_i"
 PAIR_J_KEY = "sam_j"
-TRAINED_KEY = "sam_weights"
+TRAINED_KEY = "sam_model"
 PICKS_FOR_KEY = "sam_picks_for"  # the tokens the token picks above were made for
 MAX_SHOWN = 24  # tokens per heatmap side: beyond this the cells are too small to read
 EXPAND_UP_TO = 6  # write z_i = Σⱼ αᵢⱼ vⱼ term by term for at most this many tokens

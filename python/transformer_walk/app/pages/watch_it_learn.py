@@ -29,10 +29,11 @@ from transformer_walk.app.i18n import (
 )
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.widgets import page_start
-from transformer_walk.models.learner.params import param_shapes
+from transformer_walk.models.learner.params import INIT_STD, param_shapes
 from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     EVAL_SENTENCES,
+    FAR,
     GUESS_LOSS,
     NameHeadSettings,
     NameHeadStudy,
@@ -42,11 +43,16 @@ from transformer_walk.topics.learning.name_head import (
 )
 from transformer_walk.topics.learning.name_head_claims import (
     ablation_claim,
+    above_guess_claim,
+    far_claim,
+    flat_start_claim,
+    gender_claim,
     head_label,
     name_head_claim,
     names_apart_claim,
     names_first_claim,
     sentence_claim,
+    share,
     single_head_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
@@ -64,7 +70,7 @@ SEEDS = [0, 1, 2, 3]
 EXAMPLES = 4
 #: The name of each language's data, written out so that the message id check finds them.
 DATA_NAMES = {"en": "watch_it_learn.data.en", "zh": "watch_it_learn.data.zh"}
-HINTS = {"en": "Anna sees the cat and loves her dog", "zh": "安娜 看见 猫 ， 又 爱 她的 狗"}
+HINTS = {"en": "Anna sees the cat and loves her dog", "zh": "安娜看见猫，又爱她的狗"}
 
 
 def label(position: int, word: str) -> str:
@@ -101,23 +107,21 @@ def _model_line(study: NameHeadStudy, backend: str) -> None:
     config = study.settings.config
     task = PronounTask(study.settings.language)
     count = sum(int(np.prod(s)) for s in param_shapes(config, task.vocab_size).values())
-    st.caption(
-        t(
-            "watch_it_learn.model",
-            layers=config.layers,
-            h=config.h,
-            d_model=config.d_model,
-            d_k=config.d_k,
-            d_ff=config.d_ff,
-            params=f"{count:,}",
-            steps=study.settings.steps,
-            batch=task.batch_size,
-            lr=study.settings.lr,
-            backend=t(f"backend.{backend}"),
-            seconds=f"{study.seconds:.1f}",
-            disk=t("watch_it_learn.from_disk") if study.from_disk else "",
-        )
+    timing = "watch_it_learn.timing.disk" if study.from_disk else "watch_it_learn.timing.now"
+    model = t(
+        "watch_it_learn.model",
+        layers=config.layers,
+        h=config.h,
+        d_model=config.d_model,
+        d_k=config.d_k,
+        d_ff=config.d_ff,
+        params=f"{count:,}",
+        steps=study.settings.steps,
+        batch=task.batch_size,
+        lr=study.settings.lr,
+        backend=t(f"backend.{backend}"),
     )
+    st.caption(join_sentences([model, t(timing, seconds=f"{study.seconds:.1f}")]))
 
 
 def _task(task: PronounTask) -> None:
@@ -171,7 +175,7 @@ def _loss(study: NameHeadStudy) -> int:
             step,
             series_order=names,
             step_title=t("watch_it_learn.loss.axis_step"),
-            loss_title=t("watch_it_learn.loss.axis_loss"),
+            loss_title=t("watch_it_learn.loss.axis_loss_log"),
             series_title=t("watch_it_learn.loss.series"),
         ),
         width="stretch",
@@ -230,6 +234,7 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             int(np.argmax(row)),
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
+            stacked=True,
         ),
         width="stretch",
     )
@@ -248,6 +253,8 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
         sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)
     )
     if said:
+        st.markdown(said)
+    if said := say(flat_start_claim(step, row, INIT_STD)):
         st.markdown(said)
 
 
@@ -294,11 +301,13 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             study.steps,
             [float(w) for w in study.name_weight[:, layer, head]],
             [float(w) for w in study.control_name_weight[:, layer, head]],
+            float(study.control_name_weight[-1].max()),
             study.chance,
         )
     )
     if said:
         st.markdown(said)
+    _gender_and_distance(study)
     index = study.steps.index(step)
     config = study.settings.config
     st.markdown(f"**{t('watch_it_learn.grid.title', step=step)}**")
@@ -316,6 +325,41 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             width=320,
         ),
     )
+
+
+def _gender_and_distance(study: NameHeadStudy) -> None:
+    """The watched head's final weight on the name by the name's gender, and on names far from the
+    query, each beside the claim the numbers allow."""
+    layer, head = study.watched_head
+    watched = head_label(layer, head)
+    male, female = (float(w) for w in study.gender_weight[:, layer, head])
+    losses = [float(x) for x in study.gender_loss]
+    if said := say(gender_claim(watched, male, female, study.chance, losses, GUESS_LOSS)):
+        st.markdown(said)  # it gives both numbers
+    else:
+        st.markdown(
+            t(
+                "watch_it_learn.weight.by_gender",
+                head=watched,
+                male=share(male),
+                female=share(female),
+                chance=share(study.chance),
+            )
+        )
+    far = float(study.far_weight[layer, head])
+    if said := say(far_claim(watched, far, study.far_chance, study.far_count, FAR)):
+        st.markdown(said)
+    else:
+        st.markdown(
+            t(
+                "watch_it_learn.weight.far",
+                head=watched,
+                far=FAR,
+                count=study.far_count,
+                weight=share(far),
+                chance=share(study.far_chance),
+            )
+        )
 
 
 ROLE_NAMES = {
@@ -403,6 +447,7 @@ def _switch_off(study: NameHeadStudy) -> None:
     final = study.name_weight[-1]
     group = [head_label(*map(int, i)) for i in np.argwhere(name_heads(final, study.chance))]
     others = int(other_heads(final, study.chance).sum())
+    others_count = others
     rows = [{"label": t("watch_it_learn.off.none"), "loss": study.base_loss, "kind": "none"}]
     rows += [
         {
@@ -439,7 +484,12 @@ def _switch_off(study: NameHeadStudy) -> None:
     )
     claims = [
         say(single_head_claim(study.single_off, GUESS_LOSS)),
-        say(ablation_claim(group, study.base_loss, study.group_off, study.others_off, GUESS_LOSS)),
+        say(
+            ablation_claim(
+                group, others_count, study.base_loss, study.group_off, study.others_off, GUESS_LOSS
+            )
+        ),
+        say(above_guess_claim(study.group_off, study.group_off_right, GUESS_LOSS)) if group else "",
     ]
     for said in claims:
         if said:

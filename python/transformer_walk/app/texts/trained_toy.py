@@ -1,7 +1,7 @@
 """Words of the random-or-trained switch on the toy pages (prefix ``trained_toy.``)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "trained_toy.switch": {"en": "Weights", "zh": "权重"},
+    "trained_toy.switch": {"en": "Model parameters", "zh": "模型参数"},
     "trained_toy.switch_help": {
         "en": "Random: the toy model above, never trained. Trained: the small Transformer of the "
         "Watch-it-learn page, trained on sentences where a possessive must find its name.",
@@ -19,14 +19,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "*his* or *her*. Your sentence has none in its words: try “Anna sees the cat and "
         "loves her dog”.",
         "zh": "训练后的模型只认识 {words} 个词，并且要读到“名字……他的/她的”这样的结构。"
-        "你的句子里没有：试试“安娜 看见 猫 ， 又 爱 她的 狗”。",
+        "你的句子里没有：试试“安娜看见猫，又爱她的狗”。",
     },
     "trained_toy.reads": {
         "en": "Head {head} of the trained model (the head that learned to look at the name) on "
-        "**{sentence}**: each row a query, each column a key; the causal mask sets the upper "
-        "right to 0.",
+        "**{sentence}**: each row a query, each column a key. The cells above the diagonal "
+        "are masked: the causal mask sets their weights to 0.",
         "zh": "训练后模型的头 {head}（学会了看名字的那个头）读 **{sentence}**："
-        "每行是一个查询，每列是一个键；因果掩码让右上角的权重都为 0。",
+        "每行是一个查询，每列是一个键。对角线以上的格子被因果遮罩遮住，权重都为 0。",
+    },
+    "trained_toy.where": {
+        "en": "Where to look: this model is causal, so the possessive {possessive} is predicted "
+        "at the word before it, and the looking back happens in the row of {query} — not in "
+        "the row of the possessive itself, as in the article's encoder example. The loss only "
+        "ever scored that row, so the other rows mean nothing here. That row, as bars:",
+        "zh": "该看哪里：这是一个因果模型，物主代词 {possessive} 是在它前一个词的位置上预测的，"
+        "所以“回头看”发生在 {query} 这一行，而不是像文章里编码器的例子那样发生在物主代词自己"
+        "那一行。训练时损失只给这一行打过分，其他行在这里没有意义。把这一行画成柱状图：",
     },
     "trained_toy.query": {"en": "query token", "zh": "查询 token"},
     "trained_toy.key": {"en": "key token", "zh": "键 token"},

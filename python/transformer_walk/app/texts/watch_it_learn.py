@@ -11,32 +11,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         "and is trained on this server: every step of gradient descent changes $W^Q$, $W^K$ and "
         "$W^V$ (and every other weight) a little. The task is chosen so that one word can only "
         "be guessed by looking back at another — and you can watch a head learn to do exactly "
-        "that. (From *从词向量到 Transformer*: the projection matrices are updated during "
-        "training and fixed afterwards; what each head does is not set by hand but emerges.)",
+        "that. (As *From word vectors to Transformer* puts it in its own words, the projection "
+        "matrices change while the model trains and stay fixed once it is done.)",
         "zh": "在前面的玩具页面里，$W^Q$、$W^K$、$W^V$ 都是随机的，哪一对 token 被点亮纯属偶然。"
         "这里，一个同类的小 Transformer 从随机权重出发，在这台服务器上训练：梯度下降的每一步"
         "都会把 $W^Q$、$W^K$、$W^V$（以及其他所有权重）改动一点。任务经过专门设计：某个词只有"
         "回头看另一个词才能猜出来——你可以亲眼看到一个注意力头学会这件事。"
-        "（参见《从词向量到 Transformer》：投影矩阵在训练中不断更新、训练后固定；"
-        "每个头的分工不是人为指定的，而是在训练中自己形成的。）",
+        "（参见《从词向量到 Transformer》：投影矩阵在训练时不断调整，训练结束后就不再改变。"
+        "哪个头去做哪件事，并没有人事先安排，下面可以看到它是怎样在训练中出现的。）",
     },
     "watch_it_learn.model": {
-        "en": "The model: decoder-only, {layers} layers × {h} heads, d_model = {d_model}, "
-        "d_k = {d_k}, FFN width {d_ff}, Pre-LN, causal mask, learned positions; {params} "
-        "weights. Trained {steps} steps of AdamW (batch {batch}, learning rate {lr}) on "
-        "{backend} in {seconds} s{disk}.",
-        "zh": "模型：仅解码器结构，{layers} 层 × {h} 个头，d_model = {d_model}，d_k = {d_k}，"
-        "FFN 宽度 {d_ff}，Pre-LN，因果掩码，可学习的位置向量；共 {params} 个权重。"
-        "用 AdamW 训练 {steps} 步（批大小 {batch}，学习率 {lr}），后端 {backend}，用时 {seconds} 秒"
-        "{disk}。",
+        "en": "The model: decoder-only, {layers} layers, $h = {h}$ heads, "
+        "$d_{{\\text{{model}}}} = {d_model}$, $d_k = d_{{\\text{{model}}}}/h = {d_k}$, FFN width "
+        "{d_ff}, Pre-LN, causal mask, learned positions; {params} parameters. Trained {steps} "
+        "steps of AdamW (batch {batch}, learning rate {lr}) on {backend}.",
+        "zh": "模型：仅解码器结构，{layers} 层，$h = {h}$ 个头，"
+        "$d_{{\\text{{model}}}} = {d_model}$，$d_k = d_{{\\text{{model}}}}/h = {d_k}$，"
+        "FFN 宽度 {d_ff}，Pre-LN，因果遮罩，可学习的位置向量；共 {params} 个参数。"
+        "用 AdamW 训练 {steps} 步（批大小 {batch}，学习率 {lr}），后端 {backend}。",
     },
-    "watch_it_learn.from_disk": {
-        "en": " (read back from this server's disk cache)",
-        "zh": "（从本服务器的磁盘缓存读回）",
+    "watch_it_learn.timing.now": {
+        "en": "Trained just now in {seconds} s.",
+        "zh": "训练用时 {seconds} 秒。",
+    },
+    "watch_it_learn.timing.disk": {
+        "en": "Trained in {seconds} s earlier; read back from the disk cache.",
+        "zh": "训练用时 {seconds} 秒（本次直接读取缓存结果）。",
     },
     "watch_it_learn.progress": {
         "en": "Training the task and its control: step {step} of {steps}…",
-        "zh": "正在训练任务及其对照组：第 {step} / {steps} 步……",
+        "zh": "正在训练任务和对照任务：第 {step} / {steps} 步……",
     },
     # --- the task ---------------------------------------------------------------------------
     "watch_it_learn.task.title": {"en": "The task", "zh": "任务"},
@@ -46,14 +50,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "— *his* or *her* — that agrees with the name and with nothing else. The model is "
         "scored only where the possessive is predicted. It is a causal language model, so the "
         "possessive is predicted at the position **before** it (the verb just before it): that "
-        "query is the one whose attention we watch. Its answer depends on a token several "
-        "places back.",
+        "query is the one whose attention we watch. Its answer depends on the name, which can "
+        "be right before it or up to a dozen tokens back.",
         "zh": "句子由一个只有 {words} 个词的小词表生成：一个名字（一半男性、一半女性）、"
-        "动词、宾语、只起干扰作用的地点短语，最后是一个物主代词——*他的* 或 *她的*——"
+        "动词、宾语、只起干扰作用的地点短语，最后是一个物主代词——「他的」或「她的」——"
         "它只与名字的性别一致，"
-        "与其他任何词都无关。模型只在预测物主代词的位置计损失。这是一个因果语言模型，"
+        "与其他任何词都无关。模型只在预测物主代词的位置计算损失。这是一个因果语言模型，"
         "物主代词是在它**前一个**位置（紧挨着它的动词）上被预测的：我们观察的正是这个查询位置的"
-        "注意力。它的答案取决于好几个位置之前的一个 token。",
+        "注意力。它的答案取决于名字，而名字可能就在它前面，也可能在它之前多达十几个 token 的地方。",
     },
     "watch_it_learn.task.col.sentence": {"en": "generated sentence", "zh": "生成的句子"},
     "watch_it_learn.task.col.name": {"en": "name", "zh": "名字"},
@@ -67,10 +71,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.data.zh": {"en": "Chinese sentences", "zh": "中文句子"},
     "watch_it_learn.seed": {"en": "Seed", "zh": "随机种子"},
     "watch_it_learn.seed_help": {
-        "en": "Another seed: other random initial weights and other sentences. Which head "
-        "learns the job changes; that some head does, does not.",
-        "zh": "换一个种子：初始权重和句子都换一批。学会这件事的是哪个头会变；"
-        "但总会有头学会，这一点不变。",
+        "en": "Another seed: other random initial weights and other sentences, so another "
+        "head may be the one that learns to look at the name. The page says what each seed's "
+        "model did.",
+        "zh": "换一个种子：初始权重和句子都换一批，学会看名字的可能是另一个头。"
+        "每个种子的模型实际做了什么，页面上都会照实说明。",
     },
     # --- the loss --------------------------------------------------------------------------
     "watch_it_learn.loss.title": {
@@ -79,24 +84,32 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.loss.body": {
         "en": "Cross-entropy on the possessive, step by step, for the task and for its "
-        "**control**: the same sentences with *his* or *her* drawn at random, so that the name "
-        "says nothing about it. The control cannot beat a coin toss, ln 2 ≈ {guess}. The "
-        "slider picks a checkpoint: every chart below shows the model as it was at that step.",
-        "zh": "每一步在物主代词上的交叉熵，分别对应任务和它的**对照组**：句子完全一样，但 *他的* / "
-        "*她的* 随机抽取，名字对它毫无提示。对照组不可能比掷硬币更好，即 ln 2 ≈ {guess}。"
-        "滑块选择一个检查点：下面所有图表显示的都是模型在那一步时的样子。",
+        "**control task**: the same sentences with *his* or *her* drawn at random, so that the "
+        "name says nothing about it. The control cannot beat a coin toss, ln 2 ≈ {guess}. The "
+        "slider picks a checkpoint. It moves the vertical line on the two curves, and the "
+        "sentence's attention, the model's answer and the grid of every head below show the "
+        "model at that step. The embedding maps and the score matrices always compare step 0 "
+        "with the last step, and the switch-offs test the model at the end of training.",
+        "zh": "每一步在物主代词上的交叉熵，分别对应任务和它的**对照任务**：句子完全一样，但「他的」"
+        "/「她的」随机抽取，名字对它毫无提示。对照任务不可能比掷硬币更好，即 ln 2 ≈ {guess}。"
+        "滑块选择一个检查点：它移动两张曲线图上的竖线，下面句子的注意力、模型的回答和所有头的"
+        "网格图都显示模型在那一步时的样子。词向量图和分数矩阵始终对比第 0 步和最后一步，"
+        "关掉注意力头的检验用的则是训练结束时的模型。",
     },
     "watch_it_learn.loss.axis_step": {"en": "training step", "zh": "训练步数"},
-    "watch_it_learn.loss.axis_loss": {"en": "loss on possessives", "zh": "物主代词上的损失"},
-    "watch_it_learn.loss.series": {"en": "model", "zh": "模型"},
+    "watch_it_learn.loss.axis_loss_log": {
+        "en": "loss on possessives (log scale)",
+        "zh": "物主代词上的损失（对数刻度）",
+    },
+    "watch_it_learn.loss.series": {"en": "curve", "zh": "曲线"},
     "watch_it_learn.series.task": {"en": "trained on the task", "zh": "在任务上训练"},
     "watch_it_learn.series.control": {
-        "en": "control (possessive random)",
-        "zh": "对照组（物主代词随机）",
+        "en": "control task (possessive random)",
+        "zh": "对照任务（物主代词随机）",
     },
     "watch_it_learn.loss.guess": {"en": "coin toss: ln 2", "zh": "掷硬币：ln 2"},
     # --- the scrubber ----------------------------------------------------------------------
-    "watch_it_learn.watch.title": {"en": "One head, step by step", "zh": "一个头，一步一步"},
+    "watch_it_learn.watch.title": {"en": "One head, step by step", "zh": "逐步观察一个头"},
     "watch_it_learn.watch.body": {
         "en": "Move the slider through the checkpoints. Watched: head **{head}**, the one that "
         "ends with the most weight on the name (heads are named L·H: layer, head, from 1).",
@@ -117,9 +130,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "模型的词表只有 {words} 个词，表外的词被略去：{unknown}。",
     },
     "watch_it_learn.watch.cut": {
-        "en": "The model has {limit} positions, so it reads your first {limit} words; "
-        "{dropped} more are left out.",
-        "zh": "模型只有 {limit} 个位置，所以只读你的前 {limit} 个词，其余 {dropped} 个被略去。",
+        "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
+        "token; a Chinese token is a whole word such as 旁边的), so it reads your first {limit} "
+        "words; {dropped} more are left out.",
+        "zh": "模型最多只有 $n \\le {limit}$ 个位置，每个 token 占一个（这里一个词就是一个 token，"
+        "中文的 token 也是整个词，例如“旁边的”），所以只读你的前 {limit} 个词，"
+        "其余 {dropped} 个被略去。",
     },
     "watch_it_learn.watch.no_words": {
         "en": "The sidebar's text has no words to read, so the model reads a generated sentence.",
@@ -134,8 +150,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.watch.other_data": {
         "en": "Your sentence reads as {data}: pick them under “Training data” above to have the "
         "model trained on them read it.",
-        "zh": "你的句子属于{data}：在上面的“训练数据”中选择它，"
-        "就能让在这类句子上训练的模型来读它。",
+        "zh": "你的句子是{data}：在上面的“训练数据”中选择它，就能让在这类句子上训练的模型来读它。",
     },
     "watch_it_learn.watch.row_title": {
         "en": "{head}: attention from {query}",
@@ -148,7 +163,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.watch.axis_weight": {"en": "attention weight", "zh": "注意力权重"},
     "watch_it_learn.watch.probs": {
         "en": "At {query} the model gives *{his}* {p_his} and *{her}* {p_her}.",
-        "zh": "在 {query} 处，模型给 *{his}* 的概率是 {p_his}，给 *{her}* 的是 {p_her}。",
+        "zh": "在 {query} 处，模型给「{his}」的概率是 {p_his}，给「{her}」的是 {p_her}。",
     },
     "watch_it_learn.weight.title": {
         "en": "Weight on the name, over training",
@@ -157,20 +172,34 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.weight.body": {
         "en": "Averaged over {count} held-out sentences: the query's attention on the name. "
         "Beside it, the controls: the same head in the control model, the head of the trained "
-        "model that moved least ({idle}), and chance — the weight a head gives when it spreads "
-        "evenly over the tokens it may see.",
+        "model whose final weight on the name ended closest to uniform ({idle}), and uniform — "
+        "the weight a head gives when it spreads evenly over the tokens it may see. Lines that "
+        "stay at uniform lie on top of each other: hover over them to tell them apart.",
         "zh": "在 {count} 个未参与训练的句子上取平均：查询位置放在名字上的注意力。"
-        "旁边是对照：对照模型中的同一个头、训练后模型里变化最小的头（{idle}），以及随机水平——"
-        "一个头把注意力平均分给它能看到的所有 token 时得到的权重。",
+        "旁边是对照：对照模型中的同一个头、训练后模型里最终放在名字上的权重最接近均匀水平的头"
+        "（{idle}），以及均匀水平——一个头把注意力平均分给它能看到的所有 token 时得到的权重。"
+        "停在均匀水平附近的几条线会互相重叠：把鼠标移到线上就能分辨。",
     },
     "watch_it_learn.weight.axis": {"en": "mean weight on the name", "zh": "名字上的平均权重"},
     "watch_it_learn.weight.watched": {"en": "{head}, trained", "zh": "{head}（任务模型）"},
     "watch_it_learn.weight.control": {"en": "{head}, control model", "zh": "{head}（对照模型）"},
     "watch_it_learn.weight.idle": {
-        "en": "{head}, trained (moved least)",
-        "zh": "{head}（任务模型，变化最小）",
+        "en": "{head}, trained (ended closest to uniform)",
+        "zh": "{head}（任务模型，最终最接近均匀水平）",
     },
-    "watch_it_learn.weight.chance": {"en": "chance", "zh": "随机水平"},
+    "watch_it_learn.weight.chance": {"en": "uniform", "zh": "均匀水平"},
+    "watch_it_learn.weight.by_gender": {
+        "en": "At the end, {head}'s weight on the name, split by the name's gender (held-out "
+        "sentences): {male} on male names, {female} on female names (uniform: {chance}).",
+        "zh": "训练结束时，按名字的性别分开（未参与训练的句子）：{head} 放在男性名字上的权重是 "
+        "{male}，放在女性名字上的是 {female}（均匀水平：{chance}）。",
+    },
+    "watch_it_learn.weight.far": {
+        "en": "On the {count} held-out sentences whose name is {far} or more tokens before the "
+        "query, {head} puts {weight} on the name (uniform there: {chance}).",
+        "zh": "在名字位于查询之前 {far} 个 token 或更远的 {count} 个未参与训练的句子上，"
+        "{head} 放在名字上的权重是 {weight}（这些句子的均匀水平：{chance}）。",
+    },
     "watch_it_learn.grid.title": {
         "en": "Every head at step {step}: weight on the name",
         "zh": "第 {step} 步每个头放在名字上的权重",
@@ -179,21 +208,25 @@ MESSAGES: dict[str, dict[str, str]] = {
     "watch_it_learn.grid.head": {"en": "head", "zh": "头"},
     # --- inside the weights -----------------------------------------------------------------
     "watch_it_learn.inside.title": {
-        "en": "Inside the weights, before and after",
-        "zh": "权重内部：训练前后对比",
+        "en": "Inside the model, before and after",
+        "zh": "模型内部：训练前后对比",
     },
     "watch_it_learn.inside.body": {
         "en": "The token embedding is learned too: the gradient of the loss on possessives "
-        "reaches the rows of the words that were read. Below, its rows in two dimensions "
-        "(principal component analysis, fitted separately at each step; the axes have no "
-        "units), at step 0 and at the last step.",
-        "zh": "词向量表也是学出来的：物主代词上损失的梯度会传到被读到的那些词的行。"
-        "下面是它的各行在二维平面上的投影（主成分分析，每一步单独拟合，坐标轴没有单位），"
+        "reaches the rows of the words read up to the query. The possessives themselves come "
+        "after the query, so no gradient reaches their rows: *his* and *her* keep their random "
+        "start (only the weight decay shrinks them, by less than 1%). Below, the rows in two "
+        "dimensions (principal component analysis, fitted "
+        "separately at each step; the axes have no units), at step 0 and at the last step.",
+        "zh": "词向量表也是学出来的：物主代词上损失的梯度会传到查询位置及其之前读到的那些词的行。"
+        "物主代词本身在查询之后，梯度传不到它们的行：「他的」和「她的」一直保持随机初始值"
+        "（只有权重衰减让它们缩小了不到 1%）。"
+        "下面是各行在二维平面上的投影（主成分分析，每一步单独拟合，坐标轴没有单位），"
         "分别是第 0 步和最后一步。",
     },
     "watch_it_learn.inside.map": {
         "en": "step {step} ({explained} of the variance shown)",
-        "zh": "第 {step} 步（图中保留了 {explained} 的方差）",
+        "zh": "第 {step} 步（前两个主成分占方差的 {explained}）",
     },
     "watch_it_learn.inside.role": {"en": "word", "zh": "词类"},
     "watch_it_learn.role.male": {"en": "male name", "zh": "男性名字"},
@@ -209,11 +242,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.scores.body": {
         "en": "Each cell: a verb as the query against a word as the key, "
-        "(LN(e_q) $W^Q_h$)·(LN(e_k) $W^K_h$) / √d_k with the first layer's LayerNorm and biases, "
-        "positions left out — so it is the word's part of the score, not the whole score.",
+        "$\\big(\\mathrm{LN}_1(e_q)W^Q_h+b^Q_h\\big)\\big(\\mathrm{LN}_1(e_k)W^K_h+b^K_h"
+        "\\big)^{\\top}/\\sqrt{d_k}$, with $e$ the word's embedding row and $\\mathrm{LN}_1$ the "
+        "first layer's LayerNorm: the score this head would give the two words if positions "
+        "were absent. In the model the LayerNorm reads the word's vector plus its position "
+        "vector, so the real score also depends on where the two words stand.",
         "zh": "每个格子：以动词为查询、以另一个词为键，计算 "
-        "(LN(e_q) $W^Q_h$)·(LN(e_k) $W^K_h$) / √d_k（含第一层的 LayerNorm 和偏置，"
-        "不含位置）——这是分数中来自词本身的部分，不是完整的分数。",
+        "$\\big(\\mathrm{LN}_1(e_q)W^Q_h+b^Q_h\\big)\\big(\\mathrm{LN}_1(e_k)W^K_h+b^K_h"
+        "\\big)^{\\top}/\\sqrt{d_k}$，其中 $e$ 是词向量表中这个词的行，$\\mathrm{LN}_1$ "
+        "是第一层的 LayerNorm：如果没有位置信息，这个头就会给这两个词打这个分。"
+        "在模型里，LayerNorm 读到的是词向量加上位置向量，所以实际的分数还取决于两个词所在的位置。",
     },
     "watch_it_learn.scores.later_layer": {
         "en": "The watched head {head} is in layer {layer}: its queries and keys read the first "
@@ -223,7 +261,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.scores.step": {"en": "step {step}", "zh": "第 {step} 步"},
     "watch_it_learn.scores.query": {"en": "query word", "zh": "查询词"},
-    "watch_it_learn.scores.key": {"en": "key word", "zh": "键词"},
+    "watch_it_learn.scores.key": {"en": "key word", "zh": "作为键的词"},
     "watch_it_learn.scores.value": {"en": "score", "zh": "分数"},
     "watch_it_learn.claim.names_apart": {
         "en": "Male and female names moved apart: their separation in the embedding (the "
@@ -235,9 +273,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "这个比值是 {control_before} → {control_after}。",
     },
     "watch_it_learn.claim.names_first": {
-        "en": "After training, for each of the {rows} verbs, {head} scores every name above "
-        "every noun.",
-        "zh": "训练后，对这 {rows} 个动词中的每一个，{head} 给每个名字的分数都高于任何名词。",
+        "en": "After training, for each of the {rows} verbs shown, {head} scores every name "
+        "shown above every noun shown.",
+        "zh": "训练后，对图中这 {rows} 个动词中的每一个，{head} 给图中每个名字的分数都高于"
+        "图中任何一个名词。",
     },
     # --- switching heads off ---------------------------------------------------------------
     "watch_it_learn.off.title": {"en": "Switch heads off", "zh": "关掉注意力头"},
@@ -248,7 +287,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "然后重新测量训练后模型在物主代词上的损失。",
     },
     "watch_it_learn.off.axis": {"en": "loss on possessives", "zh": "物主代词上的损失"},
-    "watch_it_learn.off.none": {"en": "all heads on", "zh": "全部开启"},
+    "watch_it_learn.off.none": {"en": "all heads on", "zh": "所有头都开着"},
     "watch_it_learn.off.one": {"en": "{head} off", "zh": "关掉 {head}"},
     "watch_it_learn.off.group": {
         "en": "the {count} name heads off",
@@ -261,35 +300,37 @@ MESSAGES: dict[str, dict[str, str]] = {
         "picture of the weights alone; and the work is often shared, so several heads may learn "
         "the same job.",
         "zh": "文章也提醒过：注意力权重不等于语言学上的事实。"
-        "这里的依据是关掉头之后的损失和对照任务，而不只是权重的图；而且这份工作常常由几个头分担，多个头可能学会同一件事。",
+        "这里的依据是关掉头之后的损失和对照任务，而不只是权重的图；而且这件事常常由几个头"
+        "分担，多个头可能学会同一件事。",
     },
     # --- claims ----------------------------------------------------------------------------
     "watch_it_learn.claim.name_head": {
         "en": "Head {head} went from {start} of the query's attention on the name at step 0 to "
-        "{end} after {steps} steps (chance: {chance}). The same head trained on the control "
-        "task ends at {control}: it looks at the name only when the name tells it something.",
+        "{end} after {steps} steps (uniform: {chance}). The same head trained on the control "
+        "task ends at {control}, and no head of the control model ends above {control_max}: "
+        "the heads look at the name only when the name tells them something.",
         "zh": "头 {head} 在第 0 步时把查询位置注意力的 {start} 放在名字上，训练 {steps} 步后变为 "
-        "{end}（随机水平：{chance}）。在对照任务上训练的同一个头最后只有 {control}："
-        "只有当名字带有信息时，它才会去看名字。",
+        "{end}（均匀水平：{chance}）。在对照任务上训练的同一个头最后只有 {control}，"
+        "对照模型中也没有哪个头最后超过 {control_max}：只有当名字带有信息时，头才会去看名字。",
     },
     "watch_it_learn.claim.ablation_back": {
         "en": "Switching off the {count} heads that look at the name ({heads}) raises the loss "
-        "on possessives from {base} to {group} — a coin toss is {guess}. Switching off {count} "
-        "other heads instead: {others}.",
+        "on possessives from {base} to {group} — a coin toss is {guess}. Switching off "
+        "{others_count} other heads instead: {others}.",
         "zh": "关掉看名字的 {count} 个头（{heads}），物主代词上的损失从 {base} 升到 {group}——"
-        "掷硬币是 {guess}。换成关掉另外 {count} 个头：{others}。",
+        "掷硬币是 {guess}。换成关掉另外 {others_count} 个头：{others}。",
     },
     "watch_it_learn.claim.ablation_kept": {
         "en": "Even with the {count} heads that look at the name ({heads}) off, the loss on "
         "possessives stays at {group} (all heads on: {base}; a coin toss: {guess}): the model "
         "finds the name another way too.",
         "zh": "即使关掉看名字的 {count} 个头（{heads}），物主代词上的损失仍是 {group}"
-        "（全部开启：{base}；掷硬币：{guess}）：模型还有别的途径找到名字。",
+        "（所有头都开着：{base}；掷硬币：{guess}）：模型还有别的途径找到名字。",
     },
     "watch_it_learn.claim.no_single_head": {
-        "en": "No single head is indispensable: with any one head off the loss is at most "
-        "{loss} ({head} off).",
-        "zh": "没有哪一个头是不可缺少的：任意关掉一个头，损失最多是 {loss}（关掉 {head} 时）。",
+        "en": "Switching off any one head alone leaves the loss on possessives at most {loss} "
+        "({head} off).",
+        "zh": "单独关掉任何一个头，物主代词上的损失最多只到 {loss}（关掉 {head} 时）。",
     },
     "watch_it_learn.claim.single_head": {
         "en": "Switching off {head} alone raises the loss on possessives to {loss}.",
@@ -297,8 +338,53 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.claim.your_sentence": {
         "en": "In this sentence, head {head} puts {weight} of the attention from {query} on "
-        "{name} (chance: {chance}).",
-        "zh": "在这个句子里，头 {head} 把 {query} 的注意力中的 {weight} 放在 {name} 上"
-        "（随机水平：{chance}）。",
+        "{name} (uniform: {chance}).",
+        "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力有 {weight} 落在 {name} 上"
+        "（均匀水平：{chance}）。",
+    },
+    "watch_it_learn.claim.only_female": {
+        "en": "{head} looks almost only at female names: {female} of the query's attention on a "
+        "female name, {male} on a male one (uniform: {chance}). Yet after male names the "
+        "model's loss is only {loss}: it answers *his* although this head finds no female name "
+        "there, so the absence of a female name, or another head, is what it answers from.",
+        "zh": "{head} 几乎只看女性名字：查询位置的注意力有 {female} 落在女性名字上，落在男性名字上"
+        "的只有 {male}（均匀水平：{chance}）。可是在男性名字之后，模型的损失也只有 {loss}："
+        "这个头在那里找不到女性名字，模型照样答出「他的」——它依据的是“没有女性名字”这一点，"
+        "或者别的头。",
+    },
+    "watch_it_learn.claim.only_male": {
+        "en": "{head} looks almost only at male names: {male} of the query's attention on a male "
+        "name, {female} on a female one (uniform: {chance}). Yet after female names the model's "
+        "loss is only {loss}: it answers *her* although this head finds no male name there, so "
+        "the absence of a male name, or another head, is what it answers from.",
+        "zh": "{head} 几乎只看男性名字：查询位置的注意力有 {male} 落在男性名字上，落在女性名字上"
+        "的只有 {female}（均匀水平：{chance}）。可是在女性名字之后，模型的损失也只有 {loss}："
+        "这个头在那里找不到男性名字，模型照样答出「她的」——它依据的是“没有男性名字”这一点，"
+        "或者别的头。",
+    },
+    "watch_it_learn.claim.far": {
+        "en": "Even on the {count} held-out sentences whose name is {far} or more tokens before "
+        "the "
+        "query, {head} puts {weight} of the query's attention on it (uniform there: {chance}): "
+        "a head that only looks at the previous token could not do that.",
+        "zh": "即使在名字位于查询之前 {far} 个 token 或更远的 {count} 个未参与训练的句子上，"
+        "{head} 仍有 {weight} 的注意力落在名字上（这些句子的均匀水平：{chance}）："
+        "只看前一个 token 的头做不到这一点。",
+    },
+    "watch_it_learn.claim.above_guess": {
+        "en": "With them off the loss, {group}, is even above a coin toss's {guess}: instead of "
+        "falling back to even odds, the model keeps answering with confidence and gets the "
+        "possessive right on only {right} of the held-out sentences.",
+        "zh": "关掉它们之后，损失 {group} 甚至高于掷硬币的 {guess}：模型并没有退回到各占一半的"
+        "猜测，而是照样很有把握地作答，却只在 {right} 的未参与训练的句子上答对物主代词。",
+    },
+    "watch_it_learn.claim.flat_start": {
+        "en": "At step 0 this row is nearly flat, from {low} to {high}: the learner's weights "
+        "start with standard deviation {std}, so every score is close to 0 and softmax spreads "
+        "the attention almost evenly. The toy pages' random matrices are far larger, which is "
+        "why some pairs light up there without any training.",
+        "zh": "第 0 步时这一行几乎是平的，在 {low} 到 {high} 之间：这个模型的参数初始化时标准差"
+        "只有 {std}，所有分数都接近 0，softmax 就把注意力几乎平均分开。前面玩具页面的随机矩阵"
+        "要大得多，所以那里不经训练也会有某些词对被点亮。",
     },
 }

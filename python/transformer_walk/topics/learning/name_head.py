@@ -2,9 +2,12 @@
 every checkpoint, how much each head's attention from the possessive's query goes to the name.
 
 The two controls the claims stand beside: the same head in the model trained on the control task
-(where the name says nothing about the possessive), and the head of the trained model that moved
-least. Switching heads off (``head_mask``) checks what the weights suggest: the loss on
-possessives with the heads that look at the name off, against as many other heads off.
+(where the name says nothing about the possessive), and the head of the trained model whose final
+weight on the name ended closest to chance. At the end the weight is also split by the name's
+gender and kept for the sentences whose name is FAR or more tokens before the query (where a head
+that looks at the previous token cannot reach it). Switching heads off (``head_mask``) checks
+what the weights suggest: the loss on possessives with the heads that look at the name off,
+against as many other heads off, and how often the model is still right then.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ EVAL_SEED = 10**6
 LOOKS_AT_NAME = 2.0
 #: Guessing "his" or "her" at even odds: the loss a model that ignores the name can reach.
 GUESS_LOSS = math.log(2)
+#: A name this many tokens or more before the query is out of reach of a previous-token head.
+FAR = 3
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,12 @@ class NameHeadStudy:
     base_loss: float  # … with every head on
     group_off: float  # … with every head that looks at the name off
     others_off: float  # … with as many of the other heads off (the least name-looking ones)
+    group_off_right: float  # share of held-out sentences answered right with the group off
+    gender_weight: np.ndarray  # [2, layers, h]: final weight on the name, male names, female ones
+    gender_loss: np.ndarray  # [2]: the trained model's held-out loss after male, female names
+    far_weight: np.ndarray  # [layers, h]: final weight on names ≥ FAR tokens before the query
+    far_chance: float  # chance on those sentences
+    far_count: int  # how many held-out sentences those are
     params: Params  # the trained model's at the end
     checkpoints: dict[int, Params]  # the trained model's at each checkpoint step
     seconds: float  # the task's training, measured (the control's is not counted)
@@ -126,6 +137,19 @@ class Held:
     targets: np.ndarray  # [B, n]: the possessive at the query, -100 elsewhere
     names: np.ndarray  # [B]
     queries: np.ndarray  # [B]
+    female: np.ndarray  # [B] bool: the name is female
+
+    def subset(self, keep: np.ndarray) -> Held:
+        """The sentences where ``keep`` [B] is True."""
+        keep = np.asarray(keep, dtype=bool)
+        return Held(
+            [s for s, k in zip(self.sentences, keep, strict=True) if k],
+            self.inputs[keep],
+            self.targets[keep],
+            self.names[keep],
+            self.queries[keep],
+            self.female[keep],
+        )
 
     @property
     def chance(self) -> float:
@@ -143,6 +167,7 @@ def held_out(task: PronounTask, count: int = EVAL_SENTENCES) -> Held:
         targets,
         np.array([s.name_position for s in sentences]),
         np.array([s.query_position for s in sentences]),
+        np.array([s.tokens[s.name_position] in task.words.female for s in sentences], dtype=bool),
     )
 
 
@@ -163,6 +188,24 @@ def possessive_loss(
 ) -> float:
     reading = read(params, config, held.inputs, backend=backend, head_mask=head_mask)
     return float(np.nanmean(token_losses(reading.logits, held.targets)))
+
+
+def possessive_right(
+    params: Params,
+    config: LearnerConfig,
+    task: PronounTask,
+    held: Held,
+    backend: str,
+    head_mask: np.ndarray | None = None,
+) -> float:
+    """The share of ``held`` where the right possessive gets more probability than the other."""
+    reading = read(params, config, held.inputs, backend=backend, head_mask=head_mask)
+    rows = np.arange(len(held.sentences))
+    right = held.targets[rows, held.queries]  # [B]: the possessive's id
+    his, her = task.ids[task.words.his], task.ids[task.words.her]
+    wrong = np.where(right == his, her, his)
+    logits = reading.logits[rows, held.queries]  # [B, V]
+    return float(np.mean(logits[rows, right] > logits[rows, wrong]))
 
 
 def study(
@@ -214,6 +257,9 @@ def study(
     def off(mask: np.ndarray) -> float:
         return possessive_loss(trained.params, config, held, backend, (~mask).astype(np.float32))
 
+    by_gender = [held.subset(held.female == female) for female in (False, True)]
+    far = held.subset(held.queries - held.names >= FAR)
+
     single = np.zeros(final.shape)
     for layer, head in np.ndindex(final.shape):
         one = np.zeros(final.shape, dtype=bool)
@@ -237,6 +283,23 @@ def study(
         base_loss=off(np.zeros(final.shape, dtype=bool)),
         group_off=off(name_heads(final, chance)),
         others_off=off(other_heads(final, chance)),
+        group_off_right=possessive_right(
+            trained.params,
+            config,
+            task,
+            held,
+            backend,
+            (~name_heads(final, chance)).astype(np.float32),
+        ),
+        gender_weight=np.stack(
+            [name_weight(trained.params, config, h, backend) for h in by_gender]
+        ),
+        gender_loss=np.array(
+            [possessive_loss(trained.params, config, h, backend) for h in by_gender]
+        ),
+        far_weight=name_weight(trained.params, config, far, backend),
+        far_chance=far.chance,
+        far_count=len(far.sentences),
         params=trained.params,
         checkpoints=trained.checkpoints,
         seconds=seconds,
@@ -246,8 +309,14 @@ def study(
 # --- kept on disk ---------------------------------------------------------------------------
 
 _CURVES = ("losses", "control_losses")
-_ARRAYS = ("name_weight", "control_name_weight", "eval_loss", "control_eval_loss", "single_off")
-_SCALARS = ("chance", "base_loss", "group_off", "others_off", "seconds")
+_ARRAYS = (
+    "name_weight", "control_name_weight", "eval_loss", "control_eval_loss", "single_off",
+    "gender_weight", "gender_loss", "far_weight",
+)  # fmt: skip
+_SCALARS = (
+    "chance", "base_loss", "group_off", "others_off", "group_off_right", "far_chance", "far_count",
+    "seconds",
+)  # fmt: skip
 
 
 def stored_name(settings: NameHeadSettings, backend: str) -> str:
@@ -290,6 +359,12 @@ def load(settings: NameHeadSettings, directory: Path, backend: str) -> NameHeadS
             base_loss=float(data["base_loss"]),
             group_off=float(data["group_off"]),
             others_off=float(data["others_off"]),
+            group_off_right=float(data["group_off_right"]),
+            gender_weight=data["gender_weight"],
+            gender_loss=data["gender_loss"],
+            far_weight=data["far_weight"],
+            far_chance=float(data["far_chance"]),
+            far_count=int(data["far_count"]),
             params=_params(data, "param/", settings),
             checkpoints=checkpoints,
             seconds=float(data["seconds"]),

@@ -31,8 +31,33 @@ def loss(value: float) -> str:
     return f"{value:.3f}"
 
 
-def _found(weights: Sequence[float], control: Sequence[float], chance: float) -> bool:
-    return weights[-1] >= LOOKS_AT_NAME * chance and control[-1] < LOOKS_AT_NAME * chance
+def _found(
+    weights: Sequence[float], control: Sequence[float], control_max: float, chance: float
+) -> bool:
+    return (
+        weights[-1] >= LOOKS_AT_NAME * chance
+        and control[-1] < LOOKS_AT_NAME * chance
+        and control_max < LOOKS_AT_NAME * chance
+    )
+
+
+def _name_head_fields(
+    head: str,
+    steps: Sequence[int],
+    weights: Sequence[float],
+    control: Sequence[float],
+    control_max: float,
+    chance: float,
+) -> dict[str, object]:
+    return {
+        "head": head,
+        "steps": steps[-1],
+        "start": share(weights[0]),
+        "end": share(weights[-1]),
+        "chance": share(chance),
+        "control": share(control[-1]),
+        "control_max": share(control_max),
+    }
 
 
 def _name_head_holds(
@@ -41,20 +66,15 @@ def _name_head_holds(
     steps: Sequence[int],
     weights: Sequence[float],
     control: Sequence[float],
+    control_max: float,
     chance: float,
 ) -> bool:
     return (
         said.message == "watch_it_learn.claim.name_head"
-        and _found(weights, control, chance)
+        and len(steps) >= 2
+        and _found(weights, control, control_max, chance)
         and dict(said.fields)
-        == {
-            "head": head,
-            "steps": steps[-1],
-            "start": share(weights[0]),
-            "end": share(weights[-1]),
-            "chance": share(chance),
-            "control": share(control[-1]),
-        }
+        == _name_head_fields(head, steps, weights, control, control_max, chance)
     )
 
 
@@ -64,31 +84,27 @@ def name_head_claim(
     steps: Sequence[int],
     weights: Sequence[float],
     control: Sequence[float],
+    control_max: float,
     chance: float,
 ) -> Claim | None:
     """The watched head's weight on the name went from its start to at least LOOKS_AT_NAME ×
-    chance, while the same head trained on the control task stayed below that; None otherwise
-    or without checkpoints."""
-    if len(steps) < 2 or not _found(weights, control, chance):
+    chance, while the same head trained on the control task stayed below that, and so did every
+    head of the control model (``control_max``: the largest final weight among them); None
+    otherwise or without checkpoints."""
+    if len(steps) < 2 or not _found(weights, control, control_max, chance):
         return None
     return Claim(
         "watch_it_learn.claim.name_head",
-        {
-            "head": head,
-            "steps": steps[-1],
-            "start": share(weights[0]),
-            "end": share(weights[-1]),
-            "chance": share(chance),
-            "control": share(control[-1]),
-        },
+        _name_head_fields(head, steps, weights, control, control_max, chance),
     )
 
 
 def _ablation_fields(
-    heads: Sequence[str], base: float, group: float, others: float, guess: float
+    heads: Sequence[str], others_count: int, base: float, group: float, others: float, guess: float
 ) -> dict[str, object]:
     return {
         "count": len(heads),
+        "others_count": others_count,
         "heads": tuple(heads),  # a list: the page joins it as its language writes lists
         "base": loss(base),
         "group": loss(group),
@@ -106,25 +122,67 @@ def _ablation_message(base: float, group: float, others: float, guess: float) ->
 
 
 def _ablation_holds(
-    said: Claim, heads: Sequence[str], base: float, group: float, others: float, guess: float
+    said: Claim,
+    heads: Sequence[str],
+    others_count: int,
+    base: float,
+    group: float,
+    others: float,
+    guess: float,
 ) -> bool:
     return bool(heads) and (
         said.message == _ablation_message(base, group, others, guess)
-        and dict(said.fields) == _ablation_fields(heads, base, group, others, guess)
+        and dict(said.fields) == _ablation_fields(heads, others_count, base, group, others, guess)
     )
 
 
 @claim(_ablation_holds)
 def ablation_claim(
-    heads: Sequence[str], base: float, group: float, others: float, guess: float
+    heads: Sequence[str],
+    others_count: int,
+    base: float,
+    group: float,
+    others: float,
+    guess: float,
 ) -> Claim | None:
     """Switching off the heads that look at the name brings the loss on possessives back to at
-    least BACK_SHARE of guessing while as many other heads off do not ("back"), or it does not
-    ("kept"); None without such heads or when the other heads matter as much."""
+    least BACK_SHARE of guessing while ``others_count`` other heads off do not ("back"), or it
+    does not ("kept"); None without such heads or when the other heads matter as much.
+    ``others_count`` is given apart: there may be fewer other heads than name heads."""
     message = _ablation_message(base, group, others, guess) if heads else None
     if message is None:
         return None
-    return Claim(message, _ablation_fields(heads, base, group, others, guess))
+    return Claim(message, _ablation_fields(heads, others_count, base, group, others, guess))
+
+
+#: "Right on only …": the share of sentences answered right stays below this.
+FEW_RIGHT = 0.75
+
+
+def _above_guess(group: float, right: float, guess: float) -> bool:
+    return group > guess and right < FEW_RIGHT
+
+
+def _above_guess_fields(group: float, right: float, guess: float) -> dict[str, object]:
+    return {"group": loss(group), "guess": loss(guess), "right": share(right)}
+
+
+def _above_guess_holds(said: Claim, group: float, right: float, guess: float) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.above_guess"
+        and _above_guess(group, right, guess)
+        and dict(said.fields) == _above_guess_fields(group, right, guess)
+    )
+
+
+@claim(_above_guess_holds)
+def above_guess_claim(group: float, right: float, guess: float) -> Claim | None:
+    """With the name heads off the loss is above guessing (ln 2) and the share of held-out
+    sentences whose right possessive still gets the larger probability, ``right``, is below
+    FEW_RIGHT: the model answers with confidence and is often wrong; None otherwise."""
+    if not _above_guess(group, right, guess):
+        return None
+    return Claim("watch_it_learn.claim.above_guess", _above_guess_fields(group, right, guess))
 
 
 def _single_fields(single_off: np.ndarray) -> dict[str, object]:
@@ -258,3 +316,137 @@ def names_first_claim(head: str, names: np.ndarray, nouns: np.ndarray) -> Claim 
     return Claim(
         "watch_it_learn.claim.names_first", {"head": head, "rows": int(np.asarray(names).shape[0])}
     )
+
+
+#: The message for each gender the head alone looks at, written out for the message id check.
+ONLY = {"female": "watch_it_learn.claim.only_female", "male": "watch_it_learn.claim.only_male"}
+
+
+def _one_gender(male: float, female: float, chance: float) -> str | None:
+    """The gender whose names alone the head looks at, or None."""
+    level = LOOKS_AT_NAME * chance
+    if female >= level > male:
+        return "female"
+    if male >= level > female:
+        return "male"
+    return None
+
+
+def _gender_fields(
+    head: str, male: float, female: float, chance: float, other_loss: float
+) -> dict[str, object]:
+    return {
+        "head": head,
+        "male": share(male),
+        "female": share(female),
+        "chance": share(chance),
+        "loss": loss(other_loss),
+    }
+
+
+def _gender_holds(
+    said: Claim,
+    head: str,
+    male: float,
+    female: float,
+    chance: float,
+    losses: Sequence[float],
+    guess: float,
+) -> bool:
+    gender = _one_gender(male, female, chance)
+    if gender is None or len(losses) != 2:
+        return False
+    other_loss = float(losses[0] if gender == "female" else losses[1])
+    return (
+        said.message == ONLY[gender]
+        and other_loss < BACK_SHARE * guess
+        and dict(said.fields) == _gender_fields(head, male, female, chance, other_loss)
+    )
+
+
+@claim(_gender_holds)
+def gender_claim(
+    head: str, male: float, female: float, chance: float, losses: Sequence[float], guess: float
+) -> Claim | None:
+    """The watched head's final weight on male names (``male``) and on female ones: one at least
+    LOOKS_AT_NAME × chance, the other below, while the model's loss after names of the neglected
+    gender (``losses``: after male names, after female ones) stays below BACK_SHARE of guessing —
+    so the model answers those without this head finding their name; None otherwise."""
+    gender = _one_gender(male, female, chance)
+    if gender is None or len(losses) != 2:
+        return None
+    other_loss = float(losses[0] if gender == "female" else losses[1])
+    if other_loss >= BACK_SHARE * guess:
+        return None
+    return Claim(
+        ONLY[gender],
+        _gender_fields(head, male, female, chance, other_loss),
+    )
+
+
+def _far_fields(head: str, weight: float, chance: float, count: int, far: int) -> dict[str, object]:
+    return {
+        "head": head,
+        "weight": share(weight),
+        "chance": share(chance),
+        "count": count,
+        "far": far,
+    }
+
+
+def _far(weight: float, chance: float, count: int, far: int) -> bool:
+    return far >= 2 and count > 0 and weight >= LOOKS_AT_NAME * chance
+
+
+def _far_holds(said: Claim, head: str, weight: float, chance: float, count: int, far: int) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.far"
+        and _far(weight, chance, count, far)
+        and dict(said.fields) == _far_fields(head, weight, chance, count, far)
+    )
+
+
+@claim(_far_holds)
+def far_claim(head: str, weight: float, chance: float, count: int, far: int) -> Claim | None:
+    """On the ``count`` held-out sentences whose name is ``far`` (at least 2) or more tokens
+    before the query, the watched head's final weight on it is at least LOOKS_AT_NAME × their
+    chance: a head that looks at the previous token cannot explain it; None otherwise or
+    without such sentences."""
+    if not _far(weight, chance, count, far):
+        return None
+    return Claim("watch_it_learn.claim.far", _far_fields(head, weight, chance, count, far))
+
+
+#: A row is "nearly flat" when every weight is within this share of 1/n of 1/n.
+FLAT = 0.1
+
+
+def _flat(step: int, row: np.ndarray) -> bool:
+    row = np.asarray(row, dtype=float)
+    if step != 0 or row.size == 0:
+        return False
+    even = 1.0 / row.size
+    return bool(np.all(np.abs(row - even) <= FLAT * even))
+
+
+def _flat_fields(row: np.ndarray, std: float) -> dict[str, object]:
+    row = np.asarray(row, dtype=float)
+    return {"low": share(float(row.min())), "high": share(float(row.max())), "std": f"{std:g}"}
+
+
+def _flat_holds(said: Claim, step: int, row: np.ndarray, std: float) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.flat_start"
+        and _flat(step, row)
+        and dict(said.fields) == _flat_fields(row, std)
+    )
+
+
+@claim(_flat_holds)
+def flat_start_claim(step: int, row: np.ndarray, std: float) -> Claim | None:
+    """At step 0 the query's row (over the tokens it may see) is nearly flat: every weight within
+    FLAT × 1/n of 1/n; ``std`` is the standard deviation the learner's weights start with. None
+    at any other step or when the row is not flat."""
+    if not _flat(step, row):
+        return None
+    return Claim("watch_it_learn.claim.flat_start", _flat_fields(row, std))
