@@ -21,6 +21,8 @@ use crate::kernels::train::{check_grad_shape, scratch};
 use crate::linalg::mat::Mat;
 use crate::linalg::matmul::{matmul_ab, matmul_atb};
 use crate::linalg::norm::sum_map;
+#[cfg(target_arch = "x86_64")]
+use crate::linalg::norm::x86 as norm_x86;
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
@@ -289,6 +291,22 @@ fn norm_backward_body<T: Real>(
     acc_gamma: &mut [T],
     acc_beta: &mut [T],
 ) {
+    let centred = |x: &[T], c: T, square: bool| {
+        sum_map(x, |v| if square { (v - c) * (v - c) } else { v - c })
+    };
+    norm_backward_with(rows, grad_x, acc_gamma, acc_beta, centred)
+}
+
+/// `norm_backward_body` with the forward's sums given: `centred(x, c, square)` is
+/// Σ (x − c)² or Σ (x − c), as `sum_map` adds them (linalg::norm's AVX2 copy gives its bits).
+#[inline(always)]
+fn norm_backward_with<T: Real>(
+    rows: &NormRowsBack<T>,
+    grad_x: &mut [T],
+    acc_gamma: &mut [T],
+    acc_beta: &mut [T],
+    centred: impl Fn(&[T], T, bool) -> T,
+) {
     let NormRowsBack {
         x,
         gamma,
@@ -304,8 +322,8 @@ fn norm_backward_body<T: Real>(
         .zip(grad_x.chunks_exact_mut(d));
     for ((xr, gyr), gxr) in rows {
         // The forward's sums (`sum_map`), so that x̂ is the forward's to the bit.
-        let mean = sum_map(xr, |v| v) * inv_d;
-        let var = sum_map(xr, |v| (v - mean) * (v - mean)) * inv_d;
+        let mean = centred(xr, T::zero(), false) * inv_d;
+        let var = centred(xr, mean, true) * inv_d;
         let rstd = T::one() / (var + eps).sqrt();
         // g = grad_y · γ; Σ g and Σ g · x̂.
         let sum_g = lane_sum(gyr, gamma, gamma, |gy, g, _| gy * g);
@@ -362,7 +380,9 @@ unsafe fn norm_backward_avx512(
     ag: &mut [f32],
     ab: &mut [f32],
 ) {
-    norm_backward_body(rows, gx, ag, ab)
+    // SAFETY: AVX2, which `sum` needs, comes with this function's features.
+    let centred = |x: &[f32], c: f32, square: bool| unsafe { norm_x86::sum(x, c, square) };
+    norm_backward_with(rows, gx, ag, ab, centred)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -373,7 +393,9 @@ unsafe fn norm_backward_avx2(
     ag: &mut [f32],
     ab: &mut [f32],
 ) {
-    norm_backward_body(rows, gx, ag, ab)
+    // SAFETY: AVX2, which `sum` needs, comes with this function's features.
+    let centred = |x: &[f32], c: f32, square: bool| unsafe { norm_x86::sum(x, c, square) };
+    norm_backward_with(rows, gx, ag, ab, centred)
 }
 
 /// The float32 rows for a level this CPU supports.
