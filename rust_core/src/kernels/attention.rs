@@ -32,6 +32,7 @@ use crate::linalg::mat::Mat;
 use crate::linalg::matmul::{matmul_ab, matmul_abt};
 use crate::linalg::rows::{unravel, Layout};
 use crate::linalg::skinny::FewRows;
+use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{
     for_each_part, in_pool, num_threads, Disjoint, PARALLEL_MIN_WORK, TEAM_MIN_WORK,
@@ -374,6 +375,8 @@ struct RowState<T> {
 struct Scratch<T> {
     scores: Vec<T>,
     rows: Vec<RowState<T>>,
+    /// A tile of keys transposed, for the small products (`linalg::small`).
+    bt: Vec<T>,
 }
 
 impl<T: Real> Scratch<T> {
@@ -384,13 +387,14 @@ impl<T: Real> Scratch<T> {
         Scratch {
             scores: vec![T::zero(); rows * m.min(BLOCK_K)],
             rows: Vec::with_capacity(rows),
+            bt: Vec::new(),
         }
     }
 }
 
 /// One task of `attention`: query rows i0..i0+rows of batch b into `z` ([rows, d_v]).
 #[allow(clippy::too_many_arguments)]
-fn attention_block<T: ExpSum + FewRows>(
+fn attention_block<T: ExpSum + FewRows + SmallProduct>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -434,7 +438,7 @@ fn attention_block<T: ExpSum + FewRows>(
         // products straight over the keys (`skinny`), not through gemm's packing.
         let keys = dims.keys(k, b, j0, cols);
         if !T::few_rows_scores(q_blk, keys, opt.scale, s) {
-            matmul_abt(q_blk, keys, opt.scale, s, cols, false);
+            product_abt(q_blk, keys, opt.scale, s, cols, false, &mut scratch.bt);
         }
         if opt.mask.is_some() || opt.causal {
             mask_tile(s, b, i0, j0, cols, opt);
@@ -465,7 +469,7 @@ fn attention_block<T: ExpSum + FewRows>(
         let p = &scratch.scores[..rows * cols];
         let values = dims.values(v, b, j0, cols);
         if !T::few_rows_accumulate(p, values, z) {
-            matmul_ab(
+            product_ab(
                 Mat::new(p, rows, cols, cols),
                 values,
                 T::one(),
@@ -643,7 +647,7 @@ fn for_each_block_pair<T, F>(
 }
 
 /// z [batch, n, d_v] = softmax(q kᵀ·scale + mask) v, tiled (see the module's documentation).
-pub fn attention<T: ExpSum + FewRows>(
+pub fn attention<T: ExpSum + FewRows + SmallProduct>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -790,7 +794,7 @@ mod tests {
     /// broadcast, rows fully masked, NaN and +inf scores, float32 and float64, 1 and 3 threads.
     #[test]
     fn tiled_kernels_equal_the_reference_on_every_path() {
-        fn check<T: ExpSum + FewRows>(tol: f64) {
+        fn check<T: ExpSum + FewRows + SmallProduct>(tol: f64) {
             for &(batch, n, m, d_k, d_v) in &[
                 (1, 1, 1, 1, 1),
                 (2, 65, 257, 8, 5),

@@ -27,8 +27,7 @@
 use crate::kernels::attention::{mask_tile, Dims, Options};
 use crate::kernels::softmax::max_and_nan;
 use crate::linalg::mat::Mat;
-use crate::linalg::matmul::{matmul_ab, matmul_abt};
-use crate::linalg::transpose::Transpose;
+use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, Disjoint};
 use crate::simd::exp::ExpSum;
@@ -62,7 +61,7 @@ pub fn attention_backward_work(dims: &Dims) -> usize {
 /// (v's). q, k and v lie in their slices as `dims`' layouts say; grad_out is [batch, n, d_v] in C
 /// order. Every element of the three results is written.
 #[allow(clippy::too_many_arguments)]
-pub fn attention_backward<T: ExpSum + Transpose>(
+pub fn attention_backward<T: ExpSum + SmallProduct>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -144,6 +143,8 @@ struct Scratch<T> {
     t: Vec<T>,
     state: Vec<RowState<T>>,
     kinds: Vec<RowKind<T>>,
+    /// A tile of keys or values transposed, for the small products (`linalg::small`).
+    bt: Vec<T>,
 }
 
 impl<T: Real> Scratch<T> {
@@ -163,6 +164,7 @@ impl<T: Real> Scratch<T> {
             t: vec![T::zero(); rows * cols],
             state: Vec::with_capacity(rows),
             kinds: Vec::with_capacity(rows),
+            bt: Vec::with_capacity(cols * dims.d_k.max(dims.d_v)),
         }
     }
 }
@@ -177,7 +179,7 @@ fn last_non_finite_key<T: Real>(k: &[T], v: &[T], dims: &Dims, kv: usize) -> Opt
 
 /// Task `u`: key/value head u and the g query heads that read it.
 #[allow(clippy::too_many_arguments)]
-fn unit<T: ExpSum + Transpose>(
+fn unit<T: ExpSum + SmallProduct>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -244,7 +246,7 @@ struct Block {
 /// Both passes over one block: its rows of grad_q (`gq`, [rows, d_k]) are written, and its
 /// contributions added to its head's `grad_k` [m, d_k] and `grad_v` [m, d_v].
 #[allow(clippy::too_many_arguments)]
-fn block_backward<T: ExpSum + Transpose>(
+fn block_backward<T: ExpSum + SmallProduct>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -273,6 +275,7 @@ fn block_backward<T: ExpSum + Transpose>(
         t,
         state,
         kinds,
+        bt,
     } = scratch;
     let q_c = &mut q_c[..rows * d_k];
     let do_c = &mut do_c[..rows * d_v];
@@ -323,9 +326,9 @@ fn block_backward<T: ExpSum + Transpose>(
         } else {
             (&mut s[..rows * cols], &mut dp[..rows * cols])
         };
-        scores(q_blk, k, dims, opt, b, i0, j0, s_t);
+        scores(q_blk, k, dims, opt, (b, i0, j0), s_t, bt);
         let values = dims.values(v, b, j0, cols);
-        matmul_abt(do_blk, values, T::one(), dp_t, cols, false);
+        product_abt(do_blk, values, T::one(), dp_t, cols, false, bt);
         let e = &mut t[..cols];
         for ((s_i, dp_i), st) in s_t
             .chunks(cols)
@@ -343,9 +346,7 @@ fn block_backward<T: ExpSum + Transpose>(
             let correction = (st.max - new_max).exp(); // exp(−inf) = 0 on the row's first tile
             e.copy_from_slice(s_i);
             let tile_sum = T::exp_sub_sum(e, new_max); // e ← exp(s − new_max)
-            let tile_d = e.iter().zip(dp_i).fold(0.0f64, |acc, (&p, &dp)| {
-                acc + (p * dp).to_f64().unwrap_or(f64::NAN)
-            });
+            let tile_d = dot_f64(e, dp_i);
             st.sum = st.sum * correction + tile_sum;
             st.d_sum = st.d_sum * correction.to_f64().unwrap_or(f64::NAN) + tile_d;
             st.max = new_max;
@@ -393,9 +394,9 @@ fn block_backward<T: ExpSum + Transpose>(
             (&mut cache_s[at.clone()], &mut cache_dp[at])
         } else {
             let (s_t, dp_t) = (&mut s[..rows * cols], &mut dp[..rows * cols]);
-            scores(q_blk, k, dims, opt, b, i0, j0, s_t);
+            scores(q_blk, k, dims, opt, (b, i0, j0), s_t, bt);
             let values = dims.values(v, b, j0, cols);
-            matmul_abt(do_blk, values, T::one(), dp_t, cols, false);
+            product_abt(do_blk, values, T::one(), dp_t, cols, false, bt);
             (s_t, dp_t)
         };
         // P = exp(S − L)
@@ -411,7 +412,7 @@ fn block_backward<T: ExpSum + Transpose>(
         // dV[j0 ..] += Pᵀ dO
         T::transpose_into(Mat::new(s_t, rows, cols, cols), t);
         let gv = &mut grad_v[j0 * d_v..(j0 + cols) * d_v];
-        matmul_ab(
+        product_ab(
             Mat::new(t, cols, rows, rows),
             do_blk,
             T::one(),
@@ -437,7 +438,7 @@ fn block_backward<T: ExpSum + Transpose>(
         }
         // dQ += scale · dS K_tile
         let keys = dims.keys(k, b, j0, cols);
-        matmul_ab(
+        product_ab(
             Mat::new(dp_t, rows, cols, cols),
             keys,
             opt.scale,
@@ -448,7 +449,7 @@ fn block_backward<T: ExpSum + Transpose>(
         // dK[j0 ..] += scale · dSᵀ Q
         T::transpose_into(Mat::new(dp_t, rows, cols, cols), t);
         let gk = &mut grad_k[j0 * d_k..(j0 + cols) * d_k];
-        matmul_ab(
+        product_ab(
             Mat::new(t, cols, rows, rows),
             q_blk,
             opt.scale,
@@ -465,20 +466,37 @@ fn block_backward<T: ExpSum + Transpose>(
 }
 
 /// The tile S = Q_blk K_tileᵀ · scale (+ mask, causal) of keys j0 … j0 + cols − 1 into `s`.
-#[allow(clippy::too_many_arguments)]
-fn scores<T: Real>(
+fn scores<T: SmallProduct>(
     q_blk: Mat<T>,
     k: &[T],
     dims: &Dims,
     opt: &Options<T>,
-    b: usize,
-    i0: usize,
-    j0: usize,
+    (b, i0, j0): (usize, usize, usize),
     s: &mut [T],
+    bt: &mut Vec<T>,
 ) {
     let cols = s.len().checked_div(q_blk.rows()).unwrap_or(0);
-    matmul_abt(q_blk, dims.keys(k, b, j0, cols), opt.scale, s, cols, false);
+    let keys = dims.keys(k, b, j0, cols);
+    product_abt(q_blk, keys, opt.scale, s, cols, false, bt);
     if opt.mask.is_some() || opt.causal {
         mask_tile(s, b, i0, j0, cols, opt);
     }
+}
+
+/// Σ a_i · b_i, each product rounded in T and summed in float64 in 8 partial sums (a single
+/// running sum is a serial chain the compiler may not reorder).
+fn dot_f64<T: Real>(a: &[T], b: &[T]) -> f64 {
+    const L: usize = 8;
+    let mut acc = [0.0f64; L];
+    let (mut a_s, mut b_s) = (a.chunks_exact(L), b.chunks_exact(L));
+    for (x, y) in (&mut a_s).zip(&mut b_s) {
+        for l in 0..L {
+            acc[l] += (x[l] * y[l]).to_f64().unwrap_or(f64::NAN);
+        }
+    }
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (&x, &y) in a_s.remainder().iter().zip(b_s.remainder()) {
+        sum += (x * y).to_f64().unwrap_or(f64::NAN);
+    }
+    sum
 }

@@ -165,6 +165,58 @@ pub fn matmul_ab<T: Real>(
     );
 }
 
+/// `c = beta·(aᵀ · b) (+ c when accumulate)`: a [k × m] and b [k × n] row-major, c [m × n] with
+/// row stride `ldc`. aᵀ is read where it lies (gemm takes it as a column-major m × k matrix, the
+/// layout its kernels read without a transposed copy).
+pub fn matmul_atb<T: Real>(
+    a: Mat<T>,
+    b: Mat<T>,
+    beta: T,
+    c: &mut [T],
+    ldc: usize,
+    accumulate: bool,
+) {
+    let (k, m, n) = (a.rows(), a.cols(), b.cols());
+    assert_eq!(k, b.rows(), "inner dimensions differ");
+    let ldc = checked_output(&*c, m, n, ldc);
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        if !accumulate {
+            for row in c.chunks_mut(ldc.max(1)).take(m) {
+                row[..n].fill(T::zero());
+            }
+        }
+        return;
+    }
+    // SAFETY: the extents of a and b were checked when their `Mat`s were built, that of c just
+    // above; strides are positive; c is a distinct &mut, so it aliases neither input.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            ldc as isize,
+            accumulate,
+            a.data().as_ptr(),
+            a.stride() as isize,
+            1,
+            b.data().as_ptr(),
+            1,
+            b.stride() as isize,
+            T::one(),
+            beta,
+            false,
+            false,
+            false,
+            Parallelism::None,
+        );
+    }
+}
+
 /// The row stride of an m × n output in `c` at stride `ldc`, checked as a matrix view of `c` is
 /// (no overflow, no overlapping rows).
 fn checked_output<T>(c: &[T], m: usize, n: usize, ldc: usize) -> usize {

@@ -8,4 +8,5 @@ pub mod matmul;
 pub mod norm;
 pub mod rows;
 pub mod skinny;
+pub mod small;
 pub mod transpose;

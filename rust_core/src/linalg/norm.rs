@@ -104,7 +104,7 @@ pub fn norm_rows_f32(norm: Norm<f32>, eps: f32, d: usize, x: &[f32], y: &mut [f3
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(crate) mod x86 {
     use std::arch::x86_64::*;
 
     use super::Norm;
@@ -123,7 +123,7 @@ mod x86 {
     /// Σ (v − centre)², or Σ (v − centre) when `square` is false. A centre of 0 gives the
     /// plain sums bit for bit (v − 0 is v for every float, −0 and NaN included).
     #[target_feature(enable = "avx2")]
-    unsafe fn sum(x: &[f32], centre: f32, square: bool) -> f32 {
+    pub(crate) unsafe fn sum(x: &[f32], centre: f32, square: bool) -> f32 {
         let main = x.len() - x.len() % LANES;
         let cv = _mm256_set1_ps(centre);
         let mut acc = _mm256_setzero_ps();

@@ -12,7 +12,7 @@ use crate::kernels::attention::{
 use crate::kernels::attention_backward as attn_bwd;
 use crate::kernels::softmax as sm;
 use crate::linalg::skinny::FewRows;
-use crate::linalg::transpose::Transpose;
+use crate::linalg::small::SmallProduct;
 use crate::py::arrays::{owned_c_order, CArray, Operand};
 use crate::py::convert::{
     as_ndarray, check_all_fit, check_args_fit, dtype_name, float_kind, shared_float_kind, Flag,
@@ -246,7 +246,7 @@ impl<'py, T: Real + Element> AttentionInputs<'py, T> {
     }
 }
 
-fn attention_typed<'py, T: ExpSum + FewRows + Element>(
+fn attention_typed<'py, T: ExpSum + FewRows + SmallProduct + Element>(
     py: Python<'py>,
     args: &AttentionArgs<'py>,
     returns: Results,
@@ -315,7 +315,7 @@ pub fn attention_backward<'py>(
     }
 }
 
-fn attention_backward_typed<'py, T: ExpSum + Transpose + Element>(
+fn attention_backward_typed<'py, T: ExpSum + SmallProduct + Element>(
     py: Python<'py>,
     args: &AttentionArgs<'py>,
     grad_out: &Bound<'py, PyUntypedArray>,

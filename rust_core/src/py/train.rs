@@ -14,7 +14,7 @@ use crate::error::CoreError;
 use crate::kernels::embedding::{check_ids, check_vocab_size};
 use crate::kernels::train::adamw::{self, AdamW};
 use crate::kernels::train::check_grad_shape;
-use crate::kernels::train::dense_backward::{self as db, GeluGrad, LinearDims};
+use crate::kernels::train::dense_backward::{self as db, GeluGrad, LinearDims, NormBackward};
 use crate::kernels::train::embedding_backward as eb;
 use crate::kernels::train::loss;
 use crate::linalg::transpose::Transpose;
@@ -127,7 +127,7 @@ pub fn layer_norm_backward<'py>(
     }
 }
 
-fn layer_norm_backward_typed<'py, T: Real + Element>(
+fn layer_norm_backward_typed<'py, T: NormBackward + Element>(
     py: Python<'py>,
     [x, gamma, grad_y]: [&Bound<'py, PyUntypedArray>; 3],
     eps: f64,
@@ -204,22 +204,14 @@ fn elementwise_typed<'py, T: GeluGrad + Element>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (x_c, gy_c) = (CArray::<T>::read(x)?, CArray::<T>::read(grad_y)?);
     let (xs, gys) = (x_c.slice(), gy_c.slice());
-    let len = xs.len();
+    // Work 0: the chunks go to the team by parts (`for_each_part`), as the norms.
     match act {
-        Activation::Gelu => fill_output(
-            py,
-            x.shape(),
-            Fill::Overwritten,
-            db::gelu_backward_work(len),
-            |gx| db::gelu_backward(xs, gys, gx),
-        ),
-        Activation::Relu => fill_output(
-            py,
-            x.shape(),
-            Fill::Overwritten,
-            db::relu_backward_work(len),
-            |gx| db::relu_backward(xs, gys, gx),
-        ),
+        Activation::Gelu => fill_output(py, x.shape(), Fill::Overwritten, 0, |gx| {
+            db::gelu_backward(xs, gys, gx)
+        }),
+        Activation::Relu => fill_output(py, x.shape(), Fill::Overwritten, 0, |gx| {
+            db::relu_backward(xs, gys, gx)
+        }),
     }
 }
 

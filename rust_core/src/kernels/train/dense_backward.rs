@@ -1,9 +1,9 @@
 //! Backward of `linear`, `layer_norm`, `gelu` and ReLU.
 //!
 //! - linear: y = x · Wᵀ + b, so grad_x = grad_y · W, grad_W = grad_yᵀ · x, grad_b = Σ_rows grad_y.
-//!   Both products go through `matmul_ab` (gemm), split into blocks of output rows over the pool:
-//!   grad_x by blocks of x's rows (each packs all of W), grad_W by blocks of W's rows from
-//!   grad_yᵀ (transposed once, a pass over grad_y) times x.
+//!   Both products go through gemm, split into blocks of output rows over the pool: grad_x by
+//!   blocks of x's rows (each packs all of W), grad_W by blocks of W's rows from grad_yᵀ (grad_y's
+//!   columns read in place, the column-major layout gemm reads without a copy) times x.
 //! - layer_norm: with x̂ = (x − mean) · rstd and g = grad_y · γ per row,
 //!   grad_x = rstd · (g − mean(g) − x̂ · mean(g · x̂)), grad_γ = Σ_rows grad_y · x̂,
 //!   grad_β = Σ_rows grad_y; rows in parts of 32, each part's γ/β sums in its own slot, added in
@@ -11,18 +11,23 @@
 //! - gelu: grad_y · (Φ(x) + x · φ(x)), Φ the normal CDF (through erf), φ its density.
 //! - relu: grad_y where x > 0, else 0.
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::kernels::dense::{check_linear, last_dim};
 use crate::kernels::train::{check_grad_shape, scratch};
 use crate::linalg::mat::Mat;
-use crate::linalg::matmul::matmul_ab;
+use crate::linalg::matmul::{matmul_ab, matmul_atb};
 use crate::linalg::norm::sum_map;
+#[cfg(target_arch = "x86_64")]
+use crate::linalg::norm::x86 as norm_x86;
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
-use crate::simd::gelu::erf_f32;
+use crate::simd::gelu::gelu_grad_f32_slice;
+use crate::simd::{self, Level, Supported};
 
 /// Dimensions of `linear_backward`: rows (the product of x's leading dimensions), in, out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,16 +118,14 @@ pub fn linear_backward<T: Transpose>(
         if grad_w.is_empty() {
             return Ok(());
         }
-        let mut gy_t = scratch(rows * d_out, T::zero())?;
-        T::transpose_into(Mat::new(grad_y, rows, d_out, d_out), &mut gy_t);
         let x_mat = Mat::new(x, rows, d_in, d_in);
         let per_part = d_out.div_ceil(threads).max(1);
-        let gy_t = &gy_t[..];
         let block = |(p, gw): (usize, &mut [T])| {
             let j0 = p * per_part;
             let n = gw.len() / d_in;
-            let a = Mat::new(&gy_t[j0 * rows..], n, rows, rows);
-            matmul_ab(a, x_mat, T::one(), gw, d_in, false);
+            // Columns j0 .. j0 + n of grad_y, read in place as grad_yᵀ's rows.
+            let a = Mat::new(&grad_y[j0..], rows, n, d_out);
+            matmul_atb(a, x_mat, T::one(), gw, d_in, false);
         };
         if threads > 1 {
             grad_w
@@ -183,7 +186,7 @@ pub fn layer_norm_backward_work(elements: usize) -> usize {
 /// Backward of LayerNorm over rows of `d`: x, grad_y and grad_x [rows, d], gamma, grad_gamma and
 /// grad_beta [d].
 #[allow(clippy::too_many_arguments)]
-pub fn layer_norm_backward<T: Real>(
+pub fn layer_norm_backward<T: NormBackward>(
     x: &[T],
     gamma: &[T],
     grad_y: &[T],
@@ -202,7 +205,6 @@ pub fn layer_norm_backward<T: Real>(
     let parts = x.len().div_ceil(part);
     // Each part's Σ grad_y · x̂ and Σ grad_y, [parts, 2, d].
     let mut sums = scratch(parts * 2 * d, T::zero())?;
-    let inv_d = T::one() / T::from_f64_lossy(d as f64);
     {
         let out = Disjoint::new(grad_x);
         let partial = Disjoint::new(&mut sums);
@@ -212,29 +214,14 @@ pub fn layer_norm_backward<T: Real>(
             // SAFETY: part p alone writes these rows of grad_x and its own slot of the sums.
             let (gx, acc) = unsafe { (out.part(start, len), partial.part(p * 2 * d, 2 * d)) };
             let (acc_gamma, acc_beta) = acc.split_at_mut(d);
-            let rows = x[start..start + len]
-                .chunks_exact(d)
-                .zip(grad_y[start..start + len].chunks_exact(d))
-                .zip(gx.chunks_exact_mut(d));
-            for ((xr, gyr), gxr) in rows {
-                let mean = sum_map(xr, |v| v) * inv_d;
-                let var = sum_map(xr, |v| (v - mean) * (v - mean)) * inv_d;
-                let rstd = T::one() / (var + eps).sqrt();
-                let (mut sum_g, mut sum_gx) = (T::zero(), T::zero());
-                for ((&v, &gy), &g) in xr.iter().zip(gyr).zip(gamma) {
-                    let xhat = (v - mean) * rstd;
-                    let gg = gy * g;
-                    sum_g = sum_g + gg;
-                    sum_gx = sum_gx + gg * xhat;
-                }
-                let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
-                for j in 0..d {
-                    let xhat = (xr[j] - mean) * rstd;
-                    gxr[j] = rstd * (gyr[j] * gamma[j] - a - xhat * b);
-                    acc_gamma[j] = acc_gamma[j] + gyr[j] * xhat;
-                    acc_beta[j] = acc_beta[j] + gyr[j];
-                }
-            }
+            let rows = NormRowsBack {
+                x: &x[start..start + len],
+                gamma,
+                grad_y: &grad_y[start..start + len],
+                eps,
+                d,
+            };
+            T::norm_backward_rows(&rows, gx, acc_gamma, acc_beta);
         });
     }
     for acc in sums.chunks_exact(2 * d) {
@@ -245,6 +232,183 @@ pub fn layer_norm_backward<T: Real>(
         }
     }
     Ok(())
+}
+
+/// The inputs of one part of `layer_norm_backward`: whole rows of x and grad_y (`d` values each),
+/// gamma [d].
+pub struct NormRowsBack<'a, T> {
+    pub x: &'a [T],
+    pub gamma: &'a [T],
+    pub grad_y: &'a [T],
+    pub eps: T,
+    pub d: usize,
+}
+
+/// Lanes of the partial sums in `norm_backward_body`: one AVX-512 register of float32.
+const NORM_LANES: usize = 16;
+
+/// Σ f(a_i, b_i, c_i) in `NORM_LANES` partial sums, added pairwise at the end: independent lanes
+/// that the compiler keeps in one SIMD register (a single running sum is a serial chain it may not
+/// reorder).
+#[inline(always)]
+fn lane_sum<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> T) -> T {
+    const L: usize = NORM_LANES;
+    let mut acc = [T::zero(); L];
+    let (mut a_s, mut b_s, mut c_s) = (a.chunks_exact(L), b.chunks_exact(L), c.chunks_exact(L));
+    for ((ac, bc), cc) in (&mut a_s).zip(&mut b_s).zip(&mut c_s) {
+        let ac: &[T; L] = ac.try_into().expect("chunks_exact yields L elements");
+        let bc: &[T; L] = bc.try_into().expect("chunks_exact yields L elements");
+        let cc: &[T; L] = cc.try_into().expect("chunks_exact yields L elements");
+        for l in 0..L {
+            acc[l] = acc[l] + f(ac[l], bc[l], cc[l]);
+        }
+    }
+    let mut width = L / 2;
+    while width > 0 {
+        for l in 0..width {
+            acc[l] = acc[l] + acc[l + width];
+        }
+        width /= 2;
+    }
+    let mut sum = acc[0];
+    let tail = a_s
+        .remainder()
+        .iter()
+        .zip(b_s.remainder())
+        .zip(c_s.remainder());
+    for ((&x, &y), &z) in tail {
+        sum = sum + f(x, y, z);
+    }
+    sum
+}
+
+/// The rows of one part: grad_x written, Σ grad_y · x̂ and Σ grad_y added to `acc_gamma` and
+/// `acc_beta`. Plain Rust over fixed lanes, which each `simd::Level` compiles to its registers.
+#[inline(always)]
+fn norm_backward_body<T: Real>(
+    rows: &NormRowsBack<T>,
+    grad_x: &mut [T],
+    acc_gamma: &mut [T],
+    acc_beta: &mut [T],
+) {
+    let centred = |x: &[T], c: T, square: bool| {
+        sum_map(x, |v| if square { (v - c) * (v - c) } else { v - c })
+    };
+    norm_backward_with(rows, grad_x, acc_gamma, acc_beta, centred)
+}
+
+/// `norm_backward_body` with the forward's sums given: `centred(x, c, square)` is
+/// Σ (x − c)² or Σ (x − c), as `sum_map` adds them (linalg::norm's AVX2 copy gives its bits).
+#[inline(always)]
+fn norm_backward_with<T: Real>(
+    rows: &NormRowsBack<T>,
+    grad_x: &mut [T],
+    acc_gamma: &mut [T],
+    acc_beta: &mut [T],
+    centred: impl Fn(&[T], T, bool) -> T,
+) {
+    let NormRowsBack {
+        x,
+        gamma,
+        grad_y,
+        eps,
+        d,
+    } = *rows;
+    let inv_d = T::one() / T::from_f64_lossy(d as f64);
+    let (gamma, acc_gamma, acc_beta) = (&gamma[..d], &mut acc_gamma[..d], &mut acc_beta[..d]);
+    let rows = x
+        .chunks_exact(d)
+        .zip(grad_y.chunks_exact(d))
+        .zip(grad_x.chunks_exact_mut(d));
+    for ((xr, gyr), gxr) in rows {
+        // The forward's sums (`sum_map`), so that x̂ is the forward's to the bit.
+        let mean = centred(xr, T::zero(), false) * inv_d;
+        let var = centred(xr, mean, true) * inv_d;
+        let rstd = T::one() / (var + eps).sqrt();
+        // g = grad_y · γ; Σ g and Σ g · x̂.
+        let sum_g = lane_sum(gyr, gamma, gamma, |gy, g, _| gy * g);
+        let sum_gx = lane_sum(gyr, gamma, xr, |gy, g, v| gy * g * ((v - mean) * rstd));
+        let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
+        let cols = xr
+            .iter()
+            .zip(gyr)
+            .zip(gamma)
+            .zip(gxr.iter_mut())
+            .zip(acc_gamma.iter_mut().zip(acc_beta.iter_mut()));
+        for ((((&v, &gy), &g), gx), (ag, ab)) in cols {
+            let xhat = (v - mean) * rstd;
+            *gx = rstd * (gy * g - a - xhat * b);
+            *ag = *ag + gy * xhat;
+            *ab = *ab + gy;
+        }
+    }
+}
+/// `layer_norm_backward`'s rows for each element type: float32 through a copy of
+/// `norm_backward_body` compiled for the CPU's `simd::Level`, others through the plain one.
+pub trait NormBackward: Real {
+    fn norm_backward_rows(
+        rows: &NormRowsBack<Self>,
+        grad_x: &mut [Self],
+        acc_gamma: &mut [Self],
+        acc_beta: &mut [Self],
+    ) {
+        norm_backward_body(rows, grad_x, acc_gamma, acc_beta)
+    }
+}
+
+impl NormBackward for f64 {}
+
+impl NormBackward for f32 {
+    fn norm_backward_rows(
+        rows: &NormRowsBack<f32>,
+        grad_x: &mut [f32],
+        acc_gamma: &mut [f32],
+        acc_beta: &mut [f32],
+    ) {
+        static CHOSEN: OnceLock<NormBackBody> = OnceLock::new();
+        simd::pick(&CHOSEN, norm_backward_variant)(rows, grad_x, acc_gamma, acc_beta)
+    }
+}
+
+type NormBackBody = fn(&NormRowsBack<f32>, &mut [f32], &mut [f32], &mut [f32]);
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn norm_backward_avx512(
+    rows: &NormRowsBack<f32>,
+    gx: &mut [f32],
+    ag: &mut [f32],
+    ab: &mut [f32],
+) {
+    // SAFETY: AVX2, which `sum` needs, comes with this function's features.
+    let centred = |x: &[f32], c: f32, square: bool| unsafe { norm_x86::sum(x, c, square) };
+    norm_backward_with(rows, gx, ag, ab, centred)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn norm_backward_avx2(
+    rows: &NormRowsBack<f32>,
+    gx: &mut [f32],
+    ag: &mut [f32],
+    ab: &mut [f32],
+) {
+    // SAFETY: AVX2, which `sum` needs, comes with this function's features.
+    let centred = |x: &[f32], c: f32, square: bool| unsafe { norm_x86::sum(x, c, square) };
+    norm_backward_with(rows, gx, ag, ab, centred)
+}
+
+/// The float32 rows for a level this CPU supports.
+fn norm_backward_variant(cpu: Supported) -> NormBackBody {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F, the feature this body was compiled for.
+        Level::Avx512 => |r, gx, ag, ab| unsafe { norm_backward_avx512(r, gx, ag, ab) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this body was compiled for.
+        Level::Avx2Fma => |r, gx, ag, ab| unsafe { norm_backward_avx2(r, gx, ag, ab) },
+        _ => norm_backward_body::<f32>,
+    }
 }
 
 /// The derivative of the exact GELU for each element type: Φ(x) + x · φ(x).
@@ -258,11 +422,7 @@ const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
 
 impl GeluGrad for f32 {
     fn gelu_grad_into(x: &[f32], grad_y: &[f32], out: &mut [f32]) {
-        for ((o, &v), &g) in out.iter_mut().zip(x).zip(grad_y) {
-            let cdf = 0.5 * (1.0 + erf_f32::<false>(v * std::f32::consts::FRAC_1_SQRT_2));
-            let pdf = (-0.5 * v * v).exp() * INV_SQRT_2PI as f32;
-            *o = g * (cdf + v * pdf);
-        }
+        gelu_grad_f32_slice(x, grad_y, out)
     }
 }
 
@@ -292,16 +452,25 @@ pub fn relu_backward_work(elements: usize) -> usize {
 /// An elementwise backward body: (x, grad_y, grad_x) of one length.
 type Body<T> = dyn Fn(&[T], &[T], &mut [T]) + Sync;
 
-/// `f(x_chunk, gy_chunk, out_chunk)` over matching chunks, in parallel when in the pool and the
-/// work is worth it.
+/// `f(x_chunk, gy_chunk, out_chunk)` over matching chunks, spread over the threads by
+/// `for_each_part`: the low-latency team when called outside the pool, as the binding calls it
+/// (a vectorised pass over a few hundred thousand numbers takes tens of microseconds, about what
+/// waking the pool costs).
 fn elementwise<T: Real>(x: &[T], grad_y: &[T], out: &mut [T], work: usize, f: &Body<T>) {
-    if work < PARALLEL_MIN_WORK || !in_pool() {
+    let len = out.len();
+    let parts = len.div_ceil(CHUNK);
+    if parts <= 1 {
         f(x, grad_y, out);
-    } else {
-        out.par_chunks_mut(CHUNK)
-            .zip(x.par_chunks(CHUNK).zip(grad_y.par_chunks(CHUNK)))
-            .for_each(|(o, (x, g))| f(x, g, o));
+        return;
     }
+    let out = Disjoint::new(out);
+    for_each_part(parts, work, &|p| {
+        let start = p * CHUNK;
+        let n = CHUNK.min(len - start);
+        // SAFETY: part p alone writes these elements of out.
+        let o = unsafe { out.part(start, n) };
+        f(&x[start..start + n], &grad_y[start..start + n], o)
+    });
 }
 
 /// grad_x of the exact GELU, elementwise (x, grad_y and grad_x of one length).
@@ -320,4 +489,50 @@ pub fn relu_backward<T: Real>(x: &[T], grad_y: &[T], grad_x: &mut [T]) {
             *o = if v > T::zero() { g } else { T::zero() };
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::lcg;
+
+    /// Every level's float32 rows against the plain body, within float32 rounding (the lanes
+    /// compile to other instructions, the order of the sums is the same).
+    #[test]
+    fn every_simd_variant_of_the_norm_backward_matches_the_plain_rows() {
+        for d in [1, 7, 16, 17, 64, 100] {
+            let n = 5;
+            let f32s = |seed: u64, len: usize, scale: f64, shift: f64| -> Vec<f32> {
+                lcg(seed, len)
+                    .iter()
+                    .map(|v| (v * scale + shift) as f32)
+                    .collect()
+            };
+            let x = f32s(1, n * d, 3.0, 10.0);
+            let gamma = f32s(2, d, 1.0, 1.0);
+            let gy = f32s(3, n * d, 1.0, 0.0);
+            let rows = NormRowsBack {
+                x: &x,
+                gamma: &gamma,
+                grad_y: &gy,
+                eps: 1e-5,
+                d,
+            };
+            let mut want = (vec![0.0f32; n * d], vec![0.0f32; d], vec![0.0f32; d]);
+            norm_backward_body(&rows, &mut want.0, &mut want.1, &mut want.2);
+            for cpu in Supported::all() {
+                let mut got = (vec![0.0f32; n * d], vec![0.0f32; d], vec![0.0f32; d]);
+                norm_backward_variant(cpu)(&rows, &mut got.0, &mut got.1, &mut got.2);
+                for (g, w) in [(&got.0, &want.0), (&got.1, &want.1), (&got.2, &want.2)] {
+                    for (a, b) in g.iter().zip(w) {
+                        assert!(
+                            (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                            "{:?}, d = {d}: {a} vs {b}",
+                            cpu.level()
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
