@@ -35,8 +35,9 @@ import numpy as np
 
 from transformer_walk.models.learner import LearnerConfig, train
 from transformer_walk.models.learner.decoder import Params
+from transformer_walk.models.learner.params import param_shapes
 from transformer_walk.models.learner.reading import read
-from transformer_walk.topics.gru_seq2seq import GruConfig, LengthScore
+from transformer_walk.topics.gru_seq2seq import LOSS_WINDOW, GruConfig, LengthScore
 
 IGNORE = -100  # the trainer's "no loss here"
 
@@ -167,6 +168,18 @@ class TrainedReversal:
     @property
     def step_seconds(self) -> float:
         return self.seconds / max(1, len(self.losses))
+
+    def final_loss(self, window: int = LOSS_WINDOW) -> float:
+        """The mean training loss of the last ``window`` steps (nan before any step), as
+        ``gru_seq2seq.final_loss`` reads the GRUs'."""
+        tail = self.losses[-window:]
+        return float(np.mean(tail)) if tail else float("nan")
+
+
+def parameter_count(config: ReversalConfig) -> int:
+    """The learner's number of parameters (known before it is trained)."""
+    shapes = param_shapes(config.learner, config.gru.vocab).values()
+    return sum(int(np.prod(shape)) for shape in shapes)
 
 
 #: ``on_step(step, steps, loss)``, every ``PROGRESS_EVERY`` steps and after the last.

@@ -4,7 +4,7 @@ its predicate from the same numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from transformer_walk.topics.claims import Claim, claim
 
@@ -157,7 +157,7 @@ def mean_step(fixed: float, attention: float, transformer: float) -> Claim | Non
 
 
 def _growth_fields(
-    lengths: Sequence[int], seconds: dict[str, Sequence[float]]
+    lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]
 ) -> tuple[str, dict[str, object]]:
     ratio = {m: s[-1] / s[0] for m, s in seconds.items()}
     fields: dict[str, object] = {"short": lengths[0], "long": lengths[-1]}
@@ -173,7 +173,7 @@ def _growth_fields(
     return f"seq2seq_transformer.time.growth.{verdict}", fields
 
 
-def _usable(lengths: Sequence[int], seconds: dict[str, Sequence[float]]) -> bool:
+def _usable(lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]) -> bool:
     return (
         len(lengths) >= 2
         and set(seconds) == {"fixed", "attention", "transformer"}
@@ -181,7 +181,9 @@ def _usable(lengths: Sequence[int], seconds: dict[str, Sequence[float]]) -> bool
     )
 
 
-def _growth_holds(said: Claim, lengths: Sequence[int], seconds: dict[str, Sequence[float]]) -> bool:
+def _growth_holds(
+    said: Claim, lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]
+) -> bool:
     if not _usable(lengths, seconds):
         return False
     message, fields = _growth_fields(lengths, seconds)
@@ -189,7 +191,7 @@ def _growth_holds(said: Claim, lengths: Sequence[int], seconds: dict[str, Sequen
 
 
 @claim(_growth_holds)
-def step_growth(lengths: Sequence[int], seconds: dict[str, Sequence[float]]) -> Claim | None:
+def step_growth(lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]) -> Claim | None:
     """How a training step's time grows from the shortest to the longest length timed, for each
     of "fixed", "attention" and "transformer" (``seconds[model][k]`` at ``lengths[k]``): whether
     the Transformer's grows more slowly than both GRUs', faster than both, or between."""
