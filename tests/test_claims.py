@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import claim_inputs_by_hand
+import claim_inputs_reversal
 import claim_inputs_timings
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 
 import transformer_walk.app.views
 import transformer_walk.topics
+import transformer_walk.topics.learning
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace
 from transformer_walk.topics import corpus
 from transformer_walk.topics.claims import CLAIMS, Claim
@@ -38,7 +40,11 @@ from transformer_walk.topics.word2vec import (
     train,
 )
 
-for package in (transformer_walk.topics, transformer_walk.app.views):  # every claim registered
+for package in (  # every claim registered
+    transformer_walk.topics,
+    transformer_walk.topics.learning,
+    transformer_walk.app.views,
+):
     for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
         importlib.import_module(module.name)
 
@@ -445,7 +451,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.minilm_heads.controls_claim": head_controls,
     "transformer_walk.topics.minilm_heads.habit_claim": head_habits,
 }
-INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
+INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS | claim_inputs_reversal.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:
