@@ -40,7 +40,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "Transformer 从磁盘缓存读回（之前在这台机器上训练，用时 {seconds} 秒）；"
         "最后 50 步的平均训练损失：{loss}。",
     },
-    "seq2seq_transformer.name": {"en": "Transformer", "zh": "Transformer"},
+    "seq2seq_transformer.name": {"en": "Transformer", "zh": "Transformer 模型"},
     # --- the curve ------------------------------------------------------------------------------
     "seq2seq_transformer.series": {
         "en": "Transformer (self-attention, causal)",
@@ -78,23 +78,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "它最后 {window} 步的训练损失仍有 {loss}：在这些步数内，它还没有学完训练长度。",
     },
     "seq2seq_transformer.curve.trained": {
-        "en": "Its training loss over the last {window} steps is {loss}: it has learned the "
-        "training lengths.",
-        "zh": "它最后 {window} 步的训练损失是 {loss}：训练长度已经学会了。",
+        "en": "Its training loss over the last {window} steps is down to {loss}; the greedy "
+        "scores above, where it reads its own guesses, are the stricter test.",
+        "zh": "它最后 {window} 步的训练损失已降到 {loss}；上面的贪心解码成绩读的是它自己的猜测，"
+        "是更严格的检验。",
     },
     "seq2seq_transformer.curve.cliff": {
         "en": "One letter past training it falls off a cliff: from {long_acc} at length {long} "
         "to {next_acc} at length {next} (a random letter: {chance}), where the attention GRU "
         "still gets {attention_next}. Its positions are learned vectors, one per place: in "
         "training the mark always stood at positions {mark_from} to {mark_to} and no input "
-        "was longer than {positions}, so a longer string puts the mark, and the answer, "
-        "where nothing was learned. The GRU reads a place from its recurrence, one more step "
-        "of which it has done many times.",
+        "was longer than {positions}, so a longer string puts the mark where no mark ever "
+        "stood and the end of its answer at positions training never used. The GRUs have "
+        "no table of positions: a place is how far the recurrence has got, one more step of "
+        "the same update.",
         "zh": "只多一个字母，它就断崖式下跌：从长度 {long} 的 {long_acc} 跌到长度 {next} 的 "
         "{next_acc}（随机猜一个字母：{chance}），而注意力 GRU 在那里仍有 {attention_next}。"
         "它的位置信息是学出来的向量，每个位置一个：训练中分隔符总是落在第 {mark_from} 到第 "
-        "{mark_to} 个位置，输入也从未长过 {positions} 个位置，所以更长的串会把分隔符和答案"
-        "放到什么都没学过的位置上。GRU 则是靠循环来体现位置的，多走一步正是它练过无数次的事。",
+        "{mark_to} 个位置，输入也从未长过 {positions} 个位置，所以更长的串会把分隔符放到它"
+        "从未出现过的位置，答案的末尾则落在训练从未用到的位置上。GRU 没有位置表："
+        "位置就是循环走到了哪一步，多一步也只是同一个更新再做一次。",
     },
     # --- the learner's own string ---------------------------------------------------------------
     "seq2seq_transformer.own.exact": {
@@ -175,15 +178,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{fixed_short} to {fixed_long} ({fixed_ratio}), the attention GRU's from "
         "{attention_short} to {attention_long} ({attention_ratio}), and the Transformer's "
         "from {transformer_short} to {transformer_long}, {transformer_ratio}: on this "
-        "machine it grows the most. Parallel means no update waits for another, not less "
-        "work: on a machine of few cores the positions' work still has to be done, "
-        "and a short string leaves the Transformer's fixed costs to dominate.",
+        "machine it grows the most. Parallel means that no update waits for another, not "
+        "less work: every position's products still have to be computed, and a machine of "
+        "few cores cannot do many of them at once. With many cores, or a GPU, the "
+        "Transformer's step can use them all; a GRU's 2T + 1 updates in a row cannot.",
         "zh": "从 {short} 个字母到 {long} 个字母，固定上下文 GRU 的一个训练步从 {fixed_short} "
         "增加到 {fixed_long}（{fixed_ratio}），注意力 GRU 从 {attention_short} 增加到 "
         "{attention_long}（{attention_ratio}），Transformer 从 {transformer_short} 增加到 "
         "{transformer_long}（{transformer_ratio}）：在这台机器上它增长得最多。并行的意思是"
-        "没有哪次更新要等另一次，而不是计算量更少：核心不多的机器上，各位置的计算仍然都得做完，"
-        "而短串上 Transformer 的固定开销占了大头。",
+        "没有哪次更新要等另一次，而不是计算量更少：每个位置的矩阵乘法仍然都得算，"
+        "核心不多的机器一次也算不了多少。核心多了，或者有 GPU，Transformer 的训练步就能把它们"
+        "全部用上；GRU 那 2T + 1 次必须依次完成的更新却做不到。",
     },
     "seq2seq_transformer.time.mean.slowest": {
         "en": "Averaged over training, a step (with the update) took {fixed} for the "

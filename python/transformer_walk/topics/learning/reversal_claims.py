@@ -18,6 +18,28 @@ CLIFF_CHANCE = 2.0
 STILL_LEARNING_LOSS = 0.1
 
 
+#: The message of each verdict (written out, so that every id the page may show is in the code).
+WITHIN = {
+    "ahead": "seq2seq_transformer.curve.within.ahead",
+    "even": "seq2seq_transformer.curve.within.even",
+    "behind": "seq2seq_transformer.curve.within.behind",
+}
+STATE = {
+    "still_learning": "seq2seq_transformer.curve.still_learning",
+    "trained": "seq2seq_transformer.curve.trained",
+}
+MEAN = {
+    "slowest": "seq2seq_transformer.time.mean.slowest",
+    "between": "seq2seq_transformer.time.mean.between",
+    "fastest": "seq2seq_transformer.time.mean.fastest",
+}
+GROWTH = {
+    "slower": "seq2seq_transformer.time.growth.slower",
+    "between": "seq2seq_transformer.time.growth.between",
+    "faster": "seq2seq_transformer.time.growth.faster",
+}
+
+
 def pct(x: float) -> str:
     """A share as the page writes it: 0.5412 → "54%"; with more decimals where rounding would
     claim a perfect or a null score it did not get (0.995 → "99.5%", not "100%")."""
@@ -54,7 +76,7 @@ def _within_holds(
 ) -> bool:
     verdict = _versus(transformer, attention)
     return said == Claim(
-        f"seq2seq_transformer.curve.within.{verdict}",
+        WITHIN[verdict],
         {"length": length, "transformer": pct(transformer), "attention": pct(attention),
          "fixed": pct(fixed)},
     )  # fmt: skip
@@ -65,7 +87,7 @@ def within_training(length: int, transformer: float, attention: float, fixed: fl
     """The Transformer against the attention GRU at the longest training length (token
     accuracies): ahead, even or behind by ``EVEN_MARGIN``."""
     return Claim(
-        f"seq2seq_transformer.curve.within.{_versus(transformer, attention)}",
+        WITHIN[_versus(transformer, attention)],
         {"length": length, "transformer": pct(transformer), "attention": pct(attention),
          "fixed": pct(fixed)},
     )  # fmt: skip
@@ -84,7 +106,7 @@ def _past_holds(
     return said == Claim(
         "seq2seq_transformer.curve.cliff",
         {"long": long, "next": long + 1, "long_acc": pct(long_acc), "next_acc": pct(next_acc),
-         "attention_next": pct(attention_next), "chance": pct(chance),
+         "attention_next": pct(attention_next), "chance": f"{chance:.1%}",
          "positions": 2 * long + 1, "mark_from": 2, "mark_to": long + 1},
     )  # fmt: skip
 
@@ -101,7 +123,7 @@ def past_training(
     return Claim(
         "seq2seq_transformer.curve.cliff",
         {"long": long, "next": long + 1, "long_acc": pct(long_acc), "next_acc": pct(next_acc),
-         "attention_next": pct(attention_next), "chance": pct(chance),
+         "attention_next": pct(attention_next), "chance": f"{chance:.1%}",
          # inputs of ``long`` letters fill 2·long + 1 positions; the mark sat at 2 … long + 1
          "positions": 2 * long + 1, "mark_from": 2, "mark_to": long + 1},
     )  # fmt: skip
@@ -109,9 +131,7 @@ def past_training(
 
 def _loss_holds(said: Claim, loss: float, window: int) -> bool:
     state = "still_learning" if loss > STILL_LEARNING_LOSS else "trained"
-    return said == Claim(
-        f"seq2seq_transformer.curve.{state}", {"loss": f"{loss:.3f}", "window": window}
-    )
+    return said == Claim(STATE[state], {"loss": f"{loss:.3f}", "window": window})
 
 
 @claim(_loss_holds)
@@ -121,7 +141,7 @@ def training_state(loss: float, window: int) -> Claim | None:
     if loss != loss:  # NaN: no step was taken
         return None
     state = "still_learning" if loss > STILL_LEARNING_LOSS else "trained"
-    return Claim(f"seq2seq_transformer.curve.{state}", {"loss": f"{loss:.3f}", "window": window})
+    return Claim(STATE[state], {"loss": f"{loss:.3f}", "window": window})
 
 
 # --- time per step ----------------------------------------------------------------------------
@@ -137,7 +157,7 @@ def _mean_holds(said: Claim, fixed: float, attention: float, transformer: float)
     if min(fixed, attention, transformer) <= 0:
         return False
     return said == Claim(
-        f"seq2seq_transformer.time.mean.{_rank(transformer, (fixed, attention))}",
+        MEAN[_rank(transformer, (fixed, attention))],
         {"fixed": ms(fixed), "attention": ms(attention), "transformer": ms(transformer),
          "ratio": times(transformer / attention)},
     )  # fmt: skip
@@ -150,7 +170,7 @@ def mean_step(fixed: float, attention: float, transformer: float) -> Claim | Non
     if min(fixed, attention, transformer) <= 0:
         return None
     return Claim(
-        f"seq2seq_transformer.time.mean.{_rank(transformer, (fixed, attention))}",
+        MEAN[_rank(transformer, (fixed, attention))],
         {"fixed": ms(fixed), "attention": ms(attention), "transformer": ms(transformer),
          "ratio": times(transformer / attention)},
     )  # fmt: skip
@@ -170,7 +190,7 @@ def _growth_fields(
         verdict = "faster"
     else:
         verdict = "between"
-    return f"seq2seq_transformer.time.growth.{verdict}", fields
+    return GROWTH[verdict], fields
 
 
 def _usable(lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]) -> bool:
