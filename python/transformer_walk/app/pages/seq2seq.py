@@ -7,6 +7,11 @@ models' answers for the learner's own string, the attention model's learned alig
 contexts each decoder step read; then the untrained read-back probe of
 ``transformer_walk.topics.seq2seq``. Every sentence about a number comes from a verdict of
 ``gru_seq2seq``. Holds no math.
+
+Beside the GRUs, a small Transformer (``topics.learning.reversal``, cached in
+``app.caches.reversal_run``) on the same batches: a third line on the curve, a third answer to
+the learner's string, and the time per training step of all three against the length. Its
+sentences are claims of ``topics.learning.reversal_claims``.
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- parallel against sequential ------------------------------------------------------------
     "seq2seq_transformer.time.title": {
         "en": "Parallel in training, sequential in writing",
-        "zh": "训练时并行，生成时依旧逐个",
+        "zh": "训练可以并行，生成仍是逐个",
     },
     "seq2seq_transformer.time.body": {
         "en": "A GRU cannot compute state $\\boldsymbol h_i$ before $\\boldsymbol h_{{i-1}}$: a "
