@@ -20,6 +20,7 @@ from typing import Any
 import claim_inputs_by_hand
 import claim_inputs_induction
 import claim_inputs_learning
+import claim_inputs_reversal
 import claim_inputs_timings
 import numpy as np
 import pytest
@@ -28,6 +29,7 @@ from hypothesis import strategies as st
 
 import transformer_walk.app.views
 import transformer_walk.topics
+import transformer_walk.topics.learning
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace
 from transformer_walk.topics import corpus
 from transformer_walk.topics.claims import CLAIMS, Claim
@@ -449,6 +451,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
 }
 INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 INPUTS |= claim_inputs_learning.INPUTS | claim_inputs_induction.INPUTS
+INPUTS |= claim_inputs_reversal.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:

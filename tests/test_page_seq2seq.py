@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app.caches import gru_comparison
+from transformer_walk.app.caches import gru_comparison, reversal_run
 from transformer_walk.app.i18n import LANGUAGES, join_sentences, translate
 from transformer_walk.topics.gru_seq2seq import (
     Comparison,
@@ -24,6 +24,9 @@ from transformer_walk.topics.gru_seq2seq import (
     spell,
 )
 from transformer_walk.topics.gru_seq2seq import translate as decode
+from transformer_walk.topics.learning import reversal_claims as claims
+from transformer_walk.topics.learning.reversal import ReversalConfig, answer
+from transformer_walk.topics.learning.reversal_store import ReversalRun
 from transformer_walk.topics.seq2seq import readback
 
 import apptest_support
@@ -34,6 +37,16 @@ SYMBOLS = "s2s_symbols"
 
 def comparison() -> Comparison:
     return gru_comparison(GruConfig())
+
+
+def transformer_run() -> ReversalRun:
+    return reversal_run(ReversalConfig())
+
+
+def ms(seconds: float) -> str:
+    """The page's milliseconds, written again."""
+    value = seconds * 1e3
+    return f"{value:.2f} ms" if value < 10 else f"{value:.1f} ms"
 
 
 def pct(x: float) -> str:
@@ -67,8 +80,8 @@ def test_page_renders_the_trained_models_in_both_languages(language: str) -> Non
         "seq2seq.neck.title",
     ):
         assert translate(key, language) in headers
-    # the accuracy curve, the alignment, the two context matrices, the read-back curve
-    assert len(at.get("vega_lite_chart")) == 5
+    # the accuracy curve, the alignment, the two context matrices, the step times, the read-back
+    assert len(at.get("vega_lite_chart")) == 6
     c = comparison()
     key = "seq2seq.train.done_disk" if c.from_disk else "seq2seq.train.done"
     done = translate(
@@ -164,9 +177,9 @@ def test_your_own_string_shows_both_answers_and_the_alignment(language: str, tex
     answers = at.dataframe[1].value
     outputs = list(answers.iloc[:, 1])
     assert outputs[0] == spell(source[::-1], alphabet)
-    for shown, tr in zip(outputs[1:], (fixed, attention), strict=True):
+    for shown, tr in zip(outputs[1:3], (fixed, attention), strict=True):
         assert shown.startswith(spell(tr.output, alphabet) or "∅")
-    assert list(answers.iloc[:, 2]) == [
+    assert list(answers.iloc[:, 2])[:3] == [
         f"{len(source)} / {len(source)}",
         f"{fixed.letters_right} / {len(source)}",
         f"{attention.letters_right} / {len(source)}",
@@ -217,10 +230,10 @@ def test_a_bad_string_gets_a_friendly_message(
     apptest_support.no_exception(at)
     message = translate(key, language, alphabet="a–h", **fields)
     assert message in [i.value for i in at.info]
-    assert len(at.get("vega_lite_chart")) == 2  # the accuracy and read-back curves stay
+    assert len(at.get("vega_lite_chart")) == 3  # the accuracy, step-time and read-back charts stay
     at.text_input(key=SYMBOLS).set_value("abc").run()  # and a good string brings the rest back
     apptest_support.no_exception(at)
-    assert len(at.get("vega_lite_chart")) == 5
+    assert len(at.get("vega_lite_chart")) == 6
 
 
 def test_the_bottleneck_summary_is_the_measured_read_back() -> None:
@@ -257,5 +270,92 @@ def test_the_fixed_context_is_the_same_at_every_step() -> None:
 @pytest.mark.parametrize("sentence", ["", "我爱我的狗", "🐶 ❤️ 🐱"])
 def test_the_page_does_not_depend_on_the_sidebar_sentence(sentence: str) -> None:
     at = open_page(sentence=sentence)
-    assert len(at.get("vega_lite_chart")) == 5
+    assert len(at.get("vega_lite_chart")) == 6
     assert translate("seq2seq.own_example", "en", alphabet="a–h") in [i.value for i in at.info]
+
+
+# --- the Transformer beside the GRUs -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_transformer_is_trained_drawn_and_tabled(language: str) -> None:
+    at = open_page(language)
+    run = transformer_run()
+    model = run.model
+    assert model.config.gru == GruConfig() and len(model.losses) == GruConfig().steps
+    key = "seq2seq_transformer.train.done_disk" if run.from_disk else (
+        "seq2seq_transformer.train.done")  # fmt: skip
+    done = translate(key, language, seconds=f"{model.seconds:.1f}",
+                     loss=f"{np.mean(model.losses[-50:]):.3f}")  # fmt: skip
+    assert done in [x.value for x in at.caption]
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 5]) == [f"{model.accuracy(T):.1%}" for T in range(1, 15)]
+    assert list(table.iloc[:, 6]) == [f"{s.sequence_accuracy:.1%}" for s in model.scores]
+    assert translate("seq2seq_transformer.time.title", language) in [h.value for h in at.header]
+    # the sentence at the longest training length, from the measured accuracies
+    c = comparison()
+    tf, attention = model.accuracy(8), c.attention.accuracy(8)
+    verdict = "ahead" if tf - attention >= 0.05 else "behind" if attention - tf >= 0.05 else "even"
+    within = translate(
+        f"seq2seq_transformer.curve.within.{verdict}", language, length=8, transformer=pct(tf),
+        attention=pct(attention), fixed=pct(c.fixed.accuracy(8)),
+    )  # fmt: skip
+    assert any(m.startswith(within) for m in markdown(at))
+    caveat = translate("seq2seq_transformer.time.caveat", language)
+    assert caveat in [i.value for i in at.info]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_step_times_shown_are_the_measured_ones(language: str) -> None:
+    at = open_page(language)
+    run = transformer_run()
+    c = comparison()
+    per_step = [c.fixed.seconds / 1000, c.attention.seconds / 1000, run.model.step_seconds]
+    table = next(d.value for d in at.dataframe if len(d.value) == 3 and d.value.shape[1] == 3)
+    assert list(table.iloc[:, 2]) == [ms(x) for x in per_step]
+    times = run.times
+    assert times.lengths == tuple(range(1, 15))
+    short, long = times.lengths[0], times.lengths[-1]
+    ratios = {m: s[-1] / s[0] for m, s in times.seconds.items()}
+    assert all(min(s) > 0 for s in times.seconds.values())
+    growth = claims.step_growth(times.lengths, times.seconds)
+    mean = claims.mean_step(*per_step)
+    assert growth is not None and mean is not None
+    text = join_sentences(
+        [translate(x.message, language, **x.fields) for x in (growth, mean)], language
+    )
+    assert text in markdown(at)
+    for m in ("fixed", "attention", "transformer"):  # the fields are the measured times
+        assert growth.fields[f"{m}_ratio"] == f"×{ratios[m]:.1f}"
+        assert growth.fields[f"{m}_short"] == ms(times.seconds[m][0])
+        assert growth.fields[f"{m}_long"] == ms(times.seconds[m][-1])
+    assert (growth.fields["short"], growth.fields["long"]) == (short, long)
+    assert mean.fields["transformer"] == ms(run.model.step_seconds)
+
+
+@pytest.mark.parametrize(("language", "text"), [("en", "badcafe"), ("zh", "a b c d e f g h a b")])
+def test_the_transformer_answers_your_string(language: str, text: str) -> None:
+    at = open_page(language, state={SYMBOLS: text})
+    model = transformer_run().model
+    source = parse_symbols(text, "abcdefgh", 20)
+    a = answer(model, source)
+    assert a is not None
+    answers = at.dataframe[1].value
+    shown = list(answers.iloc[:, 1])[3]
+    assert shown.startswith(spell(a.output, "abcdefgh") or "∅")
+    assert list(answers.iloc[:, 2])[3] == f"{a.letters_right} / {len(source)}"
+    if a.correct:
+        said = translate("seq2seq_transformer.own.exact", language, length=len(source))
+    else:
+        said = translate("seq2seq_transformer.own.partial", language, length=len(source),
+                         right=a.letters_right)  # fmt: skip
+    passes = translate("seq2seq_transformer.own.passes", language, passes=a.passes)
+    assert join_sentences([said, passes], language) in markdown(at)
+
+
+def test_a_string_too_long_for_the_transformer_is_said_so() -> None:
+    at = open_page(state={SYMBOLS: "abcdefghabcdefgh"})  # 16 letters: the GRUs read it
+    answers = at.dataframe[1].value
+    assert list(answers.iloc[:, 2])[3] == "—"
+    said = translate("seq2seq_transformer.own.too_long", "en", length=16, limit=14)
+    assert said in markdown(at)

@@ -7,7 +7,8 @@ and outputs are data (``st.cache_data``: keyed by text, config and backend, copi
 caller), as the Streamlit docs advise. The one exception to "nothing renders": the GRU
 encoder–decoders of the Seq2seq page train for seconds, so their cache shows its own progress bar
 (an element made inside a cached function is replayed on a hit; it is emptied when done). They are
-also kept on disk (``disk_cache_dir``), so only the first server on a machine trains them.
+also kept on disk (``disk_cache_dir``), so only the first server on a machine trains them; so is
+the page's small Transformer, trained and timed beside them (``reversal_run``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
-from transformer_walk.topics.learning import induction, name_head
+from transformer_walk.topics.learning import induction, name_head, reversal_store, step_times
+from transformer_walk.topics.learning.reversal import ReversalConfig, train_reversal
+from transformer_walk.topics.learning.reversal_store import ReversalRun
 from transformer_walk.topics.senses import Calibration, calibrate
 
 log = logging.getLogger(__name__)
@@ -192,6 +195,36 @@ def induction_study(backend: str, _progress: str = "") -> induction.InductionStu
     except OSError as error:  # a read-only home: the study still serves this server
         log.warning("could not keep the induction study in %s: %s", directory, error)
     return study
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def reversal_run(config: ReversalConfig, _progress: str = "", _timing: str = "") -> ReversalRun:
+    """The reversal Transformer trained with ``config`` and the step timings of all three models:
+    read from the disk cache, or else trained and timed (about ten seconds on two cores, in one of
+    the server's heavy-work slots, so that the timings are not another learner's training too)
+    and written there. ``_progress`` is the bar's text while training (fields ``step``,
+    ``steps``, ``loss``), ``_timing`` while timing; neither is part of the key."""
+    directory = disk_cache_dir()
+    if (stored := reversal_store.load(config, directory)) is not None:
+        return stored
+    steps = config.gru.steps
+    bar = st.progress(0.0, text=_progress.format(step=0, steps=steps, loss="—"))
+
+    def report(step: int, steps: int, loss: float) -> None:
+        text = _progress.format(step=step, steps=steps, loss=f"{loss:.3f}")
+        bar.progress(0.9 * step / max(1, steps), text=text)  # timing takes the last tenth
+
+    with heavy_work():
+        model = train_reversal(config, on_step=report)
+        bar.progress(0.9, text=_timing)
+        times = step_times.measure(config)
+    bar.empty()
+    run = ReversalRun(model, times)
+    try:
+        reversal_store.save(run, directory)
+    except OSError as error:  # a read-only home: the run still serves this server
+        log.warning("could not keep the reversal Transformer in %s: %s", directory, error)
+    return run
 
 
 def _on_rust_or_numpy(load: Callable[..., Model]) -> Model:

@@ -8,6 +8,9 @@ import pandas as pd
 from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 FIXED_HUE = "#f4a259"  # the fixed-context model (attention's is HIGHLIGHT), on both charts
+TRANSFORMER_HUE = "#2a9d8f"  # the Transformer, a third hue far from both GRUs'
+#: The models' hues in the order fixed, attention, Transformer.
+MODEL_HUES = [FIXED_HUE, HIGHLIGHT, TRANSFORMER_HUE]
 
 
 def _chance_line(chance: float, label: str, *, at_right: bool) -> alt.LayerChart:
@@ -111,7 +114,7 @@ def accuracy_by_length(
             color=alt.Color(
                 "series:N",
                 title=series_title,
-                scale=alt.Scale(domain=series_order, range=[FIXED_HUE, HIGHLIGHT]),
+                scale=alt.Scale(domain=series_order, range=MODEL_HUES[: len(series_order)]),
                 legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
             ),
             tooltip=[
@@ -122,5 +125,44 @@ def accuracy_by_length(
             ],
         )
     )  # fmt: skip
-    chance_line = _chance_line(chance, chance_label, at_right=True)
+    # at the left: every model is near 100% there, while at the right the Transformer's line
+    # runs along chance and would cross the label
+    chance_line = _chance_line(chance, chance_label, at_right=False)
     return (band + band_text + lines + chance_line).properties(height=320, autosize=FIT_WIDTH)
+
+
+def step_times(
+    frame: pd.DataFrame,
+    *,
+    series_order: list[str],
+    length_title: str,
+    time_title: str,
+    series_title: str,
+) -> alt.Chart:
+    """Milliseconds of one training step against the string's length, one line per model.
+
+    ``frame`` has columns ``T``, ``ms`` and ``series`` (one of ``series_order``: fixed,
+    attention, Transformer, which fixes the colours the accuracy chart uses)."""
+    longest = int(frame["T"].max())
+    return (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("T:Q", title=length_title, scale=alt.Scale(domain=[0.5, longest + 0.5],
+                    nice=False), axis=alt.Axis(values=list(range(1, longest + 1)), format="d")),
+            y=alt.Y("ms:Q", title=time_title, scale=alt.Scale(zero=True),
+                    axis=y_axis(time_title)),
+            color=alt.Color(
+                "series:N",
+                title=series_title,
+                scale=alt.Scale(domain=series_order, range=MODEL_HUES[: len(series_order)]),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=500),
+            ),
+            tooltip=[
+                alt.Tooltip("series:N", title=series_title),
+                alt.Tooltip("T:Q", title=length_title),
+                alt.Tooltip("ms:Q", title=time_title, format=".2f"),
+            ],
+        )
+        .properties(height=300, autosize=FIT_WIDTH)
+    )  # fmt: skip

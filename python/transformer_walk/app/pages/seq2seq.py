@@ -7,6 +7,11 @@ models' answers for the learner's own string, the attention model's learned alig
 contexts each decoder step read; then the untrained read-back probe of
 ``transformer_walk.topics.seq2seq``. Every sentence about a number comes from a verdict of
 ``gru_seq2seq``. Holds no math.
+
+Beside the GRUs, a small Transformer (``topics.learning.reversal``, cached in
+``app.caches.reversal_run``) on the same batches: a third line on the curve, a third answer to
+the learner's string, and the time per training step of all three against the length. Its
+sentences are claims of ``topics.learning.reversal_claims``.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import charts, links
-from transformer_walk.app.caches import gru_comparison
+from transformer_walk.app.caches import gru_comparison, reversal_run
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
-from transformer_walk.app.i18n import join_sentences, t
+from transformer_walk.app.i18n import join_sentences, say, t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.topics.gru_seq2seq import (
     HOLDS,
@@ -44,6 +49,18 @@ from transformer_walk.topics.gru_seq2seq import (
     summarize,
     translate,
 )
+from transformer_walk.topics.learning import reversal_claims as claims
+from transformer_walk.topics.learning.reversal import (
+    Answer,
+    ReversalConfig,
+    TrainedReversal,
+    answer,
+    longest_readable,
+    parameter_count,
+)
+from transformer_walk.topics.learning.reversal_claims import pct
+from transformer_walk.topics.learning.reversal_store import ReversalRun
+from transformer_walk.topics.learning.step_times import REPEATS
 from transformer_walk.topics.seq2seq import ReadbackRow, own_state_verdict, readback
 
 SEED_KEY = "s2s_seed"
@@ -94,16 +111,6 @@ SYMBOL_ERROR_KEYS = {
     "bad": "seq2seq.own.bad",
     "long": "seq2seq.own.long",
 }
-
-
-def pct(x: float) -> str:
-    """A share as the page writes it: 0.5412 → "54%"; with more decimals where rounding would
-    claim a perfect or a null score it did not get (0.995 → "99.5%", not "100%")."""
-    for digits in range(4):
-        text = f"{x:.{digits}%}"
-        if (float(text[:-1]) < 100 or x >= 1) and (float(text[:-1]) > 0 or x <= 0):
-            return text
-    return f"{x:.4%}"
 
 
 def alphabet_label(alphabet: str) -> str:
@@ -193,20 +200,55 @@ def _training() -> Comparison:
     return comparison
 
 
-def _curve(comparison: Comparison) -> None:
+def _param_count(params: dict[str, np.ndarray]) -> str:
+    return f"{sum(int(a.size) for a in params.values()):,}"
+
+
+def _transformer(comparison: Comparison) -> ReversalRun:
+    """The Transformer trained on the GRUs' batches (cached on disk as they are)."""
+    config = ReversalConfig(gru=comparison.config)
+    learner = config.learner
+    st.markdown(
+        t(
+            "seq2seq_transformer.train.body", layers=learner.layers, d_model=learner.d_model,
+            h=learner.h, params=f"{parameter_count(config):,}",
+            gru_params=_param_count(comparison.fixed.params),
+            attention_params=_param_count(comparison.attention.params),
+            steps=f"{config.gru.steps:,}", lr=f"{config.lr:g}",
+        )
+    )  # fmt: skip
+    run = reversal_run(
+        config,
+        _progress=t("seq2seq_transformer.train.progress"),
+        _timing=t("seq2seq_transformer.train.timing"),
+    )
+    st.caption(
+        t(
+            "seq2seq_transformer.train.done_disk" if run.from_disk
+            else "seq2seq_transformer.train.done",
+            seconds=f"{run.model.seconds:.1f}", loss=f"{run.model.final_loss():.3f}",
+        )
+    )  # fmt: skip
+    return run
+
+
+def _curve(comparison: Comparison, transformer: TrainedReversal) -> None:
     config = comparison.config
     st.header(t("seq2seq.curve.title"), divider="gray")
     st.markdown(t("seq2seq.curve.body", n=config.eval_per_length, train_max=config.train_max_len))
     names = {
         "fixed": t("seq2seq.curve.series.fixed"),
         "attention": t("seq2seq.curve.series.attention"),
+        "transformer": t("seq2seq_transformer.series"),
     }
+    scores = {v: comparison.model(v).scores for v in ("fixed", "attention")}
+    scores["transformer"] = transformer.scores
     frame = pd.DataFrame(
         [
             {"T": s.length, "series": names[v], "accuracy": s.token_accuracy,
              "whole": s.sequence_accuracy}
-            for v in ("fixed", "attention")
-            for s in comparison.model(v).scores
+            for v, by_length in scores.items()
+            for s in by_length
         ]
     )  # fmt: skip
     chance = 1 / len(config.alphabet)
@@ -216,7 +258,7 @@ def _curve(comparison: Comparison) -> None:
             frame,
             chance,
             config.train_max_len,
-            series_order=[names["fixed"], names["attention"]],
+            series_order=list(names.values()),
             length_title=t("seq2seq.curve.axis_length"),
             accuracy_title=t("seq2seq.curve.axis_accuracy"),
             whole_title=t("seq2seq.curve.axis_whole"),
@@ -227,12 +269,35 @@ def _curve(comparison: Comparison) -> None:
         width="stretch",
     )
     st.markdown(curve_text(comparison))
+    st.markdown(transformer_text(comparison, transformer))
     with st.expander(t("seq2seq.curve.table")):
-        st.dataframe(curve_table(comparison), hide_index=True)
+        st.dataframe(curve_table(comparison, transformer), hide_index=True)
 
 
-def curve_table(comparison: Comparison) -> pd.DataFrame:
-    """Every evaluated length: both models' share of letters and of whole strings right, to a
+def transformer_text(comparison: Comparison, transformer: TrainedReversal) -> str:
+    """The Transformer's sentences under the curve: at the longest training length against the
+    GRUs, its training loss, and one letter past training (each a claim of reversal_claims)."""
+    config = comparison.config
+    long = config.train_max_len
+    said = [
+        claims.within_training(
+            long, transformer.accuracy(long), comparison.attention.accuracy(long),
+            comparison.fixed.accuracy(long),
+        ),
+        claims.training_state(transformer.final_loss(), LOSS_WINDOW),
+    ]  # fmt: skip
+    if long < config.eval_max_len:
+        said.append(
+            claims.past_training(
+                long, transformer.accuracy(long), transformer.accuracy(long + 1),
+                comparison.attention.accuracy(long + 1), 1 / len(config.alphabet),
+            )
+        )  # fmt: skip
+    return join_sentences([text for c in said if (text := say(c)) is not None])
+
+
+def curve_table(comparison: Comparison, transformer: TrainedReversal) -> pd.DataFrame:
+    """Every evaluated length: each model's share of letters and of whole strings right, to a
     tenth of a point (so that 89.9%, below the 90% a sentence speaks of, does not read 90%)."""
     fixed, attention = comparison.fixed.scores, comparison.attention.scores
     return pd.DataFrame(
@@ -245,6 +310,12 @@ def curve_table(comparison: Comparison) -> pd.DataFrame:
             ],
             t("seq2seq.curve.col.attention_whole"): [
                 f"{s.sequence_accuracy:.1%}" for s in attention
+            ],
+            t("seq2seq_transformer.col.letters"): [
+                f"{s.token_accuracy:.1%}" for s in transformer.scores
+            ],
+            t("seq2seq_transformer.col.whole"): [
+                f"{s.sequence_accuracy:.1%}" for s in transformer.scores
             ],
         }
     )
@@ -299,7 +370,7 @@ def curve_text(comparison: Comparison) -> str:
     )
 
 
-def _own(comparison: Comparison) -> None:
+def _own(comparison: Comparison, transformer: TrainedReversal) -> None:
     config = comparison.config
     st.header(t("seq2seq.own.title"), divider="gray")
     alphabet = alphabet_label(config.alphabet)
@@ -318,30 +389,39 @@ def _own(comparison: Comparison) -> None:
         return
     fixed = translate(comparison.fixed, source)
     attention = translate(comparison.attention, source)
-    _answers(comparison, fixed, attention)
+    tf = answer(transformer, source)
+    _answers(comparison, fixed, attention, tf)
+    _own_transformer(transformer, source, tf)
     _alignment(config, attention)
     _contexts(config, fixed, attention)
 
 
-def _written(config: GruConfig, tr: Translation) -> str:
+def _written(config: GruConfig, tr: Translation | Answer) -> str:
     output = spell(tr.output, config.alphabet) or "∅"
     return output if tr.stopped else t("seq2seq.own.no_end", output=output)
 
 
-def _answers(comparison: Comparison, fixed: Translation, attention: Translation) -> None:
+def _answers(
+    comparison: Comparison, fixed: Translation, attention: Translation, tf: Answer | None
+) -> None:
     config = comparison.config
     n = len(fixed.source)
-    rows = [
+    rows: list[tuple[str, str, int | None]] = [
         (t("seq2seq.own.expected"), spell(fixed.expected, config.alphabet), n),
         (t("seq2seq.variant.fixed"), _written(config, fixed), fixed.letters_right),
         (t("seq2seq.variant.attention"), _written(config, attention), attention.letters_right),
-    ]
+        (t("seq2seq_transformer.name"),
+         _written(config, tf) if tf is not None else t("seq2seq_transformer.own.unread"),
+         tf.letters_right if tf is not None else None),
+    ]  # fmt: skip
     st.dataframe(
         pd.DataFrame(
             {
                 t("seq2seq.own.col.model"): [name for name, _, _ in rows],
                 t("seq2seq.own.col.output"): [output for _, output, _ in rows],
-                t("seq2seq.own.col.right"): [f"{right} / {n}" for _, _, right in rows],
+                t("seq2seq.own.col.right"): [
+                    "—" if right is None else f"{right} / {n}" for _, _, right in rows
+                ],
             }
         ),
         hide_index=True,
@@ -365,6 +445,20 @@ def _answers(comparison: Comparison, fixed: Translation, attention: Translation)
         **measured,
     )  # fmt: skip
     st.markdown(join_sentences([verdict, where]))
+
+
+def _own_transformer(
+    transformer: TrainedReversal, source: tuple[int, ...], tf: Answer | None
+) -> None:
+    """The Transformer's verdict on the learner's string, and how many passes its answer took."""
+    said = claims.own_answer(
+        len(source), None if tf is None else tf.letters_right, tf is not None and tf.correct,
+        longest_readable(transformer.config),
+    )  # fmt: skip
+    sentences = [text] if (text := say(said)) is not None else []
+    if tf is not None:
+        sentences.append(t("seq2seq_transformer.own.passes", passes=tf.passes))
+    st.markdown(join_sentences(sentences))
 
 
 def _alignment(config: GruConfig, attention: Translation) -> None:
@@ -499,12 +593,78 @@ def _bottleneck() -> None:
     st.markdown(t(f"seq2seq.neck.own.{own_state_verdict(rows)}", lowest=f"{floor:.0%}", d=d))
 
 
+def _parallel(comparison: Comparison, run: ReversalRun) -> None:
+    """Time per training step of the three models, against the length and on average; and the
+    caveat that writing stays sequential."""
+    config = comparison.config
+    st.header(t("seq2seq_transformer.time.title"), divider="gray")
+    st.markdown(t("seq2seq_transformer.time.body", batch=config.batch, repeats=REPEATS))
+    names = {
+        "fixed": t("seq2seq.curve.series.fixed"),
+        "attention": t("seq2seq.curve.series.attention"),
+        "transformer": t("seq2seq_transformer.series"),
+    }
+    times = run.times
+    frame = pd.DataFrame(
+        [
+            {"T": T, "series": names[m], "ms": 1e3 * seconds[k]}
+            for m, seconds in times.seconds.items()
+            for k, T in enumerate(times.lengths)
+        ]
+    )
+    st.vega_lite_chart(
+        chart_spec(
+            charts_seq2seq.step_times,
+            frame,
+            series_order=list(names.values()),
+            length_title=t("seq2seq.curve.axis_length"),
+            time_title=t("seq2seq_transformer.time.axis_time"),
+            series_title=t("seq2seq.curve.axis_series"),
+        ),
+        width="stretch",
+    )
+    growth = say(claims.step_growth(times.lengths, times.seconds))
+    mean = say(
+        claims.mean_step(
+            comparison.fixed.seconds / max(1, config.steps),
+            comparison.attention.seconds / max(1, config.steps),
+            run.model.step_seconds,
+        )
+    )
+    st.markdown(join_sentences([x for x in (growth, mean) if x is not None]))
+    layers = run.model.config.learner.layers
+    gru_row = t("seq2seq_transformer.time.in_a_row.gru")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("seq2seq_transformer.time.col.model"): [
+                    t("seq2seq.variant.fixed"), t("seq2seq.variant.attention"),
+                    t("seq2seq_transformer.name"),
+                ],
+                t("seq2seq_transformer.time.col.in_a_row"): [
+                    gru_row, gru_row,
+                    t("seq2seq_transformer.time.in_a_row.transformer", layers=layers),
+                ],
+                t("seq2seq_transformer.time.col.step"): [
+                    claims.ms(comparison.fixed.seconds / max(1, config.steps)),
+                    claims.ms(comparison.attention.seconds / max(1, config.steps)),
+                    claims.ms(run.model.step_seconds),
+                ],
+            }
+        ),
+        hide_index=True,
+    )  # fmt: skip
+    st.info(t("seq2seq_transformer.time.caveat"), icon=":material/info:")
+
+
 def render() -> None:
     page_start("seq2seq.title", caption="seq2seq.computed", uses_backend=False)
     _intro(GruConfig())
     comparison = _training()
-    _curve(comparison)
-    _own(comparison)
+    run = _transformer(comparison)
+    _curve(comparison, run.model)
+    _own(comparison, run.model)
+    _parallel(comparison, run)
     _bottleneck()
     with st.expander(t("seq2seq.know.title"), icon=":material/fact_check:"):
         st.markdown(t("seq2seq.know.body"))

@@ -6,10 +6,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "Seq2seq 与它的瓶颈",
     },
     "seq2seq.computed": {
-        "en": "The models on this page are trained and run here in NumPy, with their own "
-        "backpropagation; the sidebar's backend is not involved.",
-        "zh": "这一页的模型都在这里用 NumPy 训练和运行，反向传播也是手写的；"
-        "侧边栏选的计算后端在这里不起作用。",
+        "en": "The models on this page are trained and run here: the GRUs in NumPy, with their "
+        "own backpropagation, the Transformer with the Rust training kernels. The sidebar's "
+        "backend is not involved.",
+        "zh": "这一页的模型都在这里训练和运行：GRU 用 NumPy，反向传播是手写的；Transformer 用 "
+        "Rust 的训练内核。侧边栏选的计算后端在这里不起作用。",
     },
     "seq2seq.intro": {
         "en": "Translation maps a sequence to a sequence of a different length and order. The "
