@@ -147,6 +147,12 @@ def _shows_zero(value: float, digits: int = 4) -> bool:
     return f"{abs(value):.{digits}f}" == f"{0:.{digits}f}"
 
 
+def _tiny(value: float) -> str:
+    """A value near 0 in scientific notation, but an exact 0 as "0" ("0.0e+00" reads as a
+    formatting slip, and a kernel may well centre a row exactly)."""
+    return "0" if value == 0 else f"{value:.1e}"
+
+
 def _norm_claim(cmp: tan.NormComparison) -> Claim:
     centred = _shows_zero(cmp.rms_out_mean) or not _close(cmp.layer_out_mean, 0.0)
     if centred:  # nothing for RMSNorm to keep that shows (or LayerNorm did not centre)
@@ -155,7 +161,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
             {
                 "mean": f"{cmp.mean:.1e}",
                 "share": percent(cmp.mean_share),
-                "ln_mean": f"{cmp.layer_out_mean:.1e}",
+                "ln_mean": _tiny(cmp.layer_out_mean),
                 "rms_mean": f"{cmp.rms_out_mean:.1e}",
             },
         )
@@ -164,7 +170,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
         {
             "mean": f"{cmp.mean:.4f}",
             "share": percent(cmp.mean_share),
-            "ln_mean": f"{cmp.layer_out_mean:.1e}",
+            "ln_mean": _tiny(cmp.layer_out_mean),
             "rms_mean": f"{cmp.rms_out_mean:.4f}",
         },
     )
