@@ -208,7 +208,7 @@ def _norms(model: SmolLM2, out: DecoderOutput, layer: int, token: int, label: st
         ],
         strict=True,
     ):
-        col.metric(t(name), f"{value:.4f}" if abs(value) >= 1e-3 else f"{value:.1e}")
+        col.metric(t(name), f"{value:.4f}" if abs(value) >= 1e-3 else views.tiny(value))
     k = min(SHOWN_COLUMNS, len(x))
     st.caption(t("then_and_now.norm.first", k=k, d=len(x)))
     st.dataframe(

@@ -147,7 +147,7 @@ def _shows_zero(value: float, digits: int = 4) -> bool:
     return f"{abs(value):.{digits}f}" == f"{0:.{digits}f}"
 
 
-def _tiny(value: float) -> str:
+def tiny(value: float) -> str:
     """A value near 0 in scientific notation, but an exact 0 as "0" ("0.0e+00" reads as a
     formatting slip, and a kernel may well centre a row exactly)."""
     return "0" if value == 0 else f"{value:.1e}"
@@ -161,7 +161,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
             {
                 "mean": f"{cmp.mean:.1e}",
                 "share": percent(cmp.mean_share),
-                "ln_mean": _tiny(cmp.layer_out_mean),
+                "ln_mean": tiny(cmp.layer_out_mean),
                 "rms_mean": f"{cmp.rms_out_mean:.1e}",
             },
         )
@@ -170,7 +170,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
         {
             "mean": f"{cmp.mean:.4f}",
             "share": percent(cmp.mean_share),
-            "ln_mean": _tiny(cmp.layer_out_mean),
+            "ln_mean": tiny(cmp.layer_out_mean),
             "rms_mean": f"{cmp.rms_out_mean:.4f}",
         },
     )
