@@ -13,8 +13,6 @@
 
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::kernels::dense::{check_linear, last_dim};
 use crate::kernels::train::{check_grad_shape, scratch};
@@ -25,7 +23,7 @@ use crate::linalg::norm::sum_map;
 use crate::linalg::norm::x86 as norm_x86;
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::gelu::gelu_grad_f32_slice;
 use crate::simd::{self, Level, Supported};
 
@@ -70,83 +68,60 @@ pub fn linear_backward<T: Transpose>(
     grad_b: Option<&mut [T]>,
 ) -> Result<()> {
     let LinearDims { rows, d_in, d_out } = dims;
-    let threads = if linear_backward_work(dims) >= PARALLEL_MIN_WORK && in_pool() {
-        rayon::current_num_threads()
-    } else {
-        1
-    };
-    // grad_x = grad_y [rows, out] · W [out, in], by blocks of rows, then grad_b.
-    let grad_x_and_b = move || {
-        if !grad_x.is_empty() {
-            let w = Mat::new(weight, d_out, d_in, d_in);
-            let per_part = rows.div_ceil(2 * threads).max(1);
-            let block = |(p, gx): (usize, &mut [T])| {
-                let r0 = p * per_part;
-                let r = gx.len() / d_in;
-                let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
-                matmul_ab(gy, w, T::one(), gx, d_in, false);
-            };
-            if threads > 1 {
-                grad_x
-                    .par_chunks_mut(per_part * d_in)
-                    .enumerate()
-                    .for_each(block);
-            } else {
-                grad_x
-                    .chunks_mut(per_part * d_in)
-                    .enumerate()
-                    .for_each(block);
-            }
-        }
+    if rows == 0 || d_out == 0 {
+        // Sums over no rows or of no outputs: every gradient is 0.
+        grad_x.fill(T::zero());
+        grad_w.fill(T::zero());
         if let Some(gb) = grad_b {
             gb.fill(T::zero());
-            if d_out > 0 {
-                for row in grad_y.chunks_exact(d_out) {
-                    for (b, &g) in gb.iter_mut().zip(row) {
-                        *b = *b + g;
-                    }
+        }
+        return Ok(());
+    }
+    // Parts: blocks of grad_x's rows, then blocks of grad_w's rows, then grad_b, all in one loop
+    // so that the threads balance the two products between them.
+    let threads = split_threads(linear_backward_work(dims));
+    let x_rows = rows.div_ceil(2 * threads); // grad_x rows a part
+    let w_rows = d_out.div_ceil(2 * threads); // grad_w rows a part
+    let (x_parts, w_parts) = if d_in == 0 {
+        (0, 0) // grad_x and grad_w are empty; grad_b is still Σ grad_y
+    } else {
+        (rows.div_ceil(x_rows), d_out.div_ceil(w_rows))
+    };
+    let parts = x_parts + w_parts + usize::from(grad_b.is_some());
+    let (gx, gw) = (Disjoint::new(grad_x), Disjoint::new(grad_w));
+    let gb = grad_b.map(Disjoint::new);
+    let w = Mat::new(weight, d_out, d_in, d_in);
+    let x_mat = Mat::new(x, rows, d_in, d_in);
+    for_each_part(parts, linear_backward_work(dims), &|p| {
+        if p < x_parts {
+            // grad_x rows r0 .. r0 + r = grad_y's rows [r, out] · W [out, in]
+            let r0 = p * x_rows;
+            let r = x_rows.min(rows - r0);
+            // SAFETY: part p alone writes these rows of grad_x.
+            let out = unsafe { gx.part(r0 * d_in, r * d_in) };
+            let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
+            matmul_ab(gy, w, T::one(), out, d_in, false);
+        } else if p < x_parts + w_parts {
+            // grad_w rows j0 .. j0 + n = columns j0 .. j0 + n of grad_y, read in place as
+            // grad_yᵀ's rows [n, rows], times x [rows, in]
+            let j0 = (p - x_parts) * w_rows;
+            let n = w_rows.min(d_out - j0);
+            // SAFETY: part p alone writes these rows of grad_w.
+            let out = unsafe { gw.part(j0 * d_in, n * d_in) };
+            let a = Mat::new(&grad_y[j0..], rows, n, d_out);
+            matmul_atb(a, x_mat, T::one(), out, d_in, false);
+        } else if let Some(gb) = &gb {
+            // SAFETY: this part alone writes grad_b.
+            let gb = unsafe { gb.part(0, d_out) };
+            gb.fill(T::zero());
+            for row in grad_y.chunks_exact(d_out) {
+                for (b, &g) in gb.iter_mut().zip(row) {
+                    *b = *b + g;
                 }
             }
         }
-    };
-    // grad_w = grad_yᵀ [out, rows] · x [rows, in], by blocks of W's rows.
-    let mut grad_w_only = move || -> Result<()> {
-        if rows == 0 {
-            grad_w.fill(T::zero());
-            return Ok(());
-        }
-        if grad_w.is_empty() {
-            return Ok(());
-        }
-        let x_mat = Mat::new(x, rows, d_in, d_in);
-        let per_part = d_out.div_ceil(threads).max(1);
-        let block = |(p, gw): (usize, &mut [T])| {
-            let j0 = p * per_part;
-            let n = gw.len() / d_in;
-            // Columns j0 .. j0 + n of grad_y, read in place as grad_yᵀ's rows.
-            let a = Mat::new(&grad_y[j0..], rows, n, d_out);
-            matmul_atb(a, x_mat, T::one(), gw, d_in, false);
-        };
-        if threads > 1 {
-            grad_w
-                .par_chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        } else {
-            grad_w
-                .chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        }
-        Ok(())
-    };
-    // The two products side by side: the pool's work stealing balances their blocks.
-    if threads > 1 {
-        rayon::join(grad_x_and_b, grad_w_only).1
-    } else {
-        grad_x_and_b();
-        grad_w_only()
-    }
+    });
+    Ok(())
 }
 
 /// Check the shapes of `layer_norm_backward`: E17, E20 (gamma), E43 (grad_y), E21 (eps).
