@@ -26,7 +26,7 @@
 
 use crate::kernels::attention::{mask_tile, Dims, Options};
 use crate::kernels::softmax::max_and_nan;
-use crate::linalg::mat::Mat;
+use crate::linalg::mat::{all_finite, Mat};
 use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, Disjoint};
@@ -294,8 +294,8 @@ fn block_backward<T: ExpSum + SmallProduct>(
     if opt.causal
         && seen < m
         && last_bad.is_none_or(|j| j < seen)
-        && q_c.iter().all(|x| x.is_finite())
-        && do_c.iter().all(|x| x.is_finite())
+        && all_finite(q_c)
+        && all_finite(do_c)
     {
         end = seen;
     }
