@@ -222,39 +222,44 @@ pub struct NormRowsBack<'a, T> {
 /// Lanes of the partial sums in `norm_backward_body`: one AVX-512 register of float32.
 const NORM_LANES: usize = 16;
 
-/// Σ f(a_i, b_i, c_i) in `NORM_LANES` partial sums, added pairwise at the end: independent lanes
-/// that the compiler keeps in one SIMD register (a single running sum is a serial chain it may not
-/// reorder).
+/// (Σ f(a_i, b_i, c_i).0, Σ f(a_i, b_i, c_i).1), each in `NORM_LANES` partial sums added pairwise
+/// at the end: independent lanes that the compiler keeps in SIMD registers (a single running sum
+/// is a serial chain it may not reorder), both sums in one pass over the row.
 #[inline(always)]
-fn lane_sum<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> T) -> T {
+fn lane_sums<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> (T, T)) -> (T, T) {
     const L: usize = NORM_LANES;
-    let mut acc = [T::zero(); L];
+    let (mut acc0, mut acc1) = ([T::zero(); L], [T::zero(); L]);
     let (mut a_s, mut b_s, mut c_s) = (a.chunks_exact(L), b.chunks_exact(L), c.chunks_exact(L));
     for ((ac, bc), cc) in (&mut a_s).zip(&mut b_s).zip(&mut c_s) {
         let ac: &[T; L] = ac.try_into().expect("chunks_exact yields L elements");
         let bc: &[T; L] = bc.try_into().expect("chunks_exact yields L elements");
         let cc: &[T; L] = cc.try_into().expect("chunks_exact yields L elements");
         for l in 0..L {
-            acc[l] = acc[l] + f(ac[l], bc[l], cc[l]);
+            let (u, v) = f(ac[l], bc[l], cc[l]);
+            acc0[l] = acc0[l] + u;
+            acc1[l] = acc1[l] + v;
         }
     }
     let mut width = L / 2;
     while width > 0 {
         for l in 0..width {
-            acc[l] = acc[l] + acc[l + width];
+            acc0[l] = acc0[l] + acc0[l + width];
+            acc1[l] = acc1[l] + acc1[l + width];
         }
         width /= 2;
     }
-    let mut sum = acc[0];
+    let (mut s0, mut s1) = (acc0[0], acc1[0]);
     let tail = a_s
         .remainder()
         .iter()
         .zip(b_s.remainder())
         .zip(c_s.remainder());
     for ((&x, &y), &z) in tail {
-        sum = sum + f(x, y, z);
+        let (u, v) = f(x, y, z);
+        s0 = s0 + u;
+        s1 = s1 + v;
     }
-    sum
+    (s0, s1)
 }
 
 /// The rows of one part: grad_x written, Σ grad_y · x̂ and Σ grad_y added to `acc_gamma` and
@@ -301,8 +306,10 @@ fn norm_backward_with<T: Real>(
         let var = centred(xr, mean, true) * inv_d;
         let rstd = T::one() / (var + eps).sqrt();
         // g = grad_y · γ; Σ g and Σ g · x̂.
-        let sum_g = lane_sum(gyr, gamma, gamma, |gy, g, _| gy * g);
-        let sum_gx = lane_sum(gyr, gamma, xr, |gy, g, v| gy * g * ((v - mean) * rstd));
+        let (sum_g, sum_gx) = lane_sums(gyr, gamma, xr, |gy, g, v| {
+            let gg = gy * g;
+            (gg, gg * ((v - mean) * rstd))
+        });
         let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
         let cols = xr
             .iter()
