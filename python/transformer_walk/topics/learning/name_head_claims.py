@@ -257,11 +257,12 @@ def on_name_level(visible: int) -> float:
 
 
 def _ranked_heads(weights: np.ndarray, visible: int) -> list[tuple[str, float]]:
-    """(head label, weight) of the heads at ``on_name_level`` or above, the largest first (ties
-    in layer-then-head order)."""
+    """(head label, weight) of the heads at ``on_name_level`` or above, the largest share first
+    (heads of the same share in layer-then-head order)."""
     level = on_name_level(visible)
     found = [(w, layer, head) for (layer, head), w in np.ndenumerate(weights) if w >= level]
-    found.sort(key=lambda item: -item[0])  # stable: layer-then-head among ties
+    # by the share shown, so two heads that both read 100% keep layer-then-head order (stable)
+    found.sort(key=lambda item: -round(100 * item[0]))
     return [(head_label(layer, head), float(w)) for w, layer, head in found]
 
 
