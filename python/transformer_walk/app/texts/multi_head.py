@@ -148,7 +148,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "multi_head.trained.row": {
         "en": "Where to look: the model is causal, so the possessive {possessive} is predicted "
         "at the word before it, {query}, and that is the only row the training scored. That "
-        "row in every head, one head a line:",
+        "row in every head, one line per head:",
         "zh": "该看哪里：这是因果模型，物主代词 {possessive} 是在它前一个词 {query} 的位置上"
         "预测的，训练时也只给这一行打过分。下面是每个头的这一行，一个头一行：",
     },
