@@ -465,14 +465,19 @@ def test_a_sentence_the_trained_toy_cannot_read_gets_the_message(sentence: str) 
     assert not [m for m in at.markdown if m.value == "L1·H1"]
 
 
-def test_an_unknown_word_between_name_and_possessive_is_left_out() -> None:
+def test_a_word_outside_the_vocabulary_is_left_out_and_named() -> None:
     """A 30-letter word is outside the vocabulary: the toy reads the rest, which still holds a
-    name and its possessive."""
-    at = open_page(sentence="Tom " + "x" * 30 + " loves his dog", state=TRAINED, timeout=120)
+    name and its possessive, and a note under the link names the word it left out."""
+    word = "x" * 30
+    at = open_page(sentence=f"Tom {word} loves his dog", state=TRAINED, timeout=120)
     no_exception(at)
-    assert translate("multi_head.trained.reads", "en", sentence="tom loves his dog") in [
-        m.value for m in at.markdown
-    ]
+    read = translate("multi_head.trained.reads", "en", sentence="tom loves his dog")
+    assert read in [m.value for m in at.markdown]
+    note = translate("watch_it_learn.watch.dropped", "en", words=43, unknown=word)
+    assert note in [c.value for c in at.caption]
+    at = open_page(state=TRAINED, timeout=120)  # every word known: no note
+    no_exception(at)
+    assert not [c.value for c in at.caption if "left out" in c.value]
 
 
 def test_the_switch_round_trips_through_the_address() -> None:

@@ -21,10 +21,17 @@ from transformer_walk.app import links
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention_weights, heatmap
-from transformer_walk.app.i18n import current_language, say, t, translated_radio
+from transformer_walk.app.i18n import (
+    current_language,
+    join_names,
+    join_sentences,
+    say,
+    t,
+    translated_radio,
+)
 from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import token_axis
+from transformer_walk.app.views.labels import markdown_text, token_axis
 from transformer_walk.topics.learning.name_head import (
     NameHeadSettings,
     NameHeadStudy,
@@ -32,10 +39,17 @@ from transformer_walk.topics.learning.name_head import (
     read_sentence,
 )
 from transformer_walk.topics.learning.name_head_claims import head_label, sentence_claim
-from transformer_walk.topics.learning.pronouns import PronounTask, Sentence, language_of, parse
+from transformer_walk.topics.learning.pronouns import (
+    Parsed,
+    PronounTask,
+    Sentence,
+    language_of,
+    parse,
+)
 
 MODELS = ("random", "trained")
 MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
+NAMED_UNKNOWN = 8  # words outside the vocabulary a note names before "…"
 
 
 @dataclass(frozen=True)
@@ -102,8 +116,9 @@ def sentence_task() -> PronounTask:
 
 def trained_reading() -> TrainedReading | None:
     """The sidebar's sentence read by the learner trained on the possessive task (trained on
-    first use, with a progress bar), below a link to how it was trained; None, after a friendly
-    message, when the task's words hold no name followed by a possessive."""
+    first use, with a progress bar), below a link to how it was trained and a note of the words
+    it left out; None, after a friendly message, when the task's words hold no name followed by
+    a possessive."""
     text = current_sentence()
     task = sentence_task()
     study = name_head_study(
@@ -116,9 +131,24 @@ def trained_reading() -> TrainedReading | None:
     if parsed.sentence is None:
         st.info(t("trained_toy.unreadable", words=task.vocab_size - 1), icon=":material/info:")
         return None
+    if (note := _left_out(parsed, task, config.max_positions)) is not None:
+        st.caption(note)  # the heatmaps' tokens are not the sidebar's: say which are missing
     sentence = parsed.sentence
     reading = read_sentence(study.params, config, task, sentence, training_backend())
     return TrainedReading(study, task, sentence, reading, token_axis(sentence.tokens))
+
+
+def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
+    """What the trained toy did not read of the sentence: words outside its vocabulary, words
+    past its longest input; None when it read every word."""
+    notes = []
+    if parsed.unknown:
+        words = [markdown_text(word) for word in parsed.unknown]  # "a_b" is a \w+ word
+        unknown = join_names(words, most=NAMED_UNKNOWN)
+        notes.append(t("watch_it_learn.watch.dropped", words=task.vocab_size - 1, unknown=unknown))
+    if parsed.dropped:
+        notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+    return join_sentences(notes) or None
 
 
 def watched_head(found: TrainedReading) -> None:
