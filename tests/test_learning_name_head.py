@@ -89,6 +89,14 @@ def test_bad_task_settings_raise() -> None:
         ("en", "At home, MARY finds her cat!", ("at", "home", "mary", "finds", "her", "cat"), 2, 3),
         ("zh", "小红在家里喜欢她的猫。", ("小红", "在", "家里", "喜欢", "她的", "猫"), 0, 3),
         ("zh", "汤姆 爱 他的 狗", ("汤姆", "爱", "他的", "狗"), 0, 1),
+        # the task's own "，" is a word of it, kept as the model was trained on it
+        (
+            "zh",
+            "小明看见房子旁边的猫，又找到他的狗！",
+            ("小明", "看见", "房子", "旁边的", "猫", "，", "又", "找到", "他的", "狗"),
+            0,
+            7,
+        ),
         # the nearest name before the first possessive
         (
             "en",
