@@ -1,7 +1,8 @@
-"""rust_core under concurrent load: every kernel called from many Python threads at once, at sizes
-below and above the parallel threshold, while another thread keeps resizing the pool; invalid
-calls interleaved; MiniLM run from several threads. tests/test_threads.py covers the basics
-(results independent of the thread count, the GIL released, real overlap).
+"""rust_core under concurrent load: every kernel (the training kernels too) called from many Python
+threads at once, at sizes below and above the parallel threshold, while another thread keeps
+resizing the pool; invalid calls interleaved; MiniLM run from several threads.
+tests/test_threads.py covers the basics (results independent of the thread count, the GIL
+released, real overlap).
 
 Each storm runs in a subprocess with a timeout, so a deadlock fails the test instead of hanging
 the run; ``faulthandler`` prints every thread's stack shortly before the timeout.
@@ -59,9 +60,25 @@ def _in_subprocess(call: str, timeout: float = TIMEOUT) -> str:
 # --- the cases ----------------------------------------------------------------------------------
 
 # (name, call, compare exactly?) — exact for every kernel whose result does not depend on the thread
-# count by construction (each output row or element is computed by one thread, in one order);
-# `linear` leaves the split of its product to the gemm crate, so it gets a tight tolerance.
+# count by construction (each output row or element is computed by one thread, in one order; the
+# partial sums of layer_norm_backward's and cross_entropy's parts added in part order);
+# `linear` and `linear_backward` split their products by the thread count and leave each block to
+# the gemm crate, so they get a tight tolerance.
 Case = tuple[str, Callable[[], np.ndarray], bool]
+
+
+def _joined(*results: object) -> np.ndarray:
+    """A kernel's several results as one flat array, to compare as one: a float (cross_entropy's
+    loss) as one number, None (linear_backward's grad_bias without bias) left out."""
+    return np.concatenate([np.ravel(r) for r in results if r is not None])
+
+
+def _adamw(param, grad, exp_avg, exp_avg_sq, **hyper) -> np.ndarray:
+    """adamw_step on fresh copies of the state it updates in place, so that every call (from any
+    thread) starts from the same state and no two calls share an array; the updated state."""
+    p, m, v = param.copy(), exp_avg.copy(), exp_avg_sq.copy()
+    assert rust_core.adamw_step(p, grad, m, v, **hyper) is None
+    return _joined(p, m, v)
 
 
 def _attention_cases(rng, lead, n, m, d_k, d_v, dtype, label) -> list[Case]:
@@ -104,6 +121,30 @@ def _attention_cases(rng, lead, n, m, d_k, d_v, dtype, label) -> list[Case]:
     ]
 
 
+def _attention_backward_cases(rng, lead, n, m, d_k, d_v, dtype, label) -> list[Case]:
+    q = rng.standard_normal((*lead, n, d_k)).astype(dtype)
+    k = rng.standard_normal((*lead, m, d_k)).astype(dtype)
+    v = rng.standard_normal((*lead, m, d_v)).astype(dtype)
+    grad_out = rng.standard_normal((*lead, n, d_v)).astype(dtype)
+    # grouped-query: two query heads per key/value head
+    k1, v1 = k[:, :1].copy(), v[:, :1].copy()
+    allow = rng.random((n, m)) < 0.7
+    allow[0] = False  # a query that may attend to nothing: zero gradients
+    add = np.where(rng.random((lead[0], 1, n, m)) < 0.2, -np.inf, rng.standard_normal((1, n, m)))
+    add = add.astype(dtype)
+
+    def backward(k=k, v=v, **kwargs):
+        return lambda: _joined(*rust_core.attention_backward(q, k, v, grad_out, **kwargs))
+
+    return [
+        (f"attention_backward {label}", backward(), True),
+        (f"attention_backward causal {label}", backward(causal=True), True),
+        (f"attention_backward bool mask {label}", backward(mask=allow, scale=0.3), True),
+        (f"attention_backward float mask causal {label}", backward(mask=add, causal=True), True),
+        (f"attention_backward grouped causal {label}", backward(k1, v1, causal=True), True),
+    ]
+
+
 KERNELS = [
     "attention",
     "attention_weights",
@@ -120,6 +161,14 @@ KERNELS = [
     "rope",
     "dequantize",
     "quantized_linear",
+    "linear_backward",
+    "layer_norm_backward",
+    "gelu_backward",
+    "relu_backward",
+    "attention_backward",
+    "cross_entropy",
+    "embedding_backward",
+    "adamw_step",
 ]
 
 
@@ -133,6 +182,10 @@ def _cases(seed: int = 0) -> list[Case]:
     # … for the weights (no v), batch · n · m · (d_k + 1): 5.4M and 5.5M for these
     cases += _attention_cases(rng, (2, 2), 130, 161, 64, 24, f32, "big")  # 7.4M
     cases += _attention_cases(rng, (2, 2), 140, 150, 64, 16, f64, "big f64")  # 6.8M
+    # attention_backward: work = batch · n · m · (4·d_k + 3·d_v + 2), tasks by key/value head
+    cases += _attention_backward_cases(rng, (2, 2), 5, 7, 8, 4, f32, "small")
+    cases += _attention_backward_cases(rng, (2, 2), 130, 161, 64, 24, f32, "big")  # 27.6M
+    cases += _attention_backward_cases(rng, (2, 2), 80, 90, 32, 16, f64, "big f64")  # 5.1M
 
     table = rng.standard_normal((1000, 256)).astype(f32)
     table64 = rng.standard_normal((50, 3)).astype(f64)
@@ -143,6 +196,21 @@ def _cases(seed: int = 0) -> list[Case]:
         ("embedding_lookup big", lambda: rust_core.embedding_lookup(table, ids_big), True),
         ("one_hot small", lambda: rust_core.one_hot(ids_small, 50, dtype=f64), True),
         ("one_hot big", lambda: rust_core.one_hot(ids_big[:40], 1000), True),  # never pooled
+    ]
+    # embedding_backward: work = grad_out's elements, on one thread in id order (repeated ids)
+    grad_small = rng.standard_normal((*ids_small.shape, 3))
+    grad_big = rng.standard_normal((*ids_big.shape, 256)).astype(f32)  # 4.7M
+    cases += [
+        (
+            "embedding_backward small",
+            lambda: rust_core.embedding_backward(ids_small, grad_small, 50),
+            True,
+        ),
+        (
+            "embedding_backward big",
+            lambda: rust_core.embedding_backward(ids_big, grad_big, 1000),
+            True,
+        ),
     ]
 
     x_small = rng.standard_normal((3, 7)).astype(f32) * 20
@@ -170,6 +238,28 @@ def _cases(seed: int = 0) -> list[Case]:
     cases += dense(300, 128, 161, f32, "big")  # 6.2M, gemm
     cases += dense(64, 200, 400, f64, "big f64")  # 5.1M
 
+    def dense_backward(lead, d_in, d_out, dtype, label) -> list[Case]:
+        x = rng.standard_normal((*lead, d_in)).astype(dtype)
+        w = rng.standard_normal((d_out, d_in)).astype(dtype)
+        grad_y = rng.standard_normal((*lead, d_out)).astype(dtype)
+        return [
+            (
+                f"linear_backward {label}",
+                lambda: _joined(*rust_core.linear_backward(x, w, grad_y)),
+                False,
+            ),
+            (
+                f"linear_backward no bias {label}",
+                lambda: _joined(*rust_core.linear_backward(x, w, grad_y, bias=False)),
+                False,
+            ),
+        ]
+
+    # linear_backward: work = 2 · rows · in · out (grad_x and grad_weight)
+    cases += dense_backward((5,), 16, 7, f32, "small")
+    cases += dense_backward((4, 75), 128, 161, f32, "big")  # 12.4M, x with two leading dims
+    cases += dense_backward((64,), 200, 400, f64, "big f64")  # 10.2M
+
     for rows, d, dtype, label in [
         (3, 5, f32, "small"),
         (600, 512, f32, "big"),
@@ -178,6 +268,7 @@ def _cases(seed: int = 0) -> list[Case]:
         x = rng.standard_normal((rows, d)).astype(dtype) * 3 + 1
         gamma = rng.standard_normal(d).astype(dtype)
         beta = rng.standard_normal(d).astype(dtype)
+        grad_y = rng.standard_normal((rows, d)).astype(dtype)
         cases += [  # layer_norm and gelu: work = 16 per element, the pool from 262144 elements
             (
                 f"layer_norm {label}",
@@ -188,7 +279,46 @@ def _cases(seed: int = 0) -> list[Case]:
             (f"rms_norm {label}", lambda x=x, g=gamma: rust_core.rms_norm(x, g), True),
             (f"silu {label}", lambda x=x: rust_core.silu(x), True),
             (f"swiglu {label}", lambda x=x: rust_core.swiglu(x, x[::-1]), True),
+            # the backward passes hand parts to the team: layer_norm_backward 32 rows at a time
+            # (work 24 per element), the elementwise ones 16384 elements at a time (gelu's work
+            # 32 per element, relu's 1); the team from 2**17 work and two parts
+            (
+                f"layer_norm_backward {label}",
+                lambda x=x, g=gamma, gy=grad_y: _joined(*rust_core.layer_norm_backward(x, g, gy)),
+                True,
+            ),
+            (
+                f"gelu_backward {label}",
+                lambda x=x, gy=grad_y: rust_core.gelu_backward(x, gy),
+                True,
+            ),
+            (
+                f"relu_backward {label}",
+                lambda x=x, gy=grad_y: rust_core.relu_backward(x, gy),
+                True,
+            ),
         ]
+        # cross_entropy over [rows, d] logits (work 32 per logit, 32 rows per part), a quarter
+        # of the targets ignored
+        targets = rng.integers(0, d, size=rows)
+        targets[rng.random(rows) < 0.25] = -100
+        cases.append(
+            (
+                f"cross_entropy {label}",
+                lambda x=x, t=targets: _joined(*rust_core.cross_entropy(x, t)),
+                True,
+            )
+        )
+        # adamw_step (work 16 per element, the pool from 262144): step 3, a state under way
+        cases.append(
+            (
+                f"adamw_step {label}",
+                lambda x=x, g=grad_y, m=grad_y * 0.1, v=grad_y**2 * 0.01: _adamw(
+                    x, g, m, v, step=3, lr=1e-2, weight_decay=0.1
+                ),
+                True,
+            )
+        )
 
     # rope: work = 8 per element, the pool from 524288 elements; positions up to 8192.
     for lead, n, d, dtype, label in [((2,), 3, 8, f32, "small"), ((18, 2), 300, 64, f32, "big")]:
@@ -234,6 +364,8 @@ def _invalid_calls() -> list[tuple[Callable[[], object], type[Exception], str]]:
     q = np.zeros((2, 64, 32), f32)
     k = np.zeros((2, 80, 32), f32)
     x = np.zeros((600, 512), f32)
+    state = np.zeros((3, 600, 512), f32)  # param, grad, exp_avg_sq: separate, updatable
+    every_other_row = np.zeros((1200, 512), f32)[::2]
     return [
         (
             lambda: rust_core.attention(q, np.zeros((2, 80, 16), f32), k),
@@ -288,6 +420,34 @@ def _invalid_calls() -> list[tuple[Callable[[], object], type[Exception], str]]:
             ValueError,
             "vocab_size must be at least 1, got 0",
         ),  # E16
+        (
+            lambda: rust_core.linear_backward(x, np.zeros((8, 512), f32), np.zeros((600, 9), f32)),
+            ValueError,
+            "grad_y has shape (600, 9); expected (600, 8), the shape of the forward's output",
+        ),  # E43
+        (
+            lambda: rust_core.attention_backward(q, k, k, np.zeros((2, 64, 31), f32)),
+            ValueError,
+            "grad_out has shape (2, 64, 31); expected (2, 64, 32), "
+            "the shape of the forward's output",
+        ),  # E43
+        (
+            lambda: rust_core.embedding_backward(np.zeros((3, 4), int), x, 10),
+            ValueError,
+            "grad_out has shape (600, 512) and ids has shape (3, 4): "
+            "grad_out must be [*ids.shape, d]",
+        ),  # E44
+        (
+            lambda: rust_core.cross_entropy(x, np.r_[np.zeros(599, int), 512]),
+            IndexError,
+            "target 512 is out of range for 512 classes",
+        ),  # E48
+        (
+            lambda: rust_core.adamw_step(*state[:2], every_other_row, state[2], step=1, lr=0.1),
+            ValueError,
+            "exp_avg must be a C-contiguous, writeable NumPy array in native byte order, "
+            "as adamw_step updates it in place",
+        ),  # E50 (state is never written: every check comes before the update)
     ]
 
 

@@ -12,6 +12,10 @@ Two kinds of test:
   scale or tile would break) or raise exactly what it raises: TypeError, ValueError, IndexError
   or MemoryError, same class and same message, with no Rust panic text anywhere (message or
   stderr). A panic surfaces as PyO3's PanicException, a BaseException, so everything is caught.
+  The training kernels (backward passes, cross_entropy, adamw_step) are held to the same; for
+  adamw_step, which updates its state in place, each backend starts from the same state and must
+  leave it as NumPy's does, or untouched when it raises. Where a backend is known to break the
+  contract, a strict xfail test at the end says so (and keeps those inputs out of the others).
 - *too big for the machine* (in a subprocess, so that an abort or an OOM kill is a failing
   test, not a dead test run): requests whose result or input would need more than the machine's
   memory, built from zero-strided views so that the input itself is tiny, must fail with E23's
@@ -36,7 +40,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -223,11 +227,127 @@ def tolerance(call: Call, expected: np.ndarray) -> tuple[float, Any]:
     if call.fn == "rope":  # angles in float64 in both; the rotation rounds once
         x = _finite_abs(args[0])
         return (1e-6, 1e-6 * (1 + x.max(initial=0))) if f32 else (1e-12, 1e-12)
+    fn, _, part = call.fn.partition("/")
+    if fn in TRAINING_KERNELS:
+        return training_tolerance(fn, part, args, call.kwargs, f32)
     raise AssertionError(call.fn)
 
 
+def training_tolerance(
+    fn: str, part: str, args: list[Any], kwargs: dict, f32: bool
+) -> tuple[float, Any]:
+    """(rtol, atol) for one result (``part``) of a training kernel: ``eps · (1 + reach)``, reach
+    a bound on what the rounding of a different summation order can move the result by (the
+    sum of the magnitudes it is a sum of), so that a wrong term, row or scale still fails."""
+    eps = 1e-5 if f32 else 1e-12
+    if fn in ("relu_backward", "embedding_backward", "adamw_step"):
+        # A selection; sums of the rows of one id in C order in both; the same scalar formula
+        # (docs/api.md spells out adamw_step's order of operations): bit for bit.
+        return 0.0, 0.0
+    if fn == "gelu_backward":  # Φ(x) + x·φ(x) to a few ulps of 1, times grad_y
+        x, gy = _finite_abs(args[0]), _finite_abs(args[1])
+        return (4e-6, 1e-6 * gy * (1 + x) + 1e-37) if f32 else (1e-14, 2e-15 * gy * (1 + x))
+    if fn == "linear_backward":
+        x, w, gy = (_finite_abs(a) for a in args[:3])
+        d_out, d_in = w.shape
+        x_rows, gy_rows = x.reshape(-1, d_in), gy.reshape(-1, d_out)
+        reach = {
+            "grad_x": lambda: gy @ w,
+            "grad_weight": lambda: gy_rows.T @ x_rows,
+            "grad_bias": lambda: gy_rows.sum(axis=0),
+        }[part]()
+        return eps, eps * (1 + reach)
+    if fn == "layer_norm_backward":
+        x, gamma, gy = np.asarray(args[0], np.float64), _finite_abs(args[1]), _finite_abs(args[2])
+        d = x.shape[-1]
+        if d == 0 or x.size == 0:
+            return 0.0, 0.0
+        xr, gyr = x.reshape(-1, d), gy.reshape(-1, d)
+        eps_ln = float(kwargs.get("eps", 1e-5))
+        with np.errstate(all="ignore"):
+            mean = xr.mean(-1, keepdims=True)
+            rstd = 1 / np.sqrt(((xr - mean) ** 2).mean(-1, keepdims=True) + eps_ln)
+            xhat = np.abs(xr - mean) * rstd
+        # Rows with NaN or ±inf (or no variance and eps 0) are NaN in both: compared as NaN.
+        finite = np.isfinite(xhat).all(-1, keepdims=True)
+        xhat, rstd = np.where(finite, xhat, 0.0), np.where(finite, rstd, 0.0)
+        g = gyr * gamma
+        reach = {
+            "grad_x": lambda: (
+                rstd * (g + g.mean(-1, keepdims=True) + xhat * (g * xhat).mean(-1, keepdims=True))
+            ).reshape(x.shape),
+            "grad_gamma": lambda: (gyr * xhat).sum(0),
+            "grad_beta": lambda: gyr.sum(0),
+        }[part]()
+        return (1e-4, 1e-4 * (1 + reach)) if f32 else (1e-10, 1e-10 * (1 + reach))
+    if fn == "attention_backward":
+        q, k, v, go = (_finite_abs(a) for a in args[:4])
+        if not (q.size and k.size and v.size and go.size):
+            return eps, eps
+        d_k = q.shape[-1]
+        scale = kwargs.get("scale")
+        s = abs(float(scale)) if scale is not None else 1 / math.sqrt(d_k)
+        # Queries that read one key: n times the query heads per key/value head.
+        readers = q.shape[-2] * max(1, math.prod(q.shape[:-2]) // max(1, math.prod(k.shape[:-2])))
+        dp = go.sum(-1).max() * v.max()  # |dP_ij| and |D_i| (Σ_j P_ij = 1)
+        reach = {
+            "grad_q": lambda: s * 2 * dp * k.max(),
+            "grad_k": lambda: s * 2 * dp * q.max() * readers,
+            "grad_v": lambda: go.max() * readers,
+        }[part]()
+        # rust_core's P = exp(S − L), L = max + log Σ rounded to the dtype (FlashAttention-2's
+        # backward): P is off by a few ulps of the largest |score|, NumPy's by a few ulps of 1.
+        scores = s * q.sum(-1).max() * k.max()
+        ulp = float(np.finfo(np.float32 if f32 else np.float64).eps)
+        rel = eps + 4 * ulp * scores
+        return rel, rel * (1 + reach)
+    if fn == "cross_entropy":
+        if part == "loss":  # summed in float64 in rust_core, in the logits' dtype in NumPy
+            eps = 1e-5 if np.asarray(args[0]).dtype.itemsize == 4 else 1e-12  # a float64 float
+            logits = _finite_abs(args[0])
+            return eps, eps * (1 + logits.max(initial=0) + math.log(max(logits.shape[-1], 1)))
+        return eps, eps / 10  # (softmax − one-hot) / count: as softmax
+    raise AssertionError(fn)
+
+
+#: The training kernels (docs/api.md, "Training"); their results are compared as "fn/result".
+TRAINING_KERNELS = (
+    "linear_backward",
+    "layer_norm_backward",
+    "gelu_backward",
+    "relu_backward",
+    "attention_backward",
+    "cross_entropy",
+    "embedding_backward",
+    "adamw_step",
+)
+
 #: Functions with several results, and the function each result is compared as.
-PARTS = {"attention_with_weights": ("attention", "attention_weights")}
+PARTS = {
+    "attention_with_weights": ("attention", "attention_weights"),
+    "linear_backward": (
+        "linear_backward/grad_x",
+        "linear_backward/grad_weight",
+        "linear_backward/grad_bias",  # None when bias=False
+    ),
+    "layer_norm_backward": (
+        "layer_norm_backward/grad_x",
+        "layer_norm_backward/grad_gamma",
+        "layer_norm_backward/grad_beta",
+    ),
+    "attention_backward": (
+        "attention_backward/grad_q",
+        "attention_backward/grad_k",
+        "attention_backward/grad_v",
+    ),
+    "cross_entropy": ("cross_entropy/loss", "cross_entropy/grad"),  # a Python float, an array
+    "adamw_step": (),  # None: its results are the arguments IN_PLACE names
+}
+
+#: Functions that update arguments in place: (position, name compared as) of each.
+IN_PLACE = {
+    "adamw_step": ((0, "adamw_step/param"), (2, "adamw_step/exp_avg"), (3, "adamw_step/exp_avg_sq"))
+}
 
 
 def results_of(call: Call, result: Any) -> list[tuple[str, Any]]:
@@ -235,6 +355,9 @@ def results_of(call: Call, result: Any) -> list[tuple[str, Any]]:
     parts = PARTS.get(call.fn)
     if parts is None:
         return [(call.fn, result)]
+    if not parts:
+        assert result is None, type(result)
+        return []
     assert type(result) is tuple and len(result) == len(parts), type(result)
     return list(zip(parts, result, strict=True))
 
@@ -250,15 +373,39 @@ def same_contents(a: np.ndarray, b: np.ndarray) -> bool:
     return np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
 
 
+def run_and_restore(backend: Any, call: Call) -> tuple[tuple[Any, Any], list[np.ndarray]]:
+    """``outcome(backend, call)`` and copies of the call's arrays as it left them; the arrays are
+    then put back as they were (``IN_PLACE`` functions change them), so that the next backend
+    starts from the same values."""
+    arrays = inputs_of(call)
+    before = [a.copy() for a in arrays]
+    result = outcome(backend, call)
+    after = [a.copy() for a in arrays]
+    for a, b in zip(arrays, before, strict=True):
+        if not same_contents(a, b):
+            a[...] = b
+    return result, after
+
+
 def check_against_numpy(call: Call, capfd: pytest.CaptureFixture[str] | None = None) -> str:
     """Run ``call`` on rust_core and on NumPy: the same result or the same clean error.
-    Returns "ok" or the name of the exception raised, for tests that want more."""
-    before = [a.copy() for a in inputs_of(call)]
-    rust, ref = outcome(RUST, call), outcome(NUMPY, call)
+    Returns "ok" or the name of the exception raised, for tests that want more. A function that
+    updates arguments in place (``IN_PLACE``) must leave them as NumPy's leaves them when it
+    succeeds, and untouched when it raises; no other input may ever change."""
+    arrays = inputs_of(call)
+    before = [a.copy() for a in arrays]
+    rust, rust_after = run_and_restore(RUST, call)
+    ref, ref_after = run_and_restore(NUMPY, call)
     if capfd is not None:
         assert_no_panic_text(capfd.readouterr().err)
-    for a, b in zip(inputs_of(call), before, strict=True):
-        assert same_contents(a, b), "an input was modified"
+    updated = {
+        id(call.args[i]): part for i, part in IN_PLACE.get(call.fn, ()) if i < len(call.args)
+    }
+    for a, b, after, ref_after_a in zip(arrays, before, rust_after, ref_after, strict=True):
+        if rust[0] != "ok" or id(a) not in updated:
+            assert same_contents(after, b), "an input was modified"
+        if ref[0] != "ok" or id(a) not in updated:
+            assert same_contents(ref_after_a, b), "NumPy's backend modified an input"
     if rust[0] != "ok":
         assert_clean_error(*rust)
     assert rust[0] == ref[0], f"{call}: rust {rust[0]} {rust[1]!r:.300} vs numpy {ref[1]!r:.300}"
@@ -267,10 +414,21 @@ def check_against_numpy(call: Call, capfd: pytest.CaptureFixture[str] | None = N
         return rust[0].__name__
     pairs = zip(results_of(call, rust[1]), results_of(call, ref[1]), strict=True)
     for (part, got), (_, want) in pairs:
-        for a in inputs_of(call):
+        if want is None:  # linear_backward's grad_bias when bias is false
+            assert got is None, f"{part}: {type(got)}"
+            continue
+        if type(want) is float:  # cross_entropy's loss
+            assert type(got) is float, f"{part}: {type(got)}"
+            got, want = np.array(got), np.array(want)
+        for a in arrays:
             assert not np.may_share_memory(got, a), "the result must be a new array"
         rtol, atol = tolerance(Call(part, call.args, call.kwargs), want)
         assert_matches(got, want, rtol, atol)
+    for a, got, want in zip(arrays, rust_after, ref_after, strict=True):
+        if id(a) in updated:  # the caller's own array, of any ndarray subclass: its numbers
+            got, want = np.asarray(got), np.asarray(want)
+            rtol, atol = tolerance(Call(updated[id(a)], call.args, call.kwargs), want)
+            assert_matches(got, want, rtol, atol)
     return "ok"
 
 
@@ -463,6 +621,212 @@ def test_any_call_agrees_with_numpy(call: Call, capfd: pytest.CaptureFixture[str
     """Guards against: a layout read wrongly (negative, zero or odd strides, Fortran order, a
     misaligned or byte-swapped buffer), an empty or 0-d shape that panics, NaN/±inf handled
     differently from the contract, and errors that differ from the other backends."""
+    assume(not known_wrong(call))
+    check_against_numpy(call, capfd)
+
+
+@st.composite
+def training_calls(draw: st.DrawFn) -> Call:
+    """A call of a training kernel with valid or invalid shapes and arguments, as
+    ``valid_calls`` draws them: empty dimensions and 0-d arrays, NaN/±inf, every id dtype,
+    every layout; now and then an upstream gradient of another shape (E43, E44, E47, E49)."""
+    fn = draw(st.sampled_from(TRAINING_KERNELS))
+    dtype = draw(st.sampled_from(FLOATS))
+    specials = draw(st.booleans())
+    kwargs: dict = {}
+
+    def arr(shape: tuple[int, ...], wide: bool = False) -> np.ndarray:
+        return draw(hnp.arrays(dtype, shape, elements=values(dtype, specials, wide)))
+
+    def now_and_then() -> bool:
+        """True one time in ten."""
+        return draw(st.sampled_from([True] + [False] * 9))
+
+    def like(shape: tuple[int, ...]) -> tuple[int, ...]:
+        """``shape``, or now and then another one."""
+        return draw(small_shapes(0, 3)) if now_and_then() else shape
+
+    def ids(shape: tuple[int, ...], vocab: int, ignored: int | None = None) -> np.ndarray:
+        """Ids in [0, vocab) and ``ignored``; now and then some out of range."""
+        id_dtype = draw(st.sampled_from(INT_DTYPES))
+        info = np.iinfo(id_dtype)
+        good = st.integers(0, max(vocab - 1, 0))
+        if ignored is not None:
+            good = st.one_of(good, st.just(ignored))
+        bad = st.sampled_from([-1, vocab, vocab + 1])
+        element = st.one_of(good, bad) if now_and_then() else good  # now and then out of range
+        element = element.filter(lambda i: info.min <= i <= info.max)
+        return draw(hnp.arrays(id_dtype, shape, elements=element))
+
+    if fn == "linear_backward":
+        lead = draw(small_shapes(0, 2))
+        d_in, d_out = draw(st.integers(0, 5)), draw(st.integers(0, 5))
+        x_shape = lead if now_and_then() else (*lead, d_in)  # now and then 0-d x
+        args: tuple = (arr(x_shape), arr((d_out, d_in)), arr(like((*lead, d_out))))
+        if draw(st.booleans()):
+            kwargs["bias"] = draw(st.booleans())
+    elif fn == "layer_norm_backward":
+        shape = () if now_and_then() else draw(small_shapes(1, 3))
+        d = shape[-1] if shape else 1
+        args = (arr(shape), arr((d,)), arr(like(shape)))
+        kwargs = {"eps": draw(st.sampled_from([0.0, 1e-12, 1e-5, 1.0]))}
+    elif fn in ("gelu_backward", "relu_backward"):
+        shape = draw(small_shapes(0, 4))
+        args = (arr(shape, wide=True), arr(like(shape), wide=True))
+    elif fn == "attention_backward":
+        lead = draw(small_shapes(0, 2))
+        group = draw(st.sampled_from([1, 1, 2])) if lead else 1  # grouped-query now and then
+        q_lead = (*lead[:-1], lead[-1] * group) if lead else lead
+        n, m, d_k, d_v = (draw(st.integers(0, 4)) for _ in range(4))
+        args = (
+            arr((*q_lead, n, d_k)),
+            arr((*lead, m, d_k)),
+            arr((*lead, m, d_v)),
+            arr(like((*q_lead, n, d_v))),
+        )
+        scores = (*q_lead, n, m)
+        kwargs = {"causal": draw(st.booleans())}
+        kind = draw(st.sampled_from(["none", "bool", "float"]))
+        if kind != "none":
+            ndim = draw(st.integers(0, len(scores)))
+            mask_shape = tuple(draw(st.sampled_from([s, 1])) for s in scores[len(scores) - ndim :])
+            mask_dtype = bool if kind == "bool" else draw(st.sampled_from(["f2", "f4", "f8"]))
+            mask_values = st.sampled_from([*GRID, -INF, NAN]) if kind == "float" else None
+            kwargs["mask"] = relayout(
+                draw(hnp.arrays(mask_dtype, mask_shape, elements=mask_values)), draw(layouts)
+            )
+        scale = draw(st.sampled_from([None, None, 0.5, 2.0, 0.0, -1.0]))
+        if scale is not None:
+            kwargs["scale"] = scale
+    elif fn == "cross_entropy":
+        rows, classes = draw(st.integers(0, 5)), draw(st.integers(0, 5))
+        ignore = draw(st.sampled_from([None, -100, 0, 2, -1]))
+        targets = ids(like((rows,)), classes, ignored=-100 if ignore is None else ignore)
+        logits = arr(like((rows, classes)))
+        args = (logits, targets)
+        if ignore is not None:
+            kwargs["ignore_index"] = ignore
+    elif fn == "embedding_backward":
+        vocab, d = draw(st.integers(1, 5)), draw(st.integers(0, 4))
+        id_array = ids(draw(small_shapes(0, 3)), vocab)
+        args = (id_array, arr(like((*id_array.shape, d))), vocab)
+    else:  # adamw_step
+        shape = draw(small_shapes(0, 3))
+        param, grad, exp_avg = arr(shape), arr(like(shape)), arr(shape)
+        exp_avg_sq = np.array(np.abs(arr(shape)))  # a sum of squares; NaN stays NaN
+        if now_and_then():  # two arguments that are one array (E53)
+            grad = param
+        kwargs = {
+            "step": draw(st.sampled_from([1, 2, 3, 10, 1000])),
+            "lr": draw(st.sampled_from([0.0, 1e-3, 0.1])),
+            "beta1": draw(st.sampled_from([0.0, 0.5, 0.9])),
+            "beta2": draw(st.sampled_from([0.0, 0.99, 0.999])),
+            "eps": draw(st.sampled_from([0.0, 1e-8, 1e-3])),
+            "weight_decay": draw(st.sampled_from([0.0, 0.01, 1.0])),
+        }
+        # As often as not, the arrays updated in place are laid out as they must be (E50).
+        updatable = st.one_of(st.just("C"), layouts)
+        laid = [
+            relayout(a, draw(layouts if a is grad else updatable))
+            for a in (param, grad, exp_avg, exp_avg_sq)
+        ]
+        if grad is param:
+            laid[1] = laid[0]
+        return Call(fn, tuple(laid), kwargs)
+    args = tuple(relayout(a, draw(layouts)) if isinstance(a, np.ndarray) else a for a in args)
+    return Call(fn, args, kwargs)
+
+
+def _root(a: np.ndarray) -> np.ndarray:
+    """The array that owns ``a``'s memory."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def known_wrong(call: Call) -> bool:
+    """Calls on which a backend is known to break the contract, so that the two disagree; each
+    has a strict xfail test below, which fails once the backend is fixed (then drop it here)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _known_wrong(call)
+    except Exception:  # noqa: BLE001 - arguments that are no arrays (a ragged list): not these
+        return False
+
+
+def _known_wrong(call: Call) -> bool:
+    args = call.args
+    if call.fn == "rope":  # test_rope_of_a_misaligned_x (rust_core)
+        return isinstance(args[0], np.ndarray) and not args[0].flags.aligned
+    if call.fn == "adamw_step":
+        arrays = [a for a in args if isinstance(a, np.ndarray)]
+        if len(arrays) == 4 and arrays[0].size == 0 and len({id(_root(a)) for a in arrays}) < 4:
+            return True  # test_adamw_step_empty_views_of_one_buffer (rust_core)
+        if any(isinstance(args[i], np.ma.MaskedArray) for i in (0, 2, 3) if i < len(args)):
+            return True  # test_adamw_step_masked_state (the backends disagree)
+        # test_adamw_step_misaligned_state (rust_core): E50 for a misaligned array, which is
+        # C-contiguous, writeable and native, where NumPy goes on
+        for i, name in ((0, "param"), (2, "exp_avg"), (3, "exp_avg_sq")):
+            a = args[i] if i < len(args) else None
+            if isinstance(a, np.ndarray) and not a.flags.aligned:
+                e50 = f"{name} must be a C-contiguous, writeable NumPy array in native byte order"
+                rust, ref = run_and_restore(RUST, call)[0], run_and_restore(NUMPY, call)[0]
+                return rust[0] is ValueError and str(rust[1]).startswith(e50) and ref != rust
+        return False
+    if call.fn == "linear_backward":  # test_linear_backward_with_no_inputs_or_no_outputs
+        x, w, gy = (np.asarray(a) for a in args[:3])
+        shapes_valid = (
+            x.ndim >= 1 and w.ndim == 2 and x.shape[-1] == w.shape[1]
+            and gy.shape == (*x.shape[:-1], w.shape[0])
+        )  # fmt: skip
+        dtypes = {a.dtype.newbyteorder("=") for a in (x, w, gy)}
+        return shapes_valid and 0 in w.shape and len(dtypes) == 1 and dtypes <= set(FLOATS)
+    if call.fn == "attention_backward":
+        ref = outcome(NUMPY, call)
+        if ref[0] is RuntimeWarning:  # test_attention_backward_scale_beyond_the_dtype
+            return True
+        if ref[0] != "ok":
+            return False
+        # test_attention_backward_dead_query_with_an_infinite_key
+        q, k = (np.asarray(a) for a in args[:2])
+        options = {
+            key: call.kwargs[key] for key in ("mask", "causal", "scale") if key in call.kwargs
+        }
+        weights = NUMPY.attention_weights(q, k, **options)
+        dead = ~np.any(weights != 0, axis=-1)
+        return bool(dead.any() and (np.isinf(q).any() or np.isinf(k).any()))
+    if call.fn == "cross_entropy":  # test_cross_entropy_row_with_an_infinite_logit
+        if outcome(NUMPY, call)[0] != "ok":
+            return False
+        logits, targets = np.asarray(args[0]), np.asarray(args[1])
+        ignore = call.kwargs.get("ignore_index", -100)
+        counted = np.array([int(t) != ignore for t in targets.tolist()], dtype=bool)
+        with np.errstate(invalid="ignore"):
+            hit = (
+                ~np.isnan(logits).any(-1)
+                & (np.isposinf(logits).any(-1) | np.isneginf(logits).all(-1))
+            )  # fmt: skip
+        return bool((counted & hit).any()) and logits.shape[-1] > 0
+    if call.fn == "embedding_backward":  # test_embedding_backward_with_empty_rows
+        ids, grad_out = (np.asarray(a) for a in args[:2])
+        return (
+            ids.dtype.kind in "iu" and grad_out.dtype.newbyteorder("=") in FLOATS
+            and grad_out.shape == (*ids.shape, 0)
+        )  # fmt: skip
+    return False
+
+
+@requires_rust
+@settings(PROPERTY, max_examples=300)
+@given(call=training_calls())
+def test_any_training_call_agrees_with_numpy(call: Call, capfd: pytest.CaptureFixture[str]) -> None:
+    """The training kernels as ``test_any_call_agrees_with_numpy`` takes the others. Guards
+    against the same (layouts read wrongly, empty or 0-d shapes that panic, NaN/±inf handled
+    differently, errors that differ from the other backends), and: an ignored or out-of-range
+    target, a repeated or bad id, a query that may attend to nothing, and an in-place update
+    that differs from NumPy's or that a refused call makes anyway."""
+    assume(not known_wrong(call))
     check_against_numpy(call, capfd)
 
 
@@ -493,6 +857,39 @@ SLOTS: dict[str, tuple[list[tuple[str, str, tuple[int, ...]]], dict[str, Any]]] 
     "silu": ([("x", "float", (2, 3))], {}),
     "swiglu": ([("gate", "float", (2, 3)), ("up", "float", (2, 3))], {}),
     "rope": ([("x", "float", (2, 3, 4)), ("positions", "ids", (3,))], {}),
+    "linear_backward": (
+        [("x", "float", (2, 3)), ("weight", "float", (4, 3)), ("grad_y", "float", (2, 4))],
+        {},
+    ),
+    "layer_norm_backward": (
+        [("x", "float", (2, 3)), ("gamma", "float", (3,)), ("grad_y", "float", (2, 3))],
+        {},
+    ),
+    "gelu_backward": ([("x", "float", (2, 3)), ("grad_y", "float", (2, 3))], {}),
+    "relu_backward": ([("x", "float", (2, 3)), ("grad_y", "float", (2, 3))], {}),
+    "attention_backward": (
+        [
+            ("q", "float", (2, 3, 4)),
+            ("k", "float", (2, 5, 4)),
+            ("v", "float", (2, 5, 6)),
+            ("grad_out", "float", (2, 3, 6)),
+        ],
+        {"mask": ("mask", (3, 5))},
+    ),
+    "cross_entropy": ([("logits", "float", (3, 4)), ("targets", "ids", (3,))], {}),
+    "embedding_backward": (
+        [("ids", "ids", (2, 3)), ("grad_out", "float", (2, 3, 4))],
+        {"vocab_size": 3},
+    ),
+    "adamw_step": (
+        [
+            ("param", "float", (2, 3)),
+            ("grad", "float", (2, 3)),
+            ("exp_avg", "float", (2, 3)),
+            ("exp_avg_sq", "float", (2, 3)),
+        ],
+        {"step": 2, "lr": 0.1},
+    ),
 }
 
 
@@ -529,7 +926,7 @@ def call_with(fn: str, target: str, value: Any, shared: np.dtype, rng: np.random
         base = rng.integers(0, 2, size=extra["mask"][1]).astype(np.float64)
         valid = base.astype(shared)
         kwargs["mask"] = (value(base) if callable(value) else value) if target == "mask" else valid
-    if fn == "one_hot":
+    if "vocab_size" in kwargs:  # one_hot's and embedding_backward's, positional
         args.append(kwargs.pop("vocab_size"))
     return Call(fn, tuple(args), kwargs)
 
@@ -559,7 +956,12 @@ def test_every_dtype_in_every_argument(
             "ids": dtype.kind in "iu",
             "mask": dtype.kind in "bf",
         }[kind]
-        if accepted:
+        updated = [slots[i][0] for i, _ in IN_PLACE.get(fn, ())]
+        if accepted and target in updated and not dtype.isnative:
+            # E50: a copy in native order would take adamw_step's update with it.
+            assert result == "ValueError", (dtype, call)
+            assert outcome(RUST, call)[1].startswith(f"{target} must be a C-contiguous")
+        elif accepted:
             assert result == "ok", (dtype, call)
         else:
             assert result == "TypeError", (dtype, call)
@@ -613,7 +1015,9 @@ def test_non_array_arguments(fn: str, target: str, capfd: pytest.CaptureFixture[
     subclasses) crashing the binding or being read differently from the other backends."""
     rng = np.random.default_rng(0)
     for thing in NOT_ARRAYS:
-        check_against_numpy(call_with(fn, target, thing, F64, rng), capfd)
+        call = call_with(fn, target, thing, F64, rng)
+        if not known_wrong(call):
+            check_against_numpy(call, capfd)
 
 
 # --- ids of every integer dtype and value -------------------------------------------------------
@@ -703,15 +1107,41 @@ HOSTILE_SCALARS = st.one_of(
 @requires_rust
 @PROPERTY
 @given(
-    slot=st.sampled_from(["vocab_size", "dtype", "axis", "causal", "scale", "eps"]), data=st.data()
+    slot=st.sampled_from(
+        [
+            "vocab_size",
+            "dtype",
+            "axis",
+            "causal",
+            "scale",
+            "eps",
+            # the training kernels'
+            "bias",
+            "backward-eps",
+            "backward-causal",
+            "backward-scale",
+            "ignore_index",
+            "backward-vocab_size",
+            "step",
+            "lr",
+            "beta1",
+            "beta2",
+            "adamw-eps",
+            "weight_decay",
+        ]
+    ),
+    data=st.data(),
 )
 def test_hostile_scalars(slot: str, data: st.DataObject, capfd: pytest.CaptureFixture[str]) -> None:
     """Guards against: an OverflowError or a PyO3 conversion message escaping for 2**70 or
-    10**400, a scalar read with other rules than the Python backends' (truthiness of ``causal``,
-    ``operator.index`` for integers, ``PyFloat_AsDouble`` for floats)."""
+    10**400, a scalar read with other rules than the Python backends' (truthiness of ``causal``
+    and ``bias``, ``operator.index`` for integers, ``PyFloat_AsDouble`` for floats)."""
     value = data.draw(HOSTILE_SCALARS)
     q = np.ones((2, 3, 4), np.float32)
     x = np.ones((2, 3))
+    state = [np.linspace(-1, 1, 6).reshape(2, 3) for _ in range(3)]  # param, exp_avg, its square
+    adamw = {"step": 2, "lr": 0.1}
+    adamw_args = (state[0], np.full((2, 3), 0.5), state[1], state[2] ** 2)
     call = {
         "vocab_size": Call("one_hot", (np.array([0, 1]), value), {}),
         "dtype": Call("one_hot", (np.array([0, 1]), 3), {"dtype": value}),
@@ -719,10 +1149,42 @@ def test_hostile_scalars(slot: str, data: st.DataObject, capfd: pytest.CaptureFi
         "causal": Call("attention", (q, q, q), {"causal": value}),
         "scale": Call("attention_weights", (q, q), {"scale": value}),
         "eps": Call("layer_norm", (x, np.ones(3), np.zeros(3)), {"eps": value}),
+        "bias": Call("linear_backward", (x, np.ones((4, 3)), np.ones((2, 4))), {"bias": value}),
+        "backward-eps": Call("layer_norm_backward", (x, np.ones(3), x), {"eps": value}),
+        "backward-causal": Call("attention_backward", (q, q, q, q), {"causal": value}),
+        "backward-scale": Call("attention_backward", (q, q, q, q), {"scale": value}),
+        "ignore_index": Call("cross_entropy", (x, np.array([0, 2])), {"ignore_index": value}),
+        "backward-vocab_size": Call("embedding_backward", (np.array([0, 1]), x, value)),
+        "step": Call("adamw_step", adamw_args, {**adamw, "step": value}),
+        "lr": Call("adamw_step", adamw_args, {**adamw, "lr": value}),
+        "beta1": Call("adamw_step", adamw_args, {**adamw, "beta1": value}),
+        "beta2": Call("adamw_step", adamw_args, {**adamw, "beta2": value}),
+        "adamw-eps": Call("adamw_step", adamw_args, {**adamw, "eps": value}),
+        "weight_decay": Call("adamw_step", adamw_args, {**adamw, "weight_decay": value}),
     }[slot]
-    if slot == "vocab_size" and isinstance(value, int | np.integer) and 10**6 < value < 2**63:
-        return  # a valid one-hot that may need gigabytes; the E23 tests cover huge ones
+    huge = isinstance(value, int | np.integer) and 10**6 < value < 2**63
+    if slot.endswith("vocab_size") and huge:
+        return  # a valid result that may need gigabytes; the E23 tests cover huge ones
+    assume(not known_wrong(call) and not repr_is_a_tie(value))
     check_against_numpy(call, capfd)
+
+
+def repr_is_a_tie(value: Any) -> bool:
+    """Whether ``value``, read as a float, lies halfway between two shortest decimal strings that
+    both read back as it (-70368744177664.625: …64.62 and …64.63). Python's repr breaks the tie
+    to the even digit, rust_core's messages do not always (test_floats_in_messages_are_reprs)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    if not math.isfinite(x):
+        return False
+    shortest, exact = Decimal(repr(x)), Decimal(x)
+    step = Decimal((0, (1,), shortest.as_tuple().exponent))
+    return any(
+        float(other) == x and abs(other - exact) == abs(shortest - exact)
+        for other in (shortest + step, shortest - step)
+    )
 
 
 @pytest.fixture
@@ -762,7 +1224,22 @@ def test_hostile_thread_counts(n: Any, restore_threads: None) -> None:
 
 @requires_rust
 @pytest.mark.parametrize(
-    "fn", ["softmax", "softmax-axis", "gelu", "layer_norm", "attention", "lookup"]
+    "fn",
+    [
+        "softmax",
+        "softmax-axis",
+        "gelu",
+        "layer_norm",
+        "attention",
+        "lookup",
+        "linear_backward",
+        "layer_norm_backward",
+        "gelu_backward",
+        "relu_backward",
+        "attention_backward",
+        "embedding_backward",
+        "adamw_step",
+    ],
 )
 def test_more_than_32_dimensions(fn: str, capfd: pytest.CaptureFixture[str]) -> None:
     """Guards against: the numpy crate's "unexpected dimensionality" panic (it views at most 32
@@ -770,6 +1247,8 @@ def test_more_than_32_dimensions(fn: str, capfd: pytest.CaptureFixture[str]) -> 
     rng = np.random.default_rng(3)
     lead = (1,) * 34 + (2,)
     x = rng.standard_normal((*lead, 3, 4))
+    ids = rng.integers(0, 5, size=(*lead, 3))
+    state = [rng.standard_normal((*lead, 3, 4)) for _ in range(3)]  # param, exp_avg, exp_avg_sq
     call = {
         "softmax": Call("softmax", (x,)),
         "softmax-axis": Call("softmax", (x,), {"axis": 34}),
@@ -777,6 +1256,19 @@ def test_more_than_32_dimensions(fn: str, capfd: pytest.CaptureFixture[str]) -> 
         "layer_norm": Call("layer_norm", (x, np.ones(4), np.zeros(4))),
         "attention": Call("attention", (x, x, x), {"mask": np.tri(3, dtype=bool), "causal": True}),
         "lookup": Call("embedding_lookup", (x[(0,) * 35], np.zeros((*lead, 2), np.uint8))),
+        "linear_backward": Call("linear_backward", (x, np.ones((5, 4)), x[..., :1].repeat(5, -1))),
+        "layer_norm_backward": Call("layer_norm_backward", (x, np.ones(4), x[::-1])),
+        "gelu_backward": Call("gelu_backward", (x, x[..., ::-1])),
+        "relu_backward": Call("relu_backward", (x, x[..., ::-1])),
+        "attention_backward": Call(
+            "attention_backward", (x, x, x, x[..., ::-1]), {"mask": np.tri(3, dtype=bool)}
+        ),
+        "embedding_backward": Call("embedding_backward", (ids, x, 5)),
+        "adamw_step": Call(
+            "adamw_step",
+            (state[0], x, state[1], state[2] ** 2),
+            {"step": 3, "lr": 0.1, "weight_decay": 0.1},
+        ),
     }[fn]
     assert check_against_numpy(call, capfd) == "ok"
 
@@ -784,6 +1276,7 @@ def test_more_than_32_dimensions(fn: str, capfd: pytest.CaptureFixture[str]) -> 
 # --- sizes at the thread pool's threshold -------------------------------------------------------
 
 THRESHOLD = 1 << 22  # rust_core.threads.PARALLEL_MIN_WORK
+TEAM_THRESHOLD = 1 << 17  # rust_core.threads.TEAM_MIN_WORK: for_each_part's team, from 2 parts
 
 
 def _boundary_calls() -> list[pytest.param]:
@@ -829,7 +1322,68 @@ def _boundary_calls() -> list[pytest.param]:
                 ),
             )
         )
+        # The training kernels on the pool: linear_backward 2 · rows · in · out, x [2, 32, 256];
+        # attention_backward batch · n · m · (4·d_k + 3·d_v + 2), two key/value heads, 128 × 128
+        # tiles; embedding_backward one per element of grad_out; adamw_step 16 per element.
+        x, w = a(2, 32 - below, 256), a(128, 256)
+        cases.append(
+            (f"linear_backward-{label}", Call("linear_backward", (x, w, a(2, 32 - below, 128))))
+        )
+        q, k, v = a(2, 256 - below, 2), a(2, 512, 2), a(2, 512, 2)
+        cases.append(
+            (
+                f"attention_backward-{label}",
+                Call("attention_backward", (q, k, v, a(2, 256 - below, 2)), {"causal": True}),
+            )
+        )
+        ids = rng.integers(0, 500, size=2**14 - below)
+        cases.append(
+            (
+                f"embedding_backward-{label}",
+                Call("embedding_backward", (ids, a(2**14 - below, 256), 500)),
+            )
+        )
+        state = [a(2**12 - below, 64) for _ in range(3)]
+        cases.append(
+            (
+                f"adamw_step-{label}",
+                Call(
+                    "adamw_step",
+                    (state[0], a(2**12 - below, 64), state[1], np.abs(state[2])),
+                    {"step": 3, "lr": 0.01, "weight_decay": 0.1},
+                ),
+            )
+        )
+        # The training kernels on the team (TEAM_THRESHOLD and two parts): layer_norm_backward
+        # 24 per element in parts of 32 rows (85 rows of 64 below, 86 at or above);
+        # gelu_backward and relu_backward in parts of 16384 elements (gelu 32 per element: one
+        # part below, two at; relu 1 per element); cross_entropy 32 per logit, 32 rows a part.
+        x = a(86 - below, 64)
+        cases.append(
+            (f"layer_norm_backward-{label}", Call("layer_norm_backward", (x, a(64), a(*x.shape))))
+        )
+        x = a(128, 129 - below)
+        cases.append((f"gelu_backward-{label}", Call("gelu_backward", (x, a(*x.shape)))))
+        x = a(1024, 128 - below)
+        cases.append((f"relu_backward-{label}", Call("relu_backward", (x, a(*x.shape)))))
+        targets = rng.integers(0, 64 - below, size=64)
+        targets[::5] = -100
+        cases.append(
+            (f"cross_entropy-{label}", Call("cross_entropy", (a(64, 64 - below), targets)))
+        )
     return [pytest.param(call, id=label) for label, call in cases]
+
+
+def fresh_results(call: Call) -> list[tuple[str, Any]]:
+    """rust_core's results of ``call``, as ``results_of`` names them; for a function that
+    updates arguments in place, those arguments, updated on copies (``call`` is left as it was)."""
+    if call.fn not in IN_PLACE:
+        return results_of(call, getattr(RUST, call.fn)(*call.args, **call.kwargs))
+    args = list(call.args)
+    for i, _ in IN_PLACE[call.fn]:
+        args[i] = args[i].copy()
+    assert getattr(RUST, call.fn)(*args, **call.kwargs) is None
+    return [(part, args[i]) for i, part in IN_PLACE[call.fn]]
 
 
 @requires_rust
@@ -841,7 +1395,7 @@ def test_sizes_at_the_thread_threshold(call: Call, restore_threads: None) -> Non
     for n in (1, 2):
         RUST.set_num_threads(n)
         check_against_numpy(call)
-        results.append(results_of(call, getattr(RUST, call.fn)(*call.args, **call.kwargs)))
+        results.append(fresh_results(call))
     for (_, one), (_, two) in zip(*results, strict=True):
         np.testing.assert_array_equal(one, two, strict=True)
 
@@ -993,6 +1547,64 @@ TOO_BIG = [
         "the result",
     ),
     ("gelu", "x = np.broadcast_to(np.float64(1), (10**6, 10**6))", "b.gelu(x)", "the result"),
+    (
+        "linear-backward-huge-x",
+        "x = np.broadcast_to(np.float32(1), (10**6, 10**6)); w = np.ones((1, 10**6), np.float32)\n"
+        "gy = np.broadcast_to(np.float32(1), (10**6, 1))",
+        "b.linear_backward(x, w, gy)",
+        "the result",
+    ),
+    (
+        "linear-backward-huge-grad-y",  # grad_x, x and weight are 4 MB, grad_y 4 TB
+        "x = np.zeros((10**6, 1), np.float32); w = np.broadcast_to(np.float32(1), (10**6, 1))\n"
+        "gy = np.broadcast_to(np.float32(1), (10**6, 10**6))",
+        "b.linear_backward(x, w, gy)",
+        "grad_y",
+    ),
+    (
+        "layer-norm-backward",
+        "x = np.broadcast_to(np.float64(1), (10**6, 10**6)); g = np.ones(10**6)",
+        "b.layer_norm_backward(x, g, x)",
+        "the result",
+    ),
+    (
+        "gelu-backward",
+        "x = np.broadcast_to(np.float64(1), (10**6, 10**6))",
+        "b.gelu_backward(x, x)",
+        "the result",
+    ),
+    (
+        "relu-backward",
+        "x = np.broadcast_to(np.float32(1), (10**6, 10**6))",
+        "b.relu_backward(x, x)",
+        "the result",
+    ),
+    (
+        "attention-backward-huge-k",  # the output is one number; k stands for 400 GB
+        "q = np.zeros((1, 10**5), np.float32); k = np.broadcast_to(np.float32(1), (10**6, 10**5))",
+        "b.attention_backward(q, k, k[:, :1], np.zeros((1, 1), np.float32))",
+        "k",
+    ),
+    (
+        "cross-entropy",
+        "z = np.broadcast_to(np.float32(0), (10**6, 10**6))\n"
+        "t = np.broadcast_to(np.int64(0), (10**6,))",
+        "b.cross_entropy(z, t)",
+        "the result",
+    ),
+    (
+        "embedding-backward-vocab-1e15",
+        "g = np.zeros((1, 4))",
+        "b.embedding_backward([0], g, 10**15)",
+        "the result",
+    ),
+    (
+        "embedding-backward-broadcast-ids",  # the result is [3, 1]; ids stand for 8 TB
+        "ids = np.broadcast_to(np.int64(0), (10**6, 10**6))\n"
+        "g = np.broadcast_to(np.float32(1), (10**6, 10**6, 1))",
+        "b.embedding_backward(ids, g, 3)",
+        "ids",
+    ),
 ]
 
 #: Linux lets a process reset its peak resident size ("5" into clear_refs), so one child can
@@ -1131,3 +1743,256 @@ def test_causal_keys_beyond_the_last_tile_still_propagate_nan_values(m: int) -> 
     assert np.isnan(want).all() and np.isnan(got).all()
     v[..., m - 1, 0] = 1.0
     np.testing.assert_array_equal(RUST.attention(q, k, v, causal=True), np.ones((1, 1, 1, 1)))
+
+
+# --- known disagreements between the backends (found by the training kernels' tests above) -------
+# Each is a strict xfail: it fails once the backend is fixed, and then known_wrong's matching case
+# (which keeps it out of the property tests) goes too. None is a panic: every one is a clean
+# exception class or a value.
+
+
+TRAIN_BACKEND_NAMES = ("python", "numpy", "rust") if HAVE_RUST else ("python", "numpy")
+
+
+def _params(backends: tuple[str, ...], raises: type[BaseException], reason: str) -> list[Any]:
+    """Every backend, the ``backends`` named marked as the known bug: ``raises`` for ``reason``."""
+    bug = pytest.mark.xfail(strict=True, raises=raises, reason=reason)
+    return [
+        pytest.param(name, id=name, marks=[bug] if name in backends else [])
+        for name in TRAIN_BACKEND_NAMES
+    ]
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("python", "numpy"),
+        ValueError,
+        "x.reshape(-1, 0) on an empty array raises NumPy's own ValueError "
+        "('cannot reshape array of size 0 into shape (0)')",
+    ),
+)
+@pytest.mark.parametrize(
+    ("x_shape", "w_shape", "gy_shape"),
+    [((2, 0), (4, 0), (2, 4)), ((2, 3), (0, 3), (2, 0))],
+    ids=["no-inputs", "no-outputs"],
+)
+def test_linear_backward_with_no_inputs_or_no_outputs(
+    backend: str, x_shape: tuple, w_shape: tuple, gy_shape: tuple
+) -> None:
+    """A weight [out, 0] or [0, in] is valid (linear accepts it): zero gradients of the inputs'
+    shapes, grad_bias the sum of grad_y's rows."""
+    gy = np.arange(math.prod(gy_shape), dtype=np.float64).reshape(gy_shape)
+    gx, gw, gb = get_backend(backend).linear_backward(np.ones(x_shape), np.ones(w_shape), gy)
+    np.testing.assert_array_equal(gx, np.zeros(x_shape), strict=True)
+    np.testing.assert_array_equal(gw, np.zeros(w_shape), strict=True)
+    np.testing.assert_array_equal(gb, gy.sum(0), strict=True)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("python", "numpy"),
+        ValueError,
+        "grad_out.reshape(-1, 0) on an empty array raises NumPy's own ValueError "
+        "('cannot reshape array of size 0 into shape (0)')",
+    ),
+)
+def test_embedding_backward_with_empty_rows(backend: str) -> None:
+    """grad_out [*ids.shape, 0] is valid: a [vocab_size, 0] result."""
+    grad = get_backend(backend).embedding_backward(np.array([0, 1]), np.zeros((2, 0)), 3)
+    np.testing.assert_array_equal(grad, np.zeros((3, 0)), strict=True)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("numpy",),
+        AssertionError,
+        "a query that may attend to nothing gets grad_q = 0 · k (and adds 0 · q to grad_k): "
+        "NaN where k (or q) holds ±inf, where docs/api.md says zero gradients",
+    ),
+)
+@pytest.mark.parametrize("where", ["inf-in-k", "inf-in-q"])
+def test_attention_backward_dead_query_with_an_infinite_key(backend: str, where: str) -> None:
+    """Every score of the query is −inf (here an infinite product; a mask gives the same), so
+    it may attend to nothing: docs/api.md gives it zero gradients, and it adds nothing."""
+    q, k = np.array([[-4.0, -4.0]], np.float32), np.array([[-4.0, np.inf]], np.float32)
+    if where == "inf-in-q":
+        q, k = np.array([[np.inf]], np.float32), np.array([[-4.0]], np.float32)
+    v = go = np.zeros((1, 0), np.float32)
+    gq, gk, gv = get_backend(backend).attention_backward(q, k, v, go)
+    np.testing.assert_array_equal(gq, np.zeros_like(q), strict=True)
+    np.testing.assert_array_equal(gk, np.zeros_like(k), strict=True)
+    assert gv.shape == (1, 0)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("python", "numpy"),
+        AssertionError,
+        "softmax taken as a limit (a +inf logit counts 1, an all −inf row 0): loss inf "
+        "and grad [0, -1] where torch's cross_entropy gives NaN",
+    ),
+)
+@pytest.mark.parametrize(
+    ("row", "target"), [([-4.0, np.inf], 0), ([-np.inf, -np.inf], 1)], ids=["inf", "all-neg-inf"]
+)
+def test_cross_entropy_row_with_an_infinite_logit(backend: str, row: list, target: int) -> None:
+    """As torch.nn.functional.cross_entropy (docs/api.md): log_softmax is x − max − log Σ
+    exp(x − max), NaN for a row holding +inf (inf − inf) or only −inf (−inf − −inf), so the
+    loss and the row's gradient are NaN (pytorch/pytorch#6864, #25110); rust_core does that."""
+    loss, grad = get_backend(backend).cross_entropy(np.array([row], np.float32), np.array([target]))
+    assert math.isnan(loss), loss
+    assert np.isnan(grad).all(), grad
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("numpy",),
+        RuntimeWarning,
+        "float32(scale) outside errstate: NumPy's 'overflow encountered in cast' warning "
+        "(the forward attention gives none)",
+    ),
+)
+def test_attention_backward_scale_beyond_the_dtype(backend: str) -> None:
+    """A scale that overflows float32 (a valid finite float, as E14 reads it) gives NaN
+    gradients, as the forward gives NaN outputs, without a warning."""
+    q = np.ones((2, 3, 4), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = get_backend(backend).attention_backward(q, q, q, q, scale=3.4028235677973366e38)
+    if backend != "python":  # the pure-Python backend scales in float64: finite scores
+        assert all(np.isnan(g).all() for g in got)
+
+
+def _empty_views() -> tuple[np.ndarray, ...]:
+    """adamw_step's four arrays, empty: three of them views of one buffer, none overlapping
+    (np.may_share_memory is False for every pair)."""
+    buffer = np.zeros(8, np.float32)
+    return buffer[0:0], np.zeros(0, np.float32), buffer[1:1], buffer[2:2]
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("rust",),
+        ValueError,
+        "the numpy crate's borrow check sees the empty views as one borrow and raises "
+        "'cannot update the array: The given array is already borrowed'",
+    ),
+)
+@pytest.mark.parametrize("same", [False, True], ids=["views", "param-is-grad"])
+def test_adamw_step_empty_views_of_one_buffer(backend: str, same: bool) -> None:
+    """Empty arrays overlap nothing (E53 follows np.may_share_memory), so a step over them is
+    valid and changes nothing, whichever buffer they are views of."""
+    param, grad, exp_avg, exp_avg_sq = _empty_views()
+    if same:
+        grad = param
+    assert not np.may_share_memory(param, grad)
+    get_backend(backend).adamw_step(param, grad, exp_avg, exp_avg_sq, step=1, lr=0.1)
+
+
+def _misaligned(values: np.ndarray) -> np.ndarray:
+    """``values`` in a C-contiguous, writeable, native but misaligned array."""
+    raw = np.zeros(values.nbytes + 1, dtype=np.uint8)
+    out = np.frombuffer(raw.data, dtype=values.dtype, count=values.size, offset=1)
+    out = out.reshape(values.shape)
+    out[...] = values
+    return out
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("rust",),
+        ValueError,
+        "rust_core also requires NPY_ARRAY_ALIGNED and raises E50, which docs/api.md "
+        "('C-contiguous, writeable and native-endian') and the other backends do not",
+    ),
+)
+@pytest.mark.parametrize("which", [0, 2, 3], ids=["param", "exp_avg", "exp_avg_sq"])
+def test_adamw_step_misaligned_state(backend: str, which: int) -> None:
+    """A misaligned array is C-contiguous, writeable and native, as E50 asks: updated in place
+    as an aligned one is."""
+    start = [np.linspace(-1, 1, 6), np.full(6, 0.5), np.linspace(0, 1, 6), np.full(6, 0.25)]
+    want = [a.copy() for a in start]
+    NUMPY.adamw_step(*want, step=2, lr=0.1)
+    args = [a.copy() for a in start]
+    args[which] = _misaligned(args[which])
+    assert args[which].flags.c_contiguous and not args[which].flags.aligned
+    get_backend(backend).adamw_step(*args, step=2, lr=0.1)
+    for got, expected in zip(args, want, strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+@requires_rust
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="the contract is silent: NumPy's backend applies masked arithmetic (masked "
+    "entries, and the param entries they reach, update differently), rust_core updates the "
+    "buffer's numbers",
+)
+@pytest.mark.parametrize("which", [0, 2, 3], ids=["param", "exp_avg", "exp_avg_sq"])
+def test_adamw_step_masked_state(which: int) -> None:
+    """A masked array (an ndarray subclass) as state that adamw_step updates: the backends
+    should agree on what happens to it."""
+    mask = [[True, False, False]] * 2
+
+    def run(backend: Any) -> list[np.ndarray]:
+        args = [np.linspace(0.5, 2, 6).reshape(2, 3) for _ in range(4)]
+        args[which] = np.ma.masked_array(args[which], mask=mask)
+        backend.adamw_step(*args, step=2, lr=0.1)
+        return [np.asarray(a) for a in args]
+
+    for got, want in zip(run(RUST), run(NUMPY), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("rust",),
+        AssertionError,
+        "error.rs's py_float_repr does not break a tie between two shortest strings as "
+        "Python's repr does (to the even digit): 2 % of the negative floats of a sample spread "
+        "over magnitudes up to 1e18 came out with the other digit",
+    ),
+)
+@pytest.mark.parametrize("fn", ["layer_norm", "layer_norm_backward", "adamw_step"])
+def test_floats_in_messages_are_reprs(backend: str, fn: str) -> None:
+    """E21 and E52 write the rejected value as Python's repr(float) (docs/api.md).
+    -70368744177664.625 is as close to …64.62 as to …64.63; repr gives …64.62."""
+    value = -70368744177664.62
+    assert value == -70368744177664.625 and repr(value) == "-70368744177664.62"
+    b, x = get_backend(backend), np.ones((2, 3))
+    name = "lr" if fn == "adamw_step" else "eps"
+    with pytest.raises(ValueError) as raised:
+        if fn == "layer_norm":
+            b.layer_norm(x, np.ones(3), np.zeros(3), eps=value)
+        elif fn == "layer_norm_backward":
+            b.layer_norm_backward(x, np.ones(3), x, eps=value)
+        else:
+            b.adamw_step(*(np.ones(3) for _ in range(4)), step=1, lr=value)
+    assert str(raised.value) == f"{name} must be a finite number >= 0, got -70368744177664.62"
+
+
+@pytest.mark.parametrize(
+    "backend",
+    _params(
+        ("rust",),
+        AssertionError,
+        "a misaligned x (C-contiguous at an odd address, or a packed record's field) comes out "
+        "with every row computed from x's first row, float32 and float64 alike",
+    ),
+)
+@pytest.mark.parametrize("layout", ["misaligned", "packed_field"])
+def test_rope_of_a_misaligned_x(backend: str, layout: str) -> None:
+    """Position 0 rotates by nothing (cos 0 = 1, sin 0 = 0): x comes back exactly, whatever its
+    layout."""
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    got = get_backend(backend).rope(relayout(x, layout), np.zeros(3, np.int64), 1e4)
+    np.testing.assert_array_equal(got, x)
