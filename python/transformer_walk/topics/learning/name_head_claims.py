@@ -227,21 +227,29 @@ def _sentence_fields(
     }
 
 
+def _sentence_level(chance: float) -> float:
+    """``on_name_level`` of the ``1 / chance`` keys a query sees. (LOOKS_AT_NAME × chance cannot be
+    reached with two keys: "tom loves", uniform 1/2, would need all the weight, so 99.9% went
+    unsaid.)"""
+    return LOOKS_AT_NAME * chance / (1.0 - chance + LOOKS_AT_NAME * chance)
+
+
 def _sentence_holds(
     said: Claim, head: str, query: str, name: str, weight: float, chance: float
 ) -> bool:
     return (
         said.message == "watch_it_learn.claim.your_sentence"
-        and weight >= LOOKS_AT_NAME * chance
+        and weight >= _sentence_level(chance)
         and dict(said.fields) == _sentence_fields(head, query, name, weight, chance)
     )
 
 
 @claim(_sentence_holds)
 def sentence_claim(head: str, query: str, name: str, weight: float, chance: float) -> Claim | None:
-    """In the learner's own sentence, the watched head puts at least LOOKS_AT_NAME × chance of
-    the query's attention on the name; None otherwise."""
-    if weight < LOOKS_AT_NAME * chance:
+    """In the learner's own sentence, the watched head gives the name at least LOOKS_AT_NAME
+    times the mean weight of the other keys the query sees (``on_name_level``, with
+    ``chance`` = 1 / the keys seen); None otherwise."""
+    if weight < _sentence_level(chance):
         return None
     return Claim(
         "watch_it_learn.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
