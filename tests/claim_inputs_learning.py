@@ -140,6 +140,26 @@ def sentence_rows(text: str) -> Iterator[tuple[Any, ...]]:
                 yield (head_label(layer, head), query, name, weight, chance)
 
 
+def sentence_heads(text: str) -> Iterator[tuple[Any, ...]]:
+    """(every head's weight from the query on the name [layers, h], query, name, keys the query
+    sees) at the first checkpoint (no head looks at the name yet) and the last, in each language
+    whose task reads a sentence in ``text``; and the last with the weight spread evenly (none)."""
+    for language in LANGUAGES:
+        task = PronounTask(language)
+        sentence = parse(task, text).sentence
+        if sentence is None:
+            continue
+        s = trained(language)
+        query = f"{sentence.query_position + 1} · {sentence.tokens[sentence.query_position]}"
+        name = f"{sentence.name_position + 1} · {sentence.tokens[sentence.name_position]}"
+        visible = sentence.query_position + 1
+        for step in (s.steps[0], s.steps[-1]):
+            reading = read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+            weights = reading.weights[..., sentence.name_position]  # [L, h, n] → [L, h]
+            yield (weights, query, name, visible)
+        yield (np.full_like(weights, 1.0 / visible), query, name, visible)
+
+
 def separations(text: str) -> Iterator[tuple[Any, ...]]:
     """(before, after, control before, control after) for the names by gender, and swapped with
     the control split, in both languages."""
@@ -171,6 +191,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.learning.name_head_claims.ablation_claim": switch_offs,
     "transformer_walk.topics.learning.name_head_claims.single_head_claim": single_offs,
     "transformer_walk.topics.learning.name_head_claims.sentence_claim": sentence_rows,
+    "transformer_walk.topics.learning.name_head_claims.heads_on_name_claim": sentence_heads,
     "transformer_walk.topics.learning.name_head_claims.names_apart_claim": separations,
     "transformer_walk.topics.learning.name_head_claims.names_first_claim": score_blocks,
     "transformer_walk.topics.learning.name_head_claims.above_guess_claim": above_guess,

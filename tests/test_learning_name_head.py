@@ -33,6 +33,8 @@ from transformer_walk.topics.learning.name_head_claims import (
     gender_claim,
     head_label,
     name_head_claim,
+    on_name_level,
+    sentence_claim,
 )
 from transformer_walk.topics.learning.pronouns import IGNORE, LANGUAGES, PronounTask, parse
 
@@ -89,6 +91,14 @@ def test_bad_task_settings_raise() -> None:
         ("en", "At home, MARY finds her cat!", ("at", "home", "mary", "finds", "her", "cat"), 2, 3),
         ("zh", "小红在家里喜欢她的猫。", ("小红", "在", "家里", "喜欢", "她的", "猫"), 0, 3),
         ("zh", "汤姆 爱 他的 狗", ("汤姆", "爱", "他的", "狗"), 0, 1),
+        # the task's own "，" is a word of it, kept as the model was trained on it
+        (
+            "zh",
+            "小明看见房子旁边的猫，又找到他的狗！",
+            ("小明", "看见", "房子", "旁边的", "猫", "，", "又", "找到", "他的", "狗"),
+            0,
+            7,
+        ),
         # the nearest name before the first possessive
         (
             "en",
@@ -287,6 +297,18 @@ def test_the_claims_the_review_asked_for() -> None:
         said is not None and said.fields["control_max"] == f"{en.control_name_weight[-1].max():.0%}"
     )
     assert name_head_claim("H", en.steps, [0.1, 0.9], [0.1, 0.1], 0.9, en.chance) is None
+
+
+def test_your_sentence_claim_is_reachable_with_two_keys() -> None:
+    # "tom loves his dog": the query sees 2 keys; 99.9% on the name was left unsaid when the
+    # level was twice uniform (all of the weight)
+    said = sentence_claim("L1·H2", "2 · loves", "1 · tom", 0.999, 0.5)
+    assert said is not None and said.fields["chance"] == "50%"
+    assert sentence_claim("L1·H2", "2 · loves", "1 · tom", 0.6, 0.5) is None
+    for visible in (2, 5, 12):
+        level = on_name_level(visible)
+        assert sentence_claim("h", "q", "n", level + 1e-9, 1 / visible) is not None
+        assert sentence_claim("h", "q", "n", level - 1e-6, 1 / visible) is None
 
 
 def test_the_start_is_flat_and_only_at_step_0() -> None:

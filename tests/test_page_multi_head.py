@@ -1,6 +1,7 @@
 """The Multi-head page through AppTest: both languages, the sentence, the d_model and h sliders
 (including an h that does not divide d_model), numbers checked against multi-head attention
-recomputed here from the toy model's own weights."""
+recomputed here from the toy model's own weights; and the switch to the toy trained on the
+possessive task, its heads checked against the trained learner's reading recomputed here."""
 
 from __future__ import annotations
 
@@ -9,16 +10,26 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.i18n import LANGUAGES, join_names, translate
+from transformer_walk.app.trained_toy import MODELS
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
+from transformer_walk.topics.learning.name_head import (
+    NameHeadSettings,
+    NameHeadStudy,
+    read_sentence,
+)
+from transformer_walk.topics.learning.name_head_claims import heads_on_name_claim
+from transformer_walk.topics.learning.pronouns import PronounTask, parse
 
 import apptest_support
-from apptest_support import no_exception
+from apptest_support import no_exception, open_address
 
 open_page = partial(apptest_support.open_page, "multi_head.py")
 
@@ -329,3 +340,159 @@ def test_at_d_model_64_the_output_is_drawn_full_width_not_a_strip() -> None:
     at = set_sizes(at, 8, 2)
     no_exception(at)
     assert min(steps(at)[-3:]) >= 30  # small: side by side, large cells with their numbers
+
+
+# --- random weights or the toy trained on the possessive task -----------------------------------
+
+TRAINED = {"mh_model": "trained"}
+TASK_SENTENCES = [("en", "Tom loves his dog"), ("zh", "小红在家里喜欢她的猫")]
+
+
+def studied(language: str) -> NameHeadStudy:
+    """The study the page reads (the app's cache: the disk copy, or trained once)."""
+    return name_head_study(NameHeadSettings(language=language), training_backend())
+
+
+def chart_cells(chart: object) -> list[dict[str, object]]:
+    """The cells of a heatmap as its spec holds them: row and col keys ("2:3 · his"), value."""
+    data = chart.proto.data.data  # type: ignore[attr-defined]  # the Arrow table of its rows
+    return pa.ipc.open_stream(data).read_all().to_pylist() if data else []
+
+
+def heatmap_of(cells: list[dict[str, object]]) -> tuple[list[str], list[str], np.ndarray]:
+    """(row labels, column labels, values) of a heatmap's cells, in drawing order."""
+    rows = list(dict.fromkeys(str(c["row"]) for c in cells))
+    cols = list(dict.fromkeys(str(c["col"]) for c in cells))
+    values = np.array([np.nan if c["value"] is None else c["value"] for c in cells], dtype=float)
+    strip = [label.split(":", 1)[1] for label in rows], [label.split(":", 1)[1] for label in cols]
+    return *strip, values.reshape(len(rows), len(cols))
+
+
+def expected_claim(language: str, sentence: str) -> tuple[str, str]:
+    """(message id, sentence) of the heads-on-name claim, from the weights recomputed here."""
+    task = PronounTask(language)
+    s = studied(language)
+    parsed = parse(task, sentence, s.settings.config.max_positions).sentence
+    assert parsed is not None
+    reading = read_sentence(s.params, s.settings.config, task, parsed, training_backend())
+    label = {p: f"{p + 1} · {w}" for p, w in enumerate(parsed.tokens)}
+    said = heads_on_name_claim(
+        reading.weights[..., parsed.name_position],
+        label[parsed.query_position],
+        label[parsed.name_position],
+        parsed.query_position + 1,
+    )
+    assert said is not None
+    fields = {
+        k: join_names(list(v), language) if isinstance(v, tuple) else v
+        for k, v in said.fields.items()
+    }
+    return said.message, translate(said.message, language, **fields)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_switch_renders_on_random_weights_in_both_languages(language: str) -> None:
+    at = open_page(language)
+    no_exception(at)
+    switch = at.radio(key="mh_model")
+    assert switch.label == translate("trained_toy.switch", language)
+    assert switch.value == "random"
+    assert switch.options == [translate(f"trained_toy.{m}", language) for m in MODELS]
+    assert any(h.value == translate("multi_head.trained.title", language) for h in at.header)
+    body = translate(
+        "multi_head.trained.body", language, layers=2, h=4, d_model=64, d_k=16, words=43
+    )
+    assert body in [m.value for m in at.markdown]
+    assert not [m for m in at.markdown if m.value == "L1·H1"]  # nothing trained drawn
+    assert len(at.get("vega_lite_chart")) == 2 + 1 + 2 + 3
+
+
+@pytest.mark.parametrize(("language", "sentence"), TASK_SENTENCES)
+def test_trained_draws_every_head_of_the_trained_toy(language: str, sentence: str) -> None:
+    at = open_page(language, sentence=sentence, state=TRAINED, timeout=120)
+    no_exception(at)
+    s = studied(language)
+    task = PronounTask(language)
+    read = parse(task, sentence, s.settings.config.max_positions).sentence
+    assert read is not None
+    reading = read_sentence(s.params, s.settings.config, task, read, training_backend())
+    tokens = [f"{p + 1} · {w}" for p, w in enumerate(read.tokens)]
+    layers, h, *shape = reading.matrices.shape  # [L, h, n, n]
+    heads = [f"L{layer + 1}·H{head + 1}" for layer in range(layers) for head in range(h)]
+    markdown = [m.value for m in at.markdown]
+    assert heads == [m for m in markdown if m in heads]  # one title per head, in order
+    sentence_read = " ".join(read.tokens)
+    assert translate("multi_head.trained.reads", language, sentence=sentence_read) in markdown
+    charts = at.get("vega_lite_chart")
+    # 8 random-toy charts (2 heads, his × heads, 2 head outputs, concat, W^O, output), then
+    # the trained toy's 8 heads and their rows from the query
+    assert len(charts) == 8 + layers * h + 1
+    trained = [heatmap_of(chart_cells(c)) for c in charts]
+    # the trained toy's matrices: causal, 0 above the diagonal (the random toy's are not)
+    upper = np.triu_indices(len(tokens), k=1)
+    matrices = [m for m in trained if m[0] == m[1] == tokens and not m[2][upper].any()]
+    assert len(matrices) == layers * h
+    for (_, _, values), want in zip(
+        matrices, reading.matrices.reshape(layers * h, *shape), strict=True
+    ):
+        np.testing.assert_allclose(values, want, atol=1e-6)
+    visible = read.query_position + 1
+    (rows,) = [m for m in trained if m[0] == heads]
+    assert rows[1] == tokens[:visible]  # causal: the query sees itself and the words before
+    np.testing.assert_allclose(
+        rows[2], reading.weights[..., :visible].reshape(layers * h, visible), atol=1e-6
+    )
+    where = translate(
+        "multi_head.trained.row", language,
+        possessive=tokens[read.possessive_position], query=tokens[read.query_position],
+    )  # fmt: skip
+    assert where in markdown
+    message, said = expected_claim(language, sentence)
+    assert message == "trained_toy.claim.heads_on_name"  # the trained heads find the name
+    assert said in markdown
+    assert any(w.value == translate("multi_head.trained.caveat", language) for w in at.warning)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the cat saw the cat", "pneumonoultramicroscopicsilico", "123 456 !!! ??? 42%", "，。！"],
+)
+def test_a_sentence_the_trained_toy_cannot_read_gets_the_message(sentence: str) -> None:
+    at = open_page(sentence=sentence, state=TRAINED, timeout=120)
+    no_exception(at)
+    message = translate("trained_toy.unreadable", "en", words=43)
+    assert [i.value for i in at.info if i.value == message] == [message]
+    assert not [m for m in at.markdown if m.value == "L1·H1"]
+
+
+def test_a_word_outside_the_vocabulary_is_left_out_and_named() -> None:
+    """A 30-letter word is outside the vocabulary: the toy reads the rest, which still holds a
+    name and its possessive, and a note under the link names the word it left out."""
+    word = "x" * 30
+    at = open_page(sentence=f"Tom {word} loves his dog", state=TRAINED, timeout=120)
+    no_exception(at)
+    read = translate("multi_head.trained.reads", "en", sentence="tom loves his dog")
+    assert read in [m.value for m in at.markdown]
+    note = translate("watch_it_learn.watch.dropped", "en", words=43, unknown=word)
+    assert note in [c.value for c in at.caption]
+    at = open_page(state=TRAINED, timeout=120)  # every word known: no note
+    no_exception(at)
+    assert not [c.value for c in at.caption if "left out" in c.value]
+
+
+def test_the_switch_round_trips_through_the_address() -> None:
+    at = open_address("http://localhost:8501/multi-head?model=trained", timeout=120)
+    no_exception(at)
+    assert at.session_state["mh_model"] == "trained"
+    assert at.radio(key="mh_model").value == "trained"
+    assert at.query_params["model"] == "trained"
+    assert any(m.value == "L2·H4" for m in at.markdown)
+    (code,) = at.sidebar.code
+    assert str(code.value).endswith("multi-head?model=trained")  # the share box's link
+    at.radio(key="mh_model").set_value("random").run()
+    no_exception(at)
+    assert "model" not in at.query_params  # the default leaves the address
+    at = open_address("http://localhost:8501/multi-head?model=bogus")
+    no_exception(at)
+    assert at.radio(key="mh_model").value == "random"
+    assert any("`model=bogus`" in i.value for i in at.info)  # the note names what was left out

@@ -1,9 +1,18 @@
 """The switch a toy page offers between its random weights and the learner trained on the
-possessive task (the Watch-it-learn page), and, when trained, the learner's attention for the
-sidebar's sentence: the watched head's whole matrix, its row for the possessive's query, and
-the claim the numbers allow. Renders ``topics.learning``; holds no math."""
+possessive task (the Watch-it-learn page), and, when trained, the learner's reading of the
+sidebar's sentence. Renders ``topics.learning``; holds no math.
+
+The pieces each toy page shares: :func:`render_switch` draws the radio and, with "trained"
+picked, reads the sentence with the trained learner (:func:`trained_reading`: the study, the
+sentence cut into the task's words, or a friendly message when it holds no name → possessive),
+then hands the reading to the page's own view. The Self-attention page shows the watched head
+(:func:`watched_head`, the default view); the Multi-head page shows every head.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -12,20 +21,73 @@ from transformer_walk.app import links
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention_weights, heatmap
-from transformer_walk.app.i18n import current_language, say, t, translated_radio
+from transformer_walk.app.i18n import (
+    current_language,
+    join_names,
+    join_sentences,
+    say,
+    t,
+    translated_radio,
+)
 from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import token_axis
-from transformer_walk.topics.learning.name_head import NameHeadSettings, read_sentence
+from transformer_walk.app.views.labels import markdown_text, token_axis
+from transformer_walk.topics.learning.name_head import (
+    NameHeadSettings,
+    NameHeadStudy,
+    SentenceReading,
+    read_sentence,
+)
 from transformer_walk.topics.learning.name_head_claims import head_label, sentence_claim
-from transformer_walk.topics.learning.pronouns import PronounTask, language_of, parse
+from transformer_walk.topics.learning.pronouns import (
+    Parsed,
+    PronounTask,
+    Sentence,
+    language_of,
+    parse,
+)
 
 MODELS = ("random", "trained")
 MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
+NAMED_UNKNOWN = 8  # words outside the vocabulary a note names before "…"
 
 
-def render_switch(key: str) -> None:
-    """The radio (session key ``key``) and, with "trained" picked, the trained reading."""
+@dataclass(frozen=True)
+class TrainedReading:
+    """The learner's sentence as the trained toy read it."""
+
+    study: NameHeadStudy
+    task: PronounTask
+    sentence: Sentence
+    reading: SentenceReading
+    labels: list[str]  # "3 · his": every token by position and text
+
+    @property
+    def query(self) -> str:
+        """The label of the word before the possessive, where the possessive is predicted."""
+        return self.labels[self.sentence.query_position]
+
+    @property
+    def name(self) -> str:
+        return self.labels[self.sentence.name_position]
+
+    @property
+    def possessive(self) -> str:
+        return self.labels[self.sentence.possessive_position]
+
+    @property
+    def visible(self) -> int:
+        """How many keys the query may see: itself and the tokens before it (causal)."""
+        return self.sentence.query_position + 1
+
+    @property
+    def chance(self) -> float:
+        """The weight on each key of a head that spreads evenly over the visible ones."""
+        return 1.0 / self.visible
+
+
+def model_switch(key: str) -> bool:
+    """The radio (session key ``key``, linked to the address); whether "trained" is picked."""
     links.linked(key, MODELS[0], list(MODELS))
     names = {m: t(MODEL_NAMES[m]) for m in MODELS}  # built in the run: AppTest formats later
     choice = st.radio(
@@ -36,16 +98,31 @@ def render_switch(key: str) -> None:
         format_func=names.__getitem__,
         help=t("trained_toy.switch_help"),
     )
-    if choice == "trained":
-        _trained_reading()
+    return choice == "trained"
 
 
-def _trained_reading() -> None:
+def render_switch(key: str, show: Callable[[TrainedReading], None] | None = None) -> None:
+    """The switch and, with "trained" picked, the sentence read by the trained toy, drawn by
+    ``show`` (the watched head's matrix and row by default)."""
+    if model_switch(key) and (found := trained_reading()) is not None:
+        (show or watched_head)(found)
+
+
+def sentence_task() -> PronounTask:
+    """The task whose words the sidebar's sentence is read in: the language it is written in,
+    else the page's."""
+    return PronounTask(language_of(current_sentence()) or current_language())
+
+
+def trained_reading() -> TrainedReading | None:
+    """The sidebar's sentence read by the learner trained on the possessive task (trained on
+    first use, with a progress bar), below a link to how it was trained and a note of the words
+    it left out; None, after a friendly message, when the task's words hold no name followed by
+    a possessive."""
     text = current_sentence()
-    language = language_of(text) or current_language()
-    task = PronounTask(language)
+    task = sentence_task()
     study = name_head_study(
-        NameHeadSettings(language=language), training_backend(),
+        NameHeadSettings(language=task.language), training_backend(),
         _progress=t("watch_it_learn.progress"),
     )  # fmt: skip
     config = study.settings.config
@@ -53,12 +130,33 @@ def _trained_reading() -> None:
     st.page_link(page_path("watch_it_learn.py"), label=t("trained_toy.more"), icon="🎓")
     if parsed.sentence is None:
         st.info(t("trained_toy.unreadable", words=task.vocab_size - 1), icon=":material/info:")
-        return
+        return None
+    if (note := _left_out(parsed, task, config.max_positions)) is not None:
+        st.caption(note)  # the heatmaps' tokens are not the sidebar's: say which are missing
     sentence = parsed.sentence
     reading = read_sentence(study.params, config, task, sentence, training_backend())
-    layer, head = study.watched_head
+    return TrainedReading(study, task, sentence, reading, token_axis(sentence.tokens))
+
+
+def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
+    """What the trained toy did not read of the sentence: words outside its vocabulary, words
+    past its longest input; None when it read every word."""
+    notes = []
+    if parsed.unknown:
+        words = [markdown_text(word) for word in parsed.unknown]  # "a_b" is a \w+ word
+        unknown = join_names(words, most=NAMED_UNKNOWN)
+        notes.append(t("watch_it_learn.watch.dropped", words=task.vocab_size - 1, unknown=unknown))
+    if parsed.dropped:
+        notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+    return join_sentences(notes) or None
+
+
+def watched_head(found: TrainedReading) -> None:
+    """The Self-attention page's view: the watched head's whole matrix, its row for the
+    possessive's query as bars, and the claim the numbers allow."""
+    sentence, reading, labels = found.sentence, found.reading, found.labels
+    layer, head = found.study.watched_head
     watched = head_label(layer, head)
-    labels = token_axis(sentence.tokens)
     st.markdown(t("trained_toy.reads", head=watched, sentence=" ".join(sentence.tokens)))
     st.vega_lite_chart(
         chart_spec(
@@ -67,21 +165,14 @@ def _trained_reading() -> None:
             value_title=t("trained_toy.weight"), domain=(0.0, 1.0),
         ),
     )  # fmt: skip
-    query = labels[sentence.query_position]
-    st.markdown(
-        t(
-            "trained_toy.where",
-            query=query,
-            possessive=labels[sentence.possessive_position],
-        )
-    )
+    st.markdown(t("trained_toy.where", query=found.query, possessive=found.possessive))
     row = reading.weights[layer, head]
-    shown = row[: sentence.query_position + 1]  # causal: keys ≤ query
-    st.markdown(f"**{t('watch_it_learn.watch.row_title', head=watched, query=query)}**")
+    shown = row[: found.visible]  # causal: keys ≤ query
+    st.markdown(f"**{t('watch_it_learn.watch.row_title', head=watched, query=found.query)}**")
     st.vega_lite_chart(
         chart_spec(
             attention_weights,
-            labels[: sentence.query_position + 1],
+            labels[: found.visible],
             shown,
             int(np.argmax(shown)),
             token_title=t("watch_it_learn.watch.axis_token"),
@@ -92,11 +183,7 @@ def _trained_reading() -> None:
     )
     said = say(
         sentence_claim(
-            watched,
-            query,
-            labels[sentence.name_position],
-            float(row[sentence.name_position]),
-            1.0 / (sentence.query_position + 1),
+            watched, found.query, found.name, float(row[sentence.name_position]), found.chance
         )
     )
     if said:

@@ -18,6 +18,7 @@ from transformer_walk.app.charts import grid
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.trained_toy import TrainedReading, render_switch, sentence_task
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import multi_head as mh_views
 from transformer_walk.app.views.labels import markdown_table, tex_shape, token_axis, token_labels
@@ -30,12 +31,15 @@ from transformer_walk.app.widgets import (
 )
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics.attention_picks import default_query
+from transformer_walk.topics.learning.name_head import NameHeadSettings
+from transformer_walk.topics.learning.name_head_claims import head_label, heads_on_name_claim
 
 D_MODEL_KEY = "mh_d_model"
 H_KEY = "mh_h"
 WINDOW_KEY = "mh_window"
 QUERY_KEY = "mh_query"
 PICKS_FOR_KEY = "mh_picks_for"  # the tokens the token picks were made for
+TRAINED_KEY = "mh_model"  # random weights or the toy trained on the possessive task
 MAX_SHOWN = 12  # tokens per side of each small heatmap
 MAX_ROW_KEYS = 48  # keys of the one-query strip drawn whole (at full width, ~14-px cells)
 GRID_COLUMNS = 3  # heads per row of the side-by-side grid: each keeps its legend in view
@@ -194,6 +198,91 @@ def _one_token_many_heads(trace: Trace, keys: tuple[int, int]) -> None:
     if (split := say(mh_views.heads_split(rows, trace.tokens, i))) is not None:
         st.markdown(split)
     st.info(t("multi_head.his.random"), icon=":material/casino:")
+
+
+def _trained_section() -> None:
+    st.header(t("multi_head.trained.title"), divider="gray")
+    config = NameHeadSettings().config  # the sizes the trained toy is trained at
+    words = sentence_task().vocab_size - 1  # the padding token is no word
+    st.markdown(
+        t(
+            "multi_head.trained.body",
+            layers=config.layers,
+            h=config.h,
+            d_model=config.d_model,
+            d_k=config.d_k,
+            words=words,
+        )
+    )
+    render_switch(TRAINED_KEY, _trained_heads)
+
+
+def _heads_per_row(labels: Sequence[str], h: int) -> int:
+    """As many of a layer's h heads side by side as keep the matrices' cells legible: all four
+    for "tom loves his dog", two for a sentence of ten words (four of them had 9-px cells)."""
+    for per_row in dict.fromkeys((h, min(h, 2))):  # h, then two
+        layout = grid.grid_for(
+            len(labels), len(labels), width=charts.FULL // per_row,
+            row_labels=labels, col_labels=labels, row_title=t("multi_head.axis.query"),
+        )  # fmt: skip
+        if layout.cell >= LEGIBLE_CELL:
+            return per_row
+    return 1
+
+
+def _trained_heads(found: TrainedReading) -> None:
+    """Every head of every layer of the trained toy on the learner's sentence, the possessive
+    query's row in each, and which heads look at the name."""
+    matrices = found.reading.matrices  # [layers, h, n, n]
+    layers, h = matrices.shape[:2]
+    labels = found.labels
+    st.markdown(t("multi_head.trained.reads", sentence=" ".join(found.sentence.tokens)))
+    per_row = _heads_per_row(labels, h)
+    for layer in range(layers):
+        st.markdown(f"**{t('multi_head.trained.layer', layer=layer + 1)}**")
+        for first in range(0, h, per_row):
+            cols = st.columns(per_row)
+            for col, head in zip(cols, range(first, min(first + per_row, h)), strict=False):
+                with col:
+                    st.markdown(head_label(layer, head))
+                    st.vega_lite_chart(
+                        chart_spec(
+                            charts.heatmap, matrices[layer, head], labels, labels,
+                            row_title=t("multi_head.axis.query"),
+                            col_title=t("multi_head.axis.key"),
+                            value_title="αᵢⱼ", domain=(0.0, 1.0),
+                            width=charts.FULL // per_row,
+                        ),
+                        width="content",
+                    )  # fmt: skip
+    st.markdown(t("multi_head.trained.row", possessive=found.possessive, query=found.query))
+    # every head's row from the query, over the keys it may see: [layers, h, n] → [layers·h, k]
+    rows = found.reading.weights[..., : found.visible].reshape(layers * h, found.visible)
+    heads = [head_label(layer, head) for layer in range(layers) for head in range(h)]
+    st.vega_lite_chart(
+        chart_spec(
+            charts.heatmap, rows, heads, labels[: found.visible],
+            row_title=t("multi_head.axis.head"), col_title=t("multi_head.axis.key"),
+            value_title=t("multi_head.his.weight", token=found.query), domain=(0.0, 1.0),
+        ),
+        width="content",
+    )  # fmt: skip
+    words = found.task.words
+    st.markdown(
+        t(
+            "watch_it_learn.watch.probs",
+            query=found.query,
+            his=words.his,
+            her=words.her,
+            p_his=f"{found.reading.his:.1%}",
+            p_her=f"{found.reading.her:.1%}",
+        )
+    )
+    on_name = found.reading.weights[..., found.sentence.name_position]  # [layers, h]
+    said = say(heads_on_name_claim(on_name, found.query, found.name, found.visible))
+    if said is not None:
+        st.markdown(said)
+    st.warning(t("multi_head.trained.caveat"), icon=":material/psychology_alt:")
 
 
 def _legible_at_half(d_model: int) -> bool:
@@ -390,6 +479,7 @@ def render() -> None:
     rows = _window(trace.n)
     _heads_side_by_side(trace, rows)
     _one_token_many_heads(trace, rows)
+    _trained_section()
     _concat(trace, trace.blocks[0].params.W_O, rows)
     _base_configuration(trace)
     solved_and_hurts(t("multi_head.solved"), t("multi_head.hurts"))

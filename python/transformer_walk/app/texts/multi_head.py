@@ -118,6 +118,53 @@ MESSAGES: dict[str, dict[str, str]] = {
         "即便某个头看起来与指代关系吻合，那也只是有待验证的规律，而不是标签。"
         "“真实模型”下的“MiniLM 的注意力”页会展示训练好的网络中的注意力头。",
     },
+    # --- the trained toy's heads (the random-or-trained switch) ------------------------------
+    "multi_head.trained.title": {
+        "en": "Heads that had a reason: a trained toy",
+        "zh": "有了理由的头：训练后的玩具模型",
+    },
+    "multi_head.trained.body": {
+        "en": "Above, the heads differ only by chance. Switch to *trained* to see heads that "
+        "training gave a reason to differ: the small Transformer of the Watch-it-learn page, "
+        "{layers} layers of {h} heads each (d_model = {d_model}, d_k = {d_k}), trained on "
+        "sentences where the possessive (*his* or *her*) can only be predicted from the name "
+        "earlier on. It reads your sentence in its own {words}-word vocabulary, at its own "
+        "sizes: the sliders above do not change it.",
+        "zh": "上面各个头的差别只来自随机初始化。切换到“训练后”，看看训练给了它们分工的理由之后"
+        "会怎样：“看它学会”页面里的小 Transformer，{layers} 层、每层 {h} 个头"
+        "（d_model = {d_model}，d_k = {d_k}），在这样的句子上训练过——物主代词"
+        "（他的或她的）只能根据前面出现的名字来预测。它用自己 {words} 个词的词表、按自己的尺寸"
+        "来读你的句子：上面的滑块不会改变它。",
+    },
+    "multi_head.trained.reads": {
+        "en": "The trained toy reads **{sentence}**. Each small matrix is one head, named "
+        "layer · head (L2·H3: layer 2, head 3); each row a query, each column a key. Above "
+        "the diagonal the causal mask keeps every weight at 0.",
+        "zh": "训练后的玩具模型读的是 **{sentence}**。每张小矩阵是一个头，按“层·头”命名"
+        "（L2·H3：第 2 层的第 3 个头）；每行是一个查询，每列是一个键。对角线以上被因果遮罩"
+        "遮住，权重都为 0。",
+    },
+    "multi_head.trained.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
+    "multi_head.trained.row": {
+        "en": "Where to look: the model is causal, so the possessive {possessive} is predicted "
+        "at the word before it, {query}, and that is the only row the training scored. That "
+        "row in every head, one line per head:",
+        "zh": "该看哪里：这是因果模型，物主代词 {possessive} 是在它前一个词 {query} 的位置上"
+        "预测的，训练时也只给这一行打过分。下面是每个头的这一行，一个头一行：",
+    },
+    "multi_head.trained.caveat": {
+        "en": "These are the weights of a toy trained on **one task**, not linguistic truth. "
+        "The loss paid for one thing only — predicting *his* or *her* — so a head that looks at "
+        "the name does so because the task rewarded it, not because the model knows what a "
+        "possessive is; and a head that looks elsewhere is not wrong, it has another job or "
+        "none. Even in a model trained on real text a weight says where information flowed "
+        "inside one head, not why.",
+        "zh": "这些是一个只在**单一任务**上训练过的玩具模型的权重，不是语言学事实。损失函数只为"
+        "一件事付出回报——预测“他的”还是“她的”——所以某个头看向名字，是因为这个任务奖励了它，"
+        "而不是因为模型懂得什么是物主代词；看向别处的头也没有错，它只是有别的工作，或者什么"
+        "也没学到。即便在真实文本上训练的模型里，权重说明的也只是信息在一个头里往哪里流，"
+        "而不是为什么。",
+    },
     # --- concat and W^O ---------------------------------------------------------------------
     "multi_head.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
     "multi_head.concat.body": {

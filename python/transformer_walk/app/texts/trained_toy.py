@@ -40,4 +40,23 @@ MESSAGES: dict[str, dict[str, str]] = {
     "trained_toy.query": {"en": "query token", "zh": "查询 token"},
     "trained_toy.key": {"en": "key token", "zh": "键 token"},
     "trained_toy.weight": {"en": "attention weight", "zh": "注意力权重"},
+    # --- which heads look at the name (topics.learning.name_head_claims.heads_on_name_claim) ---
+    "trained_toy.claim.heads_on_name": {
+        "en": "From {query}, {count} of the {total} heads {count:puts|put} at least {times} times "
+        "as much weight on the name {name} as on the other tokens it sees, on average: "
+        "{heads}. The control — the weight spread evenly over the {visible} tokens {query} "
+        "sees — gives each {chance}.",
+        "zh": "从 {query} 出发，{total} 个头中有 {count} 个放在名字 {name} 上的权重，至少是"
+        "它看到的其他 token 平均权重的 {times} 倍：{heads}。对照：把权重平均分给 {query} "
+        "看到的 {visible} 个 token，每个得到 {chance}。",
+    },
+    "trained_toy.claim.no_head_on_name": {
+        "en": "From {query}, none of the {total} heads puts {times} times as much weight on the "
+        "name {name} as on the other tokens it sees, on average: the most on the name is "
+        "{head}'s {weight}. The control — the weight spread evenly over the {visible} tokens "
+        "{query} sees — gives each {chance}.",
+        "zh": "从 {query} 出发，{total} 个头放在名字 {name} 上的权重都不到它看到的其他 token "
+        "平均权重的 {times} 倍：名字得到最多的是 {head} 的 {weight}。对照：把权重平均分给 "
+        "{query} 看到的 {visible} 个 token，每个得到 {chance}。",
+    },
 }

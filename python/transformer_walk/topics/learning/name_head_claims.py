@@ -227,25 +227,103 @@ def _sentence_fields(
     }
 
 
+def _sentence_level(chance: float) -> float:
+    """``on_name_level`` of the ``1 / chance`` keys a query sees. (LOOKS_AT_NAME × chance cannot be
+    reached with two keys: "tom loves", uniform 1/2, would need all the weight, so 99.9% went
+    unsaid.)"""
+    return LOOKS_AT_NAME * chance / (1.0 - chance + LOOKS_AT_NAME * chance)
+
+
 def _sentence_holds(
     said: Claim, head: str, query: str, name: str, weight: float, chance: float
 ) -> bool:
     return (
         said.message == "watch_it_learn.claim.your_sentence"
-        and weight >= LOOKS_AT_NAME * chance
+        and weight >= _sentence_level(chance)
         and dict(said.fields) == _sentence_fields(head, query, name, weight, chance)
     )
 
 
 @claim(_sentence_holds)
 def sentence_claim(head: str, query: str, name: str, weight: float, chance: float) -> Claim | None:
-    """In the learner's own sentence, the watched head puts at least LOOKS_AT_NAME × chance of
-    the query's attention on the name; None otherwise."""
-    if weight < LOOKS_AT_NAME * chance:
+    """In the learner's own sentence, the watched head gives the name at least LOOKS_AT_NAME
+    times the mean weight of the other keys the query sees (``on_name_level``, with
+    ``chance`` = 1 / the keys seen); None otherwise."""
+    if weight < _sentence_level(chance):
         return None
     return Claim(
         "watch_it_learn.claim.your_sentence", _sentence_fields(head, query, name, weight, chance)
     )
+
+
+def on_name_level(visible: int) -> float:
+    """The weight on the name at which it gets LOOKS_AT_NAME times the mean weight of the other
+    ``visible`` − 1 keys the query sees: w ≥ LOOKS_AT_NAME · (1 − w) / (visible − 1). With many
+    keys this is about LOOKS_AT_NAME × uniform, the study's level; unlike that level it stays
+    reachable with two keys ("tom loves": uniform 1/2, twice that is all the weight)."""
+    return LOOKS_AT_NAME / (visible - 1 + LOOKS_AT_NAME)
+
+
+def _ranked_heads(weights: np.ndarray, visible: int) -> list[tuple[str, float]]:
+    """(head label, weight) of the heads at ``on_name_level`` or above, the largest share first
+    (heads of the same share in layer-then-head order)."""
+    level = on_name_level(visible)
+    found = [(w, layer, head) for (layer, head), w in np.ndenumerate(weights) if w >= level]
+    # by the share shown, so two heads that both read 100% keep layer-then-head order (stable)
+    found.sort(key=lambda item: -round(100 * item[0]))
+    return [(head_label(layer, head), float(w)) for w, layer, head in found]
+
+
+def _heads_on_name_fields(
+    weights: np.ndarray, query: str, name: str, visible: int
+) -> tuple[str, dict[str, object]]:
+    ranked = _ranked_heads(weights, visible)
+    common: dict[str, object] = {
+        "query": query,
+        "name": name,
+        "total": int(weights.size),
+        "times": f"{LOOKS_AT_NAME:g}",
+        "visible": visible,
+        "chance": share(1.0 / visible),
+    }
+    if ranked:
+        heads = tuple(f"{label} ({share(w)})" for label, w in ranked)
+        return "trained_toy.claim.heads_on_name", common | {"count": len(ranked), "heads": heads}
+    layer, head = np.unravel_index(np.argmax(weights), weights.shape)
+    top = {"head": head_label(int(layer), int(head)), "weight": share(float(weights.max()))}
+    return "trained_toy.claim.no_head_on_name", common | top
+
+
+def _readable(weights: np.ndarray, visible: int) -> bool:
+    return (
+        weights.ndim == 2 and weights.size > 0 and bool(np.isfinite(weights).all()) and visible >= 2
+    )
+
+
+def _heads_on_name_holds(
+    said: Claim, weights: np.ndarray, query: str, name: str, visible: int
+) -> bool:
+    weights = np.asarray(weights, dtype=float)
+    if not _readable(weights, visible):
+        return False
+    message, fields = _heads_on_name_fields(weights, query, name, visible)
+    return said.message == message and dict(said.fields) == fields
+
+
+@claim(_heads_on_name_holds)
+def heads_on_name_claim(weights: np.ndarray, query: str, name: str, visible: int) -> Claim | None:
+    """Which heads of the trained toy look at the name in the learner's own sentence.
+    ``weights`` [layers, h] is each head's weight from the query (the word before the
+    possessive) on the name; ``visible`` how many keys the query sees (its position + 1, causal),
+    so the control, the weight spread evenly over them, is 1/visible. The heads whose weight on
+    the name reaches ``on_name_level`` (LOOKS_AT_NAME times the other keys' mean), strongest
+    first, with their weights ("heads_on_name"); or, when none does, the head with the most on
+    the name ("no_head_on_name"). None without heads, with a weight that is not a number, or
+    with a single visible key (every head's whole weight is on it)."""
+    weights = np.asarray(weights, dtype=float)
+    if not _readable(weights, visible):
+        return None
+    return Claim(*_heads_on_name_fields(weights, query, name, visible))
 
 
 #: The male and female names "moved apart" when their separation grew at least this many times

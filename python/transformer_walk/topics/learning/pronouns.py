@@ -193,8 +193,9 @@ class Parsed:
 
 def parse(task: PronounTask, text: str, limit: int | None = None) -> Parsed:
     """Cut ``text`` into the task's words (English: lower-cased words, punctuation dropped;
-    Chinese: the longest known word at each place, spaces and punctuation dropped), keeping the
-    first ``limit`` of them (a model reads at most its ``max_positions``)."""
+    Chinese: the longest known word at each place, spaces and punctuation other than the task's
+    "，" dropped), keeping the first ``limit`` of them (a model reads at most its
+    ``max_positions``)."""
     known = task.ids
     tokens: list[str] = []
     unknown: list[str] = []
@@ -204,7 +205,8 @@ def parse(task: PronounTask, text: str, limit: int | None = None) -> Parsed:
     else:
         longest = max(map(len, known))
         for chunk in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]+", text):
-            rest = "".join(ch for ch in chunk if ch.isalnum())  # punctuation dropped
+            # punctuation dropped, except the task's own "，" between clauses
+            rest = "".join(ch for ch in chunk if ch.isalnum() or ch in known)
             stray = ""
             while rest:
                 sizes = range(min(longest, len(rest)), 0, -1)
