@@ -26,7 +26,7 @@
 
 use crate::kernels::attention::{mask_tile, Dims, Options};
 use crate::kernels::softmax::max_and_nan;
-use crate::linalg::mat::Mat;
+use crate::linalg::mat::{all_finite, Mat};
 use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, Disjoint};
@@ -294,8 +294,8 @@ fn block_backward<T: ExpSum + SmallProduct>(
     if opt.causal
         && seen < m
         && last_bad.is_none_or(|j| j < seen)
-        && q_c.iter().all(|x| x.is_finite())
-        && do_c.iter().all(|x| x.is_finite())
+        && all_finite(q_c)
+        && all_finite(do_c)
     {
         end = seen;
     }
@@ -316,6 +316,9 @@ fn block_backward<T: ExpSum + SmallProduct>(
     let cached = cache.len() >= 2 * rows * end;
     let half = cache.len() / 2;
     let (cache_s, cache_dp) = cache.split_at_mut(half);
+    // A row of one cached tile keeps exp(S − max) in the cache in place of S: its max is then
+    // final, so pass 2 finds P by one multiplication instead of a second exponential.
+    let one_tile = cached && end <= BLOCK_K;
     let q_blk = Mat::new(q_c, rows, d_k, d_k);
     let do_blk = Mat::new(do_c, rows, d_v, d_v);
     for j0 in (0..end).step_by(BLOCK_K) {
@@ -329,9 +332,9 @@ fn block_backward<T: ExpSum + SmallProduct>(
         scores(q_blk, k, dims, opt, (b, i0, j0), s_t, bt);
         let values = dims.values(v, b, j0, cols);
         product_abt(do_blk, values, T::one(), dp_t, cols, false, bt);
-        let e = &mut t[..cols];
+        let e_buf = &mut t[..cols];
         for ((s_i, dp_i), st) in s_t
-            .chunks(cols)
+            .chunks_mut(cols)
             .zip(dp_t.chunks(cols))
             .zip(state.iter_mut())
         {
@@ -344,7 +347,12 @@ fn block_backward<T: ExpSum + SmallProduct>(
             }
             let new_max = if tile_max > st.max { tile_max } else { st.max };
             let correction = (st.max - new_max).exp(); // exp(−inf) = 0 on the row's first tile
-            e.copy_from_slice(s_i);
+            let e = if one_tile {
+                s_i
+            } else {
+                e_buf.copy_from_slice(s_i);
+                &mut *e_buf
+            };
             let tile_sum = T::exp_sub_sum(e, new_max); // e ← exp(s − new_max)
             let tile_d = dot_f64(e, dp_i);
             st.sum = st.sum * correction + tile_sum;
@@ -378,6 +386,7 @@ fn block_backward<T: ExpSum + SmallProduct>(
     // A NaN softmax row is NaN at the hidden keys too: none may be skipped then (and the tiles
     // then differ from the first pass's: recomputed, not cached).
     let cached = cached && !(poisoned && end < m);
+    let one_tile = one_tile && cached;
     if poisoned {
         end = m;
     }
@@ -399,9 +408,13 @@ fn block_backward<T: ExpSum + SmallProduct>(
             product_abt(do_blk, values, T::one(), dp_t, cols, false, bt);
             (s_t, dp_t)
         };
-        // P = exp(S − L)
-        for (p, kind) in s_t.chunks_mut(cols).zip(kinds.iter()) {
+        // P = exp(S − L), or exp(S − max) / sum where pass 1 left exp(S − max)
+        for ((p, kind), st) in s_t.chunks_mut(cols).zip(kinds.iter()).zip(state.iter()) {
             match *kind {
+                RowKind::Live { .. } if one_tile => {
+                    let inv = T::one() / st.sum;
+                    p.iter_mut().for_each(|x| *x = *x * inv);
+                }
                 RowKind::Live { lse, .. } => {
                     T::exp_sub_sum(p, lse);
                 }

@@ -19,7 +19,9 @@ use crate::linalg::rows::Rows;
 use crate::linalg::skinny::{self, FewRows};
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{
+    for_each_part, in_pool, pool_work, split_threads, Disjoint, PARALLEL_MIN_WORK,
+};
 use crate::simd::gelu::Gelu;
 use crate::simd::silu::Silu;
 
@@ -119,18 +121,25 @@ fn check_vector(
     }
 }
 
-/// Multiply-adds of `linear`, for `threads::run`.
-pub fn linear_work<T: FewRows>(rows: usize, d_in: usize, d_out: usize) -> usize {
-    if T::SKINNY && rows <= skinny::MAX_ROWS && skinny::available() {
-        return 0; // a few rows split over the low-latency team (`skinny`), not the pool
-    }
+/// Multiply-adds of `linear`.
+pub fn linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
     rows.saturating_mul(d_in).saturating_mul(d_out)
+}
+
+/// The work `threads::run` gets for `linear`: a few rows split over the low-latency team
+/// (`skinny`) and products below `POOL_MIN_WORK` over the team too (`pool_work`).
+pub fn linear_run_work<T: FewRows>(rows: usize, d_in: usize, d_out: usize) -> usize {
+    if T::SKINNY && rows <= skinny::MAX_ROWS && skinny::available() {
+        return 0;
+    }
+    pool_work(linear_work(rows, d_in, d_out))
 }
 
 /// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in]. A few rows go to
 /// `skinny`; more make one product, which on the pool is split by blocks of output columns
 /// (`matmul_abt_threaded`: each block packs only its rows of the weights, where blocks of rows
-/// would each repack all of them; docs/performance.md).
+/// would each repack all of them; docs/performance.md), over the pool's threads inside
+/// `threads::run`, else the team's when the product is worth a hand-off.
 pub fn linear<T: FewRows + Transpose>(
     x: &[T],
     weight: &[T],
@@ -143,11 +152,7 @@ pub fn linear<T: FewRows + Transpose>(
         return;
     }
     let rows = y.len() / d_out;
-    let threads = if linear_work::<T>(rows, d_in, d_out) >= PARALLEL_MIN_WORK && in_pool() {
-        rayon::current_num_threads()
-    } else {
-        1
-    };
+    let threads = split_threads(linear_work(rows, d_in, d_out));
     let (x_mat, w_mat) = (
         Mat::new(x, rows, d_in, d_in),
         Mat::new(weight, d_out, d_in, d_in),
@@ -234,14 +239,19 @@ pub fn silu_work(elements: usize) -> usize {
 
 /// GELU of every element of x into y.
 pub fn gelu<T: Gelu>(x: &[T], y: &mut [T]) {
-    if gelu_work(y.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        T::gelu_into(x, y);
-    } else {
-        const CHUNK: usize = 1 << 14; // 64 KB of float32 per task
-        y.par_chunks_mut(CHUNK)
-            .zip(x.par_chunks(CHUNK))
-            .for_each(|(y, x)| T::gelu_into(x, y));
+    const CHUNK: usize = 1 << 14; // 64 KB of float32 per part
+    let len = y.len();
+    let parts = len.div_ceil(CHUNK);
+    if parts <= 1 {
+        return T::gelu_into(x, y);
     }
+    let out = Disjoint::new(y);
+    for_each_part(parts, gelu_work(len), &|p| {
+        let start = p * CHUNK;
+        let n = CHUNK.min(len - start);
+        // SAFETY: part p alone writes these elements of y.
+        T::gelu_into(&x[start..start + n], unsafe { out.part(start, n) })
+    });
 }
 
 /// Work of `gelu` over `elements` numbers (a vectorised erf costs about 16 multiply-adds).

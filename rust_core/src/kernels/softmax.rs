@@ -35,8 +35,20 @@ pub fn max_and_nan<T: Real>(row: &[T]) -> (T, bool) {
             nan[l] |= c[l].is_nan();
         }
     }
-    let (mut m, mut has_nan) = (T::neg_infinity(), nan.iter().any(|&b| b));
-    for &x in chunks.remainder().iter().chain(max.iter()) {
+    // The lanes halved pairwise: one serial chain through all 8 waited on each comparison.
+    let mut width = LANES / 2;
+    while width > 0 {
+        for l in 0..width {
+            max[l] = if max[l + width] > max[l] {
+                max[l + width]
+            } else {
+                max[l]
+            };
+        }
+        width /= 2;
+    }
+    let (mut m, mut has_nan) = (max[0], nan.iter().any(|&b| b));
+    for &x in chunks.remainder() {
         m = if x > m { x } else { m };
         has_nan |= x.is_nan();
     }

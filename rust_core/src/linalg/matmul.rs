@@ -7,7 +7,7 @@ use gemm::Parallelism;
 use crate::linalg::mat::Mat;
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::runtime::threads::Disjoint;
+use crate::runtime::threads::{for_each_part, Disjoint};
 
 /// `c = beta·(a · bᵀ) (+ c when accumulate)`: a [m × k], b [n × k] (so bᵀ is [k × n]),
 /// c [m × n] row-major with row stride `ldc`.
@@ -60,12 +60,12 @@ fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T],
     (&scratch[..], b.rows() as isize, 1)
 }
 
-/// `c = a · bᵀ (+ start)` for one big product, split into blocks for the threads of the current
-/// rayon pool, `threads` of them (for `linear`, where nothing outside the product runs in
-/// parallel): each task computes a block of c's columns (`MIN_PART_COLUMNS` says how many
-/// blocks), from its own rows of b, by one gemm call on its thread, so each task packs only its
-/// share of b (a weight matrix: the big operand), which beats letting gemm split the product
-/// itself (docs/performance.md).
+/// `c = a · bᵀ (+ start)` for one big product, split into blocks for `threads` threads, spread
+/// by `for_each_part` (for `linear`, where nothing outside the product runs in parallel): each
+/// task computes a block of c's columns (`MIN_PART_COLUMNS` says how many blocks), from its own
+/// rows of b, by one gemm call on its thread, so each task packs only its share of b (a weight
+/// matrix: the big operand), which beats letting gemm split the product itself
+/// (docs/performance.md); a small b is split by blocks of a's rows instead.
 ///
 /// A block whose rows of b are long is transposed first (`rhs_of`).
 ///
@@ -81,39 +81,50 @@ pub fn matmul_abt_threaded<T: Transpose>(
     threads: usize,
     start: Option<&[T]>,
 ) {
-    let n = b.rows();
-    let ldc = checked_output(&*c, a.rows(), n, ldc);
+    let (m, n) = (a.rows(), b.rows());
+    let ldc = checked_output(&*c, m, n, ldc);
     if let Some(s) = start {
         assert_eq!(s.len(), n, "one starting value a column");
     }
-    let parts = if threads <= 1 || n < 2 {
+    // A small b (a toy's weights) is cheap for every task to pack: blocks of rows then leave
+    // each task only its own rows of a to pack, where blocks of columns would each pack all of it.
+    let by_rows = n * b.cols() * std::mem::size_of::<T>() <= ROW_SPLIT_MAX_RHS_BYTES;
+    let parts = if threads <= 1 || n < 2 || m < 2 {
         1
+    } else if by_rows {
+        (2 * threads).min(m)
     } else {
         (n / MIN_PART_COLUMNS).clamp(threads, 4 * threads).min(n)
     };
     let out = Disjoint::new(c);
     let task = |t: usize| {
-        let (j0, j1) = (n * t / parts, n * (t + 1) / parts);
-        let width = j1 - j0;
+        // Rows i0 .. i1 and columns j0 .. j1 of c.
+        let ((i0, i1), (j0, j1)) = if by_rows {
+            ((m * t / parts, m * (t + 1) / parts), (0, n))
+        } else {
+            ((0, m), (n * t / parts, n * (t + 1) / parts))
+        };
+        let (rows, width) = (i1 - i0, j1 - j0);
         let mut scratch = Vec::new();
         let rhs = rhs_of(
             Mat::new(&b.data()[j0 * b.stride()..], width, b.cols(), b.stride()),
             &mut scratch,
         );
-        // Columns j0 .. j1 of every row: in range (checked by `block`).
-        let band = out.block(j0, a.rows(), width, ldc);
+        // In range (checked by `block`).
+        let band = out.block(i0 * ldc + j0, rows, width, ldc);
         if let Some(s) = start {
-            for i in 0..a.rows() {
-                // SAFETY: row i's columns j0 .. j1 lie in this task's block, which no other task
+            for i in 0..rows {
+                // SAFETY: row i of the block lies in this task's block, which no other task
                 // touches; the slice ends before the product below starts.
                 unsafe { std::slice::from_raw_parts_mut(band.add(i * ldc), width) }
                     .copy_from_slice(&s[j0..j1]);
             }
         }
+        let a_rows = Mat::new(&a.data()[i0 * a.stride()..], rows, a.cols(), a.stride());
         // SAFETY: this task alone writes its block; c does not alias a or b.
         unsafe {
             product_raw(
-                a,
+                a_rows,
                 width,
                 rhs,
                 b.cols(),
@@ -127,9 +138,13 @@ pub fn matmul_abt_threaded<T: Transpose>(
     if parts == 1 {
         return task(0);
     }
-    use rayon::prelude::*;
-    (0..parts).into_par_iter().for_each(task);
+    let work = m.saturating_mul(a.cols()).saturating_mul(n);
+    for_each_part(parts, work, &task);
 }
+
+/// A b of at most this many bytes is shared out by blocks of a's rows, not of b's: the learner's
+/// weights (64 KB at most) are, MiniLM's (590 KB and more) are not (docs/performance.md).
+const ROW_SPLIT_MAX_RHS_BYTES: usize = 128 << 10;
 
 /// Rows of b at least this far apart (in bytes) are transposed before gemm packs them
 /// (`transpose`): gemm's gather across rows this long crowds a few sets of the L1 cache, so the
@@ -313,6 +328,49 @@ mod tests {
         let (data, rs, cs) = rhs_of(Mat::new(b, rows, cols, stride), &mut scratch);
         let copied = data.as_ptr() != b.as_ptr();
         (data.to_vec(), rs, cs, copied)
+    }
+
+    /// `matmul_abt_threaded` on 1 to 3 threads (the calling thread and the team), by blocks of
+    /// rows (a small b) and of columns (a large one), with and without a starting bias: each
+    /// element is one gemm dot product whatever the split, so every split equals one thread's.
+    #[test]
+    fn every_split_of_a_threaded_product_equals_one_thread() {
+        let values = |len: usize, seed: u32| -> Vec<f32> {
+            (0..len)
+                .map(|i| {
+                    ((i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed) % 1000) as f32
+                        / 500.0
+                        - 1.0
+                })
+                .collect()
+        };
+        // (m, k, n): b of 5·64·4 bytes (rows) and 600·64·4 = 150 KB (columns); 7 rows, odd.
+        for (m, k, n) in [(7, 64, 5), (1024, 64, 192), (33, 64, 600)] {
+            let (a, b, bias) = (values(m * k, 1), values(n * k, 2), values(n, 3));
+            for start in [None, Some(&bias[..])] {
+                let mut want = vec![0.0f32; m * n];
+                matmul_abt_threaded(
+                    Mat::new(&a, m, k, k),
+                    Mat::new(&b, n, k, k),
+                    &mut want,
+                    n,
+                    1,
+                    start,
+                );
+                for threads in [2, 3] {
+                    let mut got = vec![f32::NAN; m * n];
+                    matmul_abt_threaded(
+                        Mat::new(&a, m, k, k),
+                        Mat::new(&b, n, k, k),
+                        &mut got,
+                        n,
+                        threads,
+                        start,
+                    );
+                    assert_eq!(got, want, "m {m}, k {k}, n {n}, {threads} threads");
+                }
+            }
+        }
     }
 
     #[test]

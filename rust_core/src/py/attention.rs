@@ -20,6 +20,7 @@ use crate::py::convert::{
 };
 use crate::py::output::{fill_output, fill_outputs, Fill};
 use crate::real::Real;
+use crate::runtime::threads::pool_work;
 use crate::simd::exp::ExpSum;
 
 #[pyfunction]
@@ -258,7 +259,8 @@ fn attention_typed<'py, T: ExpSum + FewRows + SmallProduct + Element>(
     let work = attn::attention_work(dims);
     let (out_shape, scores_shape) = (dims.output_shape(), dims.scores_shape());
     match returns {
-        Results::Output => fill_output(py, &out_shape, Fill::Overwritten, work, |out| {
+        // The output alone splits through the team below the pool's size (`for_each_block`).
+        Results::Output => fill_output(py, &out_shape, Fill::Overwritten, pool_work(work), |out| {
             attn::attention(q_s, k_s, v_s, dims, &opt, out)
         }),
         Results::Weights => fill_output(py, &scores_shape, Fill::Overwritten, work, |out| {
@@ -326,7 +328,7 @@ fn attention_backward_typed<'py, T: ExpSum + SmallProduct + Element>(
     let opt = inputs.options(args);
     let (q_s, k_s, v_s, dims) = inputs.slices(&args.dims);
     let dims = &dims;
-    let work = attn_bwd::attention_backward_work(dims);
+    let work = pool_work(attn_bwd::attention_backward_work(dims));
     let v_shape = args.v.as_ref().map_or(&[][..], |v| v.shape());
     let shapes = [args.q.shape(), args.k.shape(), v_shape];
     let [gq, gk, gv] = fill_outputs(py, shapes, Fill::Overwritten, work, |[gq, gk, gv]| {

@@ -17,6 +17,7 @@ use crate::py::convert::{
 };
 use crate::py::output::{fill_output, Fill};
 use crate::real::{Id, Real};
+use crate::runtime::threads;
 use crate::simd::gelu::Gelu;
 use crate::simd::silu::Silu;
 
@@ -57,7 +58,7 @@ fn linear_typed<'py, T: FewRows + Transpose + Element>(
     let (x, w) = (CArray::<T>::read(x)?, CArray::<T>::read(weight)?);
     let b = bias.map(CArray::<T>::read).transpose()?;
     let (x, w, b) = (x.slice(), w.slice(), b.as_ref().map(CArray::slice));
-    let work = dense::linear_work::<T>(rows, d_in, d_out);
+    let work = dense::linear_run_work::<T>(rows, d_in, d_out);
     fill_output(py, out_shape, Fill::Overwritten, work, |y| {
         dense::linear(x, w, b, d_in, d_out, y)
     })
@@ -132,7 +133,7 @@ fn gelu_typed<'py, T: Gelu + Element>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = CArray::<T>::read(x)?;
     let s = c.slice();
-    let work = dense::gelu_work(s.len());
+    let work = threads::pool_work(dense::gelu_work(s.len()));
     fill_output(py, x.shape(), Fill::Overwritten, work, |y| {
         dense::gelu(s, y)
     })

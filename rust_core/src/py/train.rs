@@ -72,7 +72,7 @@ fn linear_backward_typed<'py, T: Transpose + Element>(
     );
     let (xs, ws, gys) = (x_c.slice(), w_c.slice(), gy_c.slice());
     let w_shape = [dims.d_out, dims.d_in];
-    let work = db::linear_backward_work(dims);
+    let work = threads::pool_work(db::linear_backward_work(dims));
     if bias {
         let b_shape = [dims.d_out];
         let [gx, gw, gb] = fill_outputs(
@@ -466,7 +466,7 @@ fn adamw_typed<'py, T: Real + Element>(
     let ps = p_rw.as_slice_mut().map_err(|e| write_error(&e))?;
     let ms = m_rw.as_slice_mut().map_err(|e| write_error(&e))?;
     let vs = v_rw.as_slice_mut().map_err(|e| write_error(&e))?;
-    let work = adamw::adamw_work(ps.len());
+    let work = threads::pool_work(adamw::adamw_work(ps.len()));
     py.detach(|| threads::run(work, || adamw::adamw_step(ps, gs, ms, vs, h)))?;
     Ok(())
 }

@@ -172,6 +172,23 @@ pub fn get_num_threads() -> Result<usize> {
 /// 2·8·128² (34M), which gains (docs/performance.md).
 pub const PARALLEL_MIN_WORK: usize = 1 << 22;
 
+/// From this much work a kernel that splits through `for_each_part` runs in rayon's pool; below
+/// it, `pool_work` keeps the call on the calling thread, where `for_each_part` hands parts to the
+/// low-latency team: calls of tens to hundreds of microseconds, such as a training step's
+/// products, lose a pool wake-up apiece, which at the learner's sizes costs more than a second
+/// thread saves (docs/performance.md). 2²⁶ multiply-adds take about a millisecond on one core.
+pub const POOL_MIN_WORK: usize = 1 << 26;
+
+/// The work to hand `run` for a kernel of `work` that splits through `for_each_part`: 0 (stay on
+/// the calling thread, and share through the team) below `POOL_MIN_WORK`, else `work`.
+pub fn pool_work(work: usize) -> usize {
+    if work < POOL_MIN_WORK {
+        0
+    } else {
+        work
+    }
+}
+
 /// Run a call of about `work` elementary operations: inside the pool when it is big enough to share
 /// and the pool has more than one thread, else right here on the calling thread. Kernels split their
 /// work only when they find themselves on a pool thread (`in_pool`), so a one-thread setting really
@@ -214,6 +231,19 @@ pub fn for_each_part(parts: usize, work: usize, body: &(dyn Fn(usize) + Sync)) {
         crate::runtime::team::run(n, parts, body);
     } else {
         (0..parts).for_each(body);
+    }
+}
+
+/// How many threads a kernel of `work` splits over: the pool's on a pool thread (inside `run`),
+/// else the thread setting when the work is worth the team's hand-off (`TEAM_MIN_WORK`), else 1
+/// — the threads `for_each_part` would share its parts among.
+pub fn split_threads(work: usize) -> usize {
+    if in_pool() {
+        rayon::current_num_threads()
+    } else if work >= TEAM_MIN_WORK {
+        num_threads()
+    } else {
+        1
     }
 }
 

@@ -30,6 +30,7 @@ class BlockTape:
     v: np.ndarray
     heads: np.ndarray  # Concat(heads) [B, n, d]
     mid: np.ndarray  # x + attention sub-layer [B, n, d]
+    w_qkv: np.ndarray  # (W^Q; W^K; W^V) [3d, d], as the forward stacked them
     f: np.ndarray | None = None  # LN₂(mid)
     u: np.ndarray | None = None  # f·W₁ᵀ + b₁ [B, n, d_ff]
     g: np.ndarray | None = None  # GELU(u)
@@ -95,7 +96,7 @@ def forward(
             per_head = per_head * scale[:, None, None]  # [h] → [h, 1, 1], over B, n, d_k
         heads = merge_heads(per_head)  # [B, h, n, d_k] → [B, n, d]
         mid = x + backend.linear(heads, params[p + "attn.w_o"], params[p + "attn.b_o"])
-        block = BlockTape(x=x, a=a, q=q, k=k, v=v, heads=heads, mid=mid)
+        block = BlockTape(x=x, a=a, q=q, k=k, v=v, heads=heads, mid=mid, w_qkv=w_qkv)
         x = mid
         if config.ffn:
             block.f = backend.layer_norm(mid, params[p + "ln_2.gamma"], params[p + "ln_2.beta"])
@@ -187,12 +188,13 @@ def _block_backward(
     grad_q, grad_k, grad_v = backend.attention_backward(
         block.q, block.k, block.v, split_heads(grad_heads, config.h), causal=True
     )  # [B, n, d] → [B, h, n, d_k] and back
-    grad_qkv = np.concatenate([merge_heads(g) for g in (grad_q, grad_k, grad_v)], axis=-1)
-    # [B, h, n, d_k] ×3 → [B, n, 3d], the gradient of the stacked product's output
-    w_qkv, _ = _stacked_qkv(params, p)
-    grad_a, grad_w, grad_b = backend.linear_backward(block.a, w_qkv, grad_qkv)
+    batch, n, d = block.x.shape
+    grad_qkv = np.empty((batch, n, 3, config.h, config.d_k), dtype=gx.dtype)  # [B, n, 3, h, d_k]
+    for i, g in enumerate((grad_q, grad_k, grad_v)):
+        grad_qkv[:, :, i] = g.swapaxes(1, 2)  # [B, h, n, d_k] → [B, n, h, d_k]
+    grad_qkv = grad_qkv.reshape(batch, n, 3 * d)  # → [B, n, 3d]: the stacked product's output's
+    grad_a, grad_w, grad_b = backend.linear_backward(block.a, block.w_qkv, grad_qkv)
     assert grad_b is not None
-    d = config.d_model
     for i, w in enumerate("qkv"):
         grads[f"{p}attn.w_{w}"] = grad_w[i * d : (i + 1) * d]
         grads[f"{p}attn.b_{w}"] = grad_b[i * d : (i + 1) * d]

@@ -11,11 +11,9 @@
 //! Each operation in that order, one rounding each (no fused multiply-adds), so the result is
 //! the same bits as NumPy evaluating the same expressions.
 
-use rayon::prelude::*;
-
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::real::Real;
-use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{for_each_part, Disjoint};
 
 /// The hyper-parameters of one step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -153,14 +151,21 @@ pub fn adamw_step<T: Real>(
     h: &AdamW,
 ) {
     let s = Scalars::<T>::new(h);
-    if adamw_work(param.len()) < PARALLEL_MIN_WORK || !in_pool() {
-        s.update(param, grad, exp_avg, exp_avg_sq);
-    } else {
-        param
-            .par_chunks_mut(CHUNK)
-            .zip(grad.par_chunks(CHUNK))
-            .zip(exp_avg.par_chunks_mut(CHUNK))
-            .zip(exp_avg_sq.par_chunks_mut(CHUNK))
-            .for_each(|(((p, g), m), v)| s.update(p, g, m, v));
+    let len = param.len();
+    let parts = len.div_ceil(CHUNK);
+    if parts <= 1 {
+        return s.update(param, grad, exp_avg, exp_avg_sq);
     }
+    let (p, m, v) = (
+        Disjoint::new(param),
+        Disjoint::new(exp_avg),
+        Disjoint::new(exp_avg_sq),
+    );
+    for_each_part(parts, adamw_work(len), &|c| {
+        let start = c * CHUNK;
+        let n = CHUNK.min(len - start);
+        // SAFETY: part c alone touches these elements of param, exp_avg and exp_avg_sq.
+        let (p, m, v) = unsafe { (p.part(start, n), m.part(start, n), v.part(start, n)) };
+        s.update(p, &grad[start..start + n], m, v)
+    });
 }

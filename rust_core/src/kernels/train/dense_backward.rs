@@ -13,8 +13,6 @@
 
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::kernels::dense::{check_linear, last_dim};
 use crate::kernels::train::{check_grad_shape, scratch};
@@ -25,7 +23,7 @@ use crate::linalg::norm::sum_map;
 use crate::linalg::norm::x86 as norm_x86;
 use crate::linalg::transpose::Transpose;
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, in_pool, Disjoint, PARALLEL_MIN_WORK};
+use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::gelu::gelu_grad_f32_slice;
 use crate::simd::{self, Level, Supported};
 
@@ -70,83 +68,60 @@ pub fn linear_backward<T: Transpose>(
     grad_b: Option<&mut [T]>,
 ) -> Result<()> {
     let LinearDims { rows, d_in, d_out } = dims;
-    let threads = if linear_backward_work(dims) >= PARALLEL_MIN_WORK && in_pool() {
-        rayon::current_num_threads()
-    } else {
-        1
-    };
-    // grad_x = grad_y [rows, out] · W [out, in], by blocks of rows, then grad_b.
-    let grad_x_and_b = move || {
-        if !grad_x.is_empty() {
-            let w = Mat::new(weight, d_out, d_in, d_in);
-            let per_part = rows.div_ceil(2 * threads).max(1);
-            let block = |(p, gx): (usize, &mut [T])| {
-                let r0 = p * per_part;
-                let r = gx.len() / d_in;
-                let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
-                matmul_ab(gy, w, T::one(), gx, d_in, false);
-            };
-            if threads > 1 {
-                grad_x
-                    .par_chunks_mut(per_part * d_in)
-                    .enumerate()
-                    .for_each(block);
-            } else {
-                grad_x
-                    .chunks_mut(per_part * d_in)
-                    .enumerate()
-                    .for_each(block);
-            }
-        }
+    if rows == 0 || d_out == 0 {
+        // Sums over no rows or of no outputs: every gradient is 0.
+        grad_x.fill(T::zero());
+        grad_w.fill(T::zero());
         if let Some(gb) = grad_b {
             gb.fill(T::zero());
-            if d_out > 0 {
-                for row in grad_y.chunks_exact(d_out) {
-                    for (b, &g) in gb.iter_mut().zip(row) {
-                        *b = *b + g;
-                    }
+        }
+        return Ok(());
+    }
+    // Parts: blocks of grad_x's rows, then blocks of grad_w's rows, then grad_b, all in one loop
+    // so that the threads balance the two products between them.
+    let threads = split_threads(linear_backward_work(dims));
+    let x_rows = rows.div_ceil(2 * threads); // grad_x rows a part
+    let w_rows = d_out.div_ceil(2 * threads); // grad_w rows a part
+    let (x_parts, w_parts) = if d_in == 0 {
+        (0, 0) // grad_x and grad_w are empty; grad_b is still Σ grad_y
+    } else {
+        (rows.div_ceil(x_rows), d_out.div_ceil(w_rows))
+    };
+    let parts = x_parts + w_parts + usize::from(grad_b.is_some());
+    let (gx, gw) = (Disjoint::new(grad_x), Disjoint::new(grad_w));
+    let gb = grad_b.map(Disjoint::new);
+    let w = Mat::new(weight, d_out, d_in, d_in);
+    let x_mat = Mat::new(x, rows, d_in, d_in);
+    for_each_part(parts, linear_backward_work(dims), &|p| {
+        if p < x_parts {
+            // grad_x rows r0 .. r0 + r = grad_y's rows [r, out] · W [out, in]
+            let r0 = p * x_rows;
+            let r = x_rows.min(rows - r0);
+            // SAFETY: part p alone writes these rows of grad_x.
+            let out = unsafe { gx.part(r0 * d_in, r * d_in) };
+            let gy = Mat::new(&grad_y[r0 * d_out..], r, d_out, d_out);
+            matmul_ab(gy, w, T::one(), out, d_in, false);
+        } else if p < x_parts + w_parts {
+            // grad_w rows j0 .. j0 + n = columns j0 .. j0 + n of grad_y, read in place as
+            // grad_yᵀ's rows [n, rows], times x [rows, in]
+            let j0 = (p - x_parts) * w_rows;
+            let n = w_rows.min(d_out - j0);
+            // SAFETY: part p alone writes these rows of grad_w.
+            let out = unsafe { gw.part(j0 * d_in, n * d_in) };
+            let a = Mat::new(&grad_y[j0..], rows, n, d_out);
+            matmul_atb(a, x_mat, T::one(), out, d_in, false);
+        } else if let Some(gb) = &gb {
+            // SAFETY: this part alone writes grad_b.
+            let gb = unsafe { gb.part(0, d_out) };
+            gb.fill(T::zero());
+            for row in grad_y.chunks_exact(d_out) {
+                for (b, &g) in gb.iter_mut().zip(row) {
+                    *b = *b + g;
                 }
             }
         }
-    };
-    // grad_w = grad_yᵀ [out, rows] · x [rows, in], by blocks of W's rows.
-    let mut grad_w_only = move || -> Result<()> {
-        if rows == 0 {
-            grad_w.fill(T::zero());
-            return Ok(());
-        }
-        if grad_w.is_empty() {
-            return Ok(());
-        }
-        let x_mat = Mat::new(x, rows, d_in, d_in);
-        let per_part = d_out.div_ceil(threads).max(1);
-        let block = |(p, gw): (usize, &mut [T])| {
-            let j0 = p * per_part;
-            let n = gw.len() / d_in;
-            // Columns j0 .. j0 + n of grad_y, read in place as grad_yᵀ's rows.
-            let a = Mat::new(&grad_y[j0..], rows, n, d_out);
-            matmul_atb(a, x_mat, T::one(), gw, d_in, false);
-        };
-        if threads > 1 {
-            grad_w
-                .par_chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        } else {
-            grad_w
-                .chunks_mut(per_part * d_in)
-                .enumerate()
-                .for_each(block);
-        }
-        Ok(())
-    };
-    // The two products side by side: the pool's work stealing balances their blocks.
-    if threads > 1 {
-        rayon::join(grad_x_and_b, grad_w_only).1
-    } else {
-        grad_x_and_b();
-        grad_w_only()
-    }
+    });
+    Ok(())
 }
 
 /// Check the shapes of `layer_norm_backward`: E17, E20 (gamma), E43 (grad_y), E21 (eps).
@@ -247,39 +222,44 @@ pub struct NormRowsBack<'a, T> {
 /// Lanes of the partial sums in `norm_backward_body`: one AVX-512 register of float32.
 const NORM_LANES: usize = 16;
 
-/// Σ f(a_i, b_i, c_i) in `NORM_LANES` partial sums, added pairwise at the end: independent lanes
-/// that the compiler keeps in one SIMD register (a single running sum is a serial chain it may not
-/// reorder).
+/// (Σ f(a_i, b_i, c_i).0, Σ f(a_i, b_i, c_i).1), each in `NORM_LANES` partial sums added pairwise
+/// at the end: independent lanes that the compiler keeps in SIMD registers (a single running sum
+/// is a serial chain it may not reorder), both sums in one pass over the row.
 #[inline(always)]
-fn lane_sum<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> T) -> T {
+fn lane_sums<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> (T, T)) -> (T, T) {
     const L: usize = NORM_LANES;
-    let mut acc = [T::zero(); L];
+    let (mut acc0, mut acc1) = ([T::zero(); L], [T::zero(); L]);
     let (mut a_s, mut b_s, mut c_s) = (a.chunks_exact(L), b.chunks_exact(L), c.chunks_exact(L));
     for ((ac, bc), cc) in (&mut a_s).zip(&mut b_s).zip(&mut c_s) {
         let ac: &[T; L] = ac.try_into().expect("chunks_exact yields L elements");
         let bc: &[T; L] = bc.try_into().expect("chunks_exact yields L elements");
         let cc: &[T; L] = cc.try_into().expect("chunks_exact yields L elements");
         for l in 0..L {
-            acc[l] = acc[l] + f(ac[l], bc[l], cc[l]);
+            let (u, v) = f(ac[l], bc[l], cc[l]);
+            acc0[l] = acc0[l] + u;
+            acc1[l] = acc1[l] + v;
         }
     }
     let mut width = L / 2;
     while width > 0 {
         for l in 0..width {
-            acc[l] = acc[l] + acc[l + width];
+            acc0[l] = acc0[l] + acc0[l + width];
+            acc1[l] = acc1[l] + acc1[l + width];
         }
         width /= 2;
     }
-    let mut sum = acc[0];
+    let (mut s0, mut s1) = (acc0[0], acc1[0]);
     let tail = a_s
         .remainder()
         .iter()
         .zip(b_s.remainder())
         .zip(c_s.remainder());
     for ((&x, &y), &z) in tail {
-        sum = sum + f(x, y, z);
+        let (u, v) = f(x, y, z);
+        s0 = s0 + u;
+        s1 = s1 + v;
     }
-    sum
+    (s0, s1)
 }
 
 /// The rows of one part: grad_x written, Σ grad_y · x̂ and Σ grad_y added to `acc_gamma` and
@@ -326,8 +306,10 @@ fn norm_backward_with<T: Real>(
         let var = centred(xr, mean, true) * inv_d;
         let rstd = T::one() / (var + eps).sqrt();
         // g = grad_y · γ; Σ g and Σ g · x̂.
-        let sum_g = lane_sum(gyr, gamma, gamma, |gy, g, _| gy * g);
-        let sum_gx = lane_sum(gyr, gamma, xr, |gy, g, v| gy * g * ((v - mean) * rstd));
+        let (sum_g, sum_gx) = lane_sums(gyr, gamma, xr, |gy, g, v| {
+            let gg = gy * g;
+            (gg, gg * ((v - mean) * rstd))
+        });
         let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
         let cols = xr
             .iter()
