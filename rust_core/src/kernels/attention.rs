@@ -555,6 +555,9 @@ fn weights_and_output_block<T: ExpSum>(
     }
 }
 
+/// Parts a thread of `for_each_block` on the team.
+const TEAM_PARTS_PER_THREAD: usize = 4;
+
 /// Split `out` ([batch, n, row_len]) into (batch, first query row, block of BLOCK_Q rows) tasks and
 /// run them: across the pool when the call is big and on it; off the pool, over the low-latency
 /// team (`threads::for_each_part`) from a generated token's size up (one query row per head against
@@ -573,13 +576,21 @@ where
     if !in_pool() && work >= TEAM_MIN_WORK && num_threads() > 1 {
         let blocks = n.div_ceil(BLOCK_Q);
         let batch = out.len() / per_batch;
-        let parts = Disjoint::new(out);
-        for_each_part(batch * blocks, work, &|t| {
-            let (b, i0) = (t / blocks, (t % blocks) * BLOCK_Q);
-            let rows = BLOCK_Q.min(n - i0);
-            // SAFETY: task t alone writes query rows i0 .. i0 + rows of batch b.
-            let o = unsafe { parts.part(b * per_batch + i0 * row_len, rows * row_len) };
-            f(b, i0, o, &mut Scratch::new(rows, keys));
+        let tasks = batch * blocks;
+        // Runs of consecutive tasks, a few a thread, each with one scratch: many small heads (a
+        // training batch's) take about as long each as allocating a scratch afresh.
+        let parts = tasks.min(TEAM_PARTS_PER_THREAD * num_threads());
+        let out = Disjoint::new(out);
+        for_each_part(parts, work, &|p| {
+            let mut scratch = Scratch::new(n, keys);
+            for t in tasks * p / parts..tasks * (p + 1) / parts {
+                let (b, i0) = (t / blocks, (t % blocks) * BLOCK_Q);
+                let rows = BLOCK_Q.min(n - i0);
+                // SAFETY: task t alone writes query rows i0 .. i0 + rows of batch b, and part p
+                // alone runs task t.
+                let o = unsafe { out.part(b * per_batch + i0 * row_len, rows * row_len) };
+                f(b, i0, o, &mut scratch);
+            }
         });
     } else if work < PARALLEL_MIN_WORK || !in_pool() {
         let mut scratch = Scratch::new(n, keys);

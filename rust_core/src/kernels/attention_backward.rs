@@ -29,7 +29,7 @@ use crate::kernels::softmax::max_and_nan;
 use crate::linalg::mat::{all_finite, Mat};
 use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, Disjoint};
+use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::exp::ExpSum;
 
 /// Query rows per block.
@@ -91,19 +91,42 @@ pub fn attention_backward<T: ExpSum + SmallProduct>(
         Disjoint::new(grad_k),
         Disjoint::new(grad_v),
     );
-    for_each_part(units, attention_backward_work(dims), &|u| {
-        // SAFETY: task u alone writes query heads u·g … u·g + g − 1 of grad_q and key/value head u
-        // of grad_k and grad_v.
-        let (gq_u, gk_u, gv_u) = unsafe {
-            (
-                gq.part(u * q_len, q_len),
-                gk.part(u * k_len, k_len),
-                gv.part(u * v_len, v_len),
-            )
-        };
-        unit(q, k, v, grad_out, dims, opt, u, gq_u, gk_u, gv_u);
+    // Runs of consecutive units, a few a thread, each with one set of buffers: a small head
+    // (the learner's 32 × 32 scores) takes about as long as allocating its buffers afresh.
+    let work = attention_backward_work(dims);
+    let parts = units.min(PARTS_PER_THREAD * split_threads(work));
+    for_each_part(parts, work, &|p| {
+        let mut scratch = Scratch::new(dims);
+        for u in units * p / parts..units * (p + 1) / parts {
+            // SAFETY: unit u alone writes query heads u·g … u·g + g − 1 of grad_q and key/value
+            // head u of grad_k and grad_v, and part p alone runs unit u.
+            let (gq_u, gk_u, gv_u) = unsafe {
+                (
+                    gq.part(u * q_len, q_len),
+                    gk.part(u * k_len, k_len),
+                    gv.part(u * v_len, v_len),
+                )
+            };
+            unit(
+                q,
+                k,
+                v,
+                grad_out,
+                dims,
+                opt,
+                u,
+                gq_u,
+                gk_u,
+                gv_u,
+                &mut scratch,
+            );
+        }
     });
 }
+
+/// Parts a thread of `attention_backward` (runs of whole units), so that a thread slowed by
+/// another process leaves some of its share to the others.
+const PARTS_PER_THREAD: usize = 4;
 
 /// What the first pass found for one query row.
 #[derive(Clone, Copy)]
@@ -190,6 +213,7 @@ fn unit<T: ExpSum + SmallProduct>(
     grad_q: &mut [T],
     grad_k: &mut [T],
     grad_v: &mut [T],
+    scratch: &mut Scratch<T>,
 ) {
     grad_k.fill(T::zero());
     grad_v.fill(T::zero());
@@ -204,7 +228,6 @@ fn unit<T: ExpSum + SmallProduct>(
     } else {
         None
     };
-    let mut scratch = Scratch::new(dims);
     for h in 0..group {
         let b = u * group + h;
         for i0 in (0..n).step_by(BLOCK_Q) {
@@ -217,19 +240,7 @@ fn unit<T: ExpSum + SmallProduct>(
                 rows,
                 last_bad,
             };
-            block_backward(
-                q,
-                k,
-                v,
-                d_o,
-                dims,
-                opt,
-                &block,
-                gq,
-                grad_k,
-                grad_v,
-                &mut scratch,
-            );
+            block_backward(q, k, v, d_o, dims, opt, &block, gq, grad_k, grad_v, scratch);
         }
     }
 }
