@@ -757,8 +757,6 @@ def known_wrong(call: Call) -> bool:
 
 def _known_wrong(call: Call) -> bool:
     args = call.args
-    if call.fn == "rope":  # test_rope_of_a_misaligned_x (rust_core)
-        return isinstance(args[0], np.ndarray) and not args[0].flags.aligned
     if call.fn == "adamw_step":
         arrays = [a for a in args if isinstance(a, np.ndarray)]
         if len(arrays) == 4 and arrays[0].size == 0 and len({id(_root(a)) for a in arrays}) < 4:
@@ -1980,15 +1978,7 @@ def test_floats_in_messages_are_reprs(backend: str, fn: str) -> None:
     assert str(raised.value) == f"{name} must be a finite number >= 0, got -70368744177664.62"
 
 
-@pytest.mark.parametrize(
-    "backend",
-    _params(
-        ("rust",),
-        AssertionError,
-        "a misaligned x (C-contiguous at an odd address, or a packed record's field) comes out "
-        "with every row computed from x's first row, float32 and float64 alike",
-    ),
-)
+@pytest.mark.parametrize("backend", TRAIN_BACKEND_NAMES)
 @pytest.mark.parametrize("layout", ["misaligned", "packed_field"])
 def test_rope_of_a_misaligned_x(backend: str, layout: str) -> None:
     """Position 0 rotates by nothing (cos 0 = 1, sin 0 = 0): x comes back exactly, whatever its
