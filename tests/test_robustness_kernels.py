@@ -737,13 +737,6 @@ def training_calls(draw: st.DrawFn) -> Call:
     return Call(fn, args, kwargs)
 
 
-def _root(a: np.ndarray) -> np.ndarray:
-    """The array that owns ``a``'s memory."""
-    while isinstance(a.base, np.ndarray):
-        a = a.base
-    return a
-
-
 def known_wrong(call: Call) -> bool:
     """Calls on which a backend is known to break the contract, so that the two disagree; each
     has a strict xfail test below, which fails once the backend is fixed (then drop it here)."""
@@ -758,9 +751,6 @@ def known_wrong(call: Call) -> bool:
 def _known_wrong(call: Call) -> bool:
     args = call.args
     if call.fn == "adamw_step":
-        arrays = [a for a in args if isinstance(a, np.ndarray)]
-        if len(arrays) == 4 and arrays[0].size == 0 and len({id(_root(a)) for a in arrays}) < 4:
-            return True  # test_adamw_step_empty_views_of_one_buffer (rust_core)
         if any(isinstance(args[i], np.ma.MaskedArray) for i in (0, 2, 3) if i < len(args)):
             return True  # test_adamw_step_masked_state (the backends disagree)
         # test_adamw_step_misaligned_state (rust_core): E50 for a misaligned array, which is
@@ -1873,15 +1863,7 @@ def _empty_views() -> tuple[np.ndarray, ...]:
     return buffer[0:0], np.zeros(0, np.float32), buffer[1:1], buffer[2:2]
 
 
-@pytest.mark.parametrize(
-    "backend",
-    _params(
-        ("rust",),
-        ValueError,
-        "the numpy crate's borrow check sees the empty views as one borrow and raises "
-        "'cannot update the array: The given array is already borrowed'",
-    ),
-)
+@pytest.mark.parametrize("backend", TRAIN_BACKEND_NAMES)
 @pytest.mark.parametrize("same", [False, True], ids=["views", "param-is-grad"])
 def test_adamw_step_empty_views_of_one_buffer(backend: str, same: bool) -> None:
     """Empty arrays overlap nothing (E53 follows np.may_share_memory), so a step over them is

@@ -451,6 +451,11 @@ fn adamw_typed<'py, T: Real + Element>(
     [p, g, m, v]: [&Bound<'py, PyUntypedArray>; 4],
     h: &AdamW,
 ) -> PyResult<()> {
+    // Nothing to update; and empty views of one buffer, which overlap nothing (E53), would still
+    // look like one borrow to the numpy crate ("The given array is already borrowed").
+    if p.len() == 0 {
+        return Ok(());
+    }
     let write_error =
         |e: &dyn std::fmt::Display| PyValueError::new_err(format!("cannot update the array: {e}"));
     let g_c = CArray::<T>::read(g)?;
