@@ -753,14 +753,6 @@ def _known_wrong(call: Call) -> bool:
     if call.fn == "adamw_step":
         if any(isinstance(args[i], np.ma.MaskedArray) for i in (0, 2, 3) if i < len(args)):
             return True  # test_adamw_step_masked_state (the backends disagree)
-        # test_adamw_step_misaligned_state (rust_core): E50 for a misaligned array, which is
-        # C-contiguous, writeable and native, where NumPy goes on
-        for i, name in ((0, "param"), (2, "exp_avg"), (3, "exp_avg_sq")):
-            a = args[i] if i < len(args) else None
-            if isinstance(a, np.ndarray) and not a.flags.aligned:
-                e50 = f"{name} must be a C-contiguous, writeable NumPy array in native byte order"
-                rust, ref = run_and_restore(RUST, call)[0], run_and_restore(NUMPY, call)[0]
-                return rust[0] is ValueError and str(rust[1]).startswith(e50) and ref != rust
         return False
     if call.fn == "linear_backward":  # test_linear_backward_with_no_inputs_or_no_outputs
         x, w, gy = (np.asarray(a) for a in args[:3])
@@ -1884,15 +1876,7 @@ def _misaligned(values: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(
-    "backend",
-    _params(
-        ("rust",),
-        ValueError,
-        "rust_core also requires NPY_ARRAY_ALIGNED and raises E50, which docs/api.md "
-        "('C-contiguous, writeable and native-endian') and the other backends do not",
-    ),
-)
+@pytest.mark.parametrize("backend", TRAIN_BACKEND_NAMES)
 @pytest.mark.parametrize("which", [0, 2, 3], ids=["param", "exp_avg", "exp_avg_sq"])
 def test_adamw_step_misaligned_state(backend: str, which: int) -> None:
     """A misaligned array is C-contiguous, writeable and native, as E50 asks: updated in place
