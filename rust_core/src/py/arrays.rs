@@ -166,6 +166,9 @@ pub struct Operand<'py, T: Element> {
     view: Option<(Layout, usize)>,
     /// A C-ordered copy, when the array is neither read in place nor C-ordered itself.
     copy: Option<ArrayD<T>>,
+    /// The length of a row, from the caller: `array` may be a flat copy (`readonly` flattens
+    /// an array it cannot view), whose shape no longer says it.
+    cols: usize,
 }
 
 impl<'py, T: Element + Clone> Operand<'py, T> {
@@ -181,6 +184,7 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
                 array,
                 view: Some(view),
                 copy: None,
+                cols,
             });
         }
         let CArray { array, copy } = CArray::read(arr)?;
@@ -188,6 +192,7 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
             array,
             view: None,
             copy,
+            cols,
         })
     }
 
@@ -213,17 +218,17 @@ impl<'py, T: Element + Clone> Operand<'py, T> {
 
     /// The array as rows for the row-wise kernels.
     pub fn rows(&self) -> Rows<'_, T> {
-        let shape = self.array.shape();
         match &self.view {
             Some((layout, _)) => {
-                let (n, cols) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+                // Read in place, so `array` has its own shape: [..., n, cols].
+                let shape = self.array.shape();
+                let n = shape[shape.len() - 2];
                 let (data, _) = self.elements(layout);
-                Rows::strided(data, layout.clone(), n, cols)
+                Rows::strided(data, layout.clone(), n, self.cols)
             }
-            None => {
-                let cols = shape.last().copied().unwrap_or(1);
-                Rows::contiguous(c_order(&self.array, self.copy.as_ref()), cols)
-            }
+            // Not `array`'s last axis: a misaligned or packed array is read from a flat copy,
+            // whose one axis would make every row the whole array (and row r read as row 0).
+            None => Rows::contiguous(c_order(&self.array, self.copy.as_ref()), self.cols),
         }
     }
 }

@@ -2,9 +2,10 @@
 //! `relu_backward`, `cross_entropy`, `embedding_backward` and `adamw_step` (in place), with the
 //! checks and messages of the training spec, in its order.
 
-use numpy::npyffi::{NPY_ARRAY_ALIGNED, NPY_ARRAY_WRITEABLE};
+use numpy::npyffi::NPY_ARRAY_WRITEABLE;
 use numpy::{
-    Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+    Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -413,17 +414,17 @@ pub fn adamw_step<'py>(
     }
 }
 
-/// Whether `obj` is an ndarray that can be updated in place: C-contiguous, writeable, aligned and
-/// in native byte order.
+/// Whether `obj` is an ndarray that can be updated in place: C-contiguous, writeable and in native
+/// byte order. A misaligned one is accepted too (as NumPy's backend updates it): `Updated`
+/// updates it through an aligned copy.
 fn updatable(obj: &Bound<'_, PyAny>) -> bool {
     let Ok(arr) = obj.cast::<PyUntypedArray>() else {
         return false;
     };
     // SAFETY: `as_array_ptr` points at the live array object `arr` holds; only its flags are read.
     let flags = unsafe { (*arr.as_array_ptr()).fields.flags };
-    let needed = NPY_ARRAY_WRITEABLE | NPY_ARRAY_ALIGNED;
     arr.is_c_contiguous()
-        && flags & needed == needed
+        && flags & NPY_ARRAY_WRITEABLE != 0
         && arr.dtype().is_native_byteorder() != Some(false)
 }
 
@@ -451,22 +452,96 @@ fn adamw_typed<'py, T: Real + Element>(
     [p, g, m, v]: [&Bound<'py, PyUntypedArray>; 4],
     h: &AdamW,
 ) -> PyResult<()> {
-    let write_error =
-        |e: &dyn std::fmt::Display| PyValueError::new_err(format!("cannot update the array: {e}"));
+    // Nothing to update; and empty views of one buffer, which overlap nothing (E53), would still
+    // look like one borrow to the numpy crate ("The given array is already borrowed").
+    if p.len() == 0 {
+        return Ok(());
+    }
     let g_c = CArray::<T>::read(g)?;
     let gs = g_c.slice();
-    let as_rw = |a: &Bound<'py, PyUntypedArray>| {
-        a.clone()
-            .cast_into::<PyArrayDyn<T>>()
-            .map_err(PyErr::from)?
-            .try_readwrite()
-            .map_err(|e| write_error(&e))
-    };
-    let (mut p_rw, mut m_rw, mut v_rw) = (as_rw(p)?, as_rw(m)?, as_rw(v)?);
-    let ps = p_rw.as_slice_mut().map_err(|e| write_error(&e))?;
-    let ms = m_rw.as_slice_mut().map_err(|e| write_error(&e))?;
-    let vs = v_rw.as_slice_mut().map_err(|e| write_error(&e))?;
-    let work = threads::pool_work(adamw::adamw_work(ps.len()));
-    py.detach(|| threads::run(work, || adamw::adamw_step(ps, gs, ms, vs, h)))?;
+    let (mut p_u, mut m_u, mut v_u) = (
+        Updated::<T>::new(p)?,
+        Updated::<T>::new(m)?,
+        Updated::<T>::new(v)?,
+    );
+    {
+        let (ps, ms, vs) = (p_u.slice_mut()?, m_u.slice_mut()?, v_u.slice_mut()?);
+        let work = threads::pool_work(adamw::adamw_work(ps.len()));
+        py.detach(|| threads::run(work, || adamw::adamw_step(ps, gs, ms, vs, h)))?;
+    }
+    p_u.write_back();
+    m_u.write_back();
+    v_u.write_back();
     Ok(())
+}
+
+/// An array that `adamw_step` updates (already checked by E50 and E53): borrowed in place when it
+/// is aligned, else updated in an aligned copy that is written back to its bytes afterwards (a
+/// slice cannot point at a misaligned float).
+enum Updated<'py, T: Element> {
+    InPlace(PyReadwriteArrayDyn<'py, T>),
+    Copied { data: Vec<T>, dest: *mut u8 },
+}
+
+impl<'py, T: Real + Element> Updated<'py, T> {
+    fn new(a: &Bound<'py, PyUntypedArray>) -> PyResult<Self> {
+        if a.is_aligned() {
+            let rw = a
+                .clone()
+                .cast_into::<PyArrayDyn<T>>()
+                .map_err(PyErr::from)?
+                .try_readwrite()
+                .map_err(|e| write_error(&e))?;
+            return Ok(Updated::InPlace(rw));
+        }
+        let len = a.len();
+        let mut data: Vec<T> = Vec::new();
+        data.try_reserve_exact(len).map_err(|_| {
+            CoreError::Memory(format!(
+                "cannot allocate memory for a copy of an array of {len} elements"
+            ))
+        })?;
+        // SAFETY: E50 checked that `a` is a C-contiguous, writeable, native-endian array of `T`,
+        // so its `len` elements are the `len * size_of::<T>()` bytes from its data pointer; they
+        // are copied bytewise (no alignment needed) into `data`'s reserved, aligned capacity, and
+        // every bit pattern is a valid float.
+        let dest = unsafe {
+            let dest = (*a.as_array_ptr()).fields.data as *mut u8;
+            std::ptr::copy_nonoverlapping(
+                dest,
+                data.as_mut_ptr() as *mut u8,
+                len * std::mem::size_of::<T>(),
+            );
+            data.set_len(len);
+            dest
+        };
+        Ok(Updated::Copied { data, dest })
+    }
+
+    fn slice_mut(&mut self) -> PyResult<&mut [T]> {
+        match self {
+            Updated::InPlace(rw) => rw.as_slice_mut().map_err(|e| write_error(&e)),
+            Updated::Copied { data, .. } => Ok(data),
+        }
+    }
+
+    /// The copy's numbers back into the array (called with the GIL held, as `new` was).
+    fn write_back(self) {
+        if let Updated::Copied { data, dest } = self {
+            // SAFETY: `dest` is the data pointer of the array `new` copied from, still alive (the
+            // caller holds a reference to it) and writeable, `data.len()` elements long; E53
+            // guarantees no other argument's bytes lie there.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    data.as_ptr() as *const u8,
+                    dest,
+                    data.len() * std::mem::size_of::<T>(),
+                );
+            }
+        }
+    }
+}
+
+fn write_error(e: &dyn std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("cannot update the array: {e}"))
 }
