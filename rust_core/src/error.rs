@@ -41,9 +41,14 @@ pub fn fmt_shape(shape: &[usize]) -> String {
 }
 
 /// `x` as Python's `repr(float)` writes it, so that E14 and E21 read the same from every backend:
-/// the shortest digits that round-trip (Rust's too), in fixed notation when the decimal exponent is
-/// in [-4, 16) and otherwise in scientific notation with a sign and at least two exponent digits
+/// the shortest digits that round-trip, in fixed notation when the decimal exponent is in
+/// [-4, 16) and otherwise in scientific notation with a sign and at least two exponent digits
 /// (`1e-05`, `-1.5e+20`), where Rust's `Debug` would write `1e-5` and `-1.5e20`.
+///
+/// The digits are Rust's shortest round-trip ones, except in a tie: when `x` lies exactly halfway
+/// between two strings of that length that both read back as `x` (-70368744177664.625: …64.62
+/// and …64.63), Python (David Gay's dtoa, mode 0) takes the one whose last digit is even, where
+/// Rust's may take the other.
 pub fn py_float_repr(x: f64) -> String {
     if x.is_nan() {
         return "nan".into();
@@ -51,19 +56,76 @@ pub fn py_float_repr(x: f64) -> String {
     if x.is_infinite() {
         return (if x > 0.0 { "inf" } else { "-inf" }).into();
     }
-    let sci = format!("{x:e}"); // "-1.5e20", "1e-5", "0e0": shortest round-trip digits
+    let (digits, exp) = shortest_digits(x.abs());
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if (-4..16).contains(&exp) {
+        let fixed = if exp < 0 {
+            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
+        } else {
+            let point = exp as usize + 1;
+            if digits.len() > point {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            } else {
+                format!("{digits}{}.0", "0".repeat(point - digits.len()))
+            }
+        };
+        format!("{sign}{fixed}")
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        let exp_sign = if exp < 0 { '-' } else { '+' };
+        format!(
+            "{sign}{first}{point}{rest}e{exp_sign}{:02}",
+            exp.unsigned_abs()
+        )
+    }
+}
+
+/// The shortest significant digits that read back as `x` (finite, ≥ 0) and the decimal exponent
+/// of the first: `x` = 0.d₁d₂… × 10^(exp + 1). A tie between two candidates goes to the even
+/// last digit, as Python's repr breaks it.
+fn shortest_digits(x: f64) -> (String, i32) {
+    let sci = format!("{x:e}"); // "1.5e20", "1e-5", "0e0": Rust's shortest round-trip digits
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if (-4..16).contains(&exp) {
-        let fixed = format!("{x}"); // Display never uses an exponent
-        if fixed.contains('.') {
-            fixed
-        } else {
-            fixed + ".0"
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len();
+    let last_odd = digits.bytes().last().is_some_and(|d| (d - b'0') % 2 == 1);
+    if !last_odd {
+        return (digits, exp);
+    }
+    // x's exact decimal expansion (at most 767 significant digits for an f64): a tie when the
+    // digits after the first k are exactly 5000….
+    let exact = format!("{x:.1100e}");
+    let (exact_mantissa, exact_exp) = exact.split_once('e').unwrap_or((&exact, "0"));
+    if exact_exp.parse::<i32>().ok() != Some(exp) {
+        return (digits, exp);
+    }
+    let exact_digits: Vec<u8> = exact_mantissa.bytes().filter(u8::is_ascii_digit).collect();
+    let tie =
+        exact_digits.get(k) == Some(&b'5') && exact_digits[k + 1..].iter().all(|&d| d == b'0');
+    if !tie {
+        return (digits, exp);
+    }
+    // The two candidates are the exact digits cut to k (T) and T + 1 in the last place; Rust's
+    // is one of them. (T ending in 9 is no real tie: T + 1 would end in 0, and a shorter string
+    // would round-trip.)
+    let truncated = &exact_digits[..k];
+    let mut other = digits.clone().into_bytes();
+    let last = other[k - 1];
+    if truncated == digits.as_bytes() {
+        if last == b'9' {
+            return (digits, exp);
         }
+        other[k - 1] = last + 1;
     } else {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+        other[k - 1] = last - 1;
+    }
+    let other = String::from_utf8(other).unwrap_or_default();
+    let candidate = format!("{}.{}e{exp}", &other[..1], &other[1..]);
+    match candidate.parse::<f64>() {
+        Ok(back) if back == x => (other, exp),
+        _ => (digits, exp),
     }
 }
 
@@ -155,6 +217,17 @@ mod tests {
             (-123.456, "-123.456"),
             (f64::NAN, "nan"),
             (f64::NEG_INFINITY, "-inf"),
+            (0.0, "0.0"),
+            (1.0, "1.0"),
+            (100.0, "100.0"),
+            (0.001, "0.001"),
+            (1e-4 + 1e-20, "0.00010000000000000002"),
+            (1e22, "1e+22"),
+            (123456789012345680.0, "1.2345678901234568e+17"),
+            // Ties between two shortest strings go to the even last digit, as repr breaks them:
+            // this float is 70368744177664.625 exactly, as close to …64.62 as to …64.63.
+            (-70368744177664.62, "-70368744177664.62"),
+            (70368744177664.62, "70368744177664.62"),
         ] {
             assert_eq!(py_float_repr(x), py, "{x:?}");
         }
