@@ -755,8 +755,6 @@ def _known_wrong(call: Call) -> bool:
         if any(isinstance(args[i], np.ma.MaskedArray) for i in (0, 2, 3) if i < len(args)):
             return True  # test_adamw_step_masked_state (the backends disagree)
         return False
-    if call.fn == "attention_backward":  # test_attention_backward_scale_beyond_the_dtype
-        return outcome(NUMPY, call)[0] is RuntimeWarning
     return False
 
 
@@ -1670,22 +1668,13 @@ def test_causal_keys_beyond_the_last_tile_still_propagate_nan_values(m: int) -> 
     np.testing.assert_array_equal(RUST.attention(q, k, v, causal=True), np.ones((1, 1, 1, 1)))
 
 
-# --- known disagreements between the backends (found by the training kernels' tests above) -------
-# Each is a strict xfail: it fails once the backend is fixed, and then known_wrong's matching case
-# (which keeps it out of the property tests) goes too. None is a panic: every one is a clean
-# exception class or a value.
+# --- disagreements between the backends that the training kernels' tests above found -----------
+# Each was a strict xfail and is now a plain test of every backend. The one left as a strict xfail
+# (test_adamw_step_masked_state) has a matching case in known_wrong, which keeps it out of the
+# property tests; drop both once the contract settles it.
 
 
 TRAIN_BACKEND_NAMES = ("python", "numpy", "rust") if HAVE_RUST else ("python", "numpy")
-
-
-def _params(backends: tuple[str, ...], raises: type[BaseException], reason: str) -> list[Any]:
-    """Every backend, the ``backends`` named marked as the known bug: ``raises`` for ``reason``."""
-    bug = pytest.mark.xfail(strict=True, raises=raises, reason=reason)
-    return [
-        pytest.param(name, id=name, marks=[bug] if name in backends else [])
-        for name in TRAIN_BACKEND_NAMES
-    ]
 
 
 @pytest.mark.parametrize("backend", TRAIN_BACKEND_NAMES)
@@ -1741,15 +1730,7 @@ def test_cross_entropy_row_with_an_infinite_logit(backend: str, row: list, targe
     assert np.isnan(grad).all(), grad
 
 
-@pytest.mark.parametrize(
-    "backend",
-    _params(
-        ("numpy",),
-        RuntimeWarning,
-        "float32(scale) outside errstate: NumPy's 'overflow encountered in cast' warning "
-        "(the forward attention gives none)",
-    ),
-)
+@pytest.mark.parametrize("backend", TRAIN_BACKEND_NAMES)
 def test_attention_backward_scale_beyond_the_dtype(backend: str) -> None:
     """A scale that overflows float32 (a valid finite float, as E14 reads it) gives NaN
     gradients, as the forward gives NaN outputs, without a warning."""

@@ -419,8 +419,8 @@ def attention_backward(
     attends = np.any(weights != 0, axis=-1, keepdims=True)  # (..., h, n, 1)
     dz = np.where(attends, grad_out, np.zeros((), a.dtype))
     k_rep, v_rep = _repeat_kv(a, a.k), _repeat_kv(a, a.v)  # (..., h, m, d_k), (..., h, m, d_v)
-    s = a.dtype.type(a.scale)
     with np.errstate(all="ignore"):
+        s = a.dtype.type(a.scale)  # inf for a scale beyond float32, as the forward reads it
         d_weights = np.matmul(dz, np.swapaxes(v_rep, -1, -2))  # (..., h, n, m)
         d_scores = weights * (d_weights - np.sum(weights * d_weights, axis=-1, keepdims=True))
         d_scores = np.where(attends, d_scores, np.zeros((), a.dtype))  # 0 · (inf in v) is NaN
