@@ -224,9 +224,10 @@ mod tests {
             (1e-4 + 1e-20, "0.00010000000000000002"),
             (1e22, "1e+22"),
             (123456789012345680.0, "1.2345678901234568e+17"),
-            // Ties between two shortest strings go to the even last digit, as repr breaks them.
-            (-((1u64 << 46) as f64 + 0.625), "-70368744177664.62"),
-            ((1u64 << 46) as f64 + 0.625, "70368744177664.62"),
+            // Ties between two shortest strings go to the even last digit, as repr breaks them:
+            // this float is 70368744177664.625 exactly, as close to …64.62 as to …64.63.
+            (-70368744177664.62, "-70368744177664.62"),
+            (70368744177664.62, "70368744177664.62"),
         ] {
             assert_eq!(py_float_repr(x), py, "{x:?}");
         }

@@ -327,8 +327,9 @@ def linear_backward(
     """Gradients of ``y = x · Wᵀ + b``: (grad_y · W, Σ grad_yᵀ · x, Σ grad_y) over every row."""
     x, weight, grad_y = contract.validate_linear_backward(x, weight, grad_y)
     n_out, n_in = weight.shape
-    x_rows = x.reshape(-1, n_in)  # (..., in) → (rows, in)
-    g_rows = grad_y.reshape(-1, n_out)  # (..., out) → (rows, out)
+    rows = math.prod(x.shape[:-1])  # not reshape(-1, …): it cannot infer rows when in or out is 0
+    x_rows = x.reshape(rows, n_in)  # (..., in) → (rows, in)
+    g_rows = grad_y.reshape(rows, n_out)  # (..., out) → (rows, out)
     with np.errstate(all="ignore"):
         grad_x = np.matmul(grad_y, weight)  # (..., out) @ (out, in) → (..., in)
         grad_w = np.matmul(g_rows.T, x_rows)  # (out, rows) @ (rows, in) → (out, in)
@@ -418,13 +419,16 @@ def attention_backward(
     attends = np.any(weights != 0, axis=-1, keepdims=True)  # (..., h, n, 1)
     dz = np.where(attends, grad_out, np.zeros((), a.dtype))
     k_rep, v_rep = _repeat_kv(a, a.k), _repeat_kv(a, a.v)  # (..., h, m, d_k), (..., h, m, d_v)
-    s = a.dtype.type(a.scale)
     with np.errstate(all="ignore"):
+        s = a.dtype.type(a.scale)  # inf for a scale beyond float32, as the forward reads it
         d_weights = np.matmul(dz, np.swapaxes(v_rep, -1, -2))  # (..., h, n, m)
         d_scores = weights * (d_weights - np.sum(weights * d_weights, axis=-1, keepdims=True))
         d_scores = np.where(attends, d_scores, np.zeros((), a.dtype))  # 0 · (inf in v) is NaN
         grad_q = np.matmul(d_scores, k_rep) * s  # (..., h, n, d_k)
-        grad_k = np.matmul(np.swapaxes(d_scores, -1, -2), a.q) * s  # (..., h, m, d_k)
+        # The dead query's zero row of d_scores times an inf in k (or its inf in q) is NaN.
+        grad_q = np.where(attends, grad_q, np.zeros((), a.dtype))
+        q_live = np.where(attends, a.q, np.zeros((), a.dtype))
+        grad_k = np.matmul(np.swapaxes(d_scores, -1, -2), q_live) * s  # (..., h, m, d_k)
         grad_v = np.matmul(np.swapaxes(weights, -1, -2), dz)  # (..., h, m, d_v)
     return (
         np.ascontiguousarray(grad_q, dtype=a.dtype),
@@ -437,7 +441,8 @@ def cross_entropy(
     logits: Any, targets: Any, *, ignore_index: int = -100
 ) -> tuple[float, np.ndarray]:
     """Mean over the counted rows of logsumexp(row) − row[target], and its gradient
-    (softmax(row) − onehot(target)) / count; ignored rows get 0, and no counted row gives NaN."""
+    (softmax(row) − onehot(target)) / count; ignored rows get 0, and no counted row gives NaN.
+    A counted row holding +inf or only −inf makes the loss and its gradient row NaN, as torch."""
     logits, targets, ignore = contract.validate_cross_entropy(logits, targets, ignore_index)
     counted = ~contract.is_ignored(targets, ignore)  # (N,)
     count = int(counted.sum())
@@ -452,6 +457,11 @@ def cross_entropy(
         mx = np.max(z, axis=-1, keepdims=True)
         shift = np.where(np.isfinite(mx), mx, np.zeros_like(mx))
         lse = np.log(np.sum(np.exp(z - shift), axis=-1)) + shift[:, 0]  # (count,)
+        # As torch's log_softmax, x − max − log Σ exp(x − max): a row holding +inf (inf − inf)
+        # or only −inf (−inf − −inf) is NaN, its loss and its whole gradient row.
+        undefined = np.isposinf(z).any(axis=-1) | np.isneginf(z).all(axis=-1)  # (count,)
+        lse = np.where(undefined, np.nan, lse)
+        probs = np.where(undefined[:, None], np.nan, probs)
         loss = np.sum(lse - z[np.arange(len(rows)), t]) / logits.dtype.type(count)
         probs[np.arange(len(rows)), t] -= 1
         grad[rows] = probs / logits.dtype.type(count)
@@ -465,7 +475,8 @@ def embedding_backward(ids: Any, grad_out: Any, vocab_size: int) -> np.ndarray:
     out = np.zeros((vocab_size, d), dtype=grad_out.dtype)
     # add.at, not out[ids] += …, so that a repeated id accumulates every one of its rows.
     with np.errstate(all="ignore"):
-        np.add.at(out, ids.reshape(-1).astype(np.intp), grad_out.reshape(-1, d))
+        flat_ids = ids.reshape(-1).astype(np.intp)  # (rows,)
+        np.add.at(out, flat_ids, grad_out.reshape(flat_ids.size, d))  # d may be 0: rows given
     return out
 
 

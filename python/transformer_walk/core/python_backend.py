@@ -420,8 +420,9 @@ def linear_backward(
     x, weight, grad_y = contract.validate_linear_backward(x, weight, grad_y)
     n_out, n_in = weight.shape
     w_rows = weight.tolist()  # out rows of length in
-    x_rows = x.reshape(-1, n_in).tolist()  # (..., in) → (rows, in)
-    g_rows = grad_y.reshape(-1, n_out).tolist()  # (..., out) → (rows, out)
+    rows = math.prod(x.shape[:-1])  # not reshape(-1, …): it cannot infer rows when in or out is 0
+    x_rows = x.reshape(rows, n_in).tolist()  # (..., in) → (rows, in)
+    g_rows = grad_y.reshape(rows, n_out).tolist()  # (..., out) → (rows, out)
     w_cols = [list(col) for col in zip(*w_rows, strict=True)] if n_out else [[]] * n_in
     grad_x = [[_dot(g, col) for col in w_cols] for g in g_rows]
     grad_w = [[0.0] * n_in for _ in range(n_out)]
@@ -559,12 +560,19 @@ def _logsumexp(row: list[float]) -> float:
     return mx + math.log(math.fsum(math.exp(z - mx) for z in row))
 
 
+def _log_softmax_undefined(row: list[float]) -> bool:
+    """Whether torch's log_softmax, x − max − log Σ exp(x − max), is NaN for the whole row
+    without a NaN in it: a +inf entry (inf − inf) or only −inf entries (−inf − −inf)."""
+    return any(z == math.inf for z in row) or all(z == -math.inf for z in row)
+
+
 def cross_entropy(
     logits: Any, targets: Any, *, ignore_index: int = -100
 ) -> tuple[float, np.ndarray]:
     """Mean over the counted rows (target ≠ ignore_index) of logsumexp(row) − row[target], and
     its gradient (softmax(row) − onehot(target)) / count, row by row; ignored rows get 0, and
-    with no counted row the loss is NaN."""
+    with no counted row the loss is NaN. A counted row holding +inf or only −inf makes the loss
+    and its gradient row NaN, as torch's cross_entropy does."""
     logits, targets, ignore = contract.validate_cross_entropy(logits, targets, ignore_index)
     n, c = logits.shape
     rows, ts = logits.tolist(), targets.tolist()
@@ -575,6 +583,10 @@ def cross_entropy(
     losses = []
     for r, (row, t) in enumerate(zip(rows, ts, strict=True)):
         if t == ignore:
+            continue
+        if _log_softmax_undefined(row):
+            losses.append(math.nan)
+            grad[r] = [math.nan] * c
             continue
         losses.append(_logsumexp(row) - row[t])
         grad[r] = [p / count for p in _softmax_slice(row)]
@@ -590,7 +602,9 @@ def embedding_backward(ids: Any, grad_out: Any, vocab_size: int) -> np.ndarray:
     d = grad_out.shape[-1]
     table = _zeros(vocab_size, d)
     # Edge: the grad rows as lists, one per id (a 0-d ids is one id with one row).
-    for i, row in zip(ids.reshape(-1).tolist(), grad_out.reshape(-1, d).tolist(), strict=True):
+    flat_ids = ids.reshape(-1).tolist()
+    grad_rows = grad_out.reshape(len(flat_ids), d).tolist()  # d may be 0: the rows given
+    for i, row in zip(flat_ids, grad_rows, strict=True):
         table[i] = [acc + g for acc, g in zip(table[i], row, strict=True)]
     return _to_array(table, grad_out.dtype, (vocab_size, d))
 
