@@ -38,7 +38,12 @@ from transformer_walk.topics.learning.name_head import (
     SentenceReading,
     read_sentence,
 )
-from transformer_walk.topics.learning.name_head_claims import head_label, sentence_claim
+from transformer_walk.topics.learning.name_head_claims import (
+    head_label,
+    probability,
+    sentence_claim,
+    wrong_possessive_claim,
+)
 from transformer_walk.topics.learning.pronouns import (
     Parsed,
     PronounTask,
@@ -151,6 +156,26 @@ def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
     return join_sentences(notes) or None
 
 
+def possessive_lines(found: TrainedReading) -> None:
+    """The model's probabilities of the two possessives at the query and, when it prefers the
+    one the sentence does not have, the claim that says so (and whether the task ever trained
+    on a sentence like it)."""
+    words = found.task.words
+    st.markdown(
+        t(
+            "watch_it_learn.watch.probs",
+            query=found.query,
+            his=words.his,
+            her=words.her,
+            p_his=probability(found.reading.his),
+            p_her=probability(found.reading.her),
+        )
+    )
+    wrong = wrong_possessive_claim(found.task, found.sentence, found.reading.his, found.reading.her)
+    if (said := say(wrong)) is not None:
+        st.warning(said, icon=":material/error:")
+
+
 def watched_head(found: TrainedReading) -> None:
     """The Self-attention page's view: the watched head's whole matrix, its row for the
     possessive's query as bars, and the claim the numbers allow."""
@@ -188,3 +213,4 @@ def watched_head(found: TrainedReading) -> None:
     )
     if said:
         st.markdown(said)
+    possessive_lines(found)

@@ -51,9 +51,11 @@ from transformer_walk.topics.learning.name_head_claims import (
     name_head_claim,
     names_apart_claim,
     names_first_claim,
+    probability,
     sentence_claim,
     share,
     single_head_claim,
+    wrong_possessive_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
     LANGUAGES,
@@ -244,10 +246,12 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             query=query,
             his=task.words.his,
             her=task.words.her,
-            p_his=f"{reading.his:.1%}",
-            p_her=f"{reading.her:.1%}",
+            p_his=probability(reading.his),
+            p_her=probability(reading.her),
         )
     )
+    if (wrong := say(wrong_possessive_claim(task, sentence, reading.his, reading.her))) is not None:
+        st.warning(wrong, icon=":material/error:")
     chance_here = 1.0 / (sentence.query_position + 1)
     said = say(
         sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)

@@ -342,6 +342,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力有 {weight} 落在 {name} 上"
         "（均匀水平：{chance}）。",
     },
+    "watch_it_learn.claim.wrong_possessive": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}).",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。",
+    },
+    "watch_it_learn.claim.wrong_possessive_names": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "on such a sentence: every sentence of its task has exactly one name, and here {query} "
+        "sees {count}: {names}. Nothing taught it which of them a possessive follows.",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过：任务里的每个句子"
+        "都只有一个人名，而这里 {query} 能看到 {count} 个：{names}。没有任何训练告诉过它，"
+        "物主代词该跟哪一个名字一致。",
+    },
+    "watch_it_learn.claim.wrong_possessive_place": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "on such a sentence: in every sentence of its task the name comes first (after at most "
+        "an opening such as “today” or “at home”) and a verb follows it; here the name {name} "
+        "stands elsewhere.",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过：任务里的每个句子"
+        "都以人名开头（前面最多有“今天”“在家里”这样的开头语），人名后面紧跟一个动词；这里的"
+        "人名 {name} 不在这个位置上。",
+    },
     "watch_it_learn.claim.only_female": {
         "en": "{head} looks almost only at female names: {female} of the query's attention on a "
         "female name, {male} on a male one (uniform: {chance}). Yet after male names the "
