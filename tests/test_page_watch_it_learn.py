@@ -166,3 +166,21 @@ def test_a_wrong_possessive_is_said_with_why(language: str, sentence: str, unlik
     assert want in warnings and unlike in want
     right = [w.value for w in open_page(language).warning]  # the running example: no claim
     assert not [w for w in right if w.startswith(want[:12])]
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "chinese_note"),
+    [
+        ("en", "tom loves his dog and " * 20, False),
+        ("zh", "tom loves his dog and " * 20, False),
+        ("en", "小红喜欢她的猫，又" * 10, True),
+        ("zh", "小红喜欢她的猫，又" * 10, True),
+    ],
+)
+def test_the_note_on_a_cut_sentence_speaks_of_chinese_tokens_only_on_chinese_data(
+    language: str, sentence: str, chinese_note: bool
+) -> None:
+    at = open_page(language, sentence=sentence)
+    body = texts(at)
+    assert "$n \\le 32$" in body  # the sentence was cut
+    assert ("旁边的" in body) is chinese_note

@@ -55,6 +55,9 @@ from transformer_walk.topics.learning.pronouns import (
 MODELS = ("random", "trained")
 MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
 NAMED_UNKNOWN = 8  # words outside the vocabulary a note names before "…"
+#: The note on words past the model's positions, by the task's language: only the Chinese task's
+#: says that a Chinese token is a whole word (written out for the message id check).
+CUT_KEYS = {"en": "watch_it_learn.watch.cut.en", "zh": "watch_it_learn.watch.cut.zh"}
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
         unknown = join_names(words, most=NAMED_UNKNOWN)
         notes.append(t("watch_it_learn.watch.dropped", words=task.vocab_size - 1, unknown=unknown))
     if parsed.dropped:
-        notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+        notes.append(t(CUT_KEYS[task.language], limit=limit, dropped=parsed.dropped))
     return join_sentences(notes) or None
 
 

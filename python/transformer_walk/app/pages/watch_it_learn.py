@@ -28,6 +28,7 @@ from transformer_walk.app.i18n import (
     translated_radio,
 )
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.trained_toy import CUT_KEYS
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import INIT_STD, param_shapes
 from transformer_walk.topics.learning import inside
@@ -201,7 +202,7 @@ def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str, bool]
                 )
             )
         if parsed.dropped:
-            notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+            notes.append(t(CUT_KEYS[task.language], limit=limit, dropped=parsed.dropped))
         return parsed.sentence, join_sentences(notes), False
     example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
     if not parsed.tokens and not parsed.unknown:  # nothing that reads as a word at all

@@ -129,7 +129,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Words outside the model's {words}-word vocabulary are left out: {unknown}.",
         "zh": "模型的词表只有 {words} 个词，表外的词被略去：{unknown}。",
     },
-    "watch_it_learn.watch.cut": {
+    "watch_it_learn.watch.cut.en": {
+        "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
+        "token), so it reads your first {limit} words; {dropped} more are left out.",
+        "zh": "模型最多只有 $n \\le {limit}$ 个位置，每个 token 占一个（这里一个词就是一个 "
+        "token），所以只读你的前 {limit} 个词，其余 {dropped} 个被略去。",
+    },
+    "watch_it_learn.watch.cut.zh": {
         "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
         "token; a Chinese token is a whole word such as 旁边的), so it reads your first {limit} "
         "words; {dropped} more are left out.",
