@@ -160,6 +160,33 @@ def sentence_heads(text: str) -> Iterator[tuple[Any, ...]]:
         yield (np.full_like(weights, 1.0 / visible), query, name, visible)
 
 
+#: Sentences unlike any of the task's, which the trained models answer wrong: two names (the
+#: second right before the possessive, or further), and one name in no place the task puts it.
+UNLIKE = {
+    "en": ("tom sees anna and loves her dog", "Tom and Anna her dog", "the dog loves anna her"),
+    "zh": ("小明和安娜她的狗", "小明看见安娜，又爱她的狗", "狗爱小红她的猫"),
+}
+
+
+def possessives(text: str) -> Iterator[tuple[Any, ...]]:
+    """(task, sentence, p(his), p(her)) at the first and last checkpoint for ``text`` and the
+    UNLIKE sentences, in each language whose task reads them; and with the two probabilities
+    swapped (so the model is wrong where it was right) and made equal (no preference)."""
+    for language in LANGUAGES:
+        task = PronounTask(language)
+        s = trained(language)
+        for source in (text, *UNLIKE[language]):
+            sentence = parse(task, source, s.settings.config.max_positions).sentence
+            if sentence is None:
+                continue
+            for step in (s.steps[0], s.steps[-1]):
+                config = s.settings.config
+                reading = read_sentence(s.checkpoints[step], config, task, sentence, "rust")
+                yield (task, sentence, reading.his, reading.her)
+                yield (task, sentence, reading.her, reading.his)
+                yield (task, sentence, 0.5, 0.5)
+
+
 def separations(text: str) -> Iterator[tuple[Any, ...]]:
     """(before, after, control before, control after) for the names by gender, and swapped with
     the control split, in both languages."""
@@ -198,4 +225,5 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.learning.name_head_claims.gender_claim": genders,
     "transformer_walk.topics.learning.name_head_claims.far_claim": far_names,
     "transformer_walk.topics.learning.name_head_claims.flat_start_claim": start_rows,
+    "transformer_walk.topics.learning.name_head_claims.wrong_possessive_claim": possessives,
 }

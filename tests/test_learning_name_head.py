@@ -36,7 +36,14 @@ from transformer_walk.topics.learning.name_head_claims import (
     on_name_level,
     sentence_claim,
 )
-from transformer_walk.topics.learning.pronouns import IGNORE, LANGUAGES, PronounTask, parse
+from transformer_walk.topics.learning.pronouns import (
+    IGNORE,
+    LANGUAGES,
+    PronounTask,
+    name_in_place,
+    names_seen,
+    parse,
+)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -393,3 +400,32 @@ def test_reading_checks_its_inputs() -> None:
         read(params, config, np.ones(40, dtype=np.int64))
     with pytest.raises(ValueError, match="targets"):
         token_losses(np.zeros((1, 3, 10)), np.zeros((1, 4), dtype=np.int64))
+
+
+def test_the_tasks_own_sentences_have_one_name_in_its_place() -> None:
+    for language in LANGUAGES:
+        task = PronounTask(language, batch_size=200)
+        for sentence in task.sentences(0, 7):
+            assert names_seen(task, sentence) == (sentence.name_position,)
+            assert name_in_place(task, sentence)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "count", "placed"),
+    [
+        ("en", "tom sees anna and loves her dog", 2, False),
+        ("en", "Tom and Anna her dog", 2, False),
+        ("en", "the dog loves anna her", 1, False),
+        ("en", "at home tom loves his dog", 1, True),
+        ("zh", "小明和安娜她的狗", 2, False),
+        ("zh", "在家里小明爱他的狗", 1, True),
+    ],
+)
+def test_sentences_unlike_the_tasks_are_told_apart(
+    language: str, text: str, count: int, placed: bool
+) -> None:
+    task = PronounTask(language)
+    sentence = parse(task, text).sentence
+    assert sentence is not None
+    assert len(names_seen(task, sentence)) == count
+    assert name_in_place(task, sentence) is placed

@@ -496,3 +496,22 @@ def test_the_switch_round_trips_through_the_address() -> None:
     no_exception(at)
     assert at.radio(key="mh_model").value == "random"
     assert any("`model=bogus`" in i.value for i in at.info)  # the note names what was left out
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [("en", "Tom sees Anna and loves her dog"), ("zh", "小明和安娜她的狗")],
+)
+def test_trained_says_when_the_model_picks_the_other_possessive(
+    language: str, sentence: str
+) -> None:
+    at = open_page(language, sentence=sentence, state=TRAINED, timeout=120)
+    no_exception(at)
+    want = apptest_support.wrong_possessive_text(language, sentence)
+    assert want in [w.value for w in at.warning]
+
+
+def test_trained_says_nothing_wrong_when_the_model_is_right() -> None:
+    at = open_page("en", sentence="Tom loves his dog", state=TRAINED, timeout=120)
+    no_exception(at)
+    assert not [w.value for w in at.warning if "The model is wrong here" in w.value]

@@ -293,3 +293,21 @@ def test_the_trained_switch_explains_a_sentence_it_cannot_read() -> None:
         state={"sam_model": "trained"}, assert_no_exception=True, timeout=120,
     )  # fmt: skip
     assert any("The trained model knows 43 words" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [("en", "Tom sees Anna and loves her dog"), ("zh", "小明和安娜她的狗")],
+)
+def test_the_trained_switch_says_when_the_model_picks_the_other_possessive(
+    language: str, sentence: str
+) -> None:
+    at = apptest_support.open_page(
+        "self_attention.py", language, sentence=sentence, state={"sam_model": "trained"},
+        assert_no_exception=True, timeout=120,
+    )  # fmt: skip
+    assert apptest_support.wrong_possessive_text(language, sentence) in [
+        w.value for w in at.warning
+    ]
+    # the two probabilities are shown here too, above the claim
+    assert any(m.value.startswith(("At ", "在 ")) and "%" in m.value for m in at.markdown)

@@ -173,7 +173,8 @@ def test_the_curve_sentences_are_the_measured_accuracies(language: str) -> None:
     assert expected in markdown(at)
     if language == "en":  # the numbers, read back from the text
         long = (
-            r"At length 8, the longest in training, attention gets (\d+)% .*? fixed context (\d+)%"
+            r"At length 8, the longest in training, the GRU with attention gets (\d+)% "
+            r".*? fixed context (\d+)%"
         )
         m = re.search(long, expected)
         assert m and (m[1], m[2]) == (
@@ -379,3 +380,19 @@ def test_a_string_too_long_for_the_transformer_is_said_so() -> None:
     assert list(answers.iloc[:, 2])[3] == "—"
     said = translate("seq2seq_transformer.own.too_long", "en", length=16, limit=14)
     assert said in markdown(at)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_curve_sentences_name_the_two_grus_they_compare(language: str) -> None:
+    """The chart holds three models (two GRUs and a Transformer): a sentence that compares only
+    the GRUs says "the two GRUs", not "the two"."""
+    from transformer_walk.app.pages.seq2seq import FAR_KEYS, LONG_KEYS, SHORT_KEYS
+
+    fields = {"length": 3, "fixed": "1%", "attention": "2%", "chance": "3%"}
+    keys = [*SHORT_KEYS.values(), *LONG_KEYS.values(), FAR_KEYS["both_fall"], FAR_KEYS["both_hold"]]
+    keys += ["seq2seq.curve.seen", "seq2seq.curve.both_trained"]
+    for key in keys:
+        text = translate(key, language, **fields, share="9%", strings=512, window=1,
+                         fixed_loss="0", attention_loss="0")  # fmt: skip
+        assert "GRU" in text, (key, text)
+    assert "the two are even" not in translate("seq2seq.curve.short.even", "en", **fields)

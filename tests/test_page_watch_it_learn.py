@@ -148,3 +148,39 @@ def test_the_seed_and_data_are_kept_and_change_the_model() -> None:
     assert "Read by the model at step 150:" in body
     assert any(word in body for word in ("他的", "她的"))
     assert np.isfinite(studied("zh").base_loss)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "unlike"),
+    [
+        ("en", "Tom sees Anna and loves her dog", "It was never trained on such a sentence"),
+        ("zh", "小明和安娜她的狗", "它从没在这样的句子上训练过"),
+    ],
+)
+def test_a_wrong_possessive_is_said_with_why(language: str, sentence: str, unlike: str) -> None:
+    """Two names: the model prefers the other possessive; the page says so, with both
+    probabilities, and that the task never had a sentence with two names."""
+    at = open_page(language, sentence=sentence)
+    want = apptest_support.wrong_possessive_text(language, sentence)
+    warnings = [w.value for w in at.warning]
+    assert want in warnings and unlike in want
+    right = [w.value for w in open_page(language).warning]  # the running example: no claim
+    assert not [w for w in right if w.startswith(want[:12])]
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "chinese_note"),
+    [
+        ("en", "tom loves his dog and " * 20, False),
+        ("zh", "tom loves his dog and " * 20, False),
+        ("en", "小红喜欢她的猫，又" * 10, True),
+        ("zh", "小红喜欢她的猫，又" * 10, True),
+    ],
+)
+def test_the_note_on_a_cut_sentence_speaks_of_chinese_tokens_only_on_chinese_data(
+    language: str, sentence: str, chinese_note: bool
+) -> None:
+    at = open_page(language, sentence=sentence)
+    body = texts(at)
+    assert "$n \\le 32$" in body  # the sentence was cut
+    assert ("旁边的" in body) is chinese_note

@@ -38,7 +38,12 @@ from transformer_walk.topics.learning.name_head import (
     SentenceReading,
     read_sentence,
 )
-from transformer_walk.topics.learning.name_head_claims import head_label, sentence_claim
+from transformer_walk.topics.learning.name_head_claims import (
+    head_label,
+    probability,
+    sentence_claim,
+    wrong_possessive_claim,
+)
 from transformer_walk.topics.learning.pronouns import (
     Parsed,
     PronounTask,
@@ -50,6 +55,9 @@ from transformer_walk.topics.learning.pronouns import (
 MODELS = ("random", "trained")
 MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
 NAMED_UNKNOWN = 8  # words outside the vocabulary a note names before "…"
+#: The note on words past the model's positions, by the task's language: only the Chinese task's
+#: says that a Chinese token is a whole word (written out for the message id check).
+CUT_KEYS = {"en": "watch_it_learn.watch.cut.en", "zh": "watch_it_learn.watch.cut.zh"}
 
 
 @dataclass(frozen=True)
@@ -147,8 +155,28 @@ def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
         unknown = join_names(words, most=NAMED_UNKNOWN)
         notes.append(t("watch_it_learn.watch.dropped", words=task.vocab_size - 1, unknown=unknown))
     if parsed.dropped:
-        notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+        notes.append(t(CUT_KEYS[task.language], limit=limit, dropped=parsed.dropped))
     return join_sentences(notes) or None
+
+
+def possessive_lines(found: TrainedReading) -> None:
+    """The model's probabilities of the two possessives at the query and, when it prefers the
+    one the sentence does not have, the claim that says so (and whether the task ever trained
+    on a sentence like it)."""
+    words = found.task.words
+    st.markdown(
+        t(
+            "watch_it_learn.watch.probs",
+            query=found.query,
+            his=words.his,
+            her=words.her,
+            p_his=probability(found.reading.his),
+            p_her=probability(found.reading.her),
+        )
+    )
+    wrong = wrong_possessive_claim(found.task, found.sentence, found.reading.his, found.reading.her)
+    if (said := say(wrong)) is not None:
+        st.warning(said, icon=":material/error:")
 
 
 def watched_head(found: TrainedReading) -> None:
@@ -188,3 +216,4 @@ def watched_head(found: TrainedReading) -> None:
     )
     if said:
         st.markdown(said)
+    possessive_lines(found)

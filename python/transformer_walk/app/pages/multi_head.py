@@ -18,7 +18,12 @@ from transformer_walk.app.charts import grid
 from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.trained_toy import TrainedReading, render_switch, sentence_task
+from transformer_walk.app.trained_toy import (
+    TrainedReading,
+    possessive_lines,
+    render_switch,
+    sentence_task,
+)
 from transformer_walk.app.views import attention as views
 from transformer_walk.app.views import multi_head as mh_views
 from transformer_walk.app.views.labels import markdown_table, tex_shape, token_axis, token_labels
@@ -267,17 +272,7 @@ def _trained_heads(found: TrainedReading) -> None:
         ),
         width="content",
     )  # fmt: skip
-    words = found.task.words
-    st.markdown(
-        t(
-            "watch_it_learn.watch.probs",
-            query=found.query,
-            his=words.his,
-            her=words.her,
-            p_his=f"{found.reading.his:.1%}",
-            p_her=f"{found.reading.her:.1%}",
-        )
-    )
+    possessive_lines(found)
     on_name = found.reading.weights[..., found.sentence.name_position]  # [layers, h]
     said = say(heads_on_name_claim(on_name, found.query, found.name, found.visible))
     if said is not None:

@@ -28,6 +28,7 @@ from transformer_walk.app.i18n import (
     translated_radio,
 )
 from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.trained_toy import CUT_KEYS
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import INIT_STD, param_shapes
 from transformer_walk.topics.learning import inside
@@ -51,9 +52,11 @@ from transformer_walk.topics.learning.name_head_claims import (
     name_head_claim,
     names_apart_claim,
     names_first_claim,
+    probability,
     sentence_claim,
     share,
     single_head_claim,
+    wrong_possessive_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
     LANGUAGES,
@@ -199,7 +202,7 @@ def _shown_sentence(task: PronounTask, limit: int) -> tuple[Sentence, str, bool]
                 )
             )
         if parsed.dropped:
-            notes.append(t("watch_it_learn.watch.cut", limit=limit, dropped=parsed.dropped))
+            notes.append(t(CUT_KEYS[task.language], limit=limit, dropped=parsed.dropped))
         return parsed.sentence, join_sentences(notes), False
     example = PronounTask(task.language, batch_size=1).sentences(0, 3)[0]
     if not parsed.tokens and not parsed.unknown:  # nothing that reads as a word at all
@@ -244,10 +247,12 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             query=query,
             his=task.words.his,
             her=task.words.her,
-            p_his=f"{reading.his:.1%}",
-            p_her=f"{reading.her:.1%}",
+            p_his=probability(reading.his),
+            p_her=probability(reading.her),
         )
     )
+    if (wrong := say(wrong_possessive_claim(task, sentence, reading.his, reading.her))) is not None:
+        st.warning(wrong, icon=":material/error:")
     chance_here = 1.0 / (sentence.query_position + 1)
     said = say(
         sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)

@@ -141,47 +141,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "随机猜一个字母（{chance}）",
     },
     "seq2seq.curve.short.even": {
-        "en": "At length {length} the two are even: the fixed context gets {fixed} of the "
+        "en": "At length {length} the two GRUs are even: the fixed context gets {fixed} of the "
         "letters right, attention {attention}.",
-        "zh": "长度为 {length} 时两者不相上下：固定上下文的字母正确率是 {fixed}，"
+        "zh": "长度为 {length} 时两个 GRU 不相上下：固定上下文的字母正确率是 {fixed}，"
         "注意力是 {attention}。",
     },
     "seq2seq.curve.short.attention": {
-        "en": "Even at length {length} attention is ahead: {attention} of the letters right, "
-        "against {fixed} with the fixed context.",
-        "zh": "即使在长度 {length}，注意力也已领先：字母正确率 {attention}，固定上下文是 {fixed}。",
+        "en": "Even at length {length} the GRU with attention is ahead: {attention} of the "
+        "letters right, against {fixed} with the fixed context.",
+        "zh": "即使在长度 {length}，带注意力的 GRU 也已领先：字母正确率 {attention}，"
+        "固定上下文的 GRU 是 {fixed}。",
     },
     "seq2seq.curve.short.fixed": {
-        "en": "At length {length} the fixed context is ahead: {fixed} of the letters right, "
-        "against {attention} with attention.",
-        "zh": "长度为 {length} 时固定上下文领先：字母正确率 {fixed}，注意力是 {attention}。",
+        "en": "At length {length} the GRU with the fixed context is ahead: {fixed} of the "
+        "letters right, against {attention} with attention.",
+        "zh": "长度为 {length} 时固定上下文的 GRU 领先：字母正确率 {fixed}，注意力是 {attention}。",
     },
     "seq2seq.curve.long.attention": {
-        "en": "At length {length}, the longest in training, attention gets {attention} of the "
-        "letters right and the fixed context {fixed}, after the same training for both: that "
-        "gap is the bottleneck, as this budget measures it.",
-        "zh": "在长度 {length}，也就是训练中最长的长度，注意力的字母正确率是 {attention}，"
-        "固定上下文是 {fixed}，两者的训练完全相同：这个差距就是在这样的训练量下量出来的瓶颈。",
+        "en": "At length {length}, the longest in training, the GRU with attention gets "
+        "{attention} of the letters right and the one with the fixed context {fixed}, after the "
+        "same training for both: that gap is the bottleneck, as this budget measures it.",
+        "zh": "在长度 {length}，也就是训练中最长的长度，带注意力的 GRU 字母正确率是 {attention}，"
+        "固定上下文的 GRU 是 {fixed}，两者的训练完全相同：这个差距就是在这样的训练量下"
+        "量出来的瓶颈。",
     },
     "seq2seq.curve.long.even": {
-        "en": "At length {length}, the longest in training, the two are even ({attention} with "
-        "attention, {fixed} with the fixed context): with this seed the bottleneck does not "
+        "en": "At length {length}, the longest in training, the two GRUs are even ({attention} "
+        "with attention, {fixed} with the fixed context): with this seed the bottleneck does not "
         "show within the training lengths.",
-        "zh": "在长度 {length}，也就是训练中最长的长度，两者不相上下（注意力 {attention}，"
+        "zh": "在长度 {length}，也就是训练中最长的长度，两个 GRU 不相上下（注意力 {attention}，"
         "固定上下文 {fixed}）：在这个种子下，瓶颈在训练长度以内没有显现出来。",
     },
     "seq2seq.curve.long.fixed": {
-        "en": "At length {length}, the longest in training, the fixed context is ahead: "
-        "{fixed} of the letters right, against {attention} with attention.",
-        "zh": "在长度 {length}，也就是训练中最长的长度，固定上下文领先：字母正确率 {fixed}，"
+        "en": "At length {length}, the longest in training, the GRU with the fixed context is "
+        "ahead: {fixed} of the letters right, against {attention} with attention.",
+        "zh": "在长度 {length}，也就是训练中最长的长度，固定上下文的 GRU 领先：字母正确率 {fixed}，"
         "注意力是 {attention}。",
     },
     "seq2seq.curve.seen": {
         "en": "(At length {length} training met {share} of all {strings} possible "
-        "strings, so most test strings there are ones both models have seen: an even score "
+        "strings, so most test strings there are ones both GRUs have seen: an even score "
         "may be memory as much as one vector holding the string.)",
         "zh": "（在长度 {length}，训练见过全部 {strings} 个可能串中的 {share}，"
-        "所以那里的测试串多半是两个模型都见过的：成绩相当，可能是记住了，"
+        "所以那里的测试串多半是两个 GRU 都见过的：成绩相当，可能是记住了，"
         "而不只是一个向量装得下这个串。）",
     },
     "seq2seq.curve.seen_all": {"en": "over 99.9%", "zh": "99.9% 以上"},
@@ -194,10 +196,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "注意力是 {attention_loss}。所以差距的一部分可能来自训练量；注意力在同样的步数内就做到了。",
     },
     "seq2seq.curve.both_trained": {
-        "en": "Both models have finished learning the training lengths (training loss over the "
+        "en": "Both GRUs have finished learning the training lengths (training loss over the "
         "last {window} steps: {fixed_loss} fixed, {attention_loss} attention), so the gap is "
         "not a matter of more steps.",
-        "zh": "两个模型都已学完训练长度（最后 {window} 步的训练损失：固定上下文 {fixed_loss}，"
+        "zh": "两个 GRU 都已学完训练长度（最后 {window} 步的训练损失：固定上下文 {fixed_loss}，"
         "注意力 {attention_loss}），所以差距不是多训练几步就能补上的。",
     },
     "seq2seq.curve.drop.fixed.at": {
@@ -217,11 +219,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在测量的每个长度上，注意力都不低于 {holds}。",
     },
     "seq2seq.curve.far.both_fall": {
-        "en": "Far past the training lengths both break: at length {length} attention "
+        "en": "Far past the training lengths both GRUs break: at length {length} attention "
         "gets {attention} of the letters right and the fixed context {fixed} (a random letter: "
         "{chance}). Attention removes the bottleneck, not the need to have learned those "
         "lengths.",
-        "zh": "远远超出训练长度时，两个模型都应付不了：在长度 {length}，注意力的字母正确率"
+        "zh": "远远超出训练长度时，两个 GRU 都应付不了：在长度 {length}，注意力的字母正确率"
         "是 {attention}，固定上下文是 {fixed}（随机猜一个字母：{chance}）。"
         "注意力消除了瓶颈，但模型仍然得在这些长度上训练过才行。",
     },
@@ -240,9 +242,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "字母正确率 {fixed} 对 {attention}（随机猜一个字母：{chance}）。",
     },
     "seq2seq.curve.far.both_hold": {
-        "en": "Even past the training lengths both hold: at length {length}, attention gets "
+        "en": "Even past the training lengths both GRUs hold: at length {length}, attention gets "
         "{attention} of the letters right and the fixed context {fixed}.",
-        "zh": "即使超出训练长度，两者都撑得住：在长度 {length}，注意力的字母正确率是 "
+        "zh": "即使超出训练长度，两个 GRU 都撑得住：在长度 {length}，注意力的字母正确率是 "
         "{attention}，固定上下文是 {fixed}。",
     },
     "seq2seq.curve.table": {"en": "Every length, in numbers", "zh": "每个长度的具体数字"},

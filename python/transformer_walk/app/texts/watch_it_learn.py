@@ -129,7 +129,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Words outside the model's {words}-word vocabulary are left out: {unknown}.",
         "zh": "模型的词表只有 {words} 个词，表外的词被略去：{unknown}。",
     },
-    "watch_it_learn.watch.cut": {
+    "watch_it_learn.watch.cut.en": {
+        "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
+        "token), so it reads your first {limit} words; {dropped} more are left out.",
+        "zh": "模型最多只有 $n \\le {limit}$ 个位置，每个 token 占一个（这里一个词就是一个 "
+        "token），所以只读你的前 {limit} 个词，其余 {dropped} 个被略去。",
+    },
+    "watch_it_learn.watch.cut.zh": {
         "en": "The model has $n \\le {limit}$ positions, one per token (here one word is one "
         "token; a Chinese token is a whole word such as 旁边的), so it reads your first {limit} "
         "words; {dropped} more are left out.",
@@ -341,6 +347,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{name} (uniform: {chance}).",
         "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力有 {weight} 落在 {name} 上"
         "（均匀水平：{chance}）。",
+    },
+    "watch_it_learn.claim.wrong_possessive": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}).",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。",
+    },
+    "watch_it_learn.claim.wrong_possessive_names": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "on such a sentence: every sentence of its task has exactly one name, and here {query} "
+        "sees {count}: {names}. Nothing taught it which of them a possessive follows.",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过：任务里的每个句子"
+        "都只有一个人名，而这里 {query} 能看到 {count} 个：{names}。没有任何训练告诉过它，"
+        "物主代词该跟哪一个名字一致。",
+    },
+    "watch_it_learn.claim.wrong_possessive_place": {
+        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "on such a sentence: in every sentence of its task the name comes first (after at most "
+        "an opening such as “today” or “at home”) and a verb follows it; here the name {name} "
+        "stands elsewhere.",
+        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
+        "而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过：任务里的每个句子"
+        "都以人名开头（前面最多有“今天”“在家里”这样的开头语），人名后面紧跟一个动词；这里的"
+        "人名 {name} 不在这个位置上。",
     },
     "watch_it_learn.claim.only_female": {
         "en": "{head} looks almost only at female names: {female} of the query's attention on a "

@@ -12,6 +12,12 @@ import numpy as np
 
 from transformer_walk.topics.claims import Claim, claim
 from transformer_walk.topics.learning.name_head import LOOKS_AT_NAME
+from transformer_walk.topics.learning.pronouns import (
+    PronounTask,
+    Sentence,
+    name_in_place,
+    names_seen,
+)
 
 #: Switching heads off "brings the loss back" when it reaches at least this share of the loss
 #: of guessing between the two possessives (ln 2): the model then knows no better than a coin.
@@ -29,6 +35,17 @@ def share(value: float) -> str:
 
 def loss(value: float) -> str:
     return f"{value:.3f}"
+
+
+def probability(value: float) -> str:
+    """ "99.6%": one decimal, except that a probability short of 1 never reads "100.0%" (it is
+    ">99.9%") and one above 0 never reads "0.0%" ("<0.1%")."""
+    text = f"{value:.1%}"
+    if text == "100.0%" and value < 1:
+        return ">99.9%"
+    if text == "0.0%" and value > 0:
+        return "<0.1%"
+    return text
 
 
 def _found(
@@ -528,3 +545,92 @@ def flat_start_claim(step: int, row: np.ndarray, std: float) -> Claim | None:
     if not _flat(step, row):
         return None
     return Claim("watch_it_learn.claim.flat_start", _flat_fields(row, std))
+
+
+#: The wrong-possessive messages: the sentence is shaped like the task's, it holds more than one
+#: name (then the name cannot be where the task puts it either: no opening holds a name), or its
+#: one name stands where no sentence of the task puts it.
+WRONG = {
+    "shaped": "watch_it_learn.claim.wrong_possessive",
+    "names": "watch_it_learn.claim.wrong_possessive_names",
+    "place": "watch_it_learn.claim.wrong_possessive_place",
+}
+
+
+def _token(sentence: Sentence, position: int) -> str:
+    return f"{position + 1} · {sentence.tokens[position]}"
+
+
+def _wrong_fields(
+    task: PronounTask, sentence: Sentence, p_his: float, p_her: float
+) -> tuple[str, dict[str, object]] | None:
+    words = task.words
+    written = sentence.tokens[sentence.possessive_position]
+    if p_his == p_her or written not in (words.his, words.her):
+        return None
+    preferred = words.his if p_his > p_her else words.her
+    if preferred == written:
+        return None
+    probs = {words.his: p_his, words.her: p_her}
+    fields: dict[str, object] = {
+        "query": _token(sentence, sentence.query_position),
+        "preferred": preferred,
+        "p_preferred": probability(probs[preferred]),
+        "written": written,
+        "p_written": probability(probs[written]),
+    }
+    names = names_seen(task, sentence)
+    if len(names) > 1:
+        labels = tuple(_token(sentence, i) for i in names)
+        return WRONG["names"], fields | {"count": len(names), "names": labels}
+    if not name_in_place(task, sentence):
+        return WRONG["place"], fields | {"name": _token(sentence, sentence.name_position)}
+    return WRONG["shaped"], fields
+
+
+def _wrong_holds(
+    said: Claim, task: PronounTask, sentence: Sentence, p_his: float, p_her: float
+) -> bool:
+    words, tokens = task.words, sentence.tokens
+    fields = dict(said.fields)
+    written = tokens[sentence.possessive_position]
+    seen = [
+        i
+        for i, word in enumerate(tokens[: sentence.query_position + 1])
+        if word in words.male or word in words.female
+    ]
+    if said.message == WRONG["names"]:
+        shape = len(seen) >= 2 and fields.get("names") == tuple(
+            f"{i + 1} · {tokens[i]}" for i in seen
+        )
+    else:  # one name: before it nothing or an opening, after it a verb at or before the query
+        at = sentence.name_position
+        placed = (
+            tokens[:at] in words.openings
+            and at < sentence.query_position
+            and tokens[at + 1] in words.verbs
+        )
+        shape = seen == [at] and (placed == (said.message == WRONG["shaped"]))
+    bigger = p_his if fields.get("preferred") == words.his else p_her
+    smaller = p_her if fields.get("preferred") == words.his else p_his
+    return (
+        said.message in WRONG.values()
+        and shape
+        and bigger > smaller
+        and fields.get("written") == written != fields.get("preferred")
+        and _wrong_fields(task, sentence, p_his, p_her) == (said.message, fields)
+    )
+
+
+@claim(_wrong_holds)
+def wrong_possessive_claim(
+    task: PronounTask, sentence: Sentence, p_his: float, p_her: float
+) -> Claim | None:
+    """The model, at the sentence's query, gives the possessive the sentence does not have more
+    probability than the one it has (``p_his``, ``p_her``): which it prefers and with what
+    probability, which the sentence has; and, when the query sees more than one name or the
+    name is not where the task's sentences put it (``name_in_place``), that the task never
+    trained on such a sentence. None when the model prefers the sentence's own possessive or
+    gives both the same."""
+    found = _wrong_fields(task, sentence, p_his, p_her)
+    return None if found is None else Claim(*found)

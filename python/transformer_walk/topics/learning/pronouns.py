@@ -236,6 +236,25 @@ def _find_sentence(task: PronounTask, tokens: list[str]) -> Sentence | None:
     return None
 
 
+def names_seen(task: PronounTask, sentence: Sentence) -> tuple[int, ...]:
+    """The positions of the task's names the query sees (its own and those before it). Every
+    sentence the task makes has exactly one."""
+    names = set(task.words.male) | set(task.words.female)
+    return tuple(i for i in range(sentence.query_position + 1) if sentence.tokens[i] in names)
+
+
+def name_in_place(task: PronounTask, sentence: Sentence) -> bool:
+    """Whether the name stands where the task's sentences put it: after one of its openings
+    (none, "today", "at home", …) and just before a verb, which is the query or comes before
+    it."""
+    tokens, at = sentence.tokens, sentence.name_position
+    return (
+        tokens[:at] in task.words.openings
+        and at + 1 <= sentence.query_position
+        and tokens[at + 1] in task.words.verbs
+    )
+
+
 def language_of(text: str) -> str | None:
     """The task language ``text`` is written in: "zh" when it holds a Chinese character, "en"
     when the English task finds a name and a possessive in it, else None."""
