@@ -503,6 +503,26 @@ def small_shapes(min_dims: int = 0, max_dims: int = 3) -> st.SearchStrategy[tupl
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=0, max_side=4)
 
 
+def draw_attention_options(draw: st.DrawFn, scores: tuple[int, ...]) -> dict[str, Any]:
+    """Keyword arguments of an attention call whose scores have shape ``scores``: causal or not,
+    now and then a bool or float mask broadcast to them (any layout, -inf and NaN among its
+    values), and now and then a scale."""
+    kwargs: dict[str, Any] = {"causal": draw(st.booleans())}
+    kind = draw(st.sampled_from(["none", "bool", "float"]))
+    if kind != "none":
+        ndim = draw(st.integers(0, len(scores)))
+        mask_shape = tuple(draw(st.sampled_from([s, 1])) for s in scores[len(scores) - ndim :])
+        mask_dtype = bool if kind == "bool" else draw(st.sampled_from(["f2", "f4", "f8"]))
+        mask_values = st.sampled_from([*GRID, -INF, NAN]) if kind == "float" else None
+        kwargs["mask"] = relayout(
+            draw(hnp.arrays(mask_dtype, mask_shape, elements=mask_values)), draw(layouts)
+        )
+    scale = draw(st.sampled_from([None, None, 0.5, 2.0, 0.0, -1.0]))
+    if scale is not None:
+        kwargs["scale"] = scale
+    return kwargs
+
+
 @st.composite
 def valid_calls(draw: st.DrawFn) -> Call:
     """A call of any public function with valid or invalid shapes and arguments: shapes with
@@ -559,19 +579,7 @@ def valid_calls(draw: st.DrawFn) -> Call:
         if fn != "attention_weights":
             args += (arr((*lead, m, d_v)),)
         scores = (*lead, n, m)
-        kwargs = {"causal": draw(st.booleans())}
-        kind = draw(st.sampled_from(["none", "bool", "float"]))
-        if kind != "none":
-            ndim = draw(st.integers(0, len(scores)))
-            mask_shape = tuple(draw(st.sampled_from([s, 1])) for s in scores[len(scores) - ndim :])
-            mask_dtype = bool if kind == "bool" else draw(st.sampled_from(["f2", "f4", "f8"]))
-            mask_values = st.sampled_from([*GRID, -INF, NAN]) if kind == "float" else None
-            kwargs["mask"] = relayout(
-                draw(hnp.arrays(mask_dtype, mask_shape, elements=mask_values)), draw(layouts)
-            )
-        scale = draw(st.sampled_from([None, None, 0.5, 2.0, 0.0, -1.0]))
-        if scale is not None:
-            kwargs["scale"] = scale
+        kwargs = draw_attention_options(draw, scores)
     elif fn == "linear":
         lead = draw(small_shapes(0, 2))
         d_in, d_out = draw(st.integers(0, 5)), draw(st.integers(0, 5))
@@ -686,19 +694,7 @@ def training_calls(draw: st.DrawFn) -> Call:
             arr(like((*q_lead, n, d_v))),
         )
         scores = (*q_lead, n, m)
-        kwargs = {"causal": draw(st.booleans())}
-        kind = draw(st.sampled_from(["none", "bool", "float"]))
-        if kind != "none":
-            ndim = draw(st.integers(0, len(scores)))
-            mask_shape = tuple(draw(st.sampled_from([s, 1])) for s in scores[len(scores) - ndim :])
-            mask_dtype = bool if kind == "bool" else draw(st.sampled_from(["f2", "f4", "f8"]))
-            mask_values = st.sampled_from([*GRID, -INF, NAN]) if kind == "float" else None
-            kwargs["mask"] = relayout(
-                draw(hnp.arrays(mask_dtype, mask_shape, elements=mask_values)), draw(layouts)
-            )
-        scale = draw(st.sampled_from([None, None, 0.5, 2.0, 0.0, -1.0]))
-        if scale is not None:
-            kwargs["scale"] = scale
+        kwargs = draw_attention_options(draw, scores)
     elif fn == "cross_entropy":
         rows, classes = draw(st.integers(0, 5)), draw(st.integers(0, 5))
         ignore = draw(st.sampled_from([None, -100, 0, 2, -1]))
