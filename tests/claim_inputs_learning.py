@@ -121,20 +121,32 @@ def single_offs(text: str) -> Iterator[tuple[Any, ...]]:
     yield (essential, GUESS_LOSS)
 
 
-def sentence_rows(text: str) -> Iterator[tuple[Any, ...]]:
-    """(head, query, name, weight, chance) for every head, at the first and last checkpoint, in
-    each language whose task reads a sentence in ``text``."""
+def sentence_readings(text: str) -> Iterator[tuple[Any, str, str, list[Any]]]:
+    """(sentence, query, name, readings) in each language whose task reads a sentence in
+    ``text``: the query and the name as "position · token", the readings at the first and the
+    last checkpoint."""
     for language in LANGUAGES:
         task = PronounTask(language)
         sentence = parse(task, text).sentence
         if sentence is None:
             continue
         s = trained(language)
-        query = f"{sentence.query_position + 1} · {sentence.tokens[sentence.query_position]}"
-        name = f"{sentence.name_position + 1} · {sentence.tokens[sentence.name_position]}"
+        tokens = sentence.tokens
+        query = f"{sentence.query_position + 1} · {tokens[sentence.query_position]}"
+        name = f"{sentence.name_position + 1} · {tokens[sentence.name_position]}"
+        readings = [
+            read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+            for step in (s.steps[0], s.steps[-1])
+        ]
+        yield sentence, query, name, readings
+
+
+def sentence_rows(text: str) -> Iterator[tuple[Any, ...]]:
+    """(head, query, name, weight, chance) for every head, at the first and last checkpoint, in
+    each language whose task reads a sentence in ``text``."""
+    for sentence, query, name, readings in sentence_readings(text):
         chance = 1.0 / (sentence.query_position + 1)
-        for step in (s.steps[0], s.steps[-1]):
-            reading = read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+        for reading in readings:
             for (layer, head), _ in np.ndenumerate(reading.weights[..., 0]):
                 weight = float(reading.weights[layer, head, sentence.name_position])
                 yield (head_label(layer, head), query, name, weight, chance)
@@ -144,17 +156,9 @@ def sentence_heads(text: str) -> Iterator[tuple[Any, ...]]:
     """(every head's weight from the query on the name [layers, h], query, name, keys the query
     sees) at the first checkpoint (no head looks at the name yet) and the last, in each language
     whose task reads a sentence in ``text``; and the last with the weight spread evenly (none)."""
-    for language in LANGUAGES:
-        task = PronounTask(language)
-        sentence = parse(task, text).sentence
-        if sentence is None:
-            continue
-        s = trained(language)
-        query = f"{sentence.query_position + 1} · {sentence.tokens[sentence.query_position]}"
-        name = f"{sentence.name_position + 1} · {sentence.tokens[sentence.name_position]}"
+    for sentence, query, name, readings in sentence_readings(text):
         visible = sentence.query_position + 1
-        for step in (s.steps[0], s.steps[-1]):
-            reading = read_sentence(s.checkpoints[step], s.settings.config, task, sentence, "rust")
+        for reading in readings:
             weights = reading.weights[..., sentence.name_position]  # [L, h, n] → [L, h]
             yield (weights, query, name, visible)
         yield (np.full_like(weights, 1.0 / visible), query, name, visible)
