@@ -219,47 +219,25 @@ pub struct NormRowsBack<'a, T> {
     pub d: usize,
 }
 
-/// Lanes of the partial sums in `norm_backward_body`: one AVX-512 register of float32.
-const NORM_LANES: usize = 16;
-
-/// (Σ f(a_i, b_i, c_i).0, Σ f(a_i, b_i, c_i).1), each in `NORM_LANES` partial sums added pairwise
-/// at the end: independent lanes that the compiler keeps in SIMD registers (a single running sum
-/// is a serial chain it may not reorder), both sums in one pass over the row.
+/// Σ a_i · b_i in `sum_map`'s eight independent partial sums (which the compiler keeps in SIMD
+/// registers; a single running sum is a serial chain it may not reorder).
 #[inline(always)]
-fn lane_sums<T: Real>(a: &[T], b: &[T], c: &[T], f: impl Fn(T, T, T) -> (T, T)) -> (T, T) {
-    const L: usize = NORM_LANES;
-    let (mut acc0, mut acc1) = ([T::zero(); L], [T::zero(); L]);
-    let (mut a_s, mut b_s, mut c_s) = (a.chunks_exact(L), b.chunks_exact(L), c.chunks_exact(L));
-    for ((ac, bc), cc) in (&mut a_s).zip(&mut b_s).zip(&mut c_s) {
-        let ac: &[T; L] = ac.try_into().expect("chunks_exact yields L elements");
-        let bc: &[T; L] = bc.try_into().expect("chunks_exact yields L elements");
-        let cc: &[T; L] = cc.try_into().expect("chunks_exact yields L elements");
+fn dot_lanes<T: Real>(a: &[T], b: &[T]) -> T {
+    const L: usize = 8;
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let mut acc = [T::zero(); L];
+    let main = len - len % L;
+    for (ac, bc) in a[..main].chunks_exact(L).zip(b[..main].chunks_exact(L)) {
         for l in 0..L {
-            let (u, v) = f(ac[l], bc[l], cc[l]);
-            acc0[l] = acc0[l] + u;
-            acc1[l] = acc1[l] + v;
+            acc[l] = acc[l] + ac[l] * bc[l];
         }
     }
-    let mut width = L / 2;
-    while width > 0 {
-        for l in 0..width {
-            acc0[l] = acc0[l] + acc0[l + width];
-            acc1[l] = acc1[l] + acc1[l + width];
-        }
-        width /= 2;
+    let mut sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (&x, &y) in a[main..].iter().zip(&b[main..]) {
+        sum = sum + x * y;
     }
-    let (mut s0, mut s1) = (acc0[0], acc1[0]);
-    let tail = a_s
-        .remainder()
-        .iter()
-        .zip(b_s.remainder())
-        .zip(c_s.remainder());
-    for ((&x, &y), &z) in tail {
-        let (u, v) = f(x, y, z);
-        s0 = s0 + u;
-        s1 = s1 + v;
-    }
-    (s0, s1)
+    sum
 }
 
 /// The rows of one part: grad_x written, Σ grad_y · x̂ and Σ grad_y added to `acc_gamma` and
@@ -279,6 +257,8 @@ fn norm_backward_body<T: Real>(
 
 /// `norm_backward_body` with the forward's sums given: `centred(x, c, square)` is
 /// Σ (x − c)² or Σ (x − c), as `sum_map` adds them (linalg::norm's AVX2 copy gives its bits).
+/// Each pass over a row is an elementwise loop or a single sum (`dot_lanes`), the shapes the
+/// compiler vectorises; x̂ and g = grad_y · γ are kept in two rows of scratch between them.
 #[inline(always)]
 fn norm_backward_with<T: Real>(
     rows: &NormRowsBack<T>,
@@ -296,6 +276,9 @@ fn norm_backward_with<T: Real>(
     } = *rows;
     let inv_d = T::one() / T::from_f64_lossy(d as f64);
     let (gamma, acc_gamma, acc_beta) = (&gamma[..d], &mut acc_gamma[..d], &mut acc_beta[..d]);
+    // x̂ and g of the current row, [2, d].
+    let mut row = vec![T::zero(); 2 * d];
+    let (xhat, g) = row.split_at_mut(d);
     let rows = x
         .chunks_exact(d)
         .zip(grad_y.chunks_exact(d))
@@ -305,26 +288,23 @@ fn norm_backward_with<T: Real>(
         let mean = centred(xr, T::zero(), false) * inv_d;
         let var = centred(xr, mean, true) * inv_d;
         let rstd = T::one() / (var + eps).sqrt();
-        // g = grad_y · γ; Σ g and Σ g · x̂.
-        let (sum_g, sum_gx) = lane_sums(gyr, gamma, xr, |gy, g, v| {
-            let gg = gy * g;
-            (gg, gg * ((v - mean) * rstd))
-        });
-        let (a, b) = (sum_g * inv_d, sum_gx * inv_d);
-        let cols = xr
-            .iter()
-            .zip(gyr)
-            .zip(gamma)
-            .zip(gxr.iter_mut())
-            .zip(acc_gamma.iter_mut().zip(acc_beta.iter_mut()));
-        for ((((&v, &gy), &g), gx), (ag, ab)) in cols {
-            let xhat = (v - mean) * rstd;
-            *gx = rstd * (gy * g - a - xhat * b);
-            *ag = *ag + gy * xhat;
-            *ab = *ab + gy;
+        // Every slice exactly d long, so the indexed loops below need no bounds checks.
+        let (xr, gyr, gxr) = (&xr[..d], &gyr[..d], &mut gxr[..d]);
+        let (xhat, g) = (&mut xhat[..d], &mut g[..d]);
+        for j in 0..d {
+            xhat[j] = (xr[j] - mean) * rstd;
+            g[j] = gyr[j] * gamma[j];
+        }
+        let a = sum_map(g, |v| v) * inv_d; // mean(g)
+        let b = dot_lanes(g, xhat) * inv_d; // mean(g · x̂)
+        for j in 0..d {
+            gxr[j] = rstd * (g[j] - a - xhat[j] * b);
+            acc_gamma[j] = acc_gamma[j] + gyr[j] * xhat[j];
+            acc_beta[j] = acc_beta[j] + gyr[j];
         }
     }
 }
+
 /// `layer_norm_backward`'s rows for each element type: float32 through a copy of
 /// `norm_backward_body` compiled for the CPU's `simd::Level`, others through the plain one.
 pub trait NormBackward: Real {
