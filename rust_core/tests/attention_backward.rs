@@ -2,10 +2,8 @@
 //! that reference against central finite differences of the forward.
 
 use rust_core::kernels::attention::{check_shapes, Dims, Mask, MaskLayout, MaskValues, Options};
-use rust_core::kernels::attention_backward::attention_backward;
-use rust_core::linalg::small::SmallProduct;
+use rust_core::kernels::attention_backward::{attention_backward, AttentionGrad};
 use rust_core::runtime::threads;
-use rust_core::simd::exp::ExpSum;
 
 mod support;
 use support::lcg;
@@ -202,7 +200,7 @@ fn reference_backward(c: &Case) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
 
 /// The kernel in T on the case's inputs, with `threads` threads (in the pool, as the binding runs
 /// big calls), returned in float64.
-fn kernel<T: ExpSum + SmallProduct>(c: &Case, threads: i64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+fn kernel<T: AttentionGrad>(c: &Case, threads: i64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let dims = c.dims();
     let conv = |x: &[f64]| x.iter().map(|&v| T::from_f64_lossy(v)).collect::<Vec<T>>();
     let (q, k, v, d_o) = (conv(&c.q), conv(&c.k), conv(&c.v), conv(&c.grad_out));

@@ -31,6 +31,8 @@ use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::exp::ExpSum;
+use crate::simd::{self, Level, Supported};
+use std::sync::OnceLock;
 
 /// Query rows per block.
 const BLOCK_Q: usize = 128;
@@ -61,7 +63,7 @@ pub fn attention_backward_work(dims: &Dims) -> usize {
 /// (v's). q, k and v lie in their slices as `dims`' layouts say; grad_out is [batch, n, d_v] in C
 /// order. Every element of the three results is written.
 #[allow(clippy::too_many_arguments)]
-pub fn attention_backward<T: ExpSum + SmallProduct>(
+pub fn attention_backward<T: AttentionGrad>(
     q: &[T],
     k: &[T],
     v: &[T],
@@ -85,43 +87,127 @@ pub fn attention_backward<T: ExpSum + SmallProduct>(
     debug_assert_eq!(grad_q.len(), dims.batch * n * d_k);
     debug_assert_eq!(grad_k.len(), units * m * d_k);
     debug_assert_eq!(grad_v.len(), units * m * d_v);
-    let (q_len, k_len, v_len) = (group * n * d_k, m * d_k, m * d_v);
     let (gq, gk, gv) = (
         Disjoint::new(grad_q),
         Disjoint::new(grad_k),
         Disjoint::new(grad_v),
     );
+    let task = Units {
+        q,
+        k,
+        v,
+        grad_out,
+        dims,
+        opt,
+        grad_q: &gq,
+        grad_k: &gk,
+        grad_v: &gv,
+    };
     // Runs of consecutive units, a few a thread, each with one set of buffers: a small head
     // (the learner's 32 × 32 scores) takes about as long as allocating its buffers afresh.
     let work = attention_backward_work(dims);
     let parts = units.min(PARTS_PER_THREAD * split_threads(work));
     for_each_part(parts, work, &|p| {
-        let mut scratch = Scratch::new(dims);
-        for u in units * p / parts..units * (p + 1) / parts {
-            // SAFETY: unit u alone writes query heads u·g … u·g + g − 1 of grad_q and key/value
-            // head u of grad_k and grad_v, and part p alone runs unit u.
-            let (gq_u, gk_u, gv_u) = unsafe {
-                (
-                    gq.part(u * q_len, q_len),
-                    gk.part(u * k_len, k_len),
-                    gv.part(u * v_len, v_len),
-                )
-            };
-            unit(
-                q,
-                k,
-                v,
-                grad_out,
-                dims,
-                opt,
-                u,
-                gq_u,
-                gk_u,
-                gv_u,
-                &mut scratch,
-            );
-        }
+        T::backward_units(&task, units * p / parts, units * (p + 1) / parts)
     });
+}
+
+/// Everything a run of units reads, and the three results they write at disjoint places.
+pub struct Units<'a, 'b, T> {
+    q: &'a [T],
+    k: &'a [T],
+    v: &'a [T],
+    grad_out: &'a [T],
+    dims: &'a Dims,
+    opt: &'a Options<'a, T>,
+    grad_q: &'b Disjoint<'a, T>,
+    grad_k: &'b Disjoint<'a, T>,
+    grad_v: &'b Disjoint<'a, T>,
+}
+
+/// Units `lo .. hi` with one set of buffers. Inlined into each `simd::Level`'s copy, so that the
+/// glue around the products (the row statistics, P and dS) compiles to that level's registers.
+#[inline(always)]
+fn run_units<T: ExpSum + SmallProduct>(task: &Units<T>, lo: usize, hi: usize) {
+    let Dims {
+        n,
+        m,
+        d_k,
+        d_v,
+        group,
+        ..
+    } = *task.dims;
+    let (q_len, k_len, v_len) = (group * n * d_k, m * d_k, m * d_v);
+    let mut scratch = Scratch::new(task.dims);
+    for u in lo..hi {
+        // SAFETY: unit u alone writes query heads u·g … u·g + g − 1 of grad_q and key/value
+        // head u of grad_k and grad_v, and only the run that holds u runs it.
+        let (gq_u, gk_u, gv_u) = unsafe {
+            (
+                task.grad_q.part(u * q_len, q_len),
+                task.grad_k.part(u * k_len, k_len),
+                task.grad_v.part(u * v_len, v_len),
+            )
+        };
+        unit(
+            task.q,
+            task.k,
+            task.v,
+            task.grad_out,
+            task.dims,
+            task.opt,
+            u,
+            gq_u,
+            gk_u,
+            gv_u,
+            &mut scratch,
+        );
+    }
+}
+
+/// `attention_backward`'s runs of units for each element type: float32 through a copy of
+/// `run_units` compiled for the CPU's `simd::Level`, float64 through the plain one.
+pub trait AttentionGrad: ExpSum + SmallProduct {
+    fn backward_units(task: &Units<Self>, lo: usize, hi: usize) {
+        run_units(task, lo, hi)
+    }
+}
+
+impl AttentionGrad for f64 {}
+
+impl AttentionGrad for f32 {
+    fn backward_units(task: &Units<f32>, lo: usize, hi: usize) {
+        static CHOSEN: OnceLock<UnitsBody> = OnceLock::new();
+        simd::pick(&CHOSEN, units_variant)(task, lo, hi)
+    }
+}
+
+type UnitsBody = fn(&Units<f32>, usize, usize);
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn run_units_avx512(task: &Units<f32>, lo: usize, hi: usize) {
+    run_units(task, lo, hi)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_units_avx2(task: &Units<f32>, lo: usize, hi: usize) {
+    run_units(task, lo, hi)
+}
+
+/// The float32 runs for a level this CPU supports.
+fn units_variant(cpu: Supported) -> UnitsBody {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F (with AVX2 and FMA), the features this copy was
+        // compiled for.
+        Level::Avx512 => |t, lo, hi| unsafe { run_units_avx512(t, lo, hi) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2 and FMA, the features this copy was compiled for.
+        Level::Avx2Fma => |t, lo, hi| unsafe { run_units_avx2(t, lo, hi) },
+        _ => run_units::<f32>,
+    }
 }
 
 /// Parts a thread of `attention_backward` (runs of whole units), so that a thread slowed by
@@ -193,8 +279,13 @@ impl<T: Real> Scratch<T> {
 }
 
 /// The largest key index whose key or value row holds a NaN or ±inf, for key/value head `kv`.
+#[inline(always)]
 fn last_non_finite_key<T: Real>(k: &[T], v: &[T], dims: &Dims, kv: usize) -> Option<usize> {
     let b = kv * dims.group; // a query head that reads it
+                             // The common case, every key and value finite, in one pass over the head's rows.
+    if dims.keys(k, b, 0, dims.m).all_finite() && dims.values(v, b, 0, dims.m).all_finite() {
+        return None;
+    }
     (0..dims.m)
         .rev()
         .find(|&j| !dims.keys(k, b, j, 1).all_finite() || !dims.values(v, b, j, 1).all_finite())
@@ -202,6 +293,7 @@ fn last_non_finite_key<T: Real>(k: &[T], v: &[T], dims: &Dims, kv: usize) -> Opt
 
 /// Task `u`: key/value head u and the g query heads that read it.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn unit<T: ExpSum + SmallProduct>(
     q: &[T],
     k: &[T],
@@ -257,6 +349,7 @@ struct Block {
 /// Both passes over one block: its rows of grad_q (`gq`, [rows, d_k]) are written, and its
 /// contributions added to its head's `grad_k` [m, d_k] and `grad_v` [m, d_v].
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn block_backward<T: ExpSum + SmallProduct>(
     q: &[T],
     k: &[T],
@@ -490,6 +583,7 @@ fn block_backward<T: ExpSum + SmallProduct>(
 }
 
 /// The tile S = Q_blk K_tileᵀ · scale (+ mask, causal) of keys j0 … j0 + cols − 1 into `s`.
+#[inline(always)]
 fn scores<T: SmallProduct>(
     q_blk: Mat<T>,
     k: &[T],
@@ -509,6 +603,7 @@ fn scores<T: SmallProduct>(
 
 /// Σ a_i · b_i, each product rounded in T and summed in float64 in 8 partial sums (a single
 /// running sum is a serial chain the compiler may not reorder).
+#[inline(always)]
 fn dot_f64<T: Real>(a: &[T], b: &[T]) -> f64 {
     const L: usize = 8;
     let mut acc = [0.0f64; L];
@@ -523,4 +618,76 @@ fn dot_f64<T: Real>(a: &[T], b: &[T]) -> f64 {
         sum += (x * y).to_f64().unwrap_or(f64::NAN);
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::attention::check_shapes;
+    use crate::test_support::lcg;
+
+    /// Every level's float32 runs of units give the plain copy's bits: the lanes compile to
+    /// other registers, every sum keeps its order.
+    #[test]
+    fn every_simd_variant_of_the_backward_units_matches_the_plain_one() {
+        // (q's shape, k's and v's shape, causal): one tile, several tiles, grouped heads.
+        let cases: [(&[usize], &[usize], bool); 3] = [
+            (&[6, 37, 16], &[6, 37, 16], true),
+            (&[2, 5, 8], &[2, 150, 8], false),
+            (&[4, 130, 4], &[2, 130, 4], true),
+        ];
+        for (q_shape, kv_shape, causal) in cases {
+            let dims = check_shapes(q_shape, kv_shape, Some(kv_shape)).unwrap();
+            let f32s = |seed: u64, len: usize| -> Vec<f32> {
+                lcg(seed, len).iter().map(|&v| (2.0 * v) as f32).collect()
+            };
+            let len = |s: &[usize]| s.iter().product::<usize>();
+            let (q, k, v) = (
+                f32s(1, len(q_shape)),
+                f32s(2, len(kv_shape)),
+                f32s(3, len(kv_shape)),
+            );
+            let grad_out = f32s(4, len(q_shape));
+            let opt = Options {
+                mask: None,
+                causal,
+                scale: 0.25,
+            };
+            let units = dims.batch / dims.group;
+            let run = |body: UnitsBody| {
+                let mut out = (
+                    vec![0.0f32; q.len()],
+                    vec![0.0f32; k.len()],
+                    vec![0.0f32; v.len()],
+                );
+                let (gq, gk, gv) = (
+                    Disjoint::new(&mut out.0),
+                    Disjoint::new(&mut out.1),
+                    Disjoint::new(&mut out.2),
+                );
+                let task = Units {
+                    q: &q,
+                    k: &k,
+                    v: &v,
+                    grad_out: &grad_out,
+                    dims: &dims,
+                    opt: &opt,
+                    grad_q: &gq,
+                    grad_k: &gk,
+                    grad_v: &gv,
+                };
+                body(&task, 0, units);
+                out
+            };
+            let want = run(run_units::<f32>);
+            for cpu in Supported::all() {
+                assert_eq!(
+                    run(units_variant(cpu)),
+                    want,
+                    "{:?}, q {q_shape:?}",
+                    cpu.level()
+                );
+            }
+        }
+    }
 }

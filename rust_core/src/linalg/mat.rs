@@ -83,6 +83,7 @@ impl<'a, T> Mat<'a, T> {
 
 impl<T: Real> Mat<'_, T> {
     /// Whether every element is finite (no NaN, no ±inf).
+    #[inline]
     pub fn all_finite(&self) -> bool {
         (0..self.rows).all(|r| {
             let start = r * self.stride;
@@ -94,6 +95,7 @@ impl<T: Real> Mat<'_, T> {
 /// Whether every element of `x` is finite. 0 · x is 0 for a finite x and NaN for NaN or ±inf, so
 /// each of 8 lanes sums those products and stays 0 unless it met one: a loop without branches
 /// that compiles to SIMD, where an early-exit test of each element ran one element at a time.
+#[inline]
 pub fn all_finite<T: Real>(x: &[T]) -> bool {
     const L: usize = 8;
     let mut acc = [T::zero(); L];

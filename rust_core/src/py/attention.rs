@@ -317,7 +317,7 @@ pub fn attention_backward<'py>(
     }
 }
 
-fn attention_backward_typed<'py, T: ExpSum + SmallProduct + Element>(
+fn attention_backward_typed<'py, T: attn_bwd::AttentionGrad + Element>(
     py: Python<'py>,
     args: &AttentionArgs<'py>,
     grad_out: &Bound<'py, PyUntypedArray>,
