@@ -95,14 +95,16 @@ def forward(
             scale = np.asarray(head_mask[layer], dtype=per_head.dtype)
             per_head = per_head * scale[:, None, None]  # [h] → [h, 1, 1], over B, n, d_k
         heads = merge_heads(per_head)  # [B, h, n, d_k] → [B, n, d]
-        mid = x + backend.linear(heads, params[p + "attn.w_o"], params[p + "attn.b_o"])
+        mid = backend.linear(heads, params[p + "attn.w_o"], params[p + "attn.b_o"])
+        mid += x  # the residual, added in place of a fresh buffer
         block = BlockTape(x=x, a=a, q=q, k=k, v=v, heads=heads, mid=mid, w_qkv=w_qkv)
         x = mid
         if config.ffn:
             block.f = backend.layer_norm(mid, params[p + "ln_2.gamma"], params[p + "ln_2.beta"])
             block.u = backend.linear(block.f, params[p + "ffn.w_1"], params[p + "ffn.b_1"])
             block.g = backend.gelu(block.u)
-            x = mid + backend.linear(block.g, params[p + "ffn.w_2"], params[p + "ffn.b_2"])
+            x = backend.linear(block.g, params[p + "ffn.w_2"], params[p + "ffn.b_2"])
+            x += mid
         tape.blocks.append(block)
     tape.last = x
     tape.final = backend.layer_norm(x, params["ln_f.gamma"], params["ln_f.beta"])
@@ -181,7 +183,9 @@ def _block_backward(
         grad_g = _linear_back(backend, params, grads, block.g, p + "ffn.w_2", p + "ffn.b_2", gx)
         grad_u = backend.gelu_backward(block.u, grad_g)
         grad_f = _linear_back(backend, params, grads, block.f, p + "ffn.w_1", p + "ffn.b_1", grad_u)
-        gx = gx + _norm_back(backend, params, grads, block.mid, p + "ln_2", grad_f)  # the residual
+        grad_mid = _norm_back(backend, params, grads, block.mid, p + "ln_2", grad_f)
+        grad_mid += gx  # the residual's share
+        gx = grad_mid
     grad_heads = _linear_back(
         backend, params, grads, block.heads, p + "attn.w_o", p + "attn.b_o", gx
     )
@@ -198,7 +202,9 @@ def _block_backward(
     for i, w in enumerate("qkv"):
         grads[f"{p}attn.w_{w}"] = grad_w[i * d : (i + 1) * d]
         grads[f"{p}attn.b_{w}"] = grad_b[i * d : (i + 1) * d]
-    return gx + _norm_back(backend, params, grads, block.x, p + "ln_1", grad_a)
+    grad_x = _norm_back(backend, params, grads, block.x, p + "ln_1", grad_a)
+    grad_x += gx  # the residual's share
+    return grad_x
 
 
 def _stacked_qkv(params: Params, p: str) -> tuple[np.ndarray, np.ndarray]:

@@ -39,6 +39,17 @@ def _copy(params: Params) -> Params:
     return {name: array.copy() for name, array in params.items()}
 
 
+def _flat(params: Params) -> tuple[np.ndarray, Params]:
+    """One float32 buffer holding a copy of every parameter, and each parameter as a view of
+    its slice, in ``params``' order, shaped as before: [Σ sizes] → each [shape]."""
+    flat = np.concatenate([array.reshape(-1) for array in params.values()]).astype(np.float32)
+    views, at = {}, 0
+    for name, array in params.items():
+        views[name] = flat[at : at + array.size].reshape(array.shape)  # [size] → [shape]
+        at += array.size
+    return flat, views
+
+
 def train(
     task: Task,
     config: LearnerConfig,
@@ -62,13 +73,16 @@ def train(
         raise ValueError(f"checkpoint_every must be at least 1, got {checkpoint_every!r}")
     kernels = get_backend(backend)
     vocab_size = task.vocab_size
-    params = (
+    start = (
         init_params(config, vocab_size, seed)
         if init is None
         else checked_params(init, config, vocab_size)
     )
-    exp_avg = {name: np.zeros_like(array) for name, array in params.items()}
-    exp_avg_sq = {name: np.zeros_like(array) for name, array in params.items()}
+    # Every parameter, its gradient and its two moments live in one flat buffer each, so that
+    # AdamW (elementwise, one weight decay for all) updates them all in one call.
+    flat, params = _flat(start)
+    grad_flat, grads_in_flat = _flat(start)
+    exp_avg, exp_avg_sq = np.zeros_like(flat), np.zeros_like(flat)
     result = TrainResult(params=params, losses=[])
     if checkpoint_every is not None:
         result.checkpoints[0] = _copy(params)
@@ -77,16 +91,17 @@ def train(
         logits, tape = forward(kernels, params, config, inputs)
         loss, grad_logits = kernels.cross_entropy(logits, targets.reshape(-1))  # [B, n] → [B·n]
         grads = backward(kernels, params, config, tape, grad_logits)
-        for name, array in params.items():
-            kernels.adamw_step(
-                array,
-                np.ascontiguousarray(grads[name], dtype=array.dtype),
-                exp_avg[name],
-                exp_avg_sq[name],
-                step=step,
-                lr=lr,
-                weight_decay=config.weight_decay,
-            )
+        for name, view in grads_in_flat.items():
+            view[...] = grads[name]
+        kernels.adamw_step(
+            flat,
+            grad_flat,
+            exp_avg,
+            exp_avg_sq,
+            step=step,
+            lr=lr,
+            weight_decay=config.weight_decay,
+        )
         result.losses.append(loss)
         if checkpoint_every is not None and (step % checkpoint_every == 0 or step == steps):
             result.checkpoints[step] = _copy(params)
