@@ -21,8 +21,13 @@ def test_every_goal_compares_equal_results():
         want, got = np.asarray(goal.numpy(*args)), np.asarray(goal.rust(*args))
         assert got.shape == want.shape and got.dtype == want.dtype, goal.name
         np.testing.assert_allclose(got, want, rtol=1e-3, atol=2e-4, err_msg=goal.name)
-    step = next(goal for goal in goals if goal.name.startswith("learner training step"))
+    from transformer_walk.bench import train_step
+
+    step = next(goal for goal in goals if goal.name.startswith("learner training"))
     assert step.target == 5.0 and "batch 32 × 32" in step.name  # the goal
+    # a call is a run of steps, as a training loop runs them: one loss per step
+    losses = step.rust(*step.make(np.random.default_rng(0)))
+    assert losses.shape == (train_step.RUN_STEPS,) and f"{train_step.RUN_STEPS} steps" in step.name
 
 
 def test_report_lists_every_row_with_its_verdict():

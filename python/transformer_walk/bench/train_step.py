@@ -104,6 +104,17 @@ def make_inputs(rng: np.random.Generator, sizes: Mapping[str, int], dtype: np.dt
     return task, init
 
 
+#: Steps of one call of ``run_losses``: the goal times training as the app runs it, step after
+#: step, where one step after a pause would also time waking threads and refilling caches.
+RUN_STEPS = 10
+
+
+def run_losses(backend_name: str, args: Any) -> np.ndarray:
+    """``RUN_STEPS`` training steps on ``backend_name`` from the case's weights: the losses."""
+    task, init = args
+    return np.asarray(train(task, CONFIG, steps=RUN_STEPS, backend=backend_name, init=init).losses)
+
+
 def step_loss(backend_name: str, args: Any) -> np.ndarray:
     """One training step on ``backend_name`` from the case's weights: its loss, as a [1] array."""
     task, init = args
