@@ -1,18 +1,15 @@
-"""The reversal Transformer and its step timings kept in a file, as ``topics.gru_store`` keeps the
-GRUs: a later process reads them back (milliseconds) instead of training again (seconds).
+"""The reversal Transformer and its step timings kept in a file through ``learning.store``: a
+later process reads them back (milliseconds) instead of training again (seconds).
 
 A file is named by ``key(config)``: a hash of the config, of the training code (the task, the
 timing probe and the learner's own modules) and of NumPy's version. A file that is missing,
 unreadable, written by other code or for another config is not used: ``load`` returns None and
-the caller trains. Files hold plain arrays (``np.load(allow_pickle=False)``), never pickles.
+the caller trains.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
-import zipfile
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -21,12 +18,9 @@ import numpy as np
 from transformer_walk.models import learner
 from transformer_walk.models.learner.params import param_shapes
 from transformer_walk.topics.gru_seq2seq import LengthScore
-from transformer_walk.topics.learning import reversal, step_times
+from transformer_walk.topics.learning import reversal, step_times, store
 from transformer_walk.topics.learning.reversal import ReversalConfig, TrainedReversal
 from transformer_walk.topics.learning.step_times import MODELS, StepTimes
-
-#: Bumped when the file layout below changes.
-FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -46,11 +40,7 @@ def _code() -> list[Path]:
 
 def key(config: ReversalConfig) -> str:
     """The file name (without directory) of ``config``'s run."""
-    digest = hashlib.sha256()
-    digest.update(f"format {FORMAT}\n{asdict(config)!r}\nnumpy {np.__version__}\n".encode())
-    for path in _code():
-        digest.update(path.read_bytes())
-    return f"reversal-transformer-{digest.hexdigest()[:24]}.npz"
+    return store.file_name("reversal-transformer", repr(asdict(config)), map(str, _code()))
 
 
 def save(run: ReversalRun, directory: Path) -> Path:
@@ -69,35 +59,27 @@ def save(run: ReversalRun, directory: Path) -> Path:
     }
     arrays |= {f"param/{name}": value for name, value in model.params.items()}
     arrays |= {f"times/{m}": np.array(run.times.seconds[m]) for m in MODELS}
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / key(model.config)
-    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            np.savez(file, **arrays)  # type: ignore[arg-type]
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return store.write(directory / key(model.config), arrays)
 
 
 def load(config: ReversalConfig, directory: Path) -> ReversalRun | None:
     """The run of ``config`` read from ``directory``, or None when there is no usable file
     (missing, damaged, or for another config)."""
+    data = store.read(directory / key(config))
+    if data is None:
+        return None
     try:
-        with np.load(directory / key(config), allow_pickle=False) as data:
-            if str(data["config"]) != repr(asdict(config)):
-                return None
-            model = _model(data, config)
-            times = _times(data)
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        if str(data["config"]) != repr(asdict(config)):
+            return None
+        model = _model(data, config)
+        times = _times(data)
+    except (KeyError, ValueError):
         return None
     return ReversalRun(replace(model, from_disk=True), times, from_disk=True)
 
 
-def _model(data: np.lib.npyio.NpzFile, config: ReversalConfig) -> TrainedReversal:
-    params = {name[6:]: data[name] for name in data.files if name.startswith("param/")}
+def _model(data: Mapping[str, np.ndarray], config: ReversalConfig) -> TrainedReversal:
+    params = {name[6:]: value for name, value in data.items() if name.startswith("param/")}
     shapes = param_shapes(config.learner, config.gru.vocab)
     if params.keys() != shapes.keys() or any(params[k].shape != s for k, s in shapes.items()):
         raise ValueError("the stored parameters do not fit the config")
@@ -113,7 +95,7 @@ def _model(data: np.lib.npyio.NpzFile, config: ReversalConfig) -> TrainedReversa
     return TrainedReversal(config, params, losses, scores, float(data["seconds"]))
 
 
-def _times(data: np.lib.npyio.NpzFile) -> StepTimes:
+def _times(data: Mapping[str, np.ndarray]) -> StepTimes:
     lengths = tuple(int(x) for x in data["times/lengths"])
     seconds = {m: tuple(float(x) for x in data[f"times/{m}"]) for m in MODELS}
     if not lengths or any(len(s) != len(lengths) for s in seconds.values()):
