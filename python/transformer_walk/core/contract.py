@@ -883,6 +883,35 @@ class AdamWInputs:
     eps: float
     weight_decay: float
 
+    def scalars(self) -> AdamWScalars:
+        """The update's scalars in float64, as torch computes them; each backend then rounds
+        them once to the arrays' dtype."""
+        return AdamWScalars(
+            decay=1 - self.lr * self.weight_decay,
+            beta1=self.beta1,
+            rest1=1 - self.beta1,
+            beta2=self.beta2,
+            rest2=1 - self.beta2,
+            eps=self.eps,
+            step_size=self.lr / (1 - self.beta1**self.step),
+            root_bc2=math.sqrt(1 - self.beta2**self.step),
+        )
+
+
+@dataclass(frozen=True)
+class AdamWScalars:
+    """p ← p·decay; m ← beta1·m + rest1·g; v ← beta2·v + rest2·g²;
+    p ← p − step_size·m / (√v / root_bc2 + eps)."""
+
+    decay: float
+    beta1: float
+    rest1: float
+    beta2: float
+    rest2: float
+    eps: float
+    step_size: float  # lr / (1 − beta1^step)
+    root_bc2: float  # √(1 − beta2^step)
+
 
 def _check_updatable(name: str, value: Any) -> None:
     """E50: an array updated in place must be the caller's own C-contiguous, writeable, native

@@ -499,15 +499,15 @@ def adamw_step(
         step=step, lr=lr, beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay,
     )  # fmt: skip
     t = a.param.dtype.type  # the scalars are computed in float64, then used in the arrays' dtype
-    bc1, bc2 = 1 - a.beta1**a.step, 1 - a.beta2**a.step
+    s = a.scalars()
     p, m, v, g = a.param, a.exp_avg, a.exp_avg_sq, a.grad  # the caller's arrays, and grad
     with np.errstate(all="ignore"):
-        p *= t(1 - a.lr * a.weight_decay)
-        m *= t(a.beta1)
-        m += t(1 - a.beta1) * g
-        v *= t(a.beta2)
-        v += t(1 - a.beta2) * g * g
-        p -= t(a.lr / bc1) * m / (np.sqrt(v) / t(math.sqrt(bc2)) + t(a.eps))
+        p *= t(s.decay)
+        m *= t(s.beta1)
+        m += t(s.rest1) * g
+        v *= t(s.beta2)
+        v += t(s.rest2) * g * g
+        p -= t(s.step_size) * m / (np.sqrt(v) / t(s.root_bc2) + t(s.eps))
 
 
 def set_num_threads(n: int) -> None:

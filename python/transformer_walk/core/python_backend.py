@@ -657,10 +657,10 @@ def adamw_step(
     )  # fmt: skip
     r = _f32_or_inf if a.param.dtype == np.float32 else float
     # The scalars, computed in float64 and then rounded once to the arrays' dtype.
-    decay, b1, c1 = r(1 - a.lr * a.weight_decay), r(a.beta1), r(1 - a.beta1)
-    b2, c2, e = r(a.beta2), r(1 - a.beta2), r(a.eps)
-    step_size = r(a.lr / (1 - a.beta1**a.step))
-    root_bc2 = r(math.sqrt(1 - a.beta2**a.step))
+    s = a.scalars()
+    decay, b1, c1 = r(s.decay), r(s.beta1), r(s.rest1)
+    b2, c2, e = r(s.beta2), r(s.rest2), r(s.eps)
+    step_size, root_bc2 = r(s.step_size), r(s.root_bc2)
     ps, ms, vs = (arr.reshape(-1).tolist() for arr in (a.param, a.exp_avg, a.exp_avg_sq))
     for idx, g in enumerate(a.grad.reshape(-1).tolist()):
         m = r(r(b1 * ms[idx]) + r(c1 * g))
