@@ -15,7 +15,7 @@
 //! before it hands a big call to rayon's pool, so they do not spin on the pool's cores.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -39,15 +39,15 @@ unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 
 impl Job {
-    /// Claim and run parts until none are left; true when this thread ran at least one.
-    fn work(&self) -> bool {
-        let mut ran = false;
+    /// Claim and run parts until none are left; returns how many this thread ran.
+    fn work(&self) -> usize {
+        let mut ran = 0;
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             if i >= self.parts {
                 return ran;
             }
-            ran = true;
+            ran += 1;
             // SAFETY: the closure lives until `run` has seen every part done and every helper
             // leave (`active` back to 0).
             let body = unsafe { &*self.body };
@@ -85,6 +85,32 @@ struct Team {
     /// One loop at a time; a caller that finds it taken (a second Python thread, or a loop started
     /// inside a part) runs alone.
     busy: AtomicBool,
+    /// Until when (µs since `clock_start`) loops run on their calling thread alone, after a helper
+    /// was found descheduled (`helper_was_slow`); 0: no back-off.
+    backoff_until_us: AtomicU64,
+}
+
+/// The time base of `Team::backoff_until_us`.
+fn clock_us() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_micros() as u64
+}
+
+/// How long loops run alone after a slow helper: long enough that a core shared with another
+/// process costs at most one slow loop in this many milliseconds, short enough that the team is
+/// back soon after the other process ends.
+const BACKOFF: Duration = Duration::from_millis(100);
+
+/// Whether the caller, having run `own_parts` parts in `own` itself, then waited `waited` for the
+/// helpers' last parts long enough to mean a helper lost its core to another process mid-part (the
+/// OS gives the core back only after a time slice, milliseconds): longer than four of its own
+/// parts and than 250 µs. A helper that merely started late finishes within about one part.
+fn helper_was_slow(own_parts: usize, own: Duration, waited: Duration) -> bool {
+    if own_parts == 0 {
+        return false; // the helpers took every part: nothing to compare with
+    }
+    let per_part = own / own_parts as u32;
+    waited > Duration::from_micros(250) && waited > 4 * per_part
 }
 
 impl Team {
@@ -113,6 +139,7 @@ impl Team {
             shared,
             helpers,
             busy: AtomicBool::new(false),
+            backoff_until_us: AtomicU64::new(0),
         }
     }
 
@@ -288,6 +315,19 @@ pub fn run(threads: usize, parts: usize, body: &(dyn Fn(usize) + Sync)) {
     let Some(team) = team(threads) else {
         return inline();
     };
+    run_on(&team, parts, body)
+}
+
+/// `run` on the given team (of at least two threads).
+fn run_on(team: &Team, parts: usize, body: &(dyn Fn(usize) + Sync)) {
+    let inline = || {
+        for i in 0..parts {
+            body(i)
+        }
+    };
+    if clock_us() < team.backoff_until_us.load(Ordering::Relaxed) {
+        return inline();
+    }
     if team
         .busy
         .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
@@ -322,9 +362,15 @@ pub fn run(threads: usize, parts: usize, body: &(dyn Fn(usize) + Sync)) {
         let _guard = lock(&shared.lock);
         shared.wake.notify_all();
     }
-    job.work();
+    let started = Instant::now();
+    let own_parts = job.work();
+    let own = started.elapsed();
     while job.done.load(Ordering::Acquire) < parts {
         std::hint::spin_loop();
+    }
+    if helper_was_slow(own_parts, own, started.elapsed() - own) {
+        let until = clock_us() + BACKOFF.as_micros() as u64;
+        team.backoff_until_us.store(until, Ordering::Relaxed);
     }
     shared.epoch.fetch_add(1, Ordering::SeqCst); // close (even)
     while shared.active.load(Ordering::SeqCst) > 0 {
@@ -340,7 +386,6 @@ pub fn run(threads: usize, parts: usize, body: &(dyn Fn(usize) + Sync)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU64;
 
     #[test]
     fn every_part_runs_once_for_any_team_size() {
@@ -372,6 +417,55 @@ mod tests {
             }
         });
         assert_eq!(total.load(Ordering::Relaxed), 4 * 200 * 4 * 3);
+    }
+
+    #[test]
+    fn a_wait_of_many_own_parts_means_a_slow_helper() {
+        let us = Duration::from_micros;
+        // Parts of 20 µs: waiting 1 ms is a helper that lost its core; 60 µs is one late part.
+        assert!(helper_was_slow(5, us(100), us(1000)));
+        assert!(!helper_was_slow(5, us(100), us(60)));
+        // Parts of 1 ms: waiting 1.5 ms is a helper finishing its last part.
+        assert!(!helper_was_slow(2, us(2000), us(1500)));
+        assert!(helper_was_slow(2, us(2000), us(9000)));
+        // Never below 250 µs, and never when the helpers ran every part.
+        assert!(!helper_was_slow(10, us(10), us(200)));
+        assert!(!helper_was_slow(0, us(0), us(50_000)));
+    }
+
+    #[test]
+    fn during_a_back_off_every_part_runs_on_the_calling_thread() {
+        // A team of its own: the shared one is rebuilt by other tests running at the same time.
+        let t = Team::new(2);
+        let caller = std::thread::current().id();
+        let elsewhere = AtomicU64::new(0);
+        let body = |_| {
+            if std::thread::current().id() != caller {
+                elsewhere.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        let until = clock_us() + 60_000_000; // a minute: certainly still on during the loop
+        t.backoff_until_us.store(until, Ordering::Relaxed);
+        for _ in 0..50 {
+            run_on(&t, 64, &body);
+        }
+        assert_eq!(elsewhere.load(Ordering::Relaxed), 0);
+        // The control: without the back-off the helper takes parts of 20 µs, given time.
+        t.backoff_until_us.store(0, Ordering::Relaxed);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while elsewhere.load(Ordering::Relaxed) == 0 && Instant::now() < deadline {
+            run_on(&t, 64, &|i| {
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_micros(20) {
+                    std::hint::spin_loop();
+                }
+                body(i)
+            });
+        }
+        assert!(
+            elsewhere.load(Ordering::Relaxed) > 0,
+            "the helper never took a part"
+        );
     }
 
     #[test]
