@@ -85,9 +85,11 @@ struct Team {
     /// One loop at a time; a caller that finds it taken (a second Python thread, or a loop started
     /// inside a part) runs alone.
     busy: AtomicBool,
-    /// Until when (µs since `clock_start`) loops run on their calling thread alone, after a helper
-    /// was found descheduled (`helper_was_slow`); 0: no back-off.
+    /// Until when (µs of `clock_us`) loops run on their calling thread alone, after a helper was
+    /// found descheduled (`helper_was_slow`); 0: no back-off yet.
     backoff_until_us: AtomicU64,
+    /// The length of the last back-off, µs (`next_backoff_us`).
+    backoff_len_us: AtomicU64,
 }
 
 /// The time base of `Team::backoff_until_us`.
@@ -96,10 +98,23 @@ fn clock_us() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_micros() as u64
 }
 
-/// How long loops run alone after a slow helper: long enough that a core shared with another
-/// process costs at most one slow loop in this many milliseconds, short enough that the team is
-/// back soon after the other process ends.
-const BACKOFF: Duration = Duration::from_millis(100);
+/// The first back-off after a slow helper, µs: short, as one slow loop may be a passing burst
+/// (NumPy's threads spinning after its last product).
+const BACKOFF_MIN_US: u64 = 10_000;
+/// The longest back-off, µs: a core held by another process for good costs one slow loop (about
+/// a time slice, a few ms) in this long, and the team is back this soon after it ends.
+const BACKOFF_MAX_US: u64 = 200_000;
+
+/// The length of a back-off that starts at `now`, the last one having ended at `prev_until` after
+/// `prev_len` µs: twice the last when the helper is found slow again within 10 ms of its end (the
+/// other process is still there), else `BACKOFF_MIN_US`.
+fn next_backoff_us(now: u64, prev_until: u64, prev_len: u64) -> u64 {
+    if prev_until != 0 && now <= prev_until + 10_000 {
+        (2 * prev_len).clamp(BACKOFF_MIN_US, BACKOFF_MAX_US)
+    } else {
+        BACKOFF_MIN_US
+    }
+}
 
 /// Whether the caller, having run `own_parts` parts in `own` itself, then waited `waited` for the
 /// helpers' last parts long enough to mean a helper lost its core to another process mid-part (the
@@ -140,6 +155,7 @@ impl Team {
             helpers,
             busy: AtomicBool::new(false),
             backoff_until_us: AtomicU64::new(0),
+            backoff_len_us: AtomicU64::new(0),
         }
     }
 
@@ -369,8 +385,14 @@ fn run_on(team: &Team, parts: usize, body: &(dyn Fn(usize) + Sync)) {
         std::hint::spin_loop();
     }
     if helper_was_slow(own_parts, own, started.elapsed() - own) {
-        let until = clock_us() + BACKOFF.as_micros() as u64;
-        team.backoff_until_us.store(until, Ordering::Relaxed);
+        let now = clock_us();
+        let len = next_backoff_us(
+            now,
+            team.backoff_until_us.load(Ordering::Relaxed),
+            team.backoff_len_us.load(Ordering::Relaxed),
+        );
+        team.backoff_len_us.store(len, Ordering::Relaxed);
+        team.backoff_until_us.store(now + len, Ordering::Relaxed);
     }
     shared.epoch.fetch_add(1, Ordering::SeqCst); // close (even)
     while shared.active.load(Ordering::SeqCst) > 0 {
@@ -431,6 +453,26 @@ mod tests {
         // Never below 250 µs, and never when the helpers ran every part.
         assert!(!helper_was_slow(10, us(10), us(200)));
         assert!(!helper_was_slow(0, us(0), us(50_000)));
+    }
+
+    #[test]
+    fn back_offs_double_while_the_helper_stays_slow_and_start_short_again() {
+        assert_eq!(next_backoff_us(5_000_000, 0, 0), BACKOFF_MIN_US); // the first
+                                                                      // Slow again right after the last one ended: twice as long, up to the cap.
+        assert_eq!(next_backoff_us(1_003_000, 1_000_000, 10_000), 20_000);
+        assert_eq!(
+            next_backoff_us(1_003_000, 1_000_000, 160_000),
+            BACKOFF_MAX_US
+        );
+        assert_eq!(
+            next_backoff_us(1_003_000, 1_000_000, BACKOFF_MAX_US),
+            BACKOFF_MAX_US
+        );
+        // A second later the other process has gone: short again.
+        assert_eq!(
+            next_backoff_us(2_000_000, 1_000_000, BACKOFF_MAX_US),
+            BACKOFF_MIN_US
+        );
     }
 
     #[test]
