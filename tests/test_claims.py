@@ -493,3 +493,43 @@ def test_every_claim_over_the_corpus_holds(name: str) -> None:
 @given(text=st.text(max_size=60))
 def test_every_claim_over_generated_text_holds(name: str, text: str) -> None:
     _check(name, text)
+
+
+def test_the_prefix_claim_names_every_head_that_matches() -> None:
+    from transformer_walk.topics.learning import induction_claims as ic
+
+    s = claim_inputs_induction.trained()
+    scores, controls = s.prefix_matching[-1], s.prefix_matching_control[-1]
+    chance = s.prefix_matching_chance
+    matching = [
+        f"L{layer + 1}·H{head + 1}"
+        for layer, head in np.ndindex(scores.shape)
+        if scores[layer, head] >= ic.ROSE * chance and controls[layer, head] < ic.AT_CHANCE * chance
+    ]
+    assert len(matching) >= 2, "the recipe was expected to give two induction heads"
+    said = ic.prefix_claim(scores, controls, chance)
+    assert said is not None and said.message == "head_that_copies.claim.prefix_heads"
+    named = [str(item).split(" (")[0] for item in said.fields["heads"]]  # type: ignore[attr-defined]
+    assert sorted(named) == sorted(matching) and said.fields["count"] == len(matching)
+    ranked = sorted(matching, key=lambda h: -scores[int(h[1]) - 1, int(h[-1]) - 1])
+    assert named == ranked  # the strongest first
+    # naming only the top head, as the page once did, leaves a matching head out
+    layer, head = np.unravel_index(np.argmax(scores), scores.shape)
+    top_only = Claim(
+        "head_that_copies.claim.prefix",
+        {"head": f"L{layer + 1}·H{head + 1}", "score": ic.share(float(scores[layer, head])),
+         "control": ic.share(float(controls[layer, head])), "chance": ic.share(chance)},
+    )  # fmt: skip
+    assert not CLAIMS[f"{ic.__name__}.prefix_claim"][1](top_only, scores, controls, chance)
+    # a named head that does not match fails the predicate, even with every field as computed
+    fake = dict(said.fields) | {"heads": (*said.fields["heads"], "L1·H1 (4%)")}  # type: ignore[misc]
+    assert not CLAIMS[f"{ic.__name__}.prefix_claim"][1](
+        Claim(said.message, fake), scores, controls, chance
+    )
+    # one head left matching: the one-head sentence, with its numbers
+    alone = np.full_like(scores, chance)
+    alone[layer, head] = scores[layer, head]
+    one = ic.prefix_claim(alone, controls, chance)
+    assert one is not None and one.message == "head_that_copies.claim.prefix"
+    assert one.fields["head"] == f"L{layer + 1}·H{head + 1}"
+    assert ic.prefix_claim(controls, scores, chance) is None  # none matches: nothing said

@@ -201,8 +201,8 @@ def _scores(study: InductionStudy, step: int) -> None:
         )  # fmt: skip
     said = [
         prefix_claim(
-            induction_name, float(study.prefix_matching[-1, layer, head]),
-            float(study.prefix_matching_control[-1, layer, head]), study.prefix_matching_chance,
+            study.prefix_matching[-1], study.prefix_matching_control[-1],
+            study.prefix_matching_chance,
         ),
         previous_claim(
             previous_name, float(study.previous_token[-1, prev_layer, prev_head]),

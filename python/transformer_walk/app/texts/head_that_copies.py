@@ -167,6 +167,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{chance}）；在没有重复的序列上，同样的位置只得到 {control}——它匹配的是内容，"
         "而不是某个固定距离。",
     },
+    "head_that_copies.claim.prefix_heads": {
+        "en": "{count} heads end with at least {times} times the uniform share ({chance}) of their "
+        "attention on the position after the earlier occurrence: {heads}. On sequences without a "
+        "repeat the same positions get at most {control} — they match content, not a distance.",
+        "zh": "有 {count} 个头最终放在“上一次出现位置的下一个位置”上的注意力，都至少是均匀水平"
+        "（{chance}）的 {times} 倍：{heads}。在没有重复的序列上，同样的位置最多只得到 {control}"
+        "——它们匹配的是内容，而不是某个固定距离。",
+    },
     "head_that_copies.claim.previous": {
         "en": "{head} puts {score} of each position's attention on the position just before it "
         "(uniform: {chance}).",
@@ -183,11 +191,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "head_that_copies.claim.shared": {
         "en": "The copying is shared: with {head} off the loss is {head_off}, with {other} off "
-        "{other_off} (all heads on: {intact}) — but with both off, {layer_off}. Both heads of "
-        "layer 2 became induction heads, and either one can do the job.",
+        "{other_off} (all heads on: {intact}) — but with both off, {layer_off}. Either head "
+        "alone can do the job.",
         "zh": "复制的工作是分担的：关掉 {head}，损失是 {head_off}；关掉 {other}，是 {other_off}"
-        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。第 2 层的两个头都成了"
-        "归纳头，任何一个都能完成这件事。",
+        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。两个头中的任何一个"
+        "单独都能完成这件事。",
     },
     "head_that_copies.claim.alone": {
         "en": "Switching off {head} brings the loss back to {head_off} (all heads on: {intact}); "
