@@ -162,6 +162,18 @@ def test_heatmap_prints_numbers_in_a_small_matrix_and_not_in_a_large_one() -> No
     assert len(_layers(large)) == 1
 
 
+def test_a_legend_reads_in_percent_when_the_cells_do() -> None:
+    def legend(fmt: str) -> dict:
+        spec = charts.heatmap(
+            np.full((2, 2), 0.25), TOKENS[:2], TOKENS[:2], row_title="q", col_title="k",
+            value_title="a", fmt=fmt, domain=(0.0, 1.0),
+        )  # fmt: skip
+        return _layers(spec)[0]["encoding"]["color"]["legend"]
+
+    assert legend(".0%")["format"] == "%" and legend(".1%")["format"] == "%"
+    assert "format" not in legend(".2f")  # 0–1 numbers in the cells: 0–1 in the legend
+
+
 def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     tokens = ["the", "cat", "saw", "the"]
     chart = charts.attention_weights(

@@ -5,6 +5,7 @@ with the reason — and the checkpoint slider."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 import numpy as np
@@ -47,6 +48,14 @@ def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
     # the loss, the query's row, the weight over training, the head grid, two embedding maps,
     # two score matrices (the watched head is in the first layer), the switch-offs
     assert len(at.get("vega_lite_chart")) == 9
+    # the head grid prints percents in its cells, and its colour legend reads in percent too
+    grid = [
+        spec["layer"][0]["encoding"]["color"]
+        for spec in (json.loads(c.proto.spec) for c in at.get("vega_lite_chart"))
+        if "layer" in spec and "legend" in spec["layer"][0]["encoding"].get("color", {})
+    ]
+    weight = translate("watch_it_learn.weight.axis", language)
+    assert [c["legend"].get("format") for c in grid if c.get("title") == weight] == ["%"]
     s = studied("en")  # "Tom loves his dog" is read by the model trained on English
     assert at.session_state[DATA] == "en"
     layer, head = s.watched_head

@@ -190,7 +190,8 @@ def heatmap(
     is drawn in: square cells as large as fit (up to ``max_cell`` px), every row and column label
     shown (a smaller font or a rotation, never thinned), values printed in the cells only where
     they fit. The colour
-    scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0.
+    scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0; its
+    legend reads in percent when ``fmt`` does.
     Drawn with ``st.vega_lite_chart``.
 
     Labels may repeat (a sentence can hold the same word twice), so rows and columns are keyed by
@@ -250,6 +251,8 @@ def heatmap(
         # No wider than the plot (less the title beside it), so the legend never widens the chart.
         "gradientLength": grid.legend_length(layout.plot_width(n_cols), value_title),
     }  # fmt: skip
+    if fmt.endswith("%"):  # cells print shares as percents: so does the legend ("0%" … "100%")
+        legend["format"] = "%"
     rects = {
         "mark": {"type": "rect"},
         "encoding": {
