@@ -32,7 +32,7 @@ import transformer_walk.topics
 import transformer_walk.topics.learning
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace
 from transformer_walk.topics import corpus
-from transformer_walk.topics.claims import CLAIMS, Claim
+from transformer_walk.topics.claims import CLAIMS, Claim, percent
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
     Word2VecResult,
@@ -517,8 +517,8 @@ def test_the_prefix_claim_names_every_head_that_matches() -> None:
     layer, head = np.unravel_index(np.argmax(scores), scores.shape)
     top_only = Claim(
         "head_that_copies.claim.prefix",
-        {"head": f"L{layer + 1}·H{head + 1}", "score": ic.share(float(scores[layer, head])),
-         "control": ic.share(float(controls[layer, head])), "chance": ic.share(chance)},
+        {"head": f"L{layer + 1}·H{head + 1}", "score": percent(float(scores[layer, head])),
+         "control": percent(float(controls[layer, head])), "chance": percent(chance)},
     )  # fmt: skip
     assert not CLAIMS[f"{ic.__name__}.prefix_claim"][1](top_only, scores, controls, chance)
     # a named head that does not match fails the predicate, even with every field as computed
@@ -533,3 +533,49 @@ def test_the_prefix_claim_names_every_head_that_matches() -> None:
     assert one is not None and one.message == "head_that_copies.claim.prefix"
     assert one.fields["head"] == f"L{layer + 1}·H{head + 1}"
     assert ic.prefix_claim(controls, scores, chance) is None  # none matches: nothing said
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "text"),
+    [
+        (0.5412, 0, "54%"),
+        (0.999, 0, "99.9%"),  # not "100%"
+        (0.996, 0, "99.6%"),
+        (0.9999, 0, "99.99%"),
+        (0.99999, 0, "99.999%"),
+        (0.9999999, 0, ">99.999%"),  # past three more places: a bound
+        (0.004, 0, "0.4%"),  # not "0%"
+        (0.00004, 0, "0.004%"),
+        (1e-9, 0, "<0.001%"),
+        (1.0, 0, "100%"),  # exact: no decimals added
+        (0.0, 0, "0%"),
+        (0.5, 1, "50.0%"),
+        (0.9996, 1, "99.96%"),  # not "100.0%"
+        (1e-9, 1, "<0.0001%"),
+        (1.0, 1, "100.0%"),
+        (float("nan"), 0, "nan%"),
+    ],
+)
+def test_percent_never_rounds_to_a_whole_or_a_nothing_it_is_not(
+    value: float, decimals: int, text: str
+) -> None:
+    assert percent(value, decimals) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.floats(0, 1), decimals=st.integers(0, 2))
+def test_percent_is_within_its_last_place_and_only_exact_ends_read_as_ends(
+    value: float, decimals: int
+) -> None:
+    text = percent(value, decimals)
+    assert text.endswith("%")
+    number = text[:-1].lstrip("<>")
+    places = len(number.partition(".")[2])
+    assert decimals <= places <= decimals + 3
+    shown = float(number)
+    if text[0] in "<>":  # a bound the value lies beyond
+        assert (value > shown / 100) if text[0] == ">" else (value < shown / 100)
+    else:
+        assert abs(shown - 100 * value) <= 0.5 * 10**-places + 1e-9
+    assert (shown == 100 and text[0] != ">") == (value == 1.0)
+    assert (shown == 0) == (value == 0.0)

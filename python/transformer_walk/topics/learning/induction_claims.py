@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.claims import Claim, claim, percent
 from transformer_walk.topics.learning.name_head_claims import head_label
 
 #: A loss "comes back" when switching heads off lifts it to at least this share of the untrained
@@ -24,10 +24,6 @@ TOGETHER = 100
 
 def loss(value: float) -> str:
     return f"{value:.2f}"
-
-
-def share(value: float) -> str:
-    return f"{value:.0%}"
 
 
 def _together(jump: int, rise: int, untrained: float, final: float) -> bool:
@@ -84,13 +80,17 @@ def _prefix_said(
         return None
     if len(found) == 1:
         head, score, control = found[0]
-        fields: dict[str, object] = {"head": head, "score": share(score), "control": share(control)}
-        return "head_that_copies.claim.prefix", fields | {"chance": share(chance)}
+        fields: dict[str, object] = {
+            "head": head,
+            "score": percent(score),
+            "control": percent(control),
+        }
+        return "head_that_copies.claim.prefix", fields | {"chance": percent(chance)}
     return "head_that_copies.claim.prefix_heads", {
         "count": len(found),
-        "heads": tuple(f"{head} ({share(score)})" for head, score, _ in found),
-        "control": share(max(control for _, _, control in found)),
-        "chance": share(chance),
+        "heads": tuple(f"{head} ({percent(score)})" for head, score, _ in found),
+        "control": percent(max(control for _, _, control in found)),
+        "chance": percent(chance),
         "times": f"{ROSE:g}",
     }
 
@@ -117,7 +117,7 @@ def _prefix_holds(said: Claim, scores: np.ndarray, controls: np.ndarray, chance:
     every_named_matches = all(
         head in at
         and _matches(float(scores[at[head]]), float(controls[at[head]]), chance)
-        and score == share(float(scores[at[head]]))
+        and score == percent(float(scores[at[head]]))
         for head, score in named.items()
     )
     none_left_out = set(named) == {head for head, _, _ in _prefix_heads(scores, controls, chance)}
@@ -147,7 +147,7 @@ def _previous_holds(said: Claim, head: str, score: float, chance: float) -> bool
     return (
         said.message == "head_that_copies.claim.previous"
         and score >= ROSE * chance
-        and dict(said.fields) == {"head": head, "score": share(score), "chance": share(chance)}
+        and dict(said.fields) == {"head": head, "score": percent(score), "chance": percent(chance)}
     )
 
 
@@ -157,7 +157,7 @@ def previous_claim(head: str, score: float, chance: float) -> Claim | None:
     before it; None otherwise."""
     if score < ROSE * chance:
         return None
-    fields = {"head": head, "score": share(score), "chance": share(chance)}
+    fields = {"head": head, "score": percent(score), "chance": percent(chance)}
     return Claim("head_that_copies.claim.previous", fields)
 
 
