@@ -164,11 +164,14 @@ def test_the_seed_and_data_are_kept_and_change_the_model() -> None:
     [
         ("en", "Tom sees Anna and loves her dog", "It was never trained on such a sentence"),
         ("zh", "小明和安娜她的狗", "它从没在这样的句子上训练过"),
+        ("en", "Tom loves her dog", "Your sentence breaks the task's rule here"),
+        ("zh", "小明爱她的狗", "你的句子在这里不符合任务的规则"),
     ],
 )
 def test_a_wrong_possessive_is_said_with_why(language: str, sentence: str, unlike: str) -> None:
-    """Two names: the model prefers the other possessive; the page says so, with both
-    probabilities, and that the task never had a sentence with two names."""
+    """The model prefers the possessive the sentence does not have; the page says so, with both
+    probabilities, and why: the task never had a sentence with two names, or the sentence's
+    possessive does not agree with its one name (the task's rule, which the model follows)."""
     at = open_page(language, sentence=sentence)
     want = apptest_support.wrong_possessive_text(language, sentence)
     warnings = [w.value for w in at.warning]

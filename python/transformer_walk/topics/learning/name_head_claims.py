@@ -533,14 +533,24 @@ def flat_start_claim(step: int, row: np.ndarray, std: float) -> Claim | None:
     return Claim("watch_it_learn.claim.flat_start", _flat_fields(row, std))
 
 
-#: The wrong-possessive messages: the sentence is shaped like the task's, it holds more than one
-#: name (then the name cannot be where the task puts it either: no opening holds a name), or its
-#: one name stands where no sentence of the task puts it.
+#: The wrong-possessive messages. With one name, the model may prefer the possessive that agrees
+#: with it while the sentence has the other: the sentence breaks the task's rule and the model
+#: answers as trained ("rule"). Otherwise the model is wrong: in a sentence shaped like the task's,
+#: or one whose one name stands where no sentence of the task puts it ("place"); or the sentence
+#: holds more than one name ("names": then no rule says which possessive is right, and the name
+#: cannot be where the task puts it either: no opening holds a name).
 WRONG = {
+    "rule": "watch_it_learn.claim.possessive_breaks_rule",
     "shaped": "watch_it_learn.claim.wrong_possessive",
     "names": "watch_it_learn.claim.wrong_possessive_names",
     "place": "watch_it_learn.claim.wrong_possessive_place",
 }
+
+
+def agreeing(task: PronounTask, name: str) -> str:
+    """The possessive that agrees with ``name`` in the task: his after a male name, her after a
+    female one."""
+    return task.words.his if name in task.words.male else task.words.her
 
 
 def _token(sentence: Sentence, position: int) -> str:
@@ -569,6 +579,8 @@ def _wrong_fields(
     if len(names) > 1:
         labels = tuple(_token(sentence, i) for i in names)
         return WRONG["names"], fields | {"count": len(names), "names": labels}
+    if preferred == agreeing(task, sentence.tokens[sentence.name_position]):
+        return WRONG["rule"], fields | {"name": _token(sentence, sentence.name_position)}
     if not name_in_place(task, sentence):
         return WRONG["place"], fields | {"name": _token(sentence, sentence.name_position)}
     return WRONG["shaped"], fields
@@ -589,14 +601,18 @@ def _wrong_holds(
         shape = len(seen) >= 2 and fields.get("names") == tuple(
             f"{i + 1} · {tokens[i]}" for i in seen
         )
-    else:  # one name: before it nothing or an opening, after it a verb at or before the query
+    else:  # one name, and whether the possessive the model prefers agrees with it
         at = sentence.name_position
-        placed = (
-            tokens[:at] in words.openings
-            and at < sentence.query_position
-            and tokens[at + 1] in words.verbs
-        )
-        shape = seen == [at] and (placed == (said.message == WRONG["shaped"]))
+        agrees = fields.get("preferred") == (words.his if tokens[at] in words.male else words.her)
+        if said.message == WRONG["rule"]:
+            shape = seen == [at] and agrees and fields.get("name") == f"{at + 1} · {tokens[at]}"
+        else:  # in place: before it nothing or an opening, after it a verb at or before the query
+            placed = (
+                tokens[:at] in words.openings
+                and at < sentence.query_position
+                and tokens[at + 1] in words.verbs
+            )
+            shape = seen == [at] and not agrees and (placed == (said.message == WRONG["shaped"]))
     bigger = p_his if fields.get("preferred") == words.his else p_her
     smaller = p_her if fields.get("preferred") == words.his else p_his
     return (
@@ -614,8 +630,10 @@ def wrong_possessive_claim(
 ) -> Claim | None:
     """The model, at the sentence's query, gives the possessive the sentence does not have more
     probability than the one it has (``p_his``, ``p_her``): which it prefers and with what
-    probability, which the sentence has; and, when the query sees more than one name or the
-    name is not where the task's sentences put it (``name_in_place``), that the task never
+    probability, which the sentence has. With one name, when the preferred possessive agrees
+    with it ("rule"), that the sentence breaks the task's rule and the model answers as trained;
+    else the model is wrong, and when the query sees more than one name ("names") or the name
+    is not where the task's sentences put it (``name_in_place``, "place"), that the task never
     trained on such a sentence. None when the model prefers the sentence's own possessive or
     gives both the same."""
     found = _wrong_fields(task, sentence, p_his, p_her)
