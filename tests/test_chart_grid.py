@@ -286,3 +286,14 @@ def test_cell_text_drops_the_sign_of_a_rounded_zero() -> None:
     assert cell_text(-0.006, ".2f") == "-0.01"
     assert cell_text(-12.0, ".0f") == "-12"
     assert cell_text(float("nan"), ".2f") == "nan"
+
+
+def test_a_percent_cell_never_reads_a_whole_or_a_nothing_it_is_not() -> None:
+    from transformer_walk.app.charts import cell_text
+
+    # the Watch-it-learn grid: a head at 0.998 read "100%" beside a sentence saying 99.8%
+    assert cell_text(0.998, ".0%") == "99.8%"
+    assert cell_text(0.9996, ".0%") == ">99.9%"
+    assert cell_text(0.004, ".0%") == "0.4%"
+    assert cell_text(1.0, ".0%") == "100%" and cell_text(0.0, ".0%") == "0%"
+    assert cell_text(0.42, ".0%") == "42%" and cell_text(0.4217, ".1%") == "42.2%"

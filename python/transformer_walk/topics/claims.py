@@ -57,15 +57,16 @@ def position_of(label: object) -> int:
     return int(number) - 1
 
 
-#: How many places ``percent`` adds beyond those asked for before it writes a bound instead.
-MORE_PLACES = 3
+#: How many places ``percent`` adds beyond those asked for before it writes a bound instead: one,
+#: so that a page reads ">99.9%", not "99.9996%".
+MORE_PLACES = 1
 
 
 def percent(value: float, decimals: int = 0) -> str:
-    """A share or probability as a page prints it: ``decimals`` places ("54%"), and up to
-    MORE_PLACES more where rounding would print a whole or a nothing the value is not (0.996 →
-    "99.6%", not "100%"; 0.004 → "0.4%", not "0%"); past those, a bound (">99.999%",
-    "<0.001%"). Exactly 1 and 0 read "100%" and "0%"; a share above 1 or below 0 is not bounded,
+    """A share or probability as a page prints it: ``decimals`` places ("54%"), and one more
+    where rounding would print a whole or a nothing the value is not (0.996 → "99.6%", not
+    "100%"; 0.004 → "0.4%", not "0%"); past that, a bound (0.9996 → ">99.9%", 0.0004 →
+    "<0.1%"). Exactly 1 and 0 read "100%" and "0%"; a share above 1 or below 0 is not bounded,
     and not a number reads "nan%"."""
     places = decimals + MORE_PLACES
     if not math.isfinite(value):

@@ -8,6 +8,7 @@ through its slow ``from_dict`` (tests/test_app_robustness.py holds every page to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from transformer_walk.app.charts import grid
+from transformer_walk.topics.claims import percent
 
 # A Vega-Lite spec written out as a dict (for st.vega_lite_chart), where Altair is too slow.
 Spec = dict[str, Any]
@@ -166,8 +168,13 @@ def timings(
 
 def cell_text(value: float, fmt: str) -> str:
     """``value`` formatted for a cell, without the sign of a value that rounds to zero: −0.004
-    printed "-0.00" beside "0.00" for +0.004."""
-    text = format(value, fmt)
+    printed "-0.00" beside "0.00" for +0.004. A percent format (".0%") writes a share as
+    ``percent`` does, so a cell never reads "100%" for a weight short of 1 that the page's
+    sentences give as "99.8%"."""
+    if (places := re.fullmatch(r"\.(\d)%", fmt)) is not None:
+        text = percent(value, int(places.group(1)))
+    else:
+        text = format(value, fmt)
     if text.startswith("-") and not any(c in "123456789" for c in text):
         return text[1:]
     return text
