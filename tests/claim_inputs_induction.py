@@ -23,9 +23,10 @@ def trained() -> induction.InductionStudy:
 def jumps(text: str) -> Iterator[tuple[Any, ...]]:
     s = trained()
     untrained, final = float(s.second_copy_loss[0]), float(s.second_copy_loss[-1])
-    yield (s.jump_step, s.score_rise_step, untrained, final)
-    yield (s.jump_step, s.score_rise_step + 400, untrained, final)  # far apart
-    yield (s.jump_step, s.score_rise_step, final, untrained)  # the loss rose
+    head = head_label(*s.induction_head)
+    yield (head, s.jump_step, s.score_rise_step, untrained, final)
+    yield (head, s.jump_step, s.score_rise_step + 400, untrained, final)  # far apart
+    yield (head, s.jump_step, s.score_rise_step, final, untrained)  # the loss rose
 
 
 def prefixes(text: str) -> Iterator[tuple[Any, ...]]:

@@ -154,10 +154,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- claims ----------------------------------------------------------------------------
     "head_that_copies.claim.jump": {
         "en": "The loss on the second copy fell from {untrained} to {final}; its steepest drop "
-        "came at step {jump}. The induction head's prefix-matching score was half-way up at "
-        "step {rise}: the loss falls when the head forms.",
+        "came at step {jump}. The prefix-matching score of {head} was half-way up at step "
+        "{rise}: the loss falls when the head forms.",
         "zh": "第二段上的损失从 {untrained} 降到 {final}，下降最陡的地方在第 {jump} 步。"
-        "归纳头的前缀匹配分数在第 {rise} 步升到一半：损失下降之时，正是这个头形成之时。",
+        "{head} 的前缀匹配分数在第 {rise} 步升到一半：损失下降之时，正是这个头形成之时。",
     },
     "head_that_copies.claim.prefix": {
         "en": "{head} ends with {score} of its attention on the position after the earlier "
@@ -183,7 +183,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "head_that_copies.claim.previous_off": {
         "en": "Switching off the previous-token head {head} brings the loss on the second copy "
         "back to {off} (untrained: {untrained}; all heads on: {intact}); switching off the "
-        "other head of its layer, {other}, instead: {other_off}. Without it, the induction head "
+        "other head of its layer, {other}, instead: {other_off}. Without it, an induction head "
         "has nothing to match.",
         "zh": "关掉前一个 token 头 {head}，第二段上的损失回到 {off}（未训练：{untrained}；"
         "所有头都开着：{intact}）；换成关掉同一层的另一个头 {other}：{other_off}。"

@@ -30,26 +30,36 @@ def _together(jump: int, rise: int, untrained: float, final: float) -> bool:
     return abs(jump - rise) <= TOGETHER and final < BACK_SHARE * untrained
 
 
-def _jump_fields(jump: int, rise: int, untrained: float, final: float) -> dict[str, object]:
-    return {"jump": jump, "rise": rise, "untrained": loss(untrained), "final": loss(final)}
+def _jump_fields(
+    head: str, jump: int, rise: int, untrained: float, final: float
+) -> dict[str, object]:
+    return {
+        "head": head,
+        "jump": jump,
+        "rise": rise,
+        "untrained": loss(untrained),
+        "final": loss(final),
+    }
 
 
-def _jump_holds(said: Claim, jump: int, rise: int, untrained: float, final: float) -> bool:
+def _jump_holds(
+    said: Claim, head: str, jump: int, rise: int, untrained: float, final: float
+) -> bool:
     return (
         said.message == "head_that_copies.claim.jump"
         and _together(jump, rise, untrained, final)
-        and dict(said.fields) == _jump_fields(jump, rise, untrained, final)
+        and dict(said.fields) == _jump_fields(head, jump, rise, untrained, final)
     )
 
 
 @claim(_jump_holds)
-def jump_claim(jump: int, rise: int, untrained: float, final: float) -> Claim | None:
+def jump_claim(head: str, jump: int, rise: int, untrained: float, final: float) -> Claim | None:
     """The second-copy loss fell to under BACK_SHARE of its untrained value, with its steepest
-    drop (``jump``) within TOGETHER steps of the step the induction score was half-way up
-    (``rise``); None otherwise."""
+    drop (``jump``) within TOGETHER steps of the step head ``head``'s prefix-matching score was
+    half-way up (``rise``); None otherwise."""
     if not _together(jump, rise, untrained, final):
         return None
-    return Claim("head_that_copies.claim.jump", _jump_fields(jump, rise, untrained, final))
+    return Claim("head_that_copies.claim.jump", _jump_fields(head, jump, rise, untrained, final))
 
 
 def _matches(score: float, control: float, chance: float) -> bool:
