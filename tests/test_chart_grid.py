@@ -183,6 +183,18 @@ def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
 
 
+def test_attention_bars_label_every_key_until_the_labels_would_collide() -> None:
+    def overlap(n: int) -> object:
+        tokens = [f"w{k}" for k in range(n)]
+        chart = charts.attention_weights(
+            tokens, [1.0 / n] * n, 0, token_title="key", weight_title="a"
+        )
+        return chart.to_dict()["layer"][0]["encoding"]["x"]["axis"]["labelOverlap"]
+
+    assert overlap(charts.MAX_LABELLED_KEYS) is False  # every key named
+    assert overlap(437) == "greedy"  # a 2000-character text: labels printed over each other
+
+
 def test_scatter_labels_never_collide_except_the_learners_own() -> None:
     xs, ys = [0.0, 0.001, 1.0, 0.5], [0.0, 0.001, 1.0, 0.5]
     texts = ["cat", "dog", "sea", "bank"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 import numpy as np
@@ -82,6 +82,11 @@ def y_axis(title: str, **properties: Any) -> alt.Axis:
     return alt.Axis(**(NO_FLUSH | properties), **grid.upright_axis(title))
 
 
+#: The most keys ``attention_weights`` labels every one of: turned labels 14 px apart across the
+#: widest column (about 880 px) leave room for about 60.
+MAX_LABELLED_KEYS = 60
+
+
 def attention_weights(
     tokens: Sequence[str],
     weights: Vector,
@@ -106,12 +111,16 @@ def attention_weights(
     )
     strip = "join(slice(split(datum.value, ':'), 1), ':')"  # "3:dog" → "dog"
     angle = 0 if len(tokens) <= 8 or stacked else -90
+    # Every key is labelled while the labels fit side by side, turned; past that they would
+    # print over each other (437 keys of a long text in one row), so Vega keeps those that do
+    # not collide, and each bar still has its tooltip.
+    overlap: Literal[False, "greedy"] = False if len(tokens) <= MAX_LABELLED_KEYS else "greedy"
     if stacked:  # "3:3 · his" → ["3", "his"]: two lines
         strip = f"split({strip}, ' · ')"
     base = alt.Chart(data).encode(
         x=alt.X(
             "key:N", sort=keys, title=token_title,
-            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=False, **NO_FLUSH),
+            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=overlap, **NO_FLUSH),
         ),
         # The whole [0, 1] while one weight dominates; over many keys the weights are small, and
         # a [0, 1] axis would flatten them: the axis then fits the largest.
