@@ -141,7 +141,9 @@ def attention_weights(
     labels = base.mark_text(dy=-8).encode(text=alt.Text("weight:Q", format=".3f"))
     if len(tokens) > 12:  # a number over every bar of a long sentence collides: the top one only
         labels = labels.transform_filter("datum.top")
-    return (bars + labels).properties(height=260)
+    # The page stretches the chart to its column, so the height holds the axis labels too: turned
+    # labels ("352 · fisherman") took so much of it that the y title was cut short.
+    return (bars + labels).properties(height=260 if angle == 0 else 340)
 
 
 def timings(
