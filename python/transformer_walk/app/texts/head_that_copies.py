@@ -194,8 +194,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{other_off} (all heads on: {intact}) — but with both off, {layer_off}. Either head "
         "alone can do the job.",
         "zh": "复制的工作是分担的：关掉 {head}，损失是 {head_off}；关掉 {other}，是 {other_off}"
-        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。两个头中的任何一个"
-        "单独都能完成这件事。",
+        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。只留下其中"
+        "任何一个头，也能完成这件事。",
     },
     "head_that_copies.claim.alone": {
         "en": "Switching off {head} brings the loss back to {head_off} (all heads on: {intact}); "
