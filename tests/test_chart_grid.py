@@ -300,12 +300,21 @@ def test_cell_text_drops_the_sign_of_a_rounded_zero() -> None:
     assert cell_text(float("nan"), ".2f") == "nan"
 
 
-def test_a_percent_cell_never_reads_a_whole_or_a_nothing_it_is_not() -> None:
-    from transformer_walk.app.charts import cell_text
-
-    # the Watch-it-learn grid: a head at 0.998 read "100%" beside a sentence saying 99.8%
-    assert cell_text(0.998, ".0%") == "99.8%"
-    assert cell_text(0.9996, ".0%") == ">99.9%"
-    assert cell_text(0.004, ".0%") == "0.4%"
-    assert cell_text(1.0, ".0%") == "100%" and cell_text(0.0, ".0%") == "0%"
-    assert cell_text(0.42, ".0%") == "42%" and cell_text(0.4217, ".1%") == "42.2%"
+def test_cell_texts_given_by_the_page_are_printed_and_shown_in_the_tooltip() -> None:
+    # the Watch-it-learn grid: ".0%" printed a head at 0.998 as "100%" beside a sentence giving
+    # it as 99.8%; the page now writes its cells with the sentences' own percent
+    values = np.array([[0.998, 0.15]])
+    spec = charts.heatmap(
+        values, ["1"], ["1", "2"], row_title="layer", col_title="head", value_title="w",
+        fmt=".0%", domain=(0.0, 1.0), texts=["99.8%", "15%"],
+    )  # fmt: skip
+    assert [c["text"] for c in spec["data"]["values"]] == ["99.8%", "15%"]
+    tooltip = _layers(spec)[0]["encoding"]["tooltip"][-1]
+    assert tooltip["field"] == "text"  # not the value in ".0%", which would read 100%
+    with pytest.raises(ValueError, match="3 cell texts"):
+        charts.heatmap(
+            values, ["1"], ["1", "2"], row_title="l", col_title="h", value_title="w",
+            texts=["a", "b", "c"],
+        )  # fmt: skip
+    plain = charts.heatmap(values, ["1"], ["1", "2"], row_title="l", col_title="h", value_title="w")
+    assert [c["text"] for c in plain["data"]["values"]] == ["1.00", "0.15"]

@@ -12,6 +12,7 @@ import pytest
 
 from transformer_walk.models.learner.params import LearnerConfig, init_params
 from transformer_walk.models.learner.reading import read, token_losses
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning import name_head
 from transformer_walk.topics.learning.name_head import (
     FAR,
@@ -302,8 +303,8 @@ def test_the_claims_the_review_asked_for() -> None:
         list(en.control_name_weight[:, layer, head]), float(en.control_name_weight[-1].max()),
         en.chance,
     )  # fmt: skip
-    assert (
-        said is not None and said.fields["control_max"] == f"{en.control_name_weight[-1].max():.0%}"
+    assert said is not None and said.fields["control_max"] == percent(
+        en.control_name_weight[-1].max()
     )
     assert name_head_claim("H", en.steps, [0.1, 0.9], [0.1, 0.1], 0.9, en.chance) is None
 

@@ -8,7 +8,6 @@ through its slow ``from_dict`` (tests/test_app_robustness.py holds every page to
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -17,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from transformer_walk.app.charts import grid
-from transformer_walk.topics.claims import percent
 
 # A Vega-Lite spec written out as a dict (for st.vega_lite_chart), where Altair is too slow.
 Spec = dict[str, Any]
@@ -179,13 +177,8 @@ def timings(
 
 def cell_text(value: float, fmt: str) -> str:
     """``value`` formatted for a cell, without the sign of a value that rounds to zero: −0.004
-    printed "-0.00" beside "0.00" for +0.004. A percent format (".0%") writes a share as
-    ``percent`` does, so a cell never reads "100%" for a weight short of 1 that the page's
-    sentences give as "99.8%"."""
-    if (places := re.fullmatch(r"\.(\d)%", fmt)) is not None:
-        text = percent(value, int(places.group(1)))
-    else:
-        text = format(value, fmt)
+    printed "-0.00" beside "0.00" for +0.004."""
+    text = format(value, fmt)
     if text.startswith("-") and not any(c in "123456789" for c in text):
         return text[1:]
     return text
@@ -203,6 +196,7 @@ def heatmap(
     domain: tuple[float, float] | None = None,
     width: int = grid.FULL,
     max_cell: int = grid.MAX_CELL,
+    texts: Sequence[str] | None = None,
 ) -> Spec:
     """A labelled matrix (rows top to bottom, as printed) sized to fit ``width`` px, the column it
     is drawn in: square cells as large as fit (up to ``max_cell`` px), every row and column label
@@ -215,10 +209,16 @@ def heatmap(
     Labels may repeat (a sentence can hold the same word twice), so rows and columns are keyed by
     position and shown by label.
 
+    ``texts``, one per cell in row-major order, are printed in the cells and the tooltip instead
+    of the values formatted with ``fmt``: a page writes its shares as its sentences do
+    (``topics.claims.percent``: "99.8%", where ".0%" would print "100%"); charts know no number
+    wording of their own.
+
     The Vega-Lite spec is written out as a dict rather than built with Altair: the pages draw
     some thirty of these per rerun, and Altair's objects and schema check would dominate the
     rerun. ``tests/test_chart_grid.py`` checks the spec against the Vega-Lite schema instead.
     """
+    given_texts = texts is not None
     values = np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2:
         values = values.reshape(len(row_labels), len(col_labels))  # [] → (0, 0)
@@ -226,7 +226,16 @@ def heatmap(
     rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
     cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
     flat = values.reshape(-1)  # (rows, cols) → (rows·cols,), row-major like the cells below
-    texts = [cell_text(v, fmt) for v in flat]
+    if texts is None:
+        texts = [cell_text(v, fmt) for v in flat]
+    elif len(texts) != flat.size:
+        raise ValueError(f"{len(texts)} cell texts for a {n_rows}x{n_cols} matrix")
+    # the tooltip shows the cell's own text when the page wrote it, else the value in ``fmt``
+    shown = (
+        {"field": "text", "type": "nominal", "title": value_title}
+        if given_texts
+        else {"field": "value", "type": "quantitative", "title": value_title, "format": fmt}
+    )
     layout = grid.grid_for(
         n_rows,
         n_cols,
@@ -283,7 +292,7 @@ def heatmap(
             "tooltip": [
                 {"field": "row_label", "type": "nominal", "title": row_title},
                 {"field": "col_label", "type": "nominal", "title": col_title},
-                {"field": "value", "type": "quantitative", "title": value_title, "format": fmt},
+                shown,
             ],
         },
     }  # fmt: skip

@@ -327,6 +327,8 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             fmt=".0%",
             domain=(0.0, 1.0),
             width=320,
+            # as the sentences above write them: ".0%" alone printed 99.8% as "100%"
+            texts=[percent(float(w)) for w in study.name_weight[index].ravel()],
         ),
     )
 
