@@ -182,7 +182,7 @@ def wrong_possessive_text(language: str, text: str) -> str:
     """The wrong-possessive claim, as a page in ``language`` shows it, for the trained toy's
     reading of ``text`` at its last step (AssertionError when the model answers it right)."""
     from transformer_walk.app.caches import name_head_study, training_backend
-    from transformer_walk.app.i18n import join_names, translate
+    from transformer_walk.app.i18n import say
     from transformer_walk.topics.learning.name_head import NameHeadSettings, read_sentence
     from transformer_walk.topics.learning.name_head_claims import wrong_possessive_claim
     from transformer_walk.topics.learning.pronouns import PronounTask, parse
@@ -194,8 +194,6 @@ def wrong_possessive_text(language: str, text: str) -> str:
     reading = read_sentence(s.params, s.settings.config, task, sentence, training_backend())
     said = wrong_possessive_claim(task, sentence, reading.his, reading.her)
     assert said is not None, (text, reading.his, reading.her)
-    fields = {
-        key: join_names(list(value), language) if isinstance(value, tuple) else value
-        for key, value in said.fields.items()
-    }
-    return translate(said.message, language, **fields)
+    shown = say(said, language=language)  # as the page writes it, escaped for markdown
+    assert shown is not None
+    return shown

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from transformer_walk.topics.learning import induction
 from transformer_walk.topics.learning.name_head_claims import head_label
 
@@ -21,19 +23,29 @@ def trained() -> induction.InductionStudy:
 def jumps(text: str) -> Iterator[tuple[Any, ...]]:
     s = trained()
     untrained, final = float(s.second_copy_loss[0]), float(s.second_copy_loss[-1])
-    yield (s.jump_step, s.score_rise_step, untrained, final)
-    yield (s.jump_step, s.score_rise_step + 400, untrained, final)  # far apart
-    yield (s.jump_step, s.score_rise_step, final, untrained)  # the loss rose
+    head = head_label(*s.induction_head)
+    yield (head, s.jump_step, s.score_rise_step, untrained, final)
+    yield (head, s.jump_step, s.score_rise_step + 400, untrained, final)  # far apart
+    yield (head, s.jump_step, s.score_rise_step, final, untrained)  # the loss rose
 
 
 def prefixes(text: str) -> Iterator[tuple[Any, ...]]:
+    """The final scores of every head: as trained (both layer-2 heads match), with scores and
+    controls swapped (none does), with all but the top head back at chance (one does), with one
+    head's control raised (it drops out), and with every head matching (layer 1 too)."""
     s = trained()
-    for layer in range(s.config.layers):
-        for head in range(s.config.h):
-            score = float(s.prefix_matching[-1, layer, head])
-            control = float(s.prefix_matching_control[-1, layer, head])
-            yield (head_label(layer, head), score, control, s.prefix_matching_chance)
-            yield (head_label(layer, head), control, score, s.prefix_matching_chance)
+    scores, controls = s.prefix_matching[-1], s.prefix_matching_control[-1]
+    chance = s.prefix_matching_chance
+    yield (scores, controls, chance)
+    yield (controls, scores, chance)
+    top = np.unravel_index(np.argmax(scores), scores.shape)
+    alone = np.full_like(scores, chance)
+    alone[top] = scores[top]
+    yield (alone, controls, chance)
+    raised = controls.copy()
+    raised[top] = 3 * chance
+    yield (scores, raised, chance)
+    yield (np.maximum(scores, 5 * chance), controls, chance)
 
 
 def previous(text: str) -> Iterator[tuple[Any, ...]]:

@@ -170,16 +170,23 @@ UNLIKE = {
     "en": ("tom sees anna and loves her dog", "Tom and Anna her dog", "the dog loves anna her"),
     "zh": ("小明和安娜她的狗", "小明看见安娜，又爱她的狗", "狗爱小红她的猫"),
 }
+#: Sentences shaped like the task's whose possessive does not agree with the name: the trained
+#: models prefer the one that does, and the sentence breaks the task's rule.
+AGAINST_RULE = {
+    "en": ("tom loves her dog", "anna sees his cat"),
+    "zh": ("小明爱她的狗", "小红爱他的狗"),
+}
 
 
 def possessives(text: str) -> Iterator[tuple[Any, ...]]:
-    """(task, sentence, p(his), p(her)) at the first and last checkpoint for ``text`` and the
-    UNLIKE sentences, in each language whose task reads them; and with the two probabilities
-    swapped (so the model is wrong where it was right) and made equal (no preference)."""
+    """(task, sentence, p(his), p(her)) at the first and last checkpoint for ``text``, the
+    UNLIKE and the AGAINST_RULE sentences, in each language whose task reads them; and with the
+    two probabilities swapped (so the model is wrong where it was right) and made equal (no
+    preference)."""
     for language in LANGUAGES:
         task = PronounTask(language)
         s = trained(language)
-        for source in (text, *UNLIKE[language]):
+        for source in (text, *UNLIKE[language], *AGAINST_RULE[language]):
             sentence = parse(task, source, s.settings.config.max_positions).sentence
             if sentence is None:
                 continue

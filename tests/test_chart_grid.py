@@ -162,6 +162,18 @@ def test_heatmap_prints_numbers_in_a_small_matrix_and_not_in_a_large_one() -> No
     assert len(_layers(large)) == 1
 
 
+def test_a_legend_reads_in_percent_when_the_cells_do() -> None:
+    def legend(fmt: str) -> dict:
+        spec = charts.heatmap(
+            np.full((2, 2), 0.25), TOKENS[:2], TOKENS[:2], row_title="q", col_title="k",
+            value_title="a", fmt=fmt, domain=(0.0, 1.0),
+        )  # fmt: skip
+        return _layers(spec)[0]["encoding"]["color"]["legend"]
+
+    assert legend(".0%")["format"] == "%" and legend(".1%")["format"] == "%"
+    assert "format" not in legend(".2f")  # 0–1 numbers in the cells: 0–1 in the legend
+
+
 def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     tokens = ["the", "cat", "saw", "the"]
     chart = charts.attention_weights(
@@ -169,6 +181,18 @@ def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     )
     x = chart.to_dict()["layer"][0]["encoding"]["x"]
     assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
+
+
+def test_attention_bars_label_every_key_until_the_labels_would_collide() -> None:
+    def overlap(n: int) -> object:
+        tokens = [f"w{k}" for k in range(n)]
+        chart = charts.attention_weights(
+            tokens, [1.0 / n] * n, 0, token_title="key", weight_title="a"
+        )
+        return chart.to_dict()["layer"][0]["encoding"]["x"]["axis"]["labelOverlap"]
+
+    assert overlap(charts.MAX_LABELLED_KEYS) is False  # every key named
+    assert overlap(437) == "greedy"  # a 2000-character text: labels printed over each other
 
 
 def test_scatter_labels_never_collide_except_the_learners_own() -> None:
@@ -274,3 +298,23 @@ def test_cell_text_drops_the_sign_of_a_rounded_zero() -> None:
     assert cell_text(-0.006, ".2f") == "-0.01"
     assert cell_text(-12.0, ".0f") == "-12"
     assert cell_text(float("nan"), ".2f") == "nan"
+
+
+def test_cell_texts_given_by_the_page_are_printed_and_shown_in_the_tooltip() -> None:
+    # the Watch-it-learn grid: ".0%" printed a head at 0.998 as "100%" beside a sentence giving
+    # it as 99.8%; the page now writes its cells with the sentences' own percent
+    values = np.array([[0.998, 0.15]])
+    spec = charts.heatmap(
+        values, ["1"], ["1", "2"], row_title="layer", col_title="head", value_title="w",
+        fmt=".0%", domain=(0.0, 1.0), texts=["99.8%", "15%"],
+    )  # fmt: skip
+    assert [c["text"] for c in spec["data"]["values"]] == ["99.8%", "15%"]
+    tooltip = _layers(spec)[0]["encoding"]["tooltip"][-1]
+    assert tooltip["field"] == "text"  # not the value in ".0%", which would read 100%
+    with pytest.raises(ValueError, match="3 cell texts"):
+        charts.heatmap(
+            values, ["1"], ["1", "2"], row_title="l", col_title="h", value_title="w",
+            texts=["a", "b", "c"],
+        )  # fmt: skip
+    plain = charts.heatmap(values, ["1"], ["1", "2"], row_title="l", col_title="h", value_title="w")
+    assert [c["text"] for c in plain["data"]["values"]] == ["1.00", "0.15"]

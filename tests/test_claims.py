@@ -32,7 +32,7 @@ import transformer_walk.topics
 import transformer_walk.topics.learning
 from transformer_walk.models.toy import EmptyInputError, ToyConfig, ToyTransformer, Trace
 from transformer_walk.topics import corpus
-from transformer_walk.topics.claims import CLAIMS, Claim
+from transformer_walk.topics.claims import CLAIMS, Claim, percent
 from transformer_walk.topics.word2vec import (
     Word2VecParams,
     Word2VecResult,
@@ -493,3 +493,88 @@ def test_every_claim_over_the_corpus_holds(name: str) -> None:
 @given(text=st.text(max_size=60))
 def test_every_claim_over_generated_text_holds(name: str, text: str) -> None:
     _check(name, text)
+
+
+def test_the_prefix_claim_names_every_head_that_matches() -> None:
+    from transformer_walk.topics.learning import induction_claims as ic
+
+    s = claim_inputs_induction.trained()
+    scores, controls = s.prefix_matching[-1], s.prefix_matching_control[-1]
+    chance = s.prefix_matching_chance
+    matching = [
+        f"L{layer + 1}·H{head + 1}"
+        for layer, head in np.ndindex(scores.shape)
+        if scores[layer, head] >= ic.ROSE * chance and controls[layer, head] < ic.AT_CHANCE * chance
+    ]
+    assert len(matching) >= 2, "the recipe was expected to give two induction heads"
+    said = ic.prefix_claim(scores, controls, chance)
+    assert said is not None and said.message == "head_that_copies.claim.prefix_heads"
+    named = [str(item).split(" (")[0] for item in said.fields["heads"]]  # type: ignore[attr-defined]
+    assert sorted(named) == sorted(matching) and said.fields["count"] == len(matching)
+    ranked = sorted(matching, key=lambda h: -scores[int(h[1]) - 1, int(h[-1]) - 1])
+    assert named == ranked  # the strongest first
+    # naming only the top head, as the page once did, leaves a matching head out
+    layer, head = np.unravel_index(np.argmax(scores), scores.shape)
+    top_only = Claim(
+        "head_that_copies.claim.prefix",
+        {"head": f"L{layer + 1}·H{head + 1}", "score": percent(float(scores[layer, head])),
+         "control": percent(float(controls[layer, head])), "chance": percent(chance)},
+    )  # fmt: skip
+    assert not CLAIMS[f"{ic.__name__}.prefix_claim"][1](top_only, scores, controls, chance)
+    # a named head that does not match fails the predicate, even with every field as computed
+    fake = dict(said.fields) | {"heads": (*said.fields["heads"], "L1·H1 (4%)")}  # type: ignore[misc]
+    assert not CLAIMS[f"{ic.__name__}.prefix_claim"][1](
+        Claim(said.message, fake), scores, controls, chance
+    )
+    # one head left matching: the one-head sentence, with its numbers
+    alone = np.full_like(scores, chance)
+    alone[layer, head] = scores[layer, head]
+    one = ic.prefix_claim(alone, controls, chance)
+    assert one is not None and one.message == "head_that_copies.claim.prefix"
+    assert one.fields["head"] == f"L{layer + 1}·H{head + 1}"
+    assert ic.prefix_claim(controls, scores, chance) is None  # none matches: nothing said
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "text"),
+    [
+        (0.5412, 0, "54%"),
+        (0.999, 0, "99.9%"),  # not "100%"
+        (0.996, 0, "99.6%"),
+        (0.9996, 0, ">99.9%"),  # past one more place: a bound
+        (0.004, 0, "0.4%"),  # not "0%"
+        (0.0004, 0, "<0.1%"),
+        (1e-9, 0, "<0.1%"),
+        (1.0, 0, "100%"),  # exact: no place added
+        (0.0, 0, "0%"),
+        (0.5, 1, "50.0%"),
+        (0.9996, 1, "99.96%"),  # not "100.0%"
+        (0.99996, 1, ">99.99%"),
+        (1e-9, 1, "<0.01%"),
+        (1.0, 1, "100.0%"),
+        (float("nan"), 0, "nan%"),
+    ],
+)
+def test_percent_never_rounds_to_a_whole_or_a_nothing_it_is_not(
+    value: float, decimals: int, text: str
+) -> None:
+    assert percent(value, decimals) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.floats(0, 1), decimals=st.integers(0, 2))
+def test_percent_is_within_its_last_place_and_only_exact_ends_read_as_ends(
+    value: float, decimals: int
+) -> None:
+    text = percent(value, decimals)
+    assert text.endswith("%")
+    number = text[:-1].lstrip("<>")
+    places = len(number.partition(".")[2])
+    assert decimals <= places <= decimals + 1
+    shown = float(number)
+    if text[0] in "<>":  # a bound the value lies beyond
+        assert (value > shown / 100) if text[0] == ">" else (value < shown / 100)
+    else:
+        assert abs(shown - 100 * value) <= 0.5 * 10**-places + 1e-9
+    assert (shown == 100 and text[0] != ">") == (value == 1.0)
+    assert (shown == 0) == (value == 0.0)

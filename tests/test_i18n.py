@@ -271,3 +271,19 @@ def test_every_chinese_message_keeps_to_the_glossary() -> None:
     }
     bad = {key: words for key, words in found.items() if words}
     assert not bad, {k: [f"{w} → {i18n.REJECTED_ZH[w]}" for w in v] for k, v in bad.items()}
+
+
+def test_say_writes_a_claim_in_the_language_asked_with_its_bounds_escaped() -> None:
+    from transformer_walk.topics.claims import Claim, percent
+
+    said = Claim(
+        "trained_toy.claim.heads_on_name",
+        {"query": "2 · loves", "name": "1 · tom", "total": 8, "times": "2", "visible": 2,
+         "chance": "50%", "count": 2, "heads": (f"L1·H2 ({percent(0.9996)})", "L1·H1 (83%)")},
+    )  # fmt: skip
+    en, zh = i18n.say(said, language="en"), i18n.say(said, language="zh")
+    assert en is not None and "L1·H2 (\\>99.9%) and L1·H1 (83%)" in en  # ">" is not a quote
+    assert zh is not None and "L1·H2 (\\>99.9%) 和 L1·H1 (83%)" in zh  # listed as Chinese lists
+    assert i18n.say(said, language="en", markdown=False) == translate(
+        said.message, "en", **(dict(said.fields) | {"heads": "L1·H2 (>99.9%) and L1·H1 (83%)"})
+    )

@@ -12,6 +12,7 @@ import pytest
 
 from transformer_walk.models.learner.params import LearnerConfig, init_params
 from transformer_walk.models.learner.reading import read, token_losses
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning import name_head
 from transformer_walk.topics.learning.name_head import (
     FAR,
@@ -26,6 +27,7 @@ from transformer_walk.topics.learning.name_head import (
 )
 from transformer_walk.topics.learning.name_head_claims import (
     ONLY,
+    WRONG,
     ablation_claim,
     above_guess_claim,
     far_claim,
@@ -35,6 +37,7 @@ from transformer_walk.topics.learning.name_head_claims import (
     name_head_claim,
     on_name_level,
     sentence_claim,
+    wrong_possessive_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
     IGNORE,
@@ -300,8 +303,8 @@ def test_the_claims_the_review_asked_for() -> None:
         list(en.control_name_weight[:, layer, head]), float(en.control_name_weight[-1].max()),
         en.chance,
     )  # fmt: skip
-    assert (
-        said is not None and said.fields["control_max"] == f"{en.control_name_weight[-1].max():.0%}"
+    assert said is not None and said.fields["control_max"] == percent(
+        en.control_name_weight[-1].max()
     )
     assert name_head_claim("H", en.steps, [0.1, 0.9], [0.1, 0.1], 0.9, en.chance) is None
 
@@ -429,3 +432,30 @@ def test_sentences_unlike_the_tasks_are_told_apart(
     assert sentence is not None
     assert len(names_seen(task, sentence)) == count
     assert name_in_place(task, sentence) is placed
+
+
+@pytest.mark.parametrize(
+    ("language", "against", "along"),
+    [("en", "tom loves her dog", "tom loves his dog"), ("zh", "小明爱她的狗", "小明爱他的狗")],
+)
+def test_a_possessive_against_the_name_is_the_sentences_doing_not_the_models(
+    language: str, against: str, along: str
+) -> None:
+    """The model prefers the possessive that agrees with the name: where the sentence has the
+    other one, the sentence breaks the task's rule — the model is not "wrong". Where the model
+    prefers the one that does not agree, it is."""
+    s, task = trained(language), PronounTask(language)
+    config = s.settings.config
+    sentence = parse(task, against, config.max_positions).sentence
+    assert sentence is not None
+    reading = read_sentence(s.params, config, task, sentence, "rust")
+    assert reading.his > reading.her  # the name is male: the model answers his
+    said = wrong_possessive_claim(task, sentence, reading.his, reading.her)
+    assert said is not None and said.message == WRONG["rule"]
+    assert said.fields["name"] == f"1 · {sentence.tokens[0]}"
+    assert wrong_possessive_claim(task, sentence, reading.her, reading.his) is None  # agrees
+    # the sentence that follows the rule, with the model made to prefer the other possessive
+    sentence = parse(task, along, config.max_positions).sentence
+    assert sentence is not None
+    said = wrong_possessive_claim(task, sentence, reading.her, reading.his)
+    assert said is not None and said.message == WRONG["shaped"]

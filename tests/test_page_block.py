@@ -14,6 +14,7 @@ from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
+from transformer_walk.topics.claims import percent
 
 import apptest_support
 from apptest_support import no_exception
@@ -105,7 +106,7 @@ def test_default_four_post_ln_blocks(language: str) -> None:
     np.testing.assert_allclose(first.iloc[:, 3], expected[0]["norm1"].var(1), atol=1e-9)
     np.testing.assert_allclose(first.iloc[:, 2], 0.0, atol=1e-12)
     zeros = float(np.mean(expected[0]["ffn_hidden"] == 0))
-    assert at.metric[0].value == f"{zeros:.0%}"
+    assert at.metric[0].value == percent(zeros)
     x0, out = expected[0]["x_in"], expected[-1]["out"]
     cos = np.sum(x0 * out, 1) / np.linalg.norm(x0, axis=1) / np.linalg.norm(out, axis=1)
     assert mean_cos_latex(at).rstrip().endswith(f"= {cos.mean():.4f}")

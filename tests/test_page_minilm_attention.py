@@ -20,6 +20,7 @@ from transformer_walk.models.minilm import MiniLMUnavailable
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT
 from transformer_walk.topics import minilm_heads as head_views
 from transformer_walk.topics import minilm_tokens
+from transformer_walk.topics.claims import percent
 
 import apptest_support
 from apptest_support import no_exception
@@ -146,8 +147,8 @@ def test_hiding_cls_and_sep_renormalises_and_says_so(model) -> None:  # noqa: AN
     note = translate(
         "minilm_attention.hidden_note",
         "en",
-        share=f"{share.mean(-1).mean():.0%}",
-        top=f"{share.mean(-1).max():.0%}",
+        share=percent(share.mean(-1).mean()),
+        top=percent(share.mean(-1).max()),
     )
     assert any(i.value == note for i in at.info), [i.value for i in at.info]
     for target, j in (("2 · tom", 0), ("5 · dog", 3)):

@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.caches import name_head_study, training_backend
-from transformer_walk.app.i18n import LANGUAGES, join_names, translate
+from transformer_walk.app.i18n import LANGUAGES, join_names, say, translate
 from transformer_walk.app.trained_toy import MODELS
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
@@ -382,12 +382,9 @@ def expected_claim(language: str, sentence: str) -> tuple[str, str]:
         label[parsed.name_position],
         parsed.query_position + 1,
     )
-    assert said is not None
-    fields = {
-        k: join_names(list(v), language) if isinstance(v, tuple) else v
-        for k, v in said.fields.items()
-    }
-    return said.message, translate(said.message, language, **fields)
+    text = say(said, language=language)  # as the page writes it, escaped for markdown
+    assert said is not None and text is not None
+    return said.message, text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

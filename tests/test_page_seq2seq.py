@@ -50,17 +50,18 @@ def ms(seconds: float) -> str:
 
 
 def pct(x: float) -> str:
-    """The page's rule, written again: whole percent unless that would round to 0 or 100."""
-    for digits in range(4):
+    """The page's rule, written again: whole percent unless that would round to 0 or 100, then
+    one decimal, then a bound."""
+    for digits in range(2):
         text = f"{x:.{digits}%}"
         if (float(text[:-1]) < 100 or x >= 1) and (float(text[:-1]) > 0 or x <= 0):
             return text
-    return f"{x:.4%}"
+    return ">99.9%" if x > 0.5 else "<0.1%"
 
 
 def test_a_share_is_not_rounded_to_a_perfect_score() -> None:
     assert [pct(x) for x in (0.5412, 0.995, 1.0, 0.0, 0.004, 0.9999)] == [
-        "54%", "99.5%", "100%", "0%", "0.4%", "99.99%",
+        "54%", "99.5%", "100%", "0%", "0.4%", ">99.9%",
     ]  # fmt: skip
 
 
@@ -264,9 +265,9 @@ def test_the_bottleneck_summary_is_the_measured_read_back() -> None:
     rows = {r.length: r for r in readback(d=8, vocab_size=16)}
     longest = max(rows)
     summary = translate(
-        "seq2seq.neck.summary", "en", d=8, short=f"{rows[2].first_from_final:.0%}", long_T=longest,
-        long=f"{rows[longest].first_from_final:.0%}", mean=f"{rows[longest].mean_from_final:.0%}",
-        own=f"{rows[longest].mean_from_own:.0%}", chance="6%",
+        "seq2seq.neck.summary", "en", d=8, short=pct(rows[2].first_from_final), long_T=longest,
+        long=pct(rows[longest].first_from_final), mean=pct(rows[longest].mean_from_final),
+        own=pct(rows[longest].mean_from_own), chance="6%",
     )  # fmt: skip
     assert summary in markdown(at)
     assert rows[longest].first_from_final < rows[2].first_from_final

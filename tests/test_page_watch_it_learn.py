@@ -5,14 +5,17 @@ with the reason — and the checkpoint slider."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.caches import name_head_study, training_backend
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning.name_head import GUESS_LOSS, NameHeadSettings, NameHeadStudy
 from transformer_walk.topics.learning.name_head_claims import head_label
 
@@ -47,16 +50,32 @@ def test_the_page_shows_every_section_in_both_languages(language: str) -> None:
     # the loss, the query's row, the weight over training, the head grid, two embedding maps,
     # two score matrices (the watched head is in the first layer), the switch-offs
     assert len(at.get("vega_lite_chart")) == 9
+    # the head grid prints percents in its cells, and its colour legend reads in percent too
+    grid = [
+        spec["layer"][0]["encoding"]["color"]
+        for spec in (json.loads(c.proto.spec) for c in at.get("vega_lite_chart"))
+        if "layer" in spec and "legend" in spec["layer"][0]["encoding"].get("color", {})
+    ]
+    weight = translate("watch_it_learn.weight.axis", language)
+    assert [c["legend"].get("format") for c in grid if c.get("title") == weight] == ["%"]
     s = studied("en")  # "Tom loves his dog" is read by the model trained on English
     assert at.session_state[DATA] == "en"
+    # ... and its cells write each weight as the sentences do (">99.9%", "99.8%", never "100%")
+    (cells,) = [
+        pa.ipc.open_stream(c.proto.data.data).read_all().to_pylist()
+        for c in at.get("vega_lite_chart")
+        if json.loads(c.proto.spec).get("layer", [{}])[0].get("encoding", {}).get("color", {})
+        .get("title") == weight
+    ]  # fmt: skip
+    assert [c["text"] for c in cells] == [percent(float(w)) for w in s.name_weight[-1].ravel()]
     layer, head = s.watched_head
-    body = texts(at)
+    body = texts(at).replace("\\>", ">").replace("\\<", "<")  # markdown's escapes undone
     assert head_label(layer, head) in body
-    assert f"{s.name_weight[-1, layer, head]:.0%}" in body  # the claim's end weight
+    assert percent(s.name_weight[-1, layer, head]) in body  # the claim's end weight
     assert f"{s.group_off:.3f}" in body  # the switch-off claim
     male, female = s.gender_weight[:, layer, head]
-    assert f"{male:.0%}" in body and f"{female:.0%}" in body  # the weights by gender
-    assert f"{s.control_name_weight[-1].max():.0%}" in body  # no control head above it
+    assert percent(male) in body and percent(female) in body  # the weights by gender
+    assert percent(s.control_name_weight[-1].max()) in body  # no control head above it
     assert translate("watch_it_learn.timing.now", language, seconds=f"{s.seconds:.1f}") in body or (
         translate("watch_it_learn.timing.disk", language, seconds=f"{s.seconds:.1f}") in body
     )
@@ -80,10 +99,10 @@ def test_the_chinese_model_looks_almost_only_at_female_names() -> None:
     s = studied("zh")
     layer, head = s.watched_head
     male, female = s.gender_weight[:, layer, head]
-    body = texts(at)
+    body = texts(at).replace("\\>", ">").replace("\\<", "<")  # markdown's escapes undone
     said = translate(
         "watch_it_learn.claim.only_female", "zh", head=head_label(layer, head),
-        male=f"{male:.0%}", female=f"{female:.0%}", chance=f"{s.chance:.0%}",
+        male=percent(male), female=percent(female), chance=percent(s.chance),
         loss=f"{s.gender_loss[0]:.3f}",
     )  # fmt: skip
     assert said in body
@@ -155,11 +174,14 @@ def test_the_seed_and_data_are_kept_and_change_the_model() -> None:
     [
         ("en", "Tom sees Anna and loves her dog", "It was never trained on such a sentence"),
         ("zh", "小明和安娜她的狗", "它从没在这样的句子上训练过"),
+        ("en", "Tom loves her dog", "Your sentence breaks the task's rule here"),
+        ("zh", "小明爱她的狗", "你的句子在这里不符合任务的规则"),
     ],
 )
 def test_a_wrong_possessive_is_said_with_why(language: str, sentence: str, unlike: str) -> None:
-    """Two names: the model prefers the other possessive; the page says so, with both
-    probabilities, and that the task never had a sentence with two names."""
+    """The model prefers the possessive the sentence does not have; the page says so, with both
+    probabilities, and why: the task never had a sentence with two names, or the sentence's
+    possessive does not agree with its one name (the task's rule, which the model follows)."""
     at = open_page(language, sentence=sentence)
     want = apptest_support.wrong_possessive_text(language, sentence)
     warnings = [w.value for w in at.warning]

@@ -219,22 +219,24 @@ def join_sentences(sentences: list[str], language: str | None = None) -> str:
     return ("" if (language or current_language()) == "zh" else " ").join(sentences)
 
 
-def say(said: Claim | None, *, markdown: bool = True) -> str | None:
-    """A claim function's ``Claim`` in the page's language, or None when it made none. A list
-    field is joined as the language writes lists; with ``markdown`` (the default: markdown,
-    captions and boxes render it) text fields are escaped, so a token such as "*" or "$" is
-    shown, not read as formatting."""
+def say(said: Claim | None, *, markdown: bool = True, language: str | None = None) -> str | None:
+    """A claim function's ``Claim`` in ``language`` (default: the page's), or None when it made
+    none. A list field is joined as the language writes lists; with ``markdown`` (the default:
+    markdown, captions and boxes render it) text fields are escaped, so a token such as "*" or
+    "$", or a share such as ">99.9%", is shown, not read as formatting."""
     if said is None:
         return None
+    language = language or current_language()
 
     def text(value: object) -> object:
         if isinstance(value, (list, tuple)):
-            return join_names([str(text(v)) for v in value])
+            return join_names([str(text(v)) for v in value], language)
         if markdown and isinstance(value, str):  # inside a line: only these can format
             return "".join("\\" + ch if ch in "\\`*_[]$<>~|" else ch for ch in value)
         return value
 
-    return t(said.message, **{key: text(value) for key, value in said.fields.items()})
+    fields = {key: text(value) for key, value in said.fields.items()}
+    return translate(said.message, language, **fields)
 
 
 def join_names(names: list[str], language: str | None = None, *, most: int | None = None) -> str:

@@ -32,6 +32,7 @@ from transformer_walk.app.i18n import (
 from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import markdown_text, token_axis
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning.name_head import (
     NameHeadSettings,
     NameHeadStudy,
@@ -40,7 +41,6 @@ from transformer_walk.topics.learning.name_head import (
 )
 from transformer_walk.topics.learning.name_head_claims import (
     head_label,
-    probability,
     sentence_claim,
     wrong_possessive_claim,
 )
@@ -170,8 +170,8 @@ def possessive_lines(found: TrainedReading) -> None:
             query=found.query,
             his=words.his,
             her=words.her,
-            p_his=probability(found.reading.his),
-            p_her=probability(found.reading.her),
+            p_his=percent(found.reading.his, 1),
+            p_her=percent(found.reading.her, 1),
         )
     )
     wrong = wrong_possessive_claim(found.task, found.sentence, found.reading.his, found.reading.her)

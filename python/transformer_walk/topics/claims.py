@@ -9,11 +9,13 @@ claim function over the sentence corpus (tests/data/sentences.json) and checks e
 with its predicate.
 
 Tokens are named by position and text ("3 · cat", counted from 1) wherever a word can occur twice:
-``position_of`` reads the position back for a predicate.
+``position_of`` reads the position back for a predicate. Shares and probabilities are written
+with ``percent``, on pages and in claims alike, so that none reads a whole or a nothing it is not.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ParamSpec
@@ -53,3 +55,26 @@ def position_of(label: object) -> int:
     if not sep or not number.isdigit():
         raise ValueError(f"not a token label: {label!r}")
     return int(number) - 1
+
+
+#: How many places ``percent`` adds beyond those asked for before it writes a bound instead: one,
+#: so that a page reads ">99.9%", not "99.9996%".
+MORE_PLACES = 1
+
+
+def percent(value: float, decimals: int = 0) -> str:
+    """A share or probability as a page prints it: ``decimals`` places ("54%"), and one more
+    where rounding would print a whole or a nothing the value is not (0.996 → "99.6%", not
+    "100%"; 0.004 → "0.4%", not "0%"); past that, a bound (0.9996 → ">99.9%", 0.0004 →
+    "<0.1%"). Exactly 1 and 0 read "100%" and "0%"; a share above 1 or below 0 is not bounded,
+    and not a number reads "nan%"."""
+    places = decimals + MORE_PLACES
+    if not math.isfinite(value):
+        return f"{value:.{decimals}%}"  # "nan%": no rounding to be honest about
+    for digits in range(decimals, places + 1):
+        text = f"{value:.{digits}%}"
+        shown = float(text[:-1])
+        if (shown < 100 or value >= 1) and (shown > 0 or value <= 0):
+            return text
+    # every rounding read 100% or 0%: the value is within half the last place of 1 or 0
+    return f">{100 - 10**-places:.{places}f}%" if value > 0.5 else f"<{10**-places:.{places}f}%"

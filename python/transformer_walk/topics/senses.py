@@ -23,7 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.claims import Claim, claim, percent
 
 SENSES_FILE = "senses.tsv"
 LANGUAGES = ("en", "zh")
@@ -317,7 +317,7 @@ def _separation_fields(calibration: Calibration) -> dict[str, object]:
         "n_different": len(calibration.different),
         "words": calibration.words,
         "unknown": calibration.unknown_words,
-        "unknown_share": f"{calibration.unknown_share:.0%}",
+        "unknown_share": percent(calibration.unknown_share),
     }
 
 

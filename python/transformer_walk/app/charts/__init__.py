@@ -9,7 +9,7 @@ through its slow ``from_dict`` (tests/test_app_robustness.py holds every page to
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 import numpy as np
@@ -80,6 +80,11 @@ def y_axis(title: str, **properties: Any) -> alt.Axis:
     return alt.Axis(**(NO_FLUSH | properties), **grid.upright_axis(title))
 
 
+#: The most keys ``attention_weights`` labels every one of: turned labels 14 px apart across the
+#: widest column (about 880 px) leave room for about 60.
+MAX_LABELLED_KEYS = 60
+
+
 def attention_weights(
     tokens: Sequence[str],
     weights: Vector,
@@ -104,12 +109,16 @@ def attention_weights(
     )
     strip = "join(slice(split(datum.value, ':'), 1), ':')"  # "3:dog" → "dog"
     angle = 0 if len(tokens) <= 8 or stacked else -90
+    # Every key is labelled while the labels fit side by side, turned; past that they would
+    # print over each other (437 keys of a long text in one row), so Vega keeps those that do
+    # not collide, and each bar still has its tooltip.
+    overlap: Literal[False, "greedy"] = False if len(tokens) <= MAX_LABELLED_KEYS else "greedy"
     if stacked:  # "3:3 · his" → ["3", "his"]: two lines
         strip = f"split({strip}, ' · ')"
     base = alt.Chart(data).encode(
         x=alt.X(
             "key:N", sort=keys, title=token_title,
-            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=False, **NO_FLUSH),
+            axis=alt.Axis(labelAngle=angle, labelExpr=strip, labelOverlap=overlap, **NO_FLUSH),
         ),
         # The whole [0, 1] while one weight dominates; over many keys the weights are small, and
         # a [0, 1] axis would flatten them: the axis then fits the largest.
@@ -130,7 +139,9 @@ def attention_weights(
     labels = base.mark_text(dy=-8).encode(text=alt.Text("weight:Q", format=".3f"))
     if len(tokens) > 12:  # a number over every bar of a long sentence collides: the top one only
         labels = labels.transform_filter("datum.top")
-    return (bars + labels).properties(height=260)
+    # The page stretches the chart to its column, so the height holds the axis labels too: turned
+    # labels ("352 · fisherman") took so much of it that the y title was cut short.
+    return (bars + labels).properties(height=260 if angle == 0 else 340)
 
 
 def timings(
@@ -185,21 +196,29 @@ def heatmap(
     domain: tuple[float, float] | None = None,
     width: int = grid.FULL,
     max_cell: int = grid.MAX_CELL,
+    texts: Sequence[str] | None = None,
 ) -> Spec:
     """A labelled matrix (rows top to bottom, as printed) sized to fit ``width`` px, the column it
     is drawn in: square cells as large as fit (up to ``max_cell`` px), every row and column label
     shown (a smaller font or a rotation, never thinned), values printed in the cells only where
     they fit. The colour
-    scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0.
+    scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0; its
+    legend reads in percent when ``fmt`` does.
     Drawn with ``st.vega_lite_chart``.
 
     Labels may repeat (a sentence can hold the same word twice), so rows and columns are keyed by
     position and shown by label.
 
+    ``texts``, one per cell in row-major order, are printed in the cells and the tooltip instead
+    of the values formatted with ``fmt``: a page writes its shares as its sentences do
+    (``topics.claims.percent``: "99.8%", where ".0%" would print "100%"); charts know no number
+    wording of their own.
+
     The Vega-Lite spec is written out as a dict rather than built with Altair: the pages draw
     some thirty of these per rerun, and Altair's objects and schema check would dominate the
     rerun. ``tests/test_chart_grid.py`` checks the spec against the Vega-Lite schema instead.
     """
+    given_texts = texts is not None
     values = np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2:
         values = values.reshape(len(row_labels), len(col_labels))  # [] → (0, 0)
@@ -207,7 +226,16 @@ def heatmap(
     rows = [f"{i}:{label}" for i, label in enumerate(row_labels)]
     cols = [f"{j}:{label}" for j, label in enumerate(col_labels)]
     flat = values.reshape(-1)  # (rows, cols) → (rows·cols,), row-major like the cells below
-    texts = [cell_text(v, fmt) for v in flat]
+    if texts is None:
+        texts = [cell_text(v, fmt) for v in flat]
+    elif len(texts) != flat.size:
+        raise ValueError(f"{len(texts)} cell texts for a {n_rows}x{n_cols} matrix")
+    # the tooltip shows the cell's own text when the page wrote it, else the value in ``fmt``
+    shown = (
+        {"field": "text", "type": "nominal", "title": value_title}
+        if given_texts
+        else {"field": "value", "type": "quantitative", "title": value_title, "format": fmt}
+    )
     layout = grid.grid_for(
         n_rows,
         n_cols,
@@ -250,6 +278,8 @@ def heatmap(
         # No wider than the plot (less the title beside it), so the legend never widens the chart.
         "gradientLength": grid.legend_length(layout.plot_width(n_cols), value_title),
     }  # fmt: skip
+    if fmt.endswith("%"):  # cells print shares as percents: so does the legend ("0%" … "100%")
+        legend["format"] = "%"
     rects = {
         "mark": {"type": "rect"},
         "encoding": {
@@ -262,7 +292,7 @@ def heatmap(
             "tooltip": [
                 {"field": "row_label", "type": "nominal", "title": row_title},
                 {"field": "col_label", "type": "nominal", "title": col_title},
-                {"field": "value", "type": "quantitative", "title": value_title, "format": fmt},
+                shown,
             ],
         },
     }  # fmt: skip

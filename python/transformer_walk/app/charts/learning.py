@@ -12,8 +12,9 @@ from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 
 CONTROL_HUE = "#1b9e77"  # teal: apart from the watched model's red
 IDLE_HUE = "#7a7a7a"
+SECOND_IDLE_HUE = "#bdbdbd"  # a second control line (A head that copies: one per head)
 #: The series' colours in order: the level compared with, the watched model, its controls.
-HUES = [MUTED, HIGHLIGHT, CONTROL_HUE, IDLE_HUE]
+HUES = [MUTED, HIGHLIGHT, CONTROL_HUE, IDLE_HUE, SECOND_IDLE_HUE]
 
 
 def _at_step(step: int) -> alt.Chart:

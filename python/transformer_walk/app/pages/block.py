@@ -20,6 +20,7 @@ from transformer_walk.app.views import block as views
 from transformer_walk.app.views.labels import shape_label, shown_as, token_axis, token_labels
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts, token_index
 from transformer_walk.models.toy import Norm, ToyConfig, Trace
+from transformer_walk.topics.claims import percent
 
 NORM_KEY = "blk_norm"
 LAYERS_KEY = "blk_layers"
@@ -202,7 +203,7 @@ def _ffn(trace: Trace, block_index: int) -> None:
         rf"W_2 \in \mathbb{{R}}^{{{cfg.d_ff} \times {cfg.d_model}}}"
     )
     zeros = float(np.mean(block.ffn_hidden == 0.0))
-    st.metric(t("block.ffn.zeros"), f"{zeros:.0%}")
+    st.metric(t("block.ffn.zeros"), percent(zeros))
 
 
 def _why() -> None:

@@ -33,6 +33,7 @@ from transformer_walk.app.widgets import (
 from transformer_walk.models.minilm import EncoderOutput
 from transformer_walk.topics import minilm_heads as head_views
 from transformer_walk.topics import minilm_tokens, senses
+from transformer_walk.topics.claims import percent
 
 PAIR_KEYS = ("ctx_a", "ctx_b")
 WORD_KEY = "ctx_word"
@@ -359,7 +360,7 @@ def _track(backend: str) -> None:
         ),
         width="stretch",
     )
-    st.caption(t("contextual.track.variance", share=f"{projection.share:.0%}", m=len(content)))
+    st.caption(t("contextual.track.variance", share=percent(projection.share), m=len(content)))
     dist = vector_views.distances_by_layer(out.hidden_states, i, j)
     ranks = vector_views.rank_among_tokens(out.hidden_states, i, j, content)
     table = pd.DataFrame(

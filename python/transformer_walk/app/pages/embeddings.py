@@ -22,6 +22,7 @@ from transformer_walk.app.views.labels import token_axis
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.core import Backend, get_backend
 from transformer_walk.topics import corpus
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.corpus import Language
 from transformer_walk.topics.word2vec import (
     SENSE_WORDS,
@@ -365,7 +366,7 @@ def _maps(
                 ),
                 width="stretch",
             )
-            st.caption(t("embeddings.map.variance", share=f"{share.sum():.0%}"))
+            st.caption(t("embeddings.map.variance", share=percent(share.sum())))
 
 
 def _static(result: Word2VecResult, backend: Backend, language: Language) -> None:

@@ -133,8 +133,8 @@ def _loss(study: InductionStudy) -> int:
     layer, head = study.induction_head
     said = [
         jump_claim(
-            study.jump_step, study.score_rise_step, float(study.second_copy_loss[0]),
-            float(study.second_copy_loss[-1]),
+            head_label(layer, head), study.jump_step, study.score_rise_step,
+            float(study.second_copy_loss[0]), float(study.second_copy_loss[-1]),
         ),
         first_copy_claim(float(study.first_copy_loss[0]), float(study.first_copy_loss[-1])),
     ]  # fmt: skip
@@ -175,15 +175,15 @@ def _scores(study: InductionStudy, step: int) -> None:
     st.markdown(t("head_that_copies.scores.body"))
     layer, head = study.induction_head
     prev_layer, prev_head = study.previous_token_head
-    induction_name = head_label(layer, head)
     previous_name = head_label(prev_layer, prev_head)
     upper = [
         (head_label(layer, h), study.prefix_matching[:, layer, h]) for h in range(study.config.h)
     ]
-    upper.append(
-        (t("head_that_copies.scores.no_repeat", head=induction_name),
-         study.prefix_matching_control[:, layer, head])
-    )  # fmt: skip
+    upper += [  # each head's control: the claim below speaks of every head that matches
+        (t("head_that_copies.scores.no_repeat", head=head_label(layer, h)),
+         study.prefix_matching_control[:, layer, h])
+        for h in range(study.config.h)
+    ]  # fmt: skip
     left, right = st.columns(2)
     with left:
         _score_chart(
@@ -201,8 +201,8 @@ def _scores(study: InductionStudy, step: int) -> None:
         )  # fmt: skip
     said = [
         prefix_claim(
-            induction_name, float(study.prefix_matching[-1, layer, head]),
-            float(study.prefix_matching_control[-1, layer, head]), study.prefix_matching_chance,
+            study.prefix_matching[-1], study.prefix_matching_control[-1],
+            study.prefix_matching_chance,
         ),
         previous_claim(
             previous_name, float(study.previous_token[-1, prev_layer, prev_head]),

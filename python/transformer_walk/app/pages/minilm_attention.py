@@ -35,6 +35,7 @@ from transformer_walk.app.widgets import (
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
 from transformer_walk.topics import minilm_heads as head_views
 from transformer_walk.topics import minilm_tokens
+from transformer_walk.topics.claims import percent
 
 HIDE_KEY = "mla_hide_specials"
 WINDOW_KEY = "mla_window"
@@ -114,7 +115,7 @@ def _view(out: EncoderOutput, hide: bool) -> tuple[np.ndarray, list[int]]:
     weights, keep = head_views.without_specials(out.attentions, out.tokens)
     share = head_views.special_share(out.attentions, out.tokens)  # (L, h)
     st.info(
-        t("minilm_attention.hidden_note", share=f"{share.mean():.0%}", top=f"{share.max():.0%}"),
+        t("minilm_attention.hidden_note", share=percent(share.mean()), top=percent(share.max())),
         icon=":material/visibility_off:",
     )
     return weights, keep

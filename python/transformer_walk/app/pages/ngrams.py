@@ -19,6 +19,7 @@ from transformer_walk.app.views.labels import power_label
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.topics import corpus
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.corpus import Language
 from transformer_walk.topics.ngrams import (
     BOS,
@@ -266,7 +267,7 @@ def _sparsity(
             seen=f"{last.distinct:,}",
             possible=power_label(last.possible),
             share=power_label(last.share_of_possible_seen, 2),
-            heldout=f"{last.heldout_unseen_share:.0%}",
+            heldout=percent(last.heldout_unseen_share),
         )
     )
 

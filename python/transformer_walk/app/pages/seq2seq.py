@@ -28,6 +28,7 @@ from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import seq2seq as charts_seq2seq
 from transformer_walk.app.i18n import join_sentences, say, t
 from transformer_walk.app.widgets import page_start, solved_and_hurts
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.gru_seq2seq import (
     HOLDS,
     LOSS_WINDOW,
@@ -58,7 +59,6 @@ from transformer_walk.topics.learning.reversal import (
     longest_readable,
     parameter_count,
 )
-from transformer_walk.topics.learning.reversal_claims import pct
 from transformer_walk.topics.learning.reversal_store import ReversalRun
 from transformer_walk.topics.learning.step_times import REPEATS
 from transformer_walk.topics.seq2seq import ReadbackRow, own_state_verdict, readback
@@ -327,10 +327,10 @@ def curve_text(comparison: Comparison) -> str:
     chance = f"{1 / len(comparison.config.alphabet):.1%}"
 
     def at(key: str, length: int, **more: object) -> str:
-        return t(key, length=length, fixed=pct(s.fixed[length]),
-                 attention=pct(s.attention[length]), **more)  # fmt: skip
+        return t(key, length=length, fixed=percent(s.fixed[length]),
+                 attention=percent(s.attention[length]), **more)  # fmt: skip
 
-    holds = pct(HOLDS)
+    holds = percent(HOLDS)
     drops = [
         t("seq2seq.curve.drop.fixed.never", holds=holds)
         if s.fixed_drop is None
@@ -437,8 +437,8 @@ def _answers(
     measured = {}
     if note != "unmeasured":
         measured = {
-            "fixed": pct(comparison.fixed.accuracy(n)),
-            "attention": pct(comparison.attention.accuracy(n)),
+            "fixed": percent(comparison.fixed.accuracy(n)),
+            "attention": percent(comparison.attention.accuracy(n)),
         }
     where = t(
         NOTE_KEYS[note], length=n, train_max=config.train_max_len, eval_max=config.eval_max_len,
@@ -580,11 +580,11 @@ def _bottleneck() -> None:
         t(
             "seq2seq.neck.summary",
             d=d,
-            short=f"{short.first_from_final:.0%}",
+            short=percent(short.first_from_final),
             long_T=long.length,
-            long=f"{long.first_from_final:.0%}",
-            mean=f"{long.mean_from_final:.0%}",
-            own=f"{long.mean_from_own:.0%}",
+            long=percent(long.first_from_final),
+            mean=percent(long.mean_from_final),
+            own=percent(long.mean_from_own),
             chance=f"{chance:.0%}",
         )
     )

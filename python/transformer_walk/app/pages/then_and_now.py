@@ -31,6 +31,7 @@ from transformer_walk.core import get_backend
 from transformer_walk.models.smollm2 import PYTHON_QUANTIZED_SLOWDOWN, DecoderOutput, SmolLM2
 from transformer_walk.models.toy import ToyConfig
 from transformer_walk.topics import then_and_now as tan
+from transformer_walk.topics.claims import percent
 
 LAYER_KEY = "tan_layer"
 TOKEN_KEY = "tan_token"
@@ -251,9 +252,9 @@ def _ffn(out: DecoderOutput, layer: int, token: int, label: str, text: str, sele
     toy_token = min(token, toy.n - 1)  # the toy splits words, SmolLM2 pieces: the same place
     relu = tan.zero_shares(toy.blocks[0].ffn_hidden[toy_token])
     a, b, c = st.columns(3)
-    a.metric(t("then_and_now.ffn.gate_near", near=tan.NEAR_ZERO), views.percent(gate_shares.near))
-    b.metric(t("then_and_now.ffn.gate_exact"), views.percent(gate_shares.exact))
-    c.metric(t("then_and_now.ffn.relu_exact"), views.percent(relu.exact))
+    a.metric(t("then_and_now.ffn.gate_near", near=tan.NEAR_ZERO), percent(gate_shares.near, 1))
+    b.metric(t("then_and_now.ffn.gate_exact"), percent(gate_shares.exact, 1))
+    c.metric(t("then_and_now.ffn.relu_exact"), percent(relu.exact, 1))
     toy_label = token_labels(toy.tokens, [toy_token])[toy_token]
     ffn = views.ffn_sentence(gate, toy.blocks[0].ffn_hidden[toy_token], toy_label)
     if ffn is not None:

@@ -31,6 +31,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.trained_toy import CUT_KEYS
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import INIT_STD, param_shapes
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     EVAL_SENTENCES,
@@ -52,9 +53,7 @@ from transformer_walk.topics.learning.name_head_claims import (
     name_head_claim,
     names_apart_claim,
     names_first_claim,
-    probability,
     sentence_claim,
-    share,
     single_head_claim,
     wrong_possessive_claim,
 )
@@ -247,8 +246,8 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             query=query,
             his=task.words.his,
             her=task.words.her,
-            p_his=probability(reading.his),
-            p_her=probability(reading.her),
+            p_his=percent(reading.his, 1),
+            p_her=percent(reading.her, 1),
         )
     )
     if (wrong := say(wrong_possessive_claim(task, sentence, reading.his, reading.her))) is not None:
@@ -328,6 +327,8 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             fmt=".0%",
             domain=(0.0, 1.0),
             width=320,
+            # as the sentences above write them: ".0%" alone printed 99.8% as "100%"
+            texts=[percent(float(w)) for w in study.name_weight[index].ravel()],
         ),
     )
 
@@ -346,9 +347,9 @@ def _gender_and_distance(study: NameHeadStudy) -> None:
             t(
                 "watch_it_learn.weight.by_gender",
                 head=watched,
-                male=share(male),
-                female=share(female),
-                chance=share(study.chance),
+                male=percent(male),
+                female=percent(female),
+                chance=percent(study.chance),
             )
         )
     far = float(study.far_weight[layer, head])
@@ -361,8 +362,8 @@ def _gender_and_distance(study: NameHeadStudy) -> None:
                 head=watched,
                 far=FAR,
                 count=study.far_count,
-                weight=share(far),
-                chance=share(study.far_chance),
+                weight=percent(far),
+                chance=percent(study.far_chance),
             )
         )
 
@@ -394,7 +395,7 @@ def _inside(study: NameHeadStudy, task: PronounTask) -> None:
                 "category": [t(ROLE_NAMES[role_of[w]]) for w in mapped.words],
             }
         )
-        title = t("watch_it_learn.inside.map", step=step, explained=f"{mapped.explained:.0%}")
+        title = t("watch_it_learn.inside.map", step=step, explained=percent(mapped.explained))
         column.vega_lite_chart(
             chart_spec(
                 word_map, frame, title=title, category_title=t("watch_it_learn.inside.role"),

@@ -154,10 +154,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- claims ----------------------------------------------------------------------------
     "head_that_copies.claim.jump": {
         "en": "The loss on the second copy fell from {untrained} to {final}; its steepest drop "
-        "came at step {jump}. The induction head's prefix-matching score was half-way up at "
-        "step {rise}: the loss falls when the head forms.",
+        "came at step {jump}. The prefix-matching score of {head} was half-way up at step "
+        "{rise}: the loss falls when the head forms.",
         "zh": "第二段上的损失从 {untrained} 降到 {final}，下降最陡的地方在第 {jump} 步。"
-        "归纳头的前缀匹配分数在第 {rise} 步升到一半：损失下降之时，正是这个头形成之时。",
+        "{head} 的前缀匹配分数在第 {rise} 步升到一半：损失下降之时，正是这个头形成之时。",
     },
     "head_that_copies.claim.prefix": {
         "en": "{head} ends with {score} of its attention on the position after the earlier "
@@ -167,6 +167,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{chance}）；在没有重复的序列上，同样的位置只得到 {control}——它匹配的是内容，"
         "而不是某个固定距离。",
     },
+    "head_that_copies.claim.prefix_heads": {
+        "en": "{count} heads end with at least {times} times the uniform share ({chance}) of their "
+        "attention on the position after the earlier occurrence: {heads}. On sequences without a "
+        "repeat the same positions get at most {control} — they match content, not a distance.",
+        "zh": "有 {count} 个头最终放在“上一次出现位置的下一个位置”上的注意力，都至少是均匀水平"
+        "（{chance}）的 {times} 倍：{heads}。在没有重复的序列上，同样的位置最多只得到 {control}"
+        "——它们匹配的是内容，而不是某个固定距离。",
+    },
     "head_that_copies.claim.previous": {
         "en": "{head} puts {score} of each position's attention on the position just before it "
         "(uniform: {chance}).",
@@ -175,7 +183,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "head_that_copies.claim.previous_off": {
         "en": "Switching off the previous-token head {head} brings the loss on the second copy "
         "back to {off} (untrained: {untrained}; all heads on: {intact}); switching off the "
-        "other head of its layer, {other}, instead: {other_off}. Without it, the induction head "
+        "other head of its layer, {other}, instead: {other_off}. Without it, an induction head "
         "has nothing to match.",
         "zh": "关掉前一个 token 头 {head}，第二段上的损失回到 {off}（未训练：{untrained}；"
         "所有头都开着：{intact}）；换成关掉同一层的另一个头 {other}：{other_off}。"
@@ -183,11 +191,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "head_that_copies.claim.shared": {
         "en": "The copying is shared: with {head} off the loss is {head_off}, with {other} off "
-        "{other_off} (all heads on: {intact}) — but with both off, {layer_off}. Both heads of "
-        "layer 2 became induction heads, and either one can do the job.",
+        "{other_off} (all heads on: {intact}) — but with both off, {layer_off}. Either head "
+        "alone can do the job.",
         "zh": "复制的工作是分担的：关掉 {head}，损失是 {head_off}；关掉 {other}，是 {other_off}"
-        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。第 2 层的两个头都成了"
-        "归纳头，任何一个都能完成这件事。",
+        "（所有头都开着：{intact}）——但两个都关掉，损失是 {layer_off}。只留下其中"
+        "任何一个头，也能完成这件事。",
     },
     "head_that_copies.claim.alone": {
         "en": "Switching off {head} brings the loss back to {head_off} (all heads on: {intact}); "

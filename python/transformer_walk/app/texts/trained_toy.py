@@ -16,10 +16,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "trained_toy.unreadable": {
         "en": "The trained model knows {words} words and reads a name followed, later, by "
-        "*his* or *her*. Your sentence has none in its words: try “Anna sees the cat and "
-        "loves her dog”.",
+        "*his* or *her*. Your sentence, in its words, has no name followed by *his* or *her*: "
+        "try “Anna sees the cat and loves her dog”.",
         "zh": "训练后的模型只认识 {words} 个词，并且要读到“名字……他的/她的”这样的结构。"
-        "你的句子里没有：试试“安娜看见猫，又爱她的狗”。",
+        "用它认识的词来看，你的句子里没有这样的结构：试试“安娜看见猫，又爱她的狗”。",
     },
     "trained_toy.reads": {
         "en": "Head {head} of the trained model (the head that learned to look at the name) on "

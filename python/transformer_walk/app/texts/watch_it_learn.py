@@ -348,6 +348,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力有 {weight} 落在 {name} 上"
         "（均匀水平：{chance}）。",
     },
+    "watch_it_learn.claim.possessive_breaks_rule": {
+        "en": "**Your sentence breaks the task's rule here:** at {query} the model prefers "
+        "*{preferred}* ({p_preferred}), but the sentence has *{written}* ({p_written}). In every "
+        "sentence the model was trained on, the possessive agrees with the sentence's one name — "
+        "here {name} — so it answers as it was taught. In everyday speech *{written}* could be "
+        "someone else's; its task never has such a sentence.",
+        "zh": "**你的句子在这里不符合任务的规则**：在 {query} 处模型更倾向于「{preferred}」"
+        "（{p_preferred}），而句子里是「{written}」（{p_written}）。模型训练用的每个句子里，"
+        "物主代词都和句中唯一的名字（这里是 {name}）一致，所以它是按学到的规则在回答。"
+        "日常说话时「{written}」也可以指别人，但它的任务里从没有这样的句子。",
+    },
     "watch_it_learn.claim.wrong_possessive": {
         "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
         "({p_preferred}), but the sentence has *{written}* ({p_written}).",
@@ -355,14 +366,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而句子里是「{written}」（{p_written}）。",
     },
     "watch_it_learn.claim.wrong_possessive_names": {
-        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
+        "en": "**The model and your sentence differ here:** at {query} it prefers *{preferred}* "
         "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
         "on such a sentence: every sentence of its task has exactly one name, and here {query} "
         "sees {count}: {names}. Nothing taught it which of them a possessive follows.",
-        "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
-        "而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过：任务里的每个句子"
-        "都只有一个人名，而这里 {query} 能看到 {count} 个：{names}。没有任何训练告诉过它，"
-        "物主代词该跟哪一个名字一致。",
+        "zh": "**模型和你的句子在这里不一致**：在 {query} 处它更倾向于「{preferred}」"
+        "（{p_preferred}），而句子里是「{written}」（{p_written}）。它从没在这样的句子上训练过："
+        "任务里的每个句子都只有一个人名，而这里 {query} 能看到 {count} 个：{names}。"
+        "没有任何训练告诉过它，物主代词该跟哪一个名字一致。",
     },
     "watch_it_learn.claim.wrong_possessive_place": {
         "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "

@@ -15,7 +15,7 @@ import numpy as np
 
 from transformer_walk.models.smollm2 import Sampler, SmolLM2Config
 from transformer_walk.models.smollm2.sampling import softmax64
-from transformer_walk.topics.claims import Claim, claim, position_of
+from transformer_walk.topics.claims import Claim, claim, percent, position_of
 
 #: The visible mark of a byte-level BPE token's leading space ("Ġ" in the vocabulary).
 FLOAT32_BYTES = 4
@@ -130,7 +130,7 @@ def perplexity_reading(value: float | None, vocab: int) -> tuple[str, dict[str, 
     tenth of the vocabulary."""
     if value is None:
         return "next_token.ppl.none", {}
-    fields = {"ppl": f"{value:,.1f}", "vocab": f"{vocab:,}", "share": f"{value / vocab:.0%}"}
+    fields = {"ppl": f"{value:,.1f}", "vocab": f"{vocab:,}", "share": percent(value / vocab)}
     if value < 2:
         return "next_token.ppl.sure", fields
     if value > vocab / 10:

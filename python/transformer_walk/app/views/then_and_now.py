@@ -8,7 +8,7 @@ import numpy as np
 from transformer_walk.app.views.labels import human_bytes
 from transformer_walk.models.smollm2.config import SmolLM2Config
 from transformer_walk.topics import then_and_now as tan
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.claims import Claim, claim, percent
 
 #: The RoPE sentence by ``tan.spread_verdict``.
 ROPE_SAYS = {
@@ -19,11 +19,6 @@ ROPE_SAYS = {
 #: The model's trace is float32: its turned q · k and the same dot product turned here in float64
 #: agree to about 1e-7 of their size; this much apart is still rounding, not another score.
 TRACE_TOLERANCE = 1e-5
-
-
-def percent(share: float) -> str:
-    """0.1234 → "12.3%" (a share of values)."""
-    return f"{100 * share:.1f}%"
 
 
 def _rope_fields(dots: tan.OffsetDots) -> dict[str, object]:
@@ -160,7 +155,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
             "then_and_now.norm.says_centred",
             {
                 "mean": f"{cmp.mean:.1e}",
-                "share": percent(cmp.mean_share),
+                "share": percent(cmp.mean_share, 1),
                 "ln_mean": tiny(cmp.layer_out_mean),
                 "rms_mean": f"{cmp.rms_out_mean:.1e}",
             },
@@ -169,7 +164,7 @@ def _norm_claim(cmp: tan.NormComparison) -> Claim:
         "then_and_now.norm.says",
         {
             "mean": f"{cmp.mean:.4f}",
-            "share": percent(cmp.mean_share),
+            "share": percent(cmp.mean_share, 1),
             "ln_mean": tiny(cmp.layer_out_mean),
             "rms_mean": f"{cmp.rms_out_mean:.4f}",
         },
@@ -210,12 +205,12 @@ def norm_check(error: float, size: float) -> Claim:
 def _ffn_fields(gate: np.ndarray, relu: np.ndarray, toy_token: str) -> dict[str, object]:
     g, r = tan.zero_shares(gate), tan.zero_shares(relu)
     return {
-        "near": percent(g.near),
-        "negative": percent(g.negative),
+        "near": percent(g.near, 1),
+        "negative": percent(g.negative, 1),
         "minimum": f"{g.minimum:.3f}",
-        "exact": percent(g.exact),
+        "exact": percent(g.exact, 1),
         "toy_token": toy_token,
-        "relu": percent(r.exact),
+        "relu": percent(r.exact, 1),
         "toy_d_ff": relu.size,
     }
 
@@ -230,11 +225,11 @@ def _ffn_holds(said: Claim, gate: np.ndarray, relu: np.ndarray, toy_token: str) 
     f = said.fields
     return (
         said.message == ("then_and_now.ffn.says" if contrast else "then_and_now.ffn.counts")
-        and f["exact"] == percent(exact / g.size)
-        and f["near"] == percent(near / g.size)
-        and f["negative"] == percent(np.count_nonzero(g < 0) / g.size)
+        and f["exact"] == percent(exact / g.size, 1)
+        and f["near"] == percent(near / g.size, 1)
+        and f["negative"] == percent(np.count_nonzero(g < 0) / g.size, 1)
         and f["minimum"] == f"{g.min():.3f}"
-        and f["relu"] == percent(np.count_nonzero(r == 0) / r.size)
+        and f["relu"] == percent(np.count_nonzero(r == 0) / r.size, 1)
         and f["toy_d_ff"] == r.size
         and f["toy_token"] == toy_token
     )

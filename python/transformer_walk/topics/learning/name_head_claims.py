@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.claims import Claim, claim, percent
 from transformer_walk.topics.learning.name_head import LOOKS_AT_NAME
 from transformer_walk.topics.learning.pronouns import (
     PronounTask,
@@ -29,23 +29,8 @@ def head_label(layer: int, head: int) -> str:
     return f"L{layer + 1}·H{head + 1}"
 
 
-def share(value: float) -> str:
-    return f"{value:.0%}"
-
-
 def loss(value: float) -> str:
     return f"{value:.3f}"
-
-
-def probability(value: float) -> str:
-    """ "99.6%": one decimal, except that a probability short of 1 never reads "100.0%" (it is
-    ">99.9%") and one above 0 never reads "0.0%" ("<0.1%")."""
-    text = f"{value:.1%}"
-    if text == "100.0%" and value < 1:
-        return ">99.9%"
-    if text == "0.0%" and value > 0:
-        return "<0.1%"
-    return text
 
 
 def _found(
@@ -69,11 +54,11 @@ def _name_head_fields(
     return {
         "head": head,
         "steps": steps[-1],
-        "start": share(weights[0]),
-        "end": share(weights[-1]),
-        "chance": share(chance),
-        "control": share(control[-1]),
-        "control_max": share(control_max),
+        "start": percent(weights[0]),
+        "end": percent(weights[-1]),
+        "chance": percent(chance),
+        "control": percent(control[-1]),
+        "control_max": percent(control_max),
     }
 
 
@@ -181,7 +166,7 @@ def _above_guess(group: float, right: float, guess: float) -> bool:
 
 
 def _above_guess_fields(group: float, right: float, guess: float) -> dict[str, object]:
-    return {"group": loss(group), "guess": loss(guess), "right": share(right)}
+    return {"group": loss(group), "guess": loss(guess), "right": percent(right)}
 
 
 def _above_guess_holds(said: Claim, group: float, right: float, guess: float) -> bool:
@@ -239,8 +224,8 @@ def _sentence_fields(
         "head": head,
         "query": query,
         "name": name,
-        "weight": share(weight),
-        "chance": share(chance),
+        "weight": percent(weight),
+        "chance": percent(chance),
     }
 
 
@@ -282,12 +267,13 @@ def on_name_level(visible: int) -> float:
 
 
 def _ranked_heads(weights: np.ndarray, visible: int) -> list[tuple[str, float]]:
-    """(head label, weight) of the heads at ``on_name_level`` or above, the largest share first
-    (heads of the same share in layer-then-head order)."""
+    """(head label, weight) of the heads at ``on_name_level`` or above, the largest weight first
+    (equal weights in layer-then-head order)."""
     level = on_name_level(visible)
     found = [(w, layer, head) for (layer, head), w in np.ndenumerate(weights) if w >= level]
-    # by the share shown, so two heads that both read 100% keep layer-then-head order (stable)
-    found.sort(key=lambda item: -round(100 * item[0]))
+    # ``percent`` never shows two different weights near 1 alike ("99.6%", "99.7%"), so the
+    # order by weight is the order the learner reads
+    found.sort(key=lambda item: -item[0])
     return [(head_label(layer, head), float(w)) for w, layer, head in found]
 
 
@@ -301,13 +287,13 @@ def _heads_on_name_fields(
         "total": int(weights.size),
         "times": f"{LOOKS_AT_NAME:g}",
         "visible": visible,
-        "chance": share(1.0 / visible),
+        "chance": percent(1.0 / visible),
     }
     if ranked:
-        heads = tuple(f"{label} ({share(w)})" for label, w in ranked)
+        heads = tuple(f"{label} ({percent(w)})" for label, w in ranked)
         return "trained_toy.claim.heads_on_name", common | {"count": len(ranked), "heads": heads}
     layer, head = np.unravel_index(np.argmax(weights), weights.shape)
-    top = {"head": head_label(int(layer), int(head)), "weight": share(float(weights.max()))}
+    top = {"head": head_label(int(layer), int(head)), "weight": percent(float(weights.max()))}
     return "trained_toy.claim.no_head_on_name", common | top
 
 
@@ -432,9 +418,9 @@ def _gender_fields(
 ) -> dict[str, object]:
     return {
         "head": head,
-        "male": share(male),
-        "female": share(female),
-        "chance": share(chance),
+        "male": percent(male),
+        "female": percent(female),
+        "chance": percent(chance),
         "loss": loss(other_loss),
     }
 
@@ -482,8 +468,8 @@ def gender_claim(
 def _far_fields(head: str, weight: float, chance: float, count: int, far: int) -> dict[str, object]:
     return {
         "head": head,
-        "weight": share(weight),
-        "chance": share(chance),
+        "weight": percent(weight),
+        "chance": percent(chance),
         "count": count,
         "far": far,
     }
@@ -526,7 +512,7 @@ def _flat(step: int, row: np.ndarray) -> bool:
 
 def _flat_fields(row: np.ndarray, std: float) -> dict[str, object]:
     row = np.asarray(row, dtype=float)
-    return {"low": share(float(row.min())), "high": share(float(row.max())), "std": f"{std:g}"}
+    return {"low": percent(float(row.min())), "high": percent(float(row.max())), "std": f"{std:g}"}
 
 
 def _flat_holds(said: Claim, step: int, row: np.ndarray, std: float) -> bool:
@@ -547,14 +533,24 @@ def flat_start_claim(step: int, row: np.ndarray, std: float) -> Claim | None:
     return Claim("watch_it_learn.claim.flat_start", _flat_fields(row, std))
 
 
-#: The wrong-possessive messages: the sentence is shaped like the task's, it holds more than one
-#: name (then the name cannot be where the task puts it either: no opening holds a name), or its
-#: one name stands where no sentence of the task puts it.
+#: The wrong-possessive messages. With one name, the model may prefer the possessive that agrees
+#: with it while the sentence has the other: the sentence breaks the task's rule and the model
+#: answers as trained ("rule"). Otherwise the model is wrong: in a sentence shaped like the task's,
+#: or one whose one name stands where no sentence of the task puts it ("place"); or the sentence
+#: holds more than one name ("names": then no rule says which possessive is right, and the name
+#: cannot be where the task puts it either: no opening holds a name).
 WRONG = {
+    "rule": "watch_it_learn.claim.possessive_breaks_rule",
     "shaped": "watch_it_learn.claim.wrong_possessive",
     "names": "watch_it_learn.claim.wrong_possessive_names",
     "place": "watch_it_learn.claim.wrong_possessive_place",
 }
+
+
+def agreeing(task: PronounTask, name: str) -> str:
+    """The possessive that agrees with ``name`` in the task: his after a male name, her after a
+    female one."""
+    return task.words.his if name in task.words.male else task.words.her
 
 
 def _token(sentence: Sentence, position: int) -> str:
@@ -575,14 +571,16 @@ def _wrong_fields(
     fields: dict[str, object] = {
         "query": _token(sentence, sentence.query_position),
         "preferred": preferred,
-        "p_preferred": probability(probs[preferred]),
+        "p_preferred": percent(probs[preferred], 1),
         "written": written,
-        "p_written": probability(probs[written]),
+        "p_written": percent(probs[written], 1),
     }
     names = names_seen(task, sentence)
     if len(names) > 1:
         labels = tuple(_token(sentence, i) for i in names)
         return WRONG["names"], fields | {"count": len(names), "names": labels}
+    if preferred == agreeing(task, sentence.tokens[sentence.name_position]):
+        return WRONG["rule"], fields | {"name": _token(sentence, sentence.name_position)}
     if not name_in_place(task, sentence):
         return WRONG["place"], fields | {"name": _token(sentence, sentence.name_position)}
     return WRONG["shaped"], fields
@@ -603,14 +601,18 @@ def _wrong_holds(
         shape = len(seen) >= 2 and fields.get("names") == tuple(
             f"{i + 1} · {tokens[i]}" for i in seen
         )
-    else:  # one name: before it nothing or an opening, after it a verb at or before the query
+    else:  # one name, and whether the possessive the model prefers agrees with it
         at = sentence.name_position
-        placed = (
-            tokens[:at] in words.openings
-            and at < sentence.query_position
-            and tokens[at + 1] in words.verbs
-        )
-        shape = seen == [at] and (placed == (said.message == WRONG["shaped"]))
+        agrees = fields.get("preferred") == (words.his if tokens[at] in words.male else words.her)
+        if said.message == WRONG["rule"]:
+            shape = seen == [at] and agrees and fields.get("name") == f"{at + 1} · {tokens[at]}"
+        else:  # in place: before it nothing or an opening, after it a verb at or before the query
+            placed = (
+                tokens[:at] in words.openings
+                and at < sentence.query_position
+                and tokens[at + 1] in words.verbs
+            )
+            shape = seen == [at] and not agrees and (placed == (said.message == WRONG["shaped"]))
     bigger = p_his if fields.get("preferred") == words.his else p_her
     smaller = p_her if fields.get("preferred") == words.his else p_his
     return (
@@ -628,8 +630,10 @@ def wrong_possessive_claim(
 ) -> Claim | None:
     """The model, at the sentence's query, gives the possessive the sentence does not have more
     probability than the one it has (``p_his``, ``p_her``): which it prefers and with what
-    probability, which the sentence has; and, when the query sees more than one name or the
-    name is not where the task's sentences put it (``name_in_place``), that the task never
+    probability, which the sentence has. With one name, when the preferred possessive agrees
+    with it ("rule"), that the sentence breaks the task's rule and the model answers as trained;
+    else the model is wrong, and when the query sees more than one name ("names") or the name
+    is not where the task's sentences put it (``name_in_place``, "place"), that the task never
     trained on such a sentence. None when the model prefers the sentence's own possessive or
     gives both the same."""
     found = _wrong_fields(task, sentence, p_his, p_her)

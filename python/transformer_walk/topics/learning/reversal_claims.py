@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from transformer_walk.topics.claims import Claim, claim
+from transformer_walk.topics.claims import Claim, claim, percent
 
 #: Accuracies closer than this count as even (five points), as ``gru_seq2seq.EVEN_MARGIN``.
 EVEN_MARGIN = 0.05
@@ -44,16 +44,6 @@ GROWTH = {
 }
 
 
-def pct(x: float) -> str:
-    """A share as the page writes it: 0.5412 → "54%"; with more decimals where rounding would
-    claim a perfect or a null score it did not get (0.995 → "99.5%", not "100%")."""
-    for digits in range(4):
-        text = f"{x:.{digits}%}"
-        if (float(text[:-1]) < 100 or x >= 1) and (float(text[:-1]) > 0 or x <= 0):
-            return text
-    return f"{x:.4%}"
-
-
 def ms(seconds: float) -> str:
     """Seconds as milliseconds with two significant digits at least: "0.53 ms", "12.4 ms"."""
     value = seconds * 1e3
@@ -81,8 +71,8 @@ def _within_holds(
     verdict = _versus(transformer, attention)
     return said == Claim(
         WITHIN[verdict],
-        {"length": length, "transformer": pct(transformer), "attention": pct(attention),
-         "fixed": pct(fixed)},
+        {"length": length, "transformer": percent(transformer), "attention": percent(attention),
+         "fixed": percent(fixed)},
     )  # fmt: skip
 
 
@@ -92,8 +82,8 @@ def within_training(length: int, transformer: float, attention: float, fixed: fl
     accuracies): ahead, even or behind by ``EVEN_MARGIN``."""
     return Claim(
         WITHIN[_versus(transformer, attention)],
-        {"length": length, "transformer": pct(transformer), "attention": pct(attention),
-         "fixed": pct(fixed)},
+        {"length": length, "transformer": percent(transformer), "attention": percent(attention),
+         "fixed": percent(fixed)},
     )  # fmt: skip
 
 
@@ -109,8 +99,9 @@ def _past_holds(
         return False
     return said == Claim(
         "seq2seq_transformer.curve.cliff",
-        {"long": long, "next": long + 1, "long_acc": pct(long_acc), "next_acc": pct(next_acc),
-         "attention_next": pct(attention_next), "chance": f"{chance:.1%}",
+        {"long": long, "next": long + 1, "long_acc": percent(long_acc),
+         "next_acc": percent(next_acc), "attention_next": percent(attention_next),
+         "chance": f"{chance:.1%}",
          "positions": 2 * long + 1, "mark_from": 2, "mark_to": long + 1},
     )  # fmt: skip
 
@@ -126,8 +117,9 @@ def past_training(
         return None
     return Claim(
         "seq2seq_transformer.curve.cliff",
-        {"long": long, "next": long + 1, "long_acc": pct(long_acc), "next_acc": pct(next_acc),
-         "attention_next": pct(attention_next), "chance": f"{chance:.1%}",
+        {"long": long, "next": long + 1, "long_acc": percent(long_acc),
+         "next_acc": percent(next_acc), "attention_next": percent(attention_next),
+         "chance": f"{chance:.1%}",
          # inputs of ``long`` letters fill 2·long + 1 positions; the mark sat at 2 … long + 1
          "positions": 2 * long + 1, "mark_from": 2, "mark_to": long + 1},
     )  # fmt: skip
