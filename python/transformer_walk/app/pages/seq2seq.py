@@ -570,7 +570,7 @@ def _bottleneck() -> None:
             length_title=t("seq2seq.neck.axis_length"),
             accuracy_title=t("seq2seq.neck.axis_accuracy"),
             series_title=t("seq2seq.neck.axis_series"),
-            chance_label=t("seq2seq.neck.chance", chance=f"{chance:.0%}"),
+            chance_label=t("seq2seq.neck.chance", chance=f"{chance:.1%}"),
         ),
         width="stretch",
     )
@@ -585,7 +585,7 @@ def _bottleneck() -> None:
             long=percent(long.first_from_final),
             mean=percent(long.mean_from_final),
             own=percent(long.mean_from_own),
-            chance=f"{chance:.0%}",
+            chance=f"{chance:.1%}",
         )
     )
     lowest = min(r.mean_from_own for r in rows)
