@@ -39,15 +39,18 @@ def _copy(params: Params) -> Params:
     return {name: array.copy() for name, array in params.items()}
 
 
-def _flat(params: Params) -> tuple[np.ndarray, Params]:
-    """One float32 buffer holding a copy of every parameter, and each parameter as a view of
-    its slice, in ``params``' order, shaped as before: [Σ sizes] → each [shape]."""
-    flat = np.concatenate([array.reshape(-1) for array in params.values()]).astype(np.float32)
+def _flat(params: Params) -> np.ndarray:
+    """Every parameter copied into one float32 buffer, in ``params``' order: [Σ sizes]."""
+    return np.concatenate([array.reshape(-1) for array in params.values()], dtype=np.float32)
+
+
+def _views(flat: np.ndarray, like: Params) -> Params:
+    """Each of ``like``'s names as a view of its slice of ``flat``, in order: [size] → [shape]."""
     views, at = {}, 0
-    for name, array in params.items():
-        views[name] = flat[at : at + array.size].reshape(array.shape)  # [size] → [shape]
+    for name, array in like.items():
+        views[name] = flat[at : at + array.size].reshape(array.shape)
         at += array.size
-    return flat, views
+    return views
 
 
 def train(
@@ -80,9 +83,10 @@ def train(
     )
     # Every parameter, its gradient and its two moments live in one flat buffer each, so that
     # AdamW (elementwise, one weight decay for all) updates them all in one call.
-    flat, params = _flat(start)
-    grad_flat, grads_in_flat = _flat(start)
-    exp_avg, exp_avg_sq = np.zeros_like(flat), np.zeros_like(flat)
+    flat = _flat(start)
+    params = _views(flat, start)
+    grad_flat, exp_avg, exp_avg_sq = (np.zeros_like(flat) for _ in range(3))
+    grads_in_flat = _views(grad_flat, start)
     result = TrainResult(params=params, losses=[])
     if checkpoint_every is not None:
         result.checkpoints[0] = _copy(params)
