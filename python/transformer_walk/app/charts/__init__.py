@@ -273,11 +273,10 @@ def heatmap(
     y = {"field": "row", "type": "nominal", "sort": rows,
          "title": grid.title_lines(row_title) if upright else row_title,
          "axis": axis | {"labelAngle": 0} | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
-    legend = {
-        "orient": "bottom", "direction": "horizontal", "titleOrient": "left",
-        # No wider than the plot (less the title beside it), so the legend never widens the chart.
-        "gradientLength": grid.legend_length(layout.plot_width(n_cols), value_title),
-    }  # fmt: skip
+    # Under the plot and no wider than it, its title beside the bar or above it.
+    legend = {"orient": "bottom", "direction": "horizontal"} | grid.legend_fit(
+        layout.plot_width(n_cols), value_title
+    )
     if fmt.endswith("%"):  # cells print shares as percents: so does the legend ("0%" … "100%")
         legend["format"] = "%"
     rects = {

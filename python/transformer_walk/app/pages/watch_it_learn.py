@@ -330,6 +330,7 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             # as the sentences above write them: ".0%" alone printed 99.8% as "100%"
             texts=[percent(float(w)) for w in study.name_weight[index].ravel()],
         ),
+        width="content",
     )
 
 
@@ -441,6 +442,7 @@ def _scores(study: NameHeadStudy, task: PronounTask) -> None:
                 value_title=t("watch_it_learn.scores.value"), fmt=".1f",
                 domain=(-extent, extent), width=HALF,
             ),
+            width="content",
         )  # fmt: skip
     last = matrices[study.steps[-1]]
     if said := say(names_first_claim(watched, last[:, : len(names)], last[:, len(names) :])):
