@@ -199,6 +199,24 @@ def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
 
 
+def test_attention_bars_write_weights_as_the_page_does() -> None:
+    """Guards against bars labelled "1.000" beside sentences that say "100%": given the page's
+    texts, the labels and the tooltip show them, and the axis reads in percent."""
+    chart = charts.attention_weights(
+        ["tom", "loves"], [0.998, 0.002], 0, token_title="key", weight_title="w",
+        fmt=".0%", texts=["99.8%", "0.2%"],
+    ).to_dict()  # fmt: skip
+    bars, labels = chart["layer"]
+    assert [row["text"] for row in chart["datasets"][chart["data"]["name"]]] == ["99.8%", "0.2%"]
+    assert labels["encoding"]["text"]["field"] == "text"
+    assert bars["encoding"]["tooltip"][1]["field"] == "text"
+    assert bars["encoding"]["y"]["axis"]["format"] == "%"
+    plain = charts.attention_weights(["a", "b"], [0.25, 0.75], 1, token_title="k", weight_title="w")
+    spec = plain.to_dict()
+    assert [row["text"] for row in spec["datasets"][spec["data"]["name"]]] == ["0.250", "0.750"]
+    assert "format" not in spec["layer"][0]["encoding"]["y"]["axis"]
+
+
 def test_attention_bars_label_every_key_until_the_labels_would_collide() -> None:
     def overlap(n: int) -> object:
         tokens = [f"w{k}" for k in range(n)]

@@ -206,6 +206,8 @@ def watched_head(found: TrainedReading) -> None:
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
+            fmt=".0%",
+            texts=[percent(float(w)) for w in shown],  # as the claim below writes them
         ),
         width="stretch",
     )

@@ -237,6 +237,8 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
+            fmt=".0%",
+            texts=[percent(float(w)) for w in row],  # as the claim below writes them
         ),
         width="stretch",
     )
