@@ -192,6 +192,7 @@ def watched_head(found: TrainedReading) -> None:
             row_title=t("trained_toy.query"), col_title=t("trained_toy.key"),
             value_title=t("trained_toy.weight"), domain=(0.0, 1.0),
         ),
+        width="content",
     )  # fmt: skip
     st.markdown(t("trained_toy.where", query=found.query, possessive=found.possessive))
     row = reading.weights[layer, head]
