@@ -174,6 +174,22 @@ def test_a_legend_reads_in_percent_when_the_cells_do() -> None:
     assert "format" not in legend(".2f")  # 0–1 numbers in the cells: 0–1 in the legend
 
 
+def test_a_small_matrix_puts_a_long_legend_title_above_its_colour_bar() -> None:
+    """Guards against a colour bar squeezed beside its title: under Watch it learn's 2 × 4 head
+    grid, "mean weight on the name" left the bar 60 px, "0%" against "100%"."""
+    spec = charts.heatmap(
+        np.full((2, 4), 0.5), ["1", "2"], ["1", "2", "3", "4"], row_title="layer",
+        col_title="head", value_title="mean weight on the name", fmt=".0%", domain=(0.0, 1.0),
+        width=320,
+    )  # fmt: skip
+    legend = _layers(spec)[0]["encoding"]["color"]["legend"]
+    plot = 4 * spec["width"]["step"]
+    assert legend["titleOrient"] == "top" and legend["gradientLength"] == plot
+    wide = grid.legend_fit(grid.FULL, "αᵢⱼ")  # room to spare: the title stays beside the bar
+    assert wide == {"titleOrient": "left", "gradientLength": grid.MAX_LEGEND}
+    assert grid.legend_fit(20, "w")["gradientLength"] == grid.MIN_LEGEND  # its labels still apart
+
+
 def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     tokens = ["the", "cat", "saw", "the"]
     chart = charts.attention_weights(
@@ -181,6 +197,24 @@ def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:
     )
     x = chart.to_dict()["layer"][0]["encoding"]["x"]
     assert x["sort"] == ["0:the", "1:cat", "2:saw", "3:the"]
+
+
+def test_attention_bars_write_weights_as_the_page_does() -> None:
+    """Guards against bars labelled "1.000" beside sentences that say "100%": given the page's
+    texts, the labels and the tooltip show them, and the axis reads in percent."""
+    chart = charts.attention_weights(
+        ["tom", "loves"], [0.998, 0.002], 0, token_title="key", weight_title="w",
+        fmt=".0%", texts=["99.8%", "0.2%"],
+    ).to_dict()  # fmt: skip
+    bars, labels = chart["layer"]
+    assert [row["text"] for row in chart["datasets"][chart["data"]["name"]]] == ["99.8%", "0.2%"]
+    assert labels["encoding"]["text"]["field"] == "text"
+    assert bars["encoding"]["tooltip"][1]["field"] == "text"
+    assert bars["encoding"]["y"]["axis"]["format"] == "%"
+    plain = charts.attention_weights(["a", "b"], [0.25, 0.75], 1, token_title="k", weight_title="w")
+    spec = plain.to_dict()
+    assert [row["text"] for row in spec["datasets"][spec["data"]["name"]]] == ["0.250", "0.750"]
+    assert "format" not in spec["layer"][0]["encoding"]["y"]["axis"]
 
 
 def test_attention_bars_label_every_key_until_the_labels_would_collide() -> None:

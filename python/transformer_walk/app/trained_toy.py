@@ -192,6 +192,7 @@ def watched_head(found: TrainedReading) -> None:
             row_title=t("trained_toy.query"), col_title=t("trained_toy.key"),
             value_title=t("trained_toy.weight"), domain=(0.0, 1.0),
         ),
+        width="content",
     )  # fmt: skip
     st.markdown(t("trained_toy.where", query=found.query, possessive=found.possessive))
     row = reading.weights[layer, head]
@@ -206,6 +207,8 @@ def watched_head(found: TrainedReading) -> None:
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
+            fmt=".0%",
+            texts=[percent(float(w)) for w in shown],  # as the claim below writes them
         ),
         width="stretch",
     )

@@ -93,21 +93,29 @@ def attention_weights(
     token_title: str,
     weight_title: str,
     stacked: bool = False,
+    fmt: str = ".3f",
+    texts: Sequence[str] | None = None,
 ) -> alt.Chart:
     """One bar per key, in sentence order, the largest weight highlighted and labelled. Bars are
     keyed by position, so a word that occurs twice keeps two bars. With ``stacked`` the labels
     ("3 · his") are set upright on two lines, the position over the word, instead of turned 90°
-    past eight keys (a turned Chinese word reads sideways)."""
+    past eight keys (a turned Chinese word reads sideways).
+
+    The weights are labelled, and shown in the tooltip, in ``fmt``, or as ``texts`` (one per
+    key) when the page wrote them as its sentences do (``topics.claims.percent``); the y axis
+    reads in percent when ``fmt`` does."""
     keys = [f"{i}:{token}" for i, token in enumerate(tokens)]
     data = pd.DataFrame(
         {
             "key": keys,
             "token": list(tokens),
             "weight": [float(w) for w in weights],
+            "text": [cell_text(float(w), fmt) for w in weights] if texts is None else list(texts),
             "top": [i == top_index for i in range(len(tokens))],
         }
     )
     strip = "join(slice(split(datum.value, ':'), 1), ':')"  # "3:dog" → "dog"
+    in_percent = {"format": "%"} if fmt.endswith("%") else {}  # the axis as the labels: "40%"
     angle = 0 if len(tokens) <= 8 or stacked else -90
     # Every key is labelled while the labels fit side by side, turned; past that they would
     # print over each other (437 keys of a long text in one row), so Vega keeps those that do
@@ -125,7 +133,7 @@ def attention_weights(
         y=alt.Y(
             "weight:Q",
             title=weight_title,
-            axis=y_axis(weight_title),
+            axis=y_axis(weight_title, **in_percent),
             scale=alt.Scale(domain=[0, 1]) if max(data["weight"], default=0) > 0.5 else alt.Scale(),
         ),
     )  # fmt: skip
@@ -133,10 +141,10 @@ def attention_weights(
         color=alt.ColorValue(MUTED, condition={"test": "datum.top", "value": HIGHLIGHT}),
         tooltip=[
             alt.Tooltip("token:N", title=token_title),
-            alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
+            alt.Tooltip("text:N", title=weight_title),
         ],
     )
-    labels = base.mark_text(dy=-8).encode(text=alt.Text("weight:Q", format=".3f"))
+    labels = base.mark_text(dy=-8).encode(text=alt.Text("text:N"))
     if len(tokens) > 12:  # a number over every bar of a long sentence collides: the top one only
         labels = labels.transform_filter("datum.top")
     # The page stretches the chart to its column, so the height holds the axis labels too: turned
@@ -273,11 +281,10 @@ def heatmap(
     y = {"field": "row", "type": "nominal", "sort": rows,
          "title": grid.title_lines(row_title) if upright else row_title,
          "axis": axis | {"labelAngle": 0} | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
-    legend = {
-        "orient": "bottom", "direction": "horizontal", "titleOrient": "left",
-        # No wider than the plot (less the title beside it), so the legend never widens the chart.
-        "gradientLength": grid.legend_length(layout.plot_width(n_cols), value_title),
-    }  # fmt: skip
+    # Under the plot and no wider than it, its title beside the bar or above it.
+    legend = {"orient": "bottom", "direction": "horizontal"} | grid.legend_fit(
+        layout.plot_width(n_cols), value_title
+    )
     if fmt.endswith("%"):  # cells print shares as percents: so does the legend ("0%" … "100%")
         legend["format"] = "%"
     rects = {

@@ -27,6 +27,11 @@ MIN_AXIS_FONT = 7
 DIGIT_EM = 0.6
 CJK_EM = 1.0
 LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has it whole)
+# A matrix's colour bar, in px: shorter than MIN_LEGEND its end labels ("0%", "100%") run
+# together; beside its title it needs LEGEND_BESIDE_TITLE, else the title goes above it.
+MIN_LEGEND = 60
+MAX_LEGEND = 200
+LEGEND_BESIDE_TITLE = 80
 MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
 AXIS_OVERHEAD = 2 * AXIS_FONT + 30  # px beside the y labels: title, ticks, paddings, margins
 TITLE_FONT = AXIS_FONT + 1
@@ -150,11 +155,16 @@ def grid_for(
     )
 
 
-def legend_length(plot_width: int, title: str) -> int:
-    """Length of a horizontal colour bar under a plot ``plot_width`` wide, its ``title`` to the
-    left: as long as the plot leaves room for (60 to 200 px), so it never widens the chart."""
-    room = plot_width - int(text_width(title, AXIS_FONT)) - 24
-    return int(max(60, min(200, room)))
+def legend_fit(plot_width: int, title: str) -> dict[str, Any]:
+    """Vega-Lite properties of a horizontal colour bar under a plot ``plot_width`` wide: the bar
+    as long as the plot leaves room for (``MIN_LEGEND`` to ``MAX_LEGEND`` px), so it does not
+    widen the chart; its ``title`` to the left while that leaves the bar
+    ``LEGEND_BESIDE_TITLE`` px, else above it (beside "mean weight on the name", under a
+    2 × 4 matrix, the bar had shrunk to 60 px)."""
+    beside = plot_width - int(text_width(title, AXIS_FONT)) - 24
+    if beside >= LEGEND_BESIDE_TITLE:
+        return {"titleOrient": "left", "gradientLength": min(MAX_LEGEND, beside)}
+    return {"titleOrient": "top", "gradientLength": max(MIN_LEGEND, min(MAX_LEGEND, plot_width))}
 
 
 @dataclass(frozen=True)

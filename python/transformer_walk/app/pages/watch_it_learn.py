@@ -237,6 +237,8 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             token_title=t("watch_it_learn.watch.axis_token"),
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
+            fmt=".0%",
+            texts=[percent(float(w)) for w in row],  # as the claim below writes them
         ),
         width="stretch",
     )
@@ -330,6 +332,7 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             # as the sentences above write them: ".0%" alone printed 99.8% as "100%"
             texts=[percent(float(w)) for w in study.name_weight[index].ravel()],
         ),
+        width="content",
     )
 
 
@@ -441,6 +444,7 @@ def _scores(study: NameHeadStudy, task: PronounTask) -> None:
                 value_title=t("watch_it_learn.scores.value"), fmt=".1f",
                 domain=(-extent, extent), width=HALF,
             ),
+            width="content",
         )  # fmt: skip
     last = matrices[study.steps[-1]]
     if said := say(names_first_claim(watched, last[:, : len(names)], last[:, len(names) :])):

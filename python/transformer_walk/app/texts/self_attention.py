@@ -227,10 +227,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "self_attention.cross.encdec": {
         "en": "**Encoder–decoder attention** (in a translation model): the queries come from the "
         "decoder's sequence, the keys and values from the encoder's output. Two different "
-        "sequences, so the matrix is $n_{\\text{dec}} \\times n_{\\text{enc}}$ and need not be "
+        "sequences, so the matrix is ${n_{\\text{dec}} \\times n_{\\text{enc}}}$ and need not be "
         "square.",
         "zh": "**编码器–解码器注意力**（例如翻译模型）：查询来自解码器这一侧的序列，键和值来自"
-        "编码器的输出。两个序列不同，所以矩阵是 $n_{\\text{dec}} \\times n_{\\text{enc}}$，"
+        "编码器的输出。两个序列不同，所以矩阵是 ${n_{\\text{dec}} \\times n_{\\text{enc}}}$，"
         "不一定是方的。",
     },
     # --- cost -------------------------------------------------------------------------------
