@@ -116,3 +116,61 @@ def test_pages_draw_every_chart_through_the_cache() -> None:
                     and ast.unparse(first.func) in {"chart_spec", *helpers}
                 ) or (isinstance(first, ast.Name) and first.id in bound)
                 assert ok, f"{page.name}:{node.lineno} draws a chart outside chart_spec"
+
+
+def _builders(tree: ast.Module) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The builders a module hands chart_spec: by the helper function returning the spec, and
+    by the name a spec is bound to."""
+    helpers: dict[str, set[str]] = {}
+    bound: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for r in ast.walk(node):
+                if isinstance(r, ast.Return) and _is_spec(r.value):
+                    helpers.setdefault(node.name, set()).add(ast.unparse(r.value.args[0]))
+        elif isinstance(node, ast.Assign) and _is_spec(node.value):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, set()).add(ast.unparse(node.value.args[0]))
+    return helpers, bound
+
+
+def _is_spec(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Call) and ast.unparse(node.func) == "chart_spec" and bool(node.args)
+
+
+def test_every_heatmap_is_drawn_at_its_own_size() -> None:
+    """A heat map sizes itself (square cells, a step per cell): drawn with Streamlit's default
+    width="stretch" its cells are pulled across the column into wide bars. Every draw of a
+    ``*heatmap`` builder — on a page or in a module the pages share — passes width="content"."""
+    app = PAGES.parent
+    drawn = []
+    for module in sorted([*PAGES.glob("*.py"), *app.glob("*.py")]):
+        tree = ast.parse(module.read_text())
+        helpers, bound = _builders(tree)
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in {"vega_lite_chart", "altair_chart"}
+                and node.args
+            ):
+                continue
+            first = node.args[0]
+            if _is_spec(first):
+                builders = {ast.unparse(first.args[0])}
+            elif isinstance(first, ast.Call):
+                builders = helpers.get(ast.unparse(first.func), set())
+            else:
+                builders = bound.get(ast.unparse(first), set())
+            if not any(b.rsplit(".", 1)[-1].endswith("heatmap") for b in builders):
+                continue
+            where = f"{module.relative_to(app)}:{node.lineno}"
+            drawn.append(where)
+            width = [k.value for k in node.keywords if k.arg == "width"]
+            assert width and ast.literal_eval(width[0]) == "content", where
+    # the search finds the heat maps drawn straight, through a helper, by a bound name and
+    # outside pages/
+    assert len(drawn) > 30, drawn
+    for found in ("minilm_attention.py", "next_token.py", "trained_toy.py"):
+        assert any(found in where for where in drawn), found

@@ -263,6 +263,34 @@ def test_bold_survives_cjk_punctuation_in_every_message() -> None:
     assert not bad, "\n".join(f"{k} [{lang}]: {v}" for (k, lang), v in sorted(bad.items()))
 
 
+INLINE_MATH = re.compile(r"(?<![$\\])\$([^$]+)\$")
+
+
+def _one_group(formula: str) -> bool:
+    """Whether ``formula`` is one brace group: its first "{" closes at its last character."""
+    depth = 0
+    for at, char in enumerate(formula):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return at == len(formula) - 1 and at > 0
+    return False
+
+
+def test_every_inline_product_stays_on_one_line() -> None:
+    """KaTeX may break an inline formula after a binary operator: "n ×" ended one line and "n"
+    began the next. A formula wrapped in braces is one unbreakable group."""
+    assert _one_group("{n \\times n}") and _one_group("{{n \\times d_k}}")
+    assert not _one_group("n \\times n") and not _one_group("{d}_{k} \\times {n}")
+    loose = [
+        (key, language, formula)
+        for key, texts in MESSAGES.items()
+        for language, text in texts.items()
+        for formula in INLINE_MATH.findall(text)
+        if "\\times" in formula and not _one_group(formula)
+    ]
+    assert loose == []
+
+
 def test_every_chinese_message_keeps_to_the_glossary() -> None:
     """Guards against one term under two names ("token" here, 词元 on the next page)."""
     found = {

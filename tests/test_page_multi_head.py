@@ -5,6 +5,7 @@ possessive task, its heads checked against the trained learner's reading recompu
 
 from __future__ import annotations
 
+import json
 import math
 from functools import partial
 
@@ -20,6 +21,7 @@ from transformer_walk.app.trained_toy import MODELS
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
+from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning.name_head import (
     NameHeadSettings,
     NameHeadStudy,
@@ -424,11 +426,19 @@ def test_trained_draws_every_head_of_the_trained_toy(language: str, sentence: st
     # 8 random-toy charts (2 heads, his × heads, 2 head outputs, concat, W^O, output), then
     # the trained toy's 8 heads and their rows from the query
     assert len(charts) == 8 + layers * h + 1
-    trained = [heatmap_of(chart_cells(c)) for c in charts]
+    cells = [chart_cells(c) for c in charts]
+    trained = [heatmap_of(c) for c in cells]
     # the trained toy's matrices: causal, 0 above the diagonal (the random toy's are not)
     upper = np.triu_indices(len(tokens), k=1)
-    matrices = [m for m in trained if m[0] == m[1] == tokens and not m[2][upper].any()]
+    mine = [m[0] == m[1] == tokens and not m[2][upper].any() or m[0] == heads for m in trained]
+    matrices = [m for m, its in zip(trained, mine, strict=True) if its and m[0] != heads]
     assert len(matrices) == layers * h
+    # cells and legend in percent, as the bars and sentences beside them ("1.00" before)
+    for chart, its_cells, its in zip(charts, cells, mine, strict=True):
+        if its:
+            assert [c["text"] for c in its_cells] == [percent(c["value"]) for c in its_cells]
+            rects = json.loads(chart.proto.spec)["layer"][0]["encoding"]
+            assert rects["color"]["legend"]["format"] == "%"
     for (_, _, values), want in zip(
         matrices, reading.matrices.reshape(layers * h, *shape), strict=True
     ):

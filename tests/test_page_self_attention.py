@@ -273,6 +273,16 @@ def test_the_trained_switch_reads_the_sentence_with_the_trained_learner(
     assert masked in body
     switch = next(r for r in at.radio if r.key == "sam_model")
     assert switch.label == ("Model parameters" if language == "en" else "模型参数")
+    # the watched head's matrix in percent, as the bars and sentences beside it ("1.00" before)
+    weight = translate("trained_toy.weight", language)
+    (matrix,) = [
+        layer["encoding"]
+        for c in at.get("vega_lite_chart")
+        for layer in json.loads(c.proto.spec).get("layer", [])[:1]
+        if layer["encoding"].get("color", {}).get("title") == weight
+    ]
+    assert matrix["color"]["legend"]["format"] == "%"
+    assert matrix["tooltip"][-1]["field"] == "text"  # the page's own "99.7%", not ".0%"
     # the query row's bars: a layer of bars over the token axis of the Watch-it-learn page
     axis = translate("watch_it_learn.watch.axis_token", language)
     layers = [

@@ -55,6 +55,9 @@ from transformer_walk.topics.learning.pronouns import (
 MODELS = ("random", "trained")
 MODEL_NAMES = {"random": "trained_toy.random", "trained": "trained_toy.trained"}
 NAMED_UNKNOWN = 8  # words outside the vocabulary a note names before "…"
+#: px: the cell a trained head's share fits in at the cells' 12-px font, the widest being
+#: ">99.9%" (43 px); in a 44-px cell it did not, and the grid then printed no number at all.
+PERCENT_CELL = 48
 #: The note on words past the model's positions, by the task's language: only the Chinese task's
 #: says that a Chinese token is a whole word (written out for the message id check).
 CUT_KEYS = {"en": "watch_it_learn.watch.cut.en", "zh": "watch_it_learn.watch.cut.zh"}
@@ -179,6 +182,12 @@ def possessive_lines(found: TrainedReading) -> None:
         st.warning(said, icon=":material/error:")
 
 
+def percent_cells(weights: np.ndarray) -> list[str]:
+    """A trained head's weights, row-major, as the bars and sentences beside its matrix write
+    them ("99.7%", where ".0%" alone would print "100%")."""
+    return [percent(float(w)) for w in np.ravel(weights)]
+
+
 def watched_head(found: TrainedReading) -> None:
     """The Self-attention page's view: the watched head's whole matrix, its row for the
     possessive's query as bars, and the claim the numbers allow."""
@@ -190,7 +199,8 @@ def watched_head(found: TrainedReading) -> None:
         chart_spec(
             heatmap, reading.matrices[layer, head], labels, labels,
             row_title=t("trained_toy.query"), col_title=t("trained_toy.key"),
-            value_title=t("trained_toy.weight"), domain=(0.0, 1.0),
+            value_title=t("trained_toy.weight"), fmt=".0%", domain=(0.0, 1.0),
+            texts=percent_cells(reading.matrices[layer, head]), max_cell=PERCENT_CELL,
         ),
         width="content",
     )  # fmt: skip

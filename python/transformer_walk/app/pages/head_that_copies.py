@@ -235,6 +235,7 @@ def _matrices(study: InductionStudy, example: Example, step: int) -> None:
                 col_title=t("head_that_copies.matrix.key"),
                 value_title=t("head_that_copies.matrix.weight"), fmt=".1f", domain=(0.0, 1.0),
             ),
+            width="content",
         )  # fmt: skip
 
 

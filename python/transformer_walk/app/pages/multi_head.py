@@ -19,7 +19,9 @@ from transformer_walk.app.i18n import say, t
 from transformer_walk.app.model_widgets import toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.trained_toy import (
+    PERCENT_CELL,
     TrainedReading,
+    percent_cells,
     possessive_lines,
     render_switch,
     sentence_task,
@@ -255,8 +257,9 @@ def _trained_heads(found: TrainedReading) -> None:
                             charts.heatmap, matrices[layer, head], labels, labels,
                             row_title=t("multi_head.axis.query"),
                             col_title=t("multi_head.axis.key"),
-                            value_title="αᵢⱼ", domain=(0.0, 1.0),
+                            value_title="αᵢⱼ", fmt=".0%", domain=(0.0, 1.0),
                             width=charts.FULL // per_row,
+                            texts=percent_cells(matrices[layer, head]),
                         ),
                         width="content",
                     )  # fmt: skip
@@ -268,7 +271,8 @@ def _trained_heads(found: TrainedReading) -> None:
         chart_spec(
             charts.heatmap, rows, heads, labels[: found.visible],
             row_title=t("multi_head.axis.head"), col_title=t("multi_head.axis.key"),
-            value_title=t("multi_head.his.weight", token=found.query), domain=(0.0, 1.0),
+            value_title=t("multi_head.his.weight", token=found.query), fmt=".0%",
+            domain=(0.0, 1.0), texts=percent_cells(rows), max_cell=PERCENT_CELL,
         ),
         width="content",
     )  # fmt: skip

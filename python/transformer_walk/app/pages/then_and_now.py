@@ -177,7 +177,8 @@ def _gqa(model: SmolLM2) -> None:
                 value_title=t("then_and_now.gqa.reads"),
                 fmt=".0f",
                 width=320,
-            )
+            ),
+            width="content",
         )
     with right:
         st.metric(

@@ -108,12 +108,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "check_yourself.d_model.why": {
         "en": "512 is $d_{\\text{model}}$, the width of **each** token's vector. The number of "
-        "tokens $n$ is a separate axis: $X \\in \\mathbb{R}^{n \\times d_{\\text{model}}}$. "
+        "tokens $n$ is a separate axis: ${X \\in \\mathbb{R}^{n \\times d_{\\text{model}}}}$. "
         "Nothing in the attention formula fixes $n$ — a limit on length, where a model has one, "
         "comes from elsewhere (a learned position table of fixed size, memory that grows as "
         "$n^2$, the length used in training).",
         "zh": "512 是 $d_{\\text{model}}$，即**每个** token 向量的宽度。token 的个数 $n$ 是另一条"
-        "独立的轴：$X \\in \\mathbb{R}^{n \\times d_{\\text{model}}}$。注意力公式本身并不限定 $n$——"
+        "独立的轴：${X \\in \\mathbb{R}^{n \\times d_{\\text{model}}}}$。"
+        "注意力公式本身并不限定 $n$——"
         "如果某个模型有长度上限，那来自别处（固定大小的可学习位置表、随 $n^2$ 增长的内存、"
         "训练时使用的长度）。",
     },

@@ -5,10 +5,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cost.intro": {
         "en": "What does attention buy, and what does it charge? It shortens the road between any "
         "two tokens to one step and lets a whole layer be computed at once — and pays for that "
-        "with an $n \\times n$ matrix per head. Below, the counts for sizes you choose, then the "
+        "with an ${n \\times n}$ matrix per head. Below, the counts for sizes you choose, then the "
         "price measured on this machine.",
         "zh": "注意力换来了什么，又付出了什么？它把任意两个 token 之间的路径缩短成一步，"
-        "并让整层可以同时计算——代价是每个头都要一个 $n \\times n$ 的矩阵。"
+        "并让整层可以同时计算——代价是每个头都要一个 ${n \\times n}$ 的矩阵。"
         "下面先按你选的尺寸算出各项计数，再在这台机器上实测代价。",
     },
     "cost.empty": {
@@ -73,12 +73,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "cost.cross.intro": {
         "en": "A layer does two kinds of work. Comparing every query with every key and mixing "
-        "the values costs about $n^2 d$; pushing each token through $d \\times d$ matrices (the "
+        "the values costs about $n^2 d$; pushing each token through ${d \\times d}$ matrices (the "
         "Q/K/V/O projections, the FFN) costs about $n d^2$. For short inputs the matrices "
         "dominate; past $n = d$ the attention term does, and it keeps growing with the square "
         "of the length.",
         "zh": "一层里有两类计算。每个查询与每个键比较、再混合各个值，约需 $n^2 d$；让每个 token 穿"
-        "过 $d \\times d$ 的矩阵（Q/K/V/O 投影和 FFN）约需 $n d^2$。输入较短时矩阵乘法占大头；一旦 "
+        "过 ${d \\times d}$ 的矩阵（Q/K/V/O 投影和 FFN）约需 $n d^2$。"
+        "输入较短时矩阵乘法占大头；一旦 "
         "$n > d$，注意力项占主导，而且会随长度的平方继续增长。",
     },
     "cost.cross.yours": {

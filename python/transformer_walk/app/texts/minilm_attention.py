@@ -8,12 +8,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$d_k = 32$ ($d_{\\text{model}} = 384$), computed by this project's own code. It reads "
         "WordPiece tokens, not words, and adds a [CLS] at the start and a [SEP] at the end, so "
         "$n$ counts those too. Each head of each layer has its own $W^Q, W^K, W^V$, so each "
-        "produces its own $n \\times n$ matrix of weights — 72 of them for one sentence.",
+        "produces its own ${n \\times n}$ matrix of weights — 72 of them for one sentence.",
         "zh": "到目前为止，一切都跑在权重随机的玩具模型上。这里换成一个**训练好的** Transformer "
         "编码器 all-MiniLM-L6-v2：6 层，每层 $h = 12$ 个头，每个头宽 $d_k = 32$"
         "（$d_{\\text{model}} = 384$），由本项目自己的代码计算。它读的是 WordPiece token，"
         "不是单词，并在开头加一个 [CLS]、在结尾加一个 [SEP]，所以 $n$ 也把它们算在内。"
-        "每一层的每个头都有自己的 $W^Q, W^K, W^V$，各自给出一个 $n \\times n$ 的权重矩阵——"
+        "每一层的每个头都有自己的 $W^Q, W^K, W^V$，各自给出一个 ${n \\times n}$ 的权重矩阵——"
         "一句话就有 72 个。",
     },
     "minilm_attention.metric.n": {
@@ -397,7 +397,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "minilm_attention.off.body": {
         "en": "A large weight says where a head looks, not whether what it brings back matters. "
         "To ask that, the sentence is run once more with one head switched off: its output (the "
-        "values weighted by its attention, $n \\times d_k$) is set to 0 before the heads are "
+        "values weighted by its attention, ${{n \\times d_k}}$) is set to 0 before the heads are "
         "concatenated and multiplied by $W^O$; every other number is as trained. The layers "
         "below it do not change at all; from its layer up, the change spreads. Two cosines "
         "measure it, each between the run with every head on and the run with this one off "
@@ -409,7 +409,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "off starts as the strongest for your first pair, {query} → {target}; pick any other.",
         "zh": "权重大只说明一个头看向哪里，不说明它带回来的东西是否要紧。要回答这个问题，"
         "就把句子再算一遍，但关掉一个头：在各个头拼接起来、再乘以 $W^O$ 之前，把它的输出"
-        "（按它的注意力加权后的值向量，$n \\times d_k$）设为 0；其余的数都保持训练好的样子。"
+        "（按它的注意力加权后的值向量，${{n \\times d_k}}$）设为 0；其余的数都保持训练好的样子。"
         "它下面的各层完全不变；从它所在的层往上，变化逐层传开。用两个余弦来衡量，都是在所有头"
         "都开着的结果与关掉这个头的结果之间计算（1 表示没变）：一个是查询 token 最后一层的隐藏"
         "状态，一个是句子向量。只看一个头的变化说明不了多少，所以另算一遍，关掉一个对照头："

@@ -168,11 +168,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- concat and W^O ---------------------------------------------------------------------
     "multi_head.concat.title": {"en": "Concat, then $W^O$", "zh": "先拼接，再乘 $W^O$"},
     "multi_head.concat.body": {
-        "en": "Each head returns an $n \\times d_k$ matrix: one $d_k$-wide vector per token. "
+        "en": "Each head returns an ${n \\times d_k}$ matrix: one $d_k$-wide vector per token. "
         "Concat places the $h$ head vectors of the same token next to each other, giving every "
         "token a vector of width $h \\cdot d_k = d_{\\text{model}}$ again. $W^O$ then mixes "
         "the heads' columns, so the output can combine what different heads found.",
-        "zh": "每个头返回一个 $n \\times d_k$ 的矩阵：每个 token 一个宽 $d_k$ 的向量。"
+        "zh": "每个头返回一个 ${n \\times d_k}$ 的矩阵：每个 token 一个宽 $d_k$ 的向量。"
         "拼接（Concat）把同一个 token 在 $h$ 个头里得到的向量并排放在一起，"
         "于是每个 token 又得到宽度为 "
         "$h \\cdot d_k = d_{\\text{model}}$ 的向量。随后 $W^O$ 把各个头的列混合起来，"
@@ -243,13 +243,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "multi_head.params.title": {"en": "What the projections cost", "zh": "这些投影需要多少参数"},
     "multi_head.params.body": {
-        "en": "Each head's $W_i^Q$, $W_i^K$, $W_i^V$ is a $d_{\\text{model}} \\times d_k$ "
-        "matrix, and $W^O$ is $d_{\\text{model}} \\times d_{\\text{model}}$. Since "
+        "en": "Each head's $W_i^Q$, $W_i^K$, $W_i^V$ is a ${d_{\\text{model}} \\times d_k}$ "
+        "matrix, and $W^O$ is ${d_{\\text{model}} \\times d_{\\text{model}}}$. Since "
         "$h \\cdot d_k = d_{\\text{model}}$, the three projections together hold "
         "$3\\,d_{\\text{model}}^2$ weights whatever $h$ is, and $W^O$ adds one more "
         "$d_{\\text{model}}^2$ (biases left out):",
-        "zh": "每个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 都是 $d_{\\text{model}} \\times d_k$ 的矩阵，"
-        "$W^O$ 是 $d_{\\text{model}} \\times d_{\\text{model}}$。由于 "
+        "zh": "每个头的 $W_i^Q$、$W_i^K$、$W_i^V$ 都是 ${d_{\\text{model}} \\times d_k}$ 的矩阵，"
+        "$W^O$ 是 ${d_{\\text{model}} \\times d_{\\text{model}}}$。由于 "
         "$h \\cdot d_k = d_{\\text{model}}$，无论 $h$ 取多少，三种投影加起来都是 "
         "$3\\,d_{\\text{model}}^2$ 个权重，$W^O$ 再加上 $d_{\\text{model}}^2$（不计偏置）：",
     },

@@ -37,12 +37,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "$j$ is the key. The cell $\\alpha_{ij}$ is the share of token $j$'s value that "
         "token $i$ takes "
         "in. The matrix $QK^{\\mathrm T}$ has one score for each ordered pair, so with $n$ "
-        "tokens there are $n \\times n$ of them; softmax turns each row into weights that add "
+        "tokens there are ${n \\times n}$ of them; softmax turns each row into weights that add "
         "up to 1.",
         "zh": "第 $i$ 行是查询，也就是正在构建新表示的那个 token；第 $j$ 列是键。格子里的 "
         "$\\alpha_{ij}$ 表示 token $i$ 从 token $j$ 的值向量里取走多大的份额。"
         "矩阵 $QK^{\\mathrm T}$ "
-        "为每一个有序的 token 对给出一个分数，所以 $n$ 个 token 就有 $n \\times n$ 个分数；"
+        "为每一个有序的 token 对给出一个分数，所以 $n$ 个 token 就有 ${n \\times n}$ 个分数；"
         "softmax 再把每一行变成加起来等于 1 的权重。",
     },
     "self_attention.window_help": {

@@ -119,13 +119,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "tokens.count.body": {
         "en": "Every later formula speaks of a sequence of length $n$: $n$ query vectors, an "
-        "$n \\times n$ attention matrix. That $n$ is the number of **tokens** the tokenizer "
+        "${n \\times n}$ attention matrix. That $n$ is the number of **tokens** the tokenizer "
         "produced, and different tokenizers produce different numbers. Real models rarely cut "
         "at spaces: they use sub-word tokenizers (BPE, WordPiece, SentencePiece) that keep "
         "frequent words whole and split rare words into pieces, so a sentence of 10 words can "
         "easily become 12 tokens — and then $n = 12$. Here is your sentence counted three "
         "ways.",
-        "zh": "后面所有公式里的序列长度都是 $n$：$n$ 个查询向量，一个 $n \\times n$ 的注意力矩阵。"
+        "zh": "后面所有公式里的序列长度都是 $n$：$n$ 个查询向量，"
+        "一个 ${n \\times n}$ 的注意力矩阵。"
         "这个 $n$ 是分词器产出的 **token** 个数，而不同的分词器会给出不同的个数。"
         "真实模型很少按空格切分：它们使用子词分词（BPE、WordPiece、SentencePiece），"
         "常见词保持完整，罕见词切成几块。于是一个 10 个单词的句子很可能变成 12 个 token——"

@@ -168,7 +168,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.watch.axis_weight": {"en": "attention weight", "zh": "注意力权重"},
     "watch_it_learn.watch.probs": {
-        "en": "At {query} the model gives *{his}* {p_his} and *{her}* {p_her}.",
+        "en": "At {query} the model gives “{his}” {p_his} and “{her}” {p_her}.",
         "zh": "在 {query} 处，模型给「{his}」的概率是 {p_his}，给「{her}」的是 {p_her}。",
     },
     "watch_it_learn.weight.title": {
@@ -350,9 +350,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "watch_it_learn.claim.possessive_breaks_rule": {
         "en": "**Your sentence breaks the task's rule here:** at {query} the model prefers "
-        "*{preferred}* ({p_preferred}), but the sentence has *{written}* ({p_written}). In every "
+        "“{preferred}” ({p_preferred}), but the sentence has “{written}” ({p_written}). In every "
         "sentence the model was trained on, the possessive agrees with the sentence's one name — "
-        "here {name} — so it answers as it was taught. In everyday speech *{written}* could be "
+        "here {name} — so it answers as it was taught. In everyday speech “{written}” could be "
         "someone else's; its task never has such a sentence.",
         "zh": "**你的句子在这里不符合任务的规则**：在 {query} 处模型更倾向于「{preferred}」"
         "（{p_preferred}），而句子里是「{written}」（{p_written}）。模型训练用的每个句子里，"
@@ -360,14 +360,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "日常说话时「{written}」也可以指别人，但它的任务里从没有这样的句子。",
     },
     "watch_it_learn.claim.wrong_possessive": {
-        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
-        "({p_preferred}), but the sentence has *{written}* ({p_written}).",
+        "en": "**The model is wrong here:** at {query} it prefers “{preferred}” "
+        "({p_preferred}), but the sentence has “{written}” ({p_written}).",
         "zh": "**模型在这里答错了**：在 {query} 处它更倾向于「{preferred}」（{p_preferred}），"
         "而句子里是「{written}」（{p_written}）。",
     },
     "watch_it_learn.claim.wrong_possessive_names": {
-        "en": "**The model and your sentence differ here:** at {query} it prefers *{preferred}* "
-        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "en": "**The model and your sentence differ here:** at {query} it prefers “{preferred}” "
+        "({p_preferred}), but the sentence has “{written}” ({p_written}). It was never trained "
         "on such a sentence: every sentence of its task has exactly one name, and here {query} "
         "sees {count}: {names}. Nothing taught it which of them a possessive follows.",
         "zh": "**模型和你的句子在这里不一致**：在 {query} 处它更倾向于「{preferred}」"
@@ -376,8 +376,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "没有任何训练告诉过它，物主代词该跟哪一个名字一致。",
     },
     "watch_it_learn.claim.wrong_possessive_place": {
-        "en": "**The model is wrong here:** at {query} it prefers *{preferred}* "
-        "({p_preferred}), but the sentence has *{written}* ({p_written}). It was never trained "
+        "en": "**The model is wrong here:** at {query} it prefers “{preferred}” "
+        "({p_preferred}), but the sentence has “{written}” ({p_written}). It was never trained "
         "on such a sentence: in every sentence of its task the name comes first (after at most "
         "an opening such as “today” or “at home”) and a verb follows it; here the name {name} "
         "stands elsewhere.",
