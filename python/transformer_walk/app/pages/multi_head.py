@@ -224,17 +224,30 @@ def _trained_section() -> None:
     render_switch(TRAINED_KEY, _trained_heads)
 
 
-def _heads_per_row(labels: Sequence[str], h: int) -> int:
+def _heads_per_row(labels: Sequence[str], h: int, texts: Sequence[str] = ()) -> int:
     """As many of a layer's h heads side by side as keep the matrices' cells legible: all four
-    for "tom loves his dog", two for a sentence of ten words (four of them had 9-px cells)."""
-    for per_row in dict.fromkeys((h, min(h, 2))):  # h, then two
-        layout = grid.grid_for(
-            len(labels), len(labels), width=charts.FULL // per_row,
-            row_labels=labels, col_labels=labels, row_title=t("multi_head.axis.query"),
-        )  # fmt: skip
-        if layout.cell >= LEGIBLE_CELL:
-            return per_row
-    return 1
+    for "tom loves his dog", two for a sentence of ten words (four of them had 9-px cells).
+    With ``texts`` (every head's cell texts), the most heads a row whose cells still print them,
+    when some choice does: four trained heads side by side had 26-px cells, too narrow for
+    ">99.9%", and showed none of their numbers."""
+    choices = list(dict.fromkeys((h, min(h, 2))))  # h, then two
+    layouts = [
+        grid.grid_for(
+            len(labels), len(labels), width=charts.FULL // per_row, row_labels=labels,
+            col_labels=labels, values=texts, row_title=t("multi_head.axis.query"),
+            max_cell=PERCENT_CELL if texts else grid.MAX_CELL,
+        )
+        for per_row in choices
+    ]  # fmt: skip
+    legible = [
+        per_row for per_row, g in zip(choices, layouts, strict=True) if g.cell >= LEGIBLE_CELL
+    ]
+    printed = [
+        per_row
+        for per_row, g in zip(choices, layouts, strict=True)
+        if per_row in legible and g.value_font > 0
+    ]
+    return (printed or legible or [1])[0]
 
 
 def _trained_heads(found: TrainedReading) -> None:
@@ -244,7 +257,7 @@ def _trained_heads(found: TrainedReading) -> None:
     layers, h = matrices.shape[:2]
     labels = found.labels
     st.markdown(t("multi_head.trained.reads", sentence=" ".join(found.sentence.tokens)))
-    per_row = _heads_per_row(labels, h)
+    per_row = _heads_per_row(labels, h, percent_cells(matrices))  # every head's cell texts
     for layer in range(layers):
         st.markdown(f"**{t('multi_head.trained.layer', layer=layer + 1)}**")
         for first in range(0, h, per_row):
@@ -258,7 +271,7 @@ def _trained_heads(found: TrainedReading) -> None:
                             row_title=t("multi_head.axis.query"),
                             col_title=t("multi_head.axis.key"),
                             value_title="αᵢⱼ", fmt=".0%", domain=(0.0, 1.0),
-                            width=charts.FULL // per_row,
+                            width=charts.FULL // per_row, max_cell=PERCENT_CELL,
                             texts=percent_cells(matrices[layer, head]),
                         ),
                         width="content",
