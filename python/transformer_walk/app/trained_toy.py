@@ -183,7 +183,7 @@ def possessive_lines(found: TrainedReading) -> None:
 
 
 def percent_cells(weights: np.ndarray) -> list[str]:
-    """A trained head's weights, row-major, as the bars and sentences beside its matrix write
+    """Trained weights (a head's matrix or row), row-major, as the sentences beside them write
     them ("99.7%", where ".0%" alone would print "100%")."""
     return [percent(float(w)) for w in np.ravel(weights)]
 
@@ -218,7 +218,7 @@ def watched_head(found: TrainedReading) -> None:
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
             fmt=".0%",
-            texts=[percent(float(w)) for w in shown],  # as the claim below writes them
+            texts=percent_cells(shown),  # as the claim below writes them
         ),
         width="stretch",
     )

@@ -14,9 +14,9 @@
 //! by rows, so in a chain of kernels over the same rows (a product, its activation, the next
 //! product) each thread mostly meets the rows it wrote last, still in its own core's cache; with
 //! parts handed out in one order a thread would read about half its rows from the other core's.
-//! A loop started while another runs (a second Python thread,
-//! or a loop inside a part) runs on its calling thread alone. `threads::run` parks the helpers
-//! before it hands a big call to rayon's pool, so they do not spin on the pool's cores.
+//! A loop started while another runs (a second Python thread, or a loop inside a part) runs on
+//! its calling thread alone. `threads::run` parks the helpers before it hands a big call to
+//! rayon's pool, so they do not spin on the pool's cores.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -230,23 +230,16 @@ def _heads_per_row(labels: Sequence[str], h: int, texts: Sequence[str] = ()) -> 
     With ``texts`` (every head's cell texts), the most heads a row whose cells still print them,
     when some choice does: four trained heads side by side had 26-px cells, too narrow for
     ">99.9%", and showed none of their numbers."""
-    choices = list(dict.fromkeys((h, min(h, 2))))  # h, then two
-    layouts = [
-        grid.grid_for(
+    layouts = {
+        per_row: grid.grid_for(
             len(labels), len(labels), width=charts.FULL // per_row, row_labels=labels,
             col_labels=labels, values=texts, row_title=t("multi_head.axis.query"),
             max_cell=PERCENT_CELL if texts else grid.MAX_CELL,
         )
-        for per_row in choices
-    ]  # fmt: skip
-    legible = [
-        per_row for per_row, g in zip(choices, layouts, strict=True) if g.cell >= LEGIBLE_CELL
-    ]
-    printed = [
-        per_row
-        for per_row, g in zip(choices, layouts, strict=True)
-        if per_row in legible and g.value_font > 0
-    ]
+        for per_row in (h, min(h, 2))  # h, then two
+    }  # fmt: skip
+    legible = [per_row for per_row, g in layouts.items() if g.cell >= LEGIBLE_CELL]
+    printed = [per_row for per_row in legible if layouts[per_row].value_font > 0]
     return (printed or legible or [1])[0]
 
 

@@ -28,7 +28,7 @@ from transformer_walk.app.i18n import (
     translated_radio,
 )
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.trained_toy import CUT_KEYS
+from transformer_walk.app.trained_toy import CUT_KEYS, percent_cells
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import INIT_STD, param_shapes
 from transformer_walk.topics.claims import percent
@@ -238,7 +238,7 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
             weight_title=t("watch_it_learn.watch.axis_weight"),
             stacked=True,
             fmt=".0%",
-            texts=[percent(float(w)) for w in row],  # as the claim below writes them
+            texts=percent_cells(row),  # as the claim below writes them
         ),
         width="stretch",
     )
@@ -330,7 +330,7 @@ def _weights(study: NameHeadStudy, step: int) -> None:
             domain=(0.0, 1.0),
             width=320,
             # as the sentences above write them: ".0%" alone printed 99.8% as "100%"
-            texts=[percent(float(w)) for w in study.name_weight[index].ravel()],
+            texts=percent_cells(study.name_weight[index]),
         ),
         width="content",
     )
