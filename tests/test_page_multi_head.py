@@ -524,3 +524,13 @@ def test_trained_says_nothing_wrong_when_the_model_is_right() -> None:
     at = open_page("en", sentence="Tom loves his dog", state=TRAINED, timeout=120)
     no_exception(at)
     assert not [w.value for w in at.warning if "The model is wrong here" in w.value]
+
+
+def test_trained_heads_go_two_a_row_only_when_that_lets_their_numbers_print() -> None:
+    from transformer_walk.app.pages.multi_head import _heads_per_row
+
+    labels = ["1 · tom", "2 · loves", "3 · his", "4 · dog"]
+    heads = 8  # two layers of four, each head's 16 cell texts
+    assert _heads_per_row(labels, 4, [[">99.9%"] * 16] * heads) == 2  # too wide for 4 a row
+    assert _heads_per_row(labels, 4, [["48%"] * 16] * heads) == 4  # fit four a row
+    assert _heads_per_row(labels, 4) == 4  # no texts: legibility alone, as before

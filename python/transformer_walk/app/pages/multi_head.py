@@ -224,22 +224,22 @@ def _trained_section() -> None:
     render_switch(TRAINED_KEY, _trained_heads)
 
 
-def _heads_per_row(labels: Sequence[str], h: int, texts: Sequence[str] = ()) -> int:
+def _heads_per_row(labels: Sequence[str], h: int, texts: Sequence[Sequence[str]] = ()) -> int:
     """As many of a layer's h heads side by side as keep the matrices' cells legible: all four
     for "tom loves his dog", two for a sentence of ten words (four of them had 9-px cells).
-    With ``texts`` (every head's cell texts), the most heads a row whose cells still print them,
-    when some choice does: four trained heads side by side had 26-px cells, too narrow for
-    ">99.9%", and showed none of their numbers."""
-    layouts = {
-        per_row: grid.grid_for(
+    With ``texts`` (each head's cell texts), the most heads a row at which every head's texts
+    still print, when some choice does: four trained heads side by side had 26-px cells, too
+    narrow for ">99.9%", and showed none of their numbers."""
+
+    def layout(per_row: int, values: Sequence[str] = ()) -> grid.Grid:
+        return grid.grid_for(
             len(labels), len(labels), width=charts.FULL // per_row, row_labels=labels,
-            col_labels=labels, values=texts, row_title=t("multi_head.axis.query"),
+            col_labels=labels, values=values, row_title=t("multi_head.axis.query"),
             max_cell=PERCENT_CELL if texts else grid.MAX_CELL,
-        )
-        for per_row in (h, min(h, 2))  # h, then two
-    }  # fmt: skip
-    legible = [per_row for per_row, g in layouts.items() if g.cell >= LEGIBLE_CELL]
-    printed = [per_row for per_row in legible if layouts[per_row].value_font > 0]
+        )  # fmt: skip
+
+    legible = [p for p in dict.fromkeys((h, min(h, 2))) if layout(p).cell >= LEGIBLE_CELL]
+    printed = [p for p in legible if texts and all(layout(p, v).value_font for v in texts)]
     return (printed or legible or [1])[0]
 
 
@@ -250,7 +250,8 @@ def _trained_heads(found: TrainedReading) -> None:
     layers, h = matrices.shape[:2]
     labels = found.labels
     st.markdown(t("multi_head.trained.reads", sentence=" ".join(found.sentence.tokens)))
-    per_row = _heads_per_row(labels, h, percent_cells(matrices))  # every head's cell texts
+    each = [percent_cells(m) for m in matrices.reshape(-1, *matrices.shape[2:])]
+    per_row = _heads_per_row(labels, h, each)  # [layers, h, n, n] → [layers·h, n, n] above
     for layer in range(layers):
         st.markdown(f"**{t('multi_head.trained.layer', layer=layer + 1)}**")
         for first in range(0, h, per_row):
