@@ -191,28 +191,48 @@ pub fn matmul_atb<T: Real>(
     ldc: usize,
     accumulate: bool,
 ) {
+    let ldc = checked_output(&*c, a.cols(), b.cols(), ldc);
+    // SAFETY: c is a distinct &mut holding the m × n output at stride ldc (checked just above).
+    unsafe { matmul_atb_raw(a, b, beta, c.as_mut_ptr(), ldc, accumulate) }
+}
+
+/// `matmul_atb` into the m × n block at `c` with row stride `ldc`: for parts that write
+/// interleaved blocks (`threads::Disjoint::block`, a band of columns each).
+///
+/// # Safety
+///
+/// The block (rows 0 .. m, columns 0 .. n at stride ldc) lies within one allocation that nothing
+/// else reads or writes during the call; `ldc` ≥ n when m > 1.
+pub unsafe fn matmul_atb_raw<T: Real>(
+    a: Mat<T>,
+    b: Mat<T>,
+    beta: T,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+) {
     let (k, m, n) = (a.rows(), a.cols(), b.cols());
     assert_eq!(k, b.rows(), "inner dimensions differ");
-    let ldc = checked_output(&*c, m, n, ldc);
     if m == 0 || n == 0 {
         return;
     }
     if k == 0 {
         if !accumulate {
-            for row in c.chunks_mut(ldc.max(1)).take(m) {
-                row[..n].fill(T::zero());
+            for i in 0..m {
+                // SAFETY: row i's n elements are in the block (the caller's contract).
+                unsafe { std::slice::from_raw_parts_mut(c.add(i * ldc), n) }.fill(T::zero());
             }
         }
         return;
     }
-    // SAFETY: the extents of a and b were checked when their `Mat`s were built, that of c just
-    // above; strides are positive; c is a distinct &mut, so it aliases neither input.
+    // SAFETY: the extents of a and b were checked when their `Mat`s were built, that of c by the
+    // caller; strides are positive; c aliases neither input (the caller's contract).
     unsafe {
         gemm::gemm(
             m,
             n,
             k,
-            c.as_mut_ptr(),
+            c,
             1,
             ldc as isize,
             accumulate,
