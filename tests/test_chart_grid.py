@@ -185,9 +185,11 @@ def test_a_small_matrix_puts_a_long_legend_title_above_its_colour_bar() -> None:
     legend = _layers(spec)[0]["encoding"]["color"]["legend"]
     plot = 4 * spec["width"]["step"]
     assert legend["titleOrient"] == "top" and legend["gradientLength"] == plot
-    wide = grid.legend_fit(grid.FULL, "αᵢⱼ")  # room to spare: the title stays beside the bar
+    wide = grid.legend_fit(grid.FULL, "αᵢⱼ", (0, 1))  # room to spare: the title stays beside
     assert wide == {"titleOrient": "left", "gradientLength": grid.MAX_LEGEND}
-    assert grid.legend_fit(20, "w")["gradientLength"] == grid.MIN_LEGEND  # its labels still apart
+    short = grid.legend_fit(20, "w", (0, 1))
+    assert short["gradientLength"] == grid.MIN_LEGEND  # its labels still apart,
+    assert short["values"] == [0.0, 1.0]  # and only its ends labelled: "50%" touched "100%"
 
 
 def test_attention_bars_keep_a_repeated_word_as_two_bars() -> None:

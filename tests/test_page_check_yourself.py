@@ -8,7 +8,7 @@ from functools import partial
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.i18n import LANGUAGES, markdown_literal, translate
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.topics import checks
 
@@ -106,7 +106,8 @@ def test_every_question_on_each_backend(backend: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "sentence", ["", "dog", " ".join(["word"] * 200), "我爱我的狗", "I love 🐶 and 🐱 !"]
+    "sentence",
+    ["", "dog", " ".join(["word"] * 200), "我爱我的狗", "I love 🐶 and 🐱 !", "a *b* costs $5 <x>"],
 )
 def test_edge_sentences(sentence: str) -> None:
     at = open_page("zh", sentence=sentence)
@@ -116,8 +117,15 @@ def test_edge_sentences(sentence: str) -> None:
     text, default = checks.check_text(sentence)
     if default:
         assert any(
-            i.value == translate("check_yourself.default_note", "zh", text=text) for i in at.info
+            i.value == translate("check_yourself.default_note", "zh", text=markdown_literal(text))
+            for i in at.info
         )
+    else:  # the learner's sentence as typed: "*" or "$" escaped, not read as formatting
+        shown = translate(
+            "check_yourself.sentence_note", "zh", max_tokens=checks.MAX_TOKENS,
+            text=markdown_literal(text),
+        )  # fmt: skip
+        assert any(c.value == shown for c in at.caption)
     o = checks.order_check(sentence, "numpy")
     assert o.without_positions < 1e-9
     table = next(x.value for x in at.dataframe if "文本" in x.value.columns)

@@ -534,3 +534,12 @@ def test_trained_heads_go_two_a_row_only_when_that_lets_their_numbers_print() ->
     assert _heads_per_row(labels, 4, [[">99.9%"] * 16] * heads) == 2  # too wide for 4 a row
     assert _heads_per_row(labels, 4, [["48%"] * 16] * heads) == 4  # fit four a row
     assert _heads_per_row(labels, 4) == 4  # no texts: legibility alone, as before
+
+
+def test_trained_heads_say_where_their_numbers_are_when_cells_cannot_print_them() -> None:
+    long = "today in the park tom sees the cat and loves his dog near the tree"  # 15 known words
+    at = open_page("zh", sentence=long, state=TRAINED, timeout=120)
+    no_exception(at)
+    assert translate("multi_head.trained.hover", "zh", n=15) in [c.value for c in at.caption]
+    at = open_page("zh", sentence="Tom loves his dog", state=TRAINED, timeout=120)
+    assert not [c.value for c in at.caption if "印不下百分比" in c.value]  # its numbers print

@@ -219,6 +219,12 @@ def join_sentences(sentences: list[str], language: str | None = None) -> str:
     return ("" if (language or current_language()) == "zh" else " ").join(sentences)
 
 
+def markdown_literal(value: str) -> str:
+    """``value`` escaped for a line of Markdown, so that a learner's "*", "$" or ">" is shown as
+    typed, not read as formatting (inside a line only these characters can format)."""
+    return "".join("\\" + ch if ch in "\\`*_[]$<>~|" else ch for ch in value)
+
+
 def say(said: Claim | None, *, markdown: bool = True, language: str | None = None) -> str | None:
     """A claim function's ``Claim`` in ``language`` (default: the page's), or None when it made
     none. A list field is joined as the language writes lists; with ``markdown`` (the default:
@@ -231,8 +237,8 @@ def say(said: Claim | None, *, markdown: bool = True, language: str | None = Non
     def text(value: object) -> object:
         if isinstance(value, (list, tuple)):
             return join_names([str(text(v)) for v in value], language)
-        if markdown and isinstance(value, str):  # inside a line: only these can format
-            return "".join("\\" + ch if ch in "\\`*_[]$<>~|" else ch for ch in value)
+        if markdown and isinstance(value, str):
+            return markdown_literal(value)
         return value
 
     fields = {key: text(value) for key, value in said.fields.items()}

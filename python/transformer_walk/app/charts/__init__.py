@@ -283,7 +283,7 @@ def heatmap(
          "axis": axis | {"labelAngle": 0} | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
     # Under the plot and no wider than it, its title beside the bar or above it.
     legend = {"orient": "bottom", "direction": "horizontal"} | grid.legend_fit(
-        layout.plot_width(n_cols), value_title
+        layout.plot_width(n_cols), value_title, colours.domain
     )
     if fmt.endswith("%"):  # cells print shares as percents: so does the legend ("0%" … "100%")
         legend["format"] = "%"

@@ -32,6 +32,9 @@ LABEL_LIMIT = 120  # px: a longer axis label is cut with "…" (the tooltip has 
 MIN_LEGEND = 60
 MAX_LEGEND = 200
 LEGEND_BESIDE_TITLE = 80
+# Shorter than this a bar is labelled at its two ends only: at 60–90 px Vega's middle label
+# ("50%") nearly touched "100%".
+LEGEND_THREE_LABELS = 100
 MAX_VALUE_CELLS = 400  # a value printed in each of more cells than this is noise, not reading
 AXIS_OVERHEAD = 2 * AXIS_FONT + 30  # px beside the y labels: title, ticks, paddings, margins
 TITLE_FONT = AXIS_FONT + 1
@@ -155,16 +158,21 @@ def grid_for(
     )
 
 
-def legend_fit(plot_width: int, title: str) -> dict[str, Any]:
+def legend_fit(plot_width: int, title: str, ends: tuple[float, float]) -> dict[str, Any]:
     """Vega-Lite properties of a horizontal colour bar under a plot ``plot_width`` wide: the bar
     as long as the plot leaves room for (``MIN_LEGEND`` to ``MAX_LEGEND`` px), so it does not
     widen the chart; its ``title`` to the left while that leaves the bar
     ``LEGEND_BESIDE_TITLE`` px, else above it (beside "mean weight on the name", under a
-    2 × 4 matrix, the bar had shrunk to 60 px)."""
+    2 × 4 matrix, the bar had shrunk to 60 px). A bar shorter than ``LEGEND_THREE_LABELS`` is
+    labelled at its scale's ``ends`` only."""
     beside = plot_width - int(text_width(title, AXIS_FONT)) - 24
     if beside >= LEGEND_BESIDE_TITLE:
-        return {"titleOrient": "left", "gradientLength": min(MAX_LEGEND, beside)}
-    return {"titleOrient": "top", "gradientLength": max(MIN_LEGEND, min(MAX_LEGEND, plot_width))}
+        fit = {"titleOrient": "left", "gradientLength": min(MAX_LEGEND, beside)}
+    else:
+        fit = {"titleOrient": "top", "gradientLength": max(MIN_LEGEND, min(MAX_LEGEND, plot_width))}
+    if fit["gradientLength"] < LEGEND_THREE_LABELS:
+        fit["values"] = [float(ends[0]), float(ends[1])]
+    return fit
 
 
 @dataclass(frozen=True)

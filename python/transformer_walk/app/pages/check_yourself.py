@@ -16,7 +16,7 @@ import streamlit as st
 from transformer_walk.app import charts
 from transformer_walk.app.caches import smollm2_on
 from transformer_walk.app.chart_specs import chart_spec
-from transformer_walk.app.i18n import join_names, t, translated_radio
+from transformer_walk.app.i18n import join_names, markdown_literal, t, translated_radio
 from transformer_walk.app.model_widgets import smollm2_model, tokenizer_or_reason
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import (
@@ -508,10 +508,11 @@ def render() -> None:
         return
     st.markdown(t("check_yourself.intro"))
     text, used_default = checks.check_text(current_sentence())
+    shown = markdown_literal(text)
     if used_default:
-        st.info(t("check_yourself.default_note", text=text), icon=":material/edit_note:")
+        st.info(t("check_yourself.default_note", text=shown), icon=":material/edit_note:")
     else:
-        st.caption(t("check_yourself.sentence_note", max_tokens=checks.MAX_TOKENS, text=text))
+        st.caption(t("check_yourself.sentence_note", max_tokens=checks.MAX_TOKENS, text=shown))
     _score()
     labels = _option_labels()
     for number, q in enumerate(QUESTIONS, start=1):

@@ -224,22 +224,34 @@ def _trained_section() -> None:
     render_switch(TRAINED_KEY, _trained_heads)
 
 
+def _head_grid(labels: Sequence[str], per_row: int, texts: Sequence[str] | None) -> grid.Grid:
+    """The layout of one head's matrix with ``per_row`` heads side by side, printing ``texts``
+    (percents, in cells up to ``PERCENT_CELL``) or, with None, no numbers."""
+    return grid.grid_for(
+        len(labels), len(labels), width=charts.FULL // per_row, row_labels=labels,
+        col_labels=labels, values=texts or (), row_title=t("multi_head.axis.query"),
+        max_cell=PERCENT_CELL if texts is not None else grid.MAX_CELL,
+    )  # fmt: skip
+
+
+def _texts_print(labels: Sequence[str], per_row: int, texts: Sequence[Sequence[str]]) -> bool:
+    """Whether every head's cell texts print with ``per_row`` heads side by side."""
+    return all(_head_grid(labels, per_row, v).value_font for v in texts)
+
+
 def _heads_per_row(labels: Sequence[str], h: int, texts: Sequence[Sequence[str]] = ()) -> int:
     """As many of a layer's h heads side by side as keep the matrices' cells legible: all four
     for "tom loves his dog", two for a sentence of ten words (four of them had 9-px cells).
     With ``texts`` (each head's cell texts), the most heads a row at which every head's texts
     still print, when some choice does: four trained heads side by side had 26-px cells, too
     narrow for ">99.9%", and showed none of their numbers."""
-
-    def layout(per_row: int, values: Sequence[str] = ()) -> grid.Grid:
-        return grid.grid_for(
-            len(labels), len(labels), width=charts.FULL // per_row, row_labels=labels,
-            col_labels=labels, values=values, row_title=t("multi_head.axis.query"),
-            max_cell=PERCENT_CELL if texts else grid.MAX_CELL,
-        )  # fmt: skip
-
-    legible = [p for p in dict.fromkeys((h, min(h, 2))) if layout(p).cell >= LEGIBLE_CELL]
-    printed = [p for p in legible if texts and all(layout(p, v).value_font for v in texts)]
+    sample = texts[0] if texts else None
+    legible = [
+        p
+        for p in dict.fromkeys((h, min(h, 2)))
+        if _head_grid(labels, p, sample).cell >= LEGIBLE_CELL
+    ]
+    printed = [p for p in legible if texts and _texts_print(labels, p, texts)]
     return (printed or legible or [1])[0]
 
 
@@ -252,6 +264,8 @@ def _trained_heads(found: TrainedReading) -> None:
     st.markdown(t("multi_head.trained.reads", sentence=" ".join(found.sentence.tokens)))
     each = [percent_cells(m) for m in matrices.reshape(-1, *matrices.shape[2:])]
     per_row = _heads_per_row(labels, h, each)  # [layers, h, n, n] → [layers·h, n, n] above
+    if not _texts_print(labels, per_row, each):  # a long sentence: cells too small for "99.9%"
+        st.caption(t("multi_head.trained.hover", n=len(labels)))
     for layer in range(layers):
         st.markdown(f"**{t('multi_head.trained.layer', layer=layer + 1)}**")
         for first in range(0, h, per_row):

@@ -15,14 +15,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "check_yourself.sentence_note": {
         "en": "The experiments use the sidebar's sentence (its first {max_tokens} tokens): "
-        "*{text}*.",
-        "zh": "实验使用侧边栏中的句子（最多取前 {max_tokens} 个 token）：*{text}*。",
+        "“{text}”.",
+        "zh": "实验使用侧边栏中的句子（最多取前 {max_tokens} 个 token）：“{text}”。",
     },
     "check_yourself.default_note": {
         "en": "The sidebar's sentence has fewer than two tokens — order and symmetry need at least "
-        "a pair — so the experiments use *{text}* instead.",
+        "a pair — so the experiments use “{text}” instead.",
         "zh": "侧边栏中的句子不足两个 token——顺序和对称性至少需要两个 token——"
-        "所以实验改用 *{text}*。",
+        "所以实验改用“{text}”。",
     },
     "check_yourself.score": {
         "en": "Score: **{right}** right out of **{revealed}** revealed ({total} questions).",

@@ -144,6 +144,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（L2·H3：第 2 层的第 3 个头）；每行是一个查询，每列是一个键。对角线以上被因果遮罩"
         "遮住，权重都为 0。",
     },
+    "multi_head.trained.hover": {
+        "en": "At {n} tokens the cells are too small to print their percentages: point at a cell "
+        "to read its weight.",
+        "zh": "有 {n} 个 token 时，格子太小，印不下百分比：把鼠标移到格子上即可看到它的权重。",
+    },
     "multi_head.trained.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "multi_head.trained.row": {
         "en": "Where to look: the model is causal, so the possessive {possessive} is predicted "

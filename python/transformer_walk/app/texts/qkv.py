@@ -77,11 +77,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "qkv.proj.heads": {
         "en": "With h = {h} {h:head|heads}, head number r uses columns (r − 1)·{d_k} + 1 … r·{d_k} "
-        "of each {d} × {d} matrix: $W^Q = [W_1^Q \\cdots W_h^Q]$, h slices "
+        "of each ${{{d} \\times {d}}}$ matrix: $W^Q = [W_1^Q \\cdots W_h^Q]$, h slices "
         "${{W_r^Q \\in \\mathbb{{R}}^{{d_{{model}}\\times d_k}}}}$ of width $d_k$ = {d_k} side by "
         "side (r counts heads, as i counts tokens), not extra weights.",
-        "zh": "有 h = {h} 个头时，第 r 个头使用每个 {d} × {d} 矩阵的第 (r − 1)·{d_k} + 1 到 "
-        "r·{d_k} 列：$W^Q = [W_1^Q \\cdots W_h^Q]$，h 个宽度为 $d_k$ = {d_k} 的切片 "
+        "zh": "有 h = {h} 个头时，第 r 个头使用每个 ${{{d} \\times {d}}}$ 矩阵的"
+        "第 (r − 1)·{d_k} + 1 到 r·{d_k} 列：$W^Q = [W_1^Q \\cdots W_h^Q]$，"
+        "h 个宽度为 $d_k$ = {d_k} 的切片 "
         "${{W_r^Q \\in \\mathbb{{R}}^{{d_{{model}}\\times d_k}}}}$ 并排放着（r 数的是头，i 数的是 "
         "token），而不是额外的权重。",
     },
