@@ -167,10 +167,11 @@ def legend_fit(plot_width: int, title: str, ends: tuple[float, float]) -> dict[s
     labelled at its scale's ``ends`` only."""
     beside = plot_width - int(text_width(title, AXIS_FONT)) - 24
     if beside >= LEGEND_BESIDE_TITLE:
-        fit = {"titleOrient": "left", "gradientLength": min(MAX_LEGEND, beside)}
+        orient, length = "left", min(MAX_LEGEND, beside)
     else:
-        fit = {"titleOrient": "top", "gradientLength": max(MIN_LEGEND, min(MAX_LEGEND, plot_width))}
-    if fit["gradientLength"] < LEGEND_THREE_LABELS:
+        orient, length = "top", max(MIN_LEGEND, min(MAX_LEGEND, plot_width))
+    fit: dict[str, Any] = {"titleOrient": orient, "gradientLength": length}
+    if length < LEGEND_THREE_LABELS:
         fit["values"] = [float(ends[0]), float(ends[1])]
     return fit
 
