@@ -542,4 +542,4 @@ def test_trained_heads_say_where_their_numbers_are_when_cells_cannot_print_them(
     no_exception(at)
     assert translate("multi_head.trained.hover", "zh", n=15) in [c.value for c in at.caption]
     at = open_page("zh", sentence="Tom loves his dog", state=TRAINED, timeout=120)
-    assert not [c.value for c in at.caption if "印不下百分比" in c.value]  # its numbers print
+    assert not [c.value for c in at.caption if "显示不下百分比" in c.value]  # its numbers print

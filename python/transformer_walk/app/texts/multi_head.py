@@ -145,9 +145,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "遮住，权重都为 0。",
     },
     "multi_head.trained.hover": {
-        "en": "At {n} tokens the cells are too small to print their percentages: point at a cell "
+        "en": "At {n} tokens the cells are too small to show their percentages: hover over a cell "
         "to read its weight.",
-        "zh": "有 {n} 个 token 时，格子太小，印不下百分比：把鼠标移到格子上即可看到它的权重。",
+        "zh": "有 {n} 个 token 时，格子太小，显示不下百分比：将鼠标悬停在格子上即可查看其权重。",
     },
     "multi_head.trained.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "multi_head.trained.row": {

@@ -78,13 +78,12 @@ pub fn linear_backward<T: Transpose>(
         }
         return Ok(());
     }
-    // Parts: blocks of grad_x's rows, then blocks of grad_w's rows, then grad_b, all in one loop
-    // so that the threads balance the two products between them.
+    // Parts: blocks of grad_x's rows, then blocks of grad_w (along its longer side: rows when
+    // out ≥ in, else columns, whose products gemm runs faster at FFN's second layer;
+    // docs/performance.md), then grad_b, all in one loop so that the threads balance the two
+    // products between them.
     let threads = split_threads(linear_backward_work(dims));
     let x_rows = rows.div_ceil(2 * threads); // grad_x rows a part
-                                             // grad_w is split along its longer side: blocks of its rows when out ≥ in, else blocks of
-                                             // its columns (a [64, 1024] · [1024, 16] product ran about half as fast as the same work in
-                                             // [16, 1024] · [1024, 256] blocks, FFN's second layer).
     let by_cols = d_in > d_out;
     let w_side = if by_cols { d_in } else { d_out };
     let w_block = w_side.div_ceil(2 * threads); // grad_w rows (or columns) a part
@@ -478,7 +477,15 @@ mod tests {
     /// by columns (in > out).
     #[test]
     fn linear_backward_matches_plain_sums_whichever_way_grad_w_is_split() {
-        for (rows, d_in, d_out) in [(37, 9, 70), (37, 70, 9), (5, 3, 3), (1, 4, 3)] {
+        // FFN's second layer at the learner's size, an odd d_in (a shorter last band), and small.
+        let cases = [
+            (1024, 256, 64),
+            (37, 71, 9),
+            (37, 9, 70),
+            (5, 3, 3),
+            (1, 4, 3),
+        ];
+        for (rows, d_in, d_out) in cases {
             let (x, w, gy) = (
                 lcg(1, rows * d_in),
                 lcg(2, d_out * d_in),
