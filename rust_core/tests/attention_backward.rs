@@ -1,8 +1,10 @@
 //! `attention_backward` against a plain float64 reference that materialises the weights P, and
 //! that reference against central finite differences of the forward.
 
-use rust_core::kernels::attention::{check_shapes, Dims, Mask, MaskLayout, MaskValues, Options};
 use rust_core::kernels::attention_backward::{attention_backward, AttentionGrad};
+use rust_core::kernels::attention_inputs::{
+    check_shapes, Dims, Mask, MaskLayout, MaskValues, Options,
+};
 use rust_core::runtime::threads;
 
 mod support;
@@ -376,6 +378,24 @@ fn grouped_query_heads() {
     check_case(&c, "grouped");
     c.causal = true;
     check_case(&c, "grouped, causal");
+}
+
+#[test]
+fn small_heads_taken_whole() {
+    // Heads of at most 64 queries, keys and values without a mask: float32 takes the whole-head
+    // path (`attention_head`), the learner's 32 × 32 heads first.
+    let mut c = Case::new(&[2, 4], &[2, 4], 32, 32, 16, 16);
+    check_case(&c, "small heads");
+    c.causal = true;
+    check_case(&c, "small heads, causal");
+    let mut c = Case::new(&[3], &[1], 9, 64, 5, 64);
+    c.causal = true;
+    check_case(&c, "grouped small heads, causal, n < m");
+    // An infinite key in head 1: that head is left to the tiled kernel, head 0 is not.
+    let mut c = Case::new(&[2], &[2], 20, 20, 4, 4);
+    c.k[20 * 4 + 3] = f64::INFINITY;
+    c.causal = true;
+    check_case(&c, "an infinite key");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The kernels without Python: each against a plain reference or a hand-checked value.
 
 use rust_core::error::{fmt_shape, CoreError};
-use rust_core::kernels::attention::{
+use rust_core::kernels::attention;
+use rust_core::kernels::attention_inputs::{
     self, check_shapes, Dims, Mask, MaskLayout, MaskValues, Options,
 };
 use rust_core::kernels::embedding::{
@@ -170,7 +171,7 @@ fn attention_matches_the_reference_for_many_shapes() {
         let k = lcg(3, dims.batch * m * d_k);
         let v = lcg(4, dims.batch * m * d_v);
         for causal in [false, true] {
-            let scale = attention::default_scale(d_k);
+            let scale = attention_inputs::default_scale(d_k);
             let opt = Options {
                 mask: None,
                 causal,
@@ -713,7 +714,7 @@ fn softmax_along_any_axis_equals_each_slice_normalised() {
 
 #[test]
 fn e23_counts_each_result_of_attention_in_order() {
-    use rust_core::kernels::attention::Results;
+    use rust_core::kernels::attention_inputs::Results;
     let dims = check_shapes(&[2, 3, 4], &[2, 5, 4], Some(&[2, 5, 6])).unwrap();
     assert_eq!(
         Results::Output.shapes(&dims),

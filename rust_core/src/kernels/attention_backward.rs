@@ -23,8 +23,14 @@
 //! row, as in PyTorch, which the products then spread as PyTorch's would. Keys the causal mask
 //! hides from a whole block are skipped only when that cannot change a result: when their keys
 //! and values, and the block's queries and grad_out rows, are finite (0 · NaN is NaN).
+//!
+//! A float32 unit whose heads are small (at most 64 queries, keys and values, no mask) is taken
+//! whole by `attention_head` when its inputs are finite and no score or dP can overflow; the
+//! rules above then hold by construction, and results agree with the tiled path's to float32
+//! rounding.
 
-use crate::kernels::attention::{mask_tile, Dims, Options};
+use crate::kernels::attention_head::{HeadPath, HeadScratch, Inputs};
+use crate::kernels::attention_inputs::{mask_tile, Dims, Options};
 use crate::kernels::softmax::max_and_nan;
 use crate::linalg::mat::{all_finite, Mat};
 use crate::linalg::small::{product_ab, product_abt, SmallProduct};
@@ -128,7 +134,7 @@ pub struct Units<'a, 'b, T> {
 /// Units `lo .. hi` with one set of buffers. Inlined into each `simd::Level`'s copy, so that the
 /// glue around the products (the row statistics, P and dS) compiles to that level's registers.
 #[inline(always)]
-fn run_units<T: ExpSum + SmallProduct>(task: &Units<T>, lo: usize, hi: usize) {
+fn run_units<T: ExpSum + SmallProduct + HeadPath>(task: &Units<T>, lo: usize, hi: usize) {
     let Dims {
         n,
         m,
@@ -139,6 +145,14 @@ fn run_units<T: ExpSum + SmallProduct>(task: &Units<T>, lo: usize, hi: usize) {
     } = *task.dims;
     let (q_len, k_len, v_len) = (group * n * d_k, m * d_k, m * d_v);
     let mut scratch = Scratch::new(task.dims);
+    let mut head = HeadScratch::default();
+    let io = Inputs {
+        q: task.q,
+        k: task.k,
+        v: task.v,
+        dims: task.dims,
+        opt: task.opt,
+    };
     for u in lo..hi {
         // SAFETY: unit u alone writes query heads u·g … u·g + g − 1 of grad_q and key/value
         // head u of grad_k and grad_v, and only the run that holds u runs it.
@@ -149,6 +163,15 @@ fn run_units<T: ExpSum + SmallProduct>(task: &Units<T>, lo: usize, hi: usize) {
                 task.grad_v.part(u * v_len, v_len),
             )
         };
+        if T::head_backward(
+            &io,
+            task.grad_out,
+            u,
+            (&mut *gq_u, &mut *gk_u, &mut *gv_u),
+            &mut head,
+        ) {
+            continue;
+        }
         unit(
             task.q,
             task.k,
@@ -167,7 +190,7 @@ fn run_units<T: ExpSum + SmallProduct>(task: &Units<T>, lo: usize, hi: usize) {
 
 /// `attention_backward`'s runs of units for each element type: float32 through a copy of
 /// `run_units` compiled for the CPU's `simd::Level`, float64 through the plain one.
-pub trait AttentionGrad: ExpSum + SmallProduct {
+pub trait AttentionGrad: ExpSum + SmallProduct + HeadPath {
     fn backward_units(task: &Units<Self>, lo: usize, hi: usize) {
         run_units(task, lo, hi)
     }
@@ -623,16 +646,17 @@ fn dot_f64<T: Real>(a: &[T], b: &[T]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::attention::check_shapes;
+    use crate::kernels::attention_inputs::check_shapes;
     use crate::test_support::lcg;
 
     /// Every level's float32 runs of units give the plain copy's bits: the lanes compile to
     /// other registers, every sum keeps its order.
     #[test]
     fn every_simd_variant_of_the_backward_units_matches_the_plain_one() {
-        // (q's shape, k's and v's shape, causal): one tile, several tiles, grouped heads.
+        // (q's shape, k's and v's shape, causal): one tile, several tiles, grouped heads, each
+        // too big for `attention_head`'s whole heads.
         let cases: [(&[usize], &[usize], bool); 3] = [
-            (&[6, 37, 16], &[6, 37, 16], true),
+            (&[6, 37, 16], &[6, 70, 16], true),
             (&[2, 5, 8], &[2, 150, 8], false),
             (&[4, 130, 4], &[2, 130, 4], true),
         ];

@@ -4,6 +4,8 @@
 
 pub mod attention;
 pub mod attention_backward;
+pub mod attention_head;
+pub mod attention_inputs;
 pub mod dense;
 pub mod embedding;
 pub mod quant;

@@ -6,10 +6,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::error::{check_fits, fmt_shape, CoreError};
-use crate::kernels::attention::{
-    self as attn, Dims, Mask, MaskLayout, MaskValues, Options, Results,
-};
+use crate::kernels::attention as attn;
 use crate::kernels::attention_backward as attn_bwd;
+use crate::kernels::attention_head::HeadPath;
+use crate::kernels::attention_inputs::{
+    self as inputs, Dims, Mask, MaskLayout, MaskValues, Options, Results,
+};
 use crate::kernels::softmax as sm;
 use crate::linalg::skinny::FewRows;
 use crate::linalg::small::SmallProduct;
@@ -160,7 +162,7 @@ impl<'py> AttentionArgs<'py> {
         let v = v.map(as_ndarray).transpose()?;
         let floats = [("q", Some(&q)), ("k", Some(&k)), ("v", v.as_ref())];
         let kind = shared_float_kind(&floats)?;
-        let dims = attn::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
+        let dims = inputs::check_shapes(q.shape(), k.shape(), v.as_ref().map(|v| v.shape()))?;
         let mask = mask.filter(|m| !m.is_none()).map(as_ndarray).transpose()?;
         // E4 and E13 from the mask's dtype and shape, before any of its data is read or converted.
         let layout = match &mask {
@@ -171,7 +173,7 @@ impl<'py> AttentionArgs<'py> {
             None => None,
         };
         let scale =
-            attn::check_scale(scale.map_or_else(|| attn::default_scale(dims.d_k), |s| s.0))?;
+            inputs::check_scale(scale.map_or_else(|| inputs::default_scale(dims.d_k), |s| s.0))?;
         // E23: the results in the order they are returned, then the arguments.
         let (dtype, item_size) = (dtype_name(&q)?, q.dtype().itemsize());
         for (what, shape) in returns.shapes(&dims) {
@@ -247,7 +249,7 @@ impl<'py, T: Real + Element> AttentionInputs<'py, T> {
     }
 }
 
-fn attention_typed<'py, T: ExpSum + FewRows + SmallProduct + Element>(
+fn attention_typed<'py, T: ExpSum + FewRows + SmallProduct + HeadPath + Element>(
     py: Python<'py>,
     args: &AttentionArgs<'py>,
     returns: Results,
