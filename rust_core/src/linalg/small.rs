@@ -1,16 +1,16 @@
 //! Products of small matrices: attention's tiles at short sequences (32 queries and keys of 16
 //! values each in the learner). A call into `gemm` costs about a microsecond of dispatch and
 //! packing before it multiplies, as much as such a product itself; here float32 products up to
-//! `MAX_WORK` multiply-adds run a plain register-blocked loop (4 rows × 16 columns of c held in
-//! registers while k runs), compiled once per `simd::Level` and picked at run time as `simd`
-//! describes. Other sizes and float64 go to `matmul` as before.
+//! `MAX_WORK` multiply-adds run a register-blocked loop (4 rows × 16 columns of c held in
+//! registers while k runs: one AVX-512 register a row, or two AVX2 ones, or plain loops on the
+//! baseline), picked at run time as `simd` describes. Other sizes and float64 go to `matmul`.
 
 use std::sync::OnceLock;
 
 use crate::linalg::mat::Mat;
 use crate::linalg::matmul::{matmul_ab, matmul_abt};
 use crate::linalg::transpose::Transpose;
-use crate::simd::{self, mul_add, Level, Supported};
+use crate::simd::{self, Level, Supported};
 
 /// Products of at most this many multiply-adds (m · n · k) take the small path: beyond it gemm's
 /// packing pays for itself.
@@ -121,7 +121,7 @@ type Body = fn(Mat<f32>, Mat<f32>, f32, &mut [f32], usize, bool);
 /// `ROWS` rows of c (from row i0), columns j0 .. j0 + w (w ≤ NR), from all of k.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn block<const FMA: bool, const ROWS: usize, const FULL: bool>(
+fn block<const ROWS: usize, const FULL: bool>(
     (ad, lda): (&[f32], usize),
     (bd, ldb): (&[f32], usize),
     k: usize,
@@ -147,7 +147,7 @@ fn block<const FMA: bool, const ROWS: usize, const FULL: bool>(
         for (acc_r, a_r) in acc.iter_mut().zip(&a_rows) {
             let s = a_r[p];
             for l in 0..NR {
-                acc_r[l] = mul_add::<FMA>(s, bv[l], acc_r[l]);
+                acc_r[l] += s * bv[l];
             }
         }
     }
@@ -156,7 +156,7 @@ fn block<const FMA: bool, const ROWS: usize, const FULL: bool>(
         let out = &mut c[at..at + w];
         if accumulate {
             for (o, &v) in out.iter_mut().zip(acc_r) {
-                *o = mul_add::<FMA>(beta, v, *o);
+                *o += beta * v;
             }
         } else {
             for (o, &v) in out.iter_mut().zip(acc_r) {
@@ -166,22 +166,16 @@ fn block<const FMA: bool, const ROWS: usize, const FULL: bool>(
     }
 }
 
+/// The baseline copy's body, in plain loops (the x86 copies are written out in `x86`).
 #[inline(always)]
-fn ab_body<const FMA: bool>(
-    a: Mat<f32>,
-    b: Mat<f32>,
-    beta: f32,
-    c: &mut [f32],
-    ldc: usize,
-    accumulate: bool,
-) {
+fn ab_body(a: Mat<f32>, b: Mat<f32>, beta: f32, c: &mut [f32], ldc: usize, accumulate: bool) {
     let (m, k, n) = (a.rows(), a.cols(), b.cols());
     let (ad, _, _, lda) = a.parts();
     let (bd, _, _, ldb) = b.parts();
     for j0 in (0..n).step_by(NR) {
         let w = NR.min(n - j0);
         if w == NR {
-            rows_of::<FMA, true>(
+            rows_of::<true>(
                 (ad, lda),
                 (bd, ldb),
                 (m, k),
@@ -192,7 +186,7 @@ fn ab_body<const FMA: bool>(
                 accumulate,
             );
         } else {
-            rows_of::<FMA, false>(
+            rows_of::<false>(
                 (ad, lda),
                 (bd, ldb),
                 (m, k),
@@ -209,7 +203,7 @@ fn ab_body<const FMA: bool>(
 /// Every row of c, 4 at a time, in columns j0 .. j0 + w (`FULL`: w is NR).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn rows_of<const FMA: bool, const FULL: bool>(
+fn rows_of<const FULL: bool>(
     a: (&[f32], usize),
     b: (&[f32], usize),
     (m, k): (usize, usize),
@@ -221,28 +215,30 @@ fn rows_of<const FMA: bool, const FULL: bool>(
 ) {
     let mut i0 = 0;
     while i0 + MR <= m {
-        block::<FMA, MR, FULL>(a, b, k, (i0, j0, w), beta, c, ldc, accumulate);
+        block::<MR, FULL>(a, b, k, (i0, j0, w), beta, c, ldc, accumulate);
         i0 += MR;
     }
     for i in i0..m {
-        block::<FMA, 1, FULL>(a, b, k, (i, j0, w), beta, c, ldc, accumulate);
+        block::<1, FULL>(a, b, k, (i, j0, w), beta, c, ldc, accumulate);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn ab_avx512(a: Mat<f32>, b: Mat<f32>, beta: f32, c: &mut [f32], ldc: usize, acc: bool) {
-    x86::ab(a, b, beta, c, ldc, acc)
+    // SAFETY: this copy is compiled for AVX-512F, which `WIDE` blocks need.
+    unsafe { x86::ab::<true>(a, b, beta, c, ldc, acc) }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn ab_avx2(a: Mat<f32>, b: Mat<f32>, beta: f32, c: &mut [f32], ldc: usize, acc: bool) {
-    ab_body::<true>(a, b, beta, c, ldc, acc)
+    // SAFETY: this copy is compiled for AVX2 and FMA, which the narrow blocks need.
+    unsafe { x86::ab::<false>(a, b, beta, c, ldc, acc) }
 }
 
 fn ab_baseline(a: Mat<f32>, b: Mat<f32>, beta: f32, c: &mut [f32], ldc: usize, acc: bool) {
-    ab_body::<false>(a, b, beta, c, ldc, acc)
+    ab_body(a, b, beta, c, ldc, acc)
 }
 
 /// The implementation for a level this CPU supports.
@@ -258,9 +254,10 @@ fn variant(cpu: Supported) -> Body {
     }
 }
 
-/// The AVX-512 body, written with intrinsics: through the generic body LLVM kept the 4 × 16
-/// block of c on the stack rather than in four registers. A column block shorter than 16 is read
-/// and written through a lane mask, which touches no memory outside its lanes.
+/// The AVX-512 and AVX2 bodies, written with intrinsics: through the generic body LLVM kept the
+/// 4 × 16 block of c on the stack rather than in registers (with AVX2, in 4-lane pieces: the
+/// learner's attention ran slower than on the baseline copy). A column block shorter than 16 is
+/// read and written through lane masks, which touch no memory outside their lanes.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
@@ -268,19 +265,20 @@ mod x86 {
     use super::{MR, NR};
     use crate::linalg::mat::Mat;
 
-    /// `ROWS` rows of c from row i0, the columns of `mask` from j0.
+    /// `ROWS` rows of c, the first `w` of 16 columns: one AVX-512 register a row.
     #[target_feature(enable = "avx512f")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn block<const ROWS: usize>(
+    unsafe fn block_wide<const ROWS: usize>(
         (ap, lda): (*const f32, usize),
         (bp, ldb): (*const f32, usize),
         k: usize,
-        mask: __mmask16,
+        w: usize,
         beta: f32,
         cp: *mut f32,
         ldc: usize,
         accumulate: bool,
     ) {
+        let mask: __mmask16 = if w == NR { !0 } else { (1u16 << w) - 1 };
         let mut acc = [_mm512_setzero_ps(); ROWS];
         for p in 0..k {
             // SAFETY (this block and the stores below): the caller's pointers and strides keep
@@ -307,27 +305,106 @@ mod x86 {
         }
     }
 
-    /// See `super::ab_body`. `fits` has checked c's block; a and b are `Mat`s, whose extents
-    /// were checked when they were built.
-    #[target_feature(enable = "avx512f")]
-    pub unsafe fn ab(a: Mat<f32>, b: Mat<f32>, beta: f32, c: &mut [f32], ldc: usize, acc: bool) {
+    /// `ROWS` rows of c, the first `w` of 16 columns: two AVX2 registers a row.
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block_narrow<const ROWS: usize>(
+        (ap, lda): (*const f32, usize),
+        (bp, ldb): (*const f32, usize),
+        k: usize,
+        w: usize,
+        beta: f32,
+        cp: *mut f32,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        // Lanes below w of each half: all ones, else zero (masked loads read nothing there).
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let half =
+            |from: usize| _mm256_cmpgt_epi32(_mm256_set1_epi32(w as i32 - from as i32), lane);
+        let (m0, m1) = (half(0), half(8));
+        let mut acc = [[_mm256_setzero_ps(); 2]; ROWS];
+        for p in 0..k {
+            // SAFETY (this block and the stores below): the caller's pointers and strides keep
+            // every unmasked lane inside a, b and c; masked-off lanes are not accessed.
+            unsafe {
+                let row = bp.wrapping_add(p * ldb);
+                let b0 = _mm256_maskload_ps(row, m0);
+                let b1 = _mm256_maskload_ps(row.wrapping_add(8), m1);
+                for (r, acc_r) in acc.iter_mut().enumerate() {
+                    let s = _mm256_set1_ps(*ap.add(r * lda + p));
+                    acc_r[0] = _mm256_fmadd_ps(s, b0, acc_r[0]);
+                    acc_r[1] = _mm256_fmadd_ps(s, b1, acc_r[1]);
+                }
+            }
+        }
+        let bv = _mm256_set1_ps(beta);
+        for (r, acc_r) in acc.iter().enumerate() {
+            for (h, (&v, mask)) in acc_r.iter().zip([m0, m1]).enumerate() {
+                unsafe {
+                    let at = cp.wrapping_add(r * ldc + 8 * h);
+                    let v = if accumulate {
+                        _mm256_fmadd_ps(bv, v, _mm256_maskload_ps(at, mask))
+                    } else {
+                        _mm256_mul_ps(bv, v)
+                    };
+                    _mm256_maskstore_ps(at, mask, v);
+                }
+            }
+        }
+    }
+
+    /// `ROWS` rows of c from `cp`, the first `w` of 16 columns: `block_wide` with `WIDE`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn block<const ROWS: usize, const WIDE: bool>(
+        a: (*const f32, usize),
+        b: (*const f32, usize),
+        k: usize,
+        w: usize,
+        beta: f32,
+        cp: *mut f32,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        // SAFETY: the features are the caller's promise (`ab`), the extents as in `ab`.
+        unsafe {
+            if WIDE {
+                block_wide::<ROWS>(a, b, k, w, beta, cp, ldc, accumulate)
+            } else {
+                block_narrow::<ROWS>(a, b, k, w, beta, cp, ldc, accumulate)
+            }
+        }
+    }
+
+    /// `super::ab_body` in registers. `fits` has checked c's block; a and b are `Mat`s, whose extents
+    /// were checked when they were built. The caller is compiled for AVX-512F with `WIDE`, for
+    /// AVX2 and FMA without.
+    #[inline(always)]
+    pub unsafe fn ab<const WIDE: bool>(
+        a: Mat<f32>,
+        b: Mat<f32>,
+        beta: f32,
+        c: &mut [f32],
+        ldc: usize,
+        acc: bool,
+    ) {
         let (m, k, n) = (a.rows(), a.cols(), b.cols());
         let (ad, _, _, lda) = a.parts();
         let (bd, _, _, ldb) = b.parts();
         let (ap, bp, cp) = (ad.as_ptr(), bd.as_ptr(), c.as_mut_ptr());
         for j0 in (0..n).step_by(NR) {
             let w = NR.min(n - j0);
-            let mask: __mmask16 = if w == NR { !0 } else { (1u16 << w) - 1 };
             let mut i0 = 0;
             // SAFETY: rows i0 .. i0 + ROWS of a (k values each), rows 0 .. k of b from column j0
             // (w values each) and of c: all inside their slices, as said above.
             unsafe {
                 while i0 + MR <= m {
-                    block::<MR>(
+                    block::<MR, WIDE>(
                         (ap.add(i0 * lda), lda),
                         (bp.add(j0), ldb),
                         k,
-                        mask,
+                        w,
                         beta,
                         cp.add(i0 * ldc + j0),
                         ldc,
@@ -336,11 +413,11 @@ mod x86 {
                     i0 += MR;
                 }
                 for i in i0..m {
-                    block::<1>(
+                    block::<1, WIDE>(
                         (ap.add(i * lda), lda),
                         (bp.add(j0), ldb),
                         k,
-                        mask,
+                        w,
                         beta,
                         cp.add(i * ldc + j0),
                         ldc,
