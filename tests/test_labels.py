@@ -14,7 +14,7 @@ def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
     """Guards against "[4,4]" in a formula: math mode drops the plain space of "[4, 4]"."""
     assert shape_label((4, 8)) == "[4, 8]"
     assert shape_label((2, 4, 4), latex=True) == r"[2,\ 4,\ 4]"
-    assert shape_label((4, 8), times=True) == "4 × 8"
+    assert shape_label((4, 8), times=True) == "4\u00a0×\u00a08"  # no-break spaces
     assert shape_label((4, 8), times=True, latex=True) == r"4 \times 8"
 
 

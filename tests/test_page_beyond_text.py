@@ -26,7 +26,7 @@ def test_patches_attention_and_overlay(language: str) -> None:
     no_exception(at)
     assert at.title[0].value == translate("beyond_text.title", language)
     assert metric(at, translate("beyond_text.metric.n", language)) == "36"
-    assert metric(at, translate("beyond_text.metric.grid", language)) == "6 × 6"
+    assert metric(at, translate("beyond_text.metric.grid", language)) == "6\u00a0×\u00a06"
     assert metric(at, translate("beyond_text.metric.width", language)) == "768"
     assert any(r"= 6\cdot6 = 36" in x.value for x in at.latex)
     at.select_slider(key="vit_patch").set_value(32)

@@ -12,12 +12,13 @@ import numpy as np
 
 
 def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
-    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix. ``latex`` writes the
-    same for a formula: "[4,\\ 8]" (math mode drops a plain space) and "4 \\times 8"."""
+    """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix, its spaces no-break
+    ones so that a line never ends between its sizes. ``latex`` writes the same for a formula:
+    "[4,\\ 8]" (math mode drops a plain space) and "4 \\times 8"."""
     sizes = [str(int(s)) for s in shape]
     if not times:
         return "[" + (r",\ " if latex else ", ").join(sizes) + "]"
-    return (r" \times " if latex else " × ").join(sizes)
+    return (r" \times " if latex else "\u00a0×\u00a0").join(sizes)
 
 
 def tex_shape(shape: Sequence[int]) -> str:
