@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from transformer_walk.app.i18n import markdown_literal
 from transformer_walk.app.views.labels import (
     human_bytes,
     markdown_table,
-    markdown_text,
     shape_label,
 )
 
@@ -41,9 +41,15 @@ def test_markdown_table_keeps_formulas_and_escapes_bars() -> None:
     )
 
 
-def test_markdown_text_shows_markup_as_itself() -> None:
-    assert markdown_text("*his* $x$ #1") == r"\*his\* \$x\$ \#1"
-    assert markdown_text("a\nb") == "a  \nb"  # a line break Markdown keeps
+def test_markdown_literal_shows_markup_as_itself() -> None:
+    """Guards against a learner's text read as Markdown: emphasis, math, a heading, an entity
+    ("&amp;" would show "&"), an emoji shortcode (":cat:" would show a cat)."""
+    assert markdown_literal("*his* $x$ #1") == r"\*his\* \$x\$ #1"  # a "#" inside a line
+    assert markdown_literal("a\nb") == "a  \nb"  # a line break Markdown keeps
+    assert markdown_literal("## a\n- b\n 12. c\n==") == "\\## a  \n\\- b  \n 12\\. c  \n\\=="
+    assert markdown_literal("-0.31\n0.76 #") == "-0.31  \n0.76 #"  # no mark: left as it is
+    assert markdown_literal("&amp;") == r"\&amp;"
+    assert markdown_literal(":cat:") == ":\u200bcat:\u200b"
 
 
 def test_a_value_rounded_to_zero_loses_its_sign() -> None:

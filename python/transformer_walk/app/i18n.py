@@ -15,6 +15,7 @@ page's own words live in ``transformer_walk.app.texts``, one module per page, me
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -220,9 +221,20 @@ def join_sentences(sentences: list[str], language: str | None = None) -> str:
 
 
 def markdown_literal(value: str) -> str:
-    """``value`` escaped for a line of Markdown, so that a learner's "*", "$" or ">" is shown as
-    typed, not read as formatting (inside a line only these characters can format)."""
-    return "".join("\\" + ch if ch in "\\`*_[]$<>~|" else ch for ch in value)
+    """``value`` (a prompt, a token, a learner's word) shown as typed inside a line of Markdown:
+    "*", "$", "&amp;" or ":cat:" stay themselves, not formatting, an entity or an emoji, and its
+    line breaks are kept. Inside a line only the escaped characters can format; a line of its
+    own can also start a heading or a list ("# b", "- b", "1. b"), so those marks are escaped
+    where a line starts. Streamlit finds emoji shortcodes in the text after escapes are read,
+    so a zero-width space after each ":" is what keeps ":cat:" from matching."""
+    out = "".join("\\" + ch if ch in "\\`*_[]$<>~|&" else ch for ch in value)
+    out = _LINE_MARK.sub(r"\1\\\2", out)
+    return out.replace(":", ":\u200b").replace("\n", "  \n")
+
+
+#: A mark that makes a line a heading ("## b"), a list item ("- b", "12. b") or a heading's
+#: underline ("==="): only when a space or the line's end follows it, so "-0.31" stays as it is.
+_LINE_MARK = re.compile(r"(?m)^([ \t]*|[ \t]*\d{1,9})(#{1,6}|[+-]|=+|-+|(?<=\d)[.)])(?=[ \t]|$)")
 
 
 def say(said: Claim | None, *, markdown: bool = True, language: str | None = None) -> str | None:

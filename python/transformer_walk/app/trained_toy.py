@@ -25,13 +25,14 @@ from transformer_walk.app.i18n import (
     current_language,
     join_names,
     join_sentences,
+    markdown_literal,
     say,
     t,
     translated_radio,
 )
 from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
-from transformer_walk.app.views.labels import markdown_text, token_axis
+from transformer_walk.app.views.labels import token_axis
 from transformer_walk.topics.claims import percent
 from transformer_walk.topics.learning.name_head import (
     NameHeadSettings,
@@ -154,7 +155,7 @@ def _left_out(parsed: Parsed, task: PronounTask, limit: int) -> str | None:
     past its longest input; None when it read every word."""
     notes = []
     if parsed.unknown:
-        words = [markdown_text(word) for word in parsed.unknown]  # "a_b" is a \w+ word
+        words = [markdown_literal(word) for word in parsed.unknown]  # "a_b" is a \w+ word
         unknown = join_names(words, most=NAMED_UNKNOWN)
         notes.append(t("watch_it_learn.watch.dropped", words=task.vocab_size - 1, unknown=unknown))
     if parsed.dropped:

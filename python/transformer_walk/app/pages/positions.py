@@ -13,11 +13,11 @@ from transformer_walk.app.caches import toy_trace
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import grid
 from transformer_walk.app.charts import positions as charts
-from transformer_walk.app.i18n import say, t
+from transformer_walk.app.i18n import markdown_literal, say, t
 from transformer_walk.app.model_widgets import minilm_model, toy_backend, toy_trace_or_none
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views import positions as views
-from transformer_walk.app.views.labels import difference_label, markdown_text, token_labels
+from transformer_walk.app.views.labels import difference_label, token_labels
 from transformer_walk.app.views.latex import scientific, tex_words
 from transformer_walk.app.widgets import page_start, pick, solved_and_hurts, token_index
 from transformer_walk.models.toy import (
@@ -84,7 +84,7 @@ def _pe_matrix() -> None:
 def _sentence_numbers(trace: Trace) -> None:
     st.header(t("positions.numbers.title"), divider="gray")
     d = trace.config.d_model
-    first = markdown_text(trace.tokens[0])
+    first = markdown_literal(trace.tokens[0])
     st.markdown(t("positions.numbers.body", n=trace.n, d_model=d, first=first))
     shown = min(trace.n, MAX_TABLE_ROWS)
     labels = token_labels(trace.tokens, range(shown), first=0)  # numbered by position, from 0

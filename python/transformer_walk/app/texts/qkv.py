@@ -87,8 +87,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "token），而不是额外的权重。",
     },
     "qkv.proj.x": {
-        "en": "**X** · {n}\u00a0×\u00a0{d}: each token's embedding plus its position (the block's input).",
-        "zh": "**X** · {n}\u00a0×\u00a0{d}：每个 token 的词向量加上它的位置编码（即这个块的输入）。",
+        "en": "**X** · {n}\u00a0×\u00a0{d}: each token's embedding plus its position "
+        "(the block's input).",
+        "zh": "**X** · {n}\u00a0×\u00a0{d}：每个 token 的词向量加上它的位置编码"
+        "（即这个块的输入）。",
     },
     # --- q · k ----------------------------------------------------------------------------------
     "qkv.pair.title": {

@@ -140,13 +140,6 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> s
     return "\n".join([line(header), line(["---"] * len(header)), *(line(r) for r in rows)])
 
 
-def markdown_text(text: str) -> str:
-    """``text`` shown as it is inside Markdown (a prompt or a token may hold *, _, $, # …), its
-    line breaks kept."""
-    out = "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|$<>~" else ch for ch in text)
-    return out.replace("\n", "  \n")
-
-
 UNKNOWN_SHOWN = 12  # [UNK]s named in a message: a text of 2,000 emoji has 2,000 of them
 
 
