@@ -229,6 +229,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.learning.name_head_claims.ablation_claim": switch_offs,
     "transformer_walk.topics.learning.name_head_claims.single_head_claim": single_offs,
     "transformer_walk.topics.learning.name_head_claims.sentence_claim": sentence_rows,
+    "transformer_walk.topics.learning.name_head_claims.sentence_not_claim": sentence_rows,
     "transformer_walk.topics.learning.name_head_claims.heads_on_name_claim": sentence_heads,
     "transformer_walk.topics.learning.name_head_claims.names_apart_claim": separations,
     "transformer_walk.topics.learning.name_head_claims.names_first_claim": score_blocks,

@@ -24,6 +24,7 @@ from transformer_walk.topics.learning.name_head import (
     other_heads,
     read_sentence,
     study,
+    top_as_rest,
 )
 from transformer_walk.topics.learning.name_head_claims import (
     ONLY,
@@ -37,6 +38,7 @@ from transformer_walk.topics.learning.name_head_claims import (
     name_head_claim,
     on_name_level,
     sentence_claim,
+    sentence_not_claim,
     wrong_possessive_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
@@ -319,6 +321,37 @@ def test_your_sentence_claim_is_reachable_with_two_keys() -> None:
         level = on_name_level(visible)
         assert sentence_claim("h", "q", "n", level + 1e-9, 1 / visible) is not None
         assert sentence_claim("h", "q", "n", level - 1e-6, 1 / visible) is None
+
+
+def test_the_not_claim_speaks_exactly_where_the_sentence_claim_is_silent() -> None:
+    for weight in (0.0, 0.3, 0.6, 0.66, 0.67, 0.999):
+        said, not_said = (c("L1·H2", "2 · loves", "1 · tom", weight, 0.5) for c in (
+            sentence_claim, sentence_not_claim))  # fmt: skip
+        assert (said is None) != (not_said is None), weight
+    said = sentence_not_claim("L1·H2", "2 · 爱", "1 · 汤姆", 0.48, 0.5)
+    assert said is not None and said.fields["weight"] == "48%" and said.fields["times"] == "2"
+
+
+def test_a_sure_row_top_is_below_1_when_another_key_has_weight() -> None:
+    """Guards against "100%" printed beside "<0.1%": in float32, 1 − 3e-9 is exactly 1."""
+    rows = np.array([[1.0, 3e-9, 0.0], [1.0, 0.0, 0.0], [0.25, 0.5, 0.25]], np.float32)
+    assert rows[0].sum() == 1.0  # the float32 row itself cannot tell
+    shown = top_as_rest(rows)
+    assert shown.dtype == np.float64 and shown[0, 0] < 1.0
+    assert percent(shown[0, 0]) == ">99.9%" and percent(shown[1, 0]) == "100%"
+    assert np.array_equal(shown[:, 1:], rows[:, 1:].astype(np.float64))  # the others as they were
+    assert np.allclose(shown, rows, atol=1e-7) and np.allclose(shown.sum(axis=1), 1.0)
+
+
+def test_a_trained_reading_never_prints_100_percent_beside_a_weight() -> None:
+    s, task = trained("en"), PronounTask("en")
+    sentence = parse(task, "Tom loves his dog", 32).sentence
+    assert sentence is not None
+    reading = read_sentence(s.params, s.settings.config, task, sentence, "rust")
+    rows = reading.matrices.reshape(-1, len(sentence.tokens))  # [L, h, n, n] → [L·h·n, n]
+    for row in rows:
+        if np.count_nonzero(row) > 1:
+            assert "100%" not in [percent(float(w)) for w in row], row
 
 
 def test_the_start_is_flat_and_only_at_step_0() -> None:

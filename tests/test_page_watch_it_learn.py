@@ -6,6 +6,7 @@ with the reason — and the checkpoint slider."""
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 
 import numpy as np
@@ -116,11 +117,14 @@ def test_the_chinese_model_looks_almost_only_at_female_names() -> None:
 def test_the_default_sentence_is_read_at_the_slider_step() -> None:
     at = open_page("en")
     assert "Read by the model at step 150: **tom loves his dog**" in texts(at)
+    assert "does not single the name out" not in texts(at)
     at.select_slider(key=STEP).set_value(0).run()
     apptest_support.no_exception(at)
     body = texts(at)
     assert "Read by the model at step 0: **tom loves his dog**" in body
-    assert "In this sentence, head" not in body  # at step 0 no head looks at the name
+    # at step 0 no head looks at the name, and the page says so where it said it does
+    assert not re.search(r"puts [\d.>]+% of the attention", body) and "puts only" in body
+    assert "does not single the name out" in body
     assert "At step 0 this row is nearly flat" in body and "standard deviation 0.02" in body
     at.select_slider(key=STEP).set_value(5).run()
     assert "nearly flat" not in texts(at)  # the flat start is said at step 0 only

@@ -43,6 +43,7 @@ from transformer_walk.topics.learning.name_head import (
 from transformer_walk.topics.learning.name_head_claims import (
     head_label,
     sentence_claim,
+    sentence_not_claim,
     wrong_possessive_claim,
 )
 from transformer_walk.topics.learning.pronouns import (
@@ -223,11 +224,8 @@ def watched_head(found: TrainedReading) -> None:
         ),
         width="stretch",
     )
-    said = say(
-        sentence_claim(
-            watched, found.query, found.name, float(row[sentence.name_position]), found.chance
-        )
-    )
-    if said:
-        st.markdown(said)
+    on_name = (watched, found.query, found.name, float(row[sentence.name_position]), found.chance)
+    for said in (say(sentence_claim(*on_name)), say(sentence_not_claim(*on_name))):
+        if said:
+            st.markdown(said)
     possessive_lines(found)

@@ -54,6 +54,7 @@ from transformer_walk.topics.learning.name_head_claims import (
     names_apart_claim,
     names_first_claim,
     sentence_claim,
+    sentence_not_claim,
     single_head_claim,
     wrong_possessive_claim,
 )
@@ -255,11 +256,10 @@ def _watch(study: NameHeadStudy, task: PronounTask, step: int) -> None:
     if (wrong := say(wrong_possessive_claim(task, sentence, reading.his, reading.her))) is not None:
         st.warning(wrong, icon=":material/error:")
     chance_here = 1.0 / (sentence.query_position + 1)
-    said = say(
-        sentence_claim(watched, query, name, float(row[sentence.name_position]), chance_here)
-    )
-    if said:
-        st.markdown(said)
+    on_name = (watched, query, name, float(row[sentence.name_position]), chance_here)
+    for said in (say(sentence_claim(*on_name)), say(sentence_not_claim(*on_name))):
+        if said:
+            st.markdown(said)
     if said := say(flat_start_claim(step, row, INIT_STD)):
         st.markdown(said)
 

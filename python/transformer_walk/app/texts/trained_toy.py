@@ -22,10 +22,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "用它认识的词来看，你的句子里没有这样的结构：试试“安娜看见猫，又爱她的狗”。",
     },
     "trained_toy.reads": {
-        "en": "Head {head} of the trained model (the head that learned to look at the name) on "
+        "en": "Head {head} of the trained model (the head that, on held-out sentences of its task, "
+        "put the most weight on the name) on "
         "**{sentence}**: each row a query, each column a key. The cells above the diagonal "
         "are masked: the causal mask sets their weights to 0.",
-        "zh": "训练后模型的头 {head}（学会了看名字的那个头）读 **{sentence}**："
+        "zh": "训练后模型的头 {head}（在其任务的留出句子上，放在名字上的权重最大的那个头）"
+        "读 **{sentence}**："
         "每行是一个查询，每列是一个键。对角线以上的格子被因果遮罩遮住，权重都为 0。",
     },
     "trained_toy.where": {

@@ -348,6 +348,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力有 {weight} 落在 {name} 上"
         "（均匀水平：{chance}）。",
     },
+    "watch_it_learn.claim.your_sentence_not": {
+        "en": "In this sentence, head {head} puts only {weight} of the attention from {query} on "
+        "{name} (uniform: {chance}), less than {times} times the mean weight of the other tokens "
+        "{query} sees: here it does not single the name out.",
+        "zh": "在这个句子里，头 {head} 从 {query} 出发的注意力只有 {weight} 落在 {name} 上"
+        "（均匀水平：{chance}），不到 {query} 能看到的其他 token 平均权重的 {times} 倍："
+        "在这里它没有把名字挑出来。",
+    },
     "watch_it_learn.claim.possessive_breaks_rule": {
         "en": "**Your sentence breaks the task's rule here:** at {query} the model prefers "
         "“{preferred}” ({p_preferred}), but the sentence has “{written}” ({p_written}). In every "

@@ -393,6 +393,19 @@ class SentenceReading:
     her: float
 
 
+def top_as_rest(weights: np.ndarray) -> np.ndarray:
+    """Attention rows ``weights`` [..., n] (each sums to 1) in float64, the largest weight of each
+    row replaced by 1 minus the row's others. A trained head can be so sure that, in float32, its
+    largest weight rounds to exactly 1 while the others are still above 0 (1 − 3e-9 is 1.0f): a
+    page would print "100%" beside "<0.1%". 1 minus the others is the same value to float32
+    rounding, and below 1 whenever another key has weight."""
+    rows = weights.astype(np.float64)
+    top = rows.argmax(axis=-1)[..., None]  # [..., 1]
+    rest = rows.sum(axis=-1, keepdims=True) - np.take_along_axis(rows, top, axis=-1)
+    np.put_along_axis(rows, top, 1.0 - rest, axis=-1)
+    return rows
+
+
 def read_sentence(
     params: Params, config: LearnerConfig, task: PronounTask, sentence: Sentence, backend: str
 ) -> SentenceReading:
@@ -402,6 +415,7 @@ def read_sentence(
     probs = np.exp(logits - logits.max())
     probs /= probs.sum()
     matrices = np.stack([a[0] for a in reading.attention])  # layers × [1, h, n, n] → [L, h, n, n]
+    matrices = top_as_rest(matrices)
     return SentenceReading(
         weights=matrices[:, :, sentence.query_position, :],
         matrices=matrices,

@@ -258,6 +258,31 @@ def sentence_claim(head: str, query: str, name: str, weight: float, chance: floa
     )
 
 
+def _sentence_not_holds(
+    said: Claim, head: str, query: str, name: str, weight: float, chance: float
+) -> bool:
+    return (
+        said.message == "watch_it_learn.claim.your_sentence_not"
+        and weight < _sentence_level(chance)
+        and dict(said.fields)
+        == _sentence_fields(head, query, name, weight, chance) | {"times": f"{LOOKS_AT_NAME:g}"}
+    )
+
+
+@claim(_sentence_not_holds)
+def sentence_not_claim(
+    head: str, query: str, name: str, weight: float, chance: float
+) -> Claim | None:
+    """``sentence_claim``'s other side: in the learner's own sentence the watched head gives the
+    name less than LOOKS_AT_NAME times the mean weight of the other keys the query sees (so the
+    head that found the name in the task's sentences does not single it out here); None when
+    ``sentence_claim`` speaks."""
+    if weight >= _sentence_level(chance):
+        return None
+    fields = _sentence_fields(head, query, name, weight, chance)
+    return Claim("watch_it_learn.claim.your_sentence_not", fields | {"times": f"{LOOKS_AT_NAME:g}"})
+
+
 def on_name_level(visible: int) -> float:
     """The weight on the name at which it gets LOOKS_AT_NAME times the mean weight of the other
     ``visible`` − 1 keys the query sees: w ≥ LOOKS_AT_NAME · (1 − w) / (visible − 1). With many
