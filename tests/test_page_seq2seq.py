@@ -67,7 +67,13 @@ def test_a_share_is_not_rounded_to_a_perfect_score() -> None:
 
 @pytest.mark.parametrize(
     ("transformer", "verdict"),
-    [(7.3, "between"), (9.0, "between"), (12.0, "between"), (6.0, "slower"), (14.0, "faster")],
+    [
+        (7.3, "close_below"),
+        (9.0, "between"),
+        (12.0, "close_above"),
+        (6.0, "slower"),
+        (14.0, "faster"),
+    ],  # fmt: skip
 )
 def test_a_growth_within_the_margin_is_not_called_slower_or_faster(
     transformer: float, verdict: str

@@ -123,6 +123,9 @@ def attention_weights(
     overlap: Literal[False, "greedy"] = False if len(tokens) <= MAX_LABELLED_KEYS else "greedy"
     if stacked:  # "3:3 · his" → ["3", "his"]: two lines
         strip = f"split({strip}, ' · ')"
+    # The page stretches the chart to its column, so the height holds the axis labels too: turned
+    # labels ("352 · fisherman") took so much of it that the y title was cut short.
+    height = 260 if angle == 0 else 340
     base = alt.Chart(data).encode(
         x=alt.X(
             "key:N", sort=keys, title=token_title,
@@ -133,7 +136,8 @@ def attention_weights(
         y=alt.Y(
             "weight:Q",
             title=weight_title,
-            axis=y_axis(weight_title, **in_percent),
+            # a title naming a 30-letter word ran past both ends of the axis: cut with "…"
+            axis=y_axis(weight_title, titleLimit=height - 40, **in_percent),
             scale=alt.Scale(domain=[0, 1]) if max(data["weight"], default=0) > 0.5 else alt.Scale(),
         ),
     )  # fmt: skip
@@ -147,9 +151,7 @@ def attention_weights(
     labels = base.mark_text(dy=-8).encode(text=alt.Text("text:N"))
     if len(tokens) > 12:  # a number over every bar of a long sentence collides: the top one only
         labels = labels.transform_filter("datum.top")
-    # The page stretches the chart to its column, so the height holds the axis labels too: turned
-    # labels ("352 · fisherman") took so much of it that the y title was cut short.
-    return (bars + labels).properties(height=260 if angle == 0 else 340)
+    return (bars + labels).properties(height=height)
 
 
 def timings(

@@ -18,7 +18,12 @@ def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:
         alt.Chart(data)
         .mark_line(color=MUTED)
         .encode(
-            x=alt.X("n:Q", title=n_title, axis=alt.Axis(format="d", tickMinStep=1)),
+            x=alt.X(
+                "n:Q",
+                title=n_title,
+                axis=alt.Axis(format="d", tickMinStep=1),
+                scale=alt.Scale(domain=[1, top], nice=False),  # the curve starts at one token
+            ),  # fmt: skip
             y=alt.Y("scores:Q", title=count_title, axis=y_axis(count_title)),
             tooltip=[alt.Tooltip("n:Q", title=n_title), alt.Tooltip("scores:Q", title=count_title)],
         )
@@ -34,4 +39,5 @@ def quadratic_cost(n: int, *, n_title: str, count_title: str) -> alt.Chart:
         .mark_text(color=HIGHLIGHT, dx=8, dy=-10, align="left")
         .encode(x=alt.X("n:Q"), y=alt.Y("scores:Q"), text=alt.Text("scores:Q", format=","))
     )
-    return (line + point + label).properties(height=240)
+    # room above the plot for the top tick's label, which is centred on the tick (not flushed)
+    return (line + point + label).properties(height=240, padding={"top": 12})

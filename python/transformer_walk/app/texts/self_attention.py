@@ -81,7 +81,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "并与模型自己记录的输出行对照。",
     },
     "self_attention.row.pick": {"en": "Query token i", "zh": "查询 token i"},
-    "self_attention.row.weight": {"en": "weight given by “{token}”", "zh": "“{token}” 分配的权重"},
+    # the words before the token: a long token's title is cut at its end
+    "self_attention.row.weight": {
+        "en": "weight given by “{token}”",
+        "zh": "权重：由 “{token}” 分配",
+    },
     "self_attention.row.top_weight": {"en": "Largest weight", "zh": "最大权重"},
     "self_attention.row.top_one": {
         "en": "The largest weight, {weight}, goes to “{tokens}”.",
@@ -162,7 +166,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "打开页面上方的**因果遮罩**开关，看看矩阵的上三角如何被清空。",
     },
     "self_attention.causal.mass": {
-        "en": "Weight above the diagonal (this head; its {n} rows hold {n} in all)",
+        "en": "Weight above the diagonal (this head; its {n} {n:row holds|rows hold} {n} in all)",
         "zh": "对角线以上的权重（本头；{n} 行合计为 {n}）",
     },
     "self_attention.causal.first": {
@@ -182,8 +186,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "self_attention.causal.off": {
         "en": "Unmasked: the first token, “{first}”, draws on {count} {count:token|tokens}, later "
-        "ones included, and {mass} of the head's weight (its {n} rows hold {n} in all) sits above "
-        "the diagonal. Switch the mask on to change that.",
+        "ones included, and {mass} of the head's weight (its {n} {n:row holds|rows hold} {n} in "
+        "all) sits above the diagonal. Switch the mask on to change that.",
         "zh": "未遮罩：第一个 token “{first}” 从 {count} 个 token（包括它后面的）取信息，"
         "这个头的权重（{n} 行共 {n}）中有 {mass} 在对角线以上。打开遮罩看看会怎样变化。",
     },

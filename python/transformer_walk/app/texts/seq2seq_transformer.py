@@ -164,15 +164,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "From {short} to {long} letters a step of the fixed-context GRU grows from "
         "{fixed_short} to {fixed_long} ({fixed_ratio}), the attention GRU's from "
         "{attention_short} to {attention_long} ({attention_ratio}) and the Transformer's from "
-        "{transformer_short} to {transformer_long} ({transformer_ratio}): between the two, or "
-        "too close to them to tell apart. "
+        "{transformer_short} to {transformer_long} ({transformer_ratio}): between the two. "
         "At these small sizes the measurement does not separate parallel from sequential "
         "cleanly; the count of updates in a row (2T + 1 against none) is what stays.",
         "zh": "从 {short} 个字母到 {long} 个字母，固定上下文 GRU 的一个训练步从 {fixed_short} "
         "增加到 {fixed_long}（{fixed_ratio}），注意力 GRU 从 {attention_short} 增加到 "
         "{attention_long}（{attention_ratio}），Transformer 从 {transformer_short} 增加到 "
-        "{transformer_long}（{transformer_ratio}）：介于两者之间，或与它们接近到分不出高下。在这么小的规模下，"
+        "{transformer_long}（{transformer_ratio}）：介于两者之间。在这么小的规模下，"
         "测量结果没能把并行和顺序清楚地分开；不变的是必须依次完成的更新次数（2T + 1 次对零次）。",
+    },
+    "seq2seq_transformer.time.growth.close_below": {
+        "en": "From {short} to {long} letters a step of the fixed-context GRU grows from "
+        "{fixed_short} to {fixed_long} ({fixed_ratio}), the attention GRU's from "
+        "{attention_short} to {attention_long} ({attention_ratio}) and the Transformer's from "
+        "{transformer_short} to {transformer_long} ({transformer_ratio}): less than both, "
+        "but too close to the nearer one to tell apart. At these small sizes the measurement "
+        "does not separate parallel from sequential cleanly; the count of updates in a row "
+        "(2T + 1 against none) is what stays.",
+        "zh": "从 {short} 个字母到 {long} 个字母，固定上下文 GRU 的一个训练步从 {fixed_short} "
+        "增加到 {fixed_long}（{fixed_ratio}），注意力 GRU 从 {attention_short} 增加到 "
+        "{attention_long}（{attention_ratio}），Transformer 从 {transformer_short} 增加到 "
+        "{transformer_long}（{transformer_ratio}）：比两者都少，但与较近的那个太接近，"
+        "分不出高下。在这么小的规模下，测量结果没能把并行和顺序"
+        "清楚地分开；不变的是必须依次完成的更新次数（2T + 1 次对零次）。",
+    },
+    "seq2seq_transformer.time.growth.close_above": {
+        "en": "From {short} to {long} letters a step of the fixed-context GRU grows from "
+        "{fixed_short} to {fixed_long} ({fixed_ratio}), the attention GRU's from "
+        "{attention_short} to {attention_long} ({attention_ratio}) and the Transformer's from "
+        "{transformer_short} to {transformer_long} ({transformer_ratio}): more than both, "
+        "but too close to the nearer one to tell apart. At these small sizes the measurement "
+        "does not separate parallel from sequential cleanly; the count of updates in a row "
+        "(2T + 1 against none) is what stays.",
+        "zh": "从 {short} 个字母到 {long} 个字母，固定上下文 GRU 的一个训练步从 {fixed_short} "
+        "增加到 {fixed_long}（{fixed_ratio}），注意力 GRU 从 {attention_short} 增加到 "
+        "{attention_long}（{attention_ratio}），Transformer 从 {transformer_short} 增加到 "
+        "{transformer_long}（{transformer_ratio}）：比两者都多，但与较近的那个太接近，"
+        "分不出高下。在这么小的规模下，测量结果没能把并行和顺序"
+        "清楚地分开；不变的是必须依次完成的更新次数（2T + 1 次对零次）。",
     },
     "seq2seq_transformer.time.growth.faster": {
         "en": "From {short} to {long} letters a step of the fixed-context GRU grows from "

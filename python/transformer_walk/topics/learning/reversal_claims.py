@@ -40,6 +40,8 @@ MEAN = {
 GROWTH = {
     "slower": "seq2seq_transformer.time.growth.slower",
     "between": "seq2seq_transformer.time.growth.between",
+    "close_below": "seq2seq_transformer.time.growth.close_below",
+    "close_above": "seq2seq_transformer.time.growth.close_above",
     "faster": "seq2seq_transformer.time.growth.faster",
 }
 
@@ -184,6 +186,10 @@ def _growth_fields(
         verdict = "slower"
     elif ratio["transformer"] > max(grus) * GROWTH_MARGIN:
         verdict = "faster"
+    elif ratio["transformer"] < min(grus):
+        verdict = "close_below"  # below both, by less than the margin
+    elif ratio["transformer"] > max(grus):
+        verdict = "close_above"
     else:
         verdict = "between"
     return GROWTH[verdict], fields
@@ -211,7 +217,7 @@ def step_growth(lengths: Sequence[int], seconds: Mapping[str, Sequence[float]]) 
     """How a training step's time grows from the shortest to the longest length timed, for each
     of "fixed", "attention" and "transformer" (``seconds[model][k]`` at ``lengths[k]``): whether
     the Transformer's grows more slowly than both GRUs', faster than both (each by at least
-    ``GROWTH_MARGIN``), or between them or too close to them to tell apart."""
+    ``GROWTH_MARGIN``), between them, or below or above both by less than that margin."""
     if not _usable(lengths, seconds):
         return None
     message, fields = _growth_fields(lengths, seconds)
