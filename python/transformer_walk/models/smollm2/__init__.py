@@ -25,6 +25,7 @@ from transformer_walk.models.errors import WeightsError
 from transformer_walk.models.smollm2.cache import KVCache, LayerCache
 from transformer_walk.models.smollm2.config import SMOLLM2_135M, SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFFile, GGUFTensor, open_gguf
+from transformer_walk.models.smollm2.lens import LogitLens
 from transformer_walk.models.smollm2.load import (
     DEFAULT_SHA256,
     GGUF_FILE,
@@ -40,6 +41,7 @@ from transformer_walk.models.smollm2.load import (
 )
 from transformer_walk.models.smollm2.model import (
     CANDIDATES,
+    LENS_MAX_TOKENS,
     PREFILL_CHUNK,
     PYTHON_LIMIT_S,
     PYTHON_QUANTIZED_SLOWDOWN,
@@ -70,6 +72,7 @@ __all__ = [
     "DEFAULT_SHA256",
     "GGUF_FILE",
     "INSTALL_HINT",
+    "LENS_MAX_TOKENS",
     "LOAD_ERRORS",
     "MODEL_PACKAGE",
     "PREFILL_CHUNK",
@@ -90,6 +93,7 @@ __all__ = [
     "KVCache",
     "LayerCache",
     "LayerTrace",
+    "LogitLens",
     "RMSNorm",
     "Sampler",
     "SelfAttention",

@@ -3,7 +3,10 @@
     load_smollm2(path=None, backend="rust") -> SmolLM2
     SmolLM2.tokenize(text) -> list[int]                  # llama.cpp's ids, no BOS
     SmolLM2.logits(ids) -> [n, V]                        # every position scored
-    SmolLM2.run(text, trace=False) -> DecoderOutput      # the trace the pages render
+    SmolLM2.run(text, trace=False, *, ablate=(), ablate_mlp=()) -> DecoderOutput
+                                                         # the trace the pages render
+    SmolLM2.lens(text, k=10) -> LogitLens                # what each layer would say
+    SmolLM2.logit_lens(text, k=10) -> (ids, probs)       # its top k, [L + 1, n, k] each
     SmolLM2.generate(prompt, max_new_tokens, *, temperature=0.0, top_k=None, top_p=None,
                      seed=None) -> Generation            # with a key/value cache
     SmolLM2.stream(…same…) -> Iterator[Step]             # the same steps, one at a time
@@ -27,7 +30,7 @@ from __future__ import annotations
 import codecs
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +40,10 @@ from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
 from transformer_walk.models.checks import is_int
 from transformer_walk.models.record import Record
+from transformer_walk.models.smollm2.ablation import SwitchedOff
 from transformer_walk.models.smollm2.cache import KVCache
 from transformer_walk.models.smollm2.config import SmolLM2Config
+from transformer_walk.models.smollm2.lens import LogitLens, best_first, joined, read_rows
 from transformer_walk.models.smollm2.load import Checkpoint, load_checkpoint
 from transformer_walk.models.smollm2.modules import (
     DecoderLayer,
@@ -62,6 +67,12 @@ from transformer_walk.models.smollm2.trace import (
 PREFILL_CHUNK = 512
 #: ``run`` keeps every layer's attention matrix, 30 · 9 · n² floats: 283 MB at this length.
 RUN_MAX_TOKENS = 512
+#: ``lens`` reads at most this many tokens: it scores L + 1 residual streams, so 31 times the
+#: output layer's work of one pass (at 128 tokens about 112 billion multiply-adds).
+LENS_MAX_TOKENS = 128
+#: Rows of inner layers ``lens`` reads out at once: their scores and probabilities, 256 · V
+#: floats of each, stay under 150 MB.
+LENS_BLOCK = 256
 #: How many candidates each generation step keeps by default.
 CANDIDATES = 10
 #: How much slower the pure-Python backend runs SmolLM2's products than ``core.budget``'s rate:
@@ -79,6 +90,20 @@ def _as_int(name: str, value: object) -> int:
     if is_int(value):
         return int(value)
     raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+
+
+def _positions(positions: object, n: int) -> np.ndarray:
+    """``positions`` as int64 [m] of positions in 0 … n − 1: TypeError when not a sequence of
+    ints, IndexError outside, ValueError when empty."""
+    if isinstance(positions, str | bytes) or not isinstance(positions, Sequence | np.ndarray):
+        raise TypeError(f"positions must be a sequence of ints, got {type(positions).__name__}")
+    values = [_as_int("a position", p) for p in positions]
+    if not values:
+        raise ValueError("positions is empty: name at least one position to read")
+    bad = [p for p in values if not 0 <= p < n]
+    if bad:
+        raise IndexError(f"position {bad[0]} is outside the text's tokens 0 … {n - 1}")
+    return np.array(values, np.int64)
 
 
 @dataclass
@@ -187,8 +212,8 @@ class SmolLM2:
 
     # -- the forward, once -----------------------------------------------------------------------
 
-    def _check_work(self, n: int, past: int, scored: int | None) -> None:
-        work = self.config.multiply_adds(n, past, scored)
+    def _check_work(self, n: int, past: int, scored: int | None, extra: int = 0) -> None:
+        work = self.config.multiply_adds(n, past, scored) + extra
         python_work = int(work * PYTHON_QUANTIZED_SLOWDOWN)  # in budget's float-linear units
         if backend_for(self.backend_name, python_work, PYTHON_LIMIT_S) != self.backend_name:
             raise ValueError(
@@ -204,6 +229,7 @@ class SmolLM2:
         *,
         keep: Sequence[str] | None = (),
         last_only: bool = False,
+        off: SwitchedOff | None = None,
     ) -> ForwardResult:
         """ids [n] (checked by the caller) after ``cache.length`` cached positions → every
         hidden state and the logits (of the last position only with ``last_only``). The new keys
@@ -217,7 +243,7 @@ class SmolLM2:
         So ``logits(ids)[-1]`` is, bit for bit, the distribution ``generate`` draws its first
         token from, on every backend and machine. The price: a second pass through the head for
         that row (on rust_core, reading its 28 MB of weights once more; on NumPy, expanding them
-        to float32 once more)."""
+        to float32 once more). ``off``: heads and MLPs switched off (``run``'s ``ablate``)."""
         past = 0 if cache is None else cache.length
         n = len(ids)
         last_only = last_only or n == 1
@@ -230,18 +256,28 @@ class SmolLM2:
         for i, layer in enumerate(self.layers):
             record = Record(keep) if keep is None or keep else None
             layer_cache = None if cache is None else cache.layers[i]
-            x = layer.forward(be, x, positions, layer_cache, record)
+            heads_off, mlp_off = ((), False) if off is None else off.of_layer(i)
+            x = layer.forward(be, x, positions, layer_cache, record, heads_off, mlp_off)
             hidden.append(x)
             if record is not None:
                 records.append(record.values)
+        normed, logits = self.read_out(x, last_only)
+        return ForwardResult(hidden, normed, logits, records)
+
+    def read_out(self, x: np.ndarray, last_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The final RMSNorm and the output layer on a residual stream x [n, d_model] →
+        (normed [n, d_model], logits [n, V]); with ``last_only`` the last row alone ([1, …]).
+        The last row is always scored on its own (``forward`` says why), so reading the last
+        layer's stream gives ``forward``'s logits bit for bit."""
+        be = self.backend
         last_normed = self.norm.forward(be, x[-1:])  # (1, d_model)
         last = self.head.forward(be, last_normed)  # (1, V)
         if last_only:
-            return ForwardResult(hidden, last_normed, last, records)
+            return last_normed, last
         normed = self.norm.forward(be, x)  # (n, d_model)
         logits = self.head.forward(be, normed)  # (n, V)
         normed[-1], logits[-1] = last_normed[0], last[0]
-        return ForwardResult(hidden, normed, logits, records)
+        return normed, logits
 
     def new_cache(self) -> KVCache:
         return KVCache(self.config.n_layers, self.config.h_kv, self.config.d_head)
@@ -268,11 +304,22 @@ class SmolLM2:
             self.forward(ids[s : s + PREFILL_CHUNK], cache, last_only=True)
         return self.forward(ids[last:], cache, last_only=True).logits[-1]
 
-    def run(self, text: str, trace: bool = False) -> DecoderOutput:
+    def run(
+        self,
+        text: str,
+        trace: bool = False,
+        *,
+        ablate: Iterable[tuple[int, int]] = (),
+        ablate_mlp: Iterable[int] = (),
+    ) -> DecoderOutput:
         """One text, every position at once: tokens, ids, every hidden state and (causal)
         attention matrix, the logits. ``trace=True`` also keeps every intermediate of every
-        layer in ``layers``. ValueError for an empty text or more than ``RUN_MAX_TOKENS``
-        tokens (use ``logits`` for longer ones)."""
+        layer in ``layers``. ``ablate``: (layer, head) pairs, 0-based, whose output is set to 0
+        before W^O; ``ablate_mlp``: layers whose MLP output is not added to the residual
+        stream (nothing switched off: bit for bit the plain forward). ValueError for an empty
+        text or more than ``RUN_MAX_TOKENS`` tokens (use ``logits`` for longer ones);
+        TypeError / IndexError for a head or layer that is not one of the model's."""
+        off = SwitchedOff.check(ablate, ablate_mlp, self.config.n_layers, self.config.h)
         encoding = self.tokenizer.encode_full(text)
         if len(encoding.ids) > RUN_MAX_TOKENS:
             raise ValueError(
@@ -280,7 +327,7 @@ class SmolLM2:
                 f"and takes at most {RUN_MAX_TOKENS} (use logits(ids) for longer texts)"
             )
         ids = self.check_ids(encoding.ids, "the text")
-        f = self.forward(ids, keep=None if trace else ("weights",))
+        f = self.forward(ids, keep=None if trace else ("weights",), off=off)
         layers = None
         if trace:
             layers = [
@@ -295,6 +342,53 @@ class SmolLM2:
             attentions=np.stack([r["weights"] for r in f.records]),  # L × (h, n, n) → (L, h, n, n)
             normed=f.normed, logits=f.logits, layers=layers,
         )  # fmt: skip
+
+    def lens(
+        self, text: str, k: int = CANDIDATES, positions: Sequence[int] | None = None
+    ) -> LogitLens:
+        """What each layer would say (the logit lens): the residual stream after l = 0 … L
+        layers read through the final RMSNorm and the output layer, at each of ``positions``
+        (default: every one), as its ``k`` best tokens and their probabilities, and where the
+        model's own choice (layer L's top) stands. Layer L is read exactly as ``logits`` reads
+        it (bit for bit); layers 0 … L − 1 in blocks of ``LENS_BLOCK`` rows. ValueError for an
+        empty text, more than ``LENS_MAX_TOKENS`` tokens or k outside 1 … V; IndexError for a
+        position outside the text."""
+        k = _as_int("k", k)
+        if not 1 <= k <= self.config.vocab_size:
+            raise ValueError(f"k must be in 1 … {self.config.vocab_size}, got {k}")
+        encoding = self.tokenizer.encode_full(text)
+        if len(encoding.ids) > LENS_MAX_TOKENS:
+            raise ValueError(
+                f"the text has {len(encoding.ids)} tokens; the logit lens scores every layer "
+                f"and reads at most {LENS_MAX_TOKENS}: shorten it"
+            )
+        ids = self.check_ids(encoding.ids, "the text")
+        n, layers = len(ids), self.config.n_layers
+        at = np.arange(n) if positions is None else _positions(positions, n)
+        # the forward, then the read-out of L rows per position read
+        per_row = self.config.d_model * self.config.vocab_size  # one row through the head
+        self._check_work(n, 0, None, extra=layers * len(at) * per_row)
+        be = self.backend
+        hidden = self.forward(ids).hidden_states
+        final = self.read_out(hidden[-1])[1][at]  # [m, V]: the model's own logits
+        choice = best_first(final, 1)[:, 0]  # (m,): what the model predicts after each
+        last = read_rows(final, be.softmax(final.astype(np.float64)), k, choice)
+        rows = np.stack([x[at] for x in hidden[:-1]])  # L × (m, d_model) → (L, m, d_model)
+        rows = rows.reshape(-1, rows.shape[-1])  # (L, m, d) → (L·m, d): layer by layer
+        chosen = np.tile(choice, layers)  # (L·m,): every layer's rows track the same tokens
+        parts = []
+        for s in range(0, len(rows), LENS_BLOCK):
+            logits = self.head.forward(be, self.norm.forward(be, rows[s : s + LENS_BLOCK]))
+            probs = be.softmax(logits.astype(np.float64))  # (block, V)
+            parts.append(read_rows(logits, probs, k, chosen[s : s + LENS_BLOCK]))
+        tokens = [self.tokenizer.piece(int(i)) for i in ids]
+        return LogitLens.of(text, tokens, ids, at, joined(parts), last)
+
+    def logit_lens(self, text: str, k: int = CANDIDATES) -> tuple[np.ndarray, np.ndarray]:
+        """``lens(text, k)``'s top tokens at every position: (ids [L + 1, n, k] int64, probs
+        [L + 1, n, k] float32), row L the model's own top k."""
+        found = self.lens(text, k)
+        return found.top_ids, found.top_probs.astype(np.float32)
 
     # -- generation ------------------------------------------------------------------------------
 
@@ -461,8 +555,7 @@ class SmolLM2:
     ) -> Step:
         """The Step of choosing ``token`` from ``logits`` [V] (sampled from ``probs``)."""
         model_probs = softmax64(logits)
-        top = np.argpartition(-logits, k - 1)[:k] if k < logits.size else np.arange(logits.size)
-        top = top[np.lexsort((top, -logits[top]))]  # best first, ties by id
+        top = best_first(logits[None, :], k)[0]  # (1, V) → (k,): best first, ties by id
         piece_bytes = self.tokenizer.token_bytes(token)
         return Step(
             index=index,

@@ -194,9 +194,11 @@ class SelfAttention:
         positions: np.ndarray,
         cache: LayerCache | None = None,
         record: Record | None = None,
+        heads_off: Sequence[int] = (),
     ) -> np.ndarray:
         """x [n, d_model] at ``positions`` [n] → [n, d_model]. With a ``cache``, the new keys
-        and values are appended to it and the queries attend to every cached position too."""
+        and values are appended to it and the queries attend to every cached position too.
+        ``heads_off``: query heads whose output is set to 0 before W^O (switched off)."""
         Q, K, V = self.project(be, x)
         q = split_heads(Q, self.h)  # (n, h·d) → (h, n, d_head)
         k = split_heads(K, self.h_kv)  # (n, h_kv·d) → (h_kv, n, d_head)
@@ -219,6 +221,9 @@ class SelfAttention:
                 q_rot, keys, values, mask=mask, causal=causal
             )  # (h, n, d_head), (h, n, past + n)
             record.put(q=q, k=k, v=v, q_rot=q_rot, k_rot=k_rot, weights=weights)
+        if heads_off:
+            head_out = head_out.copy()
+            head_out[list(heads_off)] = 0.0  # (h, n, d_head): those heads' rows of W^O add 0
         concat = merge_heads(head_out)  # (h, n, d_head) → (n, h·d_head)
         out = self.output.forward(be, concat)  # (n, d_model)
         if record is not None:
@@ -294,11 +299,16 @@ class DecoderLayer:
         positions: np.ndarray,
         cache: LayerCache | None = None,
         record: Record | None = None,
+        heads_off: Sequence[int] = (),
+        mlp_off: bool = False,
     ) -> np.ndarray:
+        """``heads_off``: heads whose output is set to 0; ``mlp_off``: the FFN's output is not
+        added (x' = a; a trace still records what the FFN computed)."""
         norm1 = self.attn_norm.forward(be, x)
-        resid1 = x + self.attn.forward(be, norm1, positions, cache, record)
+        resid1 = x + self.attn.forward(be, norm1, positions, cache, record, heads_off)
         norm2 = self.ffn_norm.forward(be, resid1)
-        out = resid1 + self.ffn.forward(be, norm2, record)
+        ffn_out = self.ffn.forward(be, norm2, record)
+        out = resid1.copy() if mlp_off else resid1 + ffn_out
         if record is not None:
             record.put(x_in=x, norm1=norm1, resid1=resid1, norm2=norm2, out=out)
         return out

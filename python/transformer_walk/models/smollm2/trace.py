@@ -35,7 +35,7 @@ class LayerTrace:
     up: np.ndarray  # [n, d_ff] norm2 W_up
     gate_act: np.ndarray  # [n, d_ff] SiLU(gate): the gate's values, 0 only where gate is 0
     ffn_hidden: np.ndarray  # [n, d_ff] SiLU(gate) ⊙ up
-    ffn_out: np.ndarray  # [n, d_model] ffn_hidden W_down
+    ffn_out: np.ndarray  # [n, d_model] ffn_hidden W_down (not added if its MLP is switched off)
     out: np.ndarray  # [n, d_model] resid1 + ffn_out = hidden_states[layer + 1]
 
 
