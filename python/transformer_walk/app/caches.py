@@ -33,7 +33,7 @@ from transformer_walk.core import get_backend
 from transformer_walk.core.status import available_backends
 from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarning, load_minilm
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
-from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2, load_smollm2
+from transformer_walk.models.smollm2 import DecoderOutput, LogitLens, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
 from transformer_walk.topics import gru_store
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
@@ -273,6 +273,13 @@ def smollm2_attention(ids: tuple[int, ...], backend: str) -> np.ndarray:
     model = smollm2_on(backend)
     out = model.forward(model.check_ids(list(ids)), keep=("weights",), last_only=True)
     return np.stack([r["weights"] for r in out.records])  # L × (h, n, n) → (L, h, n, n)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def smollm2_lens(text: str, position: int, k: int, backend: str) -> LogitLens:
+    """``SmolLM2.lens`` of ``text`` read at ``position`` alone, its top ``k`` per layer, on
+    ``backend`` (one position: the forward and 31 more rows through the output layer)."""
+    return smollm2_on(backend).lens(text, k=k, positions=[position])
 
 
 # --- the real model -------------------------------------------------------------------------------

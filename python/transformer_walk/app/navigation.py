@@ -94,6 +94,12 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
                 ":material/keyboard_double_arrow_right:",
             ),
             ("then_and_now.py", "2017-vs-today", "then_and_now.title", ":material/compare_arrows:"),
+            (
+                "inside_decoder.py",
+                "inside-the-decoder",
+                "inside_decoder.title",
+                ":material/layers:",
+            ),
         ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),
