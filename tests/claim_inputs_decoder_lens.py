@@ -46,7 +46,38 @@ def own_tokens(text: str) -> Iterator[tuple[Any, ...]]:
     yield (3, 4, "2 · q")
 
 
+@functools.cache
+def _attributions(text: str) -> tuple[Any, ...]:
+    """The attribution of the model's choice after the last of the text's first 16 tokens."""
+    if MODEL_SKIP is not None:
+        return ()
+    from transformer_walk.topics import decoder_attribution as da
+
+    model = shared_model("numpy" if RUST_SKIP is not None else "rust")
+    ids = model.tokenize(text)[:16]
+    if not ids:
+        return ()
+    out = model.run(model.decode(ids), trace=True)
+    position = out.n - 1
+    return (da.attribute(model, out, position, int(out.logits[position].argmax())),)
+
+
+def sums(text: str) -> Iterator[tuple[Any, ...]]:
+    for found in _attributions(text):
+        yield (found,)
+
+
+def ablations(text: str) -> Iterator[tuple[Any, ...]]:
+    """Made-up changes against made-up controls: below, above, among and on their edges."""
+    for change in (-2.0, -0.5, 0.0, 0.1, 1.5, -1.0, 1.0):
+        yield (["L1·H1", "L2·H3"], "“c”", change, [-1.0, 0.2, 1.0])
+    yield (["L1·H1"], "“c”", 0.3, [0.3])
+    yield ([], "“c”", 0.3, [0.3])
+
+
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.decoder_lens.choice_claim": choices,
     "transformer_walk.topics.decoder_lens.own_token_claim": own_tokens,
+    "transformer_walk.topics.decoder_attribution.sum_claim": sums,
+    "transformer_walk.topics.decoder_attribution.ablation_claim": ablations,
 }

@@ -48,9 +48,9 @@ def test_a_layers_head_terms_are_what_its_w_o_product_wrote(traced) -> None:  # 
 
 
 @needs_model
-def test_switching_no_head_off_drops_nothing(traced) -> None:  # noqa: ANN001
+def test_switching_no_head_off_changes_nothing(traced) -> None:  # noqa: ANN001
     model, _, found = traced
-    assert da.logit_drop(model, TEXT, found.position, found.token, []) == 0.0
+    assert da.logit_change(model, TEXT, found.position, found.token, []) == 0.0
 
 
 def test_top_heads_are_the_largest_terms_first() -> None:

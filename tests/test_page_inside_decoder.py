@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.models.smollm2 import LENS_MAX_TOKENS
-from transformer_walk.topics import decoder_lens
+from transformer_walk.topics import decoder_attribution, decoder_lens
 
 import apptest_support
 from apptest_support import no_exception
@@ -20,6 +20,7 @@ from smollm2_support import model_skip_reason, shared_model
 
 REASON = model_skip_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+MAX_TOKENS = 64  # pages/inside_decoder.py
 open_page = partial(apptest_support.open_page, "inside_decoder.py", backend="numpy", timeout=180)
 
 
@@ -44,6 +45,17 @@ def test_the_lens_of_the_default_sentence_in_both_languages(language: str) -> No
     body = texts(at)
     assert f"{places[0]:,}" in body and f"{places[15]:,}" in body
     assert translate("inside_decoder.caveat", language) in [c.value for c in at.caption]
+    # the attribution of the same token: its sum and the ablation check, as computed here
+    model = shared_model("numpy")
+    found = decoder_attribution.attribute(
+        model, model.run("Tom loves his", trace=True), 2, int(lens.chosen[0])
+    )
+    assert f"{found.mlps.sum():+.2f}" in body and f"{found.logit:.2f}" in body
+    check = decoder_attribution.check_heads(
+        model, "Tom loves his", 2, int(lens.chosen[0]), found.top_heads(3), 5
+    )
+    assert f"{check.change:+.2f}" in body
+    assert MAX_TOKENS <= LENS_MAX_TOKENS
 
 
 def test_another_position_is_read_when_picked() -> None:
@@ -71,7 +83,7 @@ def test_the_learners_sentences_open(sentence: str) -> None:
 def test_a_long_text_is_cut_to_what_the_lens_reads() -> None:
     at = open_page("en", sentence="tom loves his dog and " * 60)
     no_exception(at)
-    assert any(f"the lens reads the first {LENS_MAX_TOKENS}" in i.value for i in at.info)
+    assert any(f"this page reads the first {MAX_TOKENS}" in i.value for i in at.info)
 
 
 def test_an_empty_sentence_is_said_not_computed() -> None:

@@ -35,7 +35,8 @@ from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarn
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.smollm2 import DecoderOutput, LogitLens, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
-from transformer_walk.topics import gru_store
+from transformer_walk.topics import decoder_attribution, gru_store
+from transformer_walk.topics.decoder_attribution import AblationCheck, Attribution
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
 from transformer_walk.topics.learning import induction, name_head, reversal_store, step_times
 from transformer_walk.topics.learning.reversal import ReversalConfig, train_reversal
@@ -280,6 +281,18 @@ def smollm2_lens(text: str, position: int, k: int, backend: str) -> LogitLens:
     """``SmolLM2.lens`` of ``text`` read at ``position`` alone, its top ``k`` per layer, on
     ``backend`` (one position: the forward and 31 more rows through the output layer)."""
     return smollm2_on(backend).lens(text, k=k, positions=[position])
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def smollm2_attribution(
+    text: str, position: int, token: int, top: int, draws: int, backend: str
+) -> tuple[Attribution, AblationCheck]:
+    """``token``'s logit after ``position`` split over SmolLM2's heads and MLPs, and its ``top``
+    heads switched off beside ``draws`` control sets (1 + draws more forwards)."""
+    model = smollm2_on(backend)
+    found = decoder_attribution.attribute(model, smollm2_traced(text, backend), position, token)
+    heads = found.top_heads(top)
+    return found, decoder_attribution.check_heads(model, text, position, token, heads, draws)
 
 
 # --- the real model -------------------------------------------------------------------------------

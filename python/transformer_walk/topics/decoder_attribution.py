@@ -13,7 +13,7 @@ the columns j·d_head … (j + 1)·d_head − 1) and its MLP output m_l. The log
 with E_t token t's row of the (tied) output layer. **Holding s at its value** — an
 approximation: taking a part away would change s and every later layer too — z_t splits
 exactly into s (γ ⊙ E_t) · x_0, one term per head and one per MLP. That is the direct
-attribution; switching the largest parts off (``logit_drop``) shows what they do with
+attribution; switching the largest parts off (``logit_change``) shows what they do with
 everything downstream left to react, beside switching off as many other heads of the same
 layers (``control_heads``).
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from transformer_walk.models.smollm2 import DecoderOutput, SmolLM2
+from transformer_walk.topics.claims import Claim, claim
 
 Head = tuple[int, int]  # (layer, head), 0-based
 
@@ -84,14 +85,15 @@ def attribute(model: SmolLM2, out: DecoderOutput, position: int, token: int) -> 
     )  # fmt: skip
 
 
-def logit_drop(
+def logit_change(
     model: SmolLM2, text: str, position: int, token: int, heads: Sequence[Head]
 ) -> float:
-    """How much ``token``'s logit after ``position`` falls when ``heads`` are switched off (the
-    whole forward run again, every later layer reacting)."""
+    """How much ``token``'s logit after ``position`` changes (switched off minus intact) when
+    ``heads`` are switched off, the whole forward run again with every later layer reacting:
+    negative when the logit falls."""
     plain = model.run(text).logits[position, token]
     off = model.run(text, ablate=heads).logits[position, token]
-    return float(plain - off)
+    return float(off - plain)
 
 
 def control_heads(
@@ -111,3 +113,105 @@ def control_heads(
             picked.append(others[int(rng.integers(len(others)))])
         sets.append(picked)
     return sets
+
+
+@dataclass(frozen=True)
+class AblationCheck:
+    """The ``heads`` switched off together, and ``controls``: as many other heads of the same
+    layers, one set per draw; each with the change of the token's logit it caused."""
+
+    heads: list[Head]
+    change: float
+    controls: list[list[Head]]
+    control_changes: list[float]
+
+
+def check_heads(
+    model: SmolLM2, text: str, position: int, token: int, heads: Sequence[Head], draws: int,
+    seed: int = 0,
+) -> AblationCheck:  # fmt: skip
+    """``heads`` switched off beside ``draws`` control sets (``control_heads``, seeded)."""
+    plain = model.run(text).logits[position, token]
+
+    def change(off: Sequence[Head]) -> float:
+        return float(model.run(text, ablate=off).logits[position, token] - plain)
+
+    controls = control_heads(heads, model.config.h, draws, np.random.default_rng(seed))
+    return AblationCheck(list(heads), change(heads), controls, [change(c) for c in controls])
+
+
+# --- the claims --------------------------------------------------------------------------------
+
+#: The ablation claim's message by verdict, written out so that the id check finds them.
+VERDICTS = {
+    "below": "inside_decoder.claim.ablation.below",
+    "above": "inside_decoder.claim.ablation.above",
+    "within": "inside_decoder.claim.ablation.within",
+}
+
+
+def _ablation_fields(
+    heads: Sequence[str], choice: str, change: float, controls: Sequence[float]
+) -> tuple[str, dict[str, object]]:
+    low, high = min(controls), max(controls)
+    verdict = "below" if change < low else "above" if change > high else "within"
+    fields: dict[str, object] = {
+        "heads": tuple(heads), "choice": choice, "change": f"{change:+.2f}",
+        "draws": len(controls), "low": f"{low:+.2f}", "high": f"{high:+.2f}",
+    }  # fmt: skip
+    return VERDICTS[verdict], fields
+
+
+def _ablation_holds(
+    said: Claim, heads: Sequence[str], choice: str, change: float, controls: Sequence[float]
+) -> bool:
+    if not heads or not controls:
+        return False
+    verdict = next((v for v, message in VERDICTS.items() if message == said.message), "")
+    fits = {
+        "below": change < min(controls),
+        "above": change > max(controls),
+        "within": min(controls) <= change <= max(controls),
+    }
+    return fits.get(verdict, False) and said == Claim(
+        *_ablation_fields(heads, choice, change, controls)
+    )
+
+
+@claim(_ablation_holds)
+def ablation_claim(
+    heads: Sequence[str], choice: str, change: float, controls: Sequence[float]
+) -> Claim | None:
+    """``heads`` (labels) switched off together change the logit of ``choice`` by ``change``;
+    ``controls``: the changes from as many other heads of the same layers, one per draw. Says
+    whether the change falls below every control, above every control, or among them."""
+    if not heads or not controls:
+        return None
+    return Claim(*_ablation_fields(heads, choice, change, controls))
+
+
+def _sum_fields(found: Attribution) -> dict[str, object]:
+    return {
+        "embedding": f"{found.embedding:+.2f}",
+        "heads": f"{found.heads.sum():+.2f}",
+        "mlps": f"{found.mlps.sum():+.2f}",
+        "total": f"{found.total:.2f}",
+        "logit": f"{found.logit:.2f}",
+    }
+
+
+def _sum_holds(said: Claim, found: Attribution) -> bool:
+    sizes = abs(found.embedding) + np.abs(found.heads).sum() + np.abs(found.mlps).sum()
+    return abs(found.total - found.logit) <= 1e-4 * max(sizes, 1.0) and said == Claim(
+        "inside_decoder.claim.sum", _sum_fields(found)
+    )
+
+
+@claim(_sum_holds)
+def sum_claim(found: Attribution) -> Claim | None:
+    """The terms add up: embedding + heads + MLPs = the logit (within float32 rounding of the
+    forward); None if they did not (it would be a bug to show)."""
+    sizes = abs(found.embedding) + np.abs(found.heads).sum() + np.abs(found.mlps).sum()
+    if abs(found.total - found.logit) > 1e-4 * max(sizes, 1.0):
+        return None
+    return Claim("inside_decoder.claim.sum", _sum_fields(found))

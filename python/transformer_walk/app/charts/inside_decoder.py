@@ -9,6 +9,10 @@ import pandas as pd
 
 from transformer_walk.app.charts import HIGHLIGHT, MUTED, y_axis
 
+#: A term that pushes the token up, and one that pushes it down: the blue and red of the
+#: "redblue" scheme the heads' grid is drawn in.
+UP, DOWN = "#4393c3", "#d6604d"
+
 
 def places_by_layer(
     places: Sequence[int],
@@ -66,4 +70,26 @@ def places_by_layer(
             ],
         )  # fmt: skip
         .properties(height=300, padding={"top": 12})
+    )
+
+
+def terms_by_layer(terms: Sequence[float], *, layer_title: str, term_title: str) -> alt.Chart:
+    """One bar per layer (1 … L): each MLP's term, coloured as the heads' grid beside it colours
+    a term (Vega's "redblue": blue up, red down)."""
+    data = pd.DataFrame(
+        {"layer": list(range(1, len(terms) + 1)), "term": [float(v) for v in terms]}
+    )
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X("layer:O", title=layer_title, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("term:Q", title=term_title, axis=y_axis(term_title)),
+            color=alt.ColorValue(DOWN, condition={"test": "datum.term > 0", "value": UP}),
+            tooltip=[
+                alt.Tooltip("layer:O", title=layer_title),
+                alt.Tooltip("term:Q", title=term_title, format="+.3f"),
+            ],
+        )
+        .properties(height=240)
     )

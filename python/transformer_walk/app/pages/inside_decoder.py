@@ -11,8 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from transformer_walk.app import links
-from transformer_walk.app.caches import smollm2_lens
+from transformer_walk.app.caches import smollm2_attribution, smollm2_lens
 from transformer_walk.app.chart_specs import chart_spec
+from transformer_walk.app.charts import HALF, heatmap
 from transformer_walk.app.charts import inside_decoder as charts
 from transformer_walk.app.i18n import markdown_literal, say, t
 from transformer_walk.app.model_widgets import smollm2_model
@@ -28,16 +29,21 @@ from transformer_walk.app.widgets import (
     table_height,
 )
 from transformer_walk.models.smollm2 import (
-    LENS_MAX_TOKENS,
     PYTHON_QUANTIZED_SLOWDOWN,
     LogitLens,
     SmolLM2,
 )
+from transformer_walk.topics import decoder_attribution as attribution
 from transformer_walk.topics import decoder_lens as lens_claims
 from transformer_walk.topics.claims import percent
 
 POSITION_KEY = "id_position"
 SHOWN = 3  # the top tokens each layer's row of the table names
+#: Tokens the page reads: the attribution keeps a trace of every layer (about 1 MB a token).
+MAX_TOKENS = 64
+TOP_HEADS = 3  # the heads switched off together
+CONTROL_DRAWS = 5  # sets of control heads, each as many heads of the same layers
+HEAD_CELL = 26  # px: the heads' grid, 30 rows
 
 
 def _piece(model: SmolLM2, token: int) -> str:
@@ -61,12 +67,12 @@ def _text(model: SmolLM2) -> tuple[str, dict[int, str]] | None:
     if not offsets:
         st.info(t("common.empty_text"), icon=":material/edit_note:")
         return None
-    if len(offsets) > LENS_MAX_TOKENS:
+    if len(offsets) > MAX_TOKENS:
         st.info(
-            t("inside_decoder.too_long", n=len(offsets), kept=LENS_MAX_TOKENS),
+            t("inside_decoder.too_long", n=len(offsets), kept=MAX_TOKENS),
             icon=":material/content_cut:",
         )
-        text = traced_prefix(text, offsets, LENS_MAX_TOKENS)
+        text = traced_prefix(text, offsets, MAX_TOKENS)
     ids = model.tokenize(text)
     pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in ids])
     return text, token_labels(pieces)
@@ -117,6 +123,47 @@ def _lens(model: SmolLM2, selected: str) -> None:
             st.markdown(said)
     _table(model, lens, places, f"“{choice}”")
     st.caption(t("inside_decoder.caveat"))
+    _attribution(model, text, position, int(lens.chosen[0]), f"“{choice}”", backend)
+
+
+def _attribution(
+    model: SmolLM2, text: str, position: int, token: int, choice: str, backend: str
+) -> None:
+    """The chosen token's logit split over heads and MLPs, and its top heads switched off
+    beside control heads of the same layers."""
+    cfg = model.config
+    st.subheader(t("inside_decoder.attr.title", choice=choice.strip("“”")))
+    st.markdown(t("inside_decoder.attr.body"))
+    with st.spinner(t("inside_decoder.attr.computing")):
+        found, check = smollm2_attribution(text, position, token, TOP_HEADS, CONTROL_DRAWS, backend)
+    if (said := say(attribution.sum_claim(found))) is not None:
+        st.markdown(said)
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('inside_decoder.attr.heads')}**")
+        st.vega_lite_chart(
+            chart_spec(
+                heatmap, found.heads, [f"L{i + 1}" for i in range(cfg.n_layers)],
+                [f"H{j + 1}" for j in range(cfg.h)], row_title=t("inside_decoder.axis.block"),
+                col_title=t("inside_decoder.axis.head"),
+                value_title=t("inside_decoder.axis.term"), fmt="+.2f", width=HALF,
+                max_cell=HEAD_CELL,
+            ),
+            width="content",
+        )  # fmt: skip
+    with right:
+        st.markdown(f"**{t('inside_decoder.attr.mlps')}**")
+        st.vega_lite_chart(
+            chart_spec(
+                charts.terms_by_layer, found.mlps, layer_title=t("inside_decoder.axis.block"),
+                term_title=t("inside_decoder.axis.term"),
+            ),
+            width="stretch",
+        )  # fmt: skip
+    labels = [f"L{layer + 1}·H{head + 1}" for layer, head in check.heads]
+    said = say(attribution.ablation_claim(labels, choice, check.change, check.control_changes))
+    if said is not None:
+        st.markdown(said)
 
 
 def _table(model: SmolLM2, lens: LogitLens, places: list[int], choice: str) -> None:

@@ -30,8 +30,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "一个 token 逐层的排名说明这条流从什么时候开始指向它，而不是每一层在做什么。",
     },
     "inside_decoder.too_long": {
-        "en": "Your text has {n} tokens; the lens reads the first {kept}.",
-        "zh": "你的文本有 {n} 个 token；透镜只读前 {kept} 个。",
+        "en": "Your text has {n} tokens; this page reads the first {kept}.",
+        "zh": "你的文本有 {n} 个 token；本页只读前 {kept} 个。",
     },
     "inside_decoder.computing": {
         "en": "Reading 31 residual streams…",
@@ -115,15 +115,85 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "probability of {choice}",
         "zh": "{choice} 的概率",
     },
+    "inside_decoder.attr.title": {
+        "en": "Who pushed “{choice}” up",
+        "zh": "是谁把 “{choice}” 推上去的",
+    },
+    "inside_decoder.attr.body": {
+        "en": "The stream the output layer reads is a sum: the embedding, plus what every head "
+        "(through its slice of $W^O$) and every MLP wrote into it. The logit of a token is that "
+        "stream, scaled by the final RMSNorm, dotted with the token's row of the output layer. "
+        "**Hold the norm's scale fixed** (an approximation: taking a part away would change it, "
+        "and every later layer too) and the logit splits exactly into one term per part. A "
+        "positive term pushes the token up, a negative one pushes it down.",
+        "zh": "输出层读取的流是一个和：词向量，加上每个头（经过它在 $W^O$ 中的那一段）和每个 MLP "
+        "写进去的东西。一个 token 的 logit 就是这条流经最后的 RMSNorm 缩放后，与输出层中该 token "
+        "那一行的点积。**把归一化的缩放系数固定不变**（这是近似：拿掉任何一部分都会改变它，"
+        "也会改变后面的每一层），logit 就恰好分成每个部分各一项。正的项把这个 token 往上推，"
+        "负的项往下压。",
+    },
+    "inside_decoder.claim.sum": {
+        "en": "Embedding {embedding}, heads {heads}, MLPs {mlps}: together {total}; the model's "
+        "own logit is {logit} (the rest is float32 rounding).",
+        "zh": "词向量 {embedding}，各头合计 {heads}，各 MLP 合计 {mlps}：加起来是 {total}；"
+        "模型自己的 logit 是 {logit}（差别来自 float32 舍入）。",
+    },
+    "inside_decoder.attr.heads": {
+        "en": "Each head's term",
+        "zh": "每个头的一项",
+    },
+    "inside_decoder.attr.mlps": {
+        "en": "Each MLP's term",
+        "zh": "每个 MLP 的一项",
+    },
+    "inside_decoder.axis.head": {"en": "head", "zh": "头"},
+    "inside_decoder.axis.block": {"en": "layer", "zh": "层"},
+    "inside_decoder.axis.term": {"en": "term (logit units)", "zh": "这一项（logit 单位）"},
+    "inside_decoder.claim.ablation.below": {
+        "en": "Switching off {heads} together (the heads with the largest terms) changes the "
+        "logit of {choice} by {change}; {draws} sets of as many other heads of the same "
+        "layers change it by {low} to {high}. It falls further than with any control: these "
+        "heads hold the token up beyond what losing any heads does.",
+        "zh": "把 {heads}（这几项最大的头）一起关掉，{choice} 的 logit 变化 {change}；"
+        "从相同的层中另取同样多的头，{draws} 组对照的变化在 {low} 到 {high} 之间。"
+        "它比任何一组对照降得都多：这些头撑着这个 token，超出了随便去掉几个头的影响。",
+    },
+    "inside_decoder.claim.ablation.above": {
+        "en": "Switching off {heads} together (the heads with the largest terms) changes the "
+        "logit of {choice} by {change}; {draws} sets of as many other heads of the same "
+        "layers change it by {low} to {high}. It ends higher than with any control: once "
+        "everything after them can react, these heads do not hold the token up. A direct "
+        "term is not an effect.",
+        "zh": "把 {heads}（这几项最大的头）一起关掉，{choice} 的 logit 变化 {change}；"
+        "从相同的层中另取同样多的头，{draws} 组对照的变化在 {low} 到 {high} 之间。"
+        "它比任何一组对照都高：让后面的各层都能作出反应时，这些头并没有撑住这个 token。"
+        "直接的一项并不等于效果。",
+    },
+    "inside_decoder.claim.ablation.within": {
+        "en": "Switching off {heads} together (the heads with the largest terms) changes the "
+        "logit of {choice} by {change}; {draws} sets of as many other heads of the same "
+        "layers change it by {low} to {high}. That is among the controls: by this test these "
+        "heads are not set apart from other heads.",
+        "zh": "把 {heads}（这几项最大的头）一起关掉，{choice} 的 logit 变化 {change}；"
+        "从相同的层中另取同样多的头，{draws} 组对照的变化在 {low} 到 {high} 之间。"
+        "它落在对照的范围里：按这个检验，这些头和别的头分不出差别。",
+    },
+    "inside_decoder.attr.computing": {
+        "en": "Splitting the logit and switching heads off…",
+        "zh": "正在拆分 logit 并关掉一些头……",
+    },
     "inside_decoder.solved": {
-        "en": "The prediction can be followed through the depth of the model: the residual "
-        "stream is read with the model's own output layer at every layer, on your sentence.",
-        "zh": "可以沿着模型的深度追踪预测：在你的句子上，用模型自己的输出层读取每一层的残差流。",
+        "en": "The prediction can be followed through the depth of the model on your sentence: "
+        "the residual stream read at every layer with the model's own output layer, and the "
+        "logit split over the heads and MLPs that wrote it.",
+        "zh": "可以在你的句子上沿着模型的深度追踪预测：用模型自己的输出层读取每一层的残差流，"
+        "再把 logit 拆到写出它的各个头和 MLP 上。",
     },
     "inside_decoder.hurts": {
-        "en": "The lens shows where the stream points, not which head or MLP pushed it there, "
-        "and the inner layers were not trained to be read this way.",
-        "zh": "透镜只显示这条流指向哪里，不显示是哪个头或 MLP 把它推到那里，而且中间各层并没有"
-        "被训练成可以这样读。",
+        "en": "The lens reads where the stream points, and the direct terms say who wrote it "
+        "there with the norm held fixed; neither is what a part does once everything after it "
+        "reacts, which only switching it off shows.",
+        "zh": "透镜读的是流指向哪里，直接的各项说明在固定归一化时是谁把它写到那里；"
+        "两者都不是某个部分在后面各层都作出反应之后的作用，那只有把它关掉才能看到。",
     },
 }
