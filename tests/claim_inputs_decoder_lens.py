@@ -10,7 +10,16 @@ from typing import Any
 
 from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
 
-MADE_UP = ([5, 1, 3, 1, 1], [1, 1, 1], [9, 9, 1], [2, 1, 2], [1], [1, 1, 2])
+MADE_UP = (
+    [5, 1, 3, 1, 1],
+    [1, 1, 1],
+    [9, 9, 1],
+    [2, 1, 2],
+    [1],
+    [1, 1, 2],
+    [1, 4, 1],
+    [3, 1, 2, 1],
+)
 
 
 @functools.cache
@@ -71,6 +80,9 @@ def ablations(text: str) -> Iterator[tuple[Any, ...]]:
     """Made-up changes against made-up controls: below, above, among and on their edges."""
     for change in (-2.0, -0.5, 0.0, 0.1, 1.5, -1.0, 1.0):
         yield (["L1·H1", "L2·H3"], "“c”", change, [-1.0, 0.2, 1.0])
+    for change in (-0.1, 0.1, -3.0, 3.0):
+        yield (["L1·H1"], "“c”", change, [-1.0, -0.5])
+        yield (["L1·H1"], "“c”", change, [0.5, 1.0])
     yield (["L1·H1"], "“c”", 0.3, [0.3])
     yield ([], "“c”", 0.3, [0.3])
 

@@ -57,6 +57,24 @@ def test_top_heads_are_the_largest_terms_first() -> None:
     heads = np.array([[0.5, -2.0, 3.0], [1.0, 3.0, 0.1]])
     found = da.Attribution(0, 0, 1.0, 0.0, heads, np.zeros(2), 0.0)
     assert found.top_heads(3) == [(0, 2), (1, 1), (1, 0)]  # equal terms: the earlier layer first
+    pushing_down = da.Attribution(0, 0, 1.0, 0.0, np.array([[-1.0, 2.0, 0.0]]), np.zeros(1), 0.0)
+    assert pushing_down.top_heads(3) == [(0, 1)]  # only heads that raise the logit
+
+
+def test_the_ablation_verdict_says_falls_or_rises_and_against_which_controls() -> None:
+    def verdict(change: float) -> str:
+        said = da.ablation_claim(["L1·H1"], "“c”", change, [-1.0, 0.5])
+        assert said is not None
+        return said.message.rsplit(".", 1)[-1]
+
+    assert [verdict(c) for c in (-2.0, -0.5, 0.0, 0.7)] == [
+        "falls_most", "among", "among", "rises_most",
+    ]  # fmt: skip
+    said = da.ablation_claim(["L1·H1"], "“c”", -0.2, [-1.0, -0.5])
+    assert said is not None and said.message.endswith("falls_least")
+    said = da.ablation_claim(["L1·H1"], "“c”", 0.1, [0.5, 0.9])
+    assert said is not None and said.message.endswith("rises_least")
+    assert said.fields["change"] == "+0.10" and da.signed(-1.5) == "−1.50"
 
 
 def test_controls_are_other_heads_of_the_same_layers() -> None:

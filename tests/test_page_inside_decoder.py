@@ -50,11 +50,12 @@ def test_the_lens_of_the_default_sentence_in_both_languages(language: str) -> No
     found = decoder_attribution.attribute(
         model, model.run("Tom loves his", trace=True), 2, int(lens.chosen[0])
     )
-    assert f"{found.mlps.sum():+.2f}" in body and f"{found.logit:.2f}" in body
+    assert decoder_attribution.signed(float(found.mlps.sum())) in body
+    assert f"{found.logit:.2f}" in body
     check = decoder_attribution.check_heads(
         model, "Tom loves his", 2, int(lens.chosen[0]), found.top_heads(3), 5
     )
-    assert f"{check.change:+.2f}" in body
+    assert decoder_attribution.signed(check.change) in body
     assert MAX_TOKENS <= LENS_MAX_TOKENS
 
 
@@ -101,7 +102,10 @@ def test_the_choice_claim_counts_layers_from_the_last_time_it_was_not_on_top() -
     assert said is not None and said.message == "inside_decoder.claim.choice_early"
     assert said.fields["first"] == 3 and said.fields["ahead"] == 1
     assert said.fields["chance"] == "50"  # (100 + 1) / 2 = 50.5, rounded half to even
-    last = decoder_lens.choice_claim([40, 1, 7, 1, 1, 9, 1], "q", "c", 100)
+    back = decoder_lens.choice_claim([40, 1, 7, 1, 1, 9, 1], "q", "c", 100)
+    assert back is not None and back.message == "inside_decoder.claim.choice_back"
+    assert back.fields["earlier"] == 3 and back.fields["before_last"] == 5
+    last = decoder_lens.choice_claim([40, 3, 7, 2, 9, 1], "q", "c", 100)
     assert last is not None and last.message == "inside_decoder.claim.choice_last"
     assert decoder_lens.choice_claim([1, 1, 2], "q", "c", 100) is None  # not the model's choice
     assert decoder_lens.own_token_claim(5, 5, "1 · Tom") is not None

@@ -50,9 +50,11 @@ class Attribution:
         return float(self.embedding + self.heads.sum() + self.mlps.sum())
 
     def top_heads(self, count: int) -> list[Head]:
-        """The ``count`` heads with the largest terms (pushing the token up), largest first."""
+        """At most ``count`` heads with the largest positive terms (pushing the logit up),
+        largest first; fewer when fewer heads push it up."""
         order = np.argsort(-self.heads, axis=None, kind="stable")[:count]
-        return [(int(i) // self.heads.shape[1], int(i) % self.heads.shape[1]) for i in order]
+        h = self.heads.shape[1]
+        return [(int(i) // h, int(i) % h) for i in order if self.heads.flat[int(i)] > 0]
 
 
 def attribute(model: SmolLM2, out: DecoderOutput, position: int, token: int) -> Attribution:
@@ -142,24 +144,34 @@ def check_heads(
 
 # --- the claims --------------------------------------------------------------------------------
 
-#: The ablation claim's message by verdict, written out so that the id check finds them.
+#: The ablation claim's message by verdict — where the change stands against the controls
+#: (below all, above all, among them) and whether the logit falls — written out so that the
+#: id check finds them.
 VERDICTS = {
-    "below": "inside_decoder.claim.ablation.below",
-    "above": "inside_decoder.claim.ablation.above",
-    "within": "inside_decoder.claim.ablation.within",
+    ("below", True): "inside_decoder.claim.ablation.falls_most",
+    ("below", False): "inside_decoder.claim.ablation.rises_least",
+    ("above", True): "inside_decoder.claim.ablation.falls_least",
+    ("above", False): "inside_decoder.claim.ablation.rises_most",
+    ("among", True): "inside_decoder.claim.ablation.among",
+    ("among", False): "inside_decoder.claim.ablation.among",
 }
+
+
+def signed(value: float) -> str:
+    """A change as the page prints it: "+0.56", "−1.88" (a minus sign, as the charts write)."""
+    return f"{value:+.2f}".replace("-", "−")
 
 
 def _ablation_fields(
     heads: Sequence[str], choice: str, change: float, controls: Sequence[float]
 ) -> tuple[str, dict[str, object]]:
     low, high = min(controls), max(controls)
-    verdict = "below" if change < low else "above" if change > high else "within"
+    place = "below" if change < low else "above" if change > high else "among"
     fields: dict[str, object] = {
-        "heads": tuple(heads), "choice": choice, "change": f"{change:+.2f}",
-        "draws": len(controls), "low": f"{low:+.2f}", "high": f"{high:+.2f}",
+        "heads": tuple(heads), "choice": choice, "change": signed(change),
+        "draws": len(controls), "low": signed(low), "high": signed(high),
     }  # fmt: skip
-    return VERDICTS[verdict], fields
+    return VERDICTS[(place, change < 0)], fields
 
 
 def _ablation_holds(
@@ -167,13 +179,15 @@ def _ablation_holds(
 ) -> bool:
     if not heads or not controls:
         return False
-    verdict = next((v for v, message in VERDICTS.items() if message == said.message), "")
+    low, high = min(controls), max(controls)
     fits = {
-        "below": change < min(controls),
-        "above": change > max(controls),
-        "within": min(controls) <= change <= max(controls),
+        "inside_decoder.claim.ablation.falls_most": change < low and change < 0,
+        "inside_decoder.claim.ablation.rises_least": 0 <= change < low,
+        "inside_decoder.claim.ablation.falls_least": high < change < 0,
+        "inside_decoder.claim.ablation.rises_most": change > high and change >= 0,
+        "inside_decoder.claim.ablation.among": low <= change <= high,
     }
-    return fits.get(verdict, False) and said == Claim(
+    return fits.get(said.message, False) and said == Claim(
         *_ablation_fields(heads, choice, change, controls)
     )
 
@@ -184,7 +198,8 @@ def ablation_claim(
 ) -> Claim | None:
     """``heads`` (labels) switched off together change the logit of ``choice`` by ``change``;
     ``controls``: the changes from as many other heads of the same layers, one per draw. Says
-    whether the change falls below every control, above every control, or among them."""
+    whether the logit falls or rises, and whether by more or less than every control or
+    within their range."""
     if not heads or not controls:
         return None
     return Claim(*_ablation_fields(heads, choice, change, controls))
@@ -192,9 +207,9 @@ def ablation_claim(
 
 def _sum_fields(found: Attribution) -> dict[str, object]:
     return {
-        "embedding": f"{found.embedding:+.2f}",
-        "heads": f"{found.heads.sum():+.2f}",
-        "mlps": f"{found.mlps.sum():+.2f}",
+        "embedding": signed(found.embedding),
+        "heads": signed(float(found.heads.sum())),
+        "mlps": signed(float(found.mlps.sum())),
         "total": f"{found.total:.2f}",
         "logit": f"{found.logit:.2f}",
     }

@@ -41,9 +41,13 @@ def _choice_fields(
         "vocab": f"{vocab:,}",
         "chance": f"{chance_place(vocab):,.0f}",
     }
-    if first == layers:
+    if first < layers:
+        return "inside_decoder.claim.choice_early", fields | {"ahead": layers - first}
+    earlier = sum(1 for place in places[:-1] if place == 1)
+    if earlier == 0:
         return "inside_decoder.claim.choice_last", fields
-    return "inside_decoder.claim.choice_early", fields | {"ahead": layers - first}
+    fields |= {"earlier": earlier, "before_last": layers - 1}
+    return "inside_decoder.claim.choice_back", fields
 
 
 def _choice_holds(
@@ -57,6 +61,7 @@ def _choice_holds(
         and first < len(places)
         and all(p == 1 for p in places[first:])
         and (first == 0 or places[first - 1] != 1)
+        and (said.message != "inside_decoder.claim.choice_last" or 1 not in places[:-1])
         and said == Claim(*_choice_fields(places, query, choice, vocab))
     )
 
@@ -64,8 +69,9 @@ def _choice_holds(
 @claim(_choice_holds)
 def choice_claim(places: Sequence[int], query: str, choice: str, vocab: int) -> Claim | None:
     """The model's choice after ``query`` (its top token at the last layer) read layer by
-    layer: from which layer it stays the top token, and its place at layer 0 and half-way up
-    beside a random token's average place. ``places``: its place (1 = the top) at layers
+    layer: from which layer it stays the top token (or that it is the top only at the last, or
+    on top again there after earlier layers), and its place at layer 0 and half-way up beside a
+    random token's average place. ``places``: its place (1 = the top) at layers
     0 … L. None when it is not the top at the last layer (then it is not the model's choice)."""
     if len(places) < 2 or places[-1] != 1:
         return None

@@ -23,54 +23,47 @@ def places_by_layer(
     place_title: str,
     choice_name: str,
     chance_name: str,
-    series_title: str,
 ) -> alt.Chart:
-    """``places`` (1 = the top) at layers 0 … L on a log axis with the top at the top, and a
-    dashed line at ``chance``, a random token's average place."""
+    """``places`` (1 = the top) at layers 0 … L as points on a log axis with the top at the
+    top, ticked down to ``vocab`` (the last place); ``chance``, a random token's average place,
+    as a dashed line."""
     layers = list(range(len(places)))
-    data = pd.DataFrame(
-        {
-            "layer": layers * 2,
-            "place": [float(p) for p in places] + [chance] * len(layers),
-            "series": [choice_name] * len(layers) + [chance_name] * len(layers),
-        }
-    )
+    choice = pd.DataFrame({"layer": layers, "place": [float(p) for p in places]})
+    level = pd.DataFrame({"layer": [0, len(places) - 1], "place": [chance, chance]})
+    names = [choice_name, chance_name]
     colour = alt.Color(
         "series:N",
-        title=series_title,
-        scale=alt.Scale(domain=[choice_name, chance_name], range=[HIGHLIGHT, MUTED]),
+        title=None,
+        scale=alt.Scale(domain=names, range=[HIGHLIGHT, MUTED]),
         legend=alt.Legend(orient="bottom", labelLimit=0),  # 0: names never cut
     )
-    return (
-        alt.Chart(data)
+    ticks = [t for t in (1, 10, 100, 1_000, 10_000) if t < vocab] + [vocab]
+    x = alt.X(
+        "layer:Q", title=layer_title, axis=alt.Axis(format="d", tickMinStep=1),
+        scale=alt.Scale(domain=[0, len(places) - 1], nice=False),
+    )  # fmt: skip
+    y = alt.Y(
+        "place:Q", title=place_title, axis=y_axis(place_title, format=",", values=ticks),
+        scale=alt.Scale(type="log", domain=[1, vocab], reverse=True),
+    )  # fmt: skip
+    tooltip = [
+        alt.Tooltip("series:N", title=None),
+        alt.Tooltip("layer:Q", title=layer_title),
+        alt.Tooltip("place:Q", title=place_title, format=",.0f"),
+    ]
+    line = (
+        alt.Chart(choice)
+        .transform_calculate(series=f"{choice_name!r}")
         .mark_line(point=True)
-        .encode(
-            x=alt.X(
-                "layer:Q",
-                title=layer_title,
-                axis=alt.Axis(format="d", tickMinStep=1),
-                scale=alt.Scale(domain=[0, len(places) - 1], nice=False),
-            ),
-            y=alt.Y(
-                "place:Q",
-                title=place_title,
-                axis=y_axis(place_title, format=","),
-                scale=alt.Scale(type="log", domain=[1, vocab], reverse=True),
-            ),
-            color=colour,
-            strokeDash=alt.StrokeDash(
-                "series:N",
-                legend=None,
-                scale=alt.Scale(domain=[choice_name, chance_name], range=[[1, 0], [6, 4]]),
-            ),
-            tooltip=[
-                alt.Tooltip("series:N", title=series_title),
-                alt.Tooltip("layer:Q", title=layer_title),
-                alt.Tooltip("place:Q", title=place_title, format=",.0f"),
-            ],
-        )  # fmt: skip
-        .properties(height=300, padding={"top": 12})
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
     )
+    dashed = (
+        alt.Chart(level)
+        .transform_calculate(series=f"{chance_name!r}")
+        .mark_line(strokeDash=[6, 4])
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    return (line + dashed).properties(height=300, padding={"top": 12})
 
 
 def terms_by_layer(terms: Sequence[float], *, layer_title: str, term_title: str) -> alt.Chart:

@@ -114,7 +114,6 @@ def _lens(model: SmolLM2, selected: str) -> None:
         layer_title=t("inside_decoder.axis.layer"), place_title=t("inside_decoder.axis.place"),
         choice_name=t("inside_decoder.series.choice"),
         chance_name=t("inside_decoder.series.chance"),
-        series_title=t("inside_decoder.series.title"),
     )  # fmt: skip
     st.vega_lite_chart(chart, width="stretch")
     own = lens_claims.own_token_claim(int(lens.top_ids[0, 0, 0]), int(lens.ids[position]), query)
