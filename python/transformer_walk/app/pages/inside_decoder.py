@@ -61,10 +61,11 @@ def _probability(lens: LogitLens, layer: int, p: float) -> str:
 
 def _text(model: SmolLM2) -> tuple[str, dict[int, str]] | None:
     """The sidebar's sentence cut to what the lens reads, and its token labels; None (after
-    saying why) when it holds no token."""
+    saying why) when it holds nothing but white space (SmolLM2 would read spaces as a token,
+    but there is no sentence to follow through the layers)."""
     text = current_sentence()
     offsets = model.tokenizer.encode_full(text).offsets
-    if not offsets:
+    if not text.strip() or not offsets:
         st.info(t("common.empty_text"), icon=":material/edit_note:")
         return None
     if len(offsets) > MAX_TOKENS:
