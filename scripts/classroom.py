@@ -190,6 +190,12 @@ def other_value(widget: dict[str, Any], rng: random.Random) -> Any | None:
     return None
 
 
+#: Tries to open the page again after the student's server went away, a pause apart: the
+#: balancer marks a dead replica down after two failed health checks (about 0.5 s apart), and
+#: until then a reconnection can still be sent to it.
+RENEWAL_TRIES, RENEWAL_PAUSE_S = 4, 0.5
+
+
 class Student(threading.Thread):
     """One session: arrives, opens a page, then thinks and acts until the class ends."""
 
@@ -218,11 +224,19 @@ class Student(threading.Thread):
             if cookie.name == PIN_COOKIE and pinned:
                 cookie.value = pinned
         self.session = None
-        try:
-            answer = interact(self.opener, self.url, {"page": page}, self.args.timeout)
-        except (OSError, ValueError) as again:
-            self.tally.error(f"student {self.number} {kind} on {page}: {error}; renewal: {again}")
-            return
+        for attempt in range(RENEWAL_TRIES):
+            try:
+                answer = interact(self.opener, self.url, {"page": page}, self.args.timeout)
+                break
+            except (OSError, ValueError) as again:
+                # the balancer may still send it to the dying replica, as a browser's first
+                # reconnection can meet it; a browser tries again, and so does the student
+                if attempt == RENEWAL_TRIES - 1:
+                    self.tally.error(
+                        f"student {self.number} {kind} on {page}: {error}; renewal: {again}"
+                    )
+                    return
+                time.sleep(RENEWAL_PAUSE_S)
         if "error" in answer:
             self.tally.error(f"student {self.number} renewal on {page}: {answer['error']}")
             return
