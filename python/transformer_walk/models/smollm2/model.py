@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tokenizers import Encoding
 
 from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
@@ -304,6 +305,14 @@ class SmolLM2:
             self.forward(ids[s : s + PREFILL_CHUNK], cache, last_only=True)
         return self.forward(ids[last:], cache, last_only=True).logits[-1]
 
+    def _text_ids(self, text: str, most: int, why: str) -> tuple[Encoding, np.ndarray]:
+        """``text``'s encoding and checked ids; ValueError saying ``why`` when it has more than
+        ``most`` tokens (and ``check_ids``' errors)."""
+        encoding = self.tokenizer.encode_full(text)
+        if len(encoding.ids) > most:
+            raise ValueError(f"the text has {len(encoding.ids)} tokens; {why}")
+        return encoding, self.check_ids(encoding.ids, "the text")
+
     def run(
         self,
         text: str,
@@ -320,13 +329,10 @@ class SmolLM2:
         text or more than ``RUN_MAX_TOKENS`` tokens (use ``logits`` for longer ones);
         TypeError / IndexError for a head or layer that is not one of the model's."""
         off = SwitchedOff.check(ablate, ablate_mlp, self.config.n_layers, self.config.h)
-        encoding = self.tokenizer.encode_full(text)
-        if len(encoding.ids) > RUN_MAX_TOKENS:
-            raise ValueError(
-                f"the text has {len(encoding.ids)} tokens; run() keeps every attention matrix "
-                f"and takes at most {RUN_MAX_TOKENS} (use logits(ids) for longer texts)"
-            )
-        ids = self.check_ids(encoding.ids, "the text")
+        encoding, ids = self._text_ids(
+            text, RUN_MAX_TOKENS, "run() keeps every attention matrix and takes at most "
+            f"{RUN_MAX_TOKENS} (use logits(ids) for longer texts)",
+        )  # fmt: skip
         f = self.forward(ids, keep=None if trace else ("weights",), off=off)
         layers = None
         if trace:
@@ -356,13 +362,10 @@ class SmolLM2:
         k = _as_int("k", k)
         if not 1 <= k <= self.config.vocab_size:
             raise ValueError(f"k must be in 1 … {self.config.vocab_size}, got {k}")
-        encoding = self.tokenizer.encode_full(text)
-        if len(encoding.ids) > LENS_MAX_TOKENS:
-            raise ValueError(
-                f"the text has {len(encoding.ids)} tokens; the logit lens scores every layer "
-                f"and reads at most {LENS_MAX_TOKENS}: shorten it"
-            )
-        ids = self.check_ids(encoding.ids, "the text")
+        _, ids = self._text_ids(
+            text, LENS_MAX_TOKENS,
+            f"the logit lens scores every layer and reads at most {LENS_MAX_TOKENS}: shorten it",
+        )  # fmt: skip
         n, layers = len(ids), self.config.n_layers
         at = np.arange(n) if positions is None else _positions(positions, n)
         # the forward, then the read-out of L rows per position read
