@@ -35,8 +35,9 @@ from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarn
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.smollm2 import DecoderOutput, LogitLens, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
-from transformer_walk.topics import decoder_attribution, gru_store
+from transformer_walk.topics import decoder_attribution, decoder_induction, gru_store
 from transformer_walk.topics.decoder_attribution import AblationCheck, Attribution
+from transformer_walk.topics.decoder_induction import CopyingHeads, CopyLosses
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
 from transformer_walk.topics.learning import induction, name_head, reversal_store, step_times
 from transformer_walk.topics.learning.reversal import ReversalConfig, train_reversal
@@ -293,6 +294,28 @@ def smollm2_attribution(
     found = decoder_attribution.attribute(model, smollm2_traced(text, backend), position, token)
     heads = found.top_heads(top)
     return found, decoder_attribution.check_heads(model, text, position, token, heads, draws)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def smollm2_copying_heads(backend: str) -> CopyingHeads:
+    """Every SmolLM2 head's prefix-matching score on repeated random tokens and its controls
+    (``decoder_induction.find_heads``: 2 · DRAWS forwards of 50 tokens). The same for every
+    session: the sequences are drawn from a fixed seed."""
+    return decoder_induction.find_heads(smollm2_on(backend))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def smollm2_copy_off(
+    ids: tuple[int, ...] | None, heads: tuple[tuple[int, int], ...], backend: str
+) -> CopyLosses:
+    """The second-copy losses of ``ids`` repeated twice (None: the held-out random sequences)
+    intact, with ``heads`` switched off and with the control sets (2 + CONTROL_DRAWS forwards a
+    sequence)."""
+    model = smollm2_on(backend)
+    repeated = (
+        decoder_induction.held_out(model) if ids is None else decoder_induction.twice(ids)[None]
+    )  # (m, 2T)
+    return decoder_induction.switch_off(model, repeated, list(heads))
 
 
 # --- the real model -------------------------------------------------------------------------------

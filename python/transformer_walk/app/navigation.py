@@ -100,6 +100,12 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
                 "inside_decoder.title",
                 ":material/layers:",
             ),
+            (
+                "decoder_copying.py",
+                "copying-in-smollm2",
+                "decoder_copying.title",
+                ":material/content_copy:",
+            ),
         ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),

@@ -22,6 +22,7 @@ Q4_1 blocks, the embedding in Q8_0, the norms in float32. The products run over 
 """
 
 from transformer_walk.models.errors import WeightsError
+from transformer_walk.models.smollm2.ablation import SwitchedOff
 from transformer_walk.models.smollm2.cache import KVCache, LayerCache
 from transformer_walk.models.smollm2.config import SMOLLM2_135M, SmolLM2Config
 from transformer_walk.models.smollm2.gguf import GGUFFile, GGUFTensor, open_gguf
@@ -102,6 +103,7 @@ __all__ = [
     "SmolLM2Unavailable",
     "SmolTokenizer",
     "Step",
+    "SwitchedOff",
     "VocabularyError",
     "Weight",
     "WeightsError",
