@@ -44,7 +44,10 @@ def _offs() -> tuple[induction.CopyLosses, ...]:
     model = _model()
     return tuple(
         induction.switch_off(
-            model, induction.twice(model.tokenize(text + "\n"))[None], found.strongest(3)
+            model,
+            induction.twice(model.tokenize(text + "\n"))[None],
+            found.strongest(3),
+            found.copying(),
         )
         for text in REAL_TEXTS
     )
@@ -90,11 +93,42 @@ def offs(text: str) -> Iterator[tuple[Any, ...]]:
         yield (["L1·H1", "L2·H3"], 1.8, off, [1.0, 2.0, 3.0])
         yield (["L1·H1"], 2.2, off, [2.0, 3.0])
     yield (["L1·H1"], 1.0, 1.0, [1.0])
+    yield (["L1·H1"], 1.001, 1.004, [0.5, 2.0])  # the same to two places
+    yield (["L1·H1"], 1.204, 1.026, [1.1, 1.5])
     yield ([], 1.0, 2.0, [1.0])
+
+
+@functools.cache
+def _strongest_weights() -> tuple[tuple[Any, str], ...]:
+    """The strongest copying head's weights on each real text said twice."""
+    found = _found()
+    if found is None:
+        return ()
+    model = _model()
+    layer, head = found.strongest(1)[0]
+    out = []
+    for text in REAL_TEXTS:
+        ids = induction.twice(model.tokenize(text + "\n"))
+        weights = model.forward(ids, keep=("weights",), last_only=True).records[layer]["weights"]
+        out.append((weights[head], "1 · t"))
+    return tuple(out)
+
+
+def sinks(text: str) -> Iterator[tuple[Any, ...]]:
+    yield from _strongest_weights()
+    rows = np.tril(np.ones((4, 4))) / np.arange(1, 5)[:, None]  # (4, 4): spread evenly
+    yield (rows, "1 · a")
+    rested = rows.copy()
+    rested[1:, 0], rested[1:, 1:] = 0.5, np.tril(np.full((3, 3), 0.5 / 3))[:, :]
+    yield (rested, "1 · a")  # exactly half: not past it
+    rested[1:, 0] = 0.51
+    yield (rested, "1 · a")
+    yield (rows[:1, :1], "1 · a")
 
 
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
     "transformer_walk.topics.decoder_induction.heads_claim": heads,
     "transformer_walk.topics.decoder_induction.loss_claim": losses,
     "transformer_walk.topics.decoder_induction.off_claim": offs,
+    "transformer_walk.topics.decoder_induction.sink_claim": sinks,
 }

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import claim_inputs_by_hand
+import claim_inputs_decoder_cache
 import claim_inputs_decoder_copying
 import claim_inputs_decoder_lens
 import claim_inputs_induction
@@ -454,7 +455,7 @@ INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {
 INPUTS |= claim_inputs_timings.INPUTS | claim_inputs_by_hand.INPUTS
 INPUTS |= claim_inputs_learning.INPUTS | claim_inputs_induction.INPUTS
 INPUTS |= claim_inputs_reversal.INPUTS | claim_inputs_decoder_lens.INPUTS
-INPUTS |= claim_inputs_decoder_copying.INPUTS
+INPUTS |= claim_inputs_decoder_copying.INPUTS | claim_inputs_decoder_cache.INPUTS
 
 
 def test_every_claim_function_is_run_here() -> None:

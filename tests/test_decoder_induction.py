@@ -10,6 +10,7 @@ import pytest
 
 from transformer_walk.models.learner.reading import token_losses
 from transformer_walk.topics import decoder_induction as induction
+from transformer_walk.topics.decoder_attribution import control_heads
 
 from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
 
@@ -50,6 +51,24 @@ def test_the_copy_losses_count_each_copy_after_its_first_token() -> None:
     assert np.array_equal(induction.first_copy_losses(logits, ids, length), every[: length - 1])
     second = induction.second_copy_losses(logits, ids, length)
     assert np.array_equal(second, every[length : 2 * length - 1])
+
+
+def test_a_head_resting_on_the_first_token_is_said_so_only_past_half() -> None:
+    weights = _causal_uniform(4)  # rows 1 … 3 put 1/2, 1/3, 1/4 on position 0: 36% on average
+    assert induction.sink_claim(weights, "1 · a") is None
+    weights[1:, :] = 0.0
+    weights[1:, 0] = 0.9
+    weights[1:, 1] = 0.1
+    said = induction.sink_claim(weights, "1 · a")
+    assert said is not None and said.fields == {"share": "90%", "first": "1 · a"}
+    assert induction.sink_claim(weights[:1, :1], "1 · a") is None  # one token: no later rows
+
+
+def test_the_change_is_the_printed_losses_difference() -> None:
+    said = induction.off_claim(["L1·H1"], 1.204, 1.026, [1.1, 1.5])
+    assert said is not None and said.fields["change"] == "−0.17"  # 1.03 − 1.20, not −0.178
+    same = induction.off_claim(["L1·H1"], 1.001, 1.004, [0.5, 2.0])
+    assert same is not None and same.message == "decoder_copying.claim.off.unchanged"
 
 
 def test_twice_repeats_the_ids() -> None:
@@ -105,13 +124,24 @@ def test_the_scores_are_read_from_the_models_attention(model, found) -> None:  #
 @needs_model
 def test_switching_the_copying_heads_off_hurts_more_than_controls(model, found) -> None:  # noqa: ANN001
     heads = found.strongest(induction.TOP)
-    losses = induction.switch_off(model, induction.held_out(model, draws=2), heads, draws=3)
+    avoid = found.copying()
+    losses = induction.switch_off(model, induction.held_out(model, draws=2), heads, avoid, draws=3)
     assert losses.intact.shape == losses.off.shape == (2, induction.LENGTH - 1)
     assert losses.control_off.shape == (3, 2, induction.LENGTH - 1)
     assert losses.off_loss > max(losses.control_losses) > losses.intact_loss - 0.5
     for control in losses.controls:  # as many heads, of the same layers, none of the chosen
         assert sorted(layer for layer, _ in control) == sorted(layer for layer, _ in heads)
-        assert not set(control) & set(heads)
+        assert not set(control) & set(avoid)  # no control is a copying head
+    assert set(heads) <= set(avoid)
+
+
+@needs_model
+def test_every_count_the_page_offers_has_controls_that_do_not_copy(found) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(0)
+    for count in range(1, induction.MAX_TOP + 1):
+        heads = found.strongest(count)
+        for control in control_heads(heads, 9, induction.CONTROL_DRAWS, rng, found.copying()):
+            assert len(control) == count and not set(control) & set(found.copying())
 
 
 @needs_model

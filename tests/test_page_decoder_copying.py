@@ -47,10 +47,10 @@ def test_the_page_shows_the_models_copying_heads(language: str, found) -> None: 
     assert table.iloc[:, 0].tolist() == [f"L{layer + 1}·H{head + 1}" for layer, head in top]
     model = shared_model(BACKEND)
     heads = found.strongest(induction.TOP)
-    held = induction.switch_off(model, induction.held_out(model), heads)
+    held = induction.switch_off(model, induction.held_out(model), heads, found.copying())
     assert signed(held.off_loss - held.intact_loss) in body
     unit = model.tokenize("Tom loves his dog\n")
-    mine = induction.switch_off(model, induction.twice(unit)[None], heads)
+    mine = induction.switch_off(model, induction.twice(unit)[None], heads, found.copying())
     assert f"{mine.intact_loss:.2f}" in body and f"{mine.off_loss:.2f}" in body
     assert translate("decoder_copying.caveat", language) in [c.value for c in at.caption]
 
@@ -74,8 +74,11 @@ def test_the_learners_sentences_open(sentence: str) -> None:
 def test_a_long_text_is_cut_to_what_the_section_repeats() -> None:
     at = open_page("en", sentence="tom loves his dog and " * 60)
     no_exception(at)
-    assert any(f"this section repeats the first {MAX_TOKENS}" in i.value for i in at.info)
+    said = f"this section repeats its first {MAX_TOKENS - 1} tokens and a line break"
+    assert any(said in i.value for i in at.info)
     assert f"({MAX_TOKENS} tokens)" in texts(at)
+    data = at.get("vega_lite_chart")[-1].proto.datasets[0].data.data  # the last chart, as Arrow
+    assert f"{2 * MAX_TOKENS} · ⏎".encode() in data  # the cut sentence keeps its line break
 
 
 def test_an_empty_sentence_is_said_not_computed() -> None:

@@ -35,8 +35,9 @@ from transformer_walk.models.minilm import EncoderOutput, MiniLM, TruncationWarn
 from transformer_walk.models.minilm.wordpiece import load_tokenizer
 from transformer_walk.models.smollm2 import DecoderOutput, LogitLens, SmolLM2, load_smollm2
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, Trace, tokenize
-from transformer_walk.topics import decoder_attribution, decoder_induction, gru_store
+from transformer_walk.topics import decoder_attribution, decoder_cache, decoder_induction, gru_store
 from transformer_walk.topics.decoder_attribution import AblationCheck, Attribution
+from transformer_walk.topics.decoder_cache import CacheWalk
 from transformer_walk.topics.decoder_induction import CopyingHeads, CopyLosses
 from transformer_walk.topics.gru_seq2seq import Comparison, GruConfig, train_both
 from transformer_walk.topics.learning import induction, name_head, reversal_store, step_times
@@ -306,16 +307,26 @@ def smollm2_copying_heads(backend: str) -> CopyingHeads:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def smollm2_copy_off(
-    ids: tuple[int, ...] | None, heads: tuple[tuple[int, int], ...], backend: str
+    ids: tuple[int, ...] | None,
+    heads: tuple[tuple[int, int], ...],
+    avoid: tuple[tuple[int, int], ...],
+    backend: str,
 ) -> CopyLosses:
     """The second-copy losses of ``ids`` repeated twice (None: the held-out random sequences)
-    intact, with ``heads`` switched off and with the control sets (2 + CONTROL_DRAWS forwards a
-    sequence)."""
+    intact, with ``heads`` switched off and with the control sets, none holding a head of
+    ``avoid`` (2 + CONTROL_DRAWS forwards a sequence)."""
     model = smollm2_on(backend)
     repeated = (
         decoder_induction.held_out(model) if ids is None else decoder_induction.twice(ids)[None]
     )  # (m, 2T)
-    return decoder_induction.switch_off(model, repeated, list(heads))
+    return decoder_induction.switch_off(model, repeated, list(heads), avoid)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def smollm2_cache_walk(prompt: tuple[int, ...], new_tokens: int, backend: str) -> CacheWalk:
+    """``decoder_cache.walk``: the prefill of ``prompt`` and ``new_tokens`` greedy steps, with
+    the cache they fill and a forward without it."""
+    return decoder_cache.walk(smollm2_on(backend), list(prompt), new_tokens)
 
 
 # --- the real model -------------------------------------------------------------------------------

@@ -106,6 +106,7 @@ ROAD: list[tuple[str, list[tuple[str, str, str, str]]]] = [
                 "decoder_copying.title",
                 ":material/content_copy:",
             ),
+            ("decoder_cache.py", "kv-cache", "decoder_cache.title", ":material/database:"),
         ],
     ),
     ("nav.speed", [("speed.py", "speed", "speed.nav", ":material/speed:")]),

@@ -20,7 +20,7 @@ layers (``control_heads``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,12 +99,13 @@ def logit_change(
 
 
 def control_heads(
-    heads: Sequence[Head], h: int, draws: int, rng: np.random.Generator
-) -> list[list[Head]]:
+    heads: Sequence[Head], h: int, draws: int, rng: np.random.Generator,
+    avoid: Collection[Head] = (),
+) -> list[list[Head]]:  # fmt: skip
     """``draws`` sets of controls for ``heads``: each head replaced by another head of its own
-    layer drawn at random, never one of ``heads`` (a layer all of whose heads are in ``heads``
-    keeps none: ValueError)."""
-    chosen = set(heads)
+    layer drawn at random, never one of ``heads`` or of ``avoid`` (a layer with no head left
+    to draw: ValueError)."""
+    chosen = set(heads) | set(avoid)
     sets = []
     for _ in range(draws):
         picked: list[Head] = []

@@ -117,6 +117,11 @@ class CopyingHeads:
     loss_first: float  # mean loss (nats) on the first copy: random tokens, nothing to copy
     loss_second: float  # mean loss on the second copy
 
+    def copying(self) -> list[Head]:
+        """Every head that passes ``copying``, highest score first."""
+        found = copying(self.scores, self.control_scores, self.chance)
+        return [head for head in self.strongest(self.scores.size) if found[head]]
+
     def strongest(self, count: int) -> list[Head]:
         """The ``count`` heads with the highest scores, highest first (ties by layer, head)."""
         order = np.argsort(-self.scores, axis=None, kind="stable")[:count]
@@ -169,13 +174,16 @@ class CopyLosses:
 
 
 def switch_off(
-    model: SmolLM2, repeated: np.ndarray, heads: Sequence[Head], draws: int = CONTROL_DRAWS,
-    seed: int = SEED,
+    model: SmolLM2, repeated: np.ndarray, heads: Sequence[Head], avoid: Sequence[Head] = (),
+    draws: int = CONTROL_DRAWS, seed: int = SEED,
 ) -> CopyLosses:  # fmt: skip
     """The second-copy losses of ``repeated`` [m, 2T] (each a copy repeated) intact, with
-    ``heads`` switched off, and with ``draws`` control sets (``control_heads``, seeded)."""
+    ``heads`` switched off, and with ``draws`` control sets (``control_heads``, seeded), none
+    of which holds a head of ``avoid`` (the other copying heads: a control must not do the
+    work it is the control for)."""
     length = repeated.shape[1] // 2
-    controls = control_heads(heads, model.config.h, draws, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    controls = control_heads(heads, model.config.h, draws, rng, avoid)
 
     def losses(off: Sequence[Head]) -> np.ndarray:
         return np.stack(
@@ -279,17 +287,25 @@ OFF_VERDICTS = {
 }
 
 
+def _shown(loss: float) -> float:
+    """A loss as the claim prints it, to 2 places."""
+    return float(f"{loss:.2f}")
+
+
 def _off_fields(
     heads: Sequence[str], intact: float, off: float, controls: Sequence[float]
 ) -> tuple[str, dict[str, object]]:
     low, high = min(controls), max(controls)
     place = "above" if off > high else "below" if off < low else "among"
+    change = _shown(off) - _shown(intact)  # as printed: the two losses to 2 places
     fields: dict[str, object] = {
         "heads": tuple(heads), "intact": f"{intact:.2f}", "off": f"{off:.2f}",
-        "change": signed(off - intact), "draws": len(controls), "low": f"{low:.2f}",
+        "change": signed(change), "draws": len(controls), "low": f"{low:.2f}",
         "high": f"{high:.2f}",
     }  # fmt: skip
-    return OFF_VERDICTS[(place, off >= intact)], fields
+    if _shown(off) == _shown(intact):
+        return "decoder_copying.claim.off.unchanged", fields
+    return OFF_VERDICTS[(place, change > 0)], fields
 
 
 def _off_holds(
@@ -298,12 +314,14 @@ def _off_holds(
     if not heads or not controls:
         return False
     low, high = min(controls), max(controls)
+    shown_off, shown_intact = _shown(off), _shown(intact)
     fits = {
-        "decoder_copying.claim.off.rises_most": off > high and off >= intact,
-        "decoder_copying.claim.off.falls_least": high < off < intact,
-        "decoder_copying.claim.off.rises_least": intact <= off < low,
-        "decoder_copying.claim.off.falls_most": off < low and off < intact,
-        "decoder_copying.claim.off.among": low <= off <= high,
+        "decoder_copying.claim.off.rises_most": off > high and shown_off > shown_intact,
+        "decoder_copying.claim.off.falls_least": high < off and shown_off < shown_intact,
+        "decoder_copying.claim.off.rises_least": off < low and shown_off > shown_intact,
+        "decoder_copying.claim.off.falls_most": off < low and shown_off < shown_intact,
+        "decoder_copying.claim.off.among": low <= off <= high and shown_off != shown_intact,
+        "decoder_copying.claim.off.unchanged": shown_off == shown_intact,
     }
     return fits.get(said.message, False) and said == Claim(
         *_off_fields(heads, intact, off, controls)
@@ -316,8 +334,42 @@ def off_claim(
 ) -> Claim | None:
     """The second copy's loss goes from ``intact`` to ``off`` with ``heads`` (labels) switched
     off; ``controls``: the losses with as many other heads of the same layers off, one per draw.
-    Says whether the loss rises or falls, and whether it ends above every control, among them or
-    below every one."""
+    Says whether the loss, as printed to 2 places, rises, falls or stays, and whether it ends
+    above every control, among them or below every one."""
     if not heads or not controls:
         return None
     return Claim(*_off_fields(heads, intact, off, controls))
+
+
+#: A head "rests" on the first token when, from the later tokens, more than this share of its
+#: weight goes there on average.
+SINK_SHARE = 0.5
+
+
+def _sink_share(weights: np.ndarray) -> float:
+    """The mean weight rows 1 … n − 1 of ``weights`` [n, n] put on position 0."""
+    return float(weights[1:, 0].mean())
+
+
+def _sink_holds(said: Claim, weights: np.ndarray, first: str) -> bool:
+    return (
+        len(weights) > 1
+        and _sink_share(weights) > SINK_SHARE
+        and said
+        == Claim(
+            "decoder_copying.claim.sink",
+            {"share": percent(_sink_share(weights)), "first": first},
+        )
+    )
+
+
+@claim(_sink_holds)
+def sink_claim(weights: np.ndarray, first: str) -> Claim | None:
+    """One head's weights [n, n]: when its rows after the first put more than half their weight
+    on the first token (``first``, its label) on average, say so, and that this is a resting
+    place, not a reading of the word. None otherwise."""
+    if len(weights) < 2 or _sink_share(weights) <= SINK_SHARE:
+        return None
+    return Claim(
+        "decoder_copying.claim.sink", {"share": percent(_sink_share(weights)), "first": first}
+    )

@@ -11,6 +11,9 @@ import pandas as pd
 from transformer_walk.app.charts import FIT_WIDTH, HIGHLIGHT, MUTED, y_axis
 from transformer_walk.app.charts.learning import CONTROL_HUE
 
+#: The intact model and the heads switched off solid, the controls dashed.
+DASHES = [[1, 0], [1, 0], [6, 4]]
+
 
 def copy_probabilities(
     tokens: Sequence[str],
@@ -42,7 +45,10 @@ def copy_probabilities(
             color=alt.Color("series:N", title=None, sort=names,
                             scale=alt.Scale(domain=names,
                                             range=[MUTED, HIGHLIGHT, CONTROL_HUE][: len(names)]),
-                            legend=alt.Legend(orient="bottom", labelLimit=0)),
+                            legend=alt.Legend(orient="bottom", labelLimit=0, symbolType="circle")),
+            # the controls dashed: where they and the intact model agree, both stay visible
+            strokeDash=alt.StrokeDash("series:N", sort=names, legend=None,
+                                      scale=alt.Scale(domain=names, range=DASHES[: len(names)])),
             tooltip=[alt.Tooltip("series:N", title=None), alt.Tooltip("token:N", title=token_title),
                      alt.Tooltip("prob:Q", title=prob_title, format=".1%")],
         )

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from transformer_walk.app import links
 from transformer_walk.app.caches import smollm2_attention, smollm2_copy_off, smollm2_copying_heads
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import HALF, heatmap
@@ -23,7 +24,6 @@ from transformer_walk.app.navigation import page_path
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.byte_text import piece_labels
 from transformer_walk.app.views.labels import token_labels
-from transformer_walk.app.views.then_and_now import traced_prefix
 from transformer_walk.app.widgets import backend_within_budget, page_start, solved_and_hurts
 from transformer_walk.models.smollm2 import PYTHON_QUANTIZED_SLOWDOWN, SmolLM2
 from transformer_walk.topics import decoder_induction as induction
@@ -115,8 +115,10 @@ def _loss_rows(losses: CopyLosses, heads: str) -> pd.DataFrame:
 
 
 def _switch_off(model: SmolLM2, found: CopyingHeads, backend: str) -> list[Head]:
-    """The strongest heads switched off on held-out sequences; returns them."""
+    """The strongest heads switched off on held-out sequences, beside controls drawn from the
+    heads that do not copy; returns them."""
     st.subheader(t("decoder_copying.off.title"))
+    links.linked(COUNT_KEY, induction.TOP, range(1, induction.MAX_TOP + 1))
     count = st.slider(
         t("decoder_copying.off.count"), 1, induction.MAX_TOP, induction.TOP, key=COUNT_KEY
     )
@@ -126,7 +128,7 @@ def _switch_off(model: SmolLM2, found: CopyingHeads, backend: str) -> list[Head]
           draws=induction.CONTROL_DRAWS)
     )  # fmt: skip
     with st.spinner(t("decoder_copying.off.computing")):
-        losses = smollm2_copy_off(None, tuple(heads), backend)
+        losses = smollm2_copy_off(None, tuple(heads), tuple(found.copying()), backend)
     choices = model.config.vocab_size - len(model.tokenizer.special_ids)
     st.vega_lite_chart(
         chart_spec(
@@ -145,6 +147,13 @@ def _switch_off(model: SmolLM2, found: CopyingHeads, backend: str) -> list[Head]
     return heads
 
 
+def _cell_texts(weights: np.ndarray) -> list[str]:
+    """Each weight of [n, n] as the page prints a share, blank right of the diagonal: a token
+    cannot look at later ones (the causal mask), so a 0 there is not a measured weight."""
+    n = len(weights)
+    return [percent(float(weights[i, j])) if j <= i else "" for i in range(n) for j in range(n)]
+
+
 def _unit(model: SmolLM2) -> list[int] | None:
     """The sidebar's sentence and a line break as ids (at most ``MAX_TOKENS``), or None after
     saying why there is nothing to repeat."""
@@ -155,15 +164,14 @@ def _unit(model: SmolLM2) -> list[int] | None:
     ids = model.tokenize(text + "\n")
     if len(ids) > MAX_TOKENS:
         st.info(
-            t("decoder_copying.sentence.too_long", n=len(ids), kept=MAX_TOKENS),
+            t("decoder_copying.sentence.too_long", n=len(ids), kept=MAX_TOKENS - 1),
             icon=":material/content_cut:",
         )
-        offsets = model.tokenizer.encode_full(text).offsets
-        ids = model.tokenize(traced_prefix(text, offsets, MAX_TOKENS - 1) + "\n")[:MAX_TOKENS]
+        ids = model.tokenize(text)[: MAX_TOKENS - 1] + model.tokenize("\n")
     return ids
 
 
-def _sentence(model: SmolLM2, heads: list[Head], selected: str) -> None:
+def _sentence(model: SmolLM2, found: CopyingHeads, heads: list[Head], selected: str) -> None:
     st.subheader(t("decoder_copying.sentence.title"))
     unit = _unit(model)
     if unit is None:
@@ -181,12 +189,12 @@ def _sentence(model: SmolLM2, heads: list[Head], selected: str) -> None:
     labels = list(token_labels(pieces).values())
     with st.spinner(t("decoder_copying.sentence.computing")):
         weights = smollm2_attention(tuple(int(i) for i in ids), backend)[strongest]  # (2n, 2n)
-        losses = smollm2_copy_off(tuple(unit), tuple(heads), backend)
+        losses = smollm2_copy_off(tuple(unit), tuple(heads), tuple(found.copying()), backend)
     st.vega_lite_chart(
         chart_spec(
             heatmap, weights, labels, labels, row_title=t("decoder_copying.axis.query"),
             col_title=t("decoder_copying.axis.key"), value_title=t("decoder_copying.axis.weight"),
-            fmt=".0%", domain=(0.0, 1.0), texts=[percent(float(v)) for v in weights.ravel()],
+            fmt=".0%", domain=(0.0, 1.0), texts=_cell_texts(weights),
         ),
         width="content",
     )  # fmt: skip
@@ -202,12 +210,15 @@ def _sentence(model: SmolLM2, heads: list[Head], selected: str) -> None:
         ),
         width="stretch",
     )  # fmt: skip
+    if n == 2:  # the sentence is one token and its line break: one token scored
+        st.caption(t("decoder_copying.sentence.few", k=n - 1))
     said = induction.off_claim(
         [head_label(*h) for h in heads], losses.intact_loss, losses.off_loss,
         losses.control_losses,
     )  # fmt: skip
-    if (text := say(said)) is not None:
-        st.markdown(text)
+    for claim_ in (induction.sink_claim(weights, labels[0]), said):
+        if (text := say(claim_)) is not None:
+            st.markdown(text)
     st.caption(t("decoder_copying.caveat"))
 
 
@@ -220,7 +231,7 @@ def render() -> None:
         found, backend = _random(model, selected)
         _scores(model, found)
         heads = _switch_off(model, found, backend)
-        _sentence(model, heads, selected)
+        _sentence(model, found, heads, selected)
     solved_and_hurts(t("decoder_copying.solved"), t("decoder_copying.hurts"))
 
 
