@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.models.smollm2 import SMOLLM2_135M
 from transformer_walk.topics import decoder_cache as cache
 
 from smollm2_support import MODEL_SKIP, RUST_SKIP, shared_model
@@ -42,8 +43,8 @@ def sames(text: str) -> Iterator[tuple[Any, ...]]:
 def works(text: str) -> Iterator[tuple[Any, ...]]:
     for walked, _ in _walks():
         for step in walked.steps:
-            yield (step.multiply_adds, step.recompute_multiply_adds, step.length)
-    yield from ((10, 10, 1), (10, 11, 2), (0, 5, 1), (7, 3, 4))
+            yield (SMOLLM2_135M, step.start, step.length)
+    yield from ((SMOLLM2_135M, 0, 5), (SMOLLM2_135M, 1, 2), (SMOLLM2_135M, 4, 4))
 
 
 def bytes_(text: str) -> Iterator[tuple[Any, ...]]:

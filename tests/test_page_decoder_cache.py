@@ -39,16 +39,18 @@ def test_the_prefill_then_a_step_in_both_languages(language: str) -> None:
     model = shared_model(BACKEND)
     walked = cache.walk(model, model.tokenize("Tom loves his dog"))
     first = walked.steps[0]
-    assert f"{first.multiply_adds:,}" in metrics(at)
+    assert cache.millions(first.multiply_adds) in metrics(at)
     assert f"{cache.cache_bytes(model).per_token:,}" in texts(at)
     assert translate("decoder_cache.rows.prefill", language, n=4) in [c.value for c in at.caption]
     at.select_slider(key="cache_step").set_value(3).run()
     no_exception(at)
     step = walked.steps[3]
-    assert f"{step.multiply_adds:,}" in metrics(at)
-    assert f"{step.recompute_multiply_adds:,}" in metrics(at)
+    assert cache.millions(step.multiply_adds) in metrics(at)
+    assert cache.millions(step.recompute_multiply_adds) in metrics(at)
     body = texts(at)
-    assert f"{step.recompute_multiply_adds:,}" in body  # the work claim
+    assert f"about {cache.millions(step.recompute_multiply_adds)} million" in body or (
+        language == "zh" and f"大约要 {cache.millions(step.recompute_multiply_adds)} 百万次" in body
+    )  # the work claim
     assert f"{walked.steps[3].length}" in body
 
 
@@ -67,7 +69,7 @@ def test_the_learners_sentences_open(sentence: str) -> None:
     at = open_page("zh", sentence=sentence)
     no_exception(at)
     n = len(shared_model(BACKEND).tokenize(sentence))
-    assert f"提示中的 {n} 个 token" in texts(at)
+    assert (f"提示中的 {n} 个 token" if n > 1 else "提示中唯一的 token") in texts(at)
 
 
 def test_a_long_text_is_cut_to_the_pages_prompt() -> None:
@@ -75,6 +77,13 @@ def test_a_long_text_is_cut_to_the_pages_prompt() -> None:
     no_exception(at)
     assert any(f"uses the first {MAX_TOKENS}" in i.value for i in at.info)
     assert f"The {MAX_TOKENS} prompt tokens" in texts(at)
+
+
+def test_one_token_is_one_token() -> None:
+    at = open_page("en", sentence="x")
+    no_exception(at)
+    assert "The prompt's one token goes through" in texts(at)
+    assert "Its one row was written at this step." in [c.value for c in at.caption]
 
 
 def test_an_empty_sentence_is_said_not_computed() -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from transformer_walk.models.smollm2 import SmolLM2
+from transformer_walk.models.smollm2 import SmolLM2, SmolLM2Config
 from transformer_walk.topics.claims import Claim, claim
 
 #: New tokens the walk makes after the prefill (steps 1 … NEW_TOKENS decode one each).
@@ -134,14 +134,23 @@ def cache_bytes(model: SmolLM2) -> CacheBytes:
 SAME_LOGITS = 1e-3
 
 
+def gap(cached: np.ndarray, recomputed: np.ndarray) -> float:
+    """The largest difference between two logit vectors [V]."""
+    return float(np.abs(cached.astype(np.float64) - recomputed).max())
+
+
 def _same_fields(cached: np.ndarray, recomputed: np.ndarray) -> dict[str, object]:
-    return {"gap": f"{float(np.abs(cached.astype(np.float64) - recomputed).max()):.1e}"}
+    return {
+        "gap": f"{gap(cached, recomputed):.4f}",
+        "top": f"{float(np.abs(recomputed).max()):.1f}",
+    }
 
 
 def _same(cached: np.ndarray, recomputed: np.ndarray) -> bool:
     scale = max(1.0, float(np.abs(recomputed).max()))
-    gap = float(np.abs(cached.astype(np.float64) - recomputed).max())
-    return gap <= SAME_LOGITS * scale and int(np.argmax(cached)) == int(np.argmax(recomputed))
+    return gap(cached, recomputed) <= SAME_LOGITS * scale and int(np.argmax(cached)) == int(
+        np.argmax(recomputed)
+    )
 
 
 def _same_holds(said: Claim, cached: np.ndarray, recomputed: np.ndarray) -> bool:
@@ -159,26 +168,50 @@ def same_claim(cached: np.ndarray, recomputed: np.ndarray) -> Claim | None:
     return Claim("decoder_cache.claim.same", _same_fields(cached, recomputed))
 
 
-def _work_fields(step: int, recompute: int, length: int) -> dict[str, object]:
+def millions(count: int) -> str:
+    """A multiply-add count as the page writes it: "135.2" (millions)."""
+    return f"{count / 1e6:,.1f}"
+
+
+def times(ratio: float) -> str:
+    """A ratio to one place below 10 ("1.8"), whole above ("16")."""
+    return f"{ratio:,.1f}" if ratio < 10 else f"{ratio:,.0f}"
+
+
+def _work(config: SmolLM2Config, start: int, length: int) -> tuple[int, int]:
+    """The estimated multiply-adds of a step writing positions start … length − 1 after
+    ``start`` cached ones, and of one forward over all ``length`` positions with no cache (both
+    scoring one position, as generation does)."""
+    step = config.multiply_adds(length - start, start, scored=1)
+    return step, config.multiply_adds(length, 0, scored=1)
+
+
+def _work_fields(config: SmolLM2Config, start: int, length: int) -> dict[str, object]:
+    step, recompute = _work(config, start, length)
     return {
-        "step": f"{step:,}", "recompute": f"{recompute:,}", "length": length,
-        "ratio": f"{recompute / step:,.0f}",
+        "step": millions(step), "recompute": millions(recompute), "length": length,
+        "ratio": times(recompute / step),
     }  # fmt: skip
 
 
-def _work_holds(said: Claim, step: int, recompute: int, length: int) -> bool:
-    return 0 < step < recompute and said == Claim(
-        "decoder_cache.claim.work", _work_fields(step, recompute, length)
+def _work_holds(said: Claim, config: SmolLM2Config, start: int, length: int) -> bool:
+    step, recompute = _work(config, start, length)
+    return (
+        0 < start < length
+        and 0 < step < recompute
+        and said == Claim("decoder_cache.claim.work", _work_fields(config, start, length))
     )
 
 
 @claim(_work_holds)
-def work_claim(step: int, recompute: int, length: int) -> Claim | None:
-    """A decoding step's multiply-adds beside one forward over all ``length`` positions; None
-    when the step is not the cheaper (the prefill: it is that forward)."""
-    if not 0 < step < recompute:
+def work_claim(config: SmolLM2Config, start: int, length: int) -> Claim | None:
+    """A decoding step's estimated multiply-adds (``SmolLM2Config.multiply_adds``: the products
+    and attention) beside one forward over all ``length`` positions; None for the prefill
+    (``start`` = 0: it is that forward)."""
+    step, recompute = _work(config, start, length)
+    if not 0 < start < length or not 0 < step < recompute:
         return None
-    return Claim("decoder_cache.claim.work", _work_fields(step, recompute, length))
+    return Claim("decoder_cache.claim.work", _work_fields(config, start, length))
 
 
 def _bytes_fields(found: CacheBytes, cached: int, length: int) -> dict[str, object]:

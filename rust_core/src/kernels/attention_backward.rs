@@ -37,7 +37,9 @@ use crate::linalg::small::{product_ab, product_abt, SmallProduct};
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::exp::ExpSum;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 use std::sync::OnceLock;
 
 /// Query rows per block.

@@ -27,7 +27,9 @@ use crate::kernels::attention_inputs::{Dims, Options};
 use crate::linalg::mat::Mat;
 use crate::linalg::transpose::transpose_f32;
 use crate::simd::exp::exp_f32;
-use crate::simd::{self, mul_add, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, mul_add, Supported};
 
 /// n, m, d_k and d_v at most: a row of scores or of a head's values fills at most 4 registers.
 pub const HEAD_MAX: usize = 64;

@@ -131,6 +131,8 @@ fn prefetch<T>(row: &[T]) {
             unsafe { _mm_prefetch(p.add(at), _MM_HINT_T0) };
         }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row; // elsewhere the hardware's own prefetcher is left to it
 }
 
 /// AVX-512 streaming stores (non-temporal, 64 bytes = one cache line each) are used at the

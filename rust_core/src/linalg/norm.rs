@@ -11,7 +11,9 @@
 use std::sync::OnceLock;
 
 use crate::real::Real;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// Which norm `norm_rows` computes, with its parameters ([d] each).
 #[derive(Clone, Copy)]

@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 use crate::linalg::mat::Mat;
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, Disjoint};
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// At most this many rows of x take this path: a sentence of up to 128 tokens. Up to there it
 /// beats gemm, which repacks all of W each call and splits small products poorly over the pool's
@@ -508,7 +510,7 @@ mod tests {
     fn every_simd_variant_matches_a_plain_loop() {
         // m leaves each remainder (1, 2, 3) after the 4-row tiles; k after the SIMD lanes; n after the 4-row
         // blocks of W, and n = 130 splits over several tasks in the pool.
-        let variants: Vec<(Level, Block)> = Supported::all()
+        let variants: Vec<(crate::simd::Level, Block)> = Supported::all()
             .into_iter()
             .filter_map(|cpu| variant(cpu).map(|b| (cpu.level(), b)))
             .collect();

@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 use crate::linalg::mat::Mat;
 use crate::linalg::matmul::{matmul_ab, matmul_abt};
 use crate::linalg::transpose::Transpose;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// Products of at most this many multiply-adds (m · n · k) take the small path: beyond it gemm's
 /// packing pays for itself.

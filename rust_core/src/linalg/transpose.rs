@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 
 use crate::linalg::mat::Mat;
 use crate::real::Real;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// out [cols, rows] (C order) = bᵀ, for b [rows, cols] at any row stride, in any `Real`: tiles of
 /// 8 × 8 values, plainly.

@@ -506,7 +506,7 @@ impl<'py, T: Real + Element> Updated<'py, T> {
         // are copied bytewise (no alignment needed) into `data`'s reserved, aligned capacity, and
         // every bit pattern is a valid float.
         let dest = unsafe {
-            let dest = (*a.as_array_ptr()).fields.data as *mut u8;
+            let dest = (*a.as_array_ptr()).fields.data.cast::<u8>();
             std::ptr::copy_nonoverlapping(
                 dest,
                 data.as_mut_ptr() as *mut u8,

@@ -7,7 +7,9 @@
 use std::sync::OnceLock;
 
 use crate::real::Real;
-use crate::simd::{self, mul_add, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, mul_add, Supported};
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
 // ln 2 split in two so that n·ln2 is subtracted exactly for |n| ≤ 128 (Cody–Waite).

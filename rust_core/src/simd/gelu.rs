@@ -9,7 +9,9 @@
 use std::sync::OnceLock;
 
 use crate::real::Real;
-use crate::simd::{self, mul_add, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, mul_add, Supported};
 
 /// erf(z) for float32. GELU built on it is within 2·ε·|x| of the float64 value everywhere (tested).
 #[inline(always)]

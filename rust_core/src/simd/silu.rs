@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 
 use crate::real::Real;
 use crate::simd::exp::exp_f32;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// silu(x) in float32, branch-free (the selects compile to blends).
 #[inline(always)]

@@ -12,7 +12,7 @@ from transformer_walk.app import links
 from transformer_walk.app.caches import smollm2_cache_walk
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention_weights, heatmap
-from transformer_walk.app.i18n import join_names, markdown_literal, say, t
+from transformer_walk.app.i18n import current_language, join_names, markdown_literal, say, t
 from transformer_walk.app.model_widgets import smollm2_model
 from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.byte_text import piece_labels
@@ -62,14 +62,17 @@ def _quoted(model: SmolLM2, token: int) -> str:
     return markdown_literal(_piece(model, token))
 
 
-def _step_text(model: SmolLM2, found: CacheWalk, step: int) -> str:
+def _step_text(model: SmolLM2, found: CacheWalk, step: int, labels: list[str]) -> str:
     s = found.steps[step]
+    text = labels[s.start].split(" · ", 1)[1]  # the token as its row is labelled
     chosen = _quoted(model, s.chosen)
+    layers = model.config.n_layers
+    if step == 0 and len(s.ids) == 1:
+        return t("decoder_cache.prefill.body_one", layers=layers, chosen=chosen)
     if step == 0:
-        return t("decoder_cache.prefill.body", n=len(s.ids), layers=model.config.n_layers,
-                 chosen=chosen)  # fmt: skip
+        return t("decoder_cache.prefill.body", n=len(s.ids), layers=layers, chosen=chosen)
     return t(
-        "decoder_cache.decode.body", i=step, token=_quoted(model, int(s.ids[0])),
+        "decoder_cache.decode.body", i=step, token=markdown_literal(f"“{text}”"),
         position=s.start + 1, length=s.length, chosen=chosen,
     )  # fmt: skip
 
@@ -106,20 +109,28 @@ def _cached_rows(model: SmolLM2, found: CacheWalk, step: int, labels: list[str])
             ),
             width="content",
         )  # fmt: skip
-    if step == 0:
+    if step == 0 and s.length == 1:
+        st.caption(t("decoder_cache.rows.prefill_one"))
+    elif step == 0:
         st.caption(t("decoder_cache.rows.prefill", n=s.length))
     else:
         st.caption(t("decoder_cache.rows.decode", row=rows[-1], past=s.start))
-    st.markdown(f"**{t('decoder_cache.query.title', layer=layer + 1, head=head + 1)}**")
+    title = "decoder_cache.query.title_prefill" if step == 0 else "decoder_cache.query.title"
+    st.markdown(f"**{t(title, layer=layer + 1, head=head + 1)}**")
     weights = s.weights[layer, head]  # (length,)
+    stacked = (
+        current_language() == "zh"
+    )  # upright two-line labels: a turned Chinese word reads sideways
     st.vega_lite_chart(
         chart_spec(
             attention_weights, rows, weights, int(weights.argmax()),
             token_title=t("decoder_cache.axis.key"), weight_title=t("decoder_cache.axis.weight"),
-            fmt=".0%", texts=[percent(float(w)) for w in weights],
+            fmt=".0%", texts=[percent(float(w)) for w in weights], stacked=stacked,
         ),
         width="stretch",
     )  # fmt: skip
+    if s.length == 1:
+        st.caption(t("decoder_cache.query.one"))
     st.caption(t("decoder_cache.weights_caveat"))
 
 
@@ -130,11 +141,13 @@ def _cost(model: SmolLM2, found: CacheWalk, step: int) -> None:
     columns = st.columns(4)
     columns[0].metric(t("decoder_cache.metric.per_token"), human_bytes(per.per_token))
     columns[1].metric(t("decoder_cache.metric.now"), human_bytes(s.cache_bytes))
-    columns[2].metric(t("decoder_cache.metric.step"), f"{s.multiply_adds:,}")
-    columns[3].metric(t("decoder_cache.metric.recompute"), f"{s.recompute_multiply_adds:,}")
+    columns[2].metric(t("decoder_cache.metric.step"), cache.millions(s.multiply_adds))
+    columns[3].metric(
+        t("decoder_cache.metric.recompute"), cache.millions(s.recompute_multiply_adds)
+    )
     for said in (
         cache.bytes_claim(per, s.cache_bytes, s.length),
-        cache.work_claim(s.multiply_adds, s.recompute_multiply_adds, s.length),
+        cache.work_claim(model.config, s.start, s.length),
     ):
         if (text := say(said)) is not None:
             st.markdown(text)
@@ -159,20 +172,32 @@ def _walk(model: SmolLM2, selected: str) -> None:
     keep_valid_choice(STEP_KEY, steps, 0)
 
     def step_name(i: int) -> str:
+        if i == 0 and len(prompt) == 1:
+            return t("decoder_cache.step.prefill_one")
         if i == 0:
             return t("decoder_cache.step.prefill", n=len(prompt))
-        return t("decoder_cache.step.decode", i=i, token=_piece(model, int(found.steps[i].ids[0])))
+        text = labels[found.steps[i].start].split(" · ", 1)[1]  # "17 · (96→他)" → "(96→他)"
+        return t("decoder_cache.step.decode", i=i, token=f"“{text}”")
 
     names = {i: step_name(i) for i in steps}  # built in the run: format_func may be called later
     step = st.select_slider(
         t("decoder_cache.step"), steps, key=STEP_KEY, format_func=names.__getitem__
     )
-    st.markdown(_step_text(model, found, step))
+    st.markdown(_step_text(model, found, step, labels))
     _cached_rows(model, found, step, labels)
     _cost(model, found, step)
     st.subheader(t("decoder_cache.check.title"))
     if (said := say(cache.same_claim(found.last_logits, found.recomputed_logits))) is not None:
         st.markdown(said)
+    else:  # the claim holds unless the cache is wrong: show the numbers, not a verdict
+        st.error(
+            t(
+                "decoder_cache.check.failed",
+                gap=f"{cache.gap(found.last_logits, found.recomputed_logits):.4f}",
+                cached=_piece(model, int(found.last_logits.argmax())),
+                recomputed=_piece(model, int(found.recomputed_logits.argmax())),
+            )
+        )
 
 
 def render() -> None:

@@ -22,6 +22,7 @@ from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import heatmap
 from transformer_walk.app.charts import learning as charts_learning
 from transformer_walk.app.i18n import say, t
+from transformer_walk.app.navigation import page_path
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import param_shapes
 from transformer_walk.models.learner.reading import read
@@ -285,6 +286,7 @@ def _switch_off(study: InductionStudy) -> None:
         if text := say(claim_):
             st.markdown(text)
     st.info(t("head_that_copies.caveat"), icon=":material/info:")
+    st.page_link(page_path("decoder_copying.py"), label=t("head_that_copies.real"), icon="🔎")
 
 
 def render() -> None:

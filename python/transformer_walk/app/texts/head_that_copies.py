@@ -151,6 +151,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "而不是模型自带的标签。在真实的语言模型里，这类工作往往由许多头分担，一个头也可能同时做"
         "几件事。",
     },
+    "head_that_copies.real": {
+        "en": "Look for the same kind of head among the 270 heads of the real SmolLM2",
+        "zh": "在真实的 SmolLM2 的 270 个头中寻找同样的头",
+    },
     # --- claims ----------------------------------------------------------------------------
     "head_that_copies.claim.jump": {
         "en": "The loss on the second copy fell from {untrained} to {final}; its steepest drop "

@@ -301,7 +301,9 @@ mod x86 {
 
 /// The block decoders this CPU can run for `kind`, slowest (the portable reference) first.
 pub fn block_variants(kind: Kind, cpu: crate::simd::Supported) -> Vec<Blocks> {
+    #[cfg(target_arch = "x86_64")]
     use crate::simd::Level;
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // the faster ones are x86's
     let mut out: Vec<Blocks> = vec![match kind {
         Kind::Q4_1 => blocks_portable::<Q4_1>,
         Kind::Q8_0 => blocks_portable::<Q8_0>,

@@ -25,7 +25,9 @@ use crate::kernels::quant::{dequantize_blocks, Kind, BLOCK};
 use crate::linalg::mat::Mat;
 use crate::linalg::matmul::matmul_abt_raw;
 use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// Rows of x up to which the dots take the few-rows path; beyond it a tile of dequantized weights
 /// is shared by enough rows to pay for its decoding. The dots might still win at 5 or 6 rows, but
@@ -222,6 +224,7 @@ mod x86 {
 /// The dot kernels this CPU can run, by name, slowest (the portable reference) first; tests hold
 /// each to the product of the rounded x with the dequantized weights.
 pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // the faster ones are x86's
     let mut out: Vec<(&'static str, Dot)> = vec![match kind {
         Kind::Q4_1 => ("portable", portable::q4_1 as Dot),
         Kind::Q8_0 => ("portable", portable::q8_0 as Dot),

@@ -20,7 +20,9 @@
 use std::sync::OnceLock;
 
 use crate::kernels::quant::BLOCK;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// 1.5 · 2²³: adding and subtracting it rounds a float32 of magnitude below 2²² to an integer,
 /// ties to even (the default rounding of every float32 addition), in two plain additions that

@@ -26,7 +26,9 @@ use crate::linalg::transpose::Transpose;
 use crate::real::Real;
 use crate::runtime::threads::{for_each_part, split_threads, Disjoint};
 use crate::simd::gelu::gelu_grad_f32_slice;
-use crate::simd::{self, Level, Supported};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::Level;
+use crate::simd::{self, Supported};
 
 /// Dimensions of `linear_backward`: rows (the product of x's leading dimensions), in, out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
