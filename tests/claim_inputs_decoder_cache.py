@@ -52,7 +52,8 @@ def bytes_(text: str) -> Iterator[tuple[Any, ...]]:
         for step in walked.steps:
             yield (per, step.cache_bytes, step.length)
     per = cache.CacheBytes(46_080, 138_240)
-    yield from ((per, 46_080, 1), (per, 46_081, 1), (per, 0, 0), (cache.CacheBytes(8, 8), 8, 1))
+    yield from ((per, 46_080, 1), (per, 92_160, 2), (per, 46_081, 1), (per, 0, 0))
+    yield (cache.CacheBytes(8, 8), 8, 1)
 
 
 INPUTS: dict[str, Callable[[str], Iterator[tuple[Any, ...]]]] = {

@@ -84,6 +84,7 @@ def test_one_token_is_one_token() -> None:
     no_exception(at)
     assert "The prompt's one token goes through" in texts(at)
     assert "Its one row was written at this step." in [c.value for c in at.caption]
+    assert "bytes for its one position" in texts(at)
 
 
 def test_an_empty_sentence_is_said_not_computed() -> None:

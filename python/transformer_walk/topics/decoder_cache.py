@@ -221,12 +221,17 @@ def _bytes_fields(found: CacheBytes, cached: int, length: int) -> dict[str, obje
     }  # fmt: skip
 
 
+def _bytes_message(length: int) -> str:
+    """The bytes claim's message: one position said in the singular."""
+    return "decoder_cache.claim.bytes_one" if length == 1 else "decoder_cache.claim.bytes"
+
+
 def _bytes_holds(said: Claim, found: CacheBytes, cached: int, length: int) -> bool:
     return (
         length > 0
         and cached == found.per_token * length
         and found.per_token_full > found.per_token
-        and said == Claim("decoder_cache.claim.bytes", _bytes_fields(found, cached, length))
+        and said == Claim(_bytes_message(length), _bytes_fields(found, cached, length))
     )
 
 
@@ -237,4 +242,4 @@ def bytes_claim(found: CacheBytes, cached: int, length: int) -> Claim | None:
     head per query head; None when either fails."""
     if length < 1 or cached != found.per_token * length or found.ratio <= 1:
         return None
-    return Claim("decoder_cache.claim.bytes", _bytes_fields(found, cached, length))
+    return Claim(_bytes_message(length), _bytes_fields(found, cached, length))

@@ -153,6 +153,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "如果像 2017 年的 Transformer 那样每个查询头都有自己的键值头，一个 token 要占 {full} "
         "字节，是现在的 {ratio} 倍。",
     },
+    "decoder_cache.claim.bytes_one": {
+        "en": "Counted from the file's tensors, each token adds {per_token} bytes to this float32 "
+        "cache: in every layer, K has one number per output of $W^K$ and V one per output of "
+        "$W^V$, 4 bytes each. The cache holds {cached} bytes for its one position. Had each "
+        "query head its own key and value head, as in the 2017 Transformer, a token would take "
+        "{full} bytes, {ratio} times as many.",
+        "zh": "按文件中张量的大小来数，每个 token 往这个 float32 缓存里添加 {per_token} 字节："
+        "在每一层里，$W^K$ 的每个输出对应 K 的一个数，$W^V$ 的每个输出对应 V 的一个数，每个数 4 "
+        "字节。"
+        "缓存为它唯一的位置存了 {cached} 字节。"
+        "如果像 2017 年的 Transformer 那样每个查询头都有自己的键值头，一个 token 要占 {full} "
+        "字节，是现在的 {ratio} 倍。",
+    },
     "decoder_cache.claim.work": {
         "en": "Estimated from the layer sizes (the matrix products and attention; the norms, "
         "RoPE and SiLU add a few per cent), this step costs about {step} million multiply-adds. "
