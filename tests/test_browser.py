@@ -23,9 +23,9 @@ playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright 
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-#: A page alone renders in seconds (the walk's slowest, Copying in SmolLM2, in about 20 s cold);
-#: under `make test` the other worker's AppTests share the two cores, and One-Hot in Chinese
-#: once waited past 60 s there, so a page gets two minutes before it counts as stuck.
+#: A page renders in seconds; the slowest, Copying in SmolLM2, takes about 20 s cold alone and
+#: longer while the other worker's AppTests share the two cores under `make test`: a page gets
+#: two minutes before it counts as stuck.
 RENDER_TIMEOUT_MS = 120_000
 pytestmark = [
     pytest.mark.browser,
