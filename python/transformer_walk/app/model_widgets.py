@@ -19,7 +19,9 @@ from transformer_walk.app.caches import (
 )
 from transformer_walk.app.heavy_work import heavy_work
 from transformer_walk.app.i18n import join_names, t
+from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.views.labels import UNKNOWN_SHOWN, unknown_labels
+from transformer_walk.app.views.then_and_now import traced_prefix
 from transformer_walk.app.widgets import backend_within_budget
 from transformer_walk.models.minilm import (
     CONFIG,
@@ -136,3 +138,18 @@ def run_with_spinner(text: str, backend: str) -> EncoderOutput:
             icon=":material/help:",
         )
     return out
+
+
+def smollm2_sentence(model: SmolLM2, most: int, too_long: str) -> str | None:
+    """The sidebar's sentence cut to its first ``most`` SmolLM2 tokens (saying so with the message
+    ``too_long``, fields n and kept), or None after saying there is no sentence: white space
+    alone would be a token to SmolLM2, but there is nothing to follow through the model."""
+    text = current_sentence()
+    offsets = model.tokenizer.encode_full(text).offsets
+    if not text.strip() or not offsets:
+        st.info(t("common.empty_text"), icon=":material/edit_note:")
+        return None
+    if len(offsets) > most:
+        st.info(t(too_long, n=len(offsets), kept=most), icon=":material/content_cut:")
+        text = traced_prefix(text, offsets, most)
+    return text

@@ -13,11 +13,9 @@ from transformer_walk.app.caches import smollm2_cache_walk
 from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import attention_weights, heatmap
 from transformer_walk.app.i18n import current_language, join_names, markdown_literal, say, t
-from transformer_walk.app.model_widgets import smollm2_model
-from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.model_widgets import smollm2_model, smollm2_sentence
 from transformer_walk.app.views.byte_text import piece_labels
 from transformer_walk.app.views.labels import human_bytes, token_labels
-from transformer_walk.app.views.then_and_now import traced_prefix
 from transformer_walk.app.widgets import (
     backend_within_budget,
     keep_valid_choice,
@@ -38,18 +36,8 @@ DIM_EVERY = 8  # the key and value heatmaps label every 8th of the d_head column
 def _prompt(model: SmolLM2) -> list[int] | None:
     """The sidebar's sentence as ids (at most ``MAX_TOKENS``), or None after saying why there is
     nothing to continue."""
-    text = current_sentence()
-    offsets = model.tokenizer.encode_full(text).offsets
-    if not text.strip() or not offsets:
-        st.info(t("common.empty_text"), icon=":material/edit_note:")
-        return None
-    if len(offsets) > MAX_TOKENS:
-        st.info(
-            t("decoder_cache.too_long", n=len(offsets), kept=MAX_TOKENS),
-            icon=":material/content_cut:",
-        )
-        text = traced_prefix(text, offsets, MAX_TOKENS)
-    return model.tokenize(text)[:MAX_TOKENS]
+    text = smollm2_sentence(model, MAX_TOKENS, "decoder_cache.too_long")
+    return None if text is None else model.tokenize(text)[:MAX_TOKENS]
 
 
 def _piece(model: SmolLM2, token: int) -> str:

@@ -16,11 +16,9 @@ from transformer_walk.app.chart_specs import chart_spec
 from transformer_walk.app.charts import HALF, heatmap
 from transformer_walk.app.charts import inside_decoder as charts
 from transformer_walk.app.i18n import markdown_literal, say, t
-from transformer_walk.app.model_widgets import smollm2_model
-from transformer_walk.app.sidebar import current_sentence
+from transformer_walk.app.model_widgets import smollm2_model, smollm2_sentence
 from transformer_walk.app.views.byte_text import piece_labels
 from transformer_walk.app.views.labels import token_labels
-from transformer_walk.app.views.then_and_now import traced_prefix
 from transformer_walk.app.widgets import (
     backend_within_budget,
     keep_valid_choice,
@@ -61,19 +59,10 @@ def _probability(lens: LogitLens, layer: int, p: float) -> str:
 
 def _text(model: SmolLM2) -> tuple[str, dict[int, str]] | None:
     """The sidebar's sentence cut to what the lens reads, and its token labels; None (after
-    saying why) when it holds nothing but white space (SmolLM2 would read spaces as a token,
-    but there is no sentence to follow through the layers)."""
-    text = current_sentence()
-    offsets = model.tokenizer.encode_full(text).offsets
-    if not text.strip() or not offsets:
-        st.info(t("common.empty_text"), icon=":material/edit_note:")
+    saying why) when there is no sentence."""
+    text = smollm2_sentence(model, MAX_TOKENS, "inside_decoder.too_long")
+    if text is None:
         return None
-    if len(offsets) > MAX_TOKENS:
-        st.info(
-            t("inside_decoder.too_long", n=len(offsets), kept=MAX_TOKENS),
-            icon=":material/content_cut:",
-        )
-        text = traced_prefix(text, offsets, MAX_TOKENS)
     ids = model.tokenize(text)
     pieces = piece_labels([model.tokenizer.token_bytes(int(i)) for i in ids])
     return text, token_labels(pieces)
