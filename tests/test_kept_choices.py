@@ -3,9 +3,9 @@ browserless client (the agent API, ``POST /_stcore/agent/interact``) on conftest
 
 A browser resends every widget's value with each rerun; a rerun interrupted by the next one, or a
 client that sends only what changed (the agent API does), arrives without the radios' values, and
-Streamlit then drops their keys. Before the sidebar kept its choices under plain keys, the next
-page came up English and pure Python: a session on /tokens?lang=zh, a sentence written, then
-N-grams opened, and every page after it was English.
+Streamlit then drops their keys unless the widgets keep them (``sidebar.KEEP_FOR``). Without that,
+the next page came up English and pure Python: a session on /tokens?lang=zh, a sentence written,
+then N-grams opened, and every page after it was English.
 """
 
 from __future__ import annotations

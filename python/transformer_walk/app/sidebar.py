@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from typing import Final
 
 import streamlit as st
 
@@ -27,21 +27,13 @@ SENTENCE_KEY = "sentence"
 MAX_SENTENCE_CHARS = 2000  # the toy pages draw n×n matrices; more text only makes them unreadable
 
 
-#: Prefix of the plain session keys that hold the sidebar's choices (``kept.lang``, …).
-KEPT = "kept."
-
-
-def _kept(key: str, first: Callable[[], object]) -> None:
-    """Before the sidebar widget ``key`` is drawn: remember its value under a plain key, or put
-    the remembered one back when the run arrived without it. Streamlit drops a widget's own key
-    when a run comes without its value (a rerun interrupted by the next, a client that sends only
-    what changed), and the widget would start over at its first option: the page would turn
-    English and pure Python. ``first`` gives the value of a session's very first run."""
-    state = st.session_state
-    if key in state:
-        state[KEPT + key] = state[key]
-    else:
-        state[key] = state[KEPT + key] if KEPT + key in state else first()
+#: How long Streamlit keeps a sidebar widget's value: the whole session. Besides keeping it
+#: while a widget is not drawn, Streamlit then sends the value back to the browser whenever a
+#: rerun arrives without it. A browser leaves the values out when the learner clicks to another
+#: page while the last page's run is still arriving; without the value sent back, it re-creates
+#: the widgets at their first options and sends those with the next click, and the page comes up
+#: in English, on pure Python, with an empty sentence.
+KEEP_FOR: Final = "session"
 
 
 #: The replica a student was pinned to, which the balancer (deploy/haproxy.cfg) tells every
@@ -58,7 +50,8 @@ def moved_here(pinned: str | None, own: str | None) -> bool:
 
 def render_sidebar() -> None:
     """Language and backend pickers. Call before building the navigation (titles are translated)."""
-    new_session = KEPT + LANGUAGE_KEY not in st.session_state
+    state = st.session_state
+    new_session = LANGUAGE_KEY not in state
     statuses = backend_statuses()
     available = [name for name, status in statuses.items() if status.available]
     # In the address (?lang=zh&sentence=…&backend=numpy), and taken from it by a new session.
@@ -66,17 +59,16 @@ def render_sidebar() -> None:
     linked(SENTENCE_KEY, DEFAULT_SENTENCE, Text(MAX_SENTENCE_CHARS))
     if available:
         linked(BACKEND_KEY, default_backend(available), available)
-    _kept(LANGUAGE_KEY, lambda: DEFAULT_LANGUAGE)
     if new_session and moved_here(
         st.context.headers.get(PINNED_HEADER), os.environ.get(REPLICA_ENV)
     ):
         # The replica this student was on stopped and the balancer sent them here: a new session.
         st.info(t("sidebar.moved"), icon=":material/sync:")
-    _kept(BACKEND_KEY, lambda: default_backend(available))
-    if st.session_state.get(BACKEND_KEY) not in available:
-        st.session_state[BACKEND_KEY] = default_backend(available)
-    _kept(SENTENCE_KEY, lambda: DEFAULT_SENTENCE)
-    if st.session_state[LANGUAGE_KEY] != DEFAULT_LANGUAGE:
+    state.setdefault(LANGUAGE_KEY, DEFAULT_LANGUAGE)
+    state.setdefault(SENTENCE_KEY, DEFAULT_SENTENCE)
+    if available and state.get(BACKEND_KEY) not in available:
+        state[BACKEND_KEY] = default_backend(available)
+    if state[LANGUAGE_KEY] != DEFAULT_LANGUAGE:
         st.html(style.input_hints(t("input.enter"), t("input.ctrl_enter")))
     with st.sidebar:
         st.text_area(
@@ -85,6 +77,7 @@ def render_sidebar() -> None:
             max_chars=MAX_SENTENCE_CHARS,
             height=80,
             help=t("sidebar.sentence_help"),
+            persist_state=KEEP_FOR,
         )
         # Bilingual label: findable whichever language is showing.
         st.radio(
@@ -94,6 +87,7 @@ def render_sidebar() -> None:
             key=LANGUAGE_KEY,
             horizontal=True,
             on_change=resend_translated_radios,
+            persist_state=KEEP_FOR,
         )
         if not available:
             st.error(t("sidebar.no_backend"))
@@ -107,6 +101,7 @@ def render_sidebar() -> None:
             captions=[t(f"backend.{name}.caption") for name in available],
             key=translated_radio(BACKEND_KEY),
             help=t("sidebar.backend_help"),
+            persist_state=KEEP_FOR,
         )
         if not statuses["rust"].available:
             st.caption(t("sidebar.rust_missing"))
