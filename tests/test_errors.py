@@ -74,6 +74,8 @@ POS = np.array([0, 1, 2])
 Q8 = np.zeros((4, 20), np.uint8)  # 4 Q4_1 blocks: a (4, 32) or (2, 64) array; or 2 Q8_0 + 12 bytes
 W41 = np.zeros((3, 40), np.uint8)  # a (3, 64) Q4_1 weight
 X64 = arr((2, 64), F32)
+W16 = np.ones((3, 4), np.float16)  # a half-precision weight [out, in]
+HALF = "half_linear takes float32 x and bias and a float16 weight"
 SG_E = arr((3, 2))  # E and U [V, d] for skipgram_sgd: V = 3, d = 2
 SG_PAIRS = np.array([[0, 1, 2, 0]] * 5)  # P = 5 rows of centre, context, 2 negatives
 SG_RATES = np.full(3, 0.1)  # ⌈5 / 2⌉ = 3 steps of batch_size 2
@@ -401,6 +403,30 @@ CASES = [
          message=f"up has dtype float64 but gate has dtype float32; {SHARE}"),
     Case("E1-rope", "rope", (np.ones((3, 2), np.int64), POS), exc=TypeError,
          message=f"x has dtype int64; {FLOAT_ONLY}"),
+    # half_linear: E54 (its dtypes, in the order x, weight, bias), then linear's shape errors.
+    Case("E54-x", "half_linear", (arr((2, 4)), W16), exc=TypeError,
+         message=f"x has dtype float64; {HALF}"),
+    Case("E54-list", "half_linear", ([[1.0, 2.0, 3.0, 4.0]], W16), exc=TypeError,
+         message=f"x has dtype float64; {HALF}"),
+    Case("E54-weight", "half_linear", (arr((2, 4), F32), arr((3, 4), F32)), exc=TypeError,
+         message=f"weight has dtype float32; {HALF}"),
+    Case("E54-bias", "half_linear", (arr((2, 4), F32), W16, np.ones(3, np.float16)),
+         exc=TypeError, message=f"bias has dtype float16; {HALF}"),
+    Case("order-E54-x-before-weight", "half_linear", (np.ones(4, np.int32), np.ones((3, 4))),
+         exc=TypeError, message=f"x has dtype int32; {HALF}"),
+    Case("order-E54-before-E17", "half_linear", (np.float64(1.0), W16), exc=TypeError,
+         message=f"x has dtype float64; {HALF}"),
+    Case("E17-half", "half_linear", (np.float32(1.0), W16),
+         message="x must have at least 1 dimension [..., d], got shape ()"),
+    Case("E18-half", "half_linear", (arr((2, 4), F32), np.ones(4, np.float16)),
+         message="weight must be 2-D [out, in], got shape (4,)"),
+    Case("E19-half", "half_linear", (arr((2, 5), F32), W16),
+         message="x has shape (2, 5) and weight has shape (3, 4): x's last dimension must equal "
+                 "weight's second (in)"),
+    Case("E20-half", "half_linear", (arr((2, 4), F32), W16, np.ones(2, F32)),
+         message="bias has shape (2,); expected (3,) to match weight of shape (3, 4)"),
+    Case("E23-half", "half_linear", (HUGE_X, np.broadcast_to(np.float16(1), (HUGE, HUGE))),
+         exc=MemoryError, message=too_big("the result", "(1000000, 1000000)", "float32")),
     Case("E17-quantized", "quantized_linear", (np.float32(1.0), W41, "q4_1", (3, 64)),
          message="x must have at least 1 dimension [..., d], got shape ()"),
     Case("E19-quantized", "quantized_linear", (arr((2, 32), F32), W41, "q4_1", (3, 64)),
@@ -516,7 +542,7 @@ CASE_PARAMS = [pytest.param(case, id=case.id) for case in CASES]
 
 def test_every_documented_error_is_covered() -> None:
     covered = {case.id.split("-")[0] for case in CASES}
-    assert {f"E{i}" for i in [*range(1, 17), *range(22, 43)]} <= covered
+    assert {f"E{i}" for i in [*range(1, 17), *range(22, 43), 54]} <= covered
 
 
 @pytest.mark.parametrize("backend_name", BACKEND_NAMES)
@@ -555,6 +581,8 @@ def test_valid_edge_inputs_do_not_raise(backend_name: str) -> None:
     b.dequantize(Q8, "q4_1", [2, 64])  # a list as shape, data of another array shape
     b.dequantize(np.zeros((0, 20), np.uint8), "q4_1", (0, 5, 32))  # empty
     b.quantized_linear(X64[:0], W41, "q4_1", (3, 64))  # no rows
+    b.half_linear(X64[:0, :4], W16)  # no rows
+    b.half_linear(arr((2, 4), F32).astype(">f4"), W16.astype(">f2"))  # byte-swapped is accepted
     b.rms_norm(arr((2, 3)), np.ones(3), eps=0)  # eps = 0
     b.skipgram_sgd(SG_E, SG_E, SG_PAIRS[:0], SG_RATES[:0], 1)  # no pairs, no steps
     b.skipgram_sgd(SG_E, SG_E, SG_PAIRS[:, :2], SG_RATES, 2)  # k = 0 negatives

@@ -1,7 +1,8 @@
-"""rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear,
-LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary position embedding and products with GGML-quantized
-weights (Q4_1, Q8_0), word2vec's skip-gram SGD, and the backward passes, loss and optimiser step
-that train a small Transformer, over NumPy arrays, in Rust.
+"""rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, linear
+(with float32 or half-precision weights), LayerNorm, GELU, RMSNorm, SiLU / SwiGLU, rotary
+position embedding and products with GGML-quantized weights (Q4_1, Q8_0), word2vec's skip-gram
+SGD, and the backward passes, loss and optimiser step that train a small Transformer, over NumPy
+arrays, in Rust.
 
 The compiled module is private (``rust_core._rust_core``); this package re-exports it.
 """
@@ -20,6 +21,7 @@ from rust_core._rust_core import (
     gelu,
     gelu_backward,
     get_num_threads,
+    half_linear,
     layer_norm,
     layer_norm_backward,
     linear,
@@ -51,6 +53,7 @@ __all__ = [
     "gelu",
     "gelu_backward",
     "get_num_threads",
+    "half_linear",
     "layer_norm",
     "layer_norm_backward",
     "linear",

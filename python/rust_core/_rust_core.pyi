@@ -19,6 +19,7 @@ __all__ = [
     "gelu",
     "gelu_backward",
     "get_num_threads",
+    "half_linear",
     "layer_norm",
     "layer_norm_backward",
     "linear",
@@ -110,6 +111,12 @@ def linear(
     x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None
 ) -> npt.NDArray[np.floating[Any]]:
     """x · weightᵀ + bias: x [..., in], weight [out, in], bias [out] → [..., out]."""
+
+def half_linear(
+    x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None
+) -> npt.NDArray[np.float32]:
+    """x · float32(weight)ᵀ + bias: x [..., in] float32, weight [out, in] float16, bias [out]
+    float32 → [..., out] float32."""
 
 def layer_norm(
     x: npt.ArrayLike, gamma: npt.ArrayLike, beta: npt.ArrayLike, eps: float = 1e-05

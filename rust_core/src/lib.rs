@@ -1,7 +1,7 @@
 //! rust_core: embedding lookup, softmax, multi-threaded (and grouped-query) attention, the dense
-//! parts of a Transformer layer (linear, LayerNorm, GELU, RMSNorm, SiLU / SwiGLU), rotary position
-//! embedding, products with GGML-quantized weights (Q4_1, Q8_0), and word2vec's skip-gram SGD
-//! over NumPy arrays.
+//! parts of a Transformer layer (linear, with float32 or half-precision weights, LayerNorm, GELU,
+//! RMSNorm, SiLU / SwiGLU), rotary position embedding, products with GGML-quantized weights
+//! (Q4_1, Q8_0), and word2vec's skip-gram SGD over NumPy arrays.
 //!
 //! Layers, each using only those below it (tests/test_rust_layout.py holds the rule):
 //!

@@ -509,6 +509,45 @@ def validate_linear(
     return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
 
 
+#: ``half_linear``'s dtypes: float32 x and bias, a float16 weight (E54).
+HALF_LINEAR_DTYPES = {
+    "x": np.dtype(np.float32),
+    "weight": np.dtype(np.float16),
+    "bias": np.dtype(np.float32),
+}
+
+
+def validate_half_linear(
+    x: Any, weight: Any, bias: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Order: E54 for x, weight, bias; E17, E18, E19, E20, E23. Returns the arrays."""
+    named = [("x", x), ("weight", weight)] + ([("bias", bias)] if bias is not None else [])
+    arrays = []
+    for name, value in named:
+        arr = np.asarray(value)
+        if _native_dtype(arr.dtype) != HALF_LINEAR_DTYPES[name]:
+            raise TypeError(
+                f"{name} has dtype {arr.dtype.name}; half_linear takes float32 x and bias and a "
+                "float16 weight"
+            )
+        arrays.append(arr)
+    x_arr, w_arr = arrays[0], arrays[1]
+    b_arr = arrays[2] if bias is not None else None
+    _check_has_last_axis(x_arr)
+    if w_arr.ndim != 2:
+        raise ValueError(f"weight must be 2-D [out, in], got shape {_shape(w_arr.shape)}")
+    if x_arr.shape[-1] != w_arr.shape[1]:
+        raise ValueError(
+            f"x has shape {_shape(x_arr.shape)} and weight has shape {_shape(w_arr.shape)}: "
+            f"x's last dimension must equal weight's second (in)"
+        )
+    if b_arr is not None:
+        _check_vector("bias", b_arr, w_arr.shape[0], "weight", w_arr.shape)
+    out_shape = (*x_arr.shape[:-1], w_arr.shape[0])
+    check_all_fit(out_shape, np.float32, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
+    return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
+
+
 def validate_layer_norm(
     x: Any, gamma: Any, beta: Any, eps: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:

@@ -147,6 +147,12 @@ def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
+def half_linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
+    """``x · float32(weight)ᵀ + bias`` for a float16 weight [out, in]: NumPy's way is to widen W."""
+    x, weight, bias = contract.validate_half_linear(x, weight, bias)
+    return linear(x, weight.astype(np.float32), bias)  # every float16 is a float32 exactly
+
+
 def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     """``(x − mean) / √(var + eps) · gamma + beta`` over the last axis (biased variance)."""
     x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
@@ -533,6 +539,7 @@ __all__ = [
     "gelu",
     "gelu_backward",
     "get_num_threads",
+    "half_linear",
     "layer_norm",
     "layer_norm_backward",
     "linear",

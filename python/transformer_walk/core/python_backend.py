@@ -194,6 +194,13 @@ def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     return _to_array(out, x.dtype, (*lead, n_out))
 
 
+def half_linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
+    """``x · float32(weight)ᵀ + bias`` for a float16 weight [out, in], row by row in Python floats
+    (each float16 is one exactly)."""
+    x, weight, bias = contract.validate_half_linear(x, weight, bias)
+    return linear(x, weight.astype(np.float32), bias)
+
+
 def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     """``(x − mean) / √(var + eps) · gamma + beta`` over each row (biased variance)."""
     x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
@@ -697,6 +704,7 @@ __all__ = [
     "gelu",
     "gelu_backward",
     "get_num_threads",
+    "half_linear",
     "layer_norm",
     "layer_norm_backward",
     "linear",

@@ -2,6 +2,7 @@
 //!
 //! - linear: y = x · Wᵀ + b with W in PyTorch's [out, in] layout, so checkpoint tensors are used
 //!   as they are; the product goes through `matmul` (the gemm crate), row blocks in parallel.
+//!   half_linear: the same with a half-precision W, widened to float32 (exactly).
 //! - layer_norm: y = (x − mean) / √(var + eps) · γ + β per row, var the biased (1/d) variance, as
 //!   torch.nn.functional.layer_norm; computed in the input's precision with two passes (mean,
 //!   then the centred sum of squares), which keeps the variance accurate when |mean| ≫ std.
@@ -9,6 +10,8 @@
 //! - rms_norm: y = x / √(mean(x²) + eps) · w per row, Llama's RMSNorm (no centring, no bias).
 //! - silu: x · σ(x); swiglu: silu(gate) · up, the gated FFN of Llama, fused in one pass.
 
+use half::f16;
+use half::slice::HalfFloatSliceExt;
 use rayon::prelude::*;
 
 use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
@@ -160,6 +163,40 @@ pub fn linear<T: FewRows + Transpose>(
     // The product is added to the bias as gemm stores each tile (`start`): a separate pass
     // adding it afterwards read and wrote the whole output again.
     matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias);
+}
+
+/// The work `threads::run` gets for `half_linear`: as `linear`'s in float32.
+pub fn half_linear_run_work(rows: usize, d_in: usize, d_out: usize) -> usize {
+    if rows <= skinny::MAX_ROWS && skinny::half_available() {
+        return 0;
+    }
+    pool_work(linear_work(rows, d_in, d_out))
+}
+
+/// y [rows, out] = x [rows, in] · float32(weight)ᵀ + bias for a half-precision `weight` [out, in].
+/// A few rows read W as it is stored, widening it in registers (`skinny`): half the bytes from
+/// memory, which is what a short sentence waits on. More rows, or a CPU without the kernel, widen
+/// W into a float32 copy first and take `linear`'s product, where the copy costs little beside
+/// the arithmetic.
+pub fn half_linear(
+    x: &[f32],
+    weight: &[f16],
+    bias: Option<&[f32]>,
+    d_in: usize,
+    d_out: usize,
+    y: &mut [f32],
+) {
+    if y.is_empty() {
+        return;
+    }
+    let rows = y.len() / d_out;
+    if d_in > 0 && rows <= skinny::MAX_ROWS && skinny::half_available() {
+        skinny::half_linear_few_rows(x, weight, bias, d_in, y);
+        return;
+    }
+    let mut wide = vec![0.0f32; weight.len()];
+    weight.convert_to_f32_slice(&mut wide);
+    linear(x, &wide, bias, d_in, d_out, y);
 }
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads

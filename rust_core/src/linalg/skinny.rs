@@ -1,5 +1,6 @@
 //! `y = x · Wᵀ (+ b)` in float32 when x has few rows (up to `MAX_ROWS`): one sentence through a
-//! Linear layer.
+//! Linear layer. W is float32, or half precision (`half_linear_few_rows`), widened to float32 in
+//! registers as it is loaded, so memory carries half the bytes.
 //!
 //! A general matrix product first repacks W into panels, which for a handful of rows costs more
 //! than the product itself (docs/performance.md). Here each row of W (contiguous, as [out, in] is
@@ -9,6 +10,8 @@
 //! few query rows against a tile of keys (`scores`), and `accumulate` for their weighted values.
 
 use std::sync::OnceLock;
+
+use half::f16;
 
 use crate::linalg::mat::Mat;
 use crate::real::Real;
@@ -27,16 +30,35 @@ const ROWS_PER_TASK: usize = 64;
 
 /// A kernel computing columns `j0..j0 + cols[i].len()` of y for every row i:
 /// `cols[i][jj] = x[i, :k] · w[j0 + jj, :k]` (bias added after), row i of x starting at
-/// `i · x_stride` and row j of w at `j · w_stride`.
-type Block = fn(
+/// `i · x_stride` and row j of w at `j · w_stride`; W's elements are float32 or `f16`.
+type Block<W = f32> = fn(
     x: &[f32],
     x_stride: usize,
     k: usize,
-    w: &[f32],
+    w: &[W],
     w_stride: usize,
     j0: usize,
     cols: &mut [&mut [f32]],
 );
+
+/// An element of W the kernels read: float32, or half precision widened (exactly) to float32.
+pub trait Weight: Copy + Send + Sync {
+    fn widen(self) -> f32;
+}
+
+impl Weight for f32 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Weight for f16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        self.to_f32()
+    }
+}
 
 /// The kernel for a level this CPU supports; none at the baseline level (gemm then).
 fn variant(cpu: Supported) -> Option<Block> {
@@ -60,6 +82,40 @@ fn chosen() -> Option<Block> {
     simd::pick(&CHOSEN, variant)
 }
 
+/// The half-precision kernel for a level this CPU supports (`Level::Avx2Fma` includes F16C).
+fn half_variant(cpu: Supported) -> Option<Block<f16>> {
+    match cpu.level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX-512F, the feature this kernel was compiled for.
+        Level::Avx512 => Some(|x, xs, k, w, ws, j0, cols| unsafe {
+            x86::avx512_half::block(x, xs, k, w, ws, j0, cols)
+        }),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu` proves AVX2, FMA and F16C, the features this kernel was compiled for.
+        Level::Avx2Fma => Some(|x, xs, k, w, ws, j0, cols| unsafe {
+            x86::avx2_half::block(x, xs, k, w, ws, j0, cols)
+        }),
+        _ => None,
+    }
+}
+
+fn half_chosen() -> Option<Block<f16>> {
+    static CHOSEN: OnceLock<Option<Block<f16>>> = OnceLock::new();
+    simd::pick(&CHOSEN, half_variant)
+}
+
+/// True when this CPU has the kernel of `half_linear_few_rows`.
+pub fn half_available() -> bool {
+    half_chosen().is_some()
+}
+
+/// `linear_few_rows` for a half-precision w [n, k]: y = x · float32(w)ᵀ (+ bias); only call when
+/// `half_available()`.
+pub fn half_linear_few_rows(x: &[f32], w: &[f16], bias: Option<&[f32]>, k: usize, y: &mut [f32]) {
+    let block = half_chosen().expect("half_linear_few_rows needs half_available()");
+    linear_with(block, x, w, bias, k, y)
+}
+
 /// True when this CPU has the kernels of `linear_few_rows`, `scores` and `accumulate`.
 pub fn available() -> bool {
     chosen().is_some()
@@ -72,7 +128,14 @@ pub fn linear_few_rows(x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usize, y: 
     linear_with(block, x, w, bias, k, y)
 }
 
-fn linear_with(block: Block, x: &[f32], w: &[f32], bias: Option<&[f32]>, k: usize, y: &mut [f32]) {
+fn linear_with<W: Weight>(
+    block: Block<W>,
+    x: &[f32],
+    w: &[W],
+    bias: Option<&[f32]>,
+    k: usize,
+    y: &mut [f32],
+) {
     assert!(k > 0, "k = 0 is gemm's case");
     let n = w.len() / k;
     if n == 0 || y.is_empty() {
@@ -307,16 +370,17 @@ mod x86 {
 
     macro_rules! block_kernel {
         ($mod:ident, $features:literal, $lanes:expr, $vec:ty, $zero:ident, $load:ident,
-         $fma:ident, $reduce:expr) => {
+         $fma:ident, $reduce:expr, $w:ty, $wload:expr) => {
             pub mod $mod {
                 use super::*;
+                use crate::linalg::skinny::Weight;
 
                 /// `out[a][b] = x_a · w_b` over `k` elements for the rows at `xr` and `wr`.
                 #[target_feature(enable = $features)]
                 #[inline]
                 unsafe fn tile<const NX: usize>(
                     xr: [*const f32; NX],
-                    wr: [*const f32; W_BLOCK],
+                    wr: [*const $w; W_BLOCK],
                     k: usize,
                     ahead: usize,
                 ) -> [[f32; W_BLOCK]; NX] {
@@ -331,7 +395,7 @@ mod x86 {
                         for &r in &wr {
                             _mm_prefetch::<_MM_HINT_T1>(r.add(p).wrapping_add(ahead) as *const i8);
                         }
-                        let wv: [$vec; W_BLOCK] = std::array::from_fn(|b| $load(wr[b].add(p)));
+                        let wv: [$vec; W_BLOCK] = std::array::from_fn(|b| $wload(wr[b].add(p)));
                         for a in 0..NX {
                             let xv = $load(xr[a].add(p));
                             for b in 0..W_BLOCK {
@@ -342,7 +406,9 @@ mod x86 {
                     }
                     std::array::from_fn(|a| {
                         std::array::from_fn(|b| {
-                            let tail: f32 = (full..k).map(|q| *xr[a].add(q) * *wr[b].add(q)).sum();
+                            let tail: f32 = (full..k)
+                                .map(|q| *xr[a].add(q) * (*wr[b].add(q)).widen())
+                                .sum();
                             $reduce(acc[a][b]) + tail
                         })
                     })
@@ -354,7 +420,7 @@ mod x86 {
                     x: &[f32],
                     x_stride: usize,
                     k: usize,
-                    w: &[f32],
+                    w: &[$w],
                     w_stride: usize,
                     j0: usize,
                     cols: &mut [&mut [f32]],
@@ -432,7 +498,9 @@ mod x86 {
         _mm512_setzero_ps,
         _mm512_loadu_ps,
         _mm512_fmadd_ps,
-        |v| _mm512_reduce_add_ps(v)
+        |v| _mm512_reduce_add_ps(v),
+        f32,
+        |p: *const f32| _mm512_loadu_ps(p)
     );
     block_kernel!(
         avx2,
@@ -442,7 +510,34 @@ mod x86 {
         _mm256_setzero_ps,
         _mm256_loadu_ps,
         _mm256_fmadd_ps,
-        |v| sum8(v)
+        |v| sum8(v),
+        f32,
+        |p: *const f32| _mm256_loadu_ps(p)
+    );
+    // Half-precision W: 16 (8) halves loaded and widened to float32 by one instruction.
+    block_kernel!(
+        avx512_half,
+        "avx512f",
+        16,
+        __m512,
+        _mm512_setzero_ps,
+        _mm512_loadu_ps,
+        _mm512_fmadd_ps,
+        |v| _mm512_reduce_add_ps(v),
+        half::f16,
+        |p: *const half::f16| _mm512_cvtph_ps(_mm256_loadu_si256(p as *const __m256i))
+    );
+    block_kernel!(
+        avx2_half,
+        "avx2,fma,f16c",
+        8,
+        __m256,
+        _mm256_setzero_ps,
+        _mm256_loadu_ps,
+        _mm256_fmadd_ps,
+        |v| sum8(v),
+        half::f16,
+        |p: *const half::f16| _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i))
     );
 }
 
@@ -547,6 +642,42 @@ mod tests {
                     let got: Vec<f64> = got.iter().map(|&v| f64::from(v)).collect();
                     assert!(close(&got, &want, 1e-5), "{level:?}: m={m} k={k} n={n}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_half_variant_matches_a_plain_loop_over_the_widened_weights() {
+        let variants: Vec<(crate::simd::Level, Block<f16>)> = Supported::all()
+            .into_iter()
+            .filter_map(|cpu| half_variant(cpu).map(|b| (cpu.level(), b)))
+            .collect();
+        for &(level, block) in &variants {
+            // Remainders after the 4-row tiles, the 8 and 16 lanes and the blocks of W's rows;
+            // n = 130 splits over several tasks.
+            for (m, k, n) in [(1, 1, 1), (3, 7, 5), (5, 17, 130), (6, 33, 9), (7, 48, 66)] {
+                let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
+                let w: Vec<f16> = lcg(7 + k as u64, n * k)
+                    .iter()
+                    .map(|&v| f16::from_f64(v))
+                    .collect();
+                let b: Vec<f32> = lcg(99, n).iter().map(|&v| v as f32).collect();
+                let want: Vec<f64> = (0..m * n)
+                    .map(|e| {
+                        let (i, j) = (e / n, e % n);
+                        let dot: f64 = (0..k)
+                            .map(|p| f64::from(x[i * k + p]) * w[j * k + p].to_f64())
+                            .sum();
+                        dot + f64::from(b[j])
+                    })
+                    .collect();
+                let mut got = vec![f32::NAN; m * n];
+                crate::runtime::threads::run(usize::MAX, || {
+                    linear_with(block, &x, &w, Some(&b), k, &mut got)
+                })
+                .unwrap();
+                let got: Vec<f64> = got.iter().map(|&v| f64::from(v)).collect();
+                assert!(close(&got, &want, 1e-5), "{level:?}: m={m} k={k} n={n}");
             }
         }
     }

@@ -1,8 +1,11 @@
-//! The rest of a Transformer layer: `linear`, `layer_norm`, `gelu`, `rms_norm`, `silu`, `swiglu`
-//! and `rope`.
+//! The rest of a Transformer layer: `linear` (and `half_linear`, its half-precision weights),
+//! `layer_norm`, `gelu`, `rms_norm`, `silu`, `swiglu` and `rope`.
 
+use half::f16;
 use numpy::{Element, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+
+use crate::error::CoreError;
 
 use crate::kernels::dense;
 use crate::kernels::rope as rp;
@@ -61,6 +64,53 @@ fn linear_typed<'py, T: FewRows + Transpose + Element>(
     let work = dense::linear_run_work::<T>(rows, d_in, d_out);
     fill_output(py, out_shape, Fill::Overwritten, work, |y| {
         dense::linear(x, w, b, d_in, d_out, y)
+    })
+}
+
+/// x · float32(weight)ᵀ + bias for a float16 weight [out, in]: x [..., in] and bias [out] float32
+/// → [..., out] float32.
+#[pyfunction]
+#[pyo3(signature = (x, weight, bias=None))]
+pub fn half_linear<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    weight: &Bound<'py, PyAny>,
+    bias: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let x = as_ndarray(x)?;
+    let weight = as_ndarray(weight)?;
+    let bias = bias.filter(|b| !b.is_none()).map(as_ndarray).transpose()?;
+    for (name, arr, want) in [
+        ("x", Some(&x), "float32"),
+        ("weight", Some(&weight), "float16"),
+        ("bias", bias.as_ref(), "float32"),
+    ] {
+        if let Some(arr) = arr {
+            let dtype = dtype_name(arr)?;
+            if dtype != want {
+                return Err(CoreError::Type(format!(
+                    "{name} has dtype {dtype}; half_linear takes float32 x and bias and a \
+                     float16 weight"
+                ))
+                .into());
+            }
+        }
+    }
+    let dims = dense::check_linear(x.shape(), weight.shape(), bias.as_ref().map(|b| b.shape()))?;
+    let (rows, d_in, d_out) = dims;
+    let out_shape = [&x.shape()[..x.ndim() - 1], &[d_out]].concat();
+    let arrays = [
+        ("x", Some(&x)),
+        ("weight", Some(&weight)),
+        ("bias", bias.as_ref()),
+    ];
+    check_all_fit(&out_shape, "float32", 4, &arrays)?;
+    let (x, w) = (CArray::<f32>::read(&x)?, CArray::<f16>::read(&weight)?);
+    let b = bias.as_ref().map(CArray::<f32>::read).transpose()?;
+    let (x, w, b) = (x.slice(), w.slice(), b.as_ref().map(CArray::slice));
+    let work = dense::half_linear_run_work(rows, d_in, d_out);
+    fill_output(py, &out_shape, Fill::Overwritten, work, |y| {
+        dense::half_linear(x, w, b, d_in, d_out, y)
     })
 }
 

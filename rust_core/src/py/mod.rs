@@ -24,6 +24,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(attention::attention_with_weights, m)?)?;
     m.add_function(wrap_pyfunction!(attention::attention_backward, m)?)?;
     m.add_function(wrap_pyfunction!(dense::linear, m)?)?;
+    m.add_function(wrap_pyfunction!(dense::half_linear, m)?)?;
     m.add_function(wrap_pyfunction!(dense::layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(dense::gelu, m)?)?;
     m.add_function(wrap_pyfunction!(dense::rms_norm, m)?)?;
