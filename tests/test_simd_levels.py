@@ -44,6 +44,7 @@ COMPANIONS = {
 KERNEL_TESTS = [
     "test_backends.py",
     "test_dense.py",
+    "test_half_linear.py",
     "test_quantized.py",
     "test_decoder_kernels.py",
     "test_attention_strided.py",
@@ -73,6 +74,8 @@ MODEL_TESTS = [
     "test_minilm.py::test_rust_matches_numpy",
     "test_minilm.py::test_python_backend_agrees_with_numpy_on_a_short_text",
     "test_minilm.py::test_heads_off_on_rust_match_numpy",
+    "test_minilm_half.py::test_rust_matches_numpy_on_the_half_model",
+    "test_minilm_half.py::test_the_embeddings_stay_within_the_fidelity_goal",
 ]
 
 

