@@ -67,11 +67,12 @@ def test_it_is_linear_over_the_widened_weight(backend):
 
 
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
-def test_odd_layouts_and_byte_orders_are_read_as_their_values(backend):
+@pytest.mark.parametrize("lead", [(6,), (6, 40)])  # rust_core's few-row path, then its copy
+def test_odd_layouts_and_byte_orders_are_read_as_their_values(backend, lead):
     be = get_backend(backend)
-    x, w, b = _inputs(np.random.default_rng(4), (6, 40), 40, 12, True)
+    x, w, b = _inputs(np.random.default_rng(4), lead, 40, 12, True)
     want = ref_linear(x, w, b)
-    x_t = np.ascontiguousarray(x.T).T  # Fortran order
+    x_t = np.asfortranarray(x)
     w_strided = np.repeat(w, 2, axis=1)[:, ::2]  # a view with a stride of 2 halves
     assert not w_strided.flags.c_contiguous
     for args in [(x_t, w, b), (x, w_strided, b), (x.astype(">f4"), w.astype(">f2"), b)]:
@@ -83,9 +84,10 @@ def test_float16_specials_reach_the_output(backend):
     """The largest float16, a subnormal and inf in W are their float32 values; inf and NaN
     propagate as in linear."""
     be = get_backend(backend)
-    w = np.array([[65504.0, 0.0], [2.0**-24, 0.0], [np.inf, 0.0]], np.float16)
+    w = np.array([[65504.0, 0.0], [2.0**-24, 0.0], [np.inf, 0.0], [np.nan, 1.0]], np.float16)
     x = np.array([[1.0, 5.0]], np.float32)
     got = be.half_linear(x, w)
     assert got[0, 0] == np.float32(65504.0)
     assert got[0, 1] == np.float32(2.0**-24)
     assert got[0, 2] == np.inf
+    assert np.isnan(got[0, 3])

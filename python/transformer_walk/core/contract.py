@@ -480,8 +480,8 @@ def _check_eps(eps: float) -> None:
 
 
 def _check_has_last_axis(x: np.ndarray) -> None:
-    """E17: linear, layer_norm, rms_norm and quantized_linear act on the last axis, so x needs
-    one."""
+    """E17: linear, half_linear, layer_norm, rms_norm and quantized_linear act on the last axis,
+    so x needs one."""
     if x.ndim == 0:
         raise ValueError("x must have at least 1 dimension [..., d], got shape ()")
 
@@ -494,6 +494,15 @@ def validate_linear(
     arrays = as_float_arrays(named)
     x_arr, w_arr = arrays[0], arrays[1]
     b_arr = arrays[2] if bias is not None else None
+    out_shape = _linear_shape(x_arr, w_arr, b_arr)
+    check_all_fit(out_shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
+    return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
+
+
+def _linear_shape(
+    x_arr: np.ndarray, w_arr: np.ndarray, b_arr: np.ndarray | None
+) -> tuple[int, ...]:
+    """E17, E18, E19, E20 of ``linear`` and ``half_linear``; the result's shape [..., out]."""
     _check_has_last_axis(x_arr)
     if w_arr.ndim != 2:
         raise ValueError(f"weight must be 2-D [out, in], got shape {_shape(w_arr.shape)}")
@@ -504,9 +513,7 @@ def validate_linear(
         )
     if b_arr is not None:
         _check_vector("bias", b_arr, w_arr.shape[0], "weight", w_arr.shape)
-    out_shape = (*x_arr.shape[:-1], w_arr.shape[0])
-    check_all_fit(out_shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
-    return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
+    return (*x_arr.shape[:-1], w_arr.shape[0])
 
 
 #: ``half_linear``'s dtypes: float32 x and bias, a float16 weight (E54).
@@ -533,17 +540,7 @@ def validate_half_linear(
         arrays.append(arr)
     x_arr, w_arr = arrays[0], arrays[1]
     b_arr = arrays[2] if bias is not None else None
-    _check_has_last_axis(x_arr)
-    if w_arr.ndim != 2:
-        raise ValueError(f"weight must be 2-D [out, in], got shape {_shape(w_arr.shape)}")
-    if x_arr.shape[-1] != w_arr.shape[1]:
-        raise ValueError(
-            f"x has shape {_shape(x_arr.shape)} and weight has shape {_shape(w_arr.shape)}: "
-            f"x's last dimension must equal weight's second (in)"
-        )
-    if b_arr is not None:
-        _check_vector("bias", b_arr, w_arr.shape[0], "weight", w_arr.shape)
-    out_shape = (*x_arr.shape[:-1], w_arr.shape[0])
+    out_shape = _linear_shape(x_arr, w_arr, b_arr)
     check_all_fit(out_shape, np.float32, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
     return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
 

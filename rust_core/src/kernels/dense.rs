@@ -177,7 +177,8 @@ pub fn half_linear_run_work(rows: usize, d_in: usize, d_out: usize) -> usize {
 /// A few rows read W as it is stored, widening it in registers (`skinny`): half the bytes from
 /// memory, which is what a short sentence waits on. More rows, or a CPU without the kernel, widen
 /// W into a float32 copy first and take `linear`'s product, where the copy costs little beside
-/// the arithmetic.
+/// the arithmetic; a copy the system cannot give is a MemoryError (E23 counts only the result
+/// and the arguments).
 pub fn half_linear(
     x: &[f32],
     weight: &[f16],
@@ -185,18 +186,55 @@ pub fn half_linear(
     d_in: usize,
     d_out: usize,
     y: &mut [f32],
-) {
+) -> Result<()> {
     if y.is_empty() {
-        return;
+        return Ok(());
     }
     let rows = y.len() / d_out;
     if d_in > 0 && rows <= skinny::MAX_ROWS && skinny::half_available() {
         skinny::half_linear_few_rows(x, weight, bias, d_in, y);
-        return;
+        return Ok(());
     }
-    let mut wide = vec![0.0f32; weight.len()];
-    weight.convert_to_f32_slice(&mut wide);
-    linear(x, &wide, bias, d_in, d_out, y);
+    WIDE.with_borrow_mut(|kept| {
+        if kept.len() < weight.len() {
+            kept.try_reserve_exact(weight.len() - kept.len())
+                .map_err(|_| {
+                    CoreError::Memory(format!(
+                        "cannot allocate memory for a float32 copy of a weight of shape {}",
+                        fmt_shape(&[d_out, d_in])
+                    ))
+                })?;
+            kept.resize(weight.len(), 0.0);
+        }
+        let wide = &mut kept[..weight.len()];
+        // Widened in parts over the threads: on one thread it took a fifth of the product's time.
+        let parts = weight.len().div_ceil(WIDEN_PART);
+        let out = Disjoint::new(wide);
+        for_each_part(parts, weight.len(), &|p| {
+            let start = p * WIDEN_PART;
+            let part = &weight[start..weight.len().min(start + WIDEN_PART)];
+            // SAFETY: part p alone writes these values.
+            part.convert_to_f32_slice(unsafe { out.part(start, part.len()) });
+        });
+        linear(x, wide, bias, d_in, d_out, y);
+        if kept.len() > WIDE_KEPT {
+            *kept = Vec::new();
+        }
+        Ok(())
+    })
+}
+
+/// Values of W widened by one part of `half_linear`'s copy.
+const WIDEN_PART: usize = 1 << 16;
+/// The most values of that copy a thread keeps between calls (16 MB): a larger W's copy is
+/// freed after its call.
+const WIDE_KEPT: usize = 1 << 22;
+
+thread_local! {
+    /// `half_linear`'s float32 copy of W, kept by the thread that ran the call from call to
+    /// call, up to `WIDE_KEPT` values: a fresh one each call meant mapping and zeroing its pages
+    /// again (MiniLM's largest W: 2.4 MB).
+    static WIDE: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads
