@@ -43,9 +43,6 @@ from transformer_walk.bench.timing import (
 from transformer_walk.core import Backend, get_backend
 
 ROUNDS = 7
-#: The rows against ONNX Runtime and llama.cpp take more rounds: their single calls after a pause
-#: fall in two modes (docs/performance.md), and with 7 rounds the median could land on either.
-ANCHOR_ROUNDS = 15
 
 
 def np_softmax(x: np.ndarray) -> np.ndarray:
@@ -242,13 +239,26 @@ print((after - before) / 1024, z.nbytes / 2**20, seconds, bool(np.isfinite(z).al
 
 
 def run(
-    rounds: int = ROUNDS, *, anchor_rounds: int = ANCHOR_ROUNDS, anchors_only: bool = False
+    rounds: int = ROUNDS,
+    *,
+    anchor_rounds: int = anchors.ROUNDS,
+    anchor_calls: int = anchors.CALLS,
+    anchors_only: bool = False,
 ) -> dict[str, Any]:
     rust_core = _rust()
     cores = available_cores()
     with threads(rust_core, cores):
-        anchor_rows = [asdict(anchors.run_row(g, cores, anchor_rounds)) for g in anchors.goals()]
-    head = {"cores": cores, "rounds": rounds, "anchor_rounds": anchor_rounds}
+        anchor_rows = [
+            asdict(anchors.run_row(g, cores, anchor_rounds, anchor_calls)) for g in anchors.goals()
+        ]
+    head = {
+        "machine": machine.describe(),
+        "builds": anchors.builds(),
+        "cores": cores,
+        "rounds": rounds,
+        "anchor_rounds": anchor_rounds,
+        "anchor_calls": anchor_calls,
+    }
     if anchors_only:
         return {**head, "anchors": anchor_rows}
     rows = []
@@ -276,17 +286,41 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:8.2f} ms"
 
 
+def _goal(target: float | None, met: bool | None) -> str:
+    """The goal and whether it was met, or dashes for a row without a goal."""
+    if target is None:
+        return f"{'—':>6}  — "
+    return f"{target:5.2f}×  {'yes' if met else 'NO '}"
+
+
+def format_machine(report: dict[str, Any]) -> list[str]:
+    """The machine and both sides' builds: a ratio means little without them."""
+    lines = []
+    if "machine" in report:
+        m = report["machine"]
+        kind = f"family {m['family']} model {m['model']}, " if m.get("family") is not None else ""
+        lines.append(
+            f"machine: {m['cpu']} ({kind}{m['cores']} cores), features: "
+            f"{' '.join(m['features']) or 'none of ' + ' '.join(machine.FEATURES)}"
+        )
+    lines += [f"{name}: {build}" for name, build in report.get("builds", {}).items()]
+    return lines + ([""] if lines else [])
+
+
 def format_anchors(report: dict[str, Any]) -> list[str]:
-    """The rows against ONNX Runtime and llama.cpp: our median and theirs (ms, or ms a token for
-    generation, with tokens a second), the ratio against the goal, and how the outputs agree."""
+    """The rows against ONNX Runtime and llama.cpp: our time and theirs (ms, or ms a token for
+    generation, with tokens a second), the ratio against the goal with the rounds' least and
+    greatest, and how the outputs agree."""
     if not report.get("anchors"):
         return []
     lines = [
-        "The real models against the runtimes a user would pick, medians of "
-        f"{report.get('anchor_rounds', ANCHOR_ROUNDS)} rounds, "
+        f"The real models against the runtimes a user would pick: best of "
+        f"{report.get('anchor_calls', anchors.CALLS)} calls after a pause, the sides taking "
+        f"turns, median of {report.get('anchor_rounds', anchors.ROUNDS)} rounds, "
         f"{report['cores']} threads each",
         "",
-        f"{'work':40} {'anchor':13} {'ours':>12} {'anchor':>12} {'ratio':>7} {'goal':>6}  met",
+        f"{'work':40} {'anchor':13} {'ours':>12} {'anchor':>12} {'ratio':>7} {'rounds':>11} "
+        f"{'goal':>6}  met",
     ]
     for r in report["anchors"]:
         if r["anchor_s"] is None:
@@ -296,9 +330,13 @@ def format_anchors(report: dict[str, Any]) -> list[str]:
             ours, theirs = f"{1 / r['ours_s']:7.1f} tok/s", f"{1 / r['anchor_s']:7.1f} tok/s"
         else:
             ours, theirs = _ms(r["ours_s"]), _ms(r["anchor_s"])
+        row = anchors.AnchorRow(**r)
+        spread = row.ratio_range()
+        spread_text = f"{spread[0]:.2f}–{spread[1]:.2f}" if spread else "—"
         lines.append(
             f"{r['name']:40} {r['anchor_name']:13} {ours:>12} {theirs:>12} {r['ratio']:6.2f}× "
-            f"{r['target']:5.2f}×  {'yes' if r['met'] else 'NO '}  ({r['note']})"
+            f"{spread_text:>11} {_goal(r['target'], r['met'])}  "
+            f"({r['note']})"
         )
     return lines
 
@@ -306,8 +344,9 @@ def format_anchors(report: dict[str, Any]) -> list[str]:
 def format_report(report: dict[str, Any]) -> str:
     cores = report["cores"]
     if "rows" not in report:
-        return "\n".join(format_anchors(report))
+        return "\n".join([*format_machine(report), *format_anchors(report)])
     lines = [
+        *format_machine(report),
         *format_anchors(report),
         *([""] if report.get("anchors") else []),
         "rust_core vs the goals' NumPy code, float32, medians of "
@@ -352,8 +391,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--anchors", action="store_true", help="only the rows against ONNX Runtime and llama.cpp"
     )
+    parser.add_argument(
+        "--anchor-rounds", type=int, default=anchors.ROUNDS, help="rounds of each anchor row"
+    )
+    parser.add_argument(
+        "--anchor-calls", type=int, default=anchors.CALLS,
+        help="calls of each side a round; the best counts",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    report = run(anchors_only=args.anchors)
+    report = run(
+        anchor_rounds=args.anchor_rounds,
+        anchor_calls=args.anchor_calls,
+        anchors_only=args.anchors,
+    )
     print(format_report(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

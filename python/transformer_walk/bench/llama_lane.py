@@ -1,14 +1,14 @@
 """The llama.cpp lane: SmolLM2-135M-Instruct from the same GGUF file, run by llama.cpp through
 ``llama-cpp-python`` — what a user who wants a small local language model would otherwise run.
 
-Optional, and not in CI: the package builds llama.cpp from source (about 10 minutes here). Built
-for this CPU but without AMX, whose kernels in llama.cpp 0.3.36 crash on this model (a
-segmentation fault in ggml_backend_amx_mul_mat for batches of 3 or more tokens)::
+Optional, and not in CI: the package builds llama.cpp from source (about 10 minutes here). Build it
+on the machine that runs it, for that CPU, but without AMX, whose kernels in llama.cpp 0.3.36 crash
+on this model (a segmentation fault in ggml_backend_amx_mul_mat for batches of 3 or more tokens)::
 
-    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \\
-      -DGGML_BMI2=ON -DGGML_AVX_VNNI=ON -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON \\
-      -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF \\
-      -DGGML_AMX_BF16=OFF" pip install llama-cpp-python==0.3.36
+    CMAKE_ARGS="-DGGML_NATIVE=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+      pip install --no-cache-dir llama-cpp-python==0.3.36
+
+docs/performance.md gives the explicit feature list for a build made for another machine.
 
 One thread per core for prompts and for generation, a batch of 512, a context of 2048, flash
 attention on (as llama.cpp's own default).

@@ -42,7 +42,7 @@ def _cpuinfo(path: str = "/proc/cpuinfo") -> dict[str, str]:
     return fields
 
 
-def _simd_level() -> str | None:
+def simd_level() -> str | None:
     """rust_core's SIMD level (``simd_level`` describes the binary, so it is not a kernel)."""
     module = backend_status("rust").module
     level = getattr(module, "simd_level", None)
@@ -70,7 +70,7 @@ def describe(cpuinfo: str = "/proc/cpuinfo") -> dict[str, Any]:
         "model": int(info["model"]) if info.get("model", "").isdigit() else None,
         "features": [f for f in FEATURES if f in flags],
         "cores": available_cores(),
-        "rust_core_simd": _simd_level(),
+        "rust_core_simd": simd_level(),
         "numpy": np.__version__,
         "blas": _blas(),
         "python": platform.python_version(),

@@ -10,7 +10,13 @@ tested in CI with ``onnx.reference``); ``onnxruntime`` is optional:
 
     pip install onnxruntime==1.32.0
 
-A session uses one thread per core, as rust_core does.
+A session uses one thread per core, as rust_core does. ``session(threads, int8=True)`` runs the
+same graph after ONNX Runtime's dynamic quantisation (``quantize_dynamic``: the weights of every
+MatMul stored as int8, one scale per output column, activations quantised on the fly), the
+smaller-and-faster option its users pick, set beside our float16 weights
+(``load_minilm(weights="float16")``). Per column, because with its defaults (one scale per
+matrix, Gather's tables quantised too) the embeddings moved much further from float32's: a least
+cosine of 0.91 on the benchmark's batch against 0.993 per column (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -135,15 +141,16 @@ class OnnxMiniLM:
     """``MiniLM.embed`` with the encoder run by ONNX Runtime: the same tokenizer, padding,
     truncation and pooling (``MiniLM.batch_ids``, ``mean_pool``)."""
 
-    def __init__(self, model: MiniLM, threads: int) -> None:
+    def __init__(self, model: MiniLM, threads: int, int8: bool = False) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.model = model
+        graph = build_graph(model).SerializeToString()
         self.session = ort.InferenceSession(
-            build_graph(model).SerializeToString(), options, providers=["CPUExecutionProvider"]
+            quantized(graph) if int8 else graph, options, providers=["CPUExecutionProvider"]
         )
 
     def last_hidden_state(self, ids: np.ndarray, key_mask: np.ndarray) -> np.ndarray:
@@ -162,9 +169,32 @@ class OnnxMiniLM:
         return out
 
 
+def quantized(graph: bytes) -> bytes:
+    """The serialised graph after ONNX Runtime's dynamic quantisation of its MatMuls, int8
+    weights with one scale per output column, through a temporary directory:
+    ``quantize_dynamic`` reads and writes files."""
+    import tempfile
+    from pathlib import Path
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    with tempfile.TemporaryDirectory() as folder:
+        source, target = Path(folder) / "model.onnx", Path(folder) / "model.int8.onnx"
+        source.write_bytes(graph)
+        quantize_dynamic(
+            source,
+            target,
+            op_types_to_quantize=["MatMul"],
+            per_channel=True,
+            weight_type=QuantType.QInt8,
+        )
+        return target.read_bytes()
+
+
 @functools.cache
-def session(threads: int) -> OnnxMiniLM:
-    """The lane's model for ``threads`` threads, built once (the graph takes a second)."""
+def session(threads: int, int8: bool = False) -> OnnxMiniLM:
+    """The lane's model for ``threads`` threads (int8: dynamically quantised), built once (the
+    graph takes a second, its quantisation a few)."""
     from transformer_walk.models.minilm import load_minilm
 
-    return OnnxMiniLM(load_minilm(backend="numpy"), threads)
+    return OnnxMiniLM(load_minilm(backend="numpy"), threads, int8)
