@@ -4,11 +4,11 @@
 //! Two ways, one result (the exact product of x̂ with the dequantized weights, up to the
 //! rounding of float32 sums):
 //!
-//! - **few rows** (a generated token): x is rounded to int16 once, then each row of W is decoded
-//!   block by block in registers and its integer products with x's summed exactly (AVX2, or a
-//!   portable loop), so a decoding step reads each weight once, from memory, with the next
-//!   weights prefetched while it computes, and integer products cost less than widening each
-//!   weight to float32 (docs/performance.md).
+//! - **few rows** (a generated token): x is rounded to int16 once, then the rows of W, four at a
+//!   time against each block of x, are decoded block by block in registers and their integer
+//!   products with x's summed exactly (AVX2, or a portable loop), so a decoding step reads each
+//!   weight once, from memory, with the next weights prefetched while it computes, and integer
+//!   products cost less than widening each weight to float32 (docs/performance.md).
 //! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
 //!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a
 //!   fast GEMM (`matmul`), so decoding a weight is shared by every row and the product runs near
@@ -69,11 +69,11 @@ pub fn quantized_linear_work(rows: usize, d_in: usize, d_out: usize) -> usize {
     }
 }
 
-/// One row of W (its blocks) against one row of x rounded to 16 bits (`round16`): per block, the
-/// 32 integer products summed exactly, then scaled: Σ_b d_w d_b Σ_j w_j q_j (+ m_w s_b).
-type Dot = unsafe fn(w_row: &[u8], x: RoundedRow<'_>) -> f32;
+/// Rows of W against one row of x rounded to 16 bits (`round16`): `w_rows` holds `out.len()` whole
+/// rows of W (their blocks), and out[r] = Σ_b d_w d_b Σ_j w_j q_j (+ m_w s_b) for row r.
+type Dot = unsafe fn(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]);
 
-/// The portable reference: each block's integer sum, scaled and added in order.
+/// The portable reference: each block's integer sum, scaled and added in order, a row at a time.
 mod portable {
     use super::*;
     use crate::kernels::quant::f16_to_f32;
@@ -82,7 +82,7 @@ mod portable {
         f16_to_f32(u16::from_le_bytes([block[at], block[at + 1]]))
     }
 
-    pub fn q4_1(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+    fn q4_1_row(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
         let mut sum = 0.0f32;
         for ((block, q), &[d, s]) in w_row
             .chunks_exact(20)
@@ -100,7 +100,7 @@ mod portable {
         sum
     }
 
-    pub fn q8_0(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
+    fn q8_0_row(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
         let mut sum = 0.0f32;
         for ((block, q), &[d, _]) in w_row
             .chunks_exact(34)
@@ -114,13 +114,37 @@ mod portable {
         }
         sum
     }
+
+    fn each_row(
+        row: fn(&[u8], RoundedRow<'_>) -> f32,
+        w_rows: &[u8],
+        x: RoundedRow<'_>,
+        out: &mut [f32],
+    ) {
+        if out.is_empty() {
+            return;
+        }
+        let row_bytes = w_rows.len() / out.len();
+        for (o, w_row) in out.iter_mut().zip(w_rows.chunks_exact(row_bytes)) {
+            *o = row(w_row, x);
+        }
+    }
+
+    pub fn q4_1(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
+        each_row(q4_1_row, w_rows, x, out)
+    }
+
+    pub fn q8_0(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
+        each_row(q8_0_row, w_rows, x, out)
+    }
 }
 
 /// The AVX2 dots: per block, the 32 weights widened to int16 (two registers of 16) and
 /// multiplied with x's 32 q by `madd` (pairs of int16 products summed to int32), the two halves
-/// added, converted and scaled into float32 accumulators. Every lane's integer sum is exact, and
-/// so is its conversion to float32 (at most 4 · 128 · 32,767 < 2²⁴); the portable loop converts
-/// a block's whole sum (up to 2²⁷) and adds without FMA, so the two differ by float32 roundings.
+/// added, converted and scaled into float32 accumulators, one per row of W. Every lane's integer
+/// sum is exact, and so is its conversion to float32 (at most 4 · 128 · 32,767 < 2²⁴); the
+/// portable loop converts a block's whole sum (up to 2²⁷) and adds without FMA, so the two
+/// differ by float32 roundings.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
@@ -130,30 +154,43 @@ mod x86 {
     /// come from memory, and 4 KB ahead hides that latency best (docs/performance.md).
     pub const PREFETCH_AHEAD: usize = 4096;
 
-    /// [d, m] of a Q4_1 block header (two f16) as float32 in lanes 0 and 1 (for Q8_0, lane 0).
-    #[target_feature(enable = "avx2,fma,f16c")]
-    #[inline]
-    unsafe fn header(block: *const u8) -> __m128 {
-        _mm_cvtph_ps(_mm_cvtsi32_si128((block as *const i32).read_unaligned()))
-    }
+    /// Rows of W a SIMD dot takes at once: each block of x is loaded once for all of them, and their
+    /// accumulators are independent chains, which one row alone (18 blocks from 576 inputs) is too
+    /// short to hide the latency of (docs/performance.md).
+    const ROWS_AT_ONCE: usize = 4;
 
-    /// [d_b, s_b] of x's block b, in lanes 0 and 1 (read unaligned: a pair of f32 is aligned to 4
-    /// bytes only).
-    #[target_feature(enable = "avx2,fma,f16c")]
-    #[inline]
-    unsafe fn scales(ds: &[[f32; 2]], b: usize) -> __m128 {
-        let pair = (ds.as_ptr().add(b) as *const i64).read_unaligned();
-        _mm_castsi128_ps(_mm_cvtsi64_si128(pair))
-    }
-
-    /// Σ_j w_j q_j of one block as 8 int32 lanes: w as 2 × 16 int16, q x's 32 int16.
-    #[target_feature(enable = "avx2,fma,f16c")]
-    #[inline]
-    unsafe fn block_dots(w0: __m256i, w1: __m256i, q: *const i16) -> __m256 {
-        let q0 = _mm256_loadu_si256(q as *const __m256i);
-        let q1 = _mm256_loadu_si256(q.add(16) as *const __m256i);
-        let sums = _mm256_add_epi32(_mm256_madd_epi16(w0, q0), _mm256_madd_epi16(w1, q1));
-        _mm256_cvtepi32_ps(sums)
+    /// `rows::<N>(w, row_bytes, x, out)` over `w_rows` in groups of `ROWS_AT_ONCE`, then the rest.
+    macro_rules! by_groups {
+        ($rows:ident, $w_rows:expr, $x:expr, $out:expr) => {{
+            let (w_rows, x, out): (&[u8], RoundedRow<'_>, &mut [f32]) = ($w_rows, $x, $out);
+            let n = out.len();
+            if n == 0 {
+                return;
+            }
+            let row_bytes = w_rows.len() / n;
+            assert!(w_rows.len() == n * row_bytes && x.ds.len() * BLOCK == x.q.len());
+            let full = n / ROWS_AT_ONCE * ROWS_AT_ONCE;
+            for r in (0..full).step_by(ROWS_AT_ONCE) {
+                let o: &mut [f32; ROWS_AT_ONCE] =
+                    (&mut out[r..r + ROWS_AT_ONCE]).try_into().unwrap();
+                $rows::<ROWS_AT_ONCE>(&w_rows[r * row_bytes..], row_bytes, x, o);
+            }
+            let w_rest = &w_rows[full * row_bytes..];
+            match &mut out[full..] {
+                [a] => $rows::<1>(w_rest, row_bytes, x, std::array::from_mut(a)),
+                [a, b] => {
+                    let mut o = [0.0; 2];
+                    $rows::<2>(w_rest, row_bytes, x, &mut o);
+                    (*a, *b) = (o[0], o[1]);
+                }
+                [a, b, c] => {
+                    let mut o = [0.0; 3];
+                    $rows::<3>(w_rest, row_bytes, x, &mut o);
+                    (*a, *b, *c) = (o[0], o[1], o[2]);
+                }
+                _ => {}
+            }
+        }};
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
@@ -164,60 +201,126 @@ mod x86 {
         _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)))
     }
 
+    /// Block b of N ≤ 4 rows of W (`row_bytes` apart from `w`, blocks of `block_bytes`) with
+    /// block b of x: each row's header (its first 4 bytes, two float16) times x's [d_b, s_b], in
+    /// lanes 2r and 2r + 1 of 8 (zero past N) — [d_w d_b, m_w s_b] of Q4_1; for Q8_0 lane 2r is
+    /// d_w d_b and lane 2r + 1 (two weights read as a float16) is not used. One conversion for
+    /// every row leaves the shuffle port, which limited the dots, to the weights.
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn q4_1(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
-        let blocks = x.ds.len();
-        assert!(w_row.len() >= blocks * 20 && x.q.len() >= blocks * BLOCK);
-        let mask = _mm_set1_epi8(0x0F);
-        let (mut acc0, mut acc1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
-        let mut offsets = _mm_setzero_ps(); // lane 1: Σ_b m_w s_b
-        let step = |b: usize, acc: &mut __m256, offsets: &mut __m128| {
-            let block = w_row.as_ptr().add(b * 20);
-            _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
-            let raw = _mm_loadu_si128(block.add(4) as *const __m128i);
-            let lo = _mm256_cvtepu8_epi16(_mm_and_si128(raw, mask)); // values 0..16
-            let hi = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), mask)); // 16..32
-            let dots = block_dots(lo, hi, x.q.as_ptr().add(b * BLOCK));
-            let prod = _mm_mul_ps(header(block), scales(x.ds, b)); // [d_w d_b, m_w s_b]
-            *acc = _mm256_fmadd_ps(dots, _mm256_broadcastss_ps(prod), *acc);
-            *offsets = _mm_add_ps(*offsets, prod);
+    #[inline]
+    unsafe fn scales<const N: usize>(
+        w: *const u8,
+        row_bytes: usize,
+        block_bytes: usize,
+        x: RoundedRow<'_>,
+        b: usize,
+    ) -> __m256 {
+        let h = |r: usize| {
+            if r < N {
+                (w.add(r * row_bytes + b * block_bytes) as *const i32).read_unaligned()
+            } else {
+                0
+            }
         };
-        let mut b = 0;
-        while b + 2 <= blocks {
-            step(b, &mut acc0, &mut offsets);
-            step(b + 1, &mut acc1, &mut offsets);
-            b += 2;
+        let headers = _mm256_cvtph_ps(_mm_set_epi32(h(3), h(2), h(1), h(0)));
+        // [d_b, s_b] in every pair of lanes (read unaligned: a pair of f32 is aligned to 4 bytes)
+        let pair = (x.ds.as_ptr().add(b) as *const i64).read_unaligned();
+        _mm256_mul_ps(headers, _mm256_castsi256_ps(_mm256_set1_epi64x(pair)))
+    }
+
+    /// x's 32 q of block b, in two registers of 16.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn x_block(x: RoundedRow<'_>, b: usize) -> (__m256i, __m256i) {
+        let q = x.q.as_ptr().add(b * BLOCK);
+        (
+            _mm256_loadu_si256(q as *const __m256i),
+            _mm256_loadu_si256(q.add(16) as *const __m256i),
+        )
+    }
+
+    /// Lane `lane` of v in every lane.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn spread(v: __m256, lane: i32) -> __m256 {
+        _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(lane))
+    }
+
+    /// N ≤ 4 rows of Q4_1 blocks, `row_bytes` apart from `w`, against x.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn q4_1_rows<const N: usize>(
+        w: &[u8],
+        row_bytes: usize,
+        x: RoundedRow<'_>,
+        out: &mut [f32; N],
+    ) {
+        let blocks = x.ds.len();
+        assert!(N <= 4 && w.len() >= (N - 1) * row_bytes + blocks * 20);
+        let mask = _mm_set1_epi8(0x0F);
+        let mut acc = [_mm256_setzero_ps(); N];
+        let mut offsets = _mm256_setzero_ps(); // lane 2r + 1: Σ_b m_w s_b of row r
+        for b in 0..blocks {
+            let (q0, q1) = x_block(x, b);
+            let prods = scales::<N>(w.as_ptr(), row_bytes, 20, x, b); // [d_w d_b, m_w s_b] a row
+            offsets = _mm256_add_ps(offsets, prods);
+            for (r, acc_r) in acc.iter_mut().enumerate() {
+                let block = w.as_ptr().add(r * row_bytes + b * 20);
+                _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
+                // byte k holds value k in its low nibble and value k + 16 in its high one
+                let raw = _mm_loadu_si128(block.add(4) as *const __m128i);
+                let lo = _mm256_cvtepu8_epi16(_mm_and_si128(raw, mask)); // values 0..16
+                let hi = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), mask)); // 16..32
+                let sums = _mm256_add_epi32(_mm256_madd_epi16(lo, q0), _mm256_madd_epi16(hi, q1));
+                let scale = spread(prods, 2 * r as i32);
+                *acc_r = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), scale, *acc_r);
+            }
         }
-        if b < blocks {
-            step(b, &mut acc0, &mut offsets);
+        let mut offset = [0.0f32; 8];
+        _mm256_storeu_ps(offset.as_mut_ptr(), offsets);
+        for r in 0..N {
+            out[r] = sum8(acc[r]) + offset[2 * r + 1];
         }
-        sum8(_mm256_add_ps(acc0, acc1)) + _mm_cvtss_f32(_mm_movehdup_ps(offsets))
+    }
+
+    /// N ≤ 4 rows of Q8_0 blocks, `row_bytes` apart from `w`, against x.
+    #[target_feature(enable = "avx2,fma,f16c")]
+    #[inline]
+    unsafe fn q8_0_rows<const N: usize>(
+        w: &[u8],
+        row_bytes: usize,
+        x: RoundedRow<'_>,
+        out: &mut [f32; N],
+    ) {
+        let blocks = x.ds.len();
+        assert!(N <= 4 && w.len() >= (N - 1) * row_bytes + blocks * 34);
+        let mut acc = [_mm256_setzero_ps(); N];
+        for b in 0..blocks {
+            let (q0, q1) = x_block(x, b);
+            let prods = scales::<N>(w.as_ptr(), row_bytes, 34, x, b); // lane 2r: d_w d_b
+            for (r, acc_r) in acc.iter_mut().enumerate() {
+                let block = w.as_ptr().add(r * row_bytes + b * 34);
+                _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
+                let w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(2) as *const __m128i));
+                let w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(18) as *const __m128i));
+                let sums = _mm256_add_epi32(_mm256_madd_epi16(w0, q0), _mm256_madd_epi16(w1, q1));
+                let scale = spread(prods, 2 * r as i32);
+                *acc_r = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), scale, *acc_r);
+            }
+        }
+        for r in 0..N {
+            out[r] = sum8(acc[r]);
+        }
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn q8_0(w_row: &[u8], x: RoundedRow<'_>) -> f32 {
-        let blocks = x.ds.len();
-        assert!(w_row.len() >= blocks * 34 && x.q.len() >= blocks * BLOCK);
-        let (mut acc0, mut acc1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
-        let step = |b: usize, acc: &mut __m256| {
-            let block = w_row.as_ptr().add(b * 34);
-            _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
-            let w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(2) as *const __m128i));
-            let w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128(block.add(18) as *const __m128i));
-            let dots = block_dots(w0, w1, x.q.as_ptr().add(b * BLOCK));
-            let scale = _mm_mul_ss(header(block), scales(x.ds, b)); // d_w d_b
-            *acc = _mm256_fmadd_ps(dots, _mm256_broadcastss_ps(scale), *acc);
-        };
-        let mut b = 0;
-        while b + 2 <= blocks {
-            step(b, &mut acc0);
-            step(b + 1, &mut acc1);
-            b += 2;
-        }
-        if b < blocks {
-            step(b, &mut acc0);
-        }
-        sum8(_mm256_add_ps(acc0, acc1))
+    pub unsafe fn q4_1(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
+        by_groups!(q4_1_rows, w_rows, x, out)
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn q8_0(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
+        by_groups!(q8_0_rows, w_rows, x, out)
     }
 }
 
@@ -303,13 +406,10 @@ pub fn few_rows(
         for r in 0..rows {
             // SAFETY: part p alone writes columns j0 .. j0 + width of each row.
             let cols = unsafe { out.part(r * d_out + j0, width) };
-            let xr = rounded.row(r, d_in);
-            for (jj, c) in cols.iter_mut().enumerate() {
-                let w_row = &w[(j0 + jj) * row_bytes..(j0 + jj + 1) * row_bytes];
-                // SAFETY: `dot` is one of `variants`, whose features this CPU has; the slices
-                // hold whole blocks (checked above).
-                *c = unsafe { dot(w_row, xr) };
-            }
+            let w_rows = &w[j0 * row_bytes..(j0 + width) * row_bytes];
+            // SAFETY: `dot` is one of `variants`, whose features this CPU has; the slices hold
+            // whole blocks (checked above).
+            unsafe { dot(w_rows, rounded.row(r, d_in), cols) };
         }
     });
 }
@@ -504,7 +604,8 @@ mod tests {
 
     /// Both paths, every dot variant, 1 and several threads: the dequantized product; and one
     /// variant gives the same bits for any number of threads. Sizes: one row, the few-rows limit
-    /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part; GEMM
+    /// and past it, parts that are not whole (33, 70, 45 rows of W), more than one part, parts
+    /// that leave 1, 2 and 3 rows after the dots' groups of `ROWS_AT_ONCE` (33, 70, 19, 7); GEMM
     /// tiles of 96 rows from 576 inputs (200 = 96 + 96 + 8) and of 32 from 1536 (70 = 32 + 32 +
     /// 6), after which a thread's kept tile is larger than the next call needs (64 inputs).
     #[test]
@@ -513,6 +614,8 @@ mod tests {
             for (rows, d_in, d_out) in [
                 (1, 32, 1),
                 (1, 64, 33),
+                (2, 64, 19),
+                (3, 64, 7),
                 (4, 96, 70),
                 (5, 64, 45),
                 (130, 64, 45),
