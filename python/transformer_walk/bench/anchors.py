@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.bench import llama_lane, machine, onnx_lane
+from transformer_walk.bench import bandwidth, llama_lane, machine, onnx_lane
 from transformer_walk.bench.timing import BLAS_SETTLE_S, SYSTEM_CLOCK, Clock, time_call
 
 #: Words that are one WordPiece each, so 126 of them with [CLS] and [SEP] are 128 tokens.
@@ -37,6 +37,7 @@ PROMPT = "Tom loves his"
 SHORT = "Tom loves his dog"  # the short sentence of the embedding rows
 PREFILL_TOKENS = 357  # the issue's prompt length
 DECODE_TOKENS = 32  # generated per call; the call's median time a token is its time
+DECODE_ROW = "SmolLM2 greedy decoding, tokens/s"
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ def goals() -> list[AnchorGoal]:
                    onnx_lane.available, _half_pair([SHORT])),
         AnchorGoal(f"SmolLM2 prefill, {PREFILL_TOKENS} tokens", "llama.cpp", 2.0, False,
                    llama_lane.available, _prefill_pair),
-        AnchorGoal("SmolLM2 greedy decoding, tokens/s", "llama.cpp", 1.25, True,
+        AnchorGoal(DECODE_ROW, "llama.cpp", 1.25, True,
                    llama_lane.available, _decode_pair),
     ]  # fmt: skip
 
@@ -318,3 +319,27 @@ def run_row(
     met = None if goal.target is None else ratio >= goal.target
     return AnchorRow(goal.name, goal.anchor_name, goal.target, goal.rate, ours_s, anchor_s,
                      ratio, met, note, bests[0], bests[1])  # fmt: skip
+
+
+def decoding_memory(
+    rows: Sequence[AnchorRow], stream_gbs: Callable[[], float] = bandwidth.streaming_read_gbs
+) -> dict[str, Any] | None:
+    """The decoding row's speeds as shares of the memory bound (``bandwidth``): the bytes our
+    decoder reads a token, at the key/value cache's mean length over the timed tokens, against
+    this machine's measured streaming bandwidth. llama.cpp reads the same weights (its cache, in
+    float16, is half ours, under 1 % of the bytes here). None when the row did not run."""
+    row = next((r for r in rows if r.name == DECODE_ROW), None)
+    if row is None or row.anchor_s is None:
+        return None
+    model = _smollm2()
+    # after a prompt of p tokens, generated token i (0-based) attends to p + i + 1 positions
+    positions = len(model.tokenize(PROMPT)) + DECODE_TOKENS / 2
+    read = bandwidth.decode_bytes(model, positions)
+    gbs = stream_gbs()
+    return {
+        "bytes": read,
+        "positions": positions,
+        "stream_gbs": gbs,
+        "ours_share": bandwidth.share(1 / row.ours_s, read["total"], gbs),
+        "anchor_share": bandwidth.share(1 / row.anchor_s, read["total"], gbs),
+    }

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from transformer_walk.bench import anchors, machine, train_step
+from transformer_walk.bench import anchors, bandwidth, machine, train_step
 from transformer_walk.bench.timing import (
     BLAS_SETTLE_S,
     SYSTEM_CLOCK,
@@ -248,9 +248,9 @@ def run(
     rust_core = _rust()
     cores = available_cores()
     with threads(rust_core, cores):
-        anchor_rows = [
-            asdict(anchors.run_row(g, cores, anchor_rounds, anchor_calls)) for g in anchors.goals()
-        ]
+        timed = [anchors.run_row(g, cores, anchor_rounds, anchor_calls) for g in anchors.goals()]
+        memory = anchors.decoding_memory(timed)
+    anchor_rows = [asdict(r) for r in timed]
     head = {
         "machine": machine.describe(),
         "builds": anchors.builds(),
@@ -258,6 +258,7 @@ def run(
         "rounds": rounds,
         "anchor_rounds": anchor_rounds,
         "anchor_calls": anchor_calls,
+        "decoding_memory": memory,
     }
     if anchors_only:
         return {**head, "anchors": anchor_rows}
@@ -338,7 +339,25 @@ def format_anchors(report: dict[str, Any]) -> list[str]:
             f"{spread_text:>11} {_goal(r['target'], r['met'])}  "
             f"({r['note']})"
         )
-    return lines
+    return lines + format_decoding_memory(report.get("decoding_memory"))
+
+
+def format_decoding_memory(memory: dict[str, Any] | None) -> list[str]:
+    """What a generated token reads, and each side's share of the memory bound."""
+    if memory is None:
+        return []
+    read, mb = memory["bytes"], 1e6
+    gbs = memory["stream_gbs"]
+    ours = memory["ours_share"] * gbs
+    return [
+        "",
+        f"decoding reads {read['total'] / mb:.1f} MB a token (layers {read['layers'] / mb:.1f}, "
+        f"output layer {read['output_layer'] / mb:.1f}, key/value cache {read['cache'] / mb:.1f} "
+        f"at {memory['positions']:.0f} positions); this machine streams {gbs:.1f} GB/s (NumPy's "
+        f"matrix-vector product over {bandwidth.STREAM_BYTES >> 20} MB)",
+        f"share of that bound: ours {memory['ours_share']:.0%} ({ours:.1f} GB/s), llama.cpp "
+        f"{memory['anchor_share']:.0%}",
+    ]
 
 
 def format_report(report: dict[str, Any]) -> str:
