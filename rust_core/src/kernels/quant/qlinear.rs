@@ -205,7 +205,8 @@ mod x86 {
     /// block b of x: each row's header (its first 4 bytes, two float16) times x's [d_b, s_b], in
     /// lanes 2r and 2r + 1 of 8 (zero past N) — [d_w d_b, m_w s_b] of Q4_1; for Q8_0 lane 2r is
     /// d_w d_b and lane 2r + 1 (two weights read as a float16) is not used. One conversion for
-    /// every row leaves the shuffle port, which limited the dots, to the weights.
+    /// every row takes fewer shuffles than one a row, and the shuffle port is what the dots wait
+    /// on.
     #[target_feature(enable = "avx2,fma,f16c")]
     #[inline]
     unsafe fn scales<const N: usize>(
@@ -256,7 +257,7 @@ mod x86 {
         out: &mut [f32; N],
     ) {
         let blocks = x.ds.len();
-        assert!(N <= 4 && w.len() >= (N - 1) * row_bytes + blocks * 20);
+        assert!(N <= 4 && row_bytes == blocks * 20 && w.len() >= N * row_bytes);
         let mask = _mm_set1_epi8(0x0F);
         let mut acc = [_mm256_setzero_ps(); N];
         let mut offsets = _mm256_setzero_ps(); // lane 2r + 1: Σ_b m_w s_b of row r
@@ -293,7 +294,7 @@ mod x86 {
         out: &mut [f32; N],
     ) {
         let blocks = x.ds.len();
-        assert!(N <= 4 && w.len() >= (N - 1) * row_bytes + blocks * 34);
+        assert!(N <= 4 && row_bytes == blocks * 34 && w.len() >= N * row_bytes);
         let mut acc = [_mm256_setzero_ps(); N];
         for b in 0..blocks {
             let (q0, q1) = x_block(x, b);
