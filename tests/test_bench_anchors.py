@@ -205,6 +205,45 @@ def test_the_builds_name_every_side() -> None:
         assert built["ONNX Runtime"] == "not installed"
 
 
+# llama_print_system_info() of llama-cpp-python 0.3.36 built on an Intel Xeon with AMX (family 6
+# model 167): natively (-march=native compiles the AMX kernels) and with the features listed.
+NATIVE_AMX = (
+    "CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX_VNNI = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1"
+    " | AVX512 = 1 | AVX512_VBMI = 1 | AVX512_VNNI = 1 | AVX512_BF16 = 1 | AMX_INT8 = 1 |"
+    " LLAMAFILE = 1 | OPENMP = 1 | REPACK = 1 | "
+)
+LISTED = NATIVE_AMX.replace("AMX_INT8 = 1 | ", "")
+
+
+def test_a_llama_cpp_build_with_amx_is_refused_and_one_without_is_not() -> None:
+    refusal = llama_lane.amx_refusal(NATIVE_AMX)
+    assert refusal is not None and "AMX" in refusal and "GGML_NATIVE off" in refusal
+    assert llama_lane.amx_refusal(LISTED) is None
+
+
+@pytest.mark.parametrize(("info", "runs"), [(NATIVE_AMX, False), (LISTED, True)])
+def test_the_lane_and_the_builds_say_why_an_amx_build_does_not_run(
+    monkeypatch, info: str, runs: bool
+) -> None:
+    """A stand-in llama_cpp module with the build's system info: the lane is available or
+    refused by it, and the builds line names the build either way (and the refusal)."""
+    import sys
+    import types
+
+    fake = types.ModuleType("llama_cpp")
+    fake.__version__ = "0.3.36"  # type: ignore[attr-defined]
+    fake.llama_print_system_info = lambda: info.encode()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "llama_cpp", fake)
+    llama_lane.available.cache_clear()
+    try:
+        assert (llama_lane.available() is None) is runs
+        built = anchors.builds()["llama.cpp"]
+        assert built.startswith("llama-cpp-python 0.3.36, CPU : SSE3 = 1")
+        assert ("not run: this llama.cpp build uses AMX" in built) is not runs
+    finally:
+        llama_lane.available.cache_clear()
+
+
 @pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 def test_the_goals_report_leads_with_the_machine_and_the_anchor_rows(monkeypatch) -> None:
     from transformer_walk.bench import goals

@@ -230,7 +230,7 @@ def goals() -> list[AnchorGoal]:
 def builds() -> dict[str, str]:
     """How each side was built, as far as it tells: rust_core's version and the SIMD level it
     chose on this machine, ONNX Runtime's version and build, the CPU features llama.cpp was
-    compiled with. A lane that is not installed says so."""
+    compiled with. A lane that is not installed, or not run (``llama_lane.available``), says so."""
     from transformer_walk.core.status import backend_status
 
     rust_core = backend_status("rust").module
@@ -246,13 +246,16 @@ def builds() -> dict[str, str]:
         out["ONNX Runtime"] = f"{onnxruntime.__version__}, {onnxruntime.get_build_info()}"
     else:
         out["ONNX Runtime"] = "not installed"
-    if llama_lane.available() is None:
+    try:
         import llama_cpp
-
-        features = llama_cpp.llama_print_system_info().decode(errors="replace").strip()
-        out["llama.cpp"] = f"llama-cpp-python {llama_cpp.__version__}, {features}"
-    else:
+    except ImportError:
         out["llama.cpp"] = "not installed"
+    else:
+        features = llama_cpp.llama_print_system_info().decode(errors="replace").strip()
+        refused = llama_lane.available()
+        out["llama.cpp"] = f"llama-cpp-python {llama_cpp.__version__}, {features}" + (
+            "" if refused is None else f" (not run: {refused})"
+        )
     return out
 
 

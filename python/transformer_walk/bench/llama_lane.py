@@ -3,12 +3,14 @@
 
 Optional, and not in CI: the package builds llama.cpp from source (about 10 minutes here). Build it
 on the machine that runs it, for that CPU, but without AMX, whose kernels in llama.cpp 0.3.36 crash
-on this model (a segmentation fault in ggml_backend_amx_mul_mat for batches of 3 or more tokens)::
+on this model (a segmentation fault in ggml_backend_amx_mul_mat for batches of 3 or more tokens).
+On a CPU without AMX the native build is that::
 
-    CMAKE_ARGS="-DGGML_NATIVE=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
-      pip install --no-cache-dir llama-cpp-python==0.3.36
+    CMAKE_ARGS="-DGGML_NATIVE=ON" pip install --no-cache-dir llama-cpp-python==0.3.36
 
-docs/performance.md gives the explicit feature list for a build made for another machine.
+On a CPU with AMX a native build compiles the AMX kernels whatever the AMX switches say (they
+apply only when GGML_NATIVE is off), so such a build is refused here (``amx_refusal``);
+docs/performance.md gives the explicit feature list to build instead.
 
 One thread per core for prompts and for generation, a batch of 512, a context of 2048, flash
 attention on (as llama.cpp's own default).
@@ -28,14 +30,33 @@ N_CTX = 2048
 N_BATCH = 512
 
 
+AMX_HINT = (
+    "rebuild it without AMX, with GGML_NATIVE off and the CPU's features listed "
+    "(docs/performance.md: 'How to reproduce')"
+)
+
+
+def amx_refusal(system_info: str) -> str | None:
+    """Why a build whose ``llama_print_system_info()`` is ``system_info`` must not run here, or
+    None. A build with AMX kernels ("AMX_INT8 = 1") ends the whole process with a segmentation
+    fault on SmolLM2's prompt, which no Python code can catch."""
+    if "AMX_INT8 = 1" in system_info:
+        return (
+            "this llama.cpp build uses AMX, whose kernels crash on SmolLM2 in "
+            f"llama-cpp-python 0.3.36; {AMX_HINT}"
+        )
+    return None
+
+
 @functools.cache  # the Speed page asks on every rerun; a failed import would search again
 def available() -> str | None:
-    """None when llama_cpp can be imported, else why not (with how to install it)."""
+    """None when llama_cpp can be imported and its build is safe to run, else why not (with
+    what to do)."""
     try:
-        import llama_cpp  # noqa: F401
+        import llama_cpp
     except ImportError as exc:
         return f"llama-cpp-python is not installed ({exc}); {INSTALL_HINT}"
-    return None
+    return amx_refusal(llama_cpp.llama_print_system_info().decode(errors="replace"))
 
 
 class LlamaSmolLM2:
