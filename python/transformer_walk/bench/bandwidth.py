@@ -48,7 +48,6 @@ def decode_bytes(model: Any, positions: float) -> dict[str, float]:
     layers and the output layer once (as stored: 4-bit or 8-bit blocks), the norms' weights, one
     row of the embedding table, and the keys and values of ``positions`` cached positions
     (float32, as ``KVCache`` holds them)."""
-    cfg = model.config
     layers = sum(
         w.tensor.data.nbytes
         for layer in model.layers
@@ -59,7 +58,7 @@ def decode_bytes(model: Any, positions: float) -> dict[str, float]:
         layer.attn_norm.weight.nbytes + layer.ffn_norm.weight.nbytes for layer in model.layers
     )
     table = model.embedding.weight.tensor.data
-    cache = cfg.n_layers * 2 * cfg.h_kv * cfg.d_head * FLOAT32_BYTES * positions
+    cache = model.config.kv_bytes_per_token(nbytes=FLOAT32_BYTES) * positions
     parts = {
         "layers": float(layers),
         "output_layer": float(model.head.tensor.data.nbytes),
