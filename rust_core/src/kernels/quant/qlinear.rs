@@ -6,9 +6,10 @@
 //!
 //! - **few rows** (a generated token): x is rounded to int16 once, then the rows of W, four at a
 //!   time against each block of x, are decoded block by block in registers and their integer
-//!   products with x's summed exactly (AVX2, or a portable loop), so a decoding step reads each
-//!   weight once, from memory, with the next weights prefetched while it computes, and integer
-//!   products cost less than widening each weight to float32 (docs/performance.md).
+//!   products with x's summed exactly (AVX2, for Q4_1 AVX-512 VNNI's byte dot where the CPU has
+//!   it, or a portable loop), so a decoding step reads each weight once, from memory, with the
+//!   next weights prefetched while it computes, and integer products cost less than widening
+//!   each weight to float32 (docs/performance.md).
 //! - **many rows** (a prompt): x̂ is written out in float32, tiles of W's rows are dequantized
 //!   into a float32 buffer that each thread keeps, and multiplied with all the rows of x̂ by a
 //!   fast GEMM (`matmul`), so decoding a weight is shared by every row and the product runs near
@@ -247,42 +248,110 @@ mod x86 {
         _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(lane))
     }
 
-    /// N ≤ 4 rows of Q4_1 blocks, `row_bytes` apart from `w`, against x.
-    #[target_feature(enable = "avx2,fma,f16c")]
-    #[inline]
-    unsafe fn q4_1_rows<const N: usize>(
-        w: &[u8],
-        row_bytes: usize,
-        x: RoundedRow<'_>,
-        out: &mut [f32; N],
-    ) {
-        let blocks = x.ds.len();
-        assert!(N <= 4 && row_bytes == blocks * 20 && w.len() >= N * row_bytes);
-        let mask = _mm_set1_epi8(0x0F);
-        let mut acc = [_mm256_setzero_ps(); N];
-        let mut offsets = _mm256_setzero_ps(); // lane 2r + 1: Σ_b m_w s_b of row r
-        for b in 0..blocks {
+    /// One Q4_1 block of a row of W against x's block, as 8 lanes of exact integer sums: AVX2's
+    /// `madd` over the weights widened to 16 bits, two registers of 16 a block.
+    #[derive(Clone, Copy)]
+    struct Madd(__m256i, __m256i);
+
+    impl Madd {
+        /// x's block b (loaded once for every row).
+        #[target_feature(enable = "avx2,fma,f16c")]
+        #[inline]
+        unsafe fn x(x: RoundedRow<'_>, b: usize) -> Madd {
             let (q0, q1) = x_block(x, b);
-            let prods = scales::<N>(w.as_ptr(), row_bytes, 20, x, b); // [d_w d_b, m_w s_b] a row
-            offsets = _mm256_add_ps(offsets, prods);
-            for (r, acc_r) in acc.iter_mut().enumerate() {
-                let block = w.as_ptr().add(r * row_bytes + b * 20);
-                _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
-                // byte k holds value k in its low nibble and value k + 16 in its high one
-                let raw = _mm_loadu_si128(block.add(4) as *const __m128i);
-                let lo = _mm256_cvtepu8_epi16(_mm_and_si128(raw, mask)); // values 0..16
-                let hi = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), mask)); // 16..32
-                let sums = _mm256_add_epi32(_mm256_madd_epi16(lo, q0), _mm256_madd_epi16(hi, q1));
-                let scale = spread(prods, 2 * r as i32);
-                *acc_r = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), scale, *acc_r);
-            }
+            Madd(q0, q1)
         }
-        let mut offset = [0.0f32; 8];
-        _mm256_storeu_ps(offset.as_mut_ptr(), offsets);
-        for r in 0..N {
-            out[r] = sum8(acc[r]) + offset[2 * r + 1];
+
+        /// With the block's 16 bytes of nibbles at `nibbles`: byte k holds value k in its low
+        /// nibble and value k + 16 in its high one.
+        #[target_feature(enable = "avx2,fma,f16c")]
+        #[inline]
+        unsafe fn sums(self, nibbles: *const u8) -> __m256i {
+            let mask = _mm_set1_epi8(0x0F);
+            let raw = _mm_loadu_si128(nibbles as *const __m128i);
+            let lo = _mm256_cvtepu8_epi16(_mm_and_si128(raw, mask)); // values 0..16
+            let hi = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), mask)); // 16..32
+            _mm256_add_epi32(_mm256_madd_epi16(lo, self.0), _mm256_madd_epi16(hi, self.1))
         }
     }
+
+    /// The same with AVX-512 VNNI's byte dot (`vpdpbusd`, in 256-bit registers): the nibbles
+    /// become the block's 32 weights as bytes, in order, by one broadcast load, a shift by 0 or 4
+    /// per half and a mask, with no shuffle; each weight w then meets x's q = 256 · hi + lo
+    /// (`Rounded`) as w · hi (weights unsigned, hi signed), shifted up a byte, plus lo · w (lo
+    /// unsigned, w ≤ 15 signed), four products a lane. A lane holds at most
+    /// 4 · 15 · (128 · 256 + 255) < 2²¹: exact.
+    #[derive(Clone, Copy)]
+    struct ByteDot {
+        lo: __m256i,
+        hi: __m256i,
+    }
+
+    impl ByteDot {
+        #[target_feature(enable = "avx2,fma,f16c,avx512f,avx512vl,avx512vnni")]
+        #[inline]
+        unsafe fn x(x: RoundedRow<'_>, b: usize) -> ByteDot {
+            ByteDot {
+                lo: _mm256_loadu_si256(x.lo.as_ptr().add(b * BLOCK) as *const __m256i),
+                hi: _mm256_loadu_si256(x.hi.as_ptr().add(b * BLOCK) as *const __m256i),
+            }
+        }
+
+        #[target_feature(enable = "avx2,fma,f16c,avx512f,avx512vl,avx512vnni")]
+        #[inline]
+        unsafe fn sums(self, nibbles: *const u8) -> __m256i {
+            let halves = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4); // low nibbles, then high ones
+            let raw = _mm256_broadcastsi128_si256(_mm_loadu_si128(nibbles as *const __m128i));
+            let weights = _mm256_and_si256(_mm256_srlv_epi32(raw, halves), _mm256_set1_epi8(0x0F));
+            let high = _mm256_dpbusd_epi32(_mm256_setzero_si256(), weights, self.hi);
+            _mm256_dpbusd_epi32(_mm256_slli_epi32(high, 8), self.lo, weights)
+        }
+    }
+
+    /// `$name::<N>`: N ≤ 4 rows of Q4_1 blocks, `row_bytes` apart from `w`, against x, each
+    /// block's integer sums by `$sums` (`Madd` or `ByteDot`), compiled for `$features`.
+    macro_rules! q4_1_rows {
+        ($name:ident, $features:literal, $sums:ident) => {
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn $name<const N: usize>(
+                w: &[u8],
+                row_bytes: usize,
+                x: RoundedRow<'_>,
+                out: &mut [f32; N],
+            ) {
+                let blocks = x.ds.len();
+                assert!(N <= 4 && row_bytes == blocks * 20 && w.len() >= N * row_bytes);
+                assert!(x.lo.len() == blocks * BLOCK && x.hi.len() == blocks * BLOCK);
+                let mut acc = [_mm256_setzero_ps(); N];
+                let mut offsets = _mm256_setzero_ps(); // lane 2r + 1: Σ_b m_w s_b of row r
+                for b in 0..blocks {
+                    let xb = $sums::x(x, b);
+                    let prods = scales::<N>(w.as_ptr(), row_bytes, 20, x, b); // [d_w d_b, m_w s_b]
+                    offsets = _mm256_add_ps(offsets, prods);
+                    for (r, acc_r) in acc.iter_mut().enumerate() {
+                        let block = w.as_ptr().add(r * row_bytes + b * 20);
+                        _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_AHEAD) as *const i8);
+                        let sums = xb.sums(block.add(4));
+                        let scale = spread(prods, 2 * r as i32);
+                        *acc_r = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), scale, *acc_r);
+                    }
+                }
+                let mut offset = [0.0f32; 8];
+                _mm256_storeu_ps(offset.as_mut_ptr(), offsets);
+                for r in 0..N {
+                    out[r] = sum8(acc[r]) + offset[2 * r + 1];
+                }
+            }
+        };
+    }
+
+    q4_1_rows!(q4_1_rows, "avx2,fma,f16c", Madd);
+    q4_1_rows!(
+        q4_1_rows_vnni,
+        "avx2,fma,f16c,avx512f,avx512vl,avx512vnni",
+        ByteDot
+    );
 
     /// N ≤ 4 rows of Q8_0 blocks, `row_bytes` apart from `w`, against x.
     #[target_feature(enable = "avx2,fma,f16c")]
@@ -314,6 +383,11 @@ mod x86 {
         }
     }
 
+    #[target_feature(enable = "avx2,fma,f16c,avx512f,avx512vl,avx512vnni")]
+    pub unsafe fn q4_1_vnni(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
+        by_groups!(q4_1_rows_vnni, w_rows, x, out)
+    }
+
     #[target_feature(enable = "avx2,fma,f16c")]
     pub unsafe fn q4_1(w_rows: &[u8], x: RoundedRow<'_>, out: &mut [f32]) {
         by_groups!(q4_1_rows, w_rows, x, out)
@@ -341,6 +415,17 @@ pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
             Kind::Q4_1 => ("avx2", x86::q4_1 as Dot),
             Kind::Q8_0 => ("avx2", x86::q8_0 as Dot),
         });
+    }
+    // Q4_1 only: for Q8_0's signed weights the byte dot needs a correction that costs what it
+    // saves (docs/performance.md).
+    #[cfg(target_arch = "x86_64")]
+    if kind == Kind::Q4_1
+        && cpu.level() >= Level::Avx512
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx512vnni")
+    {
+        // SAFETY: AVX-512F by `cpu`, VL and VNNI just detected, AVX2, FMA and F16C with AVX-512F.
+        out.push(("avx512vnni", x86::q4_1_vnni as Dot));
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = cpu;

@@ -63,38 +63,48 @@ fn level(v: f32, d: f32) -> f32 {
 /// One or a few rows of x rounded: q [rows · in], and per block the pair (d_b, s_b) with
 /// s_b = d_b · Σ_j q_j [rows · in / 32] (Q4_1's offset multiplies the block's sum). A pair, so
 /// that one 8-byte load gives a dot both numbers.
+///
+/// Each q also as its two bytes, q = 256 · hi + lo (lo unsigned, hi signed), for the dots whose
+/// integer instruction multiplies bytes (`qlinear`'s VNNI dot).
 pub struct Rounded {
     pub q: Vec<i16>,
     pub ds: Vec<[f32; 2]>,
+    pub lo: Vec<u8>,
+    pub hi: Vec<i8>,
 }
 
 impl Rounded {
     /// `x` [rows, in], `in` a multiple of 32.
     pub fn new(x: &[f32]) -> Rounded {
-        let mut out = Rounded {
-            q: vec![0; x.len()],
-            ds: vec![[0.0; 2]; x.len() / BLOCK],
-        };
+        let mut q = vec![0; x.len()];
+        let mut ds = vec![[0.0; 2]; x.len() / BLOCK];
         static CHOSEN: OnceLock<Kernels> = OnceLock::new();
-        (simd::pick(&CHOSEN, kernels).ints)(x, &mut out.q, &mut out.ds);
-        out
+        (simd::pick(&CHOSEN, kernels).ints)(x, &mut q, &mut ds);
+        let lo = q.iter().map(|&v| v as u8).collect(); // the low byte
+        let hi = q.iter().map(|&v| (v >> 8) as i8).collect(); // −128 … 127 for |v| ≤ 32,767
+        Rounded { q, ds, lo, hi }
     }
 
     /// Row `r` of `rows` (`in` values each).
     pub fn row(&self, r: usize, d_in: usize) -> RoundedRow<'_> {
         let (b0, b1) = (r * d_in / BLOCK, (r + 1) * d_in / BLOCK);
+        let values = r * d_in..(r + 1) * d_in;
         RoundedRow {
-            q: &self.q[r * d_in..(r + 1) * d_in],
+            q: &self.q[values.clone()],
             ds: &self.ds[b0..b1],
+            lo: &self.lo[values.clone()],
+            hi: &self.hi[values],
         }
     }
 }
 
-/// One row of `Rounded`: q [in], (d, s) [in / 32].
+/// One row of `Rounded`: q [in] (and its bytes lo, hi [in]), (d, s) [in / 32].
 #[derive(Clone, Copy)]
 pub struct RoundedRow<'a> {
     pub q: &'a [i16],
     pub ds: &'a [[f32; 2]],
+    pub lo: &'a [u8],
+    pub hi: &'a [i8],
 }
 
 /// x̂ = d_b · q_j of every value of `x` (a whole number of blocks) into `out`, for products that
