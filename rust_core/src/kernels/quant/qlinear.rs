@@ -140,12 +140,14 @@ mod portable {
     }
 }
 
-/// The AVX2 dots: per block, the 32 weights widened to int16 (two registers of 16) and
-/// multiplied with x's 32 q by `madd` (pairs of int16 products summed to int32), the two halves
-/// added, converted and scaled into float32 accumulators, one per row of W. Every lane's integer
-/// sum is exact, and so is its conversion to float32 (at most 4 · 128 · 32,767 < 2²⁴); the
-/// portable loop converts a block's whole sum (up to 2²⁷) and adds without FMA, so the two
-/// differ by float32 roundings.
+/// The SIMD dots: per block, the 32 weights widened to int16 (two registers of 16) and
+/// multiplied with x's 32 q by AVX2's `madd` (pairs of int16 products summed to int32), the two
+/// halves added — or, for Q4_1 on a CPU with AVX-512 VNNI, the weights as bytes against q's two
+/// bytes (`ByteDot`) — then converted and scaled into float32 accumulators, one per row of W.
+/// Every lane's integer sum is exact, and so is its conversion to float32 (at most
+/// 4 · 128 · 32,767 < 2²⁴); the portable loop converts a block's whole sum (up to 2²⁷) and adds
+/// without FMA, and the dots' lanes group the values differently, so they differ by float32
+/// roundings.
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
@@ -424,7 +426,8 @@ pub fn variants(kind: Kind, cpu: Supported) -> Vec<(&'static str, Dot)> {
         && is_x86_feature_detected!("avx512vl")
         && is_x86_feature_detected!("avx512vnni")
     {
-        // SAFETY: AVX-512F by `cpu`, VL and VNNI just detected, AVX2, FMA and F16C with AVX-512F.
+        // SAFETY: AVX-512F, AVX2, FMA and F16C by `cpu`'s level (`simd` detects them together),
+        // VL and VNNI just detected.
         out.push(("avx512vnni", x86::q4_1_vnni as Dot));
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -271,6 +271,11 @@ mod tests {
         let r = Rounded::new(&x);
         assert_eq!(&r.q[..5], &[32767, 2, -4, 0, -32767]);
         assert_eq!(r.ds, [[1.0, (2 - 4) as f32]]);
+        // q as its two bytes (the VNNI dot's operands): q = 256 · hi + lo
+        assert_eq!(&r.lo[..5], &[255, 2, 252, 0, 1]);
+        assert_eq!(&r.hi[..5], &[127, 0, -1, 0, -128]);
+        let whole = |i: usize| 256 * i32::from(r.hi[i]) + i32::from(r.lo[i]);
+        assert!((0..BLOCK).all(|i| whole(i) == i32::from(r.q[i])));
         let mut xh = [0.0f32; BLOCK];
         rounded_values(&x, &mut xh);
         assert_eq!(&xh[..5], &[32767.0, 2.0, -4.0, 0.0, -32767.0]);
