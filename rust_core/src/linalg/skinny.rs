@@ -15,7 +15,7 @@ use half::f16;
 
 use crate::linalg::mat::Mat;
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, Disjoint};
+use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::Level;
 use crate::simd::{self, Supported};
@@ -25,8 +25,12 @@ use crate::simd::{self, Supported};
 /// threads; beyond it gemm's packing pays for itself (docs/performance.md).
 pub const MAX_ROWS: usize = 128;
 
-/// Rows of W per parallel task.
-const ROWS_PER_TASK: usize = 64;
+/// W's rows are split into this many stretches per thread: long stretches stream through the
+/// prefetchers with few hand-offs, and more than one lets a thread held up by the machine leave
+/// its second to the others (docs/performance.md; the quantized dots split W the same way).
+const PARTS_PER_THREAD: usize = 2;
+/// ... but no stretch shorter than this many rows of W.
+const MIN_ROWS_PER_PART: usize = 16;
 
 /// A kernel computing columns `j0..j0 + cols[i].len()` of y for every row i:
 /// `cols[i][jj] = x[i, :k] · w[j0 + jj, :k]` (bias added after), row i of x starting at
@@ -146,12 +150,15 @@ fn linear_with<W: Weight>(
         "shapes do not match"
     );
     let m = y.len() / n;
-    let parts = n.div_ceil(ROWS_PER_TASK);
+    let rows_per_part = n
+        .div_ceil(PARTS_PER_THREAD * num_threads())
+        .max(MIN_ROWS_PER_PART);
+    let parts = n.div_ceil(rows_per_part);
     let out = Disjoint::new(y);
-    // Part t computes columns [t·ROWS_PER_TASK, …) of every row of y, on the pool or the team.
+    // Part t computes columns [t · rows_per_part, …) of every row of y, on the pool or the team.
     for_each_part(parts, m * k * n, &|t| {
-        let j0 = t * ROWS_PER_TASK;
-        let width = ROWS_PER_TASK.min(n - j0);
+        let j0 = t * rows_per_part;
+        let width = rows_per_part.min(n - j0);
         // SAFETY: part t alone writes these columns of each row.
         let mut cols: Vec<&mut [f32]> = (0..m)
             .map(|r| unsafe { out.part(r * n + j0, width) })
