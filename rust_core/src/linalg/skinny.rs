@@ -15,7 +15,7 @@ use half::f16;
 
 use crate::linalg::mat::Mat;
 use crate::real::Real;
-use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
+use crate::runtime::threads::{for_each_part, stretch_rows, Disjoint};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::Level;
 use crate::simd::{self, Supported};
@@ -25,11 +25,8 @@ use crate::simd::{self, Supported};
 /// threads; beyond it gemm's packing pays for itself (docs/performance.md).
 pub const MAX_ROWS: usize = 128;
 
-/// W's rows are split into this many stretches per thread: long stretches stream through the
-/// prefetchers with few hand-offs, and more than one lets a thread held up by the machine leave
-/// its second to the others (docs/performance.md; the quantized dots split W the same way).
-const PARTS_PER_THREAD: usize = 2;
-/// ... but no stretch shorter than this many rows of W.
+/// W's rows are split into long stretches (`threads::stretch_rows`), as the quantized dots split
+/// theirs, none shorter than this many rows.
 const MIN_ROWS_PER_PART: usize = 16;
 
 /// A kernel computing columns `j0..j0 + cols[i].len()` of y for every row i:
@@ -150,9 +147,7 @@ fn linear_with<W: Weight>(
         "shapes do not match"
     );
     let m = y.len() / n;
-    let rows_per_part = n
-        .div_ceil(PARTS_PER_THREAD * num_threads())
-        .max(MIN_ROWS_PER_PART);
+    let rows_per_part = stretch_rows(n, MIN_ROWS_PER_PART);
     let parts = n.div_ceil(rows_per_part);
     let out = Disjoint::new(y);
     // Part t computes columns [t · rows_per_part, …) of every row of y, on the pool or the team.

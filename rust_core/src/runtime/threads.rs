@@ -208,6 +208,18 @@ pub fn num_threads() -> usize {
     current().map_or(1, |(n, _)| n)
 }
 
+/// A stream of rows (a weight matrix read once) is split into this many stretches per thread:
+/// long stretches stream through the prefetchers with few hand-offs, and more than one lets a
+/// thread held up by the machine leave its second to the others (docs/performance.md).
+const STRETCHES_PER_THREAD: usize = 2;
+
+/// Rows per part when `rows` rows stream once through `for_each_part`: `STRETCHES_PER_THREAD`
+/// stretches a thread, but none shorter than `min_rows` (enough work to be worth a hand-off).
+pub fn stretch_rows(rows: usize, min_rows: usize) -> usize {
+    rows.div_ceil(STRETCHES_PER_THREAD * num_threads())
+        .max(min_rows)
+}
+
 /// Below this much work (multiply-adds of the whole loop) `for_each_part` keeps a loop on the
 /// calling thread: 2^17 multiply-adds take a few microseconds, not much more than handing parts
 /// to another core and collecting them.

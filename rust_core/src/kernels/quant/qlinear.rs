@@ -25,7 +25,7 @@ use crate::kernels::quant::round16::{rounded_values, Rounded, RoundedRow};
 use crate::kernels::quant::{dequantize_blocks, Kind, BLOCK};
 use crate::linalg::mat::Mat;
 use crate::linalg::matmul::matmul_abt_raw;
-use crate::runtime::threads::{for_each_part, num_threads, Disjoint};
+use crate::runtime::threads::{for_each_part, stretch_rows, Disjoint};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::Level;
 use crate::simd::{self, Supported};
@@ -34,12 +34,9 @@ use crate::simd::{self, Supported};
 /// is shared by enough rows to pay for its decoding. The dots might still win at 5 or 6 rows, but
 /// a prompt that short is rare, so the limit stays that of the float32 dots (docs/performance.md).
 pub const FEW_ROWS: usize = 4;
-/// The few-rows path splits W's rows into this many stretches per thread: long stretches, so that
-/// each thread streams its weights through the prefetchers with few hand-offs, and more than one,
-/// so that a thread held up by the machine leaves its second to the others (docs/performance.md).
-const DOT_PARTS_PER_THREAD: usize = 2;
-/// ... but no part shorter than this many rows (16 rows of 576 values), so that a part is worth
-/// its hand-off (docs/performance.md).
+/// The few-rows path splits W's rows into long stretches (`threads::stretch_rows`), none shorter
+/// than this many rows (16 rows of 576 values), so that a part is worth its hand-off
+/// (docs/performance.md).
 const DOT_MIN_ROWS_PER_PART: usize = 16;
 /// Rows of x per part of the GEMM path's rounding (16 rows of 576 values), enough work to be
 /// worth a hand-off (docs/performance.md).
@@ -483,9 +480,7 @@ pub fn few_rows(
     let row_bytes = d_in / BLOCK * kind.block_bytes();
     let rows = x.len() / d_in;
     assert!(y.len() == rows * d_out && w.len() == d_out * row_bytes);
-    let rpp = d_out
-        .div_ceil(DOT_PARTS_PER_THREAD * num_threads())
-        .max(DOT_MIN_ROWS_PER_PART);
+    let rpp = stretch_rows(d_out, DOT_MIN_ROWS_PER_PART);
     let parts = d_out.div_ceil(rpp);
     let rounded = Rounded::new(x); // q [rows · in], (d, s) [rows · in / 32]
     let out = Disjoint::new(y);
