@@ -1,5 +1,6 @@
 """linear, layer_norm and gelu: every backend against an independent reference, the exact error
-messages of docs/api.md (E17–E21), and sizes that take the multi-threaded path."""
+messages of docs/api.md (E17–E21, E29), layer_norm's residual and gelu's bias against the separate
+sums, and sizes that take the multi-threaded path."""
 
 from __future__ import annotations
 
@@ -102,6 +103,52 @@ def test_gelu_exact_values(backend):
 
 
 @pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@settings(max_examples=20, deadline=None)
+@given(
+    lead=st.lists(st.integers(0, 3), min_size=0, max_size=2),
+    d=st.integers(1, 12),
+    seed=st.integers(0, 2**16),
+)
+def test_the_residual_and_the_bias_are_the_separate_sums(backend, dtype, lead, d, seed):
+    """layer_norm(x, …, residual=r) is layer_norm(x + r, …) and gelu(x, bias=b) is gelu(x + b),
+    bit for bit: the sum is formed in x's dtype, as NumPy forms it."""
+    rng = np.random.default_rng(seed)
+    x, r = (rng.standard_normal((*lead, d)).astype(dtype) for _ in range(2))
+    g, beta, b = (rng.standard_normal(d).astype(dtype) for _ in range(3))
+    be = get_backend(backend)
+    fused = be.layer_norm(x, g, beta, 1e-5, residual=r)
+    assert fused.dtype == dtype and fused.shape == x.shape
+    np.testing.assert_array_equal(fused, be.layer_norm(x + r, g, beta, 1e-5))
+    biased = be.gelu(x, bias=b)
+    assert biased.dtype == dtype and biased.shape == x.shape
+    np.testing.assert_array_equal(biased, be.gelu(x + b))
+    np.testing.assert_array_equal(be.gelu(x, bias=None), be.gelu(x))
+
+
+@pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
+def test_rust_fused_sums_on_threaded_sizes():
+    """MiniLM's sizes (many parts on two threads, rows of 384 and 1536) give the same numbers
+    fused as the sums computed first."""
+    import rust_core
+
+    rng = np.random.default_rng(5)
+    before = rust_core.get_num_threads()
+    try:
+        rust_core.set_num_threads(2)
+        for d in (384, 1536):
+            x, r = (rng.standard_normal((3, 100, d)).astype(np.float32) for _ in range(2))
+            g, beta = rng.standard_normal(d).astype(np.float32), np.zeros(d, np.float32)
+            np.testing.assert_array_equal(
+                rust_core.layer_norm(x, g, beta, 1e-12, residual=r),
+                rust_core.layer_norm(x + r, g, beta, 1e-12),
+            )
+            np.testing.assert_array_equal(rust_core.gelu(x, bias=g), rust_core.gelu(x + g))
+    finally:
+        rust_core.set_num_threads(before)
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
 def test_non_contiguous_inputs(backend):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((6, 10))[:, ::2]  # (6, 5), strided
@@ -172,7 +219,19 @@ ERRORS = [
     ("layer_norm", (np.ones(3), np.ones(3, np.float32), np.ones(3)), {}, TypeError,
      "gamma has dtype float32 but x has dtype float64; all inputs of one call must share one "
      "dtype"),
+    ("layer_norm", (np.ones((2, 3)), np.ones(3), np.ones(3)), {"residual": np.ones(3)},
+     ValueError, "x has shape (2, 3) and residual has shape (3,): they must have the same shape"),
+    ("layer_norm", (np.ones(3), np.ones(3), np.ones(3)), {"residual": np.ones(3, np.float32)},
+     TypeError, "residual has dtype float32 but x has dtype float64; all inputs of one call must "
+     "share one dtype"),
     ("gelu", (np.ones(3, bool),), {}, TypeError, "x has dtype bool; expected float32 or float64"),
+    ("gelu", (np.ones((2, 3)),), {"bias": np.ones(2)}, ValueError,
+     "bias has shape (2,); expected (3,) to match x of shape (2, 3)"),
+    ("gelu", (np.float64(1.0),), {"bias": np.ones(1)}, ValueError,
+     "x must have at least 1 dimension [..., d], got shape ()"),
+    ("gelu", (np.ones(3),), {"bias": np.ones(3, np.float32)}, TypeError,
+     "bias has dtype float32 but x has dtype float64; all inputs of one call must share one "
+     "dtype"),
 ]  # fmt: skip
 
 

@@ -304,6 +304,9 @@ CASES = [
          message="gate has shape (2, 3) and up has shape (3, 2): they must have the same shape"),
     Case("E29-broadcastable", "swiglu", (arr((2, 3)), arr((3,))),
          message="gate has shape (2, 3) and up has shape (3,): they must have the same shape"),
+    Case("E29-residual", "layer_norm", (arr((2, 3)), arr((3,)), arr((3,))),
+         {"residual": arr((3, 2))},
+         message="x has shape (2, 3) and residual has shape (3, 2): they must have the same shape"),
     # E30: grouped-query attention with q's heads not a multiple of k's.
     Case("E30", "attention", (arr((1, 9, 3, 4), F32), arr((1, 4, 5, 4), F32),
          arr((1, 4, 5, 6), F32)),

@@ -119,12 +119,19 @@ def half_linear(
     float32 → [..., out] float32."""
 
 def layer_norm(
-    x: npt.ArrayLike, gamma: npt.ArrayLike, beta: npt.ArrayLike, eps: float = 1e-05
+    x: npt.ArrayLike,
+    gamma: npt.ArrayLike,
+    beta: npt.ArrayLike,
+    eps: float = 1e-05,
+    *,
+    residual: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
-    """LayerNorm over the last axis, as torch.nn.functional.layer_norm."""
+    """LayerNorm over the last axis, as torch.nn.functional.layer_norm; of x + residual (x's
+    shape, the sum in x's dtype) when a residual is given."""
 
-def gelu(x: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
-    """The exact GELU, 0.5 · x · (1 + erf(x / √2)), elementwise."""
+def gelu(x: npt.ArrayLike, *, bias: npt.ArrayLike | None = None) -> npt.NDArray[np.floating[Any]]:
+    """The exact GELU, 0.5 · z · (1 + erf(z / √2)), elementwise, of z = x, or of x + bias (bias
+    [d] along x's rows of d, the sum in x's dtype)."""
 
 def rms_norm(
     x: npt.ArrayLike, weight: npt.ArrayLike, eps: float = 1e-05

@@ -403,7 +403,7 @@ fn dense_kernels_match_plain_loops() {
     let shifted: Vec<f64> = x.iter().map(|v| v + 1000.0).collect(); // |mean| ≫ std
     let mut ln = vec![0.0; rows * d_in];
     threads::run(usize::MAX, || {
-        layer_norm(&shifted, &g, &beta, 1e-12, d_in, &mut ln)
+        layer_norm(&shifted, None, (&g, &beta), 1e-12, d_in, &mut ln)
     })
     .unwrap();
     for r in 0..rows {
@@ -416,7 +416,7 @@ fn dense_kernels_match_plain_loops() {
         }
     }
     let mut out = [0.0f64; 3];
-    gelu(&[-1.0, 0.0, 1.0], &mut out);
+    gelu(&[-1.0, 0.0, 1.0], None, &mut out);
     assert!((out[2] - 0.841_344_746_068_542_9).abs() < 1e-15 && out[1] == 0.0);
     assert!((out[0] + 0.158_655_253_931_457_05).abs() < 1e-15);
 
@@ -429,10 +429,47 @@ fn dense_kernels_match_plain_loops() {
         "x has shape (4, 3) and weight has shape (2, 5): x's last dimension must equal weight's second (in)"
     );
     assert_eq!(
-        check_layer_norm(&[4, 3], &[3], &[3], -1.0)
+        check_layer_norm(&[4, 3], &[3], &[3], None, -1.0)
             .unwrap_err()
             .to_string(),
         "eps must be a finite number >= 0, got -1.0"
+    );
+}
+
+#[test]
+fn the_fused_residual_and_bias_give_the_numbers_of_the_separate_sums() {
+    use rust_core::kernels::dense::{check_gelu, check_layer_norm, gelu, layer_norm};
+    // 70 rows of 1536: several of the norm's parts and of GELU's (11 rows each), the last short.
+    let (rows, d) = (70, 1536);
+    let f32s = |seed, n| lcg(seed, n).iter().map(|&v| v as f32).collect::<Vec<f32>>();
+    let (x, r, b) = (f32s(40, rows * d), f32s(41, rows * d), f32s(42, d));
+    let (g, beta) = (f32s(43, d), f32s(44, d));
+    let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    for threads_setting in [1, 2] {
+        threads::set_num_threads(threads_setting).unwrap();
+        let summed: Vec<f32> = x.iter().zip(&r).map(|(a, b)| a + b).collect();
+        let (mut fused, mut separate) = (vec![0.0; rows * d], vec![0.0; rows * d]);
+        layer_norm(&x, Some(&r), (&g, &beta), 1e-12, d, &mut fused);
+        layer_norm(&summed, None, (&g, &beta), 1e-12, d, &mut separate);
+        assert_eq!(fused, separate, "layer_norm, {threads_setting} threads");
+        let biased: Vec<f32> = x.iter().enumerate().map(|(i, v)| v + b[i % d]).collect();
+        gelu(&x, Some(&b), &mut fused);
+        gelu(&biased, None, &mut separate);
+        assert_eq!(fused, separate, "gelu, {threads_setting} threads");
+    }
+    assert_eq!(
+        check_layer_norm(&[4, 3], &[3], &[3], Some(&[3, 4]), 1e-5)
+            .unwrap_err()
+            .to_string(),
+        "x has shape (4, 3) and residual has shape (3, 4): they must have the same shape"
+    );
+    assert_eq!(
+        check_gelu(&[4, 3], Some(&[4])).unwrap_err().to_string(),
+        "bias has shape (4,); expected (3,) to match x of shape (4, 3)"
+    );
+    assert_eq!(
+        check_gelu(&[], Some(&[1])).unwrap_err().to_string(),
+        "x must have at least 1 dimension [..., d], got shape ()"
     );
 }
 

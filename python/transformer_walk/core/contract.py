@@ -462,6 +462,16 @@ def validate_softmax(x: Any, axis: Any) -> tuple[np.ndarray, int]:
     return _native(arr), resolved
 
 
+def _check_same_shape(a: tuple[str, np.ndarray], b: tuple[str, np.ndarray]) -> None:
+    """E29: two arrays combined element by element (no broadcasting) have one shape."""
+    (a_name, a_arr), (b_name, b_arr) = a, b
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(
+            f"{a_name} has shape {_shape(a_arr.shape)} and {b_name} has shape "
+            f"{_shape(b_arr.shape)}: they must have the same shape"
+        )
+
+
 def _check_vector(
     name: str, arr: np.ndarray, d: int, other: str, other_shape: tuple[int, ...]
 ) -> None:
@@ -546,26 +556,47 @@ def validate_half_linear(
 
 
 def validate_layer_norm(
-    x: Any, gamma: Any, beta: Any, eps: Any
+    x: Any, gamma: Any, beta: Any, eps: Any, residual: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Order: eps read; E1/E2 for x, gamma, beta; E17, E20 (gamma, beta), E21, E23. Returns the
-    arrays and eps."""
+    """Order: eps read; E1/E2 for x, gamma, beta, residual; E17, E20 (gamma, beta), E29
+    (residual), E21, E23. Returns the array to normalise — x, or x + residual in x's dtype —
+    gamma, beta and eps."""
     value = as_real(eps)
-    x_arr, g_arr, b_arr = as_float_arrays([("x", x), ("gamma", gamma), ("beta", beta)])
+    named = [("x", x), ("gamma", gamma), ("beta", beta)]
+    if residual is not None:
+        named.append(("residual", residual))
+    arrays = as_float_arrays(named)
+    x_arr, g_arr, b_arr = arrays[:3]
+    r_arr = arrays[3] if residual is not None else None
     _check_has_last_axis(x_arr)
     d = x_arr.shape[-1]
     _check_vector("gamma", g_arr, d, "x", x_arr.shape)
     _check_vector("beta", b_arr, d, "x", x_arr.shape)
+    if r_arr is not None:
+        _check_same_shape(("x", x_arr), ("residual", r_arr))
     _check_eps(value)
-    check_all_fit(x_arr.shape, x_arr.dtype, [("x", x_arr), ("gamma", g_arr), ("beta", b_arr)])
+    check_all_fit(
+        x_arr.shape, x_arr.dtype, [(n, a) for (n, _), a in zip(named, arrays, strict=True)]
+    )
+    if r_arr is not None:
+        with np.errstate(all="ignore"):
+            x_arr = x_arr + r_arr  # the sum that is normalised, rounded to x's dtype
     return _native(x_arr), _native(g_arr), _native(b_arr), value
 
 
-def validate_gelu(x: Any) -> np.ndarray:
-    """Order: E1, E23."""
-    arr = as_float_array("x", x)
-    check_all_fit(arr.shape, arr.dtype, [("x", arr)])
-    return _native(arr)
+def validate_gelu(x: Any, bias: Any = None) -> np.ndarray:
+    """Order: E1/E2 for x, bias; E17, E20 (bias); E23. Returns the array to apply GELU to: x, or
+    x + bias along its last axis in x's dtype."""
+    if bias is None:
+        arr = as_float_array("x", x)
+        check_all_fit(arr.shape, arr.dtype, [("x", arr)])
+        return _native(arr)
+    arr, b_arr = as_float_arrays([("x", x), ("bias", bias)])
+    _check_has_last_axis(arr)
+    _check_vector("bias", b_arr, arr.shape[-1], "x", arr.shape)
+    check_all_fit(arr.shape, arr.dtype, [("x", arr), ("bias", b_arr)])
+    with np.errstate(all="ignore"):
+        return _native(arr + b_arr)  # broadcast along the rows, rounded to x's dtype
 
 
 def validate_rms_norm(x: Any, weight: Any, eps: Any) -> tuple[np.ndarray, np.ndarray, float]:
@@ -588,11 +619,7 @@ def validate_silu(x: Any) -> np.ndarray:
 def validate_swiglu(gate: Any, up: Any) -> tuple[np.ndarray, np.ndarray]:
     """Order: E1/E2 for gate, up; E29 (same shape: they are multiplied element by element); E23."""
     g_arr, u_arr = as_float_arrays([("gate", gate), ("up", up)])
-    if g_arr.shape != u_arr.shape:
-        raise ValueError(
-            f"gate has shape {_shape(g_arr.shape)} and up has shape {_shape(u_arr.shape)}: "
-            "they must have the same shape"
-        )
+    _check_same_shape(("gate", g_arr), ("up", u_arr))
     check_all_fit(g_arr.shape, g_arr.dtype, [("gate", g_arr), ("up", u_arr)])
     return _native(g_arr), _native(u_arr)
 

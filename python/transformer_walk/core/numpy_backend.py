@@ -153,9 +153,12 @@ def half_linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     return linear(x, weight.astype(np.float32), bias)  # every float16 is a float32 exactly
 
 
-def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
-    """``(x − mean) / √(var + eps) · gamma + beta`` over the last axis (biased variance)."""
-    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
+def layer_norm(
+    x: Any, gamma: Any, beta: Any, eps: float = 1e-5, *, residual: Any = None
+) -> np.ndarray:
+    """``(x − mean) / √(var + eps) · gamma + beta`` over the last axis (biased variance), of x +
+    residual when given (the sum in x's dtype)."""
+    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps, residual)
     if x.shape[-1] == 0:
         return np.zeros(x.shape, dtype=x.dtype)
     with np.errstate(all="ignore"):
@@ -166,10 +169,11 @@ def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     return np.ascontiguousarray(out.astype(x.dtype, copy=False))
 
 
-def gelu(x: Any) -> np.ndarray:
-    """``0.5 · x · (1 + erf(x / √2))``, elementwise. NumPy has no erf; SciPy's ufunc is the
+def gelu(x: Any, *, bias: Any = None) -> np.ndarray:
+    """``0.5 · z · (1 + erf(z / √2))``, elementwise, for z = x (+ bias along the rows, in x's
+    dtype). NumPy has no erf; SciPy's ufunc is the
     vectorised one (and computes in the input's precision)."""
-    x = contract.validate_gelu(x)
+    x = contract.validate_gelu(x, bias)  # x + bias, when given
     with np.errstate(all="ignore"):
         out = x * x.dtype.type(0.5) * (1 + special.erf(x * x.dtype.type(1 / math.sqrt(2.0))))
     # Not np.ascontiguousarray, which turns a 0-d x into shape (1,): GELU keeps x's shape.

@@ -201,9 +201,12 @@ def half_linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
     return linear(x, weight.astype(np.float32), bias)
 
 
-def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
-    """``(x − mean) / √(var + eps) · gamma + beta`` over each row (biased variance)."""
-    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps)
+def layer_norm(
+    x: Any, gamma: Any, beta: Any, eps: float = 1e-5, *, residual: Any = None
+) -> np.ndarray:
+    """``(x − mean) / √(var + eps) · gamma + beta`` over each row (biased variance), of x +
+    residual when given (the sum in x's dtype)."""
+    x, gamma, beta, eps = contract.validate_layer_norm(x, gamma, beta, eps, residual)
     d = x.shape[-1]
     if d == 0:
         return np.zeros(x.shape, dtype=x.dtype)
@@ -220,9 +223,10 @@ def layer_norm(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> np.ndarray:
     return _to_array(out, x.dtype, x.shape)
 
 
-def gelu(x: Any) -> np.ndarray:
-    """``0.5 · x · (1 + erf(x / √2))`` for every element."""
-    x = contract.validate_gelu(x)
+def gelu(x: Any, *, bias: Any = None) -> np.ndarray:
+    """``0.5 · z · (1 + erf(z / √2))`` for every element of z = x (+ bias along the rows, in x's
+    dtype)."""
+    x = contract.validate_gelu(x, bias)  # x + bias, when given
     values = [0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in x.reshape(-1).tolist()]
     return _to_array(values, x.dtype, x.shape)
 

@@ -58,13 +58,31 @@ pub fn check_linear(
     Ok((x[..x.len() - 1].iter().product(), d_in, d_out))
 }
 
-/// Check the shapes of `layer_norm` (E17, E20, E21). Returns d, x's last dimension.
-pub fn check_layer_norm(x: &[usize], gamma: &[usize], beta: &[usize], eps: f64) -> Result<usize> {
+/// Check the shapes of `layer_norm` (E17, E20, E29 for `residual`, E21). Returns d, x's last
+/// dimension.
+pub fn check_layer_norm(
+    x: &[usize],
+    gamma: &[usize],
+    beta: &[usize],
+    residual: Option<&[usize]>,
+    eps: f64,
+) -> Result<usize> {
     let d = last_dim(x)?;
     check_vector("gamma", gamma, d, "x", x)?;
     check_vector("beta", beta, d, "x", x)?;
+    if let Some(r) = residual {
+        check_same_shape(("x", x), ("residual", r))?;
+    }
     check_eps(eps)?;
     Ok(d)
+}
+
+/// Check `gelu`'s optional bias (E17, E20): [d] for x [..., d].
+pub fn check_gelu(x: &[usize], bias: Option<&[usize]>) -> Result<()> {
+    if let Some(b) = bias {
+        check_vector("bias", b, last_dim(x)?, "x", x)?;
+    }
+    Ok(())
 }
 
 /// Check the shapes of `rms_norm` (E17, E20, E21). Returns d, x's last dimension.
@@ -77,13 +95,18 @@ pub fn check_rms_norm(x: &[usize], weight: &[usize], eps: f64) -> Result<usize> 
 
 /// E29: the two inputs of `swiglu` are multiplied element by element, so their shapes match.
 pub fn check_swiglu(gate: &[usize], up: &[usize]) -> Result<()> {
-    if gate == up {
+    check_same_shape(("gate", gate), ("up", up))
+}
+
+/// E29: two arrays combined element by element (no broadcasting) have the same shape.
+fn check_same_shape((a, a_shape): (&str, &[usize]), (b, b_shape): (&str, &[usize])) -> Result<()> {
+    if a_shape == b_shape {
         Ok(())
     } else {
         Err(CoreError::Value(format!(
-            "gate has shape {} and up has shape {}: they must have the same shape",
-            fmt_shape(gate),
-            fmt_shape(up)
+            "{a} has shape {} and {b} has shape {}: they must have the same shape",
+            fmt_shape(a_shape),
+            fmt_shape(b_shape)
         )))
     }
 }
@@ -238,16 +261,33 @@ thread_local! {
 }
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads
-/// (`for_each_part`).
-pub fn layer_norm<T: NormRows>(x: &[T], gamma: &[T], beta: &[T], eps: T, d: usize, y: &mut [T]) {
-    by_rows(x, d, y, &|x, y| {
-        T::norm_rows(Norm::Layer { gamma, beta }, eps, d, x, y)
+/// (`for_each_part`); of x + residual when a residual (x's shape) is given, the sum formed in
+/// the norm's own pass over the rows instead of one of its own (a Transformer's "Add & Norm").
+pub fn layer_norm<T: NormRows>(
+    x: &[T],
+    residual: Option<&[T]>,
+    (gamma, beta): (&[T], &[T]),
+    eps: T,
+    d: usize,
+    y: &mut [T],
+) {
+    let norm = Norm::Layer { gamma, beta };
+    by_rows(x, d, y, &|start, x, y| match residual {
+        None => T::norm_rows(norm, eps, d, x, y),
+        Some(r) => {
+            let sum: Vec<T> = x
+                .iter()
+                .zip(&r[start..start + x.len()])
+                .map(|(&a, &b)| a + b)
+                .collect();
+            T::norm_rows(norm, eps, d, &sum, y)
+        }
     })
 }
 
 /// RMSNorm of each row of x [rows, d] into y: y = x / √(mean(x²) + eps) · w.
 pub fn rms_norm<T: NormRows>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T]) {
-    by_rows(x, d, y, &|x, y| {
+    by_rows(x, d, y, &|_, x, y| {
         T::norm_rows(Norm::Rms { weight }, eps, d, x, y)
     })
 }
@@ -255,11 +295,15 @@ pub fn rms_norm<T: NormRows>(x: &[T], weight: &[T], eps: T, d: usize, y: &mut [T
 /// Rows per part of the norms: 32 rows of 384 values are 48 KB in and 48 KB out.
 const NORM_ROWS_PER_PART: usize = 32;
 
-/// `rows(x_part, y_part)` over parts of `NORM_ROWS_PER_PART` whole rows (`d` values each),
-/// spread over the threads by `for_each_part`: on the low-latency team when called outside the
-/// pool, as the binding calls the norms (rayon's hand-off, waking a pool thread and then the
-/// caller, costs about as much as the norms themselves; docs/performance.md).
-fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &(dyn Fn(&[T], &mut [T]) + Sync)) {
+/// What `by_rows` does to one part: (its first element's index, its rows of x, of y).
+type NormPart<'a, T> = dyn Fn(usize, &[T], &mut [T]) + Sync + 'a;
+
+/// `rows(start, x_part, y_part)` over parts of `NORM_ROWS_PER_PART` whole rows (`d` values
+/// each) that start at element `start`, spread over the threads by `for_each_part`: on the
+/// low-latency team when called outside the pool, as the binding calls the norms (rayon's
+/// hand-off, waking a pool thread and then the caller, costs about as much as the norms
+/// themselves; docs/performance.md).
+fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &NormPart<'_, T>) {
     if d == 0 || y.is_empty() {
         return;
     }
@@ -270,7 +314,9 @@ fn by_rows<T: Real>(x: &[T], d: usize, y: &mut [T], rows: &(dyn Fn(&[T], &mut [T
         let start = t * part;
         let len = part.min(x.len() - start);
         // SAFETY: part t alone writes these rows of y.
-        rows(&x[start..start + len], unsafe { out.part(start, len) })
+        rows(start, &x[start..start + len], unsafe {
+            out.part(start, len)
+        })
     });
 }
 
@@ -312,21 +358,55 @@ pub fn silu_work(elements: usize) -> usize {
     elements.saturating_mul(16)
 }
 
-/// GELU of every element of x into y.
-pub fn gelu<T: Gelu>(x: &[T], y: &mut [T]) {
+/// GELU of every element of x into y; of x + bias, the bias [d] added along x's rows of d,
+/// when given: a product's bias added in this pass over its output, which reads it anyway,
+/// rather than written into the output before the product accumulates onto it
+/// (docs/performance.md).
+pub fn gelu<T: Gelu>(x: &[T], bias: Option<&[T]>, y: &mut [T]) {
     const CHUNK: usize = 1 << 14; // 64 KB of float32 per part
     let len = y.len();
-    let parts = len.div_ceil(CHUNK);
+    if len == 0 {
+        return;
+    }
+    // Parts of whole rows when there is a bias, so that each part starts at a row's first value.
+    let d = bias.map_or(1, <[T]>::len);
+    let part = CHUNK.div_ceil(d).max(1) * d;
+    let run = |start: usize, y: &mut [T]| {
+        let x = &x[start..start + y.len()];
+        match bias {
+            None => T::gelu_into(x, y),
+            Some(b) => gelu_rows_with_bias(x, b, y),
+        }
+    };
+    let parts = len.div_ceil(part);
     if parts <= 1 {
-        return T::gelu_into(x, y);
+        return run(0, y);
     }
     let out = Disjoint::new(y);
     for_each_part(parts, gelu_work(len), &|p| {
-        let start = p * CHUNK;
-        let n = CHUNK.min(len - start);
+        let start = p * part;
         // SAFETY: part p alone writes these elements of y.
-        T::gelu_into(&x[start..start + n], unsafe { out.part(start, n) })
+        run(start, unsafe { out.part(start, part.min(len - start)) })
     });
+}
+
+/// gelu(x + b) for whole rows of x (b's length each), through a stack buffer of the sums.
+fn gelu_rows_with_bias<T: Gelu>(x: &[T], b: &[T], y: &mut [T]) {
+    const STEP: usize = 256;
+    let mut sum = [T::zero(); STEP];
+    for (x_row, y_row) in x.chunks_exact(b.len()).zip(y.chunks_exact_mut(b.len())) {
+        for ((x, b), y) in x_row
+            .chunks(STEP)
+            .zip(b.chunks(STEP))
+            .zip(y_row.chunks_mut(STEP))
+        {
+            let sum = &mut sum[..x.len()];
+            for ((s, &xi), &bi) in sum.iter_mut().zip(x).zip(b) {
+                *s = xi + bi;
+            }
+            T::gelu_into(sum, y);
+        }
+    }
 }
 
 /// Work of `gelu` over `elements` numbers (a vectorised erf costs about 16 multiply-adds).

@@ -114,10 +114,11 @@ pub fn half_linear<'py>(
     })
 }
 
+/// LayerNorm over the last axis, of x + residual when a residual is given.
 #[pyfunction]
 #[pyo3(
-    signature = (x, gamma, beta, eps=RealArg(1e-5)),
-    text_signature = "(x, gamma, beta, eps=1e-05)"
+    signature = (x, gamma, beta, eps=RealArg(1e-5), *, residual=None),
+    text_signature = "(x, gamma, beta, eps=1e-05, *, residual=None)"
 )]
 pub fn layer_norm<'py>(
     py: Python<'py>,
@@ -125,30 +126,44 @@ pub fn layer_norm<'py>(
     gamma: &Bound<'py, PyAny>,
     beta: &Bound<'py, PyAny>,
     eps: RealArg,
+    residual: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let eps = eps.0;
     let x = as_ndarray(x)?;
     let gamma = as_ndarray(gamma)?;
     let beta = as_ndarray(beta)?;
+    let residual = residual
+        .filter(|r| !r.is_none())
+        .map(as_ndarray)
+        .transpose()?;
     let arrays = [
         ("x", Some(&x)),
         ("gamma", Some(&gamma)),
         ("beta", Some(&beta)),
+        ("residual", residual.as_ref()),
     ];
     let kind = shared_float_kind(&arrays)?;
-    let d = dense::check_layer_norm(x.shape(), gamma.shape(), beta.shape(), eps)?;
+    let r_shape = residual.as_ref().map(|r| r.shape());
+    let d = dense::check_layer_norm(x.shape(), gamma.shape(), beta.shape(), r_shape, eps)?;
     check_all_fit(x.shape(), &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
+    let inputs = (&x, &gamma, &beta, residual.as_ref());
     match kind {
-        Float::F32 => layer_norm_typed::<f32>(py, &x, &gamma, &beta, eps, d),
-        Float::F64 => layer_norm_typed::<f64>(py, &x, &gamma, &beta, eps, d),
+        Float::F32 => layer_norm_typed::<f32>(py, inputs, eps, d),
+        Float::F64 => layer_norm_typed::<f64>(py, inputs, eps, d),
     }
 }
 
+/// x, gamma, beta and the optional residual of `layer_norm`.
+type NormInputs<'a, 'py> = (
+    &'a Bound<'py, PyUntypedArray>,
+    &'a Bound<'py, PyUntypedArray>,
+    &'a Bound<'py, PyUntypedArray>,
+    Option<&'a Bound<'py, PyUntypedArray>>,
+);
+
 fn layer_norm_typed<'py, T: NormRows + Element>(
     py: Python<'py>,
-    x: &Bound<'py, PyUntypedArray>,
-    gamma: &Bound<'py, PyUntypedArray>,
-    beta: &Bound<'py, PyUntypedArray>,
+    (x, gamma, beta, residual): NormInputs<'_, 'py>,
     eps: f64,
     d: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -157,35 +172,51 @@ fn layer_norm_typed<'py, T: NormRows + Element>(
         CArray::<T>::read(gamma)?,
         CArray::<T>::read(beta)?,
     );
-    let (x_s, g, b) = (x_c.slice(), g.slice(), b.slice());
+    let r = residual.map(CArray::<T>::read).transpose()?;
+    let (x_s, g, b, r) = (
+        x_c.slice(),
+        g.slice(),
+        b.slice(),
+        r.as_ref().map(CArray::slice),
+    );
     let eps = T::from_f64_lossy(eps);
     // Work 0: the norm hands its rows to the team itself (`dense::by_rows`).
     fill_output(py, x.shape(), Fill::Overwritten, 0, |y| {
-        dense::layer_norm(x_s, g, b, eps, d, y)
+        dense::layer_norm(x_s, r, (g, b), eps, d, y)
     })
 }
 
-/// The exact GELU, 0.5 · x · (1 + erf(x / √2)), elementwise.
+/// The exact GELU, 0.5 · z · (1 + erf(z / √2)), elementwise, of z = x (+ bias along the rows).
 #[pyfunction]
-pub fn gelu<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (x, *, bias=None), text_signature = "(x, *, bias=None)")]
+pub fn gelu<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    bias: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let x = as_ndarray(x)?;
-    let (kind, dtype) = float_kind("x", &x)?;
-    check_all_fit(x.shape(), &dtype, x.dtype().itemsize(), &[("x", Some(&x))])?;
+    let bias = bias.filter(|b| !b.is_none()).map(as_ndarray).transpose()?;
+    let arrays = [("x", Some(&x)), ("bias", bias.as_ref())];
+    let kind = shared_float_kind(&arrays)?;
+    dense::check_gelu(x.shape(), bias.as_ref().map(|b| b.shape()))?;
+    check_all_fit(x.shape(), &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
     match kind {
-        Float::F32 => gelu_typed::<f32>(py, &x),
-        Float::F64 => gelu_typed::<f64>(py, &x),
+        Float::F32 => gelu_typed::<f32>(py, &x, bias.as_ref()),
+        Float::F64 => gelu_typed::<f64>(py, &x, bias.as_ref()),
     }
 }
 
 fn gelu_typed<'py, T: Gelu + Element>(
     py: Python<'py>,
     x: &Bound<'py, PyUntypedArray>,
+    bias: Option<&Bound<'py, PyUntypedArray>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = CArray::<T>::read(x)?;
-    let s = c.slice();
+    let b = bias.map(CArray::<T>::read).transpose()?;
+    let (s, b) = (c.slice(), b.as_ref().map(CArray::slice));
     let work = threads::pool_work(dense::gelu_work(s.len()));
     fill_output(py, x.shape(), Fill::Overwritten, work, |y| {
-        dense::gelu(s, y)
+        dense::gelu(s, b, y)
     })
 }
 

@@ -22,7 +22,8 @@ forward is exactly the one above (the same arrays, bit for bit).
 
 Every step with arithmetic in it goes through the chosen backend ("rust", "numpy" or "python"),
 so the same code is the parity test of the Rust core against Hugging Face and the three lanes of
-the speed comparison. Only reshapes, the residual additions and the pooling are plain NumPy.
+the speed comparison. Only reshapes, the embeddings' sum and the pooling are plain NumPy (the
+residual additions and b_1 are formed inside LayerNorm's and GELU's passes: ``modules``).
 """
 
 from __future__ import annotations

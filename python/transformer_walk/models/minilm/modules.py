@@ -17,6 +17,10 @@ Every forward takes an optional ``record`` (a ``Record``), into which it puts it
 under the names of ``LayerTrace`` / ``EmbeddingTrace``: the trace is written by the code that
 computes the output, not by a second copy of the math. Without a record (or one that does not
 want them) self-attention asks the backend for its output only, not for the attention weights.
+Two sums are formed inside the next kernel's pass, as ONNX Runtime's fused BiasGelu and
+SkipLayerNorm do: b_1 by GELU (``gelu(…, bias=)``) and each residual addition by LayerNorm
+(``layer_norm(…, residual=)``); a record gets them as one NumPy addition of the same two arrays in
+the same dtype, so the same numbers.
 """
 
 from __future__ import annotations
@@ -58,9 +62,16 @@ class Linear:
 
     # y = x W + b
     def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
+        return self._product(be, x, self.bias)
+
+    # x W, without b: for a caller whose next kernel adds b in its own pass over the output
+    def product(self, be: Backend, x: np.ndarray) -> np.ndarray:
+        return self._product(be, x, None)
+
+    def _product(self, be: Backend, x: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
         if self.weight.dtype == np.float16:
-            return be.half_linear(x, self.weight, self.bias)  # (..., in) → (..., out)
-        return be.linear(x, self.weight, self.bias)  # (..., in) → (..., out)
+            return be.half_linear(x, self.weight, bias)  # (..., in) → (..., out)
+        return be.linear(x, self.weight, bias)  # (..., in) → (..., out)
 
 
 @dataclass(frozen=True)
@@ -75,9 +86,10 @@ class LayerNorm:
     def load(cls, tensors: Tensors, prefix: str, eps: float) -> LayerNorm:
         return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"], eps)
 
-    # LN(x) = γ ⊙ (x − mean(x)) / √(var(x) + ε) + β, over the d_model entries of each row
-    def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
-        return be.layer_norm(x, self.weight, self.bias, self.eps)
+    # LN(x) = γ ⊙ (x − mean(x)) / √(var(x) + ε) + β, over the d_model entries of each row;
+    # LN(x + residual) when a residual is given (the addition done in LayerNorm's pass)
+    def forward(self, be: Backend, x: np.ndarray, residual: np.ndarray | None = None) -> np.ndarray:
+        return be.layer_norm(x, self.weight, self.bias, self.eps, residual=residual)
 
 
 @dataclass(frozen=True)
@@ -209,10 +221,9 @@ class BertSelfOutput:
         self, be: Backend, concat: np.ndarray, x: np.ndarray, record: Record | None = None
     ) -> np.ndarray:
         attn_out = self.dense.forward(be, concat)  # (..., n, d_model)
-        resid1 = x + attn_out
-        norm1 = self.LayerNorm.forward(be, resid1)
+        norm1 = self.LayerNorm.forward(be, attn_out, residual=x)  # LN(attn_out + x)
         if record is not None:
-            record.put(attn_out=attn_out, resid1=resid1, norm1=norm1)
+            record.put(attn_out=attn_out, resid1=attn_out + x, norm1=norm1)  # the sum LN took
         return norm1
 
 
@@ -253,12 +264,14 @@ class BertIntermediate:
     def load(cls, tensors: Tensors, prefix: str, cfg: MiniLMConfig) -> BertIntermediate:
         return cls(dense=Linear.load(tensors, f"{prefix}.dense"))
 
-    # GELU(a W_1 + b_1), GELU(z) = z Φ(z) with the exact erf (BERT's "gelu"), not max(0, ·)
+    # GELU(a W_1 + b_1), GELU(z) = z Φ(z) with the exact erf (BERT's "gelu"), not max(0, ·);
+    # b_1 is added by GELU's pass over a W_1
     def forward(self, be: Backend, a: np.ndarray, record: Record | None = None) -> np.ndarray:
-        ffn_pre = self.dense.forward(be, a)  # (..., n, d_model) → (..., n, d_ff)
-        ffn_hidden = be.gelu(ffn_pre)
+        product = self.dense.product(be, a)  # (..., n, d_model) → (..., n, d_ff): a W_1
+        ffn_hidden = be.gelu(product, bias=self.dense.bias)
         if record is not None:
-            record.put(ffn_pre=ffn_pre, ffn_hidden=ffn_hidden)
+            # a W_1 + b_1, the sum GELU took
+            record.put(ffn_pre=product + self.dense.bias, ffn_hidden=ffn_hidden)
         return ffn_hidden
 
 
@@ -281,10 +294,9 @@ class BertOutput:
         self, be: Backend, hidden: np.ndarray, a: np.ndarray, record: Record | None = None
     ) -> np.ndarray:
         ffn_out = self.dense.forward(be, hidden)  # (..., n, d_ff) → (..., n, d_model)
-        resid2 = a + ffn_out
-        out = self.LayerNorm.forward(be, resid2)
+        out = self.LayerNorm.forward(be, ffn_out, residual=a)  # LN(ffn_out + a)
         if record is not None:
-            record.put(ffn_out=ffn_out, resid2=resid2, out=out)
+            record.put(ffn_out=ffn_out, resid2=ffn_out + a, out=out)  # the sum LN took
         return out
 
 
