@@ -261,8 +261,9 @@ thread_local! {
 }
 
 /// LayerNorm of each row of x [rows, d] into y, in parts of rows over the threads
-/// (`for_each_part`); of x + residual when a residual (x's shape) is given, the sum formed in
-/// the norm's own pass over the rows instead of one of its own (a Transformer's "Add & Norm").
+/// (`for_each_part`); of x + residual when a residual (x's shape) is given (a Transformer's "Add
+/// & Norm"): each part sums its rows into a buffer of its own size, which the norm then reads
+/// from cache, instead of a pass of its own over the whole of x and residual.
 pub fn layer_norm<T: NormRows>(
     x: &[T],
     residual: Option<&[T]>,
@@ -370,6 +371,10 @@ pub fn gelu<T: Gelu>(x: &[T], bias: Option<&[T]>, y: &mut [T]) {
     }
     // Parts of whole rows when there is a bias, so that each part starts at a row's first value.
     let d = bias.map_or(1, <[T]>::len);
+    assert!(
+        d > 0 && len.is_multiple_of(d),
+        "the bias's length divides x's"
+    );
     let part = CHUNK.div_ceil(d).max(1) * d;
     let run = |start: usize, y: &mut [T]| {
         let x = &x[start..start + y.len()];

@@ -19,8 +19,10 @@ computes the output, not by a second copy of the math. Without a record (or one 
 want them) self-attention asks the backend for its output only, not for the attention weights.
 Two sums are formed inside the next kernel's pass, as ONNX Runtime's fused BiasGelu and
 SkipLayerNorm do: b_1 by GELU (``gelu(…, bias=)``) and each residual addition by LayerNorm
-(``layer_norm(…, residual=)``); a record gets them as one NumPy addition of the same two arrays in
-the same dtype, so the same numbers.
+(``layer_norm(…, residual=)``). Both round the sum to the input's dtype, so a record gets the
+numbers the kernel used as one NumPy addition of the same two arrays. (a W_1 is rounded before
+b_1 is added: in float32 that can differ in the last bit from a product that starts from b_1, as
+the pure-Python ``linear`` does and gemm does when it splits k.)
 """
 
 from __future__ import annotations
