@@ -277,7 +277,34 @@ def test_row_labels_fit_their_rows() -> None:
     14-px rows and 11-px labels (14.3 px a line), and "1 · dog" touched "2 · his"."""
     for cols in range(1, 120):
         g = grid.grid_for(4, cols, width=grid.HALF, row_labels=["1 · dog", "2 · his"])
-        assert g.axis_font * grid.LINE_HEIGHT <= g.cell or g.axis_font == grid.MIN_AXIS_FONT
+        fits = g.row_label_font * grid.LINE_HEIGHT <= g.row_height
+        assert fits or g.row_label_font == grid.MIN_AXIS_FONT
+
+
+def test_a_wide_matrix_of_few_rows_gets_rows_tall_enough_for_full_size_labels() -> None:
+    """The KV cache page draws a cached key's 64 dimensions by a few positions: square cells
+    gave 11-px rows with 8-px labels. Its rows grow instead, and its labels on every 8th column
+    ("1", "9", …) stand level at full size in the room the unlabelled columns leave them."""
+    dims = [str(j + 1) if j % 8 == 0 else "" for j in range(64)]
+    rows = ["1 · Tom", "2 · ␣loves", "3 · ␣his", "4 · ␣dog"]
+    g = grid.grid_for(
+        4, 64, width=grid.FULL, row_labels=rows, col_labels=dims, row_title="position"
+    )
+    assert g.cell < g.row_height and g.row_label_font == grid.AXIS_FONT
+    assert g.row_label_font * grid.LINE_HEIGHT <= g.row_height
+    assert (g.x_angle, g.axis_font) == (0, grid.AXIS_FONT)
+    spec = charts.heatmap(
+        np.zeros((4, 64)), rows, dims, row_title="position", col_title="dimension",
+        value_title="number",
+    )  # fmt: skip
+    assert spec["height"] == {"step": g.row_height} and spec["width"] == {"step": g.cell}
+    y_axis = spec["layer"][0]["encoding"]["y"]["axis"]
+    assert y_axis["labelFontSize"] == grid.AXIS_FONT
+    # Every column labelled, or many rows: square cells as before.
+    every = grid.grid_for(4, 64, width=grid.FULL, col_labels=[str(j) for j in range(64)])
+    assert every.x_angle != 0 and every.axis_font < grid.AXIS_FONT
+    tall = grid.grid_for(40, 100, width=grid.FULL, col_labels=[""] * 100)
+    assert tall.row_height == tall.cell
 
 
 def test_a_tall_matrix_keeps_its_cells_to_max_cell() -> None:

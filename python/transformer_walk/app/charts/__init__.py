@@ -209,7 +209,8 @@ def heatmap(
     texts: Sequence[str] | None = None,
 ) -> Spec:
     """A labelled matrix (rows top to bottom, as printed) sized to fit ``width`` px, the column it
-    is drawn in: square cells as large as fit (up to ``max_cell`` px), every row and column label
+    is drawn in: square cells as large as fit (up to ``max_cell`` px; a wide matrix of few rows
+    gets taller rows, ``grid.grid_for``), every row and column label
     shown (a smaller font or a rotation, never thinned), values printed in the cells only where
     they fit. The colour
     scale follows the data (``grid.colours_for``): sequential from 0, or diverging about 0; its
@@ -282,7 +283,8 @@ def heatmap(
     upright = layout.upright_y_title  # set horizontally, one word a line
     y = {"field": "row", "type": "nominal", "sort": rows,
          "title": grid.title_lines(row_title) if upright else row_title,
-         "axis": axis | {"labelAngle": 0} | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
+         "axis": axis | {"labelAngle": 0, "labelFontSize": layout.row_label_font}
+         | (grid.UPRIGHT_Y_TITLE if upright else {})}  # fmt: skip
     # Under the plot and no wider than it, its title beside the bar or above it.
     legend = {"orient": "bottom", "direction": "horizontal"} | grid.legend_fit(
         layout.plot_width(n_cols), value_title, colours.domain
@@ -325,6 +327,6 @@ def heatmap(
         "$schema": VEGA_LITE_SCHEMA,
         "data": {"values": cells},
         "width": {"step": layout.cell},
-        "height": {"step": layout.cell},
+        "height": {"step": layout.row_height},  # taller than wide in a wide matrix of few rows
         "layer": layers,
     }

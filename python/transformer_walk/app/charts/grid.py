@@ -6,6 +6,7 @@ points of a scatter get a label. Pure arithmetic on sizes, so it is tested witho
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -43,6 +44,7 @@ LINE_HEIGHT = 1.3  # a label's height in fonts, ascenders to descenders
 # "查询 token i" reads sideways, and upright it takes little room.
 UPRIGHT_CJK_EMS = 7
 UPRIGHT_MIN_SHARE = 0.8  # of a heatmap's cell size that an upright title may leave
+WIDE_ROWS_MAX_HEIGHT = 480  # px: a wide matrix's rows grow to full-size labels up to 32 rows
 #: A y title set horizontally, left of the axis labels, centred on the plot.
 UPRIGHT_Y_TITLE: dict[str, Any] = {
     "titleAngle": 0,
@@ -93,11 +95,21 @@ def upright_axis(title: str, plot_height: float | None = None) -> dict[str, Any]
 class Grid:
     """How to draw a rows × cols matrix in ``width`` px."""
 
-    cell: int  # px per side of a square cell
-    axis_font: int  # px of the token / index labels on both axes
-    x_angle: int  # 0 when every column label fits its cell, else -45 or -90
+    cell: int  # px per column (and per row, unless ``row_step`` says otherwise)
+    axis_font: int  # px of the column labels (and of the row labels, unless ``row_font``)
+    x_angle: int  # 0 when every column label fits its room, else -45 or -90
     value_font: int  # px of the numbers printed in the cells; 0: no numbers (tooltip only)
     upright_y_title: bool = False  # the row title set horizontally (``upright_title``)
+    row_step: int = 0  # px per row when rows are taller than the cells are wide (0: ``cell``)
+    row_font: int = 0  # px of the row labels when they differ from the columns' (0: ``axis_font``)
+
+    @property
+    def row_height(self) -> int:
+        return self.row_step or self.cell
+
+    @property
+    def row_label_font(self) -> int:
+        return self.row_font or self.axis_font
 
     def plot_width(self, cols: int) -> int:
         return self.cell * cols
@@ -118,7 +130,10 @@ def grid_for(
     beside them and the axis title fit ``width``; labels are never dropped (a smaller font
     instead), and the numbers ``values`` (already formatted) are printed only when the widest of
     them fits inside a cell. The row title is set upright when ``upright_title`` asks for it, with
-    room made for it. A smaller ``max_cell`` keeps a tall matrix (many rows, few columns) short."""
+    room made for it. A smaller ``max_cell`` keeps a tall matrix (many rows, few columns) short;
+    a wide one of few rows keeps its narrow columns but gets rows tall enough for full-size
+    labels (``row_step``), and column labels on every n-th column only stand level in the room
+    between them."""
     label_room = min(LABEL_LIMIT, max((text_width(s, AXIS_FONT) for s in row_labels), default=0))
     # Besides the labels, the y axis takes its title, ticks and paddings (about 50 px in all
     # for one-character labels, measured in Chromium).
@@ -139,8 +154,19 @@ def grid_for(
     # A label needs a cell at least its line height tall (rows) or wide (rotated columns): at
     # cell − 2, 14-px rows got 11-px labels 14.3 px tall, and neighbours touched.
     axis_font = int(max(MIN_AXIS_FONT, min(AXIS_FONT, cell // LINE_HEIGHT)))
+    # A wide matrix of few rows (a cached key's 64 dimensions by a few positions) keeps narrow
+    # columns but gets rows tall enough for full-size labels, instead of 8-px ones.
+    full_row = math.ceil(AXIS_FONT * LINE_HEIGHT)
+    row_step, row_font = 0, axis_font
+    if cell < full_row and cols >= 2 * rows and rows * full_row <= WIDE_ROWS_MAX_HEIGHT:
+        row_step, row_font = full_row, AXIS_FONT
     widest_col = max((text_width(s, axis_font) for s in col_labels), default=0)
-    if widest_col <= cell - 2:
+    # Labels on every n-th column only ("1", "9", "17", …) have the n columns between them:
+    # level and full-size when they fit there.
+    gap = _label_gap(col_labels)
+    if gap > 1 and max(text_width(s, AXIS_FONT) for s in col_labels) <= gap * cell - 2:
+        axis_font, angle = AXIS_FONT, 0
+    elif widest_col <= cell - 2:
         angle = 0
     elif cell * 0.7 >= axis_font + 2:  # 45°: neighbours are cell·sin45° apart
         angle = -45
@@ -155,7 +181,18 @@ def grid_for(
         x_angle=angle,
         value_font=value_font if fits else 0,
         upright_y_title=upright,
+        row_step=row_step,
+        row_font=row_font,
     )
+
+
+def _label_gap(labels: Sequence[str]) -> int:
+    """The fewest columns from one non-empty label to the next (1 when every column has one or
+    fewer than two have one)."""
+    at = [j for j, label in enumerate(labels) if label]
+    if len(at) < 2 or len(at) == len(labels):
+        return 1
+    return min(b - a for a, b in zip(at, at[1:], strict=False))
 
 
 def legend_fit(plot_width: int, title: str, ends: tuple[float, float]) -> dict[str, Any]:
