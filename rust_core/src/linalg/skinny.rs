@@ -366,16 +366,19 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// A tile of `NX` rows of x by `W_BLOCK` rows of W: each load of x serves four products and
-    /// each load of W serves `NX` (16 accumulators in registers for NX = 4).
+    /// each load of W serves `NX`. A kernel's whole tiles have `X_BLOCK` rows of x: 4 with
+    /// AVX-512's 32 registers (16 sums), 3 with AVX2's 16, where 16 sums left no register for the
+    /// operands and the sums spilled to the stack (docs/performance.md).
     const W_BLOCK: usize = 4;
-    const X_BLOCK: usize = 4;
 
     macro_rules! block_kernel {
         ($mod:ident, $features:literal, $lanes:expr, $vec:ty, $zero:ident, $load:ident,
-         $fma:ident, $reduce:expr, $w:ty, $wload:expr) => {
+         $fma:ident, $reduce:expr, $w:ty, $wload:expr, $x_block:expr) => {
             pub mod $mod {
                 use super::*;
                 use crate::linalg::skinny::Weight;
+
+                const X_BLOCK: usize = $x_block;
 
                 /// `out[a][b] = x_a · w_b` over `k` elements for the rows at `xr` and `wr`.
                 #[target_feature(enable = $features)]
@@ -397,11 +400,13 @@ mod x86 {
                         for &r in &wr {
                             _mm_prefetch::<_MM_HINT_T1>(r.add(p).wrapping_add(ahead) as *const i8);
                         }
-                        let wv: [$vec; W_BLOCK] = std::array::from_fn(|b| $wload(wr[b].add(p)));
-                        for a in 0..NX {
-                            let xv = $load(xr[a].add(p));
-                            for b in 0..W_BLOCK {
-                                acc[a][b] = $fma(xv, wv[b], acc[a][b]);
+                        // The NX rows of x in registers, then one row of W at a time: NX · 4 sums,
+                        // NX + 1 operands.
+                        let xv: [$vec; NX] = std::array::from_fn(|a| $load(xr[a].add(p)));
+                        for b in 0..W_BLOCK {
+                            let wv = $wload(wr[b].add(p));
+                            for a in 0..NX {
+                                acc[a][b] = $fma(xv[a], wv, acc[a][b]);
                             }
                         }
                         p += $lanes;
@@ -502,7 +507,8 @@ mod x86 {
         _mm512_fmadd_ps,
         |v| _mm512_reduce_add_ps(v),
         f32,
-        |p: *const f32| _mm512_loadu_ps(p)
+        |p: *const f32| _mm512_loadu_ps(p),
+        4
     );
     block_kernel!(
         avx2,
@@ -514,7 +520,8 @@ mod x86 {
         _mm256_fmadd_ps,
         |v| sum8(v),
         f32,
-        |p: *const f32| _mm256_loadu_ps(p)
+        |p: *const f32| _mm256_loadu_ps(p),
+        3
     );
     // Half-precision W: 16 (8) halves loaded and widened to float32 by one instruction.
     block_kernel!(
@@ -527,7 +534,8 @@ mod x86 {
         _mm512_fmadd_ps,
         |v| _mm512_reduce_add_ps(v),
         half::f16,
-        |p: *const half::f16| _mm512_cvtph_ps(_mm256_loadu_si256(p as *const __m256i))
+        |p: *const half::f16| _mm512_cvtph_ps(_mm256_loadu_si256(p as *const __m256i)),
+        4
     );
     block_kernel!(
         avx2_half,
@@ -539,7 +547,8 @@ mod x86 {
         _mm256_fmadd_ps,
         |v| sum8(v),
         half::f16,
-        |p: *const half::f16| _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i))
+        |p: *const half::f16| _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i)),
+        3
     );
 }
 
@@ -605,8 +614,9 @@ mod tests {
 
     #[test]
     fn every_simd_variant_matches_a_plain_loop() {
-        // m leaves each remainder (1, 2, 3) after the 4-row tiles; k after the SIMD lanes; n after the 4-row
-        // blocks of W, and n = 130 splits over several tasks in the pool.
+        // m leaves each remainder after the whole tiles of x's rows (4 with AVX-512, 3 with
+        // AVX2); k after the SIMD lanes; n after the 4-row blocks of W, and n = 130 splits over
+        // several tasks in the pool.
         let variants: Vec<(crate::simd::Level, Block)> = Supported::all()
             .into_iter()
             .filter_map(|cpu| variant(cpu).map(|b| (cpu.level(), b)))
@@ -655,9 +665,17 @@ mod tests {
             .filter_map(|cpu| half_variant(cpu).map(|b| (cpu.level(), b)))
             .collect();
         for &(level, block) in &variants {
-            // Remainders after the 4-row tiles, the 8 and 16 lanes and the blocks of W's rows;
-            // n = 130 splits over several tasks.
-            for (m, k, n) in [(1, 1, 1), (3, 7, 5), (5, 17, 130), (6, 33, 9), (7, 48, 66)] {
+            // Each remainder after the whole tiles of x's rows (4 or 3), the 8 and 16 lanes and
+            // the blocks of W's rows; n = 130 splits over several tasks.
+            let shapes = [
+                (1, 1, 1),
+                (3, 7, 5),
+                (4, 16, 4),
+                (5, 17, 130),
+                (6, 33, 9),
+                (7, 48, 66),
+            ];
+            for (m, k, n) in shapes {
                 let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
                 let w: Vec<f16> = lcg(7 + k as u64, n * k)
                     .iter()
