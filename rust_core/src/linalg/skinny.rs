@@ -612,25 +612,27 @@ mod tests {
         }
     }
 
+    /// (m, k, n) of the variants' tests: m leaves each remainder after the whole tiles of x's
+    /// rows (4 with AVX-512, 3 with AVX2); k after the 8 and 16 lanes; n after the 4-row blocks
+    /// of W, and n = 130 splits over several tasks in the pool.
+    const SHAPES: [(usize, usize, usize); 7] = [
+        (1, 1, 1),
+        (3, 7, 5),
+        (4, 16, 4),
+        (5, 17, 130),
+        (6, 33, 9),
+        (7, 48, 66),
+        (32, 40, 3),
+    ];
+
     #[test]
     fn every_simd_variant_matches_a_plain_loop() {
-        // m leaves each remainder after the whole tiles of x's rows (4 with AVX-512, 3 with
-        // AVX2); k after the SIMD lanes; n after the 4-row blocks of W, and n = 130 splits over
-        // several tasks in the pool.
         let variants: Vec<(crate::simd::Level, Block)> = Supported::all()
             .into_iter()
             .filter_map(|cpu| variant(cpu).map(|b| (cpu.level(), b)))
             .collect();
         for &(level, block) in &variants {
-            for (m, k, n) in [
-                (1, 1, 1),
-                (3, 7, 5),
-                (4, 16, 4),
-                (5, 17, 130),
-                (6, 33, 9),
-                (7, 48, 66),
-                (32, 40, 3),
-            ] {
+            for (m, k, n) in SHAPES {
                 let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
                 let w: Vec<f32> = lcg(7 + k as u64, n * k).iter().map(|&v| v as f32).collect();
                 let b: Vec<f32> = lcg(99, n).iter().map(|&v| v as f32).collect();
@@ -665,17 +667,7 @@ mod tests {
             .filter_map(|cpu| half_variant(cpu).map(|b| (cpu.level(), b)))
             .collect();
         for &(level, block) in &variants {
-            // Each remainder after the whole tiles of x's rows (4 or 3), the 8 and 16 lanes and
-            // the blocks of W's rows; n = 130 splits over several tasks.
-            let shapes = [
-                (1, 1, 1),
-                (3, 7, 5),
-                (4, 16, 4),
-                (5, 17, 130),
-                (6, 33, 9),
-                (7, 48, 66),
-            ];
-            for (m, k, n) in shapes {
+            for (m, k, n) in SHAPES {
                 let x: Vec<f32> = lcg(m as u64, m * k).iter().map(|&v| v as f32).collect();
                 let w: Vec<f16> = lcg(7 + k as u64, n * k)
                     .iter()
