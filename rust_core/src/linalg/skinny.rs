@@ -457,7 +457,7 @@ mod x86 {
                                 ahead,
                             );
                             for a in 0..X_BLOCK {
-                                cols[i + a][jj..jj + nb].copy_from_slice(&t[a][..nb]);
+                                put(&mut cols[i + a][jj..], &t[a], nb);
                             }
                             i += X_BLOCK;
                         }
@@ -472,7 +472,7 @@ mod x86 {
                                     ahead,
                                 );
                                 for a in 0..$nx {
-                                    cols[i + a][jj..jj + nb].copy_from_slice(&t[a][..nb]);
+                                    put(&mut cols[i + a][jj..], &t[a], nb);
                                 }
                             }};
                         }
@@ -487,6 +487,17 @@ mod x86 {
                 }
             }
         };
+    }
+
+    /// A tile's `nb` results for one row of x into `out`: a whole block as four moves of known
+    /// length, where a copy of a run-time length became a call to `memcpy` per row and block.
+    #[inline(always)]
+    fn put(out: &mut [f32], t: &[f32; W_BLOCK], nb: usize) {
+        if nb == W_BLOCK {
+            out[..W_BLOCK].copy_from_slice(t);
+        } else {
+            out[..nb].copy_from_slice(&t[..nb]);
+        }
     }
 
     #[target_feature(enable = "avx2,fma")]
