@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from transformer_walk.app.i18n import LANGUAGES, translate
+from transformer_walk.app.views.byte_text import piece_labels
 from transformer_walk.models.smollm2 import LENS_MAX_TOKENS
 from transformer_walk.topics import decoder_attribution, decoder_lens
 
@@ -42,6 +43,11 @@ def test_the_lens_of_the_default_sentence_in_both_languages(language: str) -> No
     places = [int(r) + 1 for r in lens.chosen_rank[:, 0]]
     assert table.iloc[:, 4].tolist() == [f"{p:,}" for p in places]
     assert table.iloc[-1, 4] == "1"
+    # each layer's top token named in quotes before its probability, the choice first at the end
+    model = shared_model(BACKEND)
+    top = [model.tokenizer.token_bytes(int(i)) for i in lens.top_ids[:, 0, 0]]
+    assert all(cell.startswith("“") and "”  " in cell for cell in table.iloc[:, 1])
+    assert table.iloc[-1, 1].startswith(f"“{piece_labels([top[-1]])[0]}”  ")
     # the claim's layers and places are the lens's
     said = decoder_lens.choice_claim(places, "3 · ␣his", "x", 49152)
     assert said is not None
@@ -49,7 +55,6 @@ def test_the_lens_of_the_default_sentence_in_both_languages(language: str) -> No
     assert f"{places[0]:,}" in body and f"{places[15]:,}" in body
     assert translate("inside_decoder.caveat", language) in [c.value for c in at.caption]
     # the attribution of the same token: its sum and the ablation check, as computed here
-    model = shared_model(BACKEND)
     found = decoder_attribution.attribute(
         model, model.run("Tom loves his", trace=True), 2, int(lens.chosen[0])
     )

@@ -162,8 +162,10 @@ def _table(model: SmolLM2, lens: LogitLens, places: list[int], choice: str) -> N
     layers = range(len(places))
 
     def cell(layer: int, rank: int) -> str:
+        # The token in quotes, as the page names its choice: a bare "," or "." beside its
+        # percentage read as punctuation of the cell, and "," and "，" as the same token.
         token, prob = int(lens.top_ids[layer, 0, rank]), float(lens.top_probs[layer, 0, rank])
-        return f"{_piece(model, token)}  {_probability(lens, layer, prob)}"
+        return f"“{_piece(model, token)}”  {_probability(lens, layer, prob)}"
 
     columns: dict[str, list[object]] = {t("inside_decoder.col.layer"): list(layers)}
     for rank in range(SHOWN):
