@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use crate::error::{CoreError, Result};
 use crate::real::Id;
 use crate::runtime::threads::{in_pool, PARALLEL_MIN_WORK};
+use crate::simd::{Level, Supported};
 
 /// Rows per parallel task: copying a row is cheap, so tasks need many of them to pay for the split.
 const ROWS_PER_TASK: usize = 256;
@@ -53,8 +54,8 @@ pub fn check_vocab_size(vocab_size: i64) -> Result<usize> {
         .map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
 }
 
-/// Outputs at least this big are written with streaming stores (`copy_rows_streaming`): they do
-/// not fit in this machine's 2 MB L2, so caching them only evicts table rows still to be read.
+/// Outputs at least this big are written with streaming stores (`Stores`): they do not fit in
+/// this machine's 2 MB L2, so caching them only evicts table rows still to be read.
 const STREAM_MIN_BYTES: usize = 1 << 22;
 
 /// Rows shorter than this are copied normally. A row that does not start on a cache line (NumPy
@@ -76,20 +77,45 @@ pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
     ids: &[I],
     out: &mut [T],
 ) {
+    lookup_with(Stores::of(Supported::best()), table, d, ids, out);
+}
+
+/// How a big lookup writes its rows: streaming stores (non-temporal: the output goes to memory
+/// without each of its cache lines first being read in, as a normal store must) 64 bytes at a
+/// time with AVX-512, 32 with AVX2 (with the library held to AVX2, normal stores took 1.35
+/// times as long, docs/performance.md), or normal stores at the baseline. Only `of` makes one,
+/// from a level the CPU supports: that is the safety argument of the streaming copies' calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stores(Level);
+
+impl Stores {
+    fn of(cpu: Supported) -> Stores {
+        Stores(cpu.level())
+    }
+}
+
+/// `embedding_lookup` writing big outputs by `stores`.
+fn lookup_with<T: Copy + Send + Sync, I: Id>(
+    stores: Stores,
+    table: &[T],
+    d: usize,
+    ids: &[I],
+    out: &mut [T],
+) {
     debug_assert_eq!(out.len(), ids.len() * d);
     if d == 0 {
         return;
     }
     let stream = std::mem::size_of_val(out) >= STREAM_MIN_BYTES
-        && d * std::mem::size_of::<T>() >= STREAM_MIN_ROW_BYTES
-        && can_stream();
-    let copy = |out: &mut [T], ids: &[I]| {
-        if stream {
-            // SAFETY: `stream` is true only when `can_stream()` found AVX-512F on this CPU.
-            unsafe { copy_rows_streaming(table, d, ids, out) };
-        } else {
-            copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src));
-        }
+        && d * std::mem::size_of::<T>() >= STREAM_MIN_ROW_BYTES;
+    let copy = |out: &mut [T], ids: &[I]| match stores.0 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Stores` holds a level this CPU supports (`Stores::of`).
+        Level::Avx512 if stream => unsafe { x86::copy_rows_avx512(table, d, ids, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Level::Avx2Fma if stream => unsafe { x86::copy_rows_avx2(table, d, ids, out) },
+        _ => copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src)),
     };
     if lookup_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
         copy(out, ids);
@@ -135,55 +161,76 @@ fn prefetch<T>(row: &[T]) {
     let _ = row; // elsewhere the hardware's own prefetcher is left to it
 }
 
-/// AVX-512 streaming stores (non-temporal, 64 bytes = one cache line each) are used at the
-/// library's AVX-512 level (`simd`).
-fn can_stream() -> bool {
-    crate::simd::Supported::best().level() >= crate::simd::Level::Avx512
-}
-
-/// `copy_rows` with streaming stores: the output goes to memory without each of its cache
-/// lines first being read in, as a normal store must.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, i.e. `can_stream()` returned true: the copy executes AVX-512
-/// instructions, which are undefined behaviour on a CPU without them. (Rows and ids are bounds
-/// checked as in `copy_rows`; nothing else is required.)
-unsafe fn copy_rows_streaming<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the caller guarantees AVX-512F, the one feature `copy_rows_avx512` is compiled for.
-    unsafe {
-        copy_rows_avx512(table, d, ids, out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src));
-}
-
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn copy_rows_avx512<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
-    use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_stream_si512, _mm_sfence};
-    copy_rows(table, d, ids, out, |dst, src| {
-        assert_eq!(dst.len(), src.len());
-        let bytes = std::mem::size_of_val(src);
-        let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
-        // SAFETY: both ranges are `bytes` long and cannot overlap (`&mut` and `&`); streaming
-        // stores start at the first 64-byte aligned address, as they require; the unaligned
-        // head and tail are copied normally.
-        unsafe {
-            let head = d.align_offset(64).min(bytes);
-            std::ptr::copy_nonoverlapping(s, d, head);
-            let mut at = head;
-            while at + 64 <= bytes {
-                let v = _mm512_loadu_si512(s.add(at).cast::<__m512i>());
-                _mm512_stream_si512(d.add(at).cast::<__m512i>(), v);
-                at += 64;
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::copy_rows;
+    use crate::real::Id;
+
+    /// `copy_rows` with streaming stores of `W` bytes, then a fence: streaming stores are weakly
+    /// ordered, and another thread may read `out` next. Each row's part from its first W-aligned
+    /// address on goes through `piece` (W bytes loaded, streamed to an aligned address), its
+    /// unaligned head and tail through normal stores.
+    #[inline(always)]
+    unsafe fn stream_rows<const W: usize, T: Copy, I: Id>(
+        table: &[T],
+        d: usize,
+        ids: &[I],
+        out: &mut [T],
+        piece: impl Fn(*mut u8, *const u8),
+    ) {
+        copy_rows(table, d, ids, out, |dst, src| {
+            assert_eq!(dst.len(), src.len());
+            let bytes = std::mem::size_of_val(src);
+            let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
+            // SAFETY: both ranges are `bytes` long and cannot overlap (`&mut` and `&`); every
+            // piece starts at a W-aligned address of dst and reads W bytes of src within them.
+            unsafe {
+                let head = d.align_offset(W).min(bytes);
+                std::ptr::copy_nonoverlapping(s, d, head);
+                let mut at = head;
+                while at + W <= bytes {
+                    piece(d.add(at), s.add(at));
+                    at += W;
+                }
+                std::ptr::copy_nonoverlapping(s.add(at), d.add(at), bytes - at);
             }
-            std::ptr::copy_nonoverlapping(s.add(at), d.add(at), bytes - at);
+        });
+        // SAFETY: SFENCE is part of SSE, which every x86-64 CPU has.
+        unsafe { _mm_sfence() };
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn copy_rows_avx512<T: Copy, I: Id>(
+        table: &[T],
+        d: usize,
+        ids: &[I],
+        out: &mut [T],
+    ) {
+        // SAFETY: each piece gets 64 readable bytes and a 64-byte aligned destination.
+        unsafe {
+            stream_rows::<64, T, I>(table, d, ids, out, |d, s| {
+                _mm512_stream_si512(d.cast(), _mm512_loadu_si512(s.cast()))
+            })
         }
-    });
-    // Streaming stores are weakly ordered: fence them before another thread reads `out`.
-    _mm_sfence();
+    }
+
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn copy_rows_avx2<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
+        // SAFETY: each piece gets 32 readable bytes and a 32-byte aligned destination.
+        unsafe {
+            stream_rows::<32, T, I>(table, d, ids, out, |d, s| {
+                _mm256_stream_si256(d.cast(), _mm256_loadu_si256(s.cast()))
+            })
+        }
+    }
 }
 
 /// `out[i, ids[i]] = 1`, every other entry 0; `out` is [len(ids), vocab_size] and zero on entry.
@@ -192,5 +239,56 @@ pub fn one_hot<T: Copy, I: Id>(ids: &[I], vocab_size: usize, one: T, out: &mut [
     debug_assert_eq!(out.len(), ids.len() * vocab_size);
     for (i, &id) in ids.iter().enumerate() {
         out[i * vocab_size + id.into() as usize] = one;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every level's stores against a plain loop, on outputs big enough to stream: rows that are
+    /// no whole number of 32 or 64 bytes, outputs starting off every alignment the streaming
+    /// pieces need, float32 and float64, on this thread and split over the pool.
+    #[test]
+    fn every_level_copies_the_rows_a_plain_loop_copies() {
+        let (vocab, ids_len) = (97, 4200);
+        let ids: Vec<i64> = (0..ids_len).map(|i| (i * 31 + i / 7) % vocab).collect();
+        for d in [256, 300, 301] {
+            let table: Vec<f32> = (0..vocab as usize * d).map(|i| i as f32 * 0.5).collect();
+            let want: Vec<f32> = ids
+                .iter()
+                .flat_map(|&id| table[id as usize * d..(id as usize + 1) * d].to_vec())
+                .collect();
+            assert!(std::mem::size_of_val(&want[..]) >= STREAM_MIN_BYTES);
+            for cpu in Supported::all() {
+                for skip in [0, 1, 3, 8] {
+                    let mut buf = vec![f32::NAN; skip + want.len()];
+                    lookup_with(Stores::of(cpu), &table, d, &ids, &mut buf[skip..]);
+                    assert_eq!(
+                        &buf[skip..],
+                        &want[..],
+                        "{cpu:?}, d {d}, {skip} elements in"
+                    );
+                    let mut pooled = vec![f32::NAN; skip + want.len()];
+                    crate::runtime::threads::run(usize::MAX, || {
+                        lookup_with(Stores::of(cpu), &table, d, &ids, &mut pooled[skip..])
+                    })
+                    .unwrap();
+                    assert_eq!(&pooled[skip..], &want[..], "{cpu:?}, d {d}, pooled");
+                }
+            }
+        }
+        let d = 160; // float64: 1280-byte rows, 5.4 MB
+        let table: Vec<f64> = (0..vocab as usize * d).map(|i| i as f64 - 0.25).collect();
+        let want: Vec<f64> = ids
+            .iter()
+            .flat_map(|&id| table[id as usize * d..(id as usize + 1) * d].to_vec())
+            .collect();
+        assert!(std::mem::size_of_val(&want[..]) >= STREAM_MIN_BYTES);
+        for cpu in Supported::all() {
+            let mut got = vec![f64::NAN; want.len() + 1];
+            lookup_with(Stores::of(cpu), &table, d, &ids, &mut got[1..]);
+            assert_eq!(&got[1..], &want[..], "{cpu:?}, float64");
+        }
     }
 }
