@@ -246,6 +246,16 @@ pub fn one_hot<T: Copy, I: Id>(ids: &[I], vocab_size: usize, one: T, out: &mut [
 mod tests {
     use super::*;
 
+    /// Row `id` of `table` for each id, by a plain loop; asserted big enough to be streamed.
+    fn gathered<T: Copy>(table: &[T], d: usize, ids: &[i64]) -> Vec<T> {
+        let rows: Vec<T> = ids
+            .iter()
+            .flat_map(|&id| table[id as usize * d..(id as usize + 1) * d].to_vec())
+            .collect();
+        assert!(std::mem::size_of_val(&rows[..]) >= STREAM_MIN_BYTES);
+        rows
+    }
+
     /// Every level's stores against a plain loop, on outputs big enough to stream: rows that are
     /// no whole number of 32 or 64 bytes, outputs starting off every alignment the streaming
     /// pieces need, float32 and float64, on this thread and split over the pool.
@@ -255,11 +265,7 @@ mod tests {
         let ids: Vec<i64> = (0..ids_len).map(|i| (i * 31 + i / 7) % vocab).collect();
         for d in [256, 300, 301] {
             let table: Vec<f32> = (0..vocab as usize * d).map(|i| i as f32 * 0.5).collect();
-            let want: Vec<f32> = ids
-                .iter()
-                .flat_map(|&id| table[id as usize * d..(id as usize + 1) * d].to_vec())
-                .collect();
-            assert!(std::mem::size_of_val(&want[..]) >= STREAM_MIN_BYTES);
+            let want = gathered(&table, d, &ids);
             for cpu in Supported::all() {
                 for skip in [0, 1, 3, 8] {
                     let mut buf = vec![f32::NAN; skip + want.len()];
@@ -280,11 +286,7 @@ mod tests {
         }
         let d = 160; // float64: 1280-byte rows, 5.4 MB
         let table: Vec<f64> = (0..vocab as usize * d).map(|i| i as f64 - 0.25).collect();
-        let want: Vec<f64> = ids
-            .iter()
-            .flat_map(|&id| table[id as usize * d..(id as usize + 1) * d].to_vec())
-            .collect();
-        assert!(std::mem::size_of_val(&want[..]) >= STREAM_MIN_BYTES);
+        let want = gathered(&table, d, &ids);
         for cpu in Supported::all() {
             let mut got = vec![f64::NAN; want.len() + 1];
             lookup_with(Stores::of(cpu), &table, d, &ids, &mut got[1..]);
