@@ -115,7 +115,7 @@ fn lookup_with<T: Copy + Send + Sync, I: Id>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Level::Avx2Fma if stream => unsafe { x86::copy_rows_avx2(table, d, ids, out) },
-        _ => copy_rows(table, d, ids, out, |dst, src| dst.copy_from_slice(src)),
+        _ => copy_rows::<false, T, I>(table, d, ids, out, |dst, src| dst.copy_from_slice(src)),
     };
     if lookup_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
         copy(out, ids);
@@ -126,9 +126,11 @@ fn lookup_with<T: Copy + Send + Sync, I: Id>(
     }
 }
 
-/// The plain lookup loop, with each row copied by `copy_row` and prefetched ahead of its turn.
+/// The plain lookup loop, with each row copied by `copy_row` and prefetched ahead of its turn:
+/// into L1, or into L2 with `TO_L2` (the streaming copies, whose stores hold the L1 miss buffers
+/// that prefetches into L1 would also wait for: docs/performance.md).
 #[inline(always)]
-fn copy_rows<T: Copy, I: Id>(
+fn copy_rows<const TO_L2: bool, T: Copy, I: Id>(
     table: &[T],
     d: usize,
     ids: &[I],
@@ -141,20 +143,27 @@ fn copy_rows<T: Copy, I: Id>(
     };
     for (i, (dst, &id)) in out.chunks_exact_mut(d).zip(ids).enumerate() {
         if let Some(&ahead) = ids.get(i + PREFETCH_AHEAD) {
-            prefetch(row(ahead));
+            prefetch::<TO_L2, T>(row(ahead));
         }
         copy_row(dst, row(id));
     }
 }
 
-fn prefetch<T>(row: &[T]) {
+#[inline(always)]
+fn prefetch<const TO_L2: bool, T>(row: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0, _MM_HINT_T1};
         let p = row.as_ptr().cast::<i8>();
         for at in (0..std::mem::size_of_val(row)).step_by(64) {
             // SAFETY: the address lies inside `row`, and a prefetch never faults anyway.
-            unsafe { _mm_prefetch(p.add(at), _MM_HINT_T0) };
+            unsafe {
+                if TO_L2 {
+                    _mm_prefetch(p.add(at), _MM_HINT_T1)
+                } else {
+                    _mm_prefetch(p.add(at), _MM_HINT_T0)
+                }
+            };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -180,7 +189,7 @@ mod x86 {
         out: &mut [T],
         piece: impl Fn(*mut u8, *const u8),
     ) {
-        copy_rows(table, d, ids, out, |dst, src| {
+        copy_rows::<true, T, I>(table, d, ids, out, |dst, src| {
             assert_eq!(dst.len(), src.len());
             let bytes = std::mem::size_of_val(src);
             let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
