@@ -106,15 +106,17 @@ fn lookup_with<T: Copy + Send + Sync, I: Id>(
     if d == 0 {
         return;
     }
+    // A small output, or short rows, keep normal stores whatever the level.
     let stream = std::mem::size_of_val(out) >= STREAM_MIN_BYTES
         && d * std::mem::size_of::<T>() >= STREAM_MIN_ROW_BYTES;
-    let copy = |out: &mut [T], ids: &[I]| match stores.0 {
+    let level = if stream { stores.0 } else { Level::Baseline };
+    let copy = |out: &mut [T], ids: &[I]| match level {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Stores` holds a level this CPU supports (`Stores::of`).
-        Level::Avx512 if stream => unsafe { x86::copy_rows_avx512(table, d, ids, out) },
+        Level::Avx512 => unsafe { x86::copy_rows_avx512(table, d, ids, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Level::Avx2Fma if stream => unsafe { x86::copy_rows_avx2(table, d, ids, out) },
+        Level::Avx2Fma => unsafe { x86::copy_rows_avx2(table, d, ids, out) },
         _ => copy_rows::<false, T, I>(table, d, ids, out, |dst, src| dst.copy_from_slice(src)),
     };
     if lookup_work(out.len()) < PARALLEL_MIN_WORK || !in_pool() {
