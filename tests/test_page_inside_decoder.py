@@ -43,11 +43,12 @@ def test_the_lens_of_the_default_sentence_in_both_languages(language: str) -> No
     places = [int(r) + 1 for r in lens.chosen_rank[:, 0]]
     assert table.iloc[:, 4].tolist() == [f"{p:,}" for p in places]
     assert table.iloc[-1, 4] == "1"
-    # each layer's top token named in quotes before its probability, the choice first at the end
+    # each layer's top token named in quotes before its probability; at the last layer that is
+    # the model's choice
     model = shared_model(BACKEND)
-    top = [model.tokenizer.token_bytes(int(i)) for i in lens.top_ids[:, 0, 0]]
     assert all(cell.startswith("“") and "”  " in cell for cell in table.iloc[:, 1])
-    assert table.iloc[-1, 1].startswith(f"“{piece_labels([top[-1]])[0]}”  ")
+    chosen = piece_labels([model.tokenizer.token_bytes(int(lens.chosen[0]))])[0]
+    assert table.iloc[-1, 1].startswith(f"“{chosen}”  ")
     # the claim's layers and places are the lens's
     said = decoder_lens.choice_claim(places, "3 · ␣his", "x", 49152)
     assert said is not None

@@ -112,16 +112,16 @@ def _lens(model: SmolLM2, selected: str) -> None:
             st.markdown(said)
     _table(model, lens, places, f"“{choice}”")
     st.caption(t("inside_decoder.caveat"))
-    _attribution(model, text, position, int(lens.chosen[0]), f"“{choice}”", backend)
+    _attribution(model, text, position, int(lens.chosen[0]), choice, backend)
 
 
 def _attribution(
     model: SmolLM2, text: str, position: int, token: int, choice: str, backend: str
 ) -> None:
     """The chosen token's logit split over heads and MLPs, and its top heads switched off
-    beside control heads of the same layers."""
+    beside control heads of the same layers. ``choice`` is the token's piece, unquoted."""
     cfg = model.config
-    st.subheader(t("inside_decoder.attr.title", choice=choice.strip("“”")))
+    st.subheader(t("inside_decoder.attr.title", choice=markdown_literal(choice)))
     st.markdown(t("inside_decoder.attr.body"))
     with st.spinner(t("inside_decoder.attr.computing")):
         found, check = smollm2_attribution(text, position, token, TOP_HEADS, CONTROL_DRAWS, backend)
@@ -150,7 +150,9 @@ def _attribution(
             width="stretch",
         )  # fmt: skip
     labels = [f"L{layer + 1}·H{head + 1}" for layer, head in check.heads]
-    said = say(attribution.ablation_claim(labels, choice, check.change, check.control_changes))
+    said = say(
+        attribution.ablation_claim(labels, f"“{choice}”", check.change, check.control_changes)
+    )
     if said is not None:
         st.markdown(said)
 
