@@ -54,8 +54,8 @@ pub fn check_vocab_size(vocab_size: i64) -> Result<usize> {
         .map_err(|_| CoreError::Memory(format!("vocab_size {vocab_size} is too large")))
 }
 
-/// Outputs at least this big are written with streaming stores (`Stores`): they do not fit in
-/// this machine's 2 MB L2, so caching them only evicts table rows still to be read.
+/// Outputs at least this big are written with streaming stores (`lookup_with`): they do not fit
+/// in this machine's 2 MB L2, so caching them only evicts table rows still to be read.
 const STREAM_MIN_BYTES: usize = 1 << 22;
 
 /// Rows shorter than this are copied normally. A row that does not start on a cache line (NumPy
@@ -77,26 +77,16 @@ pub fn embedding_lookup<T: Copy + Send + Sync, I: Id>(
     ids: &[I],
     out: &mut [T],
 ) {
-    lookup_with(Stores::of(Supported::best()), table, d, ids, out);
+    lookup_with(Supported::best(), table, d, ids, out);
 }
 
-/// How a big lookup writes its rows: streaming stores (non-temporal: the output goes to memory
-/// without each of its cache lines first being read in, as a normal store must) 64 bytes at a
-/// time with AVX-512, 32 with AVX2 (with the library held to AVX2, normal stores took 1.35
-/// times as long, docs/performance.md), or normal stores at the baseline. Only `of` makes one,
-/// from a level the CPU supports: that is the safety argument of the streaming copies' calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stores(Level);
-
-impl Stores {
-    fn of(cpu: Supported) -> Stores {
-        Stores(cpu.level())
-    }
-}
-
-/// `embedding_lookup` writing big outputs by `stores`.
+/// `embedding_lookup` at the level `cpu`. A big output is written with streaming stores
+/// (non-temporal: the output goes to memory without each of its cache lines first being read in,
+/// as a normal store must), 64 bytes at a time with AVX-512 and 32 with AVX2 (with the library
+/// held to AVX2, normal stores took 1.35 times as long, docs/performance.md); at the baseline,
+/// and for small outputs or short rows, normal stores.
 fn lookup_with<T: Copy + Send + Sync, I: Id>(
-    stores: Stores,
+    cpu: Supported,
     table: &[T],
     d: usize,
     ids: &[I],
@@ -109,10 +99,10 @@ fn lookup_with<T: Copy + Send + Sync, I: Id>(
     // A small output, or short rows, keep normal stores whatever the level.
     let stream = std::mem::size_of_val(out) >= STREAM_MIN_BYTES
         && d * std::mem::size_of::<T>() >= STREAM_MIN_ROW_BYTES;
-    let level = if stream { stores.0 } else { Level::Baseline };
+    let level = if stream { cpu.level() } else { Level::Baseline };
     let copy = |out: &mut [T], ids: &[I]| match level {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Stores` holds a level this CPU supports (`Stores::of`).
+        // SAFETY: a `Supported` holds a level this CPU runs.
         Level::Avx512 => unsafe { x86::copy_rows_avx512(table, d, ids, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -179,31 +169,37 @@ mod x86 {
     use super::copy_rows;
     use crate::real::Id;
 
-    /// `copy_rows` with streaming stores of `W` bytes, then a fence: streaming stores are weakly
-    /// ordered, and another thread may read `out` next. Each row's part from its first W-aligned
-    /// address on goes through `piece` (W bytes loaded, streamed to an aligned address), its
-    /// unaligned head and tail through normal stores.
+    /// `copy_rows` with streaming stores, then a fence: streaming stores are weakly ordered, and
+    /// another thread may read `out` next. Each row's whole 64-byte cache lines of `out` go
+    /// through `line`, its head and tail (part-lines) through normal stores, so that no line is
+    /// written partly each way.
+    ///
+    /// # Safety
+    ///
+    /// `line(dst, src)` may assume that dst is 64-byte aligned and that both point at 64 bytes
+    /// within `out`'s and `table`'s rows (it writes dst, reads src); it must do nothing else.
     #[inline(always)]
-    unsafe fn stream_rows<const W: usize, T: Copy, I: Id>(
+    unsafe fn stream_rows<T: Copy, I: Id>(
         table: &[T],
         d: usize,
         ids: &[I],
         out: &mut [T],
-        piece: impl Fn(*mut u8, *const u8),
+        line: impl Fn(*mut u8, *const u8),
     ) {
         copy_rows::<true, T, I>(table, d, ids, out, |dst, src| {
             assert_eq!(dst.len(), src.len());
             let bytes = std::mem::size_of_val(src);
             let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
             // SAFETY: both ranges are `bytes` long and cannot overlap (`&mut` and `&`); every
-            // piece starts at a W-aligned address of dst and reads W bytes of src within them.
+            // line starts at a 64-byte aligned address of dst, and it and src's 64 bytes lie
+            // within them.
             unsafe {
-                let head = d.align_offset(W).min(bytes);
+                let head = d.align_offset(64).min(bytes);
                 std::ptr::copy_nonoverlapping(s, d, head);
                 let mut at = head;
-                while at + W <= bytes {
-                    piece(d.add(at), s.add(at));
-                    at += W;
+                while at + 64 <= bytes {
+                    line(d.add(at), s.add(at));
+                    at += 64;
                 }
                 std::ptr::copy_nonoverlapping(s.add(at), d.add(at), bytes - at);
             }
@@ -222,9 +218,9 @@ mod x86 {
         ids: &[I],
         out: &mut [T],
     ) {
-        // SAFETY: each piece gets 64 readable bytes and a 64-byte aligned destination.
+        // SAFETY: the line is 64 bytes to an aligned address (`stream_rows`), on AVX-512F.
         unsafe {
-            stream_rows::<64, T, I>(table, d, ids, out, |d, s| {
+            stream_rows::<T, I>(table, d, ids, out, |d, s| {
                 _mm512_stream_si512(d.cast(), _mm512_loadu_si512(s.cast()))
             })
         }
@@ -235,10 +231,12 @@ mod x86 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub unsafe fn copy_rows_avx2<T: Copy, I: Id>(table: &[T], d: usize, ids: &[I], out: &mut [T]) {
-        // SAFETY: each piece gets 32 readable bytes and a 32-byte aligned destination.
+        // SAFETY: the line is 64 bytes to an aligned address (`stream_rows`), two 32-byte
+        // halves, each aligned, on AVX2.
         unsafe {
-            stream_rows::<32, T, I>(table, d, ids, out, |d, s| {
-                _mm256_stream_si256(d.cast(), _mm256_loadu_si256(s.cast()))
+            stream_rows::<T, I>(table, d, ids, out, |d, s| {
+                _mm256_stream_si256(d.cast(), _mm256_loadu_si256(s.cast()));
+                _mm256_stream_si256(d.add(32).cast(), _mm256_loadu_si256(s.add(32).cast()));
             })
         }
     }
@@ -267,40 +265,42 @@ mod tests {
         rows
     }
 
-    /// Every level's stores against a plain loop, on outputs big enough to stream: rows that are
-    /// no whole number of 32 or 64 bytes, outputs starting off every alignment the streaming
-    /// pieces need, float32 and float64, on this thread and split over the pool.
+    /// Every level's stores against a plain loop, on outputs big enough to stream and to be split
+    /// over the pool: rows that are no whole number of cache lines, outputs starting 0, 4, 12 and
+    /// 32 bytes past a cache line, float32 and float64, on this thread and over the pool.
     #[test]
     fn every_level_copies_the_rows_a_plain_loop_copies() {
-        let (vocab, ids_len) = (97, 4200);
+        let (vocab, ids_len) = (97, 16_400);
         let ids: Vec<i64> = (0..ids_len).map(|i| (i * 31 + i / 7) % vocab).collect();
         for d in [256, 300, 301] {
+            assert!(
+                ids_len as usize * d >= PARALLEL_MIN_WORK,
+                "the pool splits the copy"
+            );
             let table: Vec<f32> = (0..vocab as usize * d).map(|i| i as f32 * 0.5).collect();
             let want = gathered(&table, d, &ids);
             for cpu in Supported::all() {
-                for skip in [0, 1, 3, 8] {
-                    let mut buf = vec![f32::NAN; skip + want.len()];
-                    lookup_with(Stores::of(cpu), &table, d, &ids, &mut buf[skip..]);
-                    assert_eq!(
-                        &buf[skip..],
-                        &want[..],
-                        "{cpu:?}, d {d}, {skip} elements in"
-                    );
-                    let mut pooled = vec![f32::NAN; skip + want.len()];
+                for past_line in [0, 1, 3, 8] {
+                    let mut buf = vec![f32::NAN; want.len() + 16 + past_line];
+                    let at = buf.as_ptr().align_offset(64) + past_line;
+                    let out = &mut buf[at..at + want.len()];
+                    lookup_with(cpu, &table, d, &ids, out);
+                    assert_eq!(out, &want[..], "{cpu:?}, d {d}, {past_line} elements in");
+                    out.fill(f32::NAN);
                     crate::runtime::threads::run(usize::MAX, || {
-                        lookup_with(Stores::of(cpu), &table, d, &ids, &mut pooled[skip..])
+                        lookup_with(cpu, &table, d, &ids, out)
                     })
                     .unwrap();
-                    assert_eq!(&pooled[skip..], &want[..], "{cpu:?}, d {d}, pooled");
+                    assert_eq!(out, &want[..], "{cpu:?}, d {d}, {past_line} in, pooled");
                 }
             }
         }
-        let d = 160; // float64: 1280-byte rows, 5.4 MB
+        let d = 160; // float64: 1280-byte rows
         let table: Vec<f64> = (0..vocab as usize * d).map(|i| i as f64 - 0.25).collect();
         let want = gathered(&table, d, &ids);
         for cpu in Supported::all() {
             let mut got = vec![f64::NAN; want.len() + 1];
-            lookup_with(Stores::of(cpu), &table, d, &ids, &mut got[1..]);
+            lookup_with(cpu, &table, d, &ids, &mut got[1..]);
             assert_eq!(&got[1..], &want[..], "{cpu:?}, float64");
         }
     }

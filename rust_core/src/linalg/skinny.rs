@@ -461,8 +461,8 @@ mod x86 {
                             }
                             i += X_BLOCK;
                         }
-                        // The last 1–3 rows in one tile, not one by one: each tile reads the
-                        // block of W again (from cache), so fewer tiles do less work.
+                        // The rows left, fewer than X_BLOCK, in one tile, not one by one: each
+                        // tile reads the block of W again (from cache), so fewer tiles do less.
                         macro_rules! rest {
                             ($nx:literal) => {{
                                 let t = tile::<$nx>(
@@ -477,10 +477,11 @@ mod x86 {
                             }};
                         }
                         match m - i {
-                            3 => rest!(3),
-                            2 => rest!(2),
+                            0 => {}
                             1 => rest!(1),
-                            _ => {}
+                            2 => rest!(2),
+                            3 => rest!(3),
+                            _ => unreachable!("fewer than X_BLOCK rows are left"),
                         }
                         jj += nb;
                     }
