@@ -36,8 +36,8 @@ def parameters(
 
 
 def test_the_protocol_lists_the_kernels_of_docs_api() -> None:
-    assert len(KERNELS) == len(set(KERNELS)) == 27
-    assert {"linear", "half_linear", "attention", "quantized_linear", "set_num_threads"} <= set(
+    assert len(KERNELS) == len(set(KERNELS)) == 28
+    assert {"linear", "attention", "quantized_linear", "set_num_threads", "on_this_thread"} <= set(
         KERNELS
     )
     assert {"attention_backward", "cross_entropy", "adamw_step"} <= set(KERNELS)

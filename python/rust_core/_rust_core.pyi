@@ -1,6 +1,6 @@
 """Stubs for the compiled extension; `make lint` checks them against the binary (mypy.stubtest)."""
 
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ __all__ = [
     "layer_norm_backward",
     "linear",
     "linear_backward",
+    "on_this_thread",
     "one_hot",
     "quantized_linear",
     "relu_backward",
@@ -229,6 +230,14 @@ def set_num_threads(n: int) -> None:
 
 def get_num_threads() -> int:
     """The size of the thread pool the kernels use."""
+
+@final
+class on_this_thread:
+    """`with on_this_thread():` this thread's calls inside the block run on it alone, as with
+    `set_num_threads(1)`, while other threads' calls keep the pool. Blocks nest."""
+
+    def __enter__(self) -> None: ...
+    def __exit__(self, kind: object, value: object, traceback: object) -> bool: ...
 
 def simd_level() -> str:
     """The instruction set this library's own kernels run: "baseline", "avx2" or "avx512" (the

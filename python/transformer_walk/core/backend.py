@@ -12,6 +12,7 @@ every error (docs/api.md) — is checked at run time by ``contract``.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 import numpy as np
@@ -169,6 +170,8 @@ class Backend(Protocol):
     def set_num_threads(self, n: int) -> None: ...
 
     def get_num_threads(self) -> int: ...
+
+    def on_this_thread(self) -> AbstractContextManager[None]: ...
 
 
 #: The names every backend defines, read off ``Backend`` (in the order written there), so that

@@ -15,9 +15,12 @@ The functions' names, parameters and result types are not here: they are the ``B
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 import os
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -1080,12 +1083,25 @@ class ThreadCount:
 
     def __init__(self) -> None:
         self._value: int | None = None
+        self._alone = threading.local()  # depth: how many ``on_this_thread`` blocks we are in
 
     def get(self) -> int:
-        """The current setting; the default is resolved on first use, not at import."""
+        """The current setting (1 inside ``on_this_thread``); the default is resolved on first
+        use, not at import."""
+        if getattr(self._alone, "depth", 0) > 0:
+            return 1
         if self._value is None:
             self._value = default_num_threads()
         return self._value
+
+    @contextlib.contextmanager
+    def on_this_thread(self) -> Iterator[None]:
+        """``rust_core.on_this_thread``: inside the block, this thread's setting reads 1."""
+        self._alone.depth = getattr(self._alone, "depth", 0) + 1
+        try:
+            yield
+        finally:
+            self._alone.depth -= 1
 
     def set(self, n: Any) -> None:
         """E24 (n read), E15: a pool needs at least one thread; E22: and at most MAX_THREADS."""

@@ -11,6 +11,7 @@ place.
 from __future__ import annotations
 
 import math
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -525,6 +526,12 @@ def set_num_threads(n: int) -> None:
     _threads.set(n)
 
 
+def on_this_thread() -> AbstractContextManager[None]:
+    """``with on_this_thread():`` this thread's ``get_num_threads()`` reads 1 inside the block,
+    as rust_core's does (NumPy's BLAS keeps its own threads)."""
+    return _threads.on_this_thread()
+
+
 def get_num_threads() -> int:
     """The thread count set by ``set_num_threads``, or the default (see ``contract``)."""
     return _threads.get()
@@ -548,6 +555,7 @@ __all__ = [
     "layer_norm_backward",
     "linear",
     "linear_backward",
+    "on_this_thread",
     "one_hot",
     "quantized_linear",
     "relu_backward",

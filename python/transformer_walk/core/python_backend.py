@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import struct
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -690,6 +691,12 @@ def set_num_threads(n: int) -> None:
     _threads.set(n)
 
 
+def on_this_thread() -> AbstractContextManager[None]:
+    """``with on_this_thread():`` this thread's ``get_num_threads()`` reads 1 inside the block,
+    as rust_core's does (it always computes on one thread)."""
+    return _threads.on_this_thread()
+
+
 def get_num_threads() -> int:
     """The thread count set by ``set_num_threads``, or the default (see ``contract``)."""
     return _threads.get()
@@ -713,6 +720,7 @@ __all__ = [
     "layer_norm_backward",
     "linear",
     "linear_backward",
+    "on_this_thread",
     "one_hot",
     "quantized_linear",
     "relu_backward",

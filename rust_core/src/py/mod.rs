@@ -44,5 +44,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runtime::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::get_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::simd_level, m)?)?;
+    m.add_class::<runtime::OnThisThread>()?;
     Ok(())
 }

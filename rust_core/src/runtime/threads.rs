@@ -9,6 +9,7 @@
 //! 40 threads, not the 820 that keeping every size would (a replaced pool's threads exit once the
 //! calls still running on it have returned).
 
+use std::cell::Cell;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -127,9 +128,33 @@ fn choose(old: Option<&Pools>, n: usize) -> Result<Pools> {
     Ok(Pools { threads: n, pool })
 }
 
+thread_local! {
+    /// How many `alone` blocks this thread is inside: while more than 0, its calls run on it
+    /// alone, whatever the setting.
+    static ALONE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Enter (`true`) or leave (`false`) a block in which this thread's calls run on it alone, as
+/// with a setting of 1 thread, while other threads' calls keep the setting: a caller that runs
+/// pieces of one job side by side on its own threads (MiniLM's `embed`) gives each piece one
+/// core, and the pieces never wait for each other. Blocks nest.
+pub fn alone(enter: bool) {
+    ALONE.with(|depth| {
+        let d = depth.get();
+        depth.set(if enter { d + 1 } else { d.saturating_sub(1) });
+    });
+}
+
+fn is_alone() -> bool {
+    ALONE.with(|depth| depth.get() > 0)
+}
+
 /// The setting and, when it is more than 1, its pool; created on first use from
-/// `default_num_threads`.
+/// `default_num_threads`. Inside an `alone` block: 1, and no pool.
 fn current() -> Result<(usize, Option<Arc<ThreadPool>>)> {
+    if is_alone() {
+        return Ok((1, None));
+    }
     // Look and create the default under one lock: with the lock dropped in between, a
     // `set_num_threads` from another Python thread could land in the gap and then be overwritten
     // by the default (tests/test_concurrency.py races the two).

@@ -55,6 +55,7 @@ from transformer_walk.models.minilm.trace import (
     LayerTrace,
 )
 from transformer_walk.models.record import Record
+from transformer_walk.models.side_by_side import run_side_by_side
 
 #: ``embed`` truncates here, as sentence-transformers does (the model was trained on ≤ 256 tokens).
 EMBED_MAX_TOKENS = 256
@@ -264,7 +265,9 @@ class MiniLM:
         ``encode(texts, normalize_embeddings=True)``: each text truncated to 256 tokens (silently,
         as there), texts of similar length batched together and padded with [PAD], padded keys
         masked out of attention, mean pooling over the real tokens, L2 normalisation.
-        ``ablate``: (layer, head) pairs, 0-based, switched off (see ``forward``)."""
+        ``ablate``: (layer, head) pairs, 0-based, switched off (see ``forward``). On rust_core
+        with several threads, a batch of at least 2 × ``PART_MIN_ROWS`` token rows is cut into
+        parts that run side by side, one thread each (``side_by_side``): the same bits, sooner."""
         if isinstance(texts, str):
             raise TypeError("texts must be a sequence of str, not one str: use embed([text])")
         self.heads_off(ablate)
@@ -272,9 +275,19 @@ class MiniLM:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         rows = self.token_rows(texts)
         out = np.zeros((len(rows), self.config.d_model), dtype=np.float32)
-        for batch, ids, key_mask in self.batches(rows, batch_size):
-            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (B, n, d_model)
-            out[batch] = mean_pool(last, key_mask)
+        # rust_core's kernels run on its threads; the other backends compute on one (NumPy's
+        # BLAS keeps its own), so their batches stay whole.
+        threads = self.backend.get_num_threads() if self.backend_name == "rust" else 1
+
+        def embed_part(part: tuple[list[int], np.ndarray, np.ndarray]) -> None:
+            texts_at, ids, key_mask = part
+            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (b, n, d_model)
+            out[texts_at] = mean_pool(last, key_mask)
+
+        parts = [
+            part for batch in self.batches(rows, batch_size) for part in _parts(batch, threads)
+        ]
+        run_side_by_side(self.backend, embed_part, parts)
         return out
 
     def token_rows(self, texts: Sequence[str]) -> list[list[int]]:
@@ -304,6 +317,31 @@ class MiniLM:
                 ids[b, : len(rows[i])] = rows[i]
                 key_mask[b, : len(rows[i])] = True
             yield batch, ids, key_mask
+
+
+#: A batch is cut into parts that run side by side (``run_side_by_side``) only when each part
+#: gets at least this many token rows: with fewer, each part's products repack all of W for few
+#: rows, and splitting each kernel over the threads is faster (docs/performance.md). It is above
+#: the few-row products' limit (128 rows), so a part's products take the same path as the whole
+#: batch's, and each text gets the same bits either way (tests/test_minilm.py).
+PART_MIN_ROWS = 256
+
+
+def _parts(
+    batch: tuple[list[int], np.ndarray, np.ndarray], threads: int
+) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
+    """``batch`` (its texts' indices, ids [B, n], key mask [B, n]) cut by texts into up to
+    ``threads`` parts of at least ``PART_MIN_ROWS`` token rows each, or left whole. Each part
+    keeps the batch's padded length n, so each text's numbers are those of the whole batch."""
+    texts_at, ids, key_mask = batch
+    count = min(threads, len(texts_at), ids.size // PART_MIN_ROWS)
+    if count < 2:
+        return [batch]
+    cuts = np.linspace(0, len(texts_at), count + 1).round().astype(int)
+    return [
+        (texts_at[a:b], ids[a:b], key_mask[a:b])  # (b − a, n) each
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+    ]
 
 
 def _heads_off(ablate: object, n_layers: int, h: int) -> tuple[tuple[int, ...], ...] | None:

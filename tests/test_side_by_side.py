@@ -1,0 +1,194 @@
+"""Parts of one job side by side: ``on_this_thread`` on every backend, ``run_side_by_side``, and
+MiniLM's ``embed`` cutting a batch into parts without changing a bit of any embedding."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from transformer_walk.core import get_backend
+from transformer_walk.models.side_by_side import run_side_by_side
+
+from conftest import HAVE_RUST
+
+BACKENDS = [
+    "python",
+    "numpy",
+    pytest.param("rust", marks=pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")),
+]
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest):
+    be = get_backend(request.param)
+    before = be.get_num_threads()
+    be.set_num_threads(2)
+    yield be
+    be.set_num_threads(before)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_on_this_thread_reads_one_here_and_nests(backend):
+    with backend.on_this_thread():
+        assert backend.get_num_threads() == 1
+        with backend.on_this_thread():
+            assert backend.get_num_threads() == 1
+        assert backend.get_num_threads() == 1
+    assert backend.get_num_threads() == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_on_this_thread_leaves_other_threads_their_setting(backend):
+    inside, seen = threading.Event(), []
+
+    def other():
+        inside.wait(timeout=30)
+        seen.append(backend.get_num_threads())
+
+    t = threading.Thread(target=other)
+    t.start()
+    with backend.on_this_thread():
+        inside.set()
+        t.join(timeout=30)
+    assert seen == [2]
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_on_this_thread_ends_when_an_exception_leaves_the_block(backend):
+    with pytest.raises(KeyError):
+        with backend.on_this_thread():
+            raise KeyError("raised inside")
+    assert backend.get_num_threads() == 2
+
+
+@pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
+def test_rust_calls_inside_the_block_give_the_same_bits():
+    import rust_core
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((512, 384)).astype(np.float32)
+    w = rng.standard_normal((1536, 384)).astype(np.float32)
+    q = rng.standard_normal((4, 12, 128, 32)).astype(np.float32)
+    before = rust_core.get_num_threads()
+    rust_core.set_num_threads(2)
+    try:
+        pooled = rust_core.linear(x, w), rust_core.attention(q, q, q)
+        with rust_core.on_this_thread():
+            alone = rust_core.linear(x, w), rust_core.attention(q, q, q)
+    finally:
+        rust_core.set_num_threads(before)
+    for a, b in zip(pooled, alone, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_each_part_runs_once_on_a_thread_of_its_own_setting(backend):
+    seen: dict[int, tuple[int, int]] = {}
+    lock = threading.Lock()
+
+    def work(part: int) -> None:
+        time.sleep(0.01)  # so that one worker cannot take every part
+        with lock:
+            assert part not in seen
+            seen[part] = (threading.get_ident(), backend.get_num_threads())
+
+    run_side_by_side(backend, work, list(range(6)))
+    assert sorted(seen) == list(range(6))
+    assert {threads for _, threads in seen.values()} == {1}
+    assert threading.get_ident() not in {ident for ident, _ in seen.values()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_one_thread_or_one_part_runs_here(backend):
+    here: list[int] = []
+    run_side_by_side(backend, lambda part: here.append(threading.get_ident()), [0])
+    backend.set_num_threads(1)
+    run_side_by_side(backend, lambda part: here.append(threading.get_ident()), [0, 1, 2])
+    assert here == [threading.get_ident()] * 4
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_a_parts_error_is_raised_after_every_part_has_ended(backend):
+    done: list[int] = []
+
+    def work(part: int) -> None:
+        if part == 0:
+            raise ValueError("part 0 failed")
+        time.sleep(0.05)
+        done.append(part)
+
+    with pytest.raises(ValueError, match="part 0 failed"):
+        run_side_by_side(backend, work, [0, 1, 2, 3])
+    assert sorted(done) == [1, 2, 3]
+
+
+# --- MiniLM's embed -----------------------------------------------------------------------------
+
+minilm = pytest.importorskip("transformer_walk.models.minilm")
+
+#: rust_core's few-row products take up to this many rows of x (rust_core/src/linalg/skinny.rs,
+#: MAX_ROWS); more go through gemm, whose rows do not depend on how many there are.
+FEW_ROWS = 128
+
+
+def _batch(b: int, n: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+    return list(range(b)), np.ones((b, n), np.int64), np.ones((b, n), bool)  # (b, n) each
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_parts_are_cut_by_texts_and_keep_more_than_the_few_row_limit(threads):
+    part_rows = minilm.model.PART_MIN_ROWS
+    for b in range(1, 40):
+        for n in (3, 16, 60, 100, 128, 129, 200, 256):
+            parts = minilm.model._parts(_batch(b, n), threads)
+            texts = [i for at, _, _ in parts for i in at]
+            assert texts == list(range(b))
+            assert all(ids.shape[1] == n and mask.shape == ids.shape for _, ids, mask in parts)
+            assert len(parts) <= threads
+            if len(parts) > 1:
+                # Above the few-row products' limit, a part's products take the whole batch's path.
+                assert all(ids.size > FEW_ROWS for _, ids, _ in parts)
+                assert b * n >= len(parts) * part_rows
+            else:
+                assert b * n < 2 * part_rows or threads < 2 or b < 2
+
+
+@pytest.fixture(scope="module")
+def rust_minilm():
+    if not HAVE_RUST:
+        pytest.skip("rust_core is not built")
+    return minilm.load_minilm(backend="rust")
+
+
+def _texts(count: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    words = ["the", "dog", "river", "bank", "loves", "cash", "Tom", "猫", "2026", "!", "naïve"]
+    return [" ".join(rng.choice(words, int(rng.integers(20, 140)))) for _ in range(count)]
+
+
+@pytest.mark.parametrize("weights", ["float32", "float16"])
+def test_embed_cut_into_parts_is_the_same_bits_as_whole(rust_minilm, weights):
+    import rust_core
+
+    model = rust_minilm if weights == "float32" else minilm.load_minilm(weights="float16")
+    texts = _texts(13, seed=1)  # batch_size 8: two batches, the first cut into two parts
+    rows = model.token_rows(texts)
+    first = next(iter(model.batches(rows, 8)))
+    assert len(minilm.model._parts(first, 2)) == 2
+    before = rust_core.get_num_threads()
+    try:
+        rust_core.set_num_threads(1)
+        whole = model.embed(texts, batch_size=8)
+        rust_core.set_num_threads(2)
+        cut = model.embed(texts, batch_size=8)
+        ablated = model.embed(texts, batch_size=8, ablate=[(0, 3), (5, 11)])
+        rust_core.set_num_threads(1)
+        ablated_whole = model.embed(texts, batch_size=8, ablate=[(0, 3), (5, 11)])
+    finally:
+        rust_core.set_num_threads(before)
+    np.testing.assert_array_equal(cut, whole)
+    np.testing.assert_array_equal(ablated, ablated_whole)
+    assert not np.array_equal(ablated, whole)
