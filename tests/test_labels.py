@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from transformer_walk.app.i18n import markdown_literal
 from transformer_walk.app.views.labels import (
     human_bytes,
     markdown_table,
     shape_label,
 )
+from transformer_walk.topics.claims import position_of, token_label
 
 
 def test_a_shape_reads_alike_in_text_and_in_a_formula() -> None:
@@ -91,3 +94,30 @@ def test_numbers_of_any_size_without_python_exponents() -> None:
     assert power_label(14161.0) == "14,161"
     assert power_label(2.39e10) == "2.39 × 10¹⁰"
     assert power_label(8.1e-7, 2) == "8.1 × 10⁻⁷"
+
+
+@pytest.mark.parametrize(
+    ("token", "shown"),
+    [
+        ("his", "his"),
+        ("[CLS]", "[CLS]"),
+        ("␣cat", "␣cat"),  # a byte-level piece with its space drawn
+        ("2026", "2026"),
+        ("🐶", "🐶"),  # a picture is not read as punctuation
+        ("(96→他)", "(96→他)"),  # letters or digits inside: as it is
+        (",", "‹,›"),
+        ("，", "‹，›"),  # the Chinese comma too
+        ("...", "‹...›"),
+        ('"', '‹"›'),
+        ("“", "‹“›"),
+        ("##.", "‹##.›"),  # a WordPiece continuation of punctuation
+        ("+", "‹+›"),
+        ("$", "‹$›"),
+        ("", ""),
+    ],
+)
+def test_a_token_label_marks_punctuation_only(token: str, shown: str) -> None:
+    label = token_label(8, token)
+    assert label == f"8 · {shown}"
+    assert position_of(label) == 7  # the pickers' and the claims' parser reads it back
+    assert "8 · , " not in f"After {label} the model's top token is “␣and”"

@@ -21,7 +21,7 @@ from transformer_walk.app.trained_toy import MODELS
 from transformer_walk.app.widgets import python_fallback_text
 from transformer_walk.core.status import backend_status
 from transformer_walk.models.toy import ToyConfig, ToyTransformer
-from transformer_walk.topics.claims import percent
+from transformer_walk.topics.claims import percent, token_label
 from transformer_walk.topics.learning.name_head import (
     NameHeadSettings,
     NameHeadStudy,
@@ -73,7 +73,7 @@ def cells(tokens: list[str], rows: np.ndarray, language: str = "en") -> list[str
     every key tied with it at the three decimals the table shows."""
     out = []
     for row in np.round(rows, 3):
-        tied = [f"{p + 1} · {tokens[p]}" for p in np.flatnonzero(row == row.max())]
+        tied = [token_label(p + 1, tokens[p]) for p in np.flatnonzero(row == row.max())]
         if len(tied) == 1:
             out.append(tied[0])
         else:

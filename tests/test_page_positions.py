@@ -232,7 +232,7 @@ def test_the_bars_name_each_token_with_the_place_it_came_from() -> None:
     ]
     for k, p in enumerate([2, 4, 0, 1, 3]):
         word = tokenize("the cat saw the cat")[p]
-        label = translate("positions.shuffle.row_label", "en", place=k, token=word, source=p)
+        label = translate("positions.shuffle.row_label", "en", label=f"{k} · {word}", source=p)
         assert f"{k}:{label}" in rows, label  # the bars' keys: "place:label"
 
 

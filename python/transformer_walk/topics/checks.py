@@ -26,6 +26,7 @@ from transformer_walk.models.toy import (
     tokenize,
 )
 from transformer_walk.topics.attention_picks import default_pair, default_query
+from transformer_walk.topics.claims import token_label
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -58,7 +59,7 @@ def max_abs_diff(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
 
 def _named(tokens: list[str], position: int) -> str:
     """A token by position and text, "3 · cat", as the pages name tokens."""
-    return f"{position + 1} · {tokens[position]}"
+    return token_label(position + 1, tokens[position])
 
 
 @dataclass(frozen=True)

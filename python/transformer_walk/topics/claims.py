@@ -16,6 +16,7 @@ with ``percent``, on pages and in claims alike, so that none reads a whole or a 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ParamSpec
@@ -47,6 +48,21 @@ def claim(predicate: Predicate) -> Callable[[Callable[P, Claim | None]], Callabl
         return function
 
     return register
+
+
+#: Unicode categories of a token that is marked in its label: punctuation, and the maths,
+#: currency and modifier symbols ("+", "$", "^"); not emoji and other pictures (So).
+MARKED_CATEGORIES = ("Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk")
+
+
+def token_label(number: int, token: str) -> str:
+    """ "3 · his": a token named by its number and text, as every page names tokens. A token of
+    punctuation or symbols only stands between ‹ and ›, "8 · ‹,›": bare, a sentence would read it
+    as its own punctuation ("After 8 · , the model…"), and quote marks would nest inside the
+    quotes a sentence puts around a label ("“8 · ‹,›”")."""
+    if token and all(unicodedata.category(c) in MARKED_CATEGORIES for c in token):
+        token = f"‹{token}›"
+    return f"{number} · {token}"
 
 
 def position_of(label: object) -> int:

@@ -50,9 +50,9 @@ def _quoted(model: SmolLM2, token: int) -> str:
     return markdown_literal(_piece(model, token))
 
 
-def _step_text(model: SmolLM2, found: CacheWalk, step: int, labels: list[str]) -> str:
+def _step_text(model: SmolLM2, found: CacheWalk, step: int, pieces: list[str]) -> str:
     s = found.steps[step]
-    text = labels[s.start].split(" · ", 1)[1]  # the token as its row is labelled
+    text = pieces[s.start]  # the token as its row shows it
     chosen = _quoted(model, s.chosen)
     layers = model.config.n_layers
     if step == 0 and len(s.ids) == 1:
@@ -152,9 +152,8 @@ def _walk(model: SmolLM2, selected: str) -> None:
     with st.spinner(t("decoder_cache.computing")):
         found = smollm2_cache_walk(tuple(prompt), new, backend)
     every = [int(i) for i in found.ids]
-    labels = list(
-        token_labels(piece_labels([model.tokenizer.token_bytes(i) for i in every])).values()
-    )
+    pieces = piece_labels([model.tokenizer.token_bytes(i) for i in every])
+    labels = list(token_labels(pieces).values())
     steps = range(len(found.steps))
     links.linked(STEP_KEY, 0, steps)
     keep_valid_choice(STEP_KEY, steps, 0)
@@ -164,14 +163,13 @@ def _walk(model: SmolLM2, selected: str) -> None:
             return t("decoder_cache.step.prefill_one")
         if i == 0:
             return t("decoder_cache.step.prefill", n=len(prompt))
-        text = labels[found.steps[i].start].split(" · ", 1)[1]  # "17 · (96→他)" → "(96→他)"
-        return t("decoder_cache.step.decode", i=i, token=f"“{text}”")
+        return t("decoder_cache.step.decode", i=i, token=f"“{pieces[found.steps[i].start]}”")
 
     names = {i: step_name(i) for i in steps}  # built in the run: format_func may be called later
     step = st.select_slider(
         t("decoder_cache.step"), steps, key=STEP_KEY, format_func=names.__getitem__
     )
-    st.markdown(_step_text(model, found, step, labels))
+    st.markdown(_step_text(model, found, step, pieces))
     _cached_rows(model, found, step, labels)
     _cost(model, found, step)
     st.subheader(t("decoder_cache.check.title"))

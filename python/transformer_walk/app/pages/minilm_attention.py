@@ -35,7 +35,7 @@ from transformer_walk.app.widgets import (
 from transformer_walk.models.minilm import CONFIG, EncoderOutput
 from transformer_walk.topics import minilm_heads as head_views
 from transformer_walk.topics import minilm_tokens
-from transformer_walk.topics.claims import percent
+from transformer_walk.topics.claims import percent, token_label
 
 HIDE_KEY = "mla_hide_specials"
 WINDOW_KEY = "mla_window"
@@ -399,7 +399,7 @@ def _ranking(
                         ],
                         # numbered as the pickers: a repeated word (我 … 我) stays two keys
                         t("minilm_attention.rank.col.top"): [
-                            f"{positions[r.top_key] + 1} · {out.tokens[positions[r.top_key]]}"
+                            token_label(positions[r.top_key] + 1, out.tokens[positions[r.top_key]])
                             for r in ranked
                         ],
                     },

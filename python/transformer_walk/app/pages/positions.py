@@ -28,6 +28,7 @@ from transformer_walk.models.toy import (
     tokenize,
 )
 from transformer_walk.topics import positions as pos
+from transformer_walk.topics.claims import token_label
 
 PE_D_MODEL_KEY = "pos_pe_d_model"
 PE_POSITIONS_KEY = "pos_pe_positions"
@@ -177,7 +178,7 @@ def _shuffle(text: str, backend: str) -> None:
     # numbered by place from 0, as pos in the formula and the tables above; each token carries
     # the place it came from, so a repeated word's copies are told apart
     shuffled_labels = [
-        t("positions.shuffle.row_label", place=k, token=tokens[int(p)], source=int(p))
+        t("positions.shuffle.row_label", label=token_label(k, tokens[int(p)]), source=int(p))
         for k, p in enumerate(perm)
     ]
     differences = on.row_differences()

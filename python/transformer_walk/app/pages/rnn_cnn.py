@@ -23,6 +23,7 @@ from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import keep_valid_choice, page_start, solved_and_hurts
 from transformer_walk.models.toy import ToyConfig, Trace
 from transformer_walk.topics import cnn, rnn
+from transformer_walk.topics.claims import token_label
 
 RHO_KEY = "rnn_rho"
 STEPS_KEY = "rnn_steps"
@@ -357,7 +358,11 @@ def _comparison_section(n: int, k: int, i: int, j: int, tokens: list[str]) -> No
                 t("rnn_cnn.cmp.mechanism"),
                 t("rnn_cnn.cmp.sequential"),
                 t("rnn_cnn.cmp.max_path"),
-                t("rnn_cnn.cmp.path_ij", i=f"{i + 1} · {tokens[i]}", j=f"{j + 1} · {tokens[j]}"),
+                t(
+                    "rnn_cnn.cmp.path_ij",
+                    i=token_label(i + 1, tokens[i]),
+                    j=token_label(j + 1, tokens[j]),
+                ),
                 t("rnn_cnn.cmp.cost"),
                 t("rnn_cnn.cmp.parallel"),
                 t("rnn_cnn.cmp.position"),

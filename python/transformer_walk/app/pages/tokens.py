@@ -23,6 +23,7 @@ from transformer_walk.app.views.latex import tex_words
 from transformer_walk.app.widgets import page_start, solved_and_hurts
 from transformer_walk.models.minilm.wordpiece import INSTALL_HINT, count_words, word_pieces
 from transformer_walk.models.toy import BASE_WORDS, ToyConfig, Trace
+from transformer_walk.topics.claims import token_label
 
 MAX_HEATMAP_ROWS = 24  # more rows than this make an unreadable embedding picture
 TRY_KEY = "tok_try_word"
@@ -96,7 +97,7 @@ def _pipeline(trace: Trace) -> None:
                 charts.heatmap,
                 rows,
                 [
-                    f"{p + 1} · {visible(tok)} ({i})"
+                    f"{token_label(p + 1, visible(tok))} ({i})"
                     for p, (tok, i) in enumerate(
                         zip(trace.tokens[:shown], trace.ids[:shown], strict=True)
                     )

@@ -31,7 +31,7 @@ from transformer_walk.app.sidebar import current_sentence
 from transformer_walk.app.trained_toy import CUT_KEYS, percent_cells
 from transformer_walk.app.widgets import page_start
 from transformer_walk.models.learner.params import INIT_STD, param_shapes
-from transformer_walk.topics.claims import percent
+from transformer_walk.topics.claims import percent, token_label
 from transformer_walk.topics.learning import inside
 from transformer_walk.topics.learning.name_head import (
     EVAL_SENTENCES,
@@ -78,7 +78,7 @@ HINTS = {"en": "Anna sees the cat and loves her dog", "zh": "安娜看见猫，�
 
 def label(position: int, word: str) -> str:
     """ "3 · his": a token by position (from 1) and text, so a repeated word stays two tokens."""
-    return f"{position + 1} · {word}"
+    return token_label(position + 1, word)
 
 
 def default_data() -> str:

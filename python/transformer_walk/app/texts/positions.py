@@ -125,8 +125,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "positions.shuffle.row_diff": {"en": "max |difference| in the row", "zh": "该行的最大 |差值|"},
     "positions.shuffle.row": {"en": "token at its new place", "zh": "新位置上的 token"},
     "positions.shuffle.row_label": {
-        "en": "{place} · {token} (was {source})",
-        "zh": "{place} · {token}（原 {source}）",
+        "en": "{label} (was {source})",
+        "zh": "{label}（原 {source}）",
     },
     "positions.shuffle.stayed": {
         "en": "“{token}” kept its place in this shuffle, and its output still moved by {diff}: "

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from transformer_walk.topics.claims import token_label
+
 
 def shape_label(shape: Sequence[int], *, times: bool = False, latex: bool = False) -> str:
     """(4, 8) as "[4, 8]"; with ``times`` as "4 × 8", the sizes of a matrix, its spaces no-break
@@ -54,7 +56,7 @@ def token_labels(
     counted from ``first`` — 1 for "the third token", 0 where the number is the position itself.
     Built once per run, for pickers' ``format_func`` (which may be called outside the run)."""
     chosen = range(len(tokens)) if positions is None else positions
-    return {p: f"{p + first} · {visible(tokens[p])}" for p in chosen}
+    return {p: token_label(p + first, visible(tokens[p])) for p in chosen}
 
 
 #: Characters of a token label a table cell shows; a longer one is cut with "…".
@@ -148,7 +150,7 @@ def unknown_labels(text: str, tokens: list[str], offsets: Sequence[tuple[int, in
     ("3 · 你"; [CLS] is 1): an emoji, most Chinese characters — the English vocabulary has no
     piece for them, and a character can occur twice."""
     return [
-        f"{p + 1} · {visible(text[a:b])}"
+        token_label(p + 1, visible(text[a:b]))
         for p, (token, (a, b)) in enumerate(zip(tokens, offsets, strict=True))
         if token == "[UNK]"
     ]

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from transformer_walk.app.views.labels import difference_label
-from transformer_walk.topics.claims import Claim, claim, position_of
+from transformer_walk.topics.claims import Claim, claim, position_of, token_label
 from transformer_walk.topics.positions import ShuffleResult
 
 
 def place_label(tokens: Sequence[str], place: int) -> str:
     """ "3 · the": the token at ``place``, numbered from 0 as on this page."""
-    return f"{place} · {tokens[place]}"
+    return token_label(place, tokens[place])
 
 
 def place_of(label: object, tokens: Sequence[str]) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from transformer_walk.topics.claims import Claim, claim, percent
+from transformer_walk.topics.claims import Claim, claim, percent, token_label
 from transformer_walk.topics.learning.name_head import LOOKS_AT_NAME
 from transformer_walk.topics.learning.pronouns import (
     PronounTask,
@@ -579,7 +579,7 @@ def agreeing(task: PronounTask, name: str) -> str:
 
 
 def _token(sentence: Sentence, position: int) -> str:
-    return f"{position + 1} · {sentence.tokens[position]}"
+    return token_label(position + 1, sentence.tokens[position])
 
 
 def _wrong_fields(
@@ -624,13 +624,15 @@ def _wrong_holds(
     ]
     if said.message == WRONG["names"]:
         shape = len(seen) >= 2 and fields.get("names") == tuple(
-            f"{i + 1} · {tokens[i]}" for i in seen
+            token_label(i + 1, tokens[i]) for i in seen
         )
     else:  # one name, and whether the possessive the model prefers agrees with it
         at = sentence.name_position
         agrees = fields.get("preferred") == (words.his if tokens[at] in words.male else words.her)
         if said.message == WRONG["rule"]:
-            shape = seen == [at] and agrees and fields.get("name") == f"{at + 1} · {tokens[at]}"
+            shape = (
+                seen == [at] and agrees and fields.get("name") == token_label(at + 1, tokens[at])
+            )
         else:  # in place: before it nothing or an opening, after it a verb at or before the query
             placed = (
                 tokens[:at] in words.openings
