@@ -13,6 +13,7 @@ import pytest
 from transformer_walk.app.i18n import LANGUAGES, translate
 from transformer_walk.models.toy import ToyConfig, ToyTransformer, tokenize
 from transformer_walk.topics import positions as pos
+from transformer_walk.topics.claims import token_label
 
 import apptest_support
 from apptest_support import no_exception
@@ -232,7 +233,7 @@ def test_the_bars_name_each_token_with_the_place_it_came_from() -> None:
     ]
     for k, p in enumerate([2, 4, 0, 1, 3]):
         word = tokenize("the cat saw the cat")[p]
-        label = translate("positions.shuffle.row_label", "en", label=f"{k} · {word}", source=p)
+        label = translate("positions.shuffle.row_label", "en", label=token_label(k, word), source=p)
         assert f"{k}:{label}" in rows, label  # the bars' keys: "place:label"
 
 

@@ -102,12 +102,24 @@ def test_each_part_runs_once_on_a_thread_of_its_own_setting(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
-def test_one_thread_or_one_part_runs_here(backend):
-    here: list[int] = []
-    run_side_by_side(backend, lambda part: here.append(threading.get_ident()), [0])
-    backend.set_num_threads(1)
-    run_side_by_side(backend, lambda part: here.append(threading.get_ident()), [0, 1, 2])
-    assert here == [threading.get_ident()] * 4
+def test_one_part_runs_here_on_every_thread(backend):
+    seen: list[tuple[int, int]] = []
+    run_side_by_side(
+        backend, lambda part: seen.append((threading.get_ident(), backend.get_num_threads())), [0]
+    )
+    assert seen == [(threading.get_ident(), 2)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_a_part_that_asks_for_parts_runs_them_in_place(backend):
+    inner: list[int] = []
+
+    def work(part: int) -> None:
+        here = threading.get_ident()
+        run_side_by_side(backend, lambda _: inner.append(threading.get_ident() == here), [0, 1])
+
+    run_side_by_side(backend, work, [0, 1])  # would wait on its own pool if it queued them
+    assert inner == [True] * 4
 
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
@@ -138,22 +150,31 @@ def _batch(b: int, n: int) -> tuple[list[int], np.ndarray, np.ndarray]:
     return list(range(b)), np.ones((b, n), np.int64), np.ones((b, n), bool)  # (b, n) each
 
 
-@pytest.mark.parametrize("threads", [2, 3, 4])
-def test_parts_are_cut_by_texts_and_keep_more_than_the_few_row_limit(threads):
+@pytest.mark.parametrize("threads", [1, 2, 3, 4])
+def test_parts_are_cut_by_texts_nearly_evenly_and_big_enough(threads):
     part_rows = minilm.model.PART_MIN_ROWS
     for b in range(1, 40):
         for n in (3, 16, 60, 100, 128, 129, 200, 256):
             parts = minilm.model._parts(_batch(b, n), threads)
-            texts = [i for at, _, _ in parts for i in at]
-            assert texts == list(range(b))
-            assert all(ids.shape[1] == n and mask.shape == ids.shape for _, ids, mask in parts)
-            assert len(parts) <= threads
+            assert [i for at, _, _, _ in parts for i in at] == list(range(b))
+            assert all(ids.shape[1] == n and mask.shape == ids.shape for _, ids, mask, _ in parts)
+            assert 1 <= len(parts) <= threads
+            sizes = [len(at) for at, _, _, _ in parts]
             if len(parts) > 1:
-                # Above the few-row products' limit, a part's products take the whole batch's path.
-                assert all(ids.size > FEW_ROWS for _, ids, _ in parts)
-                assert b * n >= len(parts) * part_rows
-            else:
-                assert b * n < 2 * part_rows or threads < 2 or b < 2
+                # Above the few-row products' limit, a part's products take the whole batch's
+                # path; the slowest part sets the time, so none is much bigger than another.
+                assert min(sizes) * n >= part_rows > FEW_ROWS
+                assert max(sizes) - min(sizes) <= 1 and 4 * max(sizes) <= 5 * min(sizes)
+            if threads >= 2 and b % 2 == 0 and (b // 2) * n >= part_rows:
+                assert len(parts) >= 2, (b, n)  # an even batch of two big halves is cut
+
+
+def test_parts_keep_the_batchs_masking():
+    key_mask = np.ones((8, 128), bool)
+    key_mask[-1, 100:] = False  # the last text is shorter: only the second part has padding
+    parts = minilm.model._parts((list(range(8)), np.ones((8, 128), np.int64), key_mask), 2)
+    assert [padded for *_, padded in parts] == [True, True]
+    assert parts[0][2].all()  # all True, and still applied: the whole batch applies it
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +188,32 @@ def _texts(count: int, seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
     words = ["the", "dog", "river", "bank", "loves", "cash", "Tom", "猫", "2026", "!", "naïve"]
     return [" ".join(rng.choice(words, int(rng.integers(20, 140)))) for _ in range(count)]
+
+
+def _embeddings(model, texts, threads, cut, monkeypatch, **kwargs):
+    import rust_core
+
+    monkeypatch.setattr(minilm.model, "PART_MIN_ROWS", 256 if cut else 10**9)
+    before = rust_core.get_num_threads()
+    rust_core.set_num_threads(threads)
+    try:
+        return model.embed(texts, **kwargs)
+    finally:
+        rust_core.set_num_threads(before)
+
+
+def test_short_texts_cut_into_parts_give_the_same_bits(rust_minilm, monkeypatch):
+    """31 texts of 20 tokens and one shorter: the first part has no padding of its own, and
+    unmasked heads of at most 64 keys take another kernel (attention_head.rs); the part applies
+    the batch's mask anyway."""
+    texts = ["the dog loves the river bank and the cash in it every day of the long year"] * 31
+    texts.append("a dog")
+    rows = rust_minilm.token_rows(texts)
+    assert len(minilm.model._parts(next(iter(rust_minilm.batches(rows, 32))), 2)) == 2
+    cut = _embeddings(rust_minilm, texts, 2, True, monkeypatch)
+    for threads in (1, 2):
+        whole = _embeddings(rust_minilm, texts, threads, False, monkeypatch)
+        np.testing.assert_array_equal(cut, whole)
 
 
 @pytest.mark.parametrize("weights", ["float32", "float16"])

@@ -15,12 +15,10 @@ The functions' names, parameters and result types are not here: they are the ``B
 
 from __future__ import annotations
 
-import contextlib
 import math
 import operator
 import os
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -1094,14 +1092,9 @@ class ThreadCount:
             self._value = default_num_threads()
         return self._value
 
-    @contextlib.contextmanager
-    def on_this_thread(self) -> Iterator[None]:
+    def on_this_thread(self) -> OnThisThread:
         """``rust_core.on_this_thread``: inside the block, this thread's setting reads 1."""
-        self._alone.depth = getattr(self._alone, "depth", 0) + 1
-        try:
-            yield
-        finally:
-            self._alone.depth -= 1
+        return OnThisThread(self._alone)
 
     def set(self, n: Any) -> None:
         """E24 (n read), E15: a pool needs at least one thread; E22: and at most MAX_THREADS."""
@@ -1111,3 +1104,17 @@ class ThreadCount:
         if value > MAX_THREADS:
             raise ValueError(f"number of threads must be at most {MAX_THREADS}, got {value}")
         self._value = value
+
+
+class OnThisThread:
+    """A ``ThreadCount``'s ``on_this_thread`` block, as rust_core's: blocks nest, and one object
+    may be entered on several threads at once (the depth is each thread's own)."""
+
+    def __init__(self, alone: threading.local) -> None:
+        self._alone = alone
+
+    def __enter__(self) -> None:
+        self._alone.depth = getattr(self._alone, "depth", 0) + 1
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        self._alone.depth = max(0, getattr(self._alone, "depth", 0) - 1)  # an error propagates

@@ -53,6 +53,9 @@ def claim(predicate: Predicate) -> Callable[[Callable[P, Claim | None]], Callabl
 #: Unicode categories of a token that is marked in its label: punctuation, and the maths,
 #: currency and modifier symbols ("+", "$", "^"); not emoji and other pictures (So).
 MARKED_CATEGORIES = ("Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk")
+#: The signs the pages draw for a byte-level piece's space, newline and tab (``readable_piece``):
+#: "␣," is still a comma to a reader.
+DRAWN_SPACES = "␣⏎⇥"
 
 
 def token_label(number: int, token: str) -> str:
@@ -60,7 +63,8 @@ def token_label(number: int, token: str) -> str:
     punctuation or symbols only stands between ‹ and ›, "8 · ‹,›": bare, a sentence would read it
     as its own punctuation ("After 8 · , the model…"), and quote marks would nest inside the
     quotes a sentence puts around a label ("“8 · ‹,›”")."""
-    if token and all(unicodedata.category(c) in MARKED_CATEGORIES for c in token):
+    marks = [c for c in token if c not in DRAWN_SPACES]
+    if marks and all(unicodedata.category(c) in MARKED_CATEGORIES for c in marks):
         token = f"‹{token}›"
     return f"{number} · {token}"
 

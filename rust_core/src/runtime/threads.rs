@@ -136,8 +136,8 @@ thread_local! {
 
 /// Enter (`true`) or leave (`false`) a block in which this thread's calls run on it alone, as
 /// with a setting of 1 thread, while other threads' calls keep the setting: a caller that runs
-/// pieces of one job side by side on its own threads (MiniLM's `embed`) gives each piece one
-/// core, and the pieces never wait for each other. Blocks nest.
+/// pieces of one job side by side on its own threads gives each piece one core, and the pieces
+/// never wait for each other. Blocks nest; leaving more often than entering is ignored.
 pub fn alone(enter: bool) {
     ALONE.with(|depth| {
         let d = depth.get();
@@ -355,6 +355,27 @@ pub fn in_pool() -> bool {
 #[cfg(test)]
 mod tests {
     use super::Disjoint;
+
+    #[test]
+    fn alone_blocks_read_one_thread_nest_and_stay_on_their_thread() {
+        // Other tests change the setting meanwhile, so this one reads the blocks themselves.
+        use super::{alone, is_alone, num_threads};
+        alone(true);
+        alone(true);
+        assert!(is_alone() && num_threads() == 1);
+        assert!(!std::thread::spawn(is_alone).join().unwrap());
+        alone(false);
+        assert!(is_alone(), "still inside the outer block");
+        alone(false);
+        alone(false); // one leave too many: ignored
+        assert!(!is_alone());
+        alone(true);
+        assert!(
+            is_alone(),
+            "a leave too many does not cancel the next block"
+        );
+        alone(false);
+    }
 
     #[test]
     fn a_block_must_lie_within_the_slice() {

@@ -109,7 +109,7 @@ def _rnn_section(trace: Trace) -> tuple[rnn.RNNWeights, np.ndarray]:
         chart_spec(
             charts.heatmap,
             states[:rows],
-            [f"h{t_ + 1} · {tok}" for t_, tok in enumerate(trace.tokens[:rows])],
+            [f"h{token_label(t_ + 1, tok)}" for t_, tok in enumerate(trace.tokens[:rows])],
             [str(u + 1) for u in range(d)],
             row_title=t("rnn_cnn.heat.rows"),
             col_title=t("rnn_cnn.heat.cols"),

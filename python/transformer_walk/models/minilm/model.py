@@ -159,16 +159,17 @@ class MiniLM:
     ) -> ForwardResult:
         """ids [..., n] (padded with 0 where ``key_mask`` [..., n] is False) → every hidden state,
         and the attention weights (``attentions``) or every intermediate (``trace``) of each
-        layer when asked for. ``ablate``: the (layer, head) pairs switched off (``heads_off``);
-        their weights are reported as 0, as Hugging Face does with a ``head_mask``."""
+        layer when asked for. ``key_mask`` None: no token is padding; a mask given is applied
+        even where it is all True, so that part of a padded batch gets the batch's numbers.
+        ``ablate``: the (layer, head) pairs switched off (``heads_off``); their weights are
+        reported as 0, as Hugging Face does with a ``head_mask``."""
         heads_off = self.heads_off(ablate)
         self._check_length(ids.shape[-1])
         be = self.backend
         embedding = Record()
         x0 = self.embeddings.forward(be, ids, embedding)  # (..., n, d_model)
-        # Padded keys get -inf scores in every head and query row: (..., n) → (..., 1, 1, n). A
-        # batch without padding needs no mask (adding 0 everywhere is the same numbers).
-        mask = None if key_mask is None or key_mask.all() else key_mask[..., None, None, :]
+        # Padded keys get -inf scores in every head and query row: (..., n) → (..., 1, 1, n).
+        mask = None if key_mask is None else key_mask[..., None, None, :]
         records = None
         if trace or attentions:
             keep = None if trace else ("weights",)
@@ -266,8 +267,8 @@ class MiniLM:
         as there), texts of similar length batched together and padded with [PAD], padded keys
         masked out of attention, mean pooling over the real tokens, L2 normalisation.
         ``ablate``: (layer, head) pairs, 0-based, switched off (see ``forward``). On rust_core
-        with several threads, a batch of at least 2 × ``PART_MIN_ROWS`` token rows is cut into
-        parts that run side by side, one thread each (``side_by_side``): the same bits, sooner."""
+        with several threads, a big batch is cut into parts that run side by side, one thread
+        each (``_parts``, ``side_by_side``): the same bits, sooner."""
         if isinstance(texts, str):
             raise TypeError("texts must be a sequence of str, not one str: use embed([text])")
         self.heads_off(ablate)
@@ -279,15 +280,14 @@ class MiniLM:
         # BLAS keeps its own), so their batches stay whole.
         threads = self.backend.get_num_threads() if self.backend_name == "rust" else 1
 
-        def embed_part(part: tuple[list[int], np.ndarray, np.ndarray]) -> None:
-            texts_at, ids, key_mask = part
-            last = self.forward(ids, key_mask, ablate=ablate).hidden_states[-1]  # (b, n, d_model)
+        def embed_part(part: Part) -> None:
+            texts_at, ids, key_mask, padded = part
+            attend = key_mask if padded else None  # a batch without padding needs no mask
+            last = self.forward(ids, attend, ablate=ablate).hidden_states[-1]  # (b, n, d_model)
             out[texts_at] = mean_pool(last, key_mask)
 
-        parts = [
-            part for batch in self.batches(rows, batch_size) for part in _parts(batch, threads)
-        ]
-        run_side_by_side(self.backend, embed_part, parts)
+        for batch in self.batches(rows, batch_size):
+            run_side_by_side(self.backend, embed_part, _parts(batch, threads))
         return out
 
     def token_rows(self, texts: Sequence[str]) -> list[list[int]]:
@@ -323,24 +323,32 @@ class MiniLM:
 #: gets at least this many token rows: with fewer, each part's products repack all of W for few
 #: rows, and splitting each kernel over the threads is faster (docs/performance.md). It is above
 #: the few-row products' limit (128 rows), so a part's products take the same path as the whole
-#: batch's, and each text gets the same bits either way (tests/test_minilm.py).
+#: batch's, and each text gets the same bits either way (tests/test_side_by_side.py).
 PART_MIN_ROWS = 256
 
+#: One part of a batch: its texts' indices, ids [b, n], key mask [b, n], and whether the batch
+#: it came from has padding (then every part applies its mask, as the whole batch would).
+Part = tuple[list[int], np.ndarray, np.ndarray, bool]
 
-def _parts(
-    batch: tuple[list[int], np.ndarray, np.ndarray], threads: int
-) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
+
+def _parts(batch: tuple[list[int], np.ndarray, np.ndarray], threads: int) -> list[Part]:
     """``batch`` (its texts' indices, ids [B, n], key mask [B, n]) cut by texts into up to
-    ``threads`` parts of at least ``PART_MIN_ROWS`` token rows each, or left whole. Each part
-    keeps the batch's padded length n, so each text's numbers are those of the whole batch."""
+    ``threads`` parts of nearly equal size (one text more at most, and 5 texts to 4 at worst,
+    since the slowest part sets the time), each of at least ``PART_MIN_ROWS`` token rows; or
+    left whole, as one part. Each part keeps the batch's padded length n and its masking, so
+    each text's numbers are those of the whole batch."""
     texts_at, ids, key_mask = batch
-    count = min(threads, len(texts_at), ids.size // PART_MIN_ROWS)
-    if count < 2:
-        return [batch]
-    cuts = np.linspace(0, len(texts_at), count + 1).round().astype(int)
+    b, n = ids.shape
+    padded = not key_mask.all()
+    count = min(threads, b)
+    while count > 1 and not (
+        (b // count) * n >= PART_MIN_ROWS and (b % count == 0 or b >= 4 * count)
+    ):
+        count -= 1
+    cuts = [b * i // count for i in range(count + 1)]
     return [
-        (texts_at[a:b], ids[a:b], key_mask[a:b])  # (b − a, n) each
-        for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+        (texts_at[lo:hi], ids[lo:hi], key_mask[lo:hi], padded)  # (hi − lo, n) each
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)
     ]
 
 
