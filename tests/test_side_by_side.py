@@ -173,8 +173,11 @@ def test_parts_keep_the_batchs_masking():
     key_mask = np.ones((8, 128), bool)
     key_mask[-1, 100:] = False  # the last text is shorter: only the second part has padding
     parts = minilm.model._parts((list(range(8)), np.ones((8, 128), np.int64), key_mask), 2)
-    assert [padded for *_, padded in parts] == [True, True]
-    assert parts[0][2].all()  # all True, and still applied: the whole batch applies it
+    assert all(attend is not None for *_, attend in parts)
+    assert parts[0][3].all()  # all True, and still applied: the whole batch applies it
+    full = np.ones((8, 128), bool)  # no padding anywhere: no part applies a mask
+    unpadded = minilm.model._parts((list(range(8)), np.ones((8, 128), np.int64), full), 2)
+    assert [attend for *_, attend in unpadded] == [None, None]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from transformer_walk.core import Backend
@@ -57,7 +57,6 @@ def run_side_by_side(be: Backend, work: Callable[[T], None], parts: Sequence[T])
 
     pool = _pool(len(parts))
     futures = [pool.submit(alone, part) for part in parts]
-    for future in futures:
-        future.exception()  # wait for every part before raising any part's error
+    wait(futures)  # every part ends before any part's error is raised
     for future in futures:
         future.result()

@@ -281,8 +281,7 @@ class MiniLM:
         threads = self.backend.get_num_threads() if self.backend_name == "rust" else 1
 
         def embed_part(part: Part) -> None:
-            texts_at, ids, key_mask, padded = part
-            attend = key_mask if padded else None  # a batch without padding needs no mask
+            texts_at, ids, key_mask, attend = part
             last = self.forward(ids, attend, ablate=ablate).hidden_states[-1]  # (b, n, d_model)
             out[texts_at] = mean_pool(last, key_mask)
 
@@ -326,9 +325,10 @@ class MiniLM:
 #: batch's, and each text gets the same bits either way (tests/test_side_by_side.py).
 PART_MIN_ROWS = 256
 
-#: One part of a batch: its texts' indices, ids [b, n], key mask [b, n], and whether the batch
-#: it came from has padding (then every part applies its mask, as the whole batch would).
-Part = tuple[list[int], np.ndarray, np.ndarray, bool]
+#: One part of a batch: its texts' indices, ids [b, n], key mask [b, n], and the mask attention
+#: applies: the key mask when the batch it came from has padding (even where this part has
+#: none, as the whole batch would), else None (a batch without padding needs no mask).
+Part = tuple[list[int], np.ndarray, np.ndarray, np.ndarray | None]
 
 
 def _parts(batch: tuple[list[int], np.ndarray, np.ndarray], threads: int) -> list[Part]:
@@ -347,7 +347,7 @@ def _parts(batch: tuple[list[int], np.ndarray, np.ndarray], threads: int) -> lis
         count -= 1
     cuts = [b * i // count for i in range(count + 1)]
     return [
-        (texts_at[lo:hi], ids[lo:hi], key_mask[lo:hi], padded)  # (hi − lo, n) each
+        (texts_at[lo:hi], ids[lo:hi], key_mask[lo:hi], key_mask[lo:hi] if padded else None)
         for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)
     ]
 
