@@ -207,7 +207,7 @@ def _embeddings(model, texts, threads, cut, monkeypatch, **kwargs):
 
 def test_short_texts_cut_into_parts_give_the_same_bits(rust_minilm, monkeypatch):
     """31 texts of 20 tokens and one shorter: the first part has no padding of its own, and
-    unmasked heads of at most 64 keys take another kernel (attention_head.rs); the part applies
+    unmasked heads of at most 128 keys take another kernel (attention_head.rs); the part applies
     the batch's mask anyway."""
     texts = ["the dog loves the river bank and the cash in it every day of the long year"] * 31
     texts.append("a dog")

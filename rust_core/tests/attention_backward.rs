@@ -382,8 +382,8 @@ fn grouped_query_heads() {
 
 #[test]
 fn small_heads_taken_whole() {
-    // Heads of at most 64 queries, keys and values without a mask: float32 takes the whole-head
-    // path (`attention_head`), the learner's 32 × 32 heads first.
+    // Heads of at most 128 queries and keys and 64 values a row without a mask: float32 takes
+    // the whole-head path (`attention_head`), the learner's 32 × 32 heads first.
     let mut c = Case::new(&[2, 4], &[2, 4], 32, 32, 16, 16);
     check_case(&c, "small heads");
     c.causal = true;
@@ -391,6 +391,11 @@ fn small_heads_taken_whole() {
     let mut c = Case::new(&[3], &[1], 9, 64, 5, 64);
     c.causal = true;
     check_case(&c, "grouped small heads, causal, n < m");
+    // MiniLM's heads at 128 tokens, and a causal head at the largest sizes taken whole.
+    check_case(&Case::new(&[2, 3], &[2, 3], 128, 128, 32, 32), "128 tokens");
+    let mut c = Case::new(&[2], &[2], 128, 100, 64, 48);
+    c.causal = true;
+    check_case(&c, "128 queries, causal, n > m");
     // An infinite key in head 1: that head is left to the tiled kernel, head 0 is not.
     let mut c = Case::new(&[2], &[2], 20, 20, 4, 4);
     c.k[20 * 4 + 3] = f64::INFINITY;

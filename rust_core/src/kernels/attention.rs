@@ -24,9 +24,10 @@
 //! number of threads. The tests hold the kernels to a readable row-by-row reference (in `tests`,
 //! not shipped).
 //!
-//! A float32 head of at most 64 queries, keys and values without a mask (the learner's heads) is
-//! computed whole instead, by `attention_head`, when its inputs are finite and its scores cannot
-//! overflow: at that size the tiles' copies and calls cost more than the arithmetic.
+//! A float32 head of at most 128 queries and keys and 64 values a row without a mask (the
+//! learner's heads, MiniLM's for a sentence of up to 128 tokens) is computed whole instead, by
+//! `attention_head`, when its inputs are finite and its scores cannot overflow: at that size the
+//! tiles' copies and calls cost more than the arithmetic.
 
 use rayon::prelude::*;
 

@@ -24,9 +24,9 @@
 //! hides from a whole block are skipped only when that cannot change a result: when their keys
 //! and values, and the block's queries and grad_out rows, are finite (0 · NaN is NaN).
 //!
-//! A float32 unit whose heads are small (at most 64 queries, keys and values, no mask) is taken
-//! whole by `attention_head` when its inputs are finite and no score or dP can overflow; the
-//! rules above then hold by construction, and results agree with the tiled path's to float32
+//! A float32 unit whose heads are small (at most 128 queries and keys, 64 values a row, no mask)
+//! is taken whole by `attention_head` when its inputs are finite and no score or dP can overflow;
+//! the rules above then hold by construction, and results agree with the tiled path's to float32
 //! rounding.
 
 use crate::kernels::attention_head::{HeadPath, HeadScratch, Inputs};

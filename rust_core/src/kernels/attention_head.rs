@@ -1,12 +1,14 @@
 //! One small attention head at a time, whole: the forward and backward of float32 heads with at
-//! most `HEAD_MAX` queries, keys and values per row (the learner's heads: 32 × 32 scores over 16
-//! values) and no mask, causal or not.
+//! most `HEAD_MAX_LEN` queries and keys and `HEAD_MAX_WIDTH` values per row (the learner's heads:
+//! 32 × 32 scores over 16 values; MiniLM's for a sentence of up to 128 tokens: 32 values) and no
+//! mask, causal or not.
 //!
 //! At such sizes the tiled kernels (`attention`, `attention_backward`) spend several times the
 //! arithmetic on what surrounds it: copies and transposes per tile, a dispatched call per small
 //! product, a row-statistics pass. Here a head's keys and values are laid out once, padded to
 //! whole registers of 16 lanes, and every product is one loop — `R` output rows of 16-lane
-//! accumulators over a shared inner index — that reads its left operand through any two strides,
+//! accumulators (of two adjacent 16-lane chunks at once in the forward's products with AVX-512,
+//! `panels`) over a shared inner index — that reads its left operand through any two strides,
 //! so Pᵀ dO and dSᵀ Q need no transposed copy. A causal head stops each product at the diagonal,
 //! 16 keys at a time. The softmax, D = Σ_j P_ij dP_ij and dS = P ∘ (dP − D) (the formulas are
 //! `attention_backward`'s) run on the same blocks of rows right after their scores, one phase
@@ -31,8 +33,11 @@ use crate::simd::exp::exp_f32;
 use crate::simd::Level;
 use crate::simd::{self, mul_add, Supported};
 
-/// n, m, d_k and d_v at most: a row of scores or of a head's values fills at most 4 registers.
-pub const HEAD_MAX: usize = 64;
+/// n and m at most: up to here the whole head beats the tiles, forward and backward, for
+/// d_k and d_v up to `HEAD_MAX_WIDTH` (docs/performance.md).
+pub const HEAD_MAX_LEN: usize = 128;
+/// d_k and d_v at most: wider heads of 128 queries ran slower whole than tiled.
+pub const HEAD_MAX_WIDTH: usize = 64;
 /// Lanes of one accumulator: one AVX-512 register of float32, two AVX2 ones.
 const L: usize = 16;
 type Lanes = [f32; L];
@@ -159,11 +164,13 @@ struct Shape {
 }
 
 impl Shape {
-    /// The head's shape when a call takes this path (no mask, every size 1 … HEAD_MAX).
+    /// The head's shape when a call takes this path (no mask, n and m from 1 to
+    /// `HEAD_MAX_LEN`, d_k and d_v from 1 to `HEAD_MAX_WIDTH`).
     fn of(io: &Inputs<f32>) -> Option<Shape> {
         let Dims { n, m, d_k, d_v, .. } = *io.dims;
-        let small = |x: usize| (1..=HEAD_MAX).contains(&x);
-        let takes = io.opt.mask.is_none() && small(n) && small(m) && small(d_k) && small(d_v);
+        let len = |x: usize| (1..=HEAD_MAX_LEN).contains(&x);
+        let width = |x: usize| (1..=HEAD_MAX_WIDTH).contains(&x);
+        let takes = io.opt.mask.is_none() && len(n) && len(m) && width(d_k) && width(d_v);
         let pad = |x: usize| x.div_ceil(L) * L;
         takes.then_some(Shape {
             n,
@@ -315,6 +322,30 @@ fn panel<const FMA: bool, const WIDE: bool, const RR: usize>(
     acc
 }
 
+/// `panel` for CC adjacent chunks of 16 columns from c0, chunk by chunk in the result. With
+/// AVX-512 in one pass: each element of a, broadcast once, meets CC registers of b, so a step
+/// loads RR + CC operands for RR · CC multiply-adds where `panel` loads RR + 1 for RR.
+#[inline(always)]
+fn panels<const FMA: bool, const WIDE: bool, const RR: usize, const CC: usize>(
+    a: &[f32],
+    a_rows: (usize, usize, usize),
+    b: &[f32],
+    (ldb, c0): (usize, usize),
+    (lo, hi): (usize, usize),
+) -> [[Lanes; RR]; CC] {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE && lo < hi {
+        let (r0, ars, aps) = a_rows;
+        // Every index read grows with r, p and the chunk: the largest ones bound them all.
+        assert!((r0 + RR - 1) * ars + (hi - 1) * aps < a.len());
+        assert!((hi - 1) * ldb + c0 + CC * L <= b.len());
+        // SAFETY: `WIDE` bodies are compiled for AVX-512F, AVX2 and FMA (the `variant`s), and
+        // every index is within the slices (checked above).
+        return unsafe { x86::panels_avx512::<RR, CC>(a, a_rows, b, (ldb, c0), (lo, hi)) };
+    }
+    std::array::from_fn(|c| panel::<FMA, WIDE, RR>(a, a_rows, b, (ldb, c0 + c * L), (lo, hi)))
+}
+
 /// Runs `f::<R>` over whole blocks of R rows from 0, then `f::<1>` over the rows left.
 macro_rules! by_blocks {
     ($count:expr, |$r0:ident, $rr:ident| $body:expr) => {{
@@ -347,16 +378,35 @@ fn scores_rows<const FMA: bool, const WIDE: bool, const RR: usize>(
     s: &mut HeadScratch,
     grad: bool,
 ) {
+    let chunks = sh.chunks(r0 + RR - 1);
+    let pairs = chunks / 2;
+    for c in (0..2 * pairs).step_by(2) {
+        scores_chunks::<FMA, WIDE, RR, 2>(sh, r0, c, s, grad);
+    }
+    for c in 2 * pairs..chunks {
+        scores_chunks::<FMA, WIDE, RR, 1>(sh, r0, c, s, grad);
+    }
+}
+
+/// `scores_rows` for chunks c … c + CC − 1 of keys.
+#[inline(always)]
+fn scores_chunks<const FMA: bool, const WIDE: bool, const RR: usize, const CC: usize>(
+    sh: &Shape,
+    r0: usize,
+    c: usize,
+    s: &mut HeadScratch,
+    grad: bool,
+) {
     let Shape { d_k, d_v, mp, .. } = *sh;
-    for c in 0..sh.chunks(r0 + RR - 1) {
-        let acc = panel::<FMA, WIDE, RR>(&s.qp, (r0, sh.dkp, 1), &s.kt, (mp, c * L), (0, d_k));
-        let dp = if grad {
-            panel::<FMA, WIDE, RR>(&s.dop, (r0, sh.dvp, 1), &s.vt, (mp, c * L), (0, d_v))
-        } else {
-            [[0.0; L]; RR]
-        };
+    let acc = panels::<FMA, WIDE, RR, CC>(&s.qp, (r0, sh.dkp, 1), &s.kt, (mp, c * L), (0, d_k));
+    let dp = if grad {
+        panels::<FMA, WIDE, RR, CC>(&s.dop, (r0, sh.dvp, 1), &s.vt, (mp, c * L), (0, d_v))
+    } else {
+        [[[0.0; L]; RR]; CC]
+    };
+    for (cc, (acc, dp)) in acc.iter().zip(&dp).enumerate() {
         for r in 0..RR {
-            let at = (r0 + r) * mp + c * L;
+            let at = (r0 + r) * mp + (c + cc) * L;
             let out: &mut Lanes = (&mut s.p[at..at + L]).try_into().expect("L lanes");
             for l in 0..L {
                 out[l] = acc[r][l] * sh.scale;
@@ -565,9 +615,16 @@ fn forward_body<const FMA: bool, const WIDE: bool>(
     }
     room(&mut s.p, n * mp);
     rows_softmax::<FMA, WIDE>(sh, s, false);
+    let pairs = dvp / L / 2;
     by_blocks!(n, |r0, RR| {
-        for c0 in (0..d_v).step_by(L) {
-            let keys = sh.keys_upto(r0, RR);
+        let keys = sh.keys_upto(r0, RR);
+        for c0 in (0..2 * pairs * L).step_by(2 * L) {
+            let acc = panels::<FMA, WIDE, RR, 2>(&s.p, (r0, mp, 1), &s.vp, (dvp, c0), (0, keys));
+            for (cc, acc) in acc.iter().enumerate() {
+                store_rows::<RR>(acc, 1.0, z, d_v, r0, c0 + cc * L);
+            }
+        }
+        for c0 in (2 * pairs * L..d_v).step_by(L) {
             let acc = panel::<FMA, WIDE, RR>(&s.p, (r0, mp, 1), &s.vp, (dvp, c0), (0, keys));
             store_rows::<RR>(&acc, 1.0, z, d_v, r0, c0);
         }
@@ -835,6 +892,42 @@ mod x86 {
             // SAFETY: o is 16 floats.
             unsafe { _mm512_storeu_ps(o.as_mut_ptr(), acc_r) };
         }
+    }
+
+    /// `super::panels` in AVX-512 registers: RR × CC sums, one broadcast of a and CC loads of b
+    /// a step.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub unsafe fn panels_avx512<const RR: usize, const CC: usize>(
+        a: &[f32],
+        a_rows: (usize, usize, usize),
+        b: &[f32],
+        (ldb, c0): (usize, usize),
+        (lo, hi): (usize, usize),
+    ) -> [[Lanes; RR]; CC] {
+        let mut acc = [[_mm512_setzero_ps(); CC]; RR];
+        let rows = a_pointers::<RR>(a, a_rows, lo);
+        let (aps, bp) = (a_rows.2, b.as_ptr());
+        for p in 0..hi - lo {
+            // SAFETY: within a and b (the caller's check of the largest indices).
+            let at = unsafe { bp.add((lo + p) * ldb + c0) };
+            let bv: [__m512; CC] =
+                std::array::from_fn(|c| unsafe { _mm512_loadu_ps(at.add(c * L)) });
+            for (acc_r, row) in acc.iter_mut().zip(&rows) {
+                let s = _mm512_set1_ps(unsafe { *row.add(p * aps) });
+                for (acc_rc, &b_c) in acc_r.iter_mut().zip(&bv) {
+                    *acc_rc = _mm512_fmadd_ps(s, b_c, *acc_rc);
+                }
+            }
+        }
+        let mut out = [[[0.0f32; L]; RR]; CC];
+        for (r, acc_r) in acc.iter().enumerate() {
+            for (c, acc_rc) in acc_r.iter().enumerate() {
+                // SAFETY: out[c][r] is 16 floats.
+                unsafe { _mm512_storeu_ps(out[c][r].as_mut_ptr(), *acc_rc) };
+            }
+        }
+        out
     }
 
     #[inline]
@@ -1111,14 +1204,19 @@ mod tests {
     #[test]
     fn every_level_matches_the_formulas_on_small_heads() {
         // (n, m, d_k, d_v), group, causal: the learner's head, odd sizes, n ≠ m both ways,
-        // the largest head, one query and key, grouped query heads.
+        // MiniLM's head at 128 tokens, the largest heads, chunks of keys and of values both even
+        // and odd in number (the forward takes two at a time), one query and key, grouped query
+        // heads.
         let cases = [
             ((32, 32, 16, 16), 1, true),
             ((32, 32, 16, 16), 1, false),
             ((5, 40, 7, 3), 1, false),
             ((40, 5, 16, 17), 1, true),
             ((17, 50, 9, 33), 1, true),
-            ((64, 64, 64, 64), 1, true),
+            ((128, 128, 32, 32), 1, false),
+            ((128, 128, 64, 64), 1, true),
+            ((100, 80, 64, 48), 1, false),
+            ((70, 128, 20, 64), 1, true),
             ((1, 1, 1, 1), 1, false),
             ((33, 20, 8, 8), 3, true),
         ];
@@ -1156,16 +1254,24 @@ mod tests {
         let grads = (&mut gq[..], &mut gk[..], &mut gv[..]);
         assert!(!f32::head_backward(&io, &head.grad_out, 0, grads, &mut s));
         check(&Head::new((20, 30, 4, 3), 1, true, 1e19), false);
-        // Nor does a size past HEAD_MAX.
-        let big = Head::new((HEAD_MAX + 1, 8, 4, 4), 1, false, 1.0);
-        let dims = big.dims();
-        let io = Inputs {
-            q: &big.q,
-            k: &big.k,
-            v: &big.v,
-            dims: &dims,
-            opt: &opt,
-        };
-        assert!(Shape::of(&io).is_none());
+        // Nor does a size past HEAD_MAX_LEN or HEAD_MAX_WIDTH.
+        let (len, width) = (HEAD_MAX_LEN, HEAD_MAX_WIDTH);
+        for size in [
+            (len + 1, 8, 4, 4),
+            (8, len + 1, 4, 4),
+            (8, 8, width + 1, 4),
+            (8, 8, 4, width + 1),
+        ] {
+            let big = Head::new(size, 1, false, 1.0);
+            let dims = big.dims();
+            let io = Inputs {
+                q: &big.q,
+                k: &big.k,
+                v: &big.v,
+                dims: &dims,
+                opt: &opt,
+            };
+            assert!(Shape::of(&io).is_none(), "{size:?} taken");
+        }
     }
 }
