@@ -193,6 +193,42 @@ def test_rust_threaded_sizes_equal_numpy_and_one_thread(dtype):
     np.testing.assert_allclose(results[0][3], numpy.linear(x_long, w_long, b_long), **tol)
 
 
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [1, 5, 128, 129, 300])
+def test_linear_with_weight_t_is_the_same_product(backend, dtype, rows):
+    """``weight_t`` (weight's transpose by rows) changes where rust_core's products read the
+    weights, not what they compute: within float rounding of the product without it, on both
+    sides of the few-row kernel's 128 rows, with a weight above the 128 KB that the threads
+    split by columns, and the same bits on one thread and two."""
+    be = get_backend(backend)
+    rng = np.random.default_rng(rows)
+    x = rng.standard_normal((rows, 384)).astype(dtype)
+    w, b = rng.standard_normal((200, 384)).astype(dtype), rng.standard_normal(200).astype(dtype)
+    w_t = np.ascontiguousarray(w.T)
+    want = be.linear(x, w, b)
+    got = be.linear(x, w, b, weight_t=w_t)
+    np.testing.assert_allclose(got, want, **TOL[dtype])
+    if backend != "rust":
+        return
+    before = be.get_num_threads()
+    try:
+        be.set_num_threads(1)
+        one = be.linear(x, w, b, weight_t=w_t)
+        be.set_num_threads(2)
+        np.testing.assert_array_equal(be.linear(x, w, b, weight_t=w_t), one)
+    finally:
+        be.set_num_threads(before)
+    # A weight_t that is not weight's transpose shows which one the product read.
+    other = be.linear(x, w, b, weight_t=np.zeros_like(w_t))
+    import rust_core
+
+    if dtype == np.float32 and rows <= 128 and rust_core.simd_level() != "baseline":
+        np.testing.assert_array_equal(other, want)  # the few-row kernel reads weight
+    else:
+        np.testing.assert_array_equal(other, np.broadcast_to(b, other.shape))
+
+
 ERRORS = [
     ("linear", (np.float32(1.0), np.ones((2, 3), np.float32)), {}, ValueError,
      "x must have at least 1 dimension [..., d], got shape ()"),
@@ -208,6 +244,13 @@ ERRORS = [
      "dtype"),
     ("linear", (np.ones(3, np.int64), np.ones((2, 3))), {}, TypeError,
      "x has dtype int64; expected float32 or float64"),
+    ("linear", (np.ones(3), np.ones((2, 3))), {"weight_t": np.ones((2, 3))}, ValueError,
+     "weight_t has shape (2, 3); expected (3, 2), the transpose of weight of shape (2, 3)"),
+    ("linear", (np.ones(3), np.ones((2, 3))), {"weight_t": np.ones((3, 2), np.float32)},
+     TypeError, "weight_t has dtype float32 but x has dtype float64; all inputs of one call "
+     "must share one dtype"),
+    ("linear", (np.ones(3), np.ones((2, 3)), np.ones(3)), {"weight_t": np.ones(4)}, ValueError,
+     "bias has shape (3,); expected (2,) to match weight of shape (2, 3)"),
     ("layer_norm", (np.ones(3), np.ones(2), np.ones(3)), {}, ValueError,
      "gamma has shape (2,); expected (3,) to match x of shape (3,)"),
     ("layer_norm", (np.ones((2, 3)), np.ones(3), np.ones((1, 3))), {}, ValueError,

@@ -109,9 +109,15 @@ def attention_backward(
     """
 
 def linear(
-    x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None
+    x: npt.ArrayLike,
+    weight: npt.ArrayLike,
+    bias: npt.ArrayLike | None = None,
+    *,
+    weight_t: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
-    """x · weightᵀ + bias: x [..., in], weight [out, in], bias [out] → [..., out]."""
+    """x · weightᵀ + bias: x [..., in], weight [out, in], bias [out] → [..., out]. weight_t
+    [in, out], weight's transpose by rows (kept equal to it by the caller), is what products of
+    more than 128 rows read when it is given."""
 
 def half_linear(
     x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None

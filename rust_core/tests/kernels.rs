@@ -389,7 +389,10 @@ fn dense_kernels_match_plain_loops() {
     let b = lcg(32, d_out);
     let mut y = vec![0.0; rows * d_out];
     let _pool = POOL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    threads::run(usize::MAX, || linear(&x, &w, Some(&b), d_in, d_out, &mut y)).unwrap();
+    threads::run(usize::MAX, || {
+        linear(&x, (&w, None), Some(&b), d_in, d_out, &mut y)
+    })
+    .unwrap();
     for r in 0..rows {
         for o in 0..d_out {
             let want: f64 = (0..d_in)
@@ -506,9 +509,12 @@ fn linear_with_few_rows_matches_a_plain_loop() {
                     })
                     .collect();
                 let mut here = vec![f32::NAN; m * n];
-                linear(&x, &w, Some(&b), k, n, &mut here); // on this thread
+                linear(&x, (&w, None), Some(&b), k, n, &mut here); // on this thread
                 let mut pooled = vec![f32::NAN; m * n];
-                threads::run(usize::MAX, || linear(&x, &w, Some(&b), k, n, &mut pooled)).unwrap();
+                threads::run(usize::MAX, || {
+                    linear(&x, (&w, None), Some(&b), k, n, &mut pooled)
+                })
+                .unwrap();
                 for got in [&here, &pooled] {
                     let got: Vec<f64> = got.iter().map(|&v| f64::from(v)).collect();
                     assert!(close(&got, &want, 1e-5), "m={m} k={k} n={n}");
@@ -562,7 +568,7 @@ fn a_product_split_by_columns_over_threads_equals_one_call() {
                 threads::run(usize::MAX, || {
                     let (a, b) = (Mat::new(&a, m, k, k), Mat::new(&b, n, k, k));
                     let start = with_bias.then_some(&bias[..]);
-                    matmul_abt_threaded(a, b, &mut got, ldc, threads, start)
+                    matmul_abt_threaded(a, b, None, &mut got, ldc, threads, start)
                 })
                 .unwrap();
                 for i in 0..m {

@@ -71,7 +71,12 @@ class Backend(Protocol):
     ) -> tuple[FloatArray, FloatArray]: ...
 
     def linear(
-        self, x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = ...
+        self,
+        x: npt.ArrayLike,
+        weight: npt.ArrayLike,
+        bias: npt.ArrayLike | None = ...,
+        *,
+        weight_t: npt.ArrayLike | None = ...,
     ) -> FloatArray: ...
 
     def half_linear(

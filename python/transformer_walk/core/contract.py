@@ -498,15 +498,24 @@ def _check_has_last_axis(x: np.ndarray) -> None:
 
 
 def validate_linear(
-    x: Any, weight: Any, bias: Any
+    x: Any, weight: Any, bias: Any, weight_t: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Order: E1/E2 for x, weight, bias; E17, E18, E19, E20, E23. Returns the arrays."""
+    """Order: E1/E2 for x, weight, bias, weight_t; E17, E18, E19, E20, E55, E23. Returns x,
+    weight and bias: ``weight_t`` (weight's transpose, which rust_core's products may read
+    instead) is checked, and the Python backends then compute from weight."""
     named = [("x", x), ("weight", weight)] + ([("bias", bias)] if bias is not None else [])
-    arrays = as_float_arrays(named)
-    x_arr, w_arr = arrays[0], arrays[1]
-    b_arr = arrays[2] if bias is not None else None
+    named += [("weight_t", weight_t)] if weight_t is not None else []
+    arrays = dict(zip([name for name, _ in named], as_float_arrays(named), strict=True))
+    x_arr, w_arr = arrays["x"], arrays["weight"]
+    b_arr, wt_arr = arrays.get("bias"), arrays.get("weight_t")
     out_shape = _linear_shape(x_arr, w_arr, b_arr)
-    check_all_fit(out_shape, x_arr.dtype, [("x", x_arr), ("weight", w_arr), ("bias", b_arr)])
+    if wt_arr is not None and wt_arr.shape != w_arr.shape[::-1]:
+        raise ValueError(
+            f"weight_t has shape {_shape(wt_arr.shape)}; expected {_shape(w_arr.shape[::-1])}, "
+            f"the transpose of weight of shape {_shape(w_arr.shape)}"
+        )
+    named_arrays = [("x", x_arr), ("weight", w_arr), ("bias", b_arr), ("weight_t", wt_arr)]
+    check_all_fit(out_shape, x_arr.dtype, named_arrays)
     return _native(x_arr), _native(w_arr), None if b_arr is None else _native(b_arr)
 
 

@@ -138,9 +138,10 @@ def attention_with_weights(
     return _output(a, weights), weights
 
 
-def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
-    """``x · weightᵀ + bias``: x [..., in], weight [out, in] (PyTorch's layout) → [..., out]."""
-    x, weight, bias = contract.validate_linear(x, weight, bias)
+def linear(x: Any, weight: Any, bias: Any = None, *, weight_t: Any = None) -> np.ndarray:
+    """``x · weightᵀ + bias``: x [..., in], weight [out, in] (PyTorch's layout) → [..., out].
+    ``weight_t`` (weight's transpose, for rust_core's products) is checked, not read."""
+    x, weight, bias = contract.validate_linear(x, weight, bias, weight_t)
     with np.errstate(all="ignore"):  # NaN and ±inf inputs are values, not accidents
         out = np.matmul(x, weight.T)  # (..., in) @ (in, out) → (..., out)
         if bias is not None:

@@ -184,9 +184,10 @@ def attention_with_weights(
     return _weighted_sums(a, weights), _to_array(weights, a.dtype, a.scores_shape)
 
 
-def linear(x: Any, weight: Any, bias: Any = None) -> np.ndarray:
-    """``x · weightᵀ + bias``: x [..., in], weight [out, in] → [..., out], row by row."""
-    x, weight, bias = contract.validate_linear(x, weight, bias)
+def linear(x: Any, weight: Any, bias: Any = None, *, weight_t: Any = None) -> np.ndarray:
+    """``x · weightᵀ + bias``: x [..., in], weight [out, in] → [..., out], row by row.
+    ``weight_t`` (weight's transpose, for rust_core's products) is checked, not read."""
+    x, weight, bias = contract.validate_linear(x, weight, bias, weight_t)
     lead, n_out = x.shape[:-1], weight.shape[0]
     w_rows = weight.tolist()  # out rows of length in
     b = bias.tolist() if bias is not None else [0.0] * n_out

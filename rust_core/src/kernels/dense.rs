@@ -58,6 +58,22 @@ pub fn check_linear(
     Ok((x[..x.len() - 1].iter().product(), d_in, d_out))
 }
 
+/// E55: `linear`'s `weight_t` must be `weight` [out, in] transposed, [in, out] (after
+/// `check_linear`, so weight is 2-D).
+pub fn check_weight_t(weight_t: &[usize], weight: &[usize]) -> Result<()> {
+    if let [out, d_in] = *weight {
+        if weight_t != [d_in, out] {
+            return Err(CoreError::Value(format!(
+                "weight_t has shape {}; expected ({d_in}, {out}), the transpose of weight of \
+                 shape {}",
+                fmt_shape(weight_t),
+                fmt_shape(weight)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Check the shapes of `layer_norm` (E17, E20, E29 for `residual`, E21). Returns d, x's last
 /// dimension.
 pub fn check_layer_norm(
@@ -161,14 +177,16 @@ pub fn linear_run_work<T: FewRows>(rows: usize, d_in: usize, d_out: usize) -> us
     pool_work(linear_work(rows, d_in, d_out))
 }
 
-/// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in]. A few rows go to
-/// `skinny`; more make one product, which on the pool is split by blocks of output columns
-/// (`matmul_abt_threaded`: each block packs only its rows of the weights, where blocks of rows
+/// y [rows, out] = x [rows, in] · weightᵀ + bias; `weight` is [out, in], and `weight_t`, when
+/// given, its transpose [in, out] by rows. A few rows go to `skinny`, which reads `weight`'s
+/// rows; more make one product, which on the pool is split by blocks of output columns
+/// (`matmul_abt_threaded`: each block packs only its part of the weights, where blocks of rows
 /// would each repack all of them; docs/performance.md), over the pool's threads inside
-/// `threads::run`, else the team's when the product is worth a hand-off.
+/// `threads::run`, else the team's when the product is worth a hand-off. That product reads
+/// `weight_t` when there is one: gemm packs its rows faster than `weight`'s.
 pub fn linear<T: FewRows + Transpose>(
     x: &[T],
-    weight: &[T],
+    (weight, weight_t): (&[T], Option<&[T]>),
     bias: Option<&[T]>,
     d_in: usize,
     d_out: usize,
@@ -183,9 +201,10 @@ pub fn linear<T: FewRows + Transpose>(
         Mat::new(x, rows, d_in, d_in),
         Mat::new(weight, d_out, d_in, d_in),
     );
+    let wt_mat = weight_t.map(|wt| Mat::new(wt, d_in, d_out, d_out));
     // The product is added to the bias as gemm stores each tile (`start`): a separate pass
     // adding it afterwards read and wrote the whole output again.
-    matmul_abt_threaded(x_mat, w_mat, y, d_out, threads, bias);
+    matmul_abt_threaded(x_mat, w_mat, wt_mat, y, d_out, threads, bias);
 }
 
 /// The work `threads::run` gets for `half_linear`: as `linear`'s in float32.
@@ -239,7 +258,7 @@ pub fn half_linear(
             // SAFETY: part p alone writes these values.
             part.convert_to_f32_slice(unsafe { out.part(start, part.len()) });
         });
-        linear(x, wide, bias, d_in, d_out, y);
+        linear(x, (wide, None), bias, d_in, d_out, y);
         if kept.len() > WIDE_KEPT {
             *kept = Vec::new();
         }

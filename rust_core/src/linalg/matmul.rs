@@ -73,9 +73,14 @@ fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T],
 /// columns of it into its own block just before its product adds to them, so that pass is split
 /// over the threads too, instead of running on the caller's thread while the others wait
 /// (docs/performance.md).
+///
+/// `bt` [k, n], when given, holds bᵀ by rows (the caller's copy, kept equal to b): gemm then
+/// reads each task's columns of it in place, which it packs faster than b's rows, with no
+/// transposition a call.
 pub fn matmul_abt_threaded<T: Transpose>(
     a: Mat<T>,
     b: Mat<T>,
+    bt: Option<Mat<T>>,
     c: &mut [T],
     ldc: usize,
     threads: usize,
@@ -85,6 +90,12 @@ pub fn matmul_abt_threaded<T: Transpose>(
     let ldc = checked_output(&*c, m, n, ldc);
     if let Some(s) = start {
         assert_eq!(s.len(), n, "one starting value a column");
+    }
+    if let Some(bt) = bt {
+        assert!(
+            bt.rows() == b.cols() && bt.cols() == n,
+            "bt is b's shape transposed"
+        );
     }
     // A small b (a toy's weights) is cheap for every task to pack: blocks of rows then leave
     // each task only its own rows of a to pack, where blocks of columns would each pack all of it.
@@ -106,10 +117,17 @@ pub fn matmul_abt_threaded<T: Transpose>(
         };
         let (rows, width) = (i1 - i0, j1 - j0);
         let mut scratch = Vec::new();
-        let rhs = rhs_of(
-            Mat::new(&b.data()[j0 * b.stride()..], width, b.cols(), b.stride()),
-            &mut scratch,
-        );
+        let rhs = match bt.filter(|_| !by_rows) {
+            Some(bt) => {
+                // Columns j0 .. j1 of bᵀ (checked to lie in it): rows bt.stride() apart.
+                let cols = Mat::new(&bt.data()[j0..], bt.rows(), width, bt.stride());
+                (cols.data(), bt.stride() as isize, 1)
+            }
+            None => rhs_of(
+                Mat::new(&b.data()[j0 * b.stride()..], width, b.cols(), b.stride()),
+                &mut scratch,
+            ),
+        };
         // In range (checked by `block`).
         let band = out.block(i0 * ldc + j0, rows, width, ldc);
         if let Some(s) = start {
@@ -351,10 +369,11 @@ mod tests {
     }
 
     /// `matmul_abt_threaded` on 1 to 3 threads (the calling thread and the team), by blocks of
-    /// rows (a small b) and of columns (a large one), with and without a starting bias: each
-    /// element is one gemm dot product whatever the split, so every split equals one thread's.
+    /// rows (a small b) and of columns (a large one), with and without a starting bias, from b or
+    /// from bᵀ: each element is one gemm dot product whatever the split, so every split equals
+    /// one thread's.
     #[test]
-    fn every_split_of_a_threaded_product_equals_one_thread() {
+    fn every_split_of_a_threaded_product_and_its_bt_equal_one_thread() {
         let values = |len: usize, seed: u32| -> Vec<f32> {
             (0..len)
                 .map(|i| {
@@ -364,30 +383,44 @@ mod tests {
                 })
                 .collect()
         };
-        // (m, k, n): b of 5·64·4 bytes (rows) and 600·64·4 = 150 KB (columns); 7 rows, odd.
-        for (m, k, n) in [(7, 64, 5), (1024, 64, 192), (33, 64, 600)] {
+        // (m, k, n): b of 5·64·4 bytes (rows) and 600·64·4 = 150 KB (columns); 7 rows, odd;
+        // 1536 inputs, whose rows of b are transposed a call when bᵀ is not given.
+        for (m, k, n) in [(7, 64, 5), (1024, 64, 192), (33, 64, 600), (40, 1536, 200)] {
             let (a, b, bias) = (values(m * k, 1), values(n * k, 2), values(n, 3));
+            let mut bt = vec![0.0f32; k * n];
+            for (j, row) in b.chunks_exact(k).enumerate() {
+                for (p, &x) in row.iter().enumerate() {
+                    bt[p * n + j] = x;
+                }
+            }
             for start in [None, Some(&bias[..])] {
-                let mut want = vec![0.0f32; m * n];
-                matmul_abt_threaded(
-                    Mat::new(&a, m, k, k),
-                    Mat::new(&b, n, k, k),
-                    &mut want,
-                    n,
-                    1,
-                    start,
-                );
-                for threads in [2, 3] {
-                    let mut got = vec![f32::NAN; m * n];
+                let product = |by_bt: bool, threads: usize| {
+                    let mut c = vec![f32::NAN; m * n];
                     matmul_abt_threaded(
                         Mat::new(&a, m, k, k),
                         Mat::new(&b, n, k, k),
-                        &mut got,
+                        by_bt.then(|| Mat::new(&bt, k, n, n)),
+                        &mut c,
                         n,
                         threads,
                         start,
                     );
-                    assert_eq!(got, want, "m {m}, k {k}, n {n}, {threads} threads");
+                    c
+                };
+                for by_bt in [false, true] {
+                    let want = product(by_bt, 1);
+                    for threads in [2, 3] {
+                        let what = format!("m {m}, k {k}, n {n}, {threads} threads, bt {by_bt}");
+                        assert_eq!(product(by_bt, threads), want, "{what}");
+                    }
+                }
+                // Read from bᵀ, gemm may sum in another order (for a few rows), within rounding.
+                for (x, y) in product(true, 1).iter().zip(&product(false, 1)) {
+                    let bound = 1e-5 * (1.0 + y.abs());
+                    assert!(
+                        (x - y).abs() <= bound,
+                        "m {m}, k {k}, n {n}: {x} against {y}"
+                    );
                 }
             }
         }

@@ -25,45 +25,60 @@ use crate::simd::gelu::Gelu;
 use crate::simd::silu::Silu;
 
 #[pyfunction]
-#[pyo3(signature = (x, weight, bias=None))]
+#[pyo3(signature = (x, weight, bias=None, *, weight_t=None))]
 pub fn linear<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     weight: &Bound<'py, PyAny>,
     bias: Option<&Bound<'py, PyAny>>,
+    weight_t: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let x = as_ndarray(x)?;
     let weight = as_ndarray(weight)?;
     let bias = bias.filter(|b| !b.is_none()).map(as_ndarray).transpose()?;
+    let weight_t = weight_t
+        .filter(|w| !w.is_none())
+        .map(as_ndarray)
+        .transpose()?;
     let arrays = [
         ("x", Some(&x)),
         ("weight", Some(&weight)),
         ("bias", bias.as_ref()),
+        ("weight_t", weight_t.as_ref()),
     ];
     let kind = shared_float_kind(&arrays)?;
     let dims = dense::check_linear(x.shape(), weight.shape(), bias.as_ref().map(|b| b.shape()))?;
+    if let Some(wt) = &weight_t {
+        dense::check_weight_t(wt.shape(), weight.shape())?;
+    }
     let out_shape = [&x.shape()[..x.ndim() - 1], &[dims.2]].concat();
     check_all_fit(&out_shape, &dtype_name(&x)?, x.dtype().itemsize(), &arrays)?;
+    let weights = (&weight, weight_t.as_ref());
     match kind {
-        Float::F32 => linear_typed::<f32>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
-        Float::F64 => linear_typed::<f64>(py, &x, &weight, bias.as_ref(), dims, &out_shape),
+        Float::F32 => linear_typed::<f32>(py, &x, weights, bias.as_ref(), dims, &out_shape),
+        Float::F64 => linear_typed::<f64>(py, &x, weights, bias.as_ref(), dims, &out_shape),
     }
 }
 
 fn linear_typed<'py, T: FewRows + Transpose + Element>(
     py: Python<'py>,
     x: &Bound<'py, PyUntypedArray>,
-    weight: &Bound<'py, PyUntypedArray>,
+    (weight, weight_t): (
+        &Bound<'py, PyUntypedArray>,
+        Option<&Bound<'py, PyUntypedArray>>,
+    ),
     bias: Option<&Bound<'py, PyUntypedArray>>,
     (rows, d_in, d_out): (usize, usize, usize),
     out_shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let (x, w) = (CArray::<T>::read(x)?, CArray::<T>::read(weight)?);
     let b = bias.map(CArray::<T>::read).transpose()?;
+    let wt = weight_t.map(CArray::<T>::read).transpose()?;
     let (x, w, b) = (x.slice(), w.slice(), b.as_ref().map(CArray::slice));
+    let wt = wt.as_ref().map(CArray::slice);
     let work = dense::linear_run_work::<T>(rows, d_in, d_out);
     fill_output(py, out_shape, Fill::Overwritten, work, |y| {
-        dense::linear(x, w, b, d_in, d_out, y)
+        dense::linear(x, (w, wt), b, d_in, d_out, y)
     })
 }
 

@@ -254,7 +254,8 @@ def halved(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     ``half_linear`` reads them, half the bytes of float32 per product. Biases, LayerNorms and the
     embedding tables stay float32 (a sentence reads only a few rows of the tables, and the rest is
     a small share of the bytes), copied into a block of their own, so the float32 block can be
-    freed: all-MiniLM-L6-v2 then holds 67 MB of weights instead of 90. Both blocks are advised
+    freed: all-MiniLM-L6-v2 then holds 67 MB of weights instead of 90 (and float32's 42.5 MB of
+    ``transposes``, which ``half_linear`` does not read). Both blocks are advised
     for 2 MB pages and read-only; W^Q, W^K and W^V are again views of their stack. Rounding to
     the nearest float16 moves a weight by at most 2⁻¹¹ of itself (2⁻²⁵ in all below 2⁻¹⁴, where
     float16's steps stop shrinking); all-MiniLM-L6-v2's weights lie far inside float16's range
@@ -278,6 +279,25 @@ def halved(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     for array in out.values():
         array.flags.writeable = False
     return {**out, **{key: _place(out, key) for key in tensors if _in_qkv(key)}}
+
+
+def transposes(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each float32 matrix W of ``tensors``' encoder layers ([out, in], ``_is_linear_weight``)
+    transposed, [in, out] in C order (the articles' own W), under its key with ``weight_t`` for
+    ``weight``: rust_core's matrix products read those rows in place of W's, which gemm packs
+    faster (docs/performance.md). One more block of 2 MB pages, read-only, as large as the
+    matrices (42.5 MB for all-MiniLM-L6-v2)."""
+    matrices = {
+        key: a
+        for key, a in tensors.items()
+        if not _in_qkv(key) and _is_linear_weight(key, a) and a.dtype == np.float32
+    }
+    shapes = {f"{key}_t": a.shape[::-1] for key, a in matrices.items()}
+    out = large_page_arrays(shapes)
+    for key, array in matrices.items():
+        out[f"{key}_t"][...] = array.T  # (out, in) → (in, out)
+        out[f"{key}_t"].flags.writeable = False
+    return out
 
 
 def _block_shapes(shapes: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:

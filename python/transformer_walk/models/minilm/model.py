@@ -46,6 +46,7 @@ from transformer_walk.models.minilm.load import (
     Checkpoint,
     halved,
     load_checkpoint,
+    transposes,
 )
 from transformer_walk.models.minilm.modules import BertEmbeddings, BertEncoder
 from transformer_walk.models.minilm.trace import (
@@ -115,11 +116,14 @@ class MiniLM:
         cls, checkpoint: Checkpoint, backend: str = "rust", weights: str = "float32"
     ) -> MiniLM:
         """Build the modules from a checked checkpoint, sized by its config, with the encoder's
-        matrices in ``weights`` ("float32", or "float16": ``halved``)."""
+        matrices in ``weights`` ("float32", with their ``transposes`` beside them, or "float16":
+        ``halved``)."""
         tensors, cfg = checkpoint.tensors, checkpoint.config
         if weights == "float16":
             tensors = halved(tensors)
-        elif weights != "float32":
+        elif weights == "float32":
+            tensors = {**tensors, **transposes(tensors)}
+        else:
             raise ValueError(f"weights must be one of {WEIGHT_DTYPES}, got {weights!r}")
         return cls(
             BertEmbeddings.load(tensors, "embeddings", cfg),

@@ -53,14 +53,19 @@ def _switched_off(per_head: np.ndarray, heads: Sequence[int]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Linear:
-    """``{prefix}.weight`` [out, in], ``{prefix}.bias`` [out]."""
+    """``{prefix}.weight`` [out, in], ``{prefix}.bias`` [out], and ``{prefix}.weight_t`` [in, out]
+    when the loader made one (``transposes``)."""
 
     weight: np.ndarray  # [out, in] = Wᵀ, float32 or float16 (load_minilm's weights)
     bias: np.ndarray  # [out]
+    # [in, out] = W by rows, the same numbers: rust_core's matrix products read it (the few-row
+    # kernel of a short sentence reads weight); None for float16 weights and W^Q, W^K, W^V alone
+    weight_t: np.ndarray | None = None
 
     @classmethod
     def load(cls, tensors: Tensors, prefix: str) -> Linear:
-        return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"])
+        weight_t = tensors.get(f"{prefix}.weight_t")
+        return cls(tensors[f"{prefix}.weight"], tensors[f"{prefix}.bias"], weight_t)
 
     # y = x W + b
     def forward(self, be: Backend, x: np.ndarray) -> np.ndarray:
@@ -73,7 +78,7 @@ class Linear:
     def _product(self, be: Backend, x: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
         if self.weight.dtype == np.float16:
             return be.half_linear(x, self.weight, bias)  # (..., in) → (..., out)
-        return be.linear(x, self.weight, bias)  # (..., in) → (..., out)
+        return be.linear(x, self.weight, bias, weight_t=self.weight_t)  # (..., in) → (..., out)
 
 
 @dataclass(frozen=True)
