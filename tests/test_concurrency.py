@@ -673,7 +673,7 @@ TEXTS = [
     "Tom loves his dog.",  # 7 tokens: the few-rows linear kernel
     " ".join(
         ["The quick brown fox jumps over the lazy dog by the river bank."] * 4
-    ),  # 58 tokens: gemm
+    ),  # 58 tokens: also the few-rows kernel (up to 128 rows)
 ]
 
 

@@ -200,17 +200,26 @@ def test_linear_with_weight_t_is_the_same_product(backend, dtype, rows):
     """``weight_t`` (weight's transpose by rows) changes where rust_core's products read the
     weights, not what they compute: within float rounding of the product without it, on both
     sides of the few-row kernel's 128 rows, with a weight above the 128 KB that the threads
-    split by columns, and the same bits on one thread and two."""
+    split by columns, and the same bits on one thread and two. The other backends compute from
+    ``weight``, whatever ``weight_t`` holds."""
+    if backend == "python" and rows > 5:
+        pytest.skip("the pure-Python product of 384 × 200 weights takes seconds a call")
     be = get_backend(backend)
     rng = np.random.default_rng(rows)
     x = rng.standard_normal((rows, 384)).astype(dtype)
     w, b = rng.standard_normal((200, 384)).astype(dtype), rng.standard_normal(200).astype(dtype)
     w_t = np.ascontiguousarray(w.T)
     want = be.linear(x, w, b)
-    got = be.linear(x, w, b, weight_t=w_t)
-    np.testing.assert_allclose(got, want, **TOL[dtype])
+    np.testing.assert_allclose(be.linear(x, w, b, weight_t=w_t), want, **TOL[dtype])
+    # A weight_t that is not weight's transpose shows which one the product read.
+    other = be.linear(x, w, b, weight_t=np.zeros_like(w_t))
     if backend != "rust":
+        np.testing.assert_array_equal(other, want)
         return
+    if dtype == np.float32 and rows <= 128 and be.simd_level() != "baseline":
+        np.testing.assert_array_equal(other, want)  # the few-row kernel reads weight
+    else:
+        np.testing.assert_array_equal(other, np.broadcast_to(b, other.shape))
     before = be.get_num_threads()
     try:
         be.set_num_threads(1)
@@ -219,14 +228,36 @@ def test_linear_with_weight_t_is_the_same_product(backend, dtype, rows):
         np.testing.assert_array_equal(be.linear(x, w, b, weight_t=w_t), one)
     finally:
         be.set_num_threads(before)
-    # A weight_t that is not weight's transpose shows which one the product read.
-    other = be.linear(x, w, b, weight_t=np.zeros_like(w_t))
-    import rust_core
 
-    if dtype == np.float32 and rows <= 128 and rust_core.simd_level() != "baseline":
-        np.testing.assert_array_equal(other, want)  # the few-row kernel reads weight
-    else:
-        np.testing.assert_array_equal(other, np.broadcast_to(b, other.shape))
+
+@pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
+def test_sums_longer_than_512_give_the_same_bits_on_any_thread_count():
+    """gemm cuts a sum of more than 512 terms by the shape of the block it is handed, and the
+    thread count sets the blocks: rust_core hands it pieces of at most 512 and never splits a
+    product into parts small enough for gemm's other kernels, so the bits stay put. Parts of at
+    most 64 × 64 on some counts (float64, 4 rows), a weight split by rows, and linear_backward's
+    grad_weight, a sum over 1000 rows."""
+    rng = np.random.default_rng(5)
+    x64, w64 = rng.standard_normal((4, 768)), rng.standard_normal((256, 768))
+    x, w = (rng.standard_normal(shape).astype(np.float32) for shape in ((300, 768), (20, 768)))
+    xb, wb, gb = (rng.standard_normal(shape).astype(np.float32)
+                  for shape in ((1000, 64), (300, 64), (1000, 300)))  # fmt: skip
+    rust = get_backend("rust")
+    calls = {
+        "float64 linear": lambda: rust.linear(x64, w64),
+        "linear split by rows": lambda: rust.linear(x, w),
+        "grad_weight": lambda: rust.linear_backward(xb, wb, gb)[1],
+    }
+    before = rust.get_num_threads()
+    try:
+        for name, call in calls.items():
+            rust.set_num_threads(1)
+            one = call()
+            for threads in (2, 3, 4, 6, 8):
+                rust.set_num_threads(threads)
+                np.testing.assert_array_equal(call(), one, err_msg=f"{name}, {threads} threads")
+    finally:
+        rust.set_num_threads(before)
 
 
 ERRORS = [

@@ -116,8 +116,9 @@ def linear(
     weight_t: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
     """x · weightᵀ + bias: x [..., in], weight [out, in], bias [out] → [..., out]. weight_t
-    [in, out], weight's transpose by rows (kept equal to it by the caller), is what products of
-    more than 128 rows read when it is given."""
+    [in, out], weight's transpose in C order (kept equal to it by the caller), is what the matrix
+    product reads when it is given; the few-row kernel (up to 128 rows of float32 x) reads
+    weight."""
 
 def half_linear(
     x: npt.ArrayLike, weight: npt.ArrayLike, bias: npt.ArrayLike | None = None

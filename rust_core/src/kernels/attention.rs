@@ -25,13 +25,13 @@
 //! not shipped).
 //!
 //! A float32 head of at most 128 queries and keys and 64 values a row without a mask (the
-//! learner's heads, MiniLM's for a sentence of up to 128 tokens) is computed whole instead, by
+//! learner's heads, MiniLM's in `embed` of unpadded texts of up to 128 tokens) is computed whole instead, by
 //! `attention_head`, when its inputs are finite and its scores cannot overflow: at that size the
 //! tiles' copies and calls cost more than the arithmetic.
 
 use rayon::prelude::*;
 
-use crate::kernels::attention_head::{HeadPath, HeadScratch, Inputs};
+use crate::kernels::attention_head::{HeadPath, HeadScratch, Inputs, HEAD_MAX_LEN};
 use crate::kernels::attention_inputs::{mask_tile, Dims, Options};
 use crate::kernels::softmax::{max_and_nan, softmax_in_place};
 use crate::linalg::mat::Mat;
@@ -55,6 +55,9 @@ pub fn attention_work(dims: &Dims) -> usize {
 /// the matching K and V tiles stay within a core's L2 cache for d_k up to a few hundred, and 128
 /// rows give gemm fewer, larger products than 64 would (docs/performance.md).
 const BLOCK_Q: usize = 128;
+// A head is taken whole only as one task: all its query rows in one block.
+const _: () = assert!(HEAD_MAX_LEN <= BLOCK_Q);
+
 /// Keys per tile.
 const BLOCK_K: usize = 256;
 

@@ -7,8 +7,9 @@
 //! arithmetic on what surrounds it: copies and transposes per tile, a dispatched call per small
 //! product, a row-statistics pass. Here a head's keys and values are laid out once, padded to
 //! whole registers of 16 lanes, and every product is one loop — `R` output rows of 16-lane
-//! accumulators (of two adjacent 16-lane chunks at once in the forward's products with AVX-512,
-//! `panels`) over a shared inner index — that reads its left operand through any two strides,
+//! accumulators (of two adjacent 16-lane chunks at once for S = Q Kᵀ, dP = dO Vᵀ and Z = P V
+//! with AVX-512, `panels`) over a shared inner index — that reads its left operand through any
+//! two strides,
 //! so Pᵀ dO and dSᵀ Q need no transposed copy. A causal head stops each product at the diagonal,
 //! 16 keys at a time. The softmax, D = Σ_j P_ij dP_ij and dS = P ∘ (dP − D) (the formulas are
 //! `attention_backward`'s) run on the same blocks of rows right after their scores, one phase
@@ -33,8 +34,9 @@ use crate::simd::exp::exp_f32;
 use crate::simd::Level;
 use crate::simd::{self, mul_add, Supported};
 
-/// n and m at most: up to here the whole head beats the tiles, forward and backward, for
-/// d_k and d_v up to `HEAD_MAX_WIDTH` (docs/performance.md).
+/// n and m at most: up to here the whole head ran faster than the tiles, or level with them
+/// (docs/performance.md), for d_k and d_v up to `HEAD_MAX_WIDTH`. A head is taken whole only when
+/// the tiled kernel gives it one task (`attention`'s `BLOCK_Q` rows or fewer, checked there).
 pub const HEAD_MAX_LEN: usize = 128;
 /// d_k and d_v at most: wider heads of 128 queries ran slower whole than tiled.
 pub const HEAD_MAX_WIDTH: usize = 64;
@@ -914,6 +916,7 @@ mod x86 {
             let bv: [__m512; CC] =
                 std::array::from_fn(|c| unsafe { _mm512_loadu_ps(at.add(c * L)) });
             for (acc_r, row) in acc.iter_mut().zip(&rows) {
+                // SAFETY: row r's element lo + p of a, within a (the caller's check).
                 let s = _mm512_set1_ps(unsafe { *row.add(p * aps) });
                 for (acc_rc, &b_c) in acc_r.iter_mut().zip(&bv) {
                     *acc_rc = _mm512_fmadd_ps(s, b_c, *acc_rc);

@@ -107,6 +107,21 @@ pub fn matmul_abt_threaded<T: Transpose>(
     } else {
         (n / MIN_PART_COLUMNS).clamp(threads, 4 * threads).min(n)
     };
+    // The smallest part, rows × columns.
+    let smallest = if by_rows {
+        (m / parts, n)
+    } else {
+        (m, n / parts)
+    };
+    // gemm computes a block of at most GEMM_SMALL outputs, or of one row or column, by other
+    // kernels (a dot product per output, a matrix-vector product) that sum k in another order
+    // than its blocked one: a product whose parts would be that small is not split, so that it
+    // sums as it does on one thread.
+    let parts = if smallest.0 < 2 || smallest.1 < 2 || smallest.0 * smallest.1 <= GEMM_SMALL {
+        1
+    } else {
+        parts
+    };
     let out = Disjoint::new(c);
     let task = |t: usize| {
         // Rows i0 .. i1 and columns j0 .. j1 of c.
@@ -117,7 +132,7 @@ pub fn matmul_abt_threaded<T: Transpose>(
         };
         let (rows, width) = (i1 - i0, j1 - j0);
         let mut scratch = Vec::new();
-        let rhs = match bt.filter(|_| !by_rows) {
+        let rhs = match bt {
             Some(bt) => {
                 // Columns j0 .. j1 of bᵀ (checked to lie in it): rows bt.stride() apart.
                 let cols = Mat::new(&bt.data()[j0..], bt.rows(), width, bt.stride());
@@ -243,31 +258,12 @@ pub unsafe fn matmul_atb_raw<T: Real>(
         }
         return;
     }
+    // aᵀ: element (i, p) is a[p, i], at p·stride + i.
+    let lhs = (a.data().as_ptr(), 1, a.stride() as isize);
+    let rhs = (b.data().as_ptr(), b.stride() as isize, 1);
     // SAFETY: the extents of a and b were checked when their `Mat`s were built, that of c by the
     // caller; strides are positive; c aliases neither input (the caller's contract).
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            c,
-            1,
-            ldc as isize,
-            accumulate,
-            a.data().as_ptr(),
-            a.stride() as isize,
-            1,
-            b.data().as_ptr(),
-            1,
-            b.stride() as isize,
-            T::one(),
-            beta,
-            false,
-            false,
-            false,
-            Parallelism::None,
-        );
-    }
+    unsafe { gemm_in_pieces((m, n, k), c, ldc, accumulate, lhs, rhs, beta) }
 }
 
 /// The row stride of an m × n output in `c` at stride `ldc`, checked as a matrix view of `c` is
@@ -327,33 +323,78 @@ unsafe fn product_raw<T: Real>(
         }
         return;
     }
+    let lhs = (a.data().as_ptr(), a.stride() as isize, 1);
     // SAFETY: the extents of a and of the rhs were checked when their `Mat`s were built (the only
     // way to build one) and that of c by the caller; strides are positive; c does not alias the
     // inputs (the caller's contract).
     unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
+        gemm_in_pieces(
+            (m, n, k),
             c,
-            1,
-            ldc as isize,
+            ldc,
             accumulate,
-            a.data().as_ptr(),
-            1,
-            a.stride() as isize,
-            rhs.as_ptr(),
-            rhs_cs,
-            rhs_rs,
-            T::one(),
+            lhs,
+            (rhs.as_ptr(), rhs_rs, rhs_cs),
             beta,
-            false,
-            false,
-            false,
-            Parallelism::None,
-        );
+        )
     }
 }
+
+/// c (m × n at row stride `ldc`) = beta · lhs · rhs (+ c when `accumulate`) by gemm on this
+/// thread, lhs [m × k] and rhs [k × n] given as (first element, row stride, column stride), k in
+/// pieces of `K_PIECE`, each added onto c by the next (gemm's alpha = 1 keeps c).
+///
+/// # Safety
+///
+/// Every element of lhs, rhs and c's block lies within one allocation each, with positive
+/// strides; c aliases neither input and nothing else touches it during the call.
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_in_pieces<T: Real>(
+    (m, n, k): (usize, usize, usize),
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+    (lhs, lhs_rs, lhs_cs): (*const T, isize, isize),
+    (rhs, rhs_rs, rhs_cs): (*const T, isize, isize),
+    beta: T,
+) {
+    for p0 in (0..k).step_by(K_PIECE) {
+        // SAFETY: the piece's columns p0 .. of lhs and rows p0 .. of rhs lie within them (the
+        // caller's contract).
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                K_PIECE.min(k - p0),
+                c,
+                1,
+                ldc as isize,
+                accumulate || p0 > 0,
+                lhs.offset(p0 as isize * lhs_cs),
+                lhs_cs,
+                lhs_rs,
+                rhs.offset(p0 as isize * rhs_rs),
+                rhs_cs,
+                rhs_rs,
+                T::one(),
+                beta,
+                false,
+                false,
+                false,
+                Parallelism::None,
+            );
+        }
+    }
+}
+
+/// gemm's dot-product kernels take blocks of at most this many outputs (16 × 16).
+const GEMM_SMALL: usize = 256;
+
+/// The longest sum one gemm call takes. gemm cuts a longer k into blocks whose length depends on
+/// the block of c it is handed (512 for a block of at most 64 × 64, else k split evenly), so the
+/// thread count, which sets the parts' shapes, would set the order of the sums; it takes a piece
+/// of at most 512 whole whatever the shape, so every part sums k in the same pieces.
+const K_PIECE: usize = 512;
 
 #[cfg(test)]
 mod tests {
@@ -368,7 +409,7 @@ mod tests {
         (data.to_vec(), rs, cs, copied)
     }
 
-    /// `matmul_abt_threaded` on 1 to 3 threads (the calling thread and the team), by blocks of
+    /// `matmul_abt_threaded` on 1 to 8 threads (the calling thread and the team), by blocks of
     /// rows (a small b) and of columns (a large one), with and without a starting bias, from b or
     /// from bᵀ: each element is one gemm dot product whatever the split, so every split equals
     /// one thread's.
@@ -384,8 +425,19 @@ mod tests {
                 .collect()
         };
         // (m, k, n): b of 5·64·4 bytes (rows) and 600·64·4 = 150 KB (columns); 7 rows, odd;
-        // 1536 inputs, whose rows of b are transposed a call when bᵀ is not given.
-        for (m, k, n) in [(7, 64, 5), (1024, 64, 192), (33, 64, 600), (40, 1536, 200)] {
+        // 1536 inputs, whose rows of b are transposed a call when bᵀ is not given; k above 512
+        // with parts of at most 64 × 64 on some thread counts and not on others, split by rows
+        // (b of 60 KB) and by columns.
+        let shapes = [
+            (7, 64, 5),
+            (1024, 64, 192),
+            (33, 64, 600),
+            (40, 1536, 200),
+            (300, 768, 20),
+            (64, 768, 256),
+            (4, 1000, 300),
+        ];
+        for (m, k, n) in shapes {
             let (a, b, bias) = (values(m * k, 1), values(n * k, 2), values(n, 3));
             let mut bt = vec![0.0f32; k * n];
             for (j, row) in b.chunks_exact(k).enumerate() {
@@ -409,7 +461,7 @@ mod tests {
                 };
                 for by_bt in [false, true] {
                     let want = product(by_bt, 1);
-                    for threads in [2, 3] {
+                    for threads in [2, 3, 4, 6, 8] {
                         let what = format!("m {m}, k {k}, n {n}, {threads} threads, bt {by_bt}");
                         assert_eq!(product(by_bt, threads), want, "{what}");
                     }

@@ -286,7 +286,8 @@ def transposes(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     transposed, [in, out] in C order (the articles' own W), under its key with ``weight_t`` for
     ``weight``: rust_core's matrix products read those rows in place of W's, which gemm packs
     faster (docs/performance.md). One more block of 2 MB pages, read-only, as large as the
-    matrices (42.5 MB for all-MiniLM-L6-v2)."""
+    matrices (42.5 MB for all-MiniLM-L6-v2), made whatever the backend: ``with_backend`` shares
+    a model's arrays, so a model loaded for NumPy serves rust_core too."""
     matrices = {
         key: a
         for key, a in tensors.items()
