@@ -233,29 +233,41 @@ def test_linear_with_weight_t_is_the_same_product(backend, dtype, rows):
 @pytest.mark.skipif(not HAVE_RUST, reason="rust_core is not built")
 def test_sums_longer_than_512_give_the_same_bits_on_any_thread_count():
     """gemm cuts a sum of more than 512 terms by the shape of the block it is handed, and the
-    thread count sets the blocks: rust_core hands it pieces of at most 512 and never splits a
-    product into parts small enough for gemm's other kernels, so the bits stay put. Parts of at
-    most 64 × 64 on some counts (float64, 4 rows), a weight split by rows, and linear_backward's
-    grad_weight, a sum over 1000 rows."""
+    thread count sets the blocks: rust_core hands it pieces of at most 512 and never makes a part
+    small enough for gemm's other kernels (one row, at most 256 outputs), so the bits stay put.
+    A float64 linear (no few-row kernel) of 4 rows, a weight split by rows, a 3-row one whose
+    parts would be single rows, and linear_backward's three results: grad_x summing over 600
+    outputs in parts of single rows, grad_weight over 1000 rows with a last part of one row."""
     rng = np.random.default_rng(5)
-    x64, w64 = rng.standard_normal((4, 768)), rng.standard_normal((256, 768))
-    x, w = (rng.standard_normal(shape).astype(np.float32) for shape in ((300, 768), (20, 768)))
-    xb, wb, gb = (rng.standard_normal(shape).astype(np.float32)
-                  for shape in ((1000, 64), (300, 64), (1000, 300)))  # fmt: skip
+
+    def normal(*shape, dtype=np.float32):
+        return rng.standard_normal(shape).astype(dtype)
+
+    x64, w64 = normal(4, 768, dtype=np.float64), normal(256, 768, dtype=np.float64)
+    x, w, x3, w3 = normal(300, 768), normal(20, 768), normal(3, 768), normal(300, 768)
+    xa, wa, ga = normal(3, 64), normal(600, 64), normal(3, 600)
+    xb, wb, gb = normal(1000, 64), normal(64, 64), normal(1000, 64)
     rust = get_backend("rust")
     calls = {
         "float64 linear": lambda: rust.linear(x64, w64),
         "linear split by rows": lambda: rust.linear(x, w),
-        "grad_weight": lambda: rust.linear_backward(xb, wb, gb)[1],
+        "3-row linear": lambda: rust.linear(x3.astype(np.float64), w3.astype(np.float64)),
+        "linear_backward over 600 outputs": lambda: rust.linear_backward(xa, wa, ga),
+        "linear_backward over 1000 rows": lambda: rust.linear_backward(xb, wb, gb),
     }
     before = rust.get_num_threads()
     try:
         for name, call in calls.items():
             rust.set_num_threads(1)
             one = call()
-            for threads in (2, 3, 4, 6, 8):
+            for threads in (2, 3, 4, 5, 6, 8):
                 rust.set_num_threads(threads)
-                np.testing.assert_array_equal(call(), one, err_msg=f"{name}, {threads} threads")
+                got = call()
+                pairs = zip(
+                    *((r,) if isinstance(r, np.ndarray) else r for r in (got, one)), strict=True
+                )
+                for a, b in pairs:
+                    np.testing.assert_array_equal(a, b, err_msg=f"{name}, {threads} threads")
     finally:
         rust.set_num_threads(before)
 

@@ -25,9 +25,11 @@
 //! not shipped).
 //!
 //! A float32 head of at most 128 queries and keys and 64 values a row without a mask (the
-//! learner's heads, MiniLM's in `embed` of unpadded texts of up to 128 tokens) is computed whole instead, by
-//! `attention_head`, when its inputs are finite and its scores cannot overflow: at that size the
-//! tiles' copies and calls cost more than the arithmetic.
+//! learner's heads, MiniLM's in `embed` of unpadded texts of up to 128 tokens) is computed whole
+//! instead, by `attention_head`, when its inputs are finite and its scores cannot overflow: at
+//! that size the tiles' copies and calls cost more than the arithmetic. A forward with at most
+//! `FEW_QUERIES` query rows (a generated token) keeps the tiles' few-row dots where the CPU has
+//! them.
 
 use rayon::prelude::*;
 

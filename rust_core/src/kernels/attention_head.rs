@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use crate::kernels::attention_inputs::{Dims, Options};
 use crate::linalg::mat::Mat;
-use crate::linalg::skinny::FEW_QUERIES;
+use crate::linalg::skinny::{self, FEW_QUERIES};
 use crate::linalg::transpose::transpose_f32;
 use crate::simd::exp::exp_f32;
 #[cfg(target_arch = "x86_64")]
@@ -80,6 +80,11 @@ impl HeadPath for f32 {
         let Some(shape) = Shape::of(io) else {
             return false;
         };
+        // A generated token's few queries go to the tiled kernel's few-row dots, which read the
+        // keys where they lie: whole heads ran several times slower there (docs/performance.md).
+        if shape.n <= FEW_QUERIES && skinny::available() {
+            return false;
+        }
         static CHOSEN: OnceLock<ForwardBody> = OnceLock::new();
         simd::pick(&CHOSEN, forward_variant)(&shape, io.head(b), z, s)
     }
@@ -167,20 +172,13 @@ struct Shape {
 }
 
 impl Shape {
-    /// The head's shape when a call takes this path (no mask, n from `FEW_QUERIES` + 1 and m
-    /// from 1 to `HEAD_MAX_LEN`, d_k and d_v from 1 to `HEAD_MAX_WIDTH`). A generated token's
-    /// few queries keep the tiled kernel's few-row dots over the keys where they lie, spread
-    /// over the team: laying a head's keys out again for one query cost more (docs/performance.md).
+    /// The head's shape when a call takes this path (no mask, n and m from 1 to
+    /// `HEAD_MAX_LEN`, d_k and d_v from 1 to `HEAD_MAX_WIDTH`).
     fn of(io: &Inputs<f32>) -> Option<Shape> {
         let Dims { n, m, d_k, d_v, .. } = *io.dims;
         let len = |x: usize| (1..=HEAD_MAX_LEN).contains(&x);
         let width = |x: usize| (1..=HEAD_MAX_WIDTH).contains(&x);
-        let takes = io.opt.mask.is_none()
-            && n > FEW_QUERIES
-            && len(n)
-            && len(m)
-            && width(d_k)
-            && width(d_v);
+        let takes = io.opt.mask.is_none() && len(n) && len(m) && width(d_k) && width(d_v);
         let pad = |x: usize| x.div_ceil(L) * L;
         takes.then_some(Shape {
             n,
@@ -1097,6 +1095,17 @@ mod tests {
             check_shapes(&[self.group, n, d_k], &[1, m, d_k], Some(&[1, m, d_v])).unwrap()
         }
 
+        /// The head's q, k and v as a call reads them.
+        fn inputs<'a>(&'a self, dims: &'a Dims, opt: &'a Options<f32>) -> Inputs<'a, f32> {
+            Inputs {
+                q: &self.q,
+                k: &self.k,
+                v: &self.v,
+                dims,
+                opt,
+            }
+        }
+
         /// The float64 formulas with the weights held whole, for query head h: Z [n, d_v],
         /// dQ [n, d_k], and its parts of dK [m, d_k] and dV [m, d_v].
         fn reference(&self, h: usize) -> [Vec<f64>; 4] {
@@ -1216,7 +1225,7 @@ mod tests {
     fn every_level_matches_the_formulas_on_small_heads() {
         // (n, m, d_k, d_v), group, causal: the learner's head, odd sizes, n ≠ m both ways,
         // MiniLM's head at 128 tokens, the largest heads, chunks of keys and of values both even
-        // and odd in number (the forward takes two at a time), one key, grouped query
+        // and odd in number (the forward takes two at a time), one query and key, grouped query
         // heads.
         let cases = [
             ((32, 32, 16, 16), 1, true),
@@ -1228,7 +1237,7 @@ mod tests {
             ((128, 128, 64, 64), 1, true),
             ((100, 80, 64, 48), 1, false),
             ((70, 128, 20, 64), 1, true),
-            ((5, 1, 1, 1), 1, false),
+            ((1, 1, 1, 1), 1, false),
             ((33, 20, 8, 8), 3, true),
         ];
         for (shape, group, causal) in cases {
@@ -1265,11 +1274,15 @@ mod tests {
         let grads = (&mut gq[..], &mut gk[..], &mut gv[..]);
         assert!(!f32::head_backward(&io, &head.grad_out, 0, grads, &mut s));
         check(&Head::new((20, 30, 4, 3), 1, true, 1e19), false);
-        // Nor does a size past HEAD_MAX_LEN or HEAD_MAX_WIDTH, or a generated token's few queries.
+        // A generated token's few queries go to the tiled kernel's few-row dots where it has them.
+        let token = Head::new((FEW_QUERIES, 40, 64, 64), 1, false, 1.0);
+        let dims = token.dims();
+        let mut z = vec![0.0; FEW_QUERIES * 64];
+        let took = f32::head_forward(&token.inputs(&dims, &opt), 0, &mut z, &mut s);
+        assert_eq!(took, !skinny::available());
+        // Nor does a size past HEAD_MAX_LEN or HEAD_MAX_WIDTH.
         let (len, width) = (HEAD_MAX_LEN, HEAD_MAX_WIDTH);
         for size in [
-            (FEW_QUERIES, 8, 4, 4),
-            (1, 100, 64, 64),
             (len + 1, 8, 4, 4),
             (8, len + 1, 4, 4),
             (8, 8, width + 1, 4),
@@ -1277,14 +1290,10 @@ mod tests {
         ] {
             let big = Head::new(size, 1, false, 1.0);
             let dims = big.dims();
-            let io = Inputs {
-                q: &big.q,
-                k: &big.k,
-                v: &big.v,
-                dims: &dims,
-                opt: &opt,
-            };
-            assert!(Shape::of(&io).is_none(), "{size:?} taken");
+            assert!(
+                Shape::of(&big.inputs(&dims, &opt)).is_none(),
+                "{size:?} taken"
+            );
         }
     }
 }

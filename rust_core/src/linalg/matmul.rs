@@ -63,7 +63,7 @@ fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T],
 /// `c = a · bᵀ (+ start)` for one big product, split into blocks for `threads` threads, spread
 /// by `for_each_part` (for `linear`, where nothing outside the product runs in parallel): each
 /// task computes a block of c's columns (`MIN_PART_COLUMNS` says how many blocks), from its own
-/// rows of b, by one gemm call on its thread, so each task packs only its share of b (a weight
+/// rows of b, by gemm on its thread (`gemm_in_pieces`), so each task packs only its share of b (a weight
 /// matrix: the big operand), which beats letting gemm split the product itself
 /// (docs/performance.md); a small b is split by blocks of a's rows instead.
 ///
@@ -107,20 +107,17 @@ pub fn matmul_abt_threaded<T: Transpose>(
     } else {
         (n / MIN_PART_COLUMNS).clamp(threads, 4 * threads).min(n)
     };
-    // The smallest part, rows × columns.
-    let smallest = if by_rows {
+    // The smallest part, rows × columns; a product whose parts would not sum as one part does
+    // is not split.
+    let (rows, cols) = if by_rows {
         (m / parts, n)
     } else {
         (m, n / parts)
     };
-    // gemm computes a block of at most GEMM_SMALL outputs, or of one row or column, by other
-    // kernels (a dot product per output, a matrix-vector product) that sum k in another order
-    // than its blocked one: a product whose parts would be that small is not split, so that it
-    // sums as it does on one thread.
-    let parts = if smallest.0 < 2 || smallest.1 < 2 || smallest.0 * smallest.1 <= GEMM_SMALL {
-        1
-    } else {
+    let parts = if parts_sum_alike(rows, cols) {
         parts
+    } else {
+        1
     };
     let out = Disjoint::new(c);
     let task = |t: usize| {
@@ -342,7 +339,7 @@ unsafe fn product_raw<T: Real>(
 
 /// c (m × n at row stride `ldc`) = beta · lhs · rhs (+ c when `accumulate`) by gemm on this
 /// thread, lhs [m × k] and rhs [k × n] given as (first element, row stride, column stride), k in
-/// pieces of `K_PIECE`, each added onto c by the next (gemm's alpha = 1 keeps c).
+/// even pieces of at most `K_PIECE`, each added onto c by the next (gemm's alpha = 1 keeps c).
 ///
 /// # Safety
 ///
@@ -358,14 +355,18 @@ unsafe fn gemm_in_pieces<T: Real>(
     (rhs, rhs_rs, rhs_cs): (*const T, isize, isize),
     beta: T,
 ) {
-    for p0 in (0..k).step_by(K_PIECE) {
+    if k == 0 {
+        return; // the callers' case (an empty sum), handled before
+    }
+    let piece = k.div_ceil(k.div_ceil(K_PIECE)); // (576: 288 + 288)
+    for p0 in (0..k).step_by(piece) {
         // SAFETY: the piece's columns p0 .. of lhs and rows p0 .. of rhs lie within them (the
         // caller's contract).
         unsafe {
             gemm::gemm(
                 m,
                 n,
-                K_PIECE.min(k - p0),
+                piece.min(k - p0),
                 c,
                 1,
                 ldc as isize,
@@ -390,10 +391,20 @@ unsafe fn gemm_in_pieces<T: Real>(
 /// gemm's dot-product kernels take blocks of at most this many outputs (16 × 16).
 const GEMM_SMALL: usize = 256;
 
+/// Whether parts of a product, the smallest `rows` × `cols`, sum each output as the whole
+/// product does on one thread: gemm computes a block of at most `GEMM_SMALL` outputs, or of one
+/// row or column, by other kernels (a dot product per output, a matrix-vector product) that sum
+/// k in another order than its blocked one.
+pub fn parts_sum_alike(rows: usize, cols: usize) -> bool {
+    rows >= 2 && cols >= 2 && rows * cols > GEMM_SMALL
+}
+
 /// The longest sum one gemm call takes. gemm cuts a longer k into blocks whose length depends on
-/// the block of c it is handed (512 for a block of at most 64 × 64, else k split evenly), so the
-/// thread count, which sets the parts' shapes, would set the order of the sums; it takes a piece
-/// of at most 512 whole whatever the shape, so every part sums k in the same pieces.
+/// the block of c it is handed (512 for a block of at most 64 × 64, else k split evenly into
+/// blocks of 512 or more on this project's machines), so the thread count, which sets the parts'
+/// shapes, would set the order of the sums; it takes a piece of at most 512 whole whatever the
+/// shape, so every part sums k in the same pieces: k split evenly into pieces of at most 512,
+/// as gemm's own split of a large block does where its blocks are 512 long.
 const K_PIECE: usize = 512;
 
 #[cfg(test)]
@@ -411,8 +422,8 @@ mod tests {
 
     /// `matmul_abt_threaded` on 1 to 8 threads (the calling thread and the team), by blocks of
     /// rows (a small b) and of columns (a large one), with and without a starting bias, from b or
-    /// from bᵀ: each element is one gemm dot product whatever the split, so every split equals
-    /// one thread's.
+    /// from bᵀ: every part sums k in the same pieces by the same kernel, and parts too small for
+    /// that are not made (`parts_sum_alike`), so every split equals one thread's.
     #[test]
     fn every_split_of_a_threaded_product_and_its_bt_equal_one_thread() {
         let values = |len: usize, seed: u32| -> Vec<f32> {
@@ -436,6 +447,8 @@ mod tests {
             (300, 768, 20),
             (64, 768, 256),
             (4, 1000, 300),
+            (3, 768, 300),
+            (5, 768, 2000),
         ];
         for (m, k, n) in shapes {
             let (a, b, bias) = (values(m * k, 1), values(n * k, 2), values(n, 3));

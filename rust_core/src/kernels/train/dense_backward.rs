@@ -18,7 +18,7 @@ use crate::error::{fmt_shape, py_float_repr, CoreError, Result};
 use crate::kernels::dense::{check_linear, last_dim};
 use crate::kernels::train::{check_grad_shape, scratch};
 use crate::linalg::mat::Mat;
-use crate::linalg::matmul::{matmul_ab, matmul_atb, matmul_atb_raw};
+use crate::linalg::matmul::{matmul_ab, matmul_atb, matmul_atb_raw, parts_sum_alike};
 use crate::linalg::norm::sum_map;
 #[cfg(target_arch = "x86_64")]
 use crate::linalg::norm::x86 as norm_x86;
@@ -85,10 +85,22 @@ pub fn linear_backward<T: Transpose>(
     // docs/performance.md), then grad_b, all in one loop so that the threads balance the two
     // products between them.
     let threads = split_threads(linear_backward_work(dims));
-    let x_rows = rows.div_ceil(2 * threads); // grad_x rows a part
     let by_cols = d_in > d_out;
     let w_side = if by_cols { d_in } else { d_out };
-    let w_block = w_side.div_ceil(2 * threads); // grad_w rows (or columns) a part
+    // Blocks of a side of `len` for its products with `across` outputs the other way, or the
+    // whole side when the last block would be too small to sum as the others do
+    // (`parts_sum_alike`): so every thread count sums each output alike.
+    let block = |len: usize, across: usize| {
+        let size = len.div_ceil(2 * threads);
+        let last = len - (len.div_ceil(size.max(1)).max(1) - 1) * size;
+        if parts_sum_alike(last, across) {
+            size
+        } else {
+            len
+        }
+    };
+    let x_rows = block(rows, d_in); // grad_x rows a part
+    let w_block = block(w_side, if by_cols { d_out } else { d_in }); // grad_w rows (or columns)
     let (x_parts, w_parts) = if d_in == 0 {
         (0, 0) // grad_x and grad_w are empty; grad_b is still Σ grad_y
     } else {
