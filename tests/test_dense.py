@@ -236,8 +236,9 @@ def test_sums_longer_than_512_give_the_same_bits_on_any_thread_count():
     thread count sets the blocks: rust_core hands it pieces of at most 512 and never makes a part
     small enough for gemm's other kernels (one row, at most 256 outputs), so the bits stay put.
     A float64 linear (no few-row kernel) of 4 rows, a weight split by rows, a 3-row one whose
-    parts would be single rows, and linear_backward's three results: grad_x summing over 600
-    outputs in parts of single rows, grad_weight over 1000 rows with a last part of one row."""
+    parts by columns would hold at most 256 outputs, and linear_backward's three results: grad_x
+    summing over 600 outputs in parts of single rows, grad_weight over 1000 rows with a last part
+    of one row."""
     rng = np.random.default_rng(5)
 
     def normal(*shape, dtype=np.float32):

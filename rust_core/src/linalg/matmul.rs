@@ -63,8 +63,8 @@ fn rhs_of<'a, T: Transpose>(b: Mat<'a, T>, scratch: &'a mut Vec<T>) -> (&'a [T],
 /// `c = a · bᵀ (+ start)` for one big product, split into blocks for `threads` threads, spread
 /// by `for_each_part` (for `linear`, where nothing outside the product runs in parallel): each
 /// task computes a block of c's columns (`MIN_PART_COLUMNS` says how many blocks), from its own
-/// rows of b, by gemm on its thread (`gemm_in_pieces`), so each task packs only its share of b (a weight
-/// matrix: the big operand), which beats letting gemm split the product itself
+/// rows of b, by gemm on its thread (`gemm_in_pieces`), so each task packs only its share of b
+/// (a weight matrix: the big operand), which beats letting gemm split the product itself
 /// (docs/performance.md); a small b is split by blocks of a's rows instead.
 ///
 /// A block whose rows of b are long is transposed first (`rhs_of`).
@@ -401,10 +401,10 @@ pub fn parts_sum_alike(rows: usize, cols: usize) -> bool {
 
 /// The longest sum one gemm call takes. gemm cuts a longer k into blocks whose length depends on
 /// the block of c it is handed (512 for a block of at most 64 × 64, else k split evenly into
-/// blocks of 512 or more on this project's machines), so the thread count, which sets the parts'
-/// shapes, would set the order of the sums; it takes a piece of at most 512 whole whatever the
-/// shape, so every part sums k in the same pieces: k split evenly into pieces of at most 512,
-/// as gemm's own split of a large block does where its blocks are 512 long.
+/// blocks of at most a length from the L1 cache, never below 512), so the thread count, which
+/// sets the parts' shapes, would set the order of the sums; it takes a piece of at most 512
+/// whole whatever the shape, so every part sums k in the same pieces: k split evenly into pieces
+/// of at most 512, as gemm's own split of a large block does where that length is 512.
 const K_PIECE: usize = 512;
 
 #[cfg(test)]
@@ -438,7 +438,8 @@ mod tests {
         // (m, k, n): b of 5·64·4 bytes (rows) and 600·64·4 = 150 KB (columns); 7 rows, odd;
         // 1536 inputs, whose rows of b are transposed a call when bᵀ is not given; k above 512
         // with parts of at most 64 × 64 on some thread counts and not on others, split by rows
-        // (b of 60 KB) and by columns.
+        // (b of 60 KB) and by columns; parts that would be single rows or at most 256 outputs
+        // (3 and 5 rows against 300 and 2000 columns).
         let shapes = [
             (7, 64, 5),
             (1024, 64, 192),
