@@ -91,8 +91,8 @@ pub fn linear_backward<T: Transpose>(
     // whole side when the last block would be too small to sum as the others do
     // (`parts_sum_alike`): so every thread count sums each output alike.
     let block = |len: usize, across: usize| {
-        let size = len.div_ceil(2 * threads);
-        let last = len - (len.div_ceil(size.max(1)).max(1) - 1) * size;
+        let size = len.div_ceil(2 * threads).max(1);
+        let last = if len == 0 { 0 } else { (len - 1) % size + 1 }; // the last block's length
         if parts_sum_alike(last, across) {
             size
         } else {
